@@ -1,0 +1,336 @@
+"""The design model as plain, immutable Python values.
+
+A `Design` is what every domain package (keys, sampledata, engine, review,
+diagrams, exporters) works on. It holds no database identity: the ORM rows
+are converted to and from it in `modeler.conversion`, and the YAML format in
+`modeler.designfile` reads and writes it.
+
+Nested JSON-like values (generator parameters, sample items) are kept as
+read-only mappings and tuples so that a Design cannot be changed in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+KEY_TYPES = ("S", "N", "B")
+ATTRIBUTE_TYPES = ("S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS")
+BILLING_MODES = ("PAY_PER_REQUEST", "PROVISIONED")
+PROJECTION_TYPES = ("KEYS_ONLY", "INCLUDE", "ALL")
+STREAM_VIEW_TYPES = ("NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+ENCRYPTION_TYPES = ("AWS_OWNED", "AWS_MANAGED", "KMS")
+TABLE_CLASSES = ("STANDARD", "STANDARD_INFREQUENT_ACCESS")
+INDEX_KINDS = ("global", "local")
+
+READ_OPERATIONS = ("GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems")
+WRITE_OPERATIONS = (
+    "PutItem",
+    "UpdateItem",
+    "DeleteItem",
+    "BatchWriteItem",
+    "TransactWriteItems",
+)
+OPERATIONS = READ_OPERATIONS + WRITE_OPERATIONS
+# Operations whose items are listed as actions rather than one key.
+MULTI_ITEM_OPERATIONS = (
+    "BatchGetItem",
+    "TransactGetItems",
+    "BatchWriteItem",
+    "TransactWriteItems",
+)
+ACTION_OPERATIONS = ("Get", "Put", "Update", "Delete", "ConditionCheck")
+
+SORT_OPERATORS = ("=", "<", "<=", ">", ">=", "between", "begins_with")
+PREDICATE_OPERATORS = (
+    "=",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "between",
+    "begins_with",
+    "in",
+    "exists",
+    "not_exists",
+)
+COUNT_DISTRIBUTIONS = ("fixed", "uniform", "zipf")
+
+TABLE_INDEX = "table"  # the name access patterns use for the base table
+
+
+def freeze(value: Any) -> Any:
+    """Return a read-only copy of a JSON-like value (dicts and lists nested)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """The inverse of `freeze`: plain dicts and lists, ready for JSON or YAML."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class KeyAttribute:
+    name: str
+    type: str = "S"
+
+
+@dataclass(frozen=True)
+class Capacity:
+    read: int
+    write: int
+
+
+@dataclass(frozen=True)
+class Projection:
+    type: str = "ALL"
+    attributes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Index:
+    """A GSI or an LSI.
+
+    `partition_key` and `sort_key` are tuples because a GSI key may be made of
+    up to four attributes each (multi-attribute keys). An LSI always has the
+    table's partition key and exactly one sort key attribute.
+    """
+
+    name: str
+    kind: str
+    partition_key: tuple[KeyAttribute, ...]
+    sort_key: tuple[KeyAttribute, ...] = ()
+    projection: Projection = field(default_factory=Projection)
+    capacity: Capacity | None = None
+
+    @property
+    def is_global(self) -> bool:
+        return self.kind == "global"
+
+    @property
+    def key_attributes(self) -> tuple[KeyAttribute, ...]:
+        return self.partition_key + self.sort_key
+
+
+@dataclass(frozen=True)
+class Encryption:
+    type: str = "AWS_OWNED"
+    kms_key: str = ""  # a key ARN or alias, only with type KMS
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    partition_key: KeyAttribute
+    sort_key: KeyAttribute | None = None
+    billing_mode: str = "PAY_PER_REQUEST"
+    capacity: Capacity | None = None
+    indexes: tuple[Index, ...] = ()
+    ttl_attribute: str = ""
+    stream_view_type: str = ""
+    point_in_time_recovery: bool = False
+    encryption: Encryption = field(default_factory=Encryption)
+    table_class: str = "STANDARD"
+    deletion_protection: bool = False
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def key_attributes(self) -> tuple[KeyAttribute, ...]:
+        keys = (self.partition_key,)
+        return keys + (self.sort_key,) if self.sort_key else keys
+
+    def index(self, name: str) -> Index | None:
+        return next((i for i in self.indexes if i.name == name), None)
+
+    def all_key_attributes(self) -> tuple[KeyAttribute, ...]:
+        """Every distinct key attribute of the table and its indexes, in order."""
+        seen: dict[str, KeyAttribute] = {}
+        for attr in self.key_attributes:
+            seen.setdefault(attr.name, attr)
+        for index in self.indexes:
+            for attr in index.key_attributes:
+                seen.setdefault(attr.name, attr)
+        return tuple(seen.values())
+
+
+@dataclass(frozen=True)
+class Generator:
+    """How sample data makes a value: a kind (`ulid`, `faker`, `choice`...)
+    and its parameters. The vocabulary is documented in docs/design-format.md
+    and checked by `modeler.design_check`."""
+
+    kind: str
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    type: str = "S"
+    required: bool = True
+    generator: Generator | None = None
+    description: str = ""
+    max_length: int | None = None  # in characters, for S and B values
+
+
+@dataclass(frozen=True)
+class KeyTemplate:
+    """An entity's value for one key attribute: a template, optionally only
+    while a condition holds (a sparse index)."""
+
+    template: str
+    when: str = ""
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many items: `fixed` (value), `uniform` (low..high) or `zipf`
+    (exponent s, at most `high`)."""
+
+    distribution: str = "fixed"
+    value: int = 0
+    low: int = 0
+    high: int = 0
+    s: float = 0.0
+
+
+@dataclass(frozen=True)
+class SampleSettings:
+    """How many items of an entity the sample data holds: a number of roots,
+    or a count per item of a parent entity."""
+
+    count: Count = field(default_factory=lambda: Count("fixed", value=10))
+    per: str = ""  # the parent entity, for children
+    hot_keys: int = 0  # with hot_share: the first N parents get this share
+    hot_share: float = 0.0
+
+
+@dataclass(frozen=True)
+class Entity:
+    name: str
+    description: str = ""
+    attributes: tuple[Attribute, ...] = ()
+    keys: Mapping[str, KeyTemplate] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    sample: SampleSettings = field(default_factory=SampleSettings)
+
+    def attribute(self, name: str) -> Attribute | None:
+        return next((a for a in self.attributes if a.name == name), None)
+
+
+@dataclass(frozen=True)
+class KeyClause:
+    """One part of a key condition: `PK = "CUST#{customerId}"`,
+    `SK begins_with "ORDER#"`, `SK between "{from}" and "{to}"`."""
+
+    attribute: str
+    operator: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """An attribute predicate of an expectation or of a condition."""
+
+    attribute: str
+    operator: str
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: str = "S"
+    example: str = ""
+
+
+@dataclass(frozen=True)
+class Traffic:
+    rps: float = 0.0
+    peak_rps: float = 0.0
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a pattern must return: items of these entities matching the
+    predicates, in this order (`-orderDate` is descending)."""
+
+    entities: tuple[str, ...]
+    where: tuple[Predicate, ...] = ()
+    order_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Action:
+    """One item operation inside a pattern: the item of `entity` that a
+    PutItem/UpdateItem/DeleteItem writes, or one element of a batch or a
+    transaction. `key` overrides the entity's key templates (for Get/Delete
+    by key); `count` repeats it (`"{itemCount}"` or a number)."""
+
+    operation: str
+    entity: str
+    key: tuple[KeyClause, ...] = ()
+    set: tuple[tuple[str, str], ...] = ()
+    remove: tuple[str, ...] = ()
+    condition: str = ""
+    count: str = ""
+
+
+@dataclass(frozen=True)
+class AccessPattern:
+    name: str
+    operation: str
+    description: str = ""
+    index: str = TABLE_INDEX
+    key: tuple[KeyClause, ...] = ()
+    filter: str = ""
+    projection: tuple[str, ...] = ()
+    scan_forward: bool = True
+    limit: int | None = None
+    consistent_read: bool = False
+    parameters: tuple[Parameter, ...] = ()
+    traffic: Traffic = field(default_factory=Traffic)
+    expects: Expectation | None = None
+    actions: tuple[Action, ...] = ()
+
+    @property
+    def is_read(self) -> bool:
+        return self.operation in READ_OPERATIONS
+
+    @property
+    def kind(self) -> str:
+        return "read" if self.is_read else "write"
+
+
+@dataclass(frozen=True)
+class SampleData:
+    """Project-wide sample data settings and the items a user typed or
+    imported (DynamoDB JSON, one mapping per item)."""
+
+    seed: int = 1
+    items: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    table: Table
+    description: str = ""
+    entities: tuple[Entity, ...] = ()
+    access_patterns: tuple[AccessPattern, ...] = ()
+    sample_data: SampleData = field(default_factory=SampleData)
+
+    def entity(self, name: str) -> Entity | None:
+        return next((e for e in self.entities if e.name == name), None)
