@@ -179,6 +179,7 @@ class Attribute:
     name: str
     type: str = "S"
     required: bool = True
+    presence: float = 1.0  # the share of sample items that have it
     generator: Generator | None = None
     description: str = ""
     max_length: int | None = None  # in characters, for S and B values

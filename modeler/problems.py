@@ -16,9 +16,11 @@ class Problem:
     severity: str
     path: str
     message: str
+    line: int | None = None  # in the design file, when read from one
 
     def __str__(self) -> str:
-        return f"{self.severity}: {self.path}: {self.message}"
+        where = f"line {self.line}: " if self.line else ""
+        return f"{where}{self.severity}: {self.path}: {self.message}"
 
     @property
     def is_error(self) -> bool:
