@@ -1,0 +1,29 @@
+"""Key templates: render keys from items, parse them back, review a design's
+keys. Pure Python; nothing here imports Django."""
+
+from __future__ import annotations
+
+from modeler.keys.checks import check_entity_keys, check_keys
+from modeler.keys.collisions import check_key_collisions
+from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
+from modeler.keys.items import key_values
+from modeler.keys.template import (
+    MissingValueError,
+    Template,
+    TemplateSyntaxError,
+    parse_template,
+)
+
+__all__ = [
+    "Condition",
+    "ConditionSyntaxError",
+    "MissingValueError",
+    "Template",
+    "TemplateSyntaxError",
+    "check_entity_keys",
+    "check_key_collisions",
+    "check_keys",
+    "key_values",
+    "parse_condition",
+    "parse_template",
+]

@@ -1,0 +1,38 @@
+# Local tasks. `make run` starts the workbench, `make test` runs the tests.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: venv run test lint format bench
+
+venv: $(VENV)/.installed
+
+# Reinstalls only when a requirements file changed since the last install.
+$(VENV)/.installed: $(wildcard requirements*.txt)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+run: venv
+	$(BIN)/python manage.py migrate
+	$(BIN)/python manage.py load_examples
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Extra pytest arguments: make test ARGS="-k signup -x"
+test: venv
+	$(BIN)/python -m pytest $(ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff check --select I --fix .
+	$(BIN)/ruff format .
+
+bench: venv
+	@set -e; for script in bench/*.py; do \
+		[ -e "$$script" ] || continue; \
+		echo "== $$script"; \
+		PYTHONPATH=. $(BIN)/python "$$script"; \
+	done

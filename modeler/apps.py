@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ModelerConfig(AppConfig):
+    name = "modeler"
+    verbose_name = "Single-table modeler"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,78 @@
+"""Forms: parse and tidy what the browser sends; no business rules."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from modeler.models import Role
+
+
+class ProjectCreateForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("Give the project a name.")
+        return name
+
+
+class DesignImportForm(forms.Form):
+    """A design file, uploaded or pasted."""
+
+    file = forms.FileField(required=False, label="Design file (YAML)")
+    text = forms.CharField(
+        required=False,
+        label="…or paste the YAML",
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+    name = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Project name",
+        help_text="Leave empty to use the name in the file.",
+    )
+
+    def clean_file(self) -> bytes | None:
+        upload = self.cleaned_data.get("file")
+        if upload is None:
+            return None
+        limit = settings.DESIGN_FILE_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"{upload.name} is {upload.size:,} bytes; design files are "
+                f"limited to {limit:,} bytes."
+            )
+        return upload.read()
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not self.errors and not data.get("file") and not data.get("text", "").strip():
+            raise forms.ValidationError("Choose a design file or paste its YAML.")
+        return data
+
+    @property
+    def source(self) -> bytes | str:
+        return self.cleaned_data.get("file") or self.cleaned_data["text"]
+
+    @property
+    def source_name(self) -> str:
+        upload = self.files.get("file")
+        return upload.name if upload else "the pasted text"
+
+
+class MembershipForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=[(Role.EDITOR, "Editor"), (Role.VIEWER, "Viewer")])
+
+    def clean_username(self):  # type: ignore[no-untyped-def]
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(f"No user is called '{username}'.")
+        return user

@@ -1,0 +1,47 @@
+"""Human-readable text for parts of a design, shared by pages and commands."""
+
+from __future__ import annotations
+
+from modeler import design as d
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace('"', '\\"') + '"'
+
+
+def clause_text(clause: d.KeyClause | d.Predicate) -> str:
+    name, values = clause.attribute, [_quoted(v) for v in clause.values]
+    if clause.operator == "between":
+        return f"{name} BETWEEN {' AND '.join(values)}"
+    if clause.operator == "begins_with":
+        return f"begins_with({name}, {values[0] if values else ''})"
+    if clause.operator == "in":
+        return f"{name} IN ({', '.join(values)})"
+    if clause.operator == "exists":
+        return f"attribute_exists({name})"
+    if clause.operator == "not_exists":
+        return f"attribute_not_exists({name})"
+    return f"{name} {clause.operator} {values[0] if values else ''}"
+
+
+def key_condition_text(clauses: tuple[d.KeyClause, ...]) -> str:
+    return " AND ".join(clause_text(c) for c in clauses)
+
+
+def expectation_text(expects: d.Expectation | None) -> str:
+    if expects is None:
+        return ""
+    text = " and ".join(expects.entities)
+    if expects.where:
+        text += " where " + " AND ".join(clause_text(p) for p in expects.where)
+    if expects.order_by:
+        order = [
+            f"{name[1:]} descending" if name.startswith("-") else name.lstrip("+")
+            for name in expects.order_by
+        ]
+        text += ", ordered by " + ", ".join(order)
+    return text
+
+
+def key_schema_text(attrs: tuple[d.KeyAttribute, ...]) -> str:
+    return " + ".join(f"{a.name} ({a.type})" for a in attrs)

@@ -1,0 +1,38 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from modeler.views import accounts, projects
+
+urlpatterns = [
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("signup/", accounts.signup, name="signup"),
+    path("", projects.project_list, name="project-list"),
+    path("projects/new/", projects.project_create, name="project-create"),
+    path("projects/import/", projects.project_import, name="project-import"),
+    path("projects/<int:project_id>/", projects.project_detail, name="project-detail"),
+    path(
+        "projects/<int:project_id>/design.yaml",
+        projects.project_export,
+        name="project-export",
+    ),
+    path(
+        "projects/<int:project_id>/delete/",
+        projects.project_delete,
+        name="project-delete",
+    ),
+    path(
+        "projects/<int:project_id>/members/",
+        projects.project_members,
+        name="project-members",
+    ),
+    path(
+        "projects/<int:project_id>/members/<int:membership_id>/remove/",
+        projects.project_member_remove,
+        name="project-member-remove",
+    ),
+]

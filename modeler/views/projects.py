@@ -1,0 +1,211 @@
+"""Project pages: the list (create, import, delete) and the read-only
+design overview."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from modeler import presenters, selectors, services
+from modeler.design_check import check_design
+from modeler.designfile import dump_design
+from modeler.forms import DesignImportForm, MembershipForm, ProjectCreateForm
+from modeler.models import Membership
+
+
+def _render_list(
+    request: HttpRequest,
+    *,
+    create_form: ProjectCreateForm | None = None,
+    import_form: DesignImportForm | None = None,
+    import_problems: tuple = (),
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "projects": selectors.project_list(user=request.user),
+        "create_form": create_form or ProjectCreateForm(),
+        "import_form": import_form or DesignImportForm(),
+        "import_problems": import_problems,
+    }
+    return render(request, "modeler/project-list.html", context, status=status)
+
+
+@login_required
+@require_GET
+def project_list(request: HttpRequest) -> HttpResponse:
+    return _render_list(request)
+
+
+@login_required
+@require_POST
+def project_create(request: HttpRequest) -> HttpResponse:
+    form = ProjectCreateForm(request.POST)
+    if not form.is_valid():
+        return _render_list(request, create_form=form, status=400)
+    design = services.new_design(
+        name=form.cleaned_data["name"], description=form.cleaned_data["description"]
+    )
+    project = services.project_create(owner=request.user, design=design)
+    messages.success(request, f"Created {project.name}.")
+    return redirect("project-detail", project_id=project.pk)
+
+
+@login_required
+@require_POST
+def project_import(request: HttpRequest) -> HttpResponse:
+    form = DesignImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _render_list(request, import_form=form, status=400)
+    project, problems = services.project_import(
+        owner=request.user, source=form.source, name=form.cleaned_data["name"]
+    )
+    if project is None:
+        form.add_error(None, f"Nothing was imported: {form.source_name} has "
+                       f"problems, listed below.")
+        return _render_list(
+            request, import_form=form, import_problems=problems, status=400
+        )
+    warnings = len(problems)
+    messages.success(
+        request,
+        f"Imported {project.name}"
+        + (f" with {warnings} warning{'s' if warnings > 1 else ''}." if warnings
+           else "."),
+    )
+    return redirect("project-detail", project_id=project.pk)
+
+
+@login_required
+@require_GET
+def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, with_design=True
+    )
+    design = selectors.project_design(project=access.project)
+    colours = {e.name: i % 10 for i, e in enumerate(design.entities)}
+    indexes = [("table", design.table.key_attributes)] + [
+        (i.name, i.key_attributes) for i in design.table.indexes
+    ]
+    entities = [
+        {
+            "entity": e,
+            "colour": colours[e.name],
+            "keys": [
+                (index_name, [(a.name, e.keys.get(a.name)) for a in attrs])
+                for index_name, attrs in indexes
+                if any(a.name in e.keys for a in attrs)
+            ],
+        }
+        for e in design.entities
+    ]
+    patterns = [
+        {
+            "pattern": p,
+            "key": presenters.key_condition_text(p.key),
+            "expects": presenters.expectation_text(p.expects),
+            "actions": [(a, colours.get(a.entity, 0)) for a in p.actions],
+        }
+        for p in design.access_patterns
+    ]
+    return render(
+        request,
+        "modeler/project-detail.html",
+        {
+            "access": access,
+            "project": access.project,
+            "design": design,
+            "table_keys": presenters.key_schema_text(design.table.key_attributes),
+            "indexes": [
+                (i, presenters.key_schema_text(i.partition_key),
+                 presenters.key_schema_text(i.sort_key))
+                for i in design.table.indexes
+            ],
+            "entities": entities,
+            "patterns": patterns,
+            "problems": check_design(design),
+        },
+    )
+
+
+@login_required
+@require_GET
+def project_export(request: HttpRequest, project_id: int) -> HttpResponse:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, with_design=True
+    )
+    text = dump_design(selectors.project_design(project=access.project))
+    response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
+    filename = f"{slugify(access.project.name) or 'design'}.yaml"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def project_delete(request: HttpRequest, project_id: int) -> HttpResponse:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, owner_only=True
+    )
+    project = access.project
+    if request.method == "POST":
+        name = project.name
+        services.project_delete(project=project)
+        messages.success(request, f"Deleted {name}.")
+        return redirect("project-list")
+    return render(request, "modeler/project-delete.html", {
+        "project": project,
+        "entity_count": project.entities.count(),
+        "pattern_count": project.access_patterns.count(),
+        "member_count": project.memberships.count(),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
+    write = request.method == "POST"
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, owner_only=write
+    )
+    form = MembershipForm(request.POST or None)
+    if write and form.is_valid():
+        user, role = form.cleaned_data["username"], form.cleaned_data["role"]
+        try:
+            services.membership_set(project=access.project, user=user, role=role)
+        except ValueError as exc:
+            form.add_error("username", str(exc))
+        else:
+            messages.success(request, f"{user.get_username()} is now a {role}.")
+            return redirect("project-members", project_id=project_id)
+    memberships = Membership.objects.filter(project=access.project).select_related(
+        "user"
+    ).order_by("user__username")
+    return render(
+        request,
+        "modeler/project-members.html",
+        {"access": access, "project": access.project, "form": form,
+         "memberships": memberships},
+        status=400 if write else 200,
+    )
+
+
+@login_required
+@require_POST
+def project_member_remove(
+    request: HttpRequest, project_id: int, membership_id: int
+) -> HttpResponse:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, owner_only=True
+    )
+    membership = Membership.objects.filter(
+        project=access.project, pk=membership_id
+    ).select_related("user").first()
+    if membership is not None:
+        membership.delete()
+        messages.success(request, f"Removed {membership.user.get_username()}.")
+    return redirect("project-members", project_id=project_id)
+

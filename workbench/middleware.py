@@ -1,0 +1,43 @@
+"""Middleware of the project (as opposed to the modeler app)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django_htmx.http import trigger_client_event
+
+# Headers with which htmx leaves the page for a full load; that page will
+# render the stored messages itself.
+_NAVIGATION_HEADERS = ("HX-Redirect", "HX-Refresh", "HX-Location")
+
+
+class HtmxMessagesMiddleware:
+    """Moves pending Django messages into a `showMessage` HX-Trigger event
+    on htmx responses, since a swapped fragment carries no toast region.
+
+    The event detail is `{"messages": [{"message": ..., "level": ...}]}`,
+    `level` being the message's level tag (success, error...). htmx passes an
+    object as the event's detail as is, but would wrap a bare list.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.htmx or response.status_code in range(300, 400):
+            return response
+        if any(header in response for header in _NAVIGATION_HEADERS):
+            return response
+        storage = messages.get_messages(request)
+        if storage.used:
+            # The response already rendered them (a boosted full page).
+            return response
+        pending = [
+            {"message": str(message), "level": message.level_tag} for message in storage
+        ]
+        if pending:
+            trigger_client_event(response, "showMessage", {"messages": pending})
+        return response

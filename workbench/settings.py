@@ -1,0 +1,201 @@
+"""Settings for the single-table workbench.
+
+One module for every environment: the defaults suit a developer's machine,
+and production changes only through environment variables (all listed in
+.env.example). Values are read through workbench.env, which refuses
+malformed ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from workbench.env import (
+    REQUIRED,
+    env_bool,
+    env_database_url,
+    env_int,
+    env_list,
+    env_str,
+    generated_secret_key,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+DEBUG = env_bool("DEBUG", default=True)
+
+SECRET_KEY = env_str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "Set the environment variable SECRET_KEY: it is required when DEBUG "
+            "is off (generate one with `python -c 'from django.core.management."
+            "utils import get_random_secret_key; print(get_random_secret_key())'`)."
+        )
+    SECRET_KEY = generated_secret_key(VAR_DIR / "secret_key")
+
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else REQUIRED
+)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    # The loaders are configured below rather than patched in at start-up.
+    "template_partials.apps.SimpleAppConfig",
+    "modeler",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    # Inside MessageMiddleware, so it takes the messages before they are
+    # stored for the next request.
+    "workbench.middleware.HtmxMessagesMiddleware",
+]
+
+ROOT_URLCONF = "workbench.urls"
+WSGI_APPLICATION = "workbench.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            # template_partials' loader resolves "page.html#region" names.
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
+                    ],
+                )
+            ],
+            "builtins": ["template_partials.templatetags.partials"],
+        },
+    }
+]
+
+DATABASES = {
+    "default": env_database_url(
+        "DATABASE_URL", default="sqlite:///var/workbench.sqlite3", base_dir=BASE_DIR
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite creates the database file but not its directory.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation."
+        "UserAttributeSimilarityValidator"
+    },
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "project-list"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+if not DEBUG:
+    # Hashed file names, so browsers can cache static files for ever.
+    # Requires `manage.py collectstatic` before serving.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {
+            "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+        },
+    }
+
+# Security. Safe everywhere:
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+_proxy_ssl_header = env_list("SECURE_PROXY_SSL_HEADER", default=[])
+if _proxy_ssl_header:
+    if len(_proxy_ssl_header) != 2:
+        raise ImproperlyConfigured(
+            "Environment variable SECURE_PROXY_SSL_HEADER must be a header and "
+            "its value, as in HTTP_X_FORWARDED_PROTO,https."
+        )
+    SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header[0], _proxy_ssl_header[1])
+# Only over HTTPS, so not on a developer's runserver:
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int(
+        "SECURE_HSTS_SECONDS", default=31_536_000, min_value=0
+    )
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True
+    )
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+
+# Limits. A design file may be uploaded or pasted into a form field; pasted
+# text is URL-encoded, which can triple its size, hence the larger body limit.
+DESIGN_FILE_MAX_BYTES = env_int("DESIGN_FILE_MAX_BYTES", default=1_000_000, min_value=1)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * DESIGN_FILE_MAX_BYTES + 100_000
+
+# DynamoDB endpoints for deploying and checking designs. Credentials are not
+# settings: boto3 finds them through its standard chain (environment,
+# ~/.aws, instance role).
+DYNAMODB_ENDPOINT_URL = env_str("DYNAMODB_ENDPOINT_URL", default="")
+AWS_REGION = env_str("AWS_REGION", default="")
+
+LOG_LEVEL = env_str(
+    "LOG_LEVEL",
+    default="INFO",
+    choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+)
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Replaces Django's own handlers, which would print each line twice.
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+    },
+}
