@@ -33,12 +33,12 @@ _DATE_GENERATORS = ("date", "timestamp")
 
 @dataclass(frozen=True)
 class KeyRole:
-    """What a key attribute is across the table and its indexes: one
-    attribute can be a partition key of one index and a sort key of another."""
+    """What a key attribute is across the table and its indexes. One
+    attribute can be a partition key of one index and a sort key of another;
+    being a sort key anywhere is what limits its length and its order."""
 
     name: str
     type: str
-    is_partition: bool
     is_sort: bool
     is_table_key: bool
 
@@ -52,16 +52,12 @@ class KeyRole:
 
 
 def key_roles(table: Table) -> dict[str, KeyRole]:
-    partition = {table.partition_key.name}
     sort = {table.sort_key.name} if table.sort_key else set()
     for index in table.indexes:
-        partition.update(a.name for a in index.partition_key)
         sort.update(a.name for a in index.sort_key)
     table_keys = {a.name for a in table.key_attributes}
     return {
-        a.name: KeyRole(
-            a.name, a.type, a.name in partition, a.name in sort, a.name in table_keys
-        )
+        a.name: KeyRole(a.name, a.type, a.name in sort, a.name in table_keys)
         for a in table.all_key_attributes()
     }
 
@@ -191,8 +187,7 @@ def _template_findings(
             )
     else:
         findings += _string_key_findings(entity, template, role)
-    # A number key is limited in digits, not bytes, and a placeholder of a
-    # number attribute cannot render 1 KB of them.
+    # A number key is bounded by its 38 significant digits, not by bytes.
     size = None if role.type == "N" else max_key_bytes(template, entity)
     if size is not None and size > role.max_bytes:
         findings.append(

@@ -75,6 +75,8 @@ def _member(entity: Entity, attributes: tuple[KeyAttribute, ...]) -> _Member | N
             template = parse_template(key.template)
         except TemplateSyntaxError:
             return None  # reported by check_entity_keys
+        if not template.parts:
+            return None  # an empty key is reported by check_entity_keys
         templates[attribute.name] = key.template
         tokens[attribute.name] = template_tokens(
             template, functools.partial(_is_numeric, entity, attribute.type)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -28,6 +28,15 @@ _SPECIAL = set('"(),=!<>')
 _KEYWORDS = ("and", "in", "attribute_exists", "attribute_not_exists")
 
 Value = str | Decimal
+# Whether a comparison holds, given -1, 0 or 1 from `_compare`.
+_ORDER_TESTS: dict[str, Callable[[int], bool]] = {
+    "=": lambda order: order == 0,
+    "!=": lambda order: order != 0,
+    "<": lambda order: order < 0,
+    "<=": lambda order: order <= 0,
+    ">": lambda order: order > 0,
+    ">=": lambda order: order >= 0,
+}
 
 
 class ConditionSyntaxError(ValueError):
@@ -61,14 +70,7 @@ class Comparison:
         order = _compare(actual, self.values[0])
         if order is None:
             return self.operator == "!="
-        return {
-            "=": order == 0,
-            "!=": order != 0,
-            "<": order < 0,
-            "<=": order <= 0,
-            ">": order > 0,
-            ">=": order >= 0,
-        }[self.operator]
+        return _ORDER_TESTS[self.operator](order)
 
 
 @dataclass(frozen=True)

@@ -117,12 +117,13 @@ class Template:
     def render(self, values: Mapping[str, Any], key_type: str = "S") -> Any:
         """The key for an item: a str for S, a Decimal for N, bytes for B."""
         if key_type == "S":
-            key = "".join(
-                part.text
-                if isinstance(part, Literal)
-                else _render_text(part, _value(values, part.attribute))
-                for part in self.parts
-            )
+            pieces = []
+            for part in self._pieces:
+                if type(part) is str:
+                    pieces.append(part)
+                else:
+                    pieces.append(_render_text(part, _value(values, part.attribute)))
+            key = "".join(pieces)
             if not key:
                 raise ValueError(f"template '{self.source}' renders an empty key")
             return key
@@ -173,6 +174,12 @@ class Template:
             if values.setdefault(placeholder.attribute, value) != value:
                 return None
         return values
+
+    @functools.cached_property
+    def _pieces(self) -> tuple[str | Placeholder, ...]:
+        # Literal text as plain str: render runs for every sample item, and a
+        # type check on str is quicker than reaching into a Literal.
+        return tuple(p.text if isinstance(p, Literal) else p for p in self.parts)
 
     @functools.cached_property
     def _groups(self) -> tuple[tuple[str, Placeholder], ...]:
@@ -346,6 +353,8 @@ def _render_text(placeholder: Placeholder, value: Any) -> str:
 
 
 def _render_formatted(placeholder: Placeholder, value: Any) -> str:
+    if type(value) is int and placeholder.is_integer_format:
+        return format(value, placeholder.format_spec)  # the common case, made quick
     number = _to_decimal(value, placeholder)
     if placeholder.is_decimal_format:
         return format(number, placeholder.format_spec)

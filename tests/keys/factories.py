@@ -49,14 +49,18 @@ def entity(
         attributes=tuple(_attribute(a) for a in attributes),
         keys=MappingProxyType(
             {
-                key: KeyTemplate(*value) if isinstance(value, tuple) else KeyTemplate(value)
+                key: KeyTemplate(*value)
+                if isinstance(value, tuple)
+                else KeyTemplate(value)
                 for key, value in keys.items()
             }
         ),
     )
 
 
-def gsi(name: str, pk: str, sk: str = "", *, pk_type: str = "S", sk_type: str = "S") -> Index:
+def gsi(
+    name: str, pk: str, sk: str = "", *, pk_type: str = "S", sk_type: str = "S"
+) -> Index:
     sort = (KeyAttribute(sk, sk_type),) if sk else ()
     return Index(name, "global", (KeyAttribute(pk, pk_type),), sort)
 
@@ -65,9 +69,7 @@ def lsi(name: str, sk: str, *, sk_type: str = "S") -> Index:
     return Index(name, "local", (KeyAttribute("PK"),), (KeyAttribute(sk, sk_type),))
 
 
-def table(
-    *indexes: Index, sort_key: bool = True, sk_type: str = "S"
-) -> Table:
+def table(*indexes: Index, sort_key: bool = True, sk_type: str = "S") -> Table:
     return Table(
         "App",
         KeyAttribute("PK"),
