@@ -26,10 +26,15 @@ class DesignImportForm(forms.Form):
     """A design file, uploaded or pasted."""
 
     file = forms.FileField(required=False, label="Design file (YAML)")
+    # Not stripped: the problems' line numbers must match the text the user
+    # sees in the textarea, and YAML indentation is meaningful.
     text = forms.CharField(
         required=False,
+        strip=False,
         label="…or paste the YAML",
-        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        widget=forms.Textarea(
+            attrs={"rows": 8, "spellcheck": "false", "class": "code-input"}
+        ),
     )
     name = forms.CharField(
         required=False,

@@ -22,7 +22,10 @@ class StaleVersionError(Exception):
 def new_design(*, name: str, description: str = "") -> d.Design:
     """The starting point of a new project: one table with a generic
     partition and sort key, ready for overloading."""
-    table_name = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+    # DynamoDB table names are ASCII; str.isalnum() alone lets "é" through.
+    table_name = "".join(
+        c if (c.isascii() and c.isalnum()) or c in "-_." else "-" for c in name
+    )
     return d.Design(
         name=name,
         description=description,

@@ -127,6 +127,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
             "entities": entities,
             "patterns": patterns,
             "problems": check_design(design),
+            "section": "design",
         },
     )
 
@@ -188,7 +189,7 @@ def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
         request,
         "modeler/project-members.html",
         {"access": access, "project": access.project, "form": form,
-         "memberships": memberships},
+         "memberships": memberships, "section": "members"},
         status=400 if write else 200,
     )
 

@@ -3,29 +3,10 @@ an error, so a design kept in git can gate CI. Needs no database."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.designfile import read_design
+from modeler.management.design_source import read_design_file
 from modeler.problems import has_errors
-
-
-def read_design_file(path: str):  # type: ignore[no-untyped-def]
-    """Read a design file from disk (or stdin for '-'), refusing oversize
-    files before reading them whole."""
-    limit = settings.DESIGN_FILE_MAX_BYTES
-    if path == "-":
-        data = sys.stdin.buffer.read(limit + 1)
-    else:
-        file = Path(path)
-        if not file.is_file():
-            raise CommandError(f"{path}: no such file")
-        with file.open("rb") as handle:
-            data = handle.read(limit + 1)
-    return read_design(data, max_bytes=limit)
 
 
 class Command(BaseCommand):

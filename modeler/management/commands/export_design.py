@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from modeler.conversion import design_from_project, project_design_queryset
 from modeler.designfile import dump_design
+from modeler.management.design_source import design_from_project_argument
 
 
 class Command(BaseCommand):
@@ -19,18 +19,7 @@ class Command(BaseCommand):
                             help="the file to write (default: stdout)")
 
     def handle(self, *args, project: str, output: str, **options):  # type: ignore[no-untyped-def]
-        projects = project_design_queryset()
-        if project.isdigit():
-            found = list(projects.filter(pk=int(project)))
-        else:
-            found = list(projects.filter(name=project))
-        if not found:
-            raise CommandError(f"no project with id or name '{project}'")
-        if len(found) > 1:
-            ids = ", ".join(str(p.pk) for p in found)
-            raise CommandError(f"{len(found)} projects are called '{project}' "
-                               f"(ids {ids}); give the id")
-        text = dump_design(design_from_project(found[0]))
+        text = dump_design(design_from_project_argument(project))
         if output == "-":
             self.stdout.write(text, ending="")
         else:

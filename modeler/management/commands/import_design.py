@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.management.commands.check_design import read_design_file
+from modeler.management.design_source import read_design_file
 from modeler.services import project_create
 
 
