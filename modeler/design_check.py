@@ -39,6 +39,7 @@ GENERATOR_KINDS = (
 def check_design(design: d.Design) -> list[Problem]:
     """Every problem of the design, errors first within each part."""
     problems: list[Problem] = []
+    problems += _check_names(design)
     problems += _check_table(design.table)
     problems += _check_indexes(design.table)
     problems += _check_entities(design)
@@ -46,6 +47,34 @@ def check_design(design: d.Design) -> list[Problem]:
     problems += _check_patterns(design)
     problems += _check_sample_items(design)
     return problems
+
+
+MAX_NAME = 200  # project and access pattern names
+MAX_TEMPLATE = 2048
+MAX_CONDITION = 1000
+
+
+def _check_names(design: d.Design) -> Iterator[Problem]:
+    """Lengths the database keeps, so a design that checks clean saves."""
+    if not design.name.strip():
+        yield _error("name", "is required: the design's name")
+    elif len(design.name) > MAX_NAME:
+        yield _error("name", f"has {len(design.name)} characters; at most {MAX_NAME}")
+    for i, pattern in enumerate(design.access_patterns):
+        if not pattern.name.strip():
+            yield _error(f"access_patterns[{i}].name", "is required")
+        elif len(pattern.name) > MAX_NAME:
+            yield _error(f"access_patterns[{i}].name", f"has {len(pattern.name)} "
+                         f"characters; at most {MAX_NAME}")
+    for entity in design.entities:
+        for name, key in entity.keys.items():
+            path = f"entities.{entity.name}.keys.{name}"
+            if len(key.template) > MAX_TEMPLATE:
+                yield _error(path, f"the template has {len(key.template)} "
+                             f"characters; at most {MAX_TEMPLATE}")
+            if len(key.when) > MAX_CONDITION:
+                yield _error(path, f"the condition has {len(key.when)} characters; "
+                             f"at most {MAX_CONDITION}")
 
 
 def _error(path: str, message: str) -> Problem:

@@ -15,12 +15,6 @@ class ProjectCreateForm(forms.Form):
         required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
 
-    def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if not name:
-            raise forms.ValidationError("Give the project a name.")
-        return name
-
 
 class DesignImportForm(forms.Form):
     """A design file, uploaded or pasted."""
@@ -57,8 +51,15 @@ class DesignImportForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
-        if not self.errors and not data.get("file") and not data.get("text", "").strip():
+        if self.errors:
+            return data
+        has_text = bool(data.get("text", "").strip())
+        if not data.get("file") and not has_text:
             raise forms.ValidationError("Choose a design file or paste its YAML.")
+        if data.get("file") and has_text:
+            raise forms.ValidationError(
+                "Choose a design file or paste its YAML, not both."
+            )
         return data
 
     @property

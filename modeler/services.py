@@ -101,3 +101,17 @@ def membership_set(*, project: Project, user: AbstractBaseUser, role: str) -> No
     Membership.objects.update_or_create(
         project=project, user=user, defaults={"role": role}
     )
+
+
+def membership_remove(*, project: Project, membership_id: int) -> str:
+    """Remove a member from the project; returns their username, or '' if
+    the project has no such membership."""
+    membership = (
+        Membership.objects.filter(project=project, pk=membership_id)
+        .select_related("user")
+        .first()
+    )
+    if membership is None:
+        return ""
+    membership.delete()
+    return membership.user.get_username()

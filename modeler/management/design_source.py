@@ -29,14 +29,15 @@ def read_design_file(path: str) -> ReadResult:
     return read_design(data, max_bytes=limit)
 
 
-def design_from_project_argument(project: str) -> Design:
+def design_from_project_argument(project: str, *, or_file: bool = False) -> Design:
     projects = project_design_queryset()
     found = list(
         projects.filter(pk=int(project)) if project.isdigit()
         else projects.filter(name=project)
     )
     if not found:
-        raise CommandError(f"no design file or project with id or name '{project}'")
+        what = "design file or project" if or_file else "project"
+        raise CommandError(f"no {what} with id or name '{project}'")
     if len(found) > 1:
         ids = ", ".join(str(p.pk) for p in found)
         raise CommandError(
@@ -59,4 +60,4 @@ def load_design(source: str) -> Design:
             raise CommandError(f"{problems}\n{source}: fix the errors above",
                                returncode=1)
         return result.design
-    return design_from_project_argument(source)
+    return design_from_project_argument(source, or_file=True)

@@ -202,11 +202,10 @@ def project_member_remove(
     access = selectors.project_get_for_user(
         user=request.user, project_id=project_id, owner_only=True
     )
-    membership = Membership.objects.filter(
-        project=access.project, pk=membership_id
-    ).select_related("user").first()
-    if membership is not None:
-        membership.delete()
-        messages.success(request, f"Removed {membership.user.get_username()}.")
+    username = services.membership_remove(
+        project=access.project, membership_id=membership_id
+    )
+    if username:
+        messages.success(request, f"Removed {username}.")
     return redirect("project-members", project_id=project_id)
 

@@ -56,13 +56,16 @@ def test_sign_up_create_import_view_and_delete(page, screenshot):
     assert Project.objects.filter(name="Social graph").count() == 0
     screenshot("03-import-problems")
 
-    # Deleting asks first; dismissing keeps the project.
-    row = page.locator("tr", has_text="Scratch pad")
-    page.once("dialog", lambda dialog: dialog.dismiss())
-    row.locator("button", has_text="Delete").click()
+    # Deleting asks first, saying what goes with the project; cancelling
+    # keeps it.
+    page.locator("tr", has_text="Scratch pad").locator("text=Delete…").click()
+    assert "cannot be undone" in page.locator("main").inner_text()
+    screenshot("04-delete-confirmation")
+    page.click("text=Cancel")
     assert Project.objects.filter(name="Scratch pad").exists()
-    page.once("dialog", lambda dialog: dialog.accept())
-    row.locator("button", has_text="Delete").click()
+    page.click("text=Projects")
+    page.locator("tr", has_text="Scratch pad").locator("text=Delete…").click()
+    page.click("button:text('Delete project')")
     page.wait_for_selector(".toast:text('Deleted Scratch pad.')")
     assert not Project.objects.filter(name="Scratch pad").exists()
     assert page.locator("tr", has_text="Order management").is_visible()

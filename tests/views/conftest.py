@@ -1,0 +1,65 @@
+"""A project every view test can use: the order-management example, owned
+by `owner`, with `editor` and `viewer` as members, and a logged-in client
+for each user."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+
+from modeler import services
+from modeler.design import Design
+from modeler.designfile import read_design
+from modeler.models import Project, Role
+
+EXAMPLES = Path(settings.BASE_DIR) / "examples"
+
+
+def example_design(name: str) -> Design:
+    result = read_design((EXAMPLES / f"{name}.yaml").read_bytes())
+    assert result.design is not None, result.problems
+    return result.design
+
+
+@pytest.fixture(scope="session")
+def order_design() -> Design:
+    """Read once: parsing and checking the file costs more than writing it."""
+    return example_design("order-management")
+
+
+@pytest.fixture
+def project(owner: User, editor: User, viewer: User, order_design: Design) -> Project:
+    project = services.project_create(owner=owner, design=order_design)
+    services.membership_set(project=project, user=editor, role=Role.EDITOR)
+    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    return project
+
+
+def logged_in(user: User, **kwargs: bool) -> Client:
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner: User) -> Client:
+    return logged_in(owner)
+
+
+@pytest.fixture
+def editor_client(editor: User) -> Client:
+    return logged_in(editor)
+
+
+@pytest.fixture
+def viewer_client(viewer: User) -> Client:
+    return logged_in(viewer)
+
+
+@pytest.fixture
+def outsider_client(outsider: User) -> Client:
+    return logged_in(outsider)
