@@ -1,0 +1,293 @@
+"""The machinery every expression parser shares: limits checked before
+parsing, a cursor over the tokens, DynamoDB's syntax error message, document
+paths, and binding placeholders to their names and values.
+
+An expression is refused in two stages, as DynamoDB does. A syntax error
+stops the parse at once (`Syntax error; token: "x", near: "a x b"`). Other
+problems (an undefined placeholder, a reserved word, an operand of the wrong
+type...) are collected while parsing and binding, and the one DynamoDB
+reports first is raised afterwards: each parser lists its error categories
+in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from modeler.engine.errors import ValidationException
+from modeler.engine.expressions.operands import (
+    Literal,
+    NameRef,
+    RawPath,
+    RawValue,
+)
+from modeler.engine.expressions.paths import MAX_PATH_DEPTH, MISSING, Path
+from modeler.engine.expressions.reserved import is_reserved
+from modeler.engine.expressions.tokens import Kind, Token, tokenize
+
+MAX_EXPRESSION_BYTES = 4096
+MAX_OPERATORS = 300
+MAX_LIST_INDEX = 2**31 - 1
+# Every level of parentheses in a valid expression holds at least one
+# operator (two levels with nothing between are "redundant parentheses"), so
+# no valid expression nests deeper than this; refusing deeper ones before
+# parsing keeps the recursive descent well inside Python's recursion limit.
+_MAX_NESTING = MAX_OPERATORS + 2
+
+_OPERATOR_TOKENS = frozenset(
+    {Kind.EQ, Kind.NE, Kind.LT, Kind.LE, Kind.GT, Kind.GE, Kind.PLUS, Kind.MINUS}
+)
+_OPERATOR_WORDS = frozenset({"AND", "OR", "NOT", "BETWEEN", "IN"})
+
+
+@dataclass
+class Usage:
+    """The placeholders an expression used, so that the caller can refuse
+    the ones no expression of the request used."""
+
+    names: set[str] = field(default_factory=set)
+    values: set[str] = field(default_factory=set)
+
+
+def message(text: str, *details: tuple[str, object]) -> str:
+    """DynamoDB's shape: `text;` or `text; key: value, key: value`."""
+    if not details:
+        return f"{text};"
+    return f"{text}; " + ", ".join(f"{key}: {value}" for key, value in details)
+
+
+class Parser:
+    """A cursor over one expression's tokens, with its placeholders."""
+
+    keywords: frozenset[str] = frozenset()
+    error_order: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        text: str,
+        names: Mapping[str, str] | None,
+        values: Mapping[str, Any] | None,
+        kind: str,
+    ) -> None:
+        self.text = text
+        self.kind = kind
+        self.names = names or {}
+        self.values = values or {}
+        self.usage = Usage()
+        self.problems: dict[str, str] = {}
+        self.operators = 0
+        size = len(text.encode("utf-8"))
+        if size > MAX_EXPRESSION_BYTES:
+            raise self.error(
+                "Expression size has exceeded the maximum allowed size",
+                ("expression size", size),
+            )
+        if not text.strip():
+            raise self.error("The expression can not be empty")
+        self.tokens = tokenize(text)
+        self.position = 0
+        self.closing = self._match_parentheses()
+
+    # Errors
+
+    def error(self, text: str, *details: tuple[str, object]) -> ValidationException:
+        return ValidationException(f"Invalid {self.kind}: {message(text, *details)}")
+
+    def defer(self, category: str, text: str, *details: tuple[str, object]) -> None:
+        """Note a problem to report once parsing and binding are done; the
+        first problem of each category is kept."""
+        self.problems.setdefault(category, message(text, *details))
+
+    def defer_message(self, category: str, text: str) -> None:
+        """Like defer, for a message DynamoDB words without the `;` form."""
+        self.problems.setdefault(category, text)
+
+    def raise_problems(self) -> None:
+        if self.operators > MAX_OPERATORS:
+            self.defer(
+                "limit",
+                "The expression contains too many operators",
+                ("operator count", self.operators),
+            )
+        ordered = [c for c in (*self.error_order, *self.problems) if c in self.problems]
+        if ordered:
+            raise ValidationException(
+                f"Invalid {self.kind}: {self.problems[ordered[0]]}"
+            )
+
+    def syntax_error(self, token: Token | None = None) -> ValidationException:
+        """DynamoDB's syntax error: the offending token, and near it the text
+        from the token before it to the token after it."""
+        token = token or self.peek()
+        index = self.tokens.index(token)
+        start = self.tokens[index - 1].start if index else token.start
+        if token.kind is Kind.EOF:
+            end = self.tokens[index - 1].end if index else 0
+        else:
+            end = self.tokens[index + 1].end
+        return self.error(
+            "Syntax error",
+            ("token", f'"{token.text}"'),
+            ("near", f'"{self.text[start:end]}"'),
+        )
+
+    # Cursor
+
+    def peek(self, offset: int = 0) -> Token:
+        return self.tokens[min(self.position + offset, len(self.tokens) - 1)]
+
+    def advance(self) -> Token:
+        token = self.tokens[self.position]
+        if token.kind is not Kind.EOF:
+            self.position += 1
+        return token
+
+    def expect(self, kind: Kind) -> Token:
+        if self.peek().kind is not kind:
+            raise self.syntax_error()
+        return self.advance()
+
+    def at_keyword(self, word: str) -> bool:
+        return self.peek().is_keyword(word)
+
+    def expect_keyword(self, word: str) -> Token:
+        if not self.at_keyword(word):
+            raise self.syntax_error()
+        return self.advance()
+
+    def expect_end(self) -> None:
+        if self.peek().kind is not Kind.EOF:
+            raise self.syntax_error()
+
+    def at_call(self) -> bool:
+        """A function call starts here: a name, not a keyword, then `(`."""
+        token = self.peek()
+        return (
+            token.kind is Kind.NAME
+            and token.text.upper() not in self.keywords
+            and self.peek(1).kind is Kind.LPAREN
+        )
+
+    def token_after_group(self) -> Token | None:
+        """The token after the parenthesis closing the one at the cursor."""
+        closing = self.closing.get(self.position)
+        return None if closing is None else self.tokens[closing + 1]
+
+    # Paths and values
+
+    def parse_path(self) -> RawPath:
+        elements: list[str | int | NameRef] = [self._path_name()]
+        while True:
+            if self.peek().kind is Kind.DOT:
+                self.advance()
+                elements.append(self._path_name())
+            elif self.peek().kind is Kind.LBRACKET:
+                self.advance()
+                index = self.expect(Kind.NUMBER)
+                self.expect(Kind.RBRACKET)
+                if int(index.text) > MAX_LIST_INDEX:
+                    self.defer(
+                        "limit",
+                        "List index is not within the allowable range",
+                        ("index", index.text),
+                    )
+                elements.append(int(index.text))
+            else:
+                return RawPath(tuple(elements))
+
+    def _path_name(self) -> str | NameRef:
+        token = self.peek()
+        if token.kind is Kind.NAME_REF:
+            self.advance()
+            return NameRef(token.text)
+        if token.kind is Kind.NAME and token.text.upper() not in self.keywords:
+            self.advance()
+            if is_reserved(token.text):
+                self.defer(
+                    "reserved",
+                    "Attribute name is a reserved keyword",
+                    ("reserved keyword", token.text),
+                )
+            return token.text
+        raise self.syntax_error(token)
+
+    def parse_value(self) -> RawValue:
+        return RawValue(self.expect(Kind.VALUE_REF).text)
+
+    def bind_path(self, raw: RawPath) -> Path:
+        elements: list[str | int] = []
+        for element in raw.elements:
+            if isinstance(element, NameRef):
+                name = self.names.get(element.placeholder)
+                if name is None:
+                    self.defer(
+                        "name",
+                        "An expression attribute name used in the document path is "
+                        "not defined",
+                        ("attribute name", element.placeholder),
+                    )
+                    name = element.placeholder
+                else:
+                    self.usage.names.add(element.placeholder)
+                elements.append(name)
+            else:
+                elements.append(element)
+        if len(elements) > MAX_PATH_DEPTH:
+            self.defer(
+                "limit",
+                "The document path has too many nesting levels",
+                ("nesting levels", len(elements)),
+            )
+        return Path(tuple(elements))
+
+    def bind_value(self, raw: RawValue) -> Literal:
+        value = self.values.get(raw.placeholder, MISSING)
+        if value is MISSING:
+            self.defer(
+                "value",
+                "An expression attribute value used in expression is not defined",
+                ("attribute value", raw.placeholder),
+            )
+        else:
+            self.usage.values.add(raw.placeholder)
+        return Literal(value, raw.placeholder)
+
+    def count_operator(self) -> None:
+        self.operators += 1
+
+    # Parentheses
+
+    def _match_parentheses(self) -> dict[int, int]:
+        """Where each `(` closes. Refuses nesting deeper than any valid
+        expression has, with the error DynamoDB would give."""
+        closing: dict[int, int] = {}
+        opened: list[int] = []
+        deepest = 0
+        for index, token in enumerate(self.tokens):
+            if token.kind is Kind.LPAREN:
+                opened.append(index)
+                deepest = max(deepest, len(opened))
+            elif token.kind is Kind.RPAREN and opened:
+                closing[opened.pop()] = index
+        if deepest > _MAX_NESTING:
+            self._refuse_deep_nesting(balanced=not opened)
+        return closing
+
+    def _refuse_deep_nesting(self, *, balanced: bool) -> NoReturn:
+        if not balanced:
+            raise self.syntax_error(self.tokens[-1])
+        operators = sum(
+            1
+            for index, token in enumerate(self.tokens)
+            if token.kind in _OPERATOR_TOKENS
+            or (token.kind is Kind.NAME and token.text.upper() in _OPERATOR_WORDS)
+            or (token.kind is Kind.NAME and self.tokens[index + 1].kind is Kind.LPAREN)
+        )
+        if operators > MAX_OPERATORS:
+            raise self.error(
+                "The expression contains too many operators",
+                ("operator count", operators),
+            )
+        raise self.error("The expression has redundant parentheses")
