@@ -1,0 +1,222 @@
+"""Checking a request's parameters and parsing its expressions, as DynamoDB
+does before it touches any item.
+
+Every operation lists the parameters it accepts; any other is refused. The
+legacy parameters that expressions replaced (AttributesToGet, KeyConditions,
+QueryFilter, ScanFilter, Expected, AttributeUpdates, ConditionalOperator) are
+valid DynamoDB parameters that the simulator does not implement: they are
+refused with a message that says so.
+
+`Expressions` parses all the expressions of one request against its
+ExpressionAttributeNames and ExpressionAttributeValues and then refuses the
+names and values that none of them used, as DynamoDB does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from modeler.engine.errors import ValidationException
+from modeler.engine.expressions import (
+    Condition,
+    KeyCondition,
+    Projection,
+    Update,
+    parse_condition,
+    parse_key_condition,
+    parse_projection,
+    parse_update,
+)
+from modeler.engine.types import from_wire
+
+LEGACY_PARAMETERS = frozenset(
+    {
+        "AttributesToGet",
+        "KeyConditions",
+        "QueryFilter",
+        "ScanFilter",
+        "Expected",
+        "AttributeUpdates",
+        "ConditionalOperator",
+    }
+)
+RETURN_CONSUMED_CAPACITY = ("INDEXES", "TOTAL", "NONE")
+RETURN_ITEM_COLLECTION_METRICS = ("SIZE", "NONE")
+
+
+def check_parameters(
+    request: Any,
+    allowed: Iterable[str],
+    required: Iterable[str] = (),
+) -> dict[str, Any]:
+    """The request as a dict, after refusing unknown, legacy and missing
+    parameters."""
+    if not isinstance(request, dict):
+        raise ValidationException("The request must be a map of parameters")
+    allowed = frozenset(allowed)
+    for name in request:
+        if name in allowed:
+            continue
+        if name in LEGACY_PARAMETERS:
+            raise ValidationException(
+                f"The legacy parameter {name} is not supported by the simulator; use "
+                "the expression parameters (KeyConditionExpression, FilterExpression, "
+                "ProjectionExpression, ConditionExpression, UpdateExpression) instead"
+            )
+        raise ValidationException(
+            f'Unknown parameter in input: "{name}", must be one of: '
+            + ", ".join(sorted(allowed))
+        )
+    for name in required:
+        if request.get(name) is None:
+            raise ValidationException(
+                f"1 validation error detected: Value null at '{_member(name)}' failed "
+                "to satisfy constraint: Member must not be null"
+            )
+    return request
+
+
+def _member(name: str) -> str:
+    return name[:1].lower() + name[1:]
+
+
+def enum(
+    request: Mapping[str, Any], name: str, choices: tuple[str, ...], default: str
+) -> str:
+    value = request.get(name, default)
+    if value not in choices:
+        raise ValidationException(
+            f"1 validation error detected: Value '{value}' at '{_member(name)}' failed "
+            f"to satisfy constraint: Member must satisfy enum value set: "
+            f"[{', '.join(choices)}]"
+        )
+    return value
+
+
+def boolean(request: Mapping[str, Any], name: str) -> bool:
+    value = request.get(name, False)
+    if not isinstance(value, bool):
+        raise ValidationException(
+            f"1 validation error detected: Value '{value}' at '{_member(name)}' failed "
+            "to satisfy constraint: Member must be a boolean"
+        )
+    return value
+
+
+def limit(request: Mapping[str, Any]) -> int | None:
+    value = request.get("Limit")
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValidationException(
+            f"1 validation error detected: Value '{value}' at 'limit' failed to "
+            "satisfy constraint: Member must have value greater than or equal to 1"
+        )
+    return value
+
+
+def consumed_capacity_mode(request: Mapping[str, Any]) -> str:
+    return enum(request, "ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, "NONE")
+
+
+@dataclass
+class Expressions:
+    """The expressions of one request, parsed against its names and values."""
+
+    names: dict[str, str] | None
+    values: dict[str, Any] | None
+    used_names: set[str] = field(default_factory=set)
+    used_values: set[str] = field(default_factory=set)
+    count: int = 0
+
+    @classmethod
+    def of(cls, request: Mapping[str, Any]) -> Expressions:
+        names = request.get("ExpressionAttributeNames")
+        values = request.get("ExpressionAttributeValues")
+        if names is not None and (not isinstance(names, dict) or not names):
+            raise ValidationException("ExpressionAttributeNames must not be empty")
+        native = None
+        if values is not None:
+            if not isinstance(values, dict) or not values:
+                raise ValidationException("ExpressionAttributeValues must not be empty")
+            native = {}
+            for placeholder, wire in values.items():
+                try:
+                    native[placeholder] = from_wire(wire)
+                except ValidationException as exc:
+                    raise ValidationException(
+                        "ExpressionAttributeValues contains invalid value: "
+                        f"{exc.message} for key {placeholder}"
+                    ) from None
+        return cls(names, native)
+
+    def _used(self, parsed: Any) -> Any:
+        self.count += 1
+        self.used_names |= parsed.usage.names
+        self.used_values |= parsed.usage.values
+        return parsed
+
+    def condition(self, text: Any, kind: str) -> Condition:
+        return self._used(
+            parse_condition(_text(text, kind), self.names, self.values, kind=kind)
+        )
+
+    def projection(self, text: Any) -> Projection:
+        return self._used(
+            parse_projection(_text(text, "ProjectionExpression"), self.names)
+        )
+
+    def update(self, text: Any) -> Update:
+        return self._used(
+            parse_update(_text(text, "UpdateExpression"), self.names, self.values)
+        )
+
+    def key_condition(
+        self, text: Any, partition: tuple[str, ...], sort: tuple[str, ...]
+    ) -> KeyCondition:
+        return self._used(
+            parse_key_condition(
+                _text(text, "KeyConditionExpression"),
+                self.names,
+                self.values,
+                partition,
+                sort,
+            )
+        )
+
+    def check_unused(self) -> None:
+        """Refuse names and values that no expression of the request used."""
+        if self.count == 0:
+            if self.names is not None:
+                raise ValidationException(
+                    "ExpressionAttributeNames can only be specified when using "
+                    "expressions"
+                )
+            if self.values is not None:
+                raise ValidationException(
+                    "ExpressionAttributeValues can only be specified when using "
+                    "expressions"
+                )
+        unused = sorted(set(self.names or ()) - self.used_names)
+        if unused:
+            raise ValidationException(
+                "Value provided in ExpressionAttributeNames unused in expressions: "
+                f"keys: {{{', '.join(unused)}}}"
+            )
+        unused = sorted(set(self.values or ()) - self.used_values)
+        if unused:
+            raise ValidationException(
+                "Value provided in ExpressionAttributeValues unused in expressions: "
+                f"keys: {{{', '.join(unused)}}}"
+            )
+
+
+def _text(text: Any, kind: str) -> str:
+    if not isinstance(text, str):
+        raise ValidationException(
+            f"1 validation error detected: Value '{text}' at '{_member(kind)}' failed "
+            "to satisfy constraint: Member must be a string"
+        )
+    return text

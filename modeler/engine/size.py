@@ -1,0 +1,112 @@
+"""Item sizes in bytes, as DynamoDB counts them for the 400 KB limit, for
+capacity units and for the 1 MB page limit.
+
+The documented rules (Developer Guide, "Item sizes and formats"):
+
+- String: UTF-8 length of the attribute name + UTF-8 length of the value.
+- Number: name + 1 byte per two significant digits + 1 byte; leading and
+  trailing zeros do not count; at most 21 bytes for the value.
+- Binary: name + raw length (not the base64 length).
+- Null, Boolean: name + 1 byte.
+- List, Map: name + 3 bytes + the size of every element + 1 byte per
+  element; the elements of a map count their own names.
+- Sets: name + the sum of the sizes of the members.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from modeler.engine.errors import ValidationException
+from modeler.engine.types import BinarySet, NumberSet, StringSet
+
+MAX_ITEM_SIZE = 409_600
+MAX_NUMBER_SIZE = 21
+CONTAINER_OVERHEAD = 3
+ELEMENT_OVERHEAD = 1
+MAX_NESTING_DEPTH = 32
+
+
+def item_size(item: dict[str, Any]) -> int:
+    """The size of an item: the sum of its attributes' names and values."""
+    # Names and string values are measured in one piece: one length (or one
+    # encoding, when something is not ASCII) instead of one per attribute.
+    text = "".join(item)
+    others = None
+    for value in item.values():
+        if type(value) is str:
+            text += value
+        elif others is None:
+            others = [value]
+        else:
+            others.append(value)
+    total = len(text) if text.isascii() else len(text.encode("utf-8"))
+    if others:
+        for value in others:
+            total += number_size(value) if type(value) is Decimal else value_size(value)
+    return total
+
+
+def attribute_size(name: str, value: Any) -> int:
+    """The size one attribute adds to an item."""
+    return len(name.encode("utf-8")) + value_size(value)
+
+
+def value_size(value: Any, depth: int = 1) -> int:
+    """The size of a value without its attribute name. Documents may nest
+    32 levels deep (a list or map attribute is level 1); deeper ones are
+    refused as DynamoDB refuses them."""
+    kind = type(value)
+    if kind is str:
+        return len(value) if value.isascii() else len(value.encode("utf-8"))
+    if kind is Decimal:
+        return number_size(value)
+    if kind is bytes or kind is bytearray:
+        return len(value)
+    if kind is bool or value is None:
+        return 1
+    if kind is dict or kind is list:
+        if depth > MAX_NESTING_DEPTH:
+            raise ValidationException("Nesting Levels have exceeded supported limits")
+        if kind is list:
+            return CONTAINER_OVERHEAD + sum(
+                ELEMENT_OVERHEAD + value_size(v, depth + 1) for v in value
+            )
+        return CONTAINER_OVERHEAD + sum(
+            ELEMENT_OVERHEAD + len(k.encode("utf-8")) + value_size(v, depth + 1)
+            for k, v in value.items()
+        )
+    if kind is StringSet or kind is BinarySet:
+        return sum(value_size(member) for member in value)
+    if kind is NumberSet:
+        return sum(number_size(member) for member in value)
+    if kind is int or kind is float:
+        return number_size(Decimal(str(value)))
+    raise TypeError(f"not a DynamoDB value: {value!r}")
+
+
+def number_size(value: Decimal) -> int:
+    """ceil(significant digits / 2) + 1, leading and trailing zeros not
+    counted ("500" has one significant digit), at most 21 bytes."""
+    size = _number_sizes.get(value)
+    if size is None:
+        # Equal numbers have the same significant digits, hence the same size.
+        if len(_number_sizes) >= _NUMBER_SIZE_CACHE:
+            _number_sizes.clear()
+        size = _number_sizes[value] = _number_size(value)
+    return size
+
+
+_NUMBER_SIZE_CACHE = 65_536
+_number_sizes: dict[Decimal, int] = {}
+
+
+def _number_size(value: Decimal) -> int:
+    text = str(value)
+    if "E" in text:
+        digits = "".join(map(str, value.as_tuple().digits))
+    else:
+        digits = text.replace(".", "").lstrip("-")
+    significant = len(digits.strip("0"))
+    return min((significant + 1) // 2 + 1, MAX_NUMBER_SIZE)

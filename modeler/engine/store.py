@@ -1,0 +1,470 @@
+"""Sorted storage of the entries of a table or of one index.
+
+Entries are grouped by partition key value (a tuple for a multi-attribute
+key) and each partition is kept sorted as DynamoDB keeps it:
+
+- by the sort key: S by UTF-8 bytes, which is Python's `str` order for every
+  valid string (code point order equals UTF-8 byte order), N by numeric value
+  (`Decimal`), B by unsigned bytes;
+- for an index, entries with the same index sort key (or all entries, when
+  the index has no sort key) are then ordered by the table's primary key.
+
+The entries are the item dicts themselves, shared with the table (an index
+of any projection references the table's item and projects it when read), so
+an index entry costs a list slot and four bytes of size. A partition of one
+entry is stored as the bare item; a larger one is a `Partition`, a list of
+items with an `array` of their sizes, searched with `bisect` on the order key.
+
+Scan order is DynamoDB's: partitions in the order of a hash of their key,
+entries in sort order; parallel-scan segments are ranges of that hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from operator import itemgetter
+from typing import Any
+
+from modeler.engine.expressions import SortCondition
+from modeler.engine.types import Item, number_text
+
+MAX_PAGE_BYTES = 1_048_576
+HASH_SPACE = 1 << 64
+
+
+class Partition(list):
+    """Two or more entries of one partition in order; `sizes[i]` is the size
+    of entry i as read (the item, or the projected index entry)."""
+
+    __slots__ = ("sizes",)
+
+    def __init__(self, items: Sequence[Item] = (), sizes: Sequence[int] = ()) -> None:
+        super().__init__(items)
+        self.sizes = array("I", sizes)
+
+
+@dataclass
+class Page:
+    """The entries one request read, in order, and why it stopped."""
+
+    items: list[Item] = field(default_factory=list)
+    bytes: int = 0
+    last: Item | None = None  # the last entry read, when the page stopped early
+
+
+class Store:
+    """The entries of a table or of one index, by partition, in order."""
+
+    def __init__(
+        self,
+        partition_attributes: tuple[str, ...],
+        sort_attributes: tuple[str, ...],
+        tiebreak_attributes: tuple[str, ...],
+        entry_size: Callable[[Item], int],
+    ) -> None:
+        self.partition_attributes = partition_attributes
+        self.sort_attributes = sort_attributes
+        self.partition_of = itemgetter(*partition_attributes)
+        order = (
+            sort_attributes
+            + tuple(a for a in tiebreak_attributes if a not in sort_attributes)
+            if sort_attributes
+            else tiebreak_attributes
+        )
+        self.order_attributes = order
+        self.order_of: Callable[[Item], Any] | None = (
+            itemgetter(*order) if order else None
+        )
+        # Getters of the first k sort attributes, for key conditions on a
+        # prefix of a multi-attribute sort key.
+        self._prefix = [
+            itemgetter(*sort_attributes[:k]) for k in range(1, len(sort_attributes) + 1)
+        ]
+        self.entry_size = entry_size
+        self.partitions: dict[Any, Item | Partition] = {}
+        self.count = 0
+        # The sum of entry sizes, or None until asked for after a bulk load.
+        self._bytes: int | None = 0
+        self._scan_hashes: array | None = None
+        self._scan_keys: list[Any] | None = None
+
+    # --- Lookup -------------------------------------------------------------
+
+    def entries(self, partition: Item | Partition) -> Sequence[Item]:
+        return partition if type(partition) is Partition else (partition,)
+
+    def sizes(self, partition: Item | Partition) -> Sequence[int]:
+        if type(partition) is Partition:
+            return partition.sizes
+        return (self.entry_size(partition),)
+
+    def find(self, key: Item) -> tuple[Item, int] | None:
+        """The entry with this key (its partition and order attributes) and
+        its size, or None."""
+        partition = self.partitions.get(self.partition_of(key))
+        if partition is None:
+            return None
+        order = self.order_of
+        if type(partition) is not Partition:
+            if order is None or order(partition) == order(key):
+                return partition, self.entry_size(partition)
+            return None
+        target = order(key)
+        i = bisect_left(partition, target, key=order)
+        if i < len(partition) and order(partition[i]) == target:
+            return partition[i], partition.sizes[i]
+        return None
+
+    # --- Changes ------------------------------------------------------------
+
+    def insert(self, item: Item, size: int) -> None:
+        """Add an entry; no entry with the same key may be present."""
+        pk = self.partition_of(item)
+        partition = self.partitions.get(pk)
+        if partition is None:
+            self.partitions[pk] = item
+            self._scan_add(pk)
+        elif type(partition) is not Partition:
+            order = self.order_of
+            first_size = self.entry_size(partition)
+            if order(item) < order(partition):
+                self.partitions[pk] = Partition((item, partition), (size, first_size))
+            else:
+                self.partitions[pk] = Partition((partition, item), (first_size, size))
+        else:
+            order = self.order_of
+            i = bisect_right(partition, order(item), key=order)
+            partition.insert(i, item)
+            partition.sizes.insert(i, size)
+        self.count += 1
+        if self._bytes is not None:
+            self._bytes += size
+
+    def remove(self, item: Item) -> None:
+        """Remove the entry `item` (the stored object itself)."""
+        pk = self.partition_of(item)
+        partition = self.partitions[pk]
+        if type(partition) is not Partition:
+            del self.partitions[pk]
+            self._scan_remove(pk)
+            self.count -= 1
+            if self._bytes is not None:
+                self._bytes -= self.entry_size(partition)
+            return
+        i = self._position(partition, item)
+        del partition[i]
+        size = partition.sizes.pop(i)
+        if self._bytes is not None:
+            self._bytes -= size
+        self.count -= 1
+        if len(partition) == 1:
+            self.partitions[pk] = partition[0]
+
+    def replace(self, old: Item, new: Item, size: int) -> None:
+        """Put `new` in the place of `old`: same partition, same order key."""
+        pk = self.partition_of(old)
+        partition = self.partitions[pk]
+        if type(partition) is not Partition:
+            if self._bytes is not None:
+                self._bytes += size - self.entry_size(partition)
+            self.partitions[pk] = new
+            return
+        i = self._position(partition, old)
+        partition[i] = new
+        if self._bytes is not None:
+            self._bytes += size - partition.sizes[i]
+        partition.sizes[i] = size
+
+    def _position(self, partition: Partition, item: Item) -> int:
+        order = self.order_of
+        i = bisect_left(partition, order(item), key=order)
+        while partition[i] is not item:  # never more than one step: keys are unique
+            i += 1
+        return i
+
+    @property
+    def bytes(self) -> int:
+        """The sum of the entries' sizes (DescribeTable's size)."""
+        if self._bytes is None:
+            self._bytes = sum(
+                sum(p.sizes) if type(p) is Partition else self.entry_size(p)
+                for p in self.partitions.values()
+            )
+        return self._bytes
+
+    def set_bytes(self, total: int) -> None:
+        self._bytes = total
+
+    def load(
+        self,
+        heads: dict[Any, Item],
+        groups: dict[Any, tuple[list[Item], list[int]]],
+        *,
+        unique: bool = False,
+    ) -> list[Item]:
+        """Replace the contents at once: `heads` has the first entry of each
+        partition, `groups` all the entries (unsorted) with their sizes of
+        the partitions that have more than one. Each group is sorted once (a
+        stable sort: entries with equal keys keep their order); with
+        `unique`, only the last of entries with equal keys is kept and the
+        others are returned. `heads` becomes the partitions dict."""
+        order = self.order_of
+        partitions: dict[Any, Item | Partition] = heads
+        dropped: list[Item] = []
+        count = len(heads)
+        for pk, (items, sizes) in groups.items():
+            if order is None:  # no sort key: one item per partition key
+                dropped.extend(items[:-1])
+                partitions[pk] = items[-1]
+                continue
+            keys = [order(item) for item in items]
+            positions = sorted(range(len(items)), key=keys.__getitem__)
+            if unique:
+                kept = []
+                for n, i in enumerate(positions):
+                    if n + 1 < len(positions) and keys[positions[n + 1]] == keys[i]:
+                        dropped.append(items[i])
+                    else:
+                        kept.append(i)
+                positions = kept
+            count += len(positions) - 1
+            if len(positions) == 1:
+                partitions[pk] = items[positions[0]]
+            else:
+                partitions[pk] = Partition(
+                    [items[i] for i in positions], [sizes[i] for i in positions]
+                )
+        self.partitions = partitions
+        self.count = count
+        self._bytes = None
+        self._scan_hashes = self._scan_keys = None
+        return dropped
+
+    # --- Reads --------------------------------------------------------------
+
+    def bounds(
+        self, entries: Sequence[Item], conditions: Sequence[SortCondition]
+    ) -> tuple[int, int]:
+        """The slice of a partition's entries that satisfy key conditions on
+        the first len(conditions) sort attributes (all but the last `=`)."""
+        n = len(entries)
+        if not conditions:
+            return 0, n
+        k = len(conditions)
+        get = self._prefix[k - 1]
+        prefix = tuple(c.values[0] for c in conditions[:-1])
+        if k > 1:
+            outer = self._prefix[k - 2]
+            bound = prefix if k > 2 else prefix[0]
+            low = bisect_left(entries, bound, key=outer)
+            high = bisect_right(entries, bound, low, n, key=outer)
+        else:
+            low, high = 0, n
+        last = conditions[-1]
+        op = last.operator
+
+        def at(value: Any) -> Any:
+            return prefix + (value,) if k > 1 else value
+
+        if op == "=":
+            lo = bisect_left(entries, at(last.values[0]), low, high, key=get)
+            return lo, bisect_right(entries, at(last.values[0]), lo, high, key=get)
+        if op == "<":
+            return low, bisect_left(entries, at(last.values[0]), low, high, key=get)
+        if op == "<=":
+            return low, bisect_right(entries, at(last.values[0]), low, high, key=get)
+        if op == ">":
+            return bisect_right(entries, at(last.values[0]), low, high, key=get), high
+        if op == ">=":
+            return bisect_left(entries, at(last.values[0]), low, high, key=get), high
+        if op == "BETWEEN":
+            lo = bisect_left(entries, at(last.values[0]), low, high, key=get)
+            return lo, bisect_right(entries, at(last.values[1]), lo, high, key=get)
+        if op == "begins_with":
+            start = last.values[0]
+            lo = bisect_left(entries, at(start), low, high, key=get)
+            value_of = itemgetter(self.sort_attributes[k - 1])
+            hi = bisect_left(
+                entries, True, lo, high, key=lambda e: not value_of(e).startswith(start)
+            )
+            return lo, hi
+        raise ValueError(f"unknown key condition operator {op}")
+
+    def query(
+        self,
+        partition_key: Any,
+        conditions: Sequence[SortCondition],
+        *,
+        forward: bool = True,
+        start: Item | None = None,
+        limit: int | None = None,
+        max_bytes: int = MAX_PAGE_BYTES,
+    ) -> Page:
+        """Read one partition's entries that satisfy the key conditions, in
+        order (reversed unless `forward`), after the entry `start` (a key),
+        until `limit` entries or `max_bytes` have been read."""
+        page = Page()
+        partition = self.partitions.get(partition_key)
+        if partition is None:
+            return page
+        entries = self.entries(partition)
+        lo, hi = self.bounds(entries, conditions)
+        if start is not None and lo < hi:
+            order = self.order_of
+            if forward:
+                lo = bisect_right(entries, order(start), lo, hi, key=order)
+            else:
+                hi = bisect_left(entries, order(start), lo, hi, key=order)
+        positions = range(lo, hi) if forward else range(hi - 1, lo - 1, -1)
+        self._read(entries, self.sizes(partition), positions, page, limit, max_bytes)
+        return page
+
+    def _read(
+        self,
+        entries: Sequence[Item],
+        sizes: Sequence[int],
+        positions: range,
+        page: Page,
+        limit: int | None,
+        max_bytes: int,
+    ) -> bool:
+        """Append entries to the page; True when it is full (Limit or 1 MB).
+        The entry that takes the page to 1 MB or past it is included, as
+        DynamoDB reads it before it stops."""
+        items = page.items
+        total = page.bytes
+        room = len(positions) if limit is None else limit - len(items)
+        for i in positions:
+            item = entries[i]
+            items.append(item)
+            total += sizes[i]
+            room -= 1
+            if total >= max_bytes or (room == 0 and limit is not None):
+                page.bytes = total
+                page.last = item
+                return True
+        page.bytes = total
+        return False
+
+    def scan(
+        self,
+        *,
+        segment: int = 0,
+        total_segments: int = 1,
+        start: Item | None = None,
+        limit: int | None = None,
+        max_bytes: int = MAX_PAGE_BYTES,
+    ) -> Page:
+        """Read entries in scan order (partitions by key hash, entries in
+        sort order) within one segment, after the entry `start`."""
+        page = Page()
+        hashes, keys = self._scan_order()
+        low = _segment_start(segment, total_segments)
+        high_hash = _segment_start(segment + 1, total_segments)
+        end = (
+            bisect_left(hashes, high_hash)
+            if segment + 1 < total_segments
+            else len(keys)
+        )
+        position = bisect_left(hashes, low)
+        if start is not None:
+            pk = self.partition_of(start)
+            position = bisect_left(hashes, partition_hash(pk))
+            while (
+                position < len(keys)
+                and hashes[position] == partition_hash(pk)
+                and (keys[position] != pk)
+            ):
+                position += 1
+            if position < len(keys) and keys[position] == pk:
+                partition = self.partitions[pk]
+                entries = self.entries(partition)
+                lo = 0
+                if self.order_of is not None:
+                    lo = bisect_right(entries, self.order_of(start), key=self.order_of)
+                if self._read(
+                    entries,
+                    self.sizes(partition),
+                    range(lo, len(entries)),
+                    page,
+                    limit,
+                    max_bytes,
+                ):
+                    return page
+                position += 1
+        for i in range(position, end):
+            partition = self.partitions[keys[i]]
+            entries = self.entries(partition)
+            if self._read(
+                entries,
+                self.sizes(partition),
+                range(len(entries)),
+                page,
+                limit,
+                max_bytes,
+            ):
+                return page
+        return page
+
+    def segment_of(self, key: Item, total_segments: int) -> int:
+        """The parallel-scan segment of the partition of an entry or key."""
+        return partition_hash(self.partition_of(key)) * total_segments >> 64
+
+    def __iter__(self) -> Iterator[Item]:
+        """Every entry, in scan order."""
+        _, keys = self._scan_order()
+        for pk in keys:
+            yield from self.entries(self.partitions[pk])
+
+    # --- Scan order ---------------------------------------------------------
+
+    def _scan_order(self) -> tuple[array, list[Any]]:
+        if self._scan_keys is None:
+            hashed = sorted(
+                (partition_hash(pk), i, pk) for i, pk in enumerate(self.partitions)
+            )
+            self._scan_hashes = array("Q", (h for h, _, _ in hashed))
+            self._scan_keys = [pk for _, _, pk in hashed]
+        return self._scan_hashes, self._scan_keys
+
+    def _scan_add(self, pk: Any) -> None:
+        if self._scan_keys is not None:
+            h = partition_hash(pk)
+            i = bisect_right(self._scan_hashes, h)
+            self._scan_hashes.insert(i, h)
+            self._scan_keys.insert(i, pk)
+
+    def _scan_remove(self, pk: Any) -> None:
+        if self._scan_keys is not None:
+            i = bisect_left(self._scan_hashes, partition_hash(pk))
+            while self._scan_keys[i] != pk:
+                i += 1
+            del self._scan_hashes[i]
+            del self._scan_keys[i]
+
+
+def partition_hash(pk: Any) -> int:
+    """A stable 64-bit hash of a partition key value (DynamoDB spreads and
+    scans partitions by a hash of the key; this one is ours)."""
+    parts = pk if type(pk) is tuple else (pk,)
+    digest = hashlib.blake2b(digest_size=8)
+    for part in parts:
+        if type(part) is str:
+            digest.update(b"S" + part.encode("utf-8"))
+        elif type(part) is bytes:
+            digest.update(b"B" + part)
+        else:
+            digest.update(b"N" + number_text(Decimal(part)).encode())
+        digest.update(b"\x00")
+    return int.from_bytes(digest.digest(), "big")
+
+
+def _segment_start(segment: int, total: int) -> int:
+    """The lowest hash of a parallel-scan segment: segment s of T holds the
+    partitions whose hash h satisfies s <= h * T / 2**64 < s + 1."""
+    return -(-(segment * HASH_SPACE) // total)

@@ -1,0 +1,618 @@
+"""One table in memory: its items, its secondary indexes kept up to date on
+every write, the key checks DynamoDB makes, and the write units each change
+costs the table and each index.
+
+Items are native dicts (see `types`) owned by the table once written: the
+engine never changes a stored dict in place, a write stores a new one. An
+index stores no copy: its entries are the table's items, projected when read
+(`Index.project`), with the entry size (what reading it costs) kept beside.
+An item is in an index only while it has every key attribute of the index
+(sparse indexes).
+"""
+
+from __future__ import annotations
+
+import gc
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from decimal import Decimal
+from operator import itemgetter
+from typing import Any
+
+from modeler.engine.capacity import Consumed, write_units
+from modeler.engine.errors import (
+    ItemCollectionSizeLimitExceededException,
+    ValidationException,
+)
+from modeler.engine.expressions import MISSING, SortCondition
+from modeler.engine.schema import IndexSpec, KeySchema, TableSpec
+from modeler.engine.size import MAX_ITEM_SIZE, item_size, value_size
+from modeler.engine.store import Page, Store
+from modeler.engine.types import Item, type_of
+
+MAX_PARTITION_KEY_BYTES = 2048
+MAX_SORT_KEY_BYTES = 1024
+ITEM_COLLECTION_LIMIT = 10 * 1024**3
+# The exact Python types of each key type (bool, a subclass of int, is not a
+# number).
+KEY_PYTHON_TYPES: dict[str, frozenset[type]] = {
+    "S": frozenset({str}),
+    "N": frozenset({Decimal, int}),
+    "B": frozenset({bytes}),
+}
+
+
+class Index:
+    """A secondary index: which items it holds, what it projects, what a
+    write costs it."""
+
+    def __init__(
+        self, spec: IndexSpec, table_key: KeySchema, types: dict[str, str]
+    ) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.is_global = spec.is_global
+        self.key = spec.key
+        self.types = types
+        self.key_attributes = frozenset(spec.key.attributes)
+        self.projects_all = spec.projection.type == "ALL"
+        projected = dict.fromkeys(
+            spec.key.attributes + table_key.attributes + spec.projection.attributes
+        )
+        # None for ALL: every attribute is projected.
+        self.projected: tuple[str, ...] | None = (
+            None if self.projects_all else tuple(projected)
+        )
+        self.projected_set = frozenset(projected) if self.projected else None
+        self._projected_name_sizes = tuple(
+            (name, len(name.encode("utf-8"))) for name in self.projected or ()
+        )
+        self.key_of = itemgetter(*spec.key.attributes)
+        self.store = Store(
+            spec.key.partition, spec.key.sort, table_key.attributes, self.entry_size
+        )
+        self.last_key_attributes = tuple(
+            dict.fromkeys(table_key.attributes + spec.key.attributes)
+        )
+
+    def contains(self, item: Item) -> bool:
+        return item.keys() >= self.key_attributes
+
+    def entry_size(self, item: Item) -> int:
+        if self.projected is None:
+            return item_size(item)
+        total = 0
+        for name, name_size in self._projected_name_sizes:
+            value = item.get(name, MISSING)
+            if value is MISSING:
+                continue
+            if type(value) is str and value.isascii():
+                total += name_size + len(value)
+            else:
+                total += name_size + value_size(value)
+        return total
+
+    def project(self, item: Item) -> Item:
+        """The index entry of an item: the attributes the index holds."""
+        if self.projected is None:
+            return item
+        return {a: item[a] for a in self.projected if a in item}
+
+    def holds(self, attributes: Iterable[str]) -> bool:
+        """Whether every one of these attributes is projected."""
+        return self.projected_set is None or self.projected_set.issuperset(attributes)
+
+    def _entry_changed(self, old: Item, new: Item) -> bool:
+        if self.projected is None:
+            return old != new
+        return any(old.get(a, MISSING) != new.get(a, MISSING) for a in self.projected)
+
+    def write_units(
+        self, old: Item | None, old_size: int, new: Item | None, new_size: int
+    ) -> int:
+        """What a table write from `old` to `new` costs this index: nothing
+        when neither is in it or the entry is unchanged; one write when the
+        item enters, leaves or changes projected attributes; a delete and a
+        put when its index key changes."""
+        old_in = old is not None and self.contains(old)
+        new_in = new is not None and self.contains(new)
+        if not (old_in or new_in):
+            return 0
+        old_entry = self.entry_size_of(old, old_size) if old_in else 0
+        new_entry = self.entry_size_of(new, new_size) if new_in else 0
+        if not old_in:
+            return write_units(new_entry)
+        if not new_in:
+            return write_units(old_entry)
+        if self.key_of(old) != self.key_of(new):
+            return write_units(old_entry) + write_units(new_entry)
+        if self._entry_changed(old, new):
+            return write_units(max(old_entry, new_entry))
+        return 0
+
+    def entry_size_of(self, item: Any, table_size: int) -> int:
+        """The entry size of an item whose table size is known."""
+        return table_size if self.projected is None else self.entry_size(item)
+
+    def describe(self) -> dict[str, Any]:
+        out = self.spec.describe()
+        out.update(
+            IndexStatus="ACTIVE",
+            IndexSizeBytes=self.store.bytes,
+            ItemCount=self.store.count,
+        )
+        return out
+
+
+_SHORT_KEY = MAX_SORT_KEY_BYTES // 4
+
+
+class Table:
+    """A table's items and indexes."""
+
+    def __init__(
+        self,
+        spec: TableSpec,
+        *,
+        region: str = "us-east-1",
+        account: str = "123456789012",
+    ) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.key = spec.key
+        self.types = spec.attribute_types
+        self.key_attributes = spec.key.attributes
+        self.partition_key = spec.key.partition[0]
+        self.sort_key = spec.key.sort[0] if spec.key.sort else None
+        self.store = Store(spec.key.partition, spec.key.sort, (), item_size)
+        self.indexes = {i.name: Index(i, spec.key, self.types) for i in spec.indexes}
+        self.local_indexes = [i for i in self.indexes.values() if not i.is_global]
+        # Bytes per partition key value (items and LSI entries), with LSIs only.
+        self.collections: dict[Any, int] | None = {} if self.local_indexes else None
+        self.created = datetime.now(UTC)
+        self.id = str(uuid.uuid4())
+        self.arn = f"arn:aws:dynamodb:{region}:{account}:table/{self.name}"
+        self._key_checks = self._compile_key_checks()
+        self._string_keys = tuple(c[0] for c in self._key_checks if c[1] == "S")
+        self._other_key_checks = [c for c in self._key_checks if c[1] != "S"]
+        self._checks_by_attribute = {c[0]: c for c in self._key_checks}
+
+    # --- Keys ---------------------------------------------------------------
+
+    def _compile_key_checks(self) -> list[tuple[str, str, int, str]]:
+        """(attribute, DynamoDB type, max bytes, index name or "") for every
+        key attribute of the table and its indexes."""
+        checks = []
+        keys = [(self.key, "")] + [(i.key, i.name) for i in self.indexes.values()]
+        for key, index_name in keys:
+            for attr in key.attributes:
+                if index_name and attr in self.key_attributes:
+                    continue
+                limit = (
+                    MAX_PARTITION_KEY_BYTES
+                    if attr in key.partition
+                    else MAX_SORT_KEY_BYTES
+                )
+                checks.append((attr, self.types[attr], limit, index_name))
+        return checks
+
+    def check_item(self, item: Item, *, update: bool = False) -> int:
+        """Check an item's key attributes and size as a write does; return
+        its size."""
+        get = item.get
+        # String keys first, as most are: present, not empty, and short
+        # enough for their byte length not to matter (at most 4 bytes a
+        # character, 1024 bytes for a sort key).
+        for attr in self._string_keys:
+            value = get(attr, MISSING)
+            if type(value) is not str or not value or len(value) > _SHORT_KEY:
+                _check_key_attribute(
+                    *self._checks_by_attribute[attr], value=value, update=update
+                )
+        for attr, kind, limit, index_name in self._other_key_checks:
+            value = get(attr, MISSING)
+            if type(value) not in KEY_PYTHON_TYPES[kind] or (
+                kind == "B" and (not value or len(value) > limit)
+            ):
+                _check_key_attribute(
+                    attr, kind, limit, index_name, value=value, update=update
+                )
+        size = item_size(item)
+        if size > MAX_ITEM_SIZE:
+            raise ValidationException(
+                "Item size to update has exceeded the maximum allowed size"
+                if update
+                else "Item size has exceeded the maximum allowed size"
+            )
+        return size
+
+    def check_key(self, key: Item) -> None:
+        """Check the Key of GetItem, UpdateItem, DeleteItem...: exactly the
+        table's key attributes, with their declared types."""
+        if len(key) != len(self.key_attributes) or any(
+            a not in key for a in self.key_attributes
+        ):
+            raise ValidationException(
+                "The provided key element does not match the schema"
+            )
+        for attr in self.key_attributes:
+            value = key[attr]
+            kind = self.types[attr]
+            if type(value) not in KEY_PYTHON_TYPES[kind]:
+                raise ValidationException(
+                    "The provided key element does not match the schema"
+                )
+            if kind != "N" and not value:
+                what = "string" if kind == "S" else "binary"
+                raise ValidationException(
+                    "One or more parameter values are not valid. The AttributeValue "
+                    f"for a key attribute cannot contain an empty {what} value. Key: "
+                    f"{attr}"
+                )
+
+    def key_of(self, item: Item) -> Item:
+        return {a: item[a] for a in self.key_attributes}
+
+    def index(self, name: str) -> Index:
+        index = self.indexes.get(name)
+        if index is None:
+            raise ValidationException(
+                f"The table does not have the specified index: {name}"
+            )
+        return index
+
+    # --- Reads --------------------------------------------------------------
+
+    def get(self, key: Item) -> tuple[Item, int] | None:
+        """The stored item with this key and its size, or None."""
+        return self.store.find(key)
+
+    def query(
+        self,
+        index: Index | None,
+        partition_key: Any,
+        conditions: Sequence[SortCondition],
+        **options: Any,
+    ) -> Page:
+        store = index.store if index else self.store
+        return store.query(partition_key, conditions, **options)
+
+    def scan(self, index: Index | None, **options: Any) -> Page:
+        store = index.store if index else self.store
+        return store.scan(**options)
+
+    def __len__(self) -> int:
+        return self.store.count
+
+    def __iter__(self) -> Iterator[Item]:
+        return iter(self.store)
+
+    # --- Writes -------------------------------------------------------------
+
+    def write_cost(
+        self, current: tuple[Item, int] | None, new: Item | None, new_size: int
+    ) -> Consumed:
+        """The write units of replacing `current` (as `get` returned it) by
+        `new` (None deletes), for the table and each index it touches."""
+        old, old_size = current if current else (None, 0)
+        cost = Consumed(
+            self.name, write=True, table=write_units(max(old_size, new_size))
+        )
+        for index in self.indexes.values():
+            units = index.write_units(old, old_size, new, new_size)
+            if units:
+                group = cost.global_indexes if index.is_global else cost.local_indexes
+                group[index.name] = float(units)
+        return cost
+
+    def write(
+        self, current: tuple[Item, int] | None, new: Item | None, new_size: int
+    ) -> Consumed:
+        """Replace `current` (as `get` returned it, or None) by `new` (None
+        deletes) in the table and its indexes; return the units consumed."""
+        cost = self.write_cost(current, new, new_size)
+        old = current[0] if current else None
+        if self.collections is not None:
+            self._account_collection(old, current[1] if current else 0, new, new_size)
+        if old is not None and new is not None:
+            self.store.replace(old, new, new_size)
+        elif old is not None:
+            self.store.remove(old)
+        elif new is not None:
+            self.store.insert(new, new_size)
+        for index in self.indexes.values():
+            old_in = old is not None and index.contains(old)
+            new_in = new is not None and index.contains(new)
+            if old_in and new_in and index.key_of(old) == index.key_of(new):
+                index.store.replace(old, new, index.entry_size_of(new, new_size))
+                continue
+            if old_in:
+                index.store.remove(old)
+            if new_in:
+                index.store.insert(new, index.entry_size_of(new, new_size))
+        return cost
+
+    def _account_collection(
+        self, old: Item | None, old_size: int, new: Item | None, new_size: int
+    ) -> None:
+        collections: dict[Any, int] = self.collections
+
+        def footprint(item: Item | None, size: int) -> int:
+            if item is None:
+                return 0
+            return size + sum(
+                i.entry_size_of(item, size)
+                for i in self.local_indexes
+                if i.contains(item)
+            )
+
+        pk = (old if old is not None else new)[self.partition_key]
+        delta = footprint(new, new_size) - footprint(old, old_size)
+        total = collections.get(pk, 0) + delta
+        if delta > 0 and total > ITEM_COLLECTION_LIMIT:
+            raise ItemCollectionSizeLimitExceededException(
+                "Item collection size limit exceeded for partition key "
+                f"{self.partition_key}; the limit is 10 GB per partition key value "
+                "on a table with local secondary indexes"
+            )
+        if total:
+            collections[pk] = total
+        else:
+            collections.pop(pk, None)
+
+    def collection_size(self, partition_key: Any) -> int:
+        """Bytes of one item collection (items and LSI entries), or 0."""
+        return (self.collections or {}).get(partition_key, 0)
+
+    def load(self, items: Iterable[Item]) -> int:
+        """Add many items at once: keys and sizes are checked, no capacity is
+        counted, each partition is sorted once at the end. A later item with
+        the key of an earlier one replaces it, as a put would. Into a table
+        that already has items, the items are put one by one. The table
+        keeps the item dicts, which must not be changed afterwards."""
+        if self.store.count:
+            count = 0
+            for item in items:
+                size = self.check_item(item)
+                self.write(self.get(item), item, size)
+                count += 1
+            return count
+        # The load creates millions of containers and no reference cycles:
+        # the cyclic garbage collector would only walk them again and again.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._bulk_load(items)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _bulk_load(self, items: Iterable[Item]) -> int:
+        check = self.check_item
+        partition_of = self.store.partition_of
+        # First entry of each partition; then, for partitions with more than
+        # one, all their entries and sizes.
+        heads: dict[Any, Item] = {}
+        groups: dict[Any, tuple[list[Item], list[int]]] = {}
+        first = heads.setdefault
+        indexes = [
+            (
+                index,
+                index.key_attributes,
+                index.store.partition_of,
+                {},
+                {},
+                index.projects_all,
+            )
+            for index in self.indexes.values()
+        ]
+        count = total = 0
+        for item in items:
+            size = check(item)
+            count += 1
+            total += size
+            pk = partition_of(item)
+            head = first(pk, item)
+            if head is not item:
+                group = groups.get(pk)
+                if group is None:
+                    groups[pk] = ([head, item], [item_size(head), size])
+                else:
+                    group[0].append(item)
+                    group[1].append(size)
+            for (
+                index,
+                key_attributes,
+                index_partition_of,
+                index_heads,
+                index_groups,
+                projects_all,
+            ) in indexes:
+                if item.keys() >= key_attributes:
+                    ipk = index_partition_of(item)
+                    head = index_heads.setdefault(ipk, item)
+                    if head is item:
+                        continue
+                    entry = size if projects_all else index.entry_size(item)
+                    group = index_groups.get(ipk)
+                    if group is None:
+                        index_groups[ipk] = (
+                            [head, item],
+                            [index.entry_size(head), entry],
+                        )
+                    else:
+                        group[0].append(item)
+                        group[1].append(entry)
+        replaced = self.store.load(heads, groups, unique=True)
+        self.store.set_bytes(total - sum(item_size(item) for item in replaced))
+        gone = {id(item) for item in replaced}
+        for index, _, _, index_heads, index_groups, _ in indexes:
+            if gone:
+                _forget(gone, index_heads, index_groups)
+            index.store.load(index_heads, index_groups)
+        if self.collections is not None:
+            self._recount_collections()
+        return count - len(replaced)
+
+    def _recount_collections(self) -> None:
+        collections: dict[Any, int] = {}
+        for pk, partition in self.store.partitions.items():
+            entries = self.store.entries(partition)
+            sizes = self.store.sizes(partition)
+            collections[pk] = sum(sizes) + sum(
+                i.entry_size_of(e, s)
+                for e, s in zip(entries, sizes, strict=True)
+                for i in self.local_indexes
+                if i.contains(e)
+            )
+        self.collections = collections
+
+    # --- Description --------------------------------------------------------
+
+    def describe(self, status: str = "ACTIVE") -> dict[str, Any]:
+        spec = self.spec
+        out: dict[str, Any] = {
+            "AttributeDefinitions": [
+                {"AttributeName": a, "AttributeType": t}
+                for a, t in spec.attribute_types.items()
+            ],
+            "TableName": self.name,
+            "KeySchema": spec.key.describe(),
+            "TableStatus": status,
+            "CreationDateTime": self.created,
+            "ProvisionedThroughput": {
+                "NumberOfDecreasesToday": 0,
+                "ReadCapacityUnits": (spec.throughput or {}).get(
+                    "ReadCapacityUnits", 0
+                ),
+                "WriteCapacityUnits": (spec.throughput or {}).get(
+                    "WriteCapacityUnits", 0
+                ),
+            },
+            "TableSizeBytes": self.store.bytes,
+            "ItemCount": self.store.count,
+            "TableArn": self.arn,
+            "TableId": self.id,
+        }
+        if spec.billing_mode == "PAY_PER_REQUEST":
+            out["BillingModeSummary"] = {"BillingMode": "PAY_PER_REQUEST"}
+        gsis = [i for i in self.indexes.values() if i.is_global]
+        if self.local_indexes:
+            out["LocalSecondaryIndexes"] = [
+                {**i.describe(), "IndexArn": f"{self.arn}/index/{i.name}"}
+                for i in self.local_indexes
+            ]
+            for entry in out["LocalSecondaryIndexes"]:
+                entry.pop("IndexStatus")
+        if gsis:
+            out["GlobalSecondaryIndexes"] = [
+                {**i.describe(), "IndexArn": f"{self.arn}/index/{i.name}"} for i in gsis
+            ]
+            for entry, index in zip(out["GlobalSecondaryIndexes"], gsis, strict=True):
+                entry.setdefault(
+                    "ProvisionedThroughput",
+                    {
+                        "NumberOfDecreasesToday": 0,
+                        "ReadCapacityUnits": (index.spec.throughput or {}).get(
+                            "ReadCapacityUnits", 0
+                        ),
+                        "WriteCapacityUnits": (index.spec.throughput or {}).get(
+                            "WriteCapacityUnits", 0
+                        ),
+                    },
+                )
+        for name, value in spec.extras:
+            out.setdefault(name, value)
+        return out
+
+
+def _check_key_attribute(
+    attr: str, kind: str, limit: int, index_name: str, *, value: Any, update: bool
+) -> None:
+    """Raise DynamoDB's error for a bad key attribute of an item (a missing
+    index key attribute is fine: the item is not in that index); `update`
+    when the item is the result of an UpdateExpression."""
+    if value is MISSING:
+        if index_name:
+            return
+        raise ValidationException(
+            f"One or more parameter values were invalid: Missing the key {attr} in the "
+            "item"
+        )
+    if type(value) not in KEY_PYTHON_TYPES[kind]:
+        actual = _type_name(value)
+        if index_name:
+            raise ValidationException(
+                "One or more parameter values were invalid: Type mismatch for Index "
+                f"Key {attr} Expected: {kind} Actual: {actual} IndexName: {index_name}"
+            )
+        raise ValidationException(
+            "One or more parameter values were invalid: Type mismatch for key "
+            f"{attr} expected: {kind} actual: {actual}"
+        )
+    if kind == "N":
+        return
+    if not value:
+        what = "string" if kind == "S" else "binary"
+        if index_name and update:
+            raise ValidationException(
+                "One or more parameter values are not valid. The update expression "
+                "attempted to update a secondary index key to a value that is not "
+                "supported. The AttributeValue for a key attribute cannot contain an "
+                f"empty {what} value."
+            )
+        if index_name:
+            raise ValidationException(
+                "One or more parameter values are not valid. A value specified for a "
+                "secondary index key is not supported. The AttributeValue for a key "
+                f"attribute cannot contain an empty {what} value. IndexName: "
+                f"{index_name}, IndexKey: {attr}"
+            )
+        raise ValidationException(
+            "One or more parameter values are not valid. The AttributeValue for a key "
+            f"attribute cannot contain an empty {what} value. Key: {attr}"
+        )
+    if value_size(value) > limit:
+        _key_too_long(limit)
+
+
+def _forget(
+    gone: set[int],
+    heads: dict[Any, Item],
+    groups: dict[Any, tuple[list[Item], list[int]]],
+) -> None:
+    """Take the items whose ids are in `gone` out of bulk-load groups."""
+    for pk, (entries, sizes) in list(groups.items()):
+        kept = [
+            (e, s) for e, s in zip(entries, sizes, strict=True) if id(e) not in gone
+        ]
+        if len(kept) > 1:
+            groups[pk] = ([e for e, _ in kept], [s for _, s in kept])
+        else:
+            del groups[pk]
+            if kept:
+                heads[pk] = kept[0][0]
+    for pk, head in list(heads.items()):
+        if id(head) in gone and pk not in groups:
+            del heads[pk]
+
+
+def _type_name(value: Any) -> str:
+    try:
+        return type_of(value)
+    except TypeError:
+        return type(value).__name__
+
+
+def _key_too_long(limit: int) -> None:
+    if limit == MAX_PARTITION_KEY_BYTES:
+        # DynamoDB's wording, missing space included.
+        raise ValidationException(
+            "One or more parameter values were invalid: Size of hashkey has exceeded "
+            f"the maximum size limit of{MAX_PARTITION_KEY_BYTES} bytes"
+        )
+    raise ValidationException(
+        "One or more parameter values were invalid: Aggregated size of all range keys "
+        f"has exceeded the size limit of {MAX_SORT_KEY_BYTES} bytes"
+    )

@@ -1,0 +1,269 @@
+"""DynamoDB values as Python values, and the conversions to and from the
+wire format ("DynamoDB JSON": `{"S": "text"}`, `{"N": "12.5"}`...).
+
+Inside the engine and the sample data, an item is a plain dict of native
+values, one Python type per DynamoDB type, so that a million items fit in
+memory and comparisons are fast:
+
+| DynamoDB | Python                         |
+| -------- | ------------------------------ |
+| S        | str                            |
+| N        | decimal.Decimal                |
+| B        | bytes                          |
+| BOOL     | bool                           |
+| NULL     | None                           |
+| L        | list                           |
+| M        | dict                           |
+| SS/NS/BS | StringSet / NumberSet / BinarySet (frozensets) |
+
+Python's str ordering compares code points, which is the same order as
+comparing UTF-8 bytes for every valid Unicode string, the order DynamoDB
+sorts S keys by.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from decimal import Context, Decimal, InvalidOperation, Rounded
+from typing import Any
+
+from modeler.engine.errors import ValidationException
+
+Item = dict[str, Any]
+
+
+class StringSet(frozenset):
+    __slots__ = ()
+
+
+class NumberSet(frozenset):
+    __slots__ = ()
+
+
+class BinarySet(frozenset):
+    __slots__ = ()
+
+
+SET_TYPES = {StringSet: "SS", NumberSet: "NS", BinarySet: "BS"}
+_SET_CLASSES = {"SS": StringSet, "NS": NumberSet, "BS": BinarySet}
+
+# DynamoDB numbers: up to 38 significant digits, magnitude 1E-130 to 9.99E+125.
+_NUMBER_CONTEXT = Context(prec=38, traps=[InvalidOperation, Rounded])
+MAX_NUMBER_EXPONENT = 125
+MIN_NUMBER_EXPONENT = -130
+
+
+def type_of(value: Any) -> str:
+    """The DynamoDB type name of a native value."""
+    if isinstance(value, str):
+        return "S"
+    if isinstance(value, bool):
+        return "BOOL"
+    if isinstance(value, Decimal):
+        return "N"
+    if isinstance(value, (bytes, bytearray)):
+        return "B"
+    if value is None:
+        return "NULL"
+    if isinstance(value, list):
+        return "L"
+    if isinstance(value, dict):
+        return "M"
+    set_type = SET_TYPES.get(type(value))
+    if set_type:
+        return set_type
+    if isinstance(value, (int, float)):
+        return "N"
+    raise TypeError(f"not a DynamoDB value: {value!r}")
+
+
+def number(text: str | int | float | Decimal) -> Decimal:
+    """A DynamoDB number from its text, checked as DynamoDB checks it."""
+    try:
+        value = Decimal(str(text)) if not isinstance(text, Decimal) else text
+        if not value.is_finite():
+            raise InvalidOperation
+        value = _NUMBER_CONTEXT.plus(value)
+    except (InvalidOperation, Rounded, ValueError):
+        if isinstance(text, str) and _looks_numeric(text):
+            raise ValidationException(
+                "Attempting to store more than 38 significant digits in a Number"
+            ) from None
+        raise ValidationException(
+            f"The parameter cannot be converted to a numeric value: {text}"
+        ) from None
+    if value and value.adjusted() > MAX_NUMBER_EXPONENT:
+        raise ValidationException(
+            "Number overflow. Attempting to store a number with magnitude larger "
+            "than supported range"
+        )
+    if value and value.adjusted() < MIN_NUMBER_EXPONENT:
+        raise ValidationException(
+            "Number underflow. Attempting to store a number with magnitude "
+            "smaller than supported range"
+        )
+    return value
+
+
+def _looks_numeric(text: str) -> bool:
+    try:
+        return Decimal(text).is_finite()
+    except InvalidOperation:
+        return False
+
+
+def number_text(value: Decimal) -> str:
+    """The canonical text DynamoDB returns for a number: no exponent, no
+    trailing zeros after the point ("1.50" -> "1.5", "1E+2" -> "100")."""
+    if value == 0:
+        return "0"
+    # Not value.normalize(): it rounds to the context's 28 digits, and
+    # DynamoDB numbers have up to 38.
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def from_wire(value: Any) -> Any:
+    """A native value from DynamoDB JSON (`{"S": "x"}` -> "x")."""
+    if not isinstance(value, dict) or len(value) != 1:
+        raise ValidationException(
+            "Supplied AttributeValue is empty, must contain exactly one of the "
+            "supported datatypes"
+        )
+    ((kind, data),) = value.items()
+    if kind == "S":
+        if not isinstance(data, str):
+            raise ValidationException("Invalid attribute value type for S")
+        return data
+    if kind == "N":
+        if not isinstance(data, str):
+            raise ValidationException("Invalid attribute value type for N")
+        return number(data)
+    if kind == "B":
+        return _binary(data)
+    if kind == "BOOL":
+        if not isinstance(data, bool):
+            raise ValidationException("Invalid attribute value type for BOOL")
+        return data
+    if kind == "NULL":
+        if data is not True:
+            raise ValidationException(
+                "One or more parameter values were invalid: Null attribute value "
+                "types must have the value of true"
+            )
+        return None
+    if kind == "L":
+        if not isinstance(data, list):
+            raise ValidationException("Invalid attribute value type for L")
+        return [from_wire(v) for v in data]
+    if kind == "M":
+        if not isinstance(data, dict):
+            raise ValidationException("Invalid attribute value type for M")
+        return {str(k): from_wire(v) for k, v in data.items()}
+    if kind in _SET_CLASSES:
+        if not isinstance(data, list) or not data:
+            name = {"SS": "string", "NS": "number", "BS": "binary"}[kind]
+            # DynamoDB's own wording, double space included.
+            raise ValidationException(
+                f"One or more parameter values were invalid: An {name} set  may "
+                "not be empty"
+            )
+        convert = {"SS": _set_string, "NS": number, "BS": _binary}[kind]
+        members = [convert(v) for v in data]
+        if len(set(members)) != len(members):
+            raise ValidationException(
+                "One or more parameter values were invalid: Input collection "
+                f"{data} contains duplicates."
+            )
+        return _SET_CLASSES[kind](members)
+    raise ValidationException(
+        f"Supplied AttributeValue has an unknown datatype: {kind}"
+    )
+
+
+def _set_string(data: Any) -> str:
+    if not isinstance(data, str):
+        raise ValidationException("Invalid attribute value type for SS")
+    return data
+
+
+def _binary(data: Any) -> bytes:
+    """Binary values arrive as bytes from boto3 and as base64 text in JSON."""
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    if isinstance(data, str):
+        try:
+            return base64.b64decode(data, validate=True)
+        except binascii.Error:
+            raise ValidationException("Invalid Binary value: not base64") from None
+    raise ValidationException("Invalid attribute value type for B")
+
+
+def to_wire(value: Any) -> dict[str, Any]:
+    """DynamoDB JSON for a native value, as boto3's client returns it
+    (binary values as bytes)."""
+    kind = type_of(value)
+    if kind == "S":
+        return {"S": value}
+    if kind == "N":
+        return {
+            "N": number_text(
+                Decimal(value) if not isinstance(value, Decimal) else value
+            )
+        }
+    if kind == "B":
+        return {"B": bytes(value)}
+    if kind == "BOOL":
+        return {"BOOL": value}
+    if kind == "NULL":
+        return {"NULL": True}
+    if kind == "L":
+        return {"L": [to_wire(v) for v in value]}
+    if kind == "M":
+        return {"M": {k: to_wire(v) for k, v in value.items()}}
+    if kind == "NS":
+        return {"NS": sorted(number_text(v) for v in value)}
+    if kind == "BS":
+        return {"BS": sorted(value)}
+    return {kind: sorted(value)}
+
+
+def item_from_wire(item: Any) -> Item:
+    if not isinstance(item, dict):
+        raise ValidationException("Item must be a map of attribute names to values")
+    return {str(k): from_wire(v) for k, v in item.items()}
+
+
+def item_to_wire(item: Item) -> dict[str, Any]:
+    return {k: to_wire(v) for k, v in item.items()}
+
+
+def to_json_wire(value: Any) -> dict[str, Any]:
+    """Like `to_wire` but with binary values as base64 text, for JSON files
+    (DynamoDB JSON lines, the AWS CLI)."""
+    wire = to_wire(value)
+    return _base64_binaries(wire)
+
+
+def _base64_binaries(wire: Any) -> Any:
+    if isinstance(wire, dict):
+        return {
+            k: (
+                base64.b64encode(v).decode()
+                if isinstance(v, bytes)
+                else [base64.b64encode(b).decode() for b in v]
+                if k == "BS"
+                else _base64_binaries(v)
+            )
+            for k, v in wire.items()
+        }
+    if isinstance(wire, list):
+        return [_base64_binaries(v) for v in wire]
+    return wire
+
+
+def item_to_json_wire(item: Item) -> dict[str, Any]:
+    return {k: to_json_wire(v) for k, v in item.items()}

@@ -1,0 +1,107 @@
+"""Fast conversions of whole items between native values and DynamoDB JSON,
+for the engine's hot paths (every item a Query returns or a write receives).
+
+They give the same results as `types.item_to_wire` and `types.item_from_wire`
+(a test holds them to it) but dispatch on the exact type of each value
+instead of testing one type after another, which makes a 100-item Query
+response several times cheaper to build. Attribute names read from requests
+are interned, so a million stored items share one string per name.
+"""
+
+from __future__ import annotations
+
+import sys
+from decimal import Decimal
+from typing import Any
+
+from modeler.engine.errors import ValidationException
+from modeler.engine.types import (
+    BinarySet,
+    Item,
+    NumberSet,
+    StringSet,
+    from_wire,
+    number_text,
+    to_wire,
+)
+
+_intern = sys.intern
+
+
+def _string(value: str) -> dict[str, Any]:
+    return {"S": value}
+
+
+def _number(value: Decimal) -> dict[str, Any]:
+    text = str(value)
+    # str() is already DynamoDB's canonical text unless it has an exponent,
+    # trailing zeros after the point or a negative zero.
+    if "E" in text or ("." in text and text[-1] == "0") or text[:2] == "-0":
+        return {"N": number_text(value)}
+    return {"N": text}
+
+
+def _binary(value: bytes) -> dict[str, Any]:
+    return {"B": bytes(value)}
+
+
+def _bool(value: bool) -> dict[str, Any]:
+    return {"BOOL": value}
+
+
+def _null(value: None) -> dict[str, Any]:
+    return {"NULL": True}
+
+
+def _list(value: list) -> dict[str, Any]:
+    return {"L": [_TO_WIRE.get(type(v), to_wire)(v) for v in value]}
+
+
+def _map(value: dict) -> dict[str, Any]:
+    return {"M": {k: _TO_WIRE.get(type(v), to_wire)(v) for k, v in value.items()}}
+
+
+_TO_WIRE = {
+    str: _string,
+    Decimal: _number,
+    bytes: _binary,
+    bool: _bool,
+    type(None): _null,
+    list: _list,
+    dict: _map,
+    StringSet: to_wire,
+    NumberSet: to_wire,
+    BinarySet: to_wire,
+}
+
+
+def item_to_wire(item: Item) -> dict[str, Any]:
+    """DynamoDB JSON of a native item (binary values as bytes, as boto3)."""
+    out = {}
+    for name, value in item.items():
+        kind = type(value)
+        if kind is str:
+            out[name] = {"S": value}
+        elif kind is Decimal:
+            out[name] = _number(value)
+        else:
+            out[name] = _TO_WIRE.get(kind, to_wire)(value)
+    return out
+
+
+def item_from_wire(item: Any) -> Item:
+    """A native item from DynamoDB JSON, with interned attribute names."""
+    if not isinstance(item, dict):
+        raise ValidationException("Item must be a map of attribute names to values")
+    out: Item = {}
+    for name, value in item.items():
+        if (
+            type(value) is dict
+            and len(value) == 1
+            and "S" in value
+            and (type(value["S"]) is str)
+        ):
+            out[_intern(name)] = value["S"]
+        else:
+            out[_intern(str(name))] = from_wire(value)
+    return out

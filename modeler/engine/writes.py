@@ -1,0 +1,424 @@
+"""The write operations: PutItem, UpdateItem, DeleteItem, BatchWriteItem,
+TransactWriteItems.
+
+Every write is first planned (`Write`: the parameters checked, the
+expressions parsed), then resolved against the stored item (the condition
+evaluated, the new item computed and checked), then applied. A transaction
+resolves every action before it applies any, so it is all-or-nothing.
+
+Capacity: a write costs the table ceil(max(old size, new size) / 1 KB)
+units, and each index it changes its own units (see `Index.write_units`). A
+write whose condition fails writes nothing but still costs the table's units
+(on the stored item, or the new item of a put if larger); the engine attaches
+them to the exception as `consumed_capacity`, since DynamoDB's error response
+does not carry them. Transactional writes cost twice, a ConditionCheck as
+much as a write of the item it checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from modeler.engine.capacity import TRANSACTIONAL, Consumed, write_units
+from modeler.engine.errors import (
+    ConditionalCheckFailedException,
+    EngineError,
+    TransactionCanceledException,
+    ValidationException,
+)
+from modeler.engine.expressions import Condition, Projection, Update, Usage
+from modeler.engine.expressions.paths import path_tree
+from modeler.engine.reads import consumed_response, key_identity, native_key
+from modeler.engine.requests import (
+    RETURN_ITEM_COLLECTION_METRICS,
+    Expressions,
+    check_parameters,
+    consumed_capacity_mode,
+    enum,
+)
+from modeler.engine.table import Table
+from modeler.engine.types import Item
+from modeler.engine.wire import item_from_wire, item_to_wire
+
+if TYPE_CHECKING:
+    from modeler.engine.engine import Engine
+
+MAX_BATCH_WRITE_ITEMS = 25
+MAX_TRANSACT_ITEMS = 100
+MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
+GIGABYTE = 1024**3
+
+_COMMON = (
+    "TableName",
+    "ConditionExpression",
+    "ExpressionAttributeNames",
+    "ExpressionAttributeValues",
+    "ReturnValuesOnConditionCheckFailure",
+)
+_SINGLE = ("ReturnValues", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics")
+PUT_PARAMETERS = (*_COMMON, "Item")
+UPDATE_PARAMETERS = (*_COMMON, "Key", "UpdateExpression")
+DELETE_PARAMETERS = (*_COMMON, "Key")
+CONDITION_CHECK_PARAMETERS = (*_COMMON, "Key")
+RETURN_VALUES = {
+    "Put": ("NONE", "ALL_OLD"),
+    "Delete": ("NONE", "ALL_OLD"),
+    "Update": ("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"),
+}
+
+
+@dataclass
+class Write:
+    """One item write, checked and parsed, not yet resolved."""
+
+    kind: str  # Put, Update, Delete, ConditionCheck
+    table: Table
+    key: Item
+    condition: Condition | None = None
+    item: Item | None = None  # the new item of a Put
+    item_size: int = 0
+    update: Update | None = None
+    on_failure: str = "NONE"
+
+    @property
+    def identity(self) -> tuple[Any, ...]:
+        return (self.table.name, key_identity(self.table, self.key))
+
+
+@dataclass
+class Resolved:
+    """A write against the stored item: what it replaces, with what."""
+
+    write: Write
+    current: tuple[Item, int] | None
+    new: Item | None
+    new_size: int
+
+    @property
+    def old(self) -> Item | None:
+        return self.current[0] if self.current else None
+
+
+def plan(engine: Engine, kind: str, spec: Any) -> Write:
+    """Check one write's parameters (a request, or an element of a
+    transaction) and parse its expressions."""
+    allowed = {
+        "Put": PUT_PARAMETERS,
+        "Update": UPDATE_PARAMETERS,
+        "Delete": DELETE_PARAMETERS,
+        "ConditionCheck": CONDITION_CHECK_PARAMETERS,
+    }[kind]
+    required = ("TableName", "Item") if kind == "Put" else ("TableName", "Key")
+    if kind == "ConditionCheck":
+        required += ("ConditionExpression",)
+    spec = check_parameters(spec, allowed, required)
+    table = engine.table(spec["TableName"])
+    write = Write(kind, table, {})
+    if kind == "Put":
+        if not isinstance(spec["Item"], dict):
+            raise ValidationException("Item must be a map of attribute names to values")
+        write.item = item_from_wire(spec["Item"])
+        write.item_size = table.check_item(write.item)
+        write.key = table.key_of(write.item)
+    else:
+        write.key = native_key(table, spec["Key"])
+    write.on_failure = enum(
+        spec, "ReturnValuesOnConditionCheckFailure", ("ALL_OLD", "NONE"), "NONE"
+    )
+    expressions = Expressions.of(spec)
+    if "UpdateExpression" in spec:
+        write.update = expressions.update(spec["UpdateExpression"])
+    if "ConditionExpression" in spec:
+        write.condition = expressions.condition(
+            spec["ConditionExpression"], "ConditionExpression"
+        )
+    expressions.check_unused()
+    if write.update is not None:
+        for attribute in table.key_attributes:
+            if attribute in write.update.top_level_attributes:
+                raise ValidationException(
+                    "One or more parameter values were invalid: Cannot update "
+                    f"attribute {attribute}. This attribute is part of the key"
+                )
+    return write
+
+
+def resolve(write: Write, factor: float = 1.0) -> Resolved:
+    """Evaluate the condition on the stored item and compute the new one;
+    ConditionalCheckFailedException (with the units it consumed) when the
+    condition fails, ValidationException when the new item is invalid."""
+    table = write.table
+    current = table.get(write.key)
+    old = current[0] if current else None
+    if write.condition is not None and not write.condition.evaluate(
+        old if old is not None else {}
+    ):
+        item = item_to_wire(old) if write.on_failure == "ALL_OLD" and old else None
+        error = ConditionalCheckFailedException(item=item)
+        spent = Consumed(
+            table.name,
+            True,
+            write_units(max(current[1] if current else 0, write.item_size)) * factor,
+        )
+        error.consumed_capacity = spent.response("INDEXES")
+        raise error
+    if write.kind == "Put":
+        return Resolved(write, current, write.item, write.item_size)
+    if write.kind == "Delete":
+        return Resolved(write, current, None, 0)
+    if write.kind == "ConditionCheck":
+        return Resolved(write, current, old, current[1] if current else 0)
+    base = old if old is not None else dict(write.key)
+    new = write.update.apply(base) if write.update is not None else base
+    return Resolved(write, current, new, table.check_item(new, update=True))
+
+
+def returned_attributes(mode: str, resolved: Resolved) -> Item | None:
+    """The Attributes of ReturnValues=`mode`."""
+    old, new = resolved.old, resolved.new
+    if mode == "ALL_OLD":
+        return old
+    if mode == "ALL_NEW":
+        return new
+    if mode in ("UPDATED_OLD", "UPDATED_NEW"):
+        update = resolved.write.update
+        source = old if mode == "UPDATED_OLD" else new
+        if update is None or source is None:
+            return None
+        paths = update.paths
+        written = Projection("", paths, Usage(), path_tree((p, None) for p in paths))
+        return written.apply(source) or None
+    return None
+
+
+def collection_metrics(table: Table, key: Item) -> dict[str, Any]:
+    """ItemCollectionMetrics of the item collection of `key`."""
+    pk = key[table.partition_key]
+    gigabytes = table.collection_size(pk) / GIGABYTE
+    low = float(int(gigabytes))
+    return {
+        "ItemCollectionKey": item_to_wire({table.partition_key: pk}),
+        "SizeEstimateRangeGB": [low, low + 1.0],
+    }
+
+
+# --- PutItem, UpdateItem, DeleteItem -----------------------------------------
+
+
+def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any]:
+    check_parameters(
+        request,
+        {
+            "Put": PUT_PARAMETERS,
+            "Update": UPDATE_PARAMETERS,
+            "Delete": DELETE_PARAMETERS,
+        }[kind]
+        + _SINGLE,
+    )
+    return_values = request.get("ReturnValues", "NONE")
+    if return_values not in RETURN_VALUES[kind]:
+        raise ValidationException("Return values set to invalid value")
+    mode = consumed_capacity_mode(request)
+    metrics = enum(
+        request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
+    )
+    write = plan(engine, kind, {k: v for k, v in request.items() if k not in _SINGLE})
+    resolved = resolve(write)
+    consumed = write.table.write(resolved.current, resolved.new, resolved.new_size)
+    response: dict[str, Any] = {}
+    attributes = returned_attributes(return_values, resolved)
+    if attributes:
+        response["Attributes"] = item_to_wire(attributes)
+    response.update(consumed_response(consumed, mode))
+    if metrics == "SIZE" and write.table.collections is not None:
+        response["ItemCollectionMetrics"] = collection_metrics(write.table, write.key)
+    return response
+
+
+def put_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    return _single(engine, "Put", request)
+
+
+def update_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    return _single(engine, "Update", request)
+
+
+def delete_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    return _single(engine, "Delete", request)
+
+
+# --- BatchWriteItem -----------------------------------------------------------
+
+
+def batch_write_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    check_parameters(
+        request,
+        ("RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"),
+        ("RequestItems",),
+    )
+    mode = consumed_capacity_mode(request)
+    metrics = enum(
+        request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
+    )
+    requested = request["RequestItems"]
+    if not isinstance(requested, dict) or not requested:
+        raise ValidationException(
+            "1 validation error detected: Value at 'requestItems' failed to satisfy "
+            "constraint: Member must have length greater than or equal to 1"
+        )
+    count = sum(len(v) if isinstance(v, list) else 0 for v in requested.values())
+    if count > MAX_BATCH_WRITE_ITEMS:
+        raise ValidationException(
+            "1 validation error detected: Value at 'requestItems' failed to satisfy "
+            "constraint: Map value must satisfy constraint: [Member must have length "
+            f"less than or equal to {MAX_BATCH_WRITE_ITEMS}, Member must have length "
+            "greater than or equal to 1]"
+        )
+    writes: list[Write] = []
+    for name, entries in requested.items():
+        if not isinstance(entries, list) or not entries:
+            raise ValidationException(
+                "1 validation error detected: Value at 'requestItems' failed to "
+                "satisfy constraint: Map value must satisfy constraint: [Member must "
+                "have length less than or equal to 25, Member must have length "
+                "greater than or equal to 1]"
+            )
+        for entry in entries:
+            check_parameters(entry, ("PutRequest", "DeleteRequest"))
+            if len(entry) != 1:
+                raise ValidationException(
+                    "A WriteRequest must contain exactly one of PutRequest or "
+                    "DeleteRequest"
+                )
+            if "PutRequest" in entry:
+                spec = check_parameters(entry["PutRequest"], ("Item",), ("Item",))
+                writes.append(plan(engine, "Put", {"TableName": name, **spec}))
+            else:
+                spec = check_parameters(entry["DeleteRequest"], ("Key",), ("Key",))
+                writes.append(plan(engine, "Delete", {"TableName": name, **spec}))
+    identities = [w.identity for w in writes]
+    if len(set(identities)) != len(identities):
+        raise ValidationException("Provided list of item keys contains duplicates")
+    consumed: dict[str, Consumed] = {}
+    collections: dict[str, list[Any]] = {}
+    for write in writes:
+        resolved = resolve(write)
+        spent = write.table.write(resolved.current, resolved.new, resolved.new_size)
+        consumed.setdefault(write.table.name, Consumed(write.table.name, True)).add(
+            spent
+        )
+        if metrics == "SIZE" and write.table.collections is not None:
+            collections.setdefault(write.table.name, []).append(
+                collection_metrics(write.table, write.key)
+            )
+    response: dict[str, Any] = {"UnprocessedItems": {}}
+    if mode != "NONE":
+        response["ConsumedCapacity"] = [c.response(mode) for c in consumed.values()]
+    if metrics == "SIZE":
+        response["ItemCollectionMetrics"] = collections
+    return response
+
+
+# --- TransactWriteItems -------------------------------------------------------
+
+
+def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    check_parameters(
+        request,
+        (
+            "TransactItems",
+            "ReturnConsumedCapacity",
+            "ReturnItemCollectionMetrics",
+            "ClientRequestToken",
+        ),
+        ("TransactItems",),
+    )
+    mode = consumed_capacity_mode(request)
+    metrics = enum(
+        request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
+    )
+    actions = request["TransactItems"]
+    if not isinstance(actions, list) or not actions:
+        raise ValidationException(
+            "1 validation error detected: Value at 'transactItems' failed to satisfy "
+            "constraint: Member must have length greater than or equal to 1"
+        )
+    if len(actions) > MAX_TRANSACT_ITEMS:
+        raise ValidationException(
+            "1 validation error detected at 'transactItems' failed to satisfy "
+            f"constraint: Member must have length less than or equal to "
+            f"{MAX_TRANSACT_ITEMS}."
+        )
+    writes: list[Write] = []
+    for action in actions:
+        check_parameters(action, ("ConditionCheck", "Put", "Delete", "Update"))
+        if len(action) != 1:
+            raise ValidationException(
+                "TransactItems can only contain one of Check, Put, Update or Delete"
+            )
+        ((kind, spec),) = action.items()
+        writes.append(plan(engine, kind, spec))
+    identities = [w.identity for w in writes]
+    if len(set(identities)) != len(identities):
+        raise ValidationException(
+            "Transaction request cannot include multiple operations on one item"
+        )
+    if sum(w.item_size for w in writes) > MAX_TRANSACTION_BYTES:
+        raise ValidationException(
+            "Transaction request size has exceeded the maximum allowed size of 4 MB"
+        )
+    reasons: list[dict[str, Any]] = []
+    resolved: list[Resolved] = []
+    for write in writes:
+        try:
+            resolved.append(resolve(write, TRANSACTIONAL))
+            reasons.append({"Code": "None"})
+        except ConditionalCheckFailedException as exc:
+            reason: dict[str, Any] = {
+                "Code": "ConditionalCheckFailed",
+                "Message": exc.message,
+            }
+            if exc.item is not None:
+                reason["Item"] = exc.item
+            reasons.append(reason)
+        except ValidationException as exc:
+            reasons.append({"Code": "ValidationError", "Message": exc.message})
+    if len(resolved) != len(writes):
+        raise TransactionCanceledException(reasons)
+    consumed: dict[str, Consumed] = {}
+    applied: list[Resolved] = []
+    try:
+        for one in resolved:
+            table = one.write.table
+            if one.write.kind == "ConditionCheck":
+                spent = Consumed(table.name, True, write_units(one.new_size))
+            else:
+                spent = table.write(one.current, one.new, one.new_size)
+                applied.append(one)
+            consumed.setdefault(table.name, Consumed(table.name, True)).add(
+                spent.scaled(TRANSACTIONAL)
+            )
+    except EngineError:
+        _undo(applied)
+        raise
+    response: dict[str, Any] = {}
+    if mode != "NONE":
+        response["ConsumedCapacity"] = [c.response(mode) for c in consumed.values()]
+    if metrics == "SIZE":
+        collections: dict[str, list[Any]] = {}
+        for write in writes:
+            if write.table.collections is not None and write.kind != "ConditionCheck":
+                collections.setdefault(write.table.name, []).append(
+                    collection_metrics(write.table, write.key)
+                )
+        response["ItemCollectionMetrics"] = collections
+    return response
+
+
+def _undo(applied: list[Resolved]) -> None:
+    """Put back what the writes of a failed transaction replaced."""
+    for one in reversed(applied):
+        table = one.write.table
+        old = one.old
+        table.write(table.get(one.write.key), old, one.current[1] if one.current else 0)

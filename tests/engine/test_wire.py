@@ -1,0 +1,67 @@
+"""The engine's fast item conversions agree with `types`' reference ones."""
+
+from __future__ import annotations
+
+import sys
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from modeler.engine import types, wire
+from modeler.engine.errors import ValidationException
+
+numbers = st.decimals(
+    allow_nan=False,
+    allow_infinity=False,
+    places=12,
+    min_value=-(10**20),
+    max_value=10**20,
+).map(types.number)
+scalars = st.one_of(
+    st.text(max_size=8), numbers, st.binary(max_size=4), st.booleans(), st.none()
+)
+values = st.recursive(
+    st.one_of(
+        scalars,
+        st.frozensets(st.text(max_size=4), min_size=1, max_size=3).map(types.StringSet),
+        st.frozensets(numbers, min_size=1, max_size=3).map(types.NumberSet),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.text(min_size=1, max_size=4), inner, max_size=3),
+    ),
+    max_leaves=8,
+)
+items = st.dictionaries(st.text(min_size=1, max_size=6), values, max_size=6)
+
+
+@given(items)
+def test_to_wire_matches_types(item: dict) -> None:
+    assert wire.item_to_wire(item) == types.item_to_wire(item)
+
+
+@given(items)
+def test_from_wire_round_trips(item: dict) -> None:
+    assert wire.item_from_wire(types.item_to_wire(item)) == item
+
+
+@pytest.mark.parametrize(
+    "text", ["0", "-0", "1.50", "1E+2", "-0.50", "1E-7", "0.000001", "100", "12.34"]
+)
+def test_number_text_is_canonical(text: str) -> None:
+    assert wire.item_to_wire({"n": Decimal(text)}) == {
+        "n": {"N": types.number_text(Decimal(text))}
+    }
+
+
+def test_attribute_names_are_interned() -> None:
+    name = "".join(["attr", "ibute"])  # built at run time: not interned yet
+    item = wire.item_from_wire({name: {"S": "x"}})
+    assert next(iter(item)) is sys.intern("attribute")
+
+
+def test_from_wire_refuses_what_is_not_an_item() -> None:
+    with pytest.raises(ValidationException):
+        wire.item_from_wire(["not", "a", "map"])
