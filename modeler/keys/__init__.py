@@ -6,7 +6,7 @@ from __future__ import annotations
 from modeler.keys.checks import check_entity_keys, check_keys
 from modeler.keys.collisions import check_key_collisions
 from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
-from modeler.keys.items import key_values
+from modeler.keys.items import key_renderer, key_values
 from modeler.keys.template import (
     MissingValueError,
     Template,
@@ -23,6 +23,7 @@ __all__ = [
     "check_entity_keys",
     "check_key_collisions",
     "check_keys",
+    "key_renderer",
     "key_values",
     "parse_condition",
     "parse_template",

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from modeler.design import Design
 from modeler.keys.condition import parse_condition
 from modeler.keys.template import MissingValueError, parse_template
 
+KeyRenderer = Callable[[Mapping[str, Any]], dict[str, Any]]
 
-def key_values(
-    design: Design, entity_name: str, values: Mapping[str, Any]
-) -> dict[str, Any]:
-    """Every key attribute (table and indexes) an item of the entity has.
+
+def key_renderer(design: Design, entity_name: str) -> KeyRenderer:
+    """A function giving every key attribute (table and indexes) an item of
+    the entity has, with the templates parsed once: sample data calls it for
+    every item it makes.
 
     A key whose condition does not hold is left out, and so is an index key
     whose template places an attribute the item does not have: either way the
@@ -25,20 +27,36 @@ def key_values(
         raise KeyError(f"no entity named '{entity_name}'")
     table_keys = {a.name for a in design.table.key_attributes}
     key_types = {a.name: a.type for a in design.table.all_key_attributes()}
-    keys: dict[str, Any] = {}
-    for name, key in entity.keys.items():
-        if name not in key_types:
-            continue  # reported by check_entity_keys
-        is_table_key = name in table_keys
-        if (
-            key.when
-            and not is_table_key
-            and not parse_condition(key.when).holds(values)
-        ):
-            continue
-        try:
-            keys[name] = parse_template(key.template).render(values, key_types[name])
-        except MissingValueError:
-            if is_table_key:
-                raise
-    return keys
+    keys = [
+        (
+            name,
+            parse_template(key.template),
+            key_types[name],
+            name in table_keys,
+            parse_condition(key.when) if key.when and name not in table_keys else None,
+        )
+        for name, key in entity.keys.items()
+        if name in key_types  # others are reported by check_entity_keys
+    ]
+
+    def render(values: Mapping[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, template, key_type, is_table_key, condition in keys:
+            if condition is not None and not condition.holds(values):
+                continue
+            try:
+                out[name] = template.render(values, key_type)
+            except MissingValueError:
+                if is_table_key:
+                    raise
+        return out
+
+    return render
+
+
+def key_values(
+    design: Design, entity_name: str, values: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Every key attribute (table and indexes) an item of the entity has; see
+    `key_renderer`."""
+    return key_renderer(design, entity_name)(values)

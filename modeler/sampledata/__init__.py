@@ -1,0 +1,33 @@
+"""Sample data for a design: generated items, items read from files, and
+the entity each item belongs to. Pure Python; nothing here imports Django."""
+
+from __future__ import annotations
+
+from modeler.sampledata.files import (
+    FileProblem,
+    ItemsFileError,
+    read_csv,
+    read_items,
+    read_jsonl,
+    read_workbench_table_data,
+    write_jsonl,
+)
+from modeler.sampledata.generate import MAX_ITEMS, Dataset, generate
+from modeler.sampledata.recognise import EntityRecogniser
+from modeler.sampledata.values import SampleDataError, default_generator
+
+__all__ = [
+    "MAX_ITEMS",
+    "Dataset",
+    "EntityRecogniser",
+    "FileProblem",
+    "ItemsFileError",
+    "SampleDataError",
+    "default_generator",
+    "generate",
+    "read_csv",
+    "read_items",
+    "read_jsonl",
+    "read_workbench_table_data",
+    "write_jsonl",
+]

@@ -1,0 +1,343 @@
+"""A design's sample data: items of every entity, made from the entity's
+attribute generators and key templates, exactly as the design would write
+them.
+
+Entities are made parents first: the roots (`sample.count` items each), then
+for every item of a parent the children it has (`sample.per`, a count drawn
+from a fixed, uniform or Zipf distribution, optionally skewed toward a few
+hot parents). The items come out family by family, each parent followed by
+its children, so that cutting the list short keeps whole families.
+
+The same design and seed give the same items, byte for byte: each entity
+draws from its own random generator seeded by the seed and its name.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from modeler import design as d
+from modeler.keys import MissingValueError, key_renderer, parse_template
+from modeler.sampledata.values import (
+    OMIT,
+    Compiler,
+    Context,
+    Populations,
+    SampleDataError,
+)
+
+MAX_ITEMS = 1_000_000
+
+
+@dataclass
+class Dataset:
+    """Generated items and, in the same order, the entity of each."""
+
+    items: list[dict[str, Any]]
+    entities: list[str]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for entity in self.entities:
+            out[entity] = out.get(entity, 0) + 1
+        return out
+
+
+def generate(
+    design: d.Design,
+    *,
+    seed: int | None = None,
+    scale: float = 1.0,
+    limit: int | None = None,
+) -> Dataset:
+    """The design's sample data. `scale` multiplies the counts of the root
+    entities (children follow); `limit` keeps the first items, whole
+    families first. Raises SampleDataError when the design cannot make its
+    items (the message names the entity and attribute), or when they would
+    pass MAX_ITEMS."""
+    seed = design.sample_data.seed if seed is None else seed
+    populations = Populations()
+    # Per entity: its items, and the position of each one's parent.
+    made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
+    # With a limit the tail is cut off afterwards, so some overshoot is allowed.
+    budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+    for entity in _parents_first(design):
+        items, parents = _make_entity(
+            design, entity, seed, scale, made, populations, budget
+        )
+        budget -= len(items)
+        made[entity.name] = (items, parents)
+        populations.items[entity.name] = items
+    items, entities = [], []
+    for item, name in _families(design, made):
+        if limit is not None and len(items) >= limit:
+            break
+        items.append(item)
+        entities.append(name)
+    return Dataset(items, entities)
+
+
+def _parents_first(design: d.Design) -> list[d.Entity]:
+    """Entities ordered so that each comes after its parent and after the
+    entities it picks values from."""
+    needs = {e.name: _dependencies(e) for e in design.entities}
+    ordered: list[d.Entity] = []
+    done: set[str] = set()
+    pending = list(design.entities)
+    while pending:
+        ready = [
+            e
+            for e in pending
+            if all(n in done or design.entity(n) is None for n in needs[e.name])
+        ]
+        if not ready:
+            names = ", ".join(e.name for e in pending)
+            raise SampleDataError(
+                f"the entities {names} depend on each other (through sample.per "
+                "or pick), so none can be made first"
+            )
+        for entity in ready:
+            ordered.append(entity)
+            done.add(entity.name)
+        pending = [e for e in pending if e.name not in done]
+    return ordered
+
+
+def _dependencies(entity: d.Entity) -> set[str]:
+    needs = {entity.sample.per} if entity.sample.per else set()
+    for attr in entity.attributes:
+        if attr.generator is not None:
+            needs |= _picked_entities(attr.generator)
+    needs.discard(entity.name)
+    return needs
+
+
+def _picked_entities(generator: d.Generator) -> set[str]:
+    params = generator.params
+    if generator.kind == "pick":
+        source = params.get("value", params.get("from"))
+        if isinstance(source, Mapping):
+            source = source.get("from")
+        return {str(source).partition(".")[0]}
+    inner = []
+    if generator.kind == "list":
+        inner = [params.get("of")]
+    elif generator.kind == "map":
+        inner = list((params.get("fields") or {}).values())
+    found: set[str] = set()
+    for spec in inner:
+        if isinstance(spec, Mapping) and len(spec) == 1:
+            kind, value = next(iter(spec.items()))
+            value = value if isinstance(value, Mapping) else {"value": value}
+            found |= _picked_entities(d.Generator(str(kind), value))
+    return found
+
+
+def _make_entity(
+    design: d.Design,
+    entity: d.Entity,
+    seed: int,
+    scale: float,
+    made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
+    populations: Populations,
+    budget: int,
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """The items of one entity and the position of each one's parent;
+    refuses before making them when they would pass `budget`."""
+    rng = Random(f"{seed}:{entity.name}")
+    counts_rng = Random(f"{seed}:{entity.name}:counts")
+    make = _item_maker(design, entity, seed, populations)
+    items: list[dict[str, Any]] = []
+    parents: list[int] = []
+    sample = entity.sample
+    if not sample.per:
+        count = max(0, round(_draw_count(sample.count, counts_rng) * scale))
+        _check_budget(entity, count, budget)
+        for serial in range(count):
+            items.append(make(rng, Context(serial=serial)))
+            parents.append(-1)
+        return items, parents
+    if sample.per not in made:
+        raise SampleDataError(
+            f"{entity.name}: sample.per names '{sample.per}', "
+            "which is not an entity of the design"
+        )
+    parent_items, _ = made[sample.per]
+    counts = [_draw_count(sample.count, counts_rng) for _ in parent_items]
+    _skew_toward_hot_parents(counts, sample.hot_keys, sample.hot_share)
+    _check_budget(entity, sum(counts), budget)
+    for position, count in enumerate(counts):
+        if not count:
+            continue
+        ancestors = _ancestors(design, sample.per, position, made)
+        for sibling in range(count):
+            context = Context(ancestors=ancestors, position=sibling, serial=len(items))
+            items.append(make(rng, context))
+            parents.append(position)
+    return items, parents
+
+
+def _check_budget(entity: d.Entity, count: int, budget: int) -> None:
+    if count > budget:
+        raise SampleDataError(
+            f"the sample data would hold more than {MAX_ITEMS:,} items "
+            f"({entity.name} alone would have {count:,}); lower the counts"
+        )
+
+
+def _ancestors(
+    design: d.Design,
+    entity_name: str,
+    position: int,
+    made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
+) -> dict[str, Mapping[str, Any]]:
+    """The item at `position` of the entity and the items above it."""
+    chain: dict[str, Mapping[str, Any]] = {}
+    while entity_name and position >= 0 and entity_name not in chain:
+        items, parents = made[entity_name]
+        chain[entity_name] = items[position]
+        entity = design.entity(entity_name)
+        entity_name = entity.sample.per if entity else ""
+        position = parents[position]
+    return chain
+
+
+def _draw_count(count: d.Count, rng: Random) -> int:
+    if count.distribution == "uniform":
+        return rng.randint(count.low, max(count.low, count.high))
+    if count.distribution == "zipf":
+        return _zipf_table(count.s, count.high)(rng)
+    return count.value
+
+
+_ZIPF_TABLES: dict[tuple[float, int], Any] = {}
+
+
+def _zipf_table(s: float, high: int) -> Any:
+    """Draws k in 1..high with probability proportional to 1 / k**s."""
+    key = (s, high)
+    if key not in _ZIPF_TABLES:
+        cumulative = list(
+            itertools.accumulate(1 / (k**s) for k in range(1, max(high, 1) + 1))
+        )
+        total = cumulative[-1]
+        _ZIPF_TABLES[key] = lambda rng: (
+            bisect.bisect_right(cumulative, rng.random() * total) + 1
+        )
+    return _ZIPF_TABLES[key]
+
+
+def _skew_toward_hot_parents(counts: list[int], hot_keys: int, share: float) -> None:
+    """Give the first `hot_keys` parents `share` of all the children between
+    them, the others keeping what they drew."""
+    hot = min(hot_keys, len(counts))
+    if not hot or share <= 0:
+        return
+    cold_total = sum(counts[hot:])
+    if share >= 1 or not cold_total:
+        hot_total = sum(counts)
+        for i in range(hot, len(counts)):
+            counts[i] = 0
+    else:
+        hot_total = math.ceil(share * cold_total / (1 - share))
+    for i in range(hot):
+        counts[i] = hot_total // hot + (1 if i < hot_total % hot else 0)
+
+
+def _item_maker(
+    design: d.Design, entity: d.Entity, seed: int, populations: Populations
+) -> Any:
+    """A function making one item of the entity: its attributes, then its
+    keys."""
+    compiler = Compiler(design, entity, seed, populations)
+    table_key_attributes = {
+        attribute
+        for key in design.table.key_attributes
+        if key.name in entity.keys
+        for attribute in parse_template(entity.keys[key.name].template).attributes
+    }
+    draws = [
+        (
+            attr.name,
+            compiler.attribute(attr),
+            1.0
+            if attr.required or attr.name in table_key_attributes
+            else attr.presence,
+        )
+        for attr in _templates_last(entity.attributes)
+    ]
+    render_keys = key_renderer(design, entity.name)
+
+    def make(rng: Random, context: Context) -> dict[str, Any]:
+        item: dict[str, Any] = {}
+        context.item = item
+        for name, draw, presence in draws:
+            if presence < 1 and rng.random() >= presence:
+                continue
+            try:
+                value = draw(rng, context)
+            except MissingValueError:
+                continue  # a template over an attribute this item lacks
+            if value is not OMIT:
+                item[name] = value
+        try:
+            item.update(render_keys(item))
+        except MissingValueError as exc:
+            raise SampleDataError(
+                f"{entity.name}: a table key template places '{exc.attribute}', "
+                f"which {entity.name} items do not have: declare it as an "
+                "attribute"
+            ) from None
+        except ValueError as exc:
+            raise SampleDataError(f"{entity.name}: {exc}") from None
+        return item
+
+    return make
+
+
+def _templates_last(attributes: tuple[d.Attribute, ...]) -> list[d.Attribute]:
+    """Attributes built from others' values come after those values."""
+    plain = [
+        a for a in attributes if not (a.generator and a.generator.kind == "template")
+    ]
+    built = [a for a in attributes if a.generator and a.generator.kind == "template"]
+    return plain + built
+
+
+def _families(
+    design: d.Design, made: Mapping[str, tuple[list[dict[str, Any]], list[int]]]
+) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every item, each parent followed by its children, depth first."""
+    children: dict[str, list[str]] = {}
+    for entity in design.entities:
+        if entity.sample.per:
+            children.setdefault(entity.sample.per, []).append(entity.name)
+    by_parent: dict[str, list[list[int]]] = {}
+    for name, (_, parents) in made.items():
+        parent_name = design.entity(name).sample.per  # type: ignore[union-attr]
+        if not parent_name:
+            continue
+        lists: list[list[int]] = [[] for _ in made[parent_name][0]]
+        for position, parent in enumerate(parents):
+            lists[parent].append(position)
+        by_parent[name] = lists
+
+    def family(name: str, position: int) -> Iterator[tuple[dict[str, Any], str]]:
+        yield made[name][0][position], name
+        for child in children.get(name, ()):
+            for child_position in by_parent[child][position]:
+                yield from family(child, child_position)
+
+    for entity in design.entities:
+        if not entity.sample.per:
+            for position in range(len(made[entity.name][0])):
+                yield from family(entity.name, position)

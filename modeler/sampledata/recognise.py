@@ -1,0 +1,73 @@
+"""Which entity an item belongs to, told from its table keys.
+
+Items a user typed or imported carry no entity name: the keys say it. Each
+entity's partition and sort key templates are matched against the item's
+keys; the values they give back must agree with the item's own attributes,
+and where several entities match, the one whose templates fix the most
+literal text wins (`ORDER#{orderId}` over `{anyId}`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from modeler import design as d
+from modeler.keys import Template, parse_template
+from modeler.keys.template import Literal
+
+
+class EntityRecogniser:
+    def __init__(self, design: d.Design) -> None:
+        self.key_names = tuple(a.name for a in design.table.key_attributes)
+        self.candidates: list[tuple[int, str, tuple[Template, ...]]] = []
+        for entity in design.entities:
+            if not all(name in entity.keys for name in self.key_names):
+                continue
+            templates = tuple(
+                parse_template(entity.keys[n].template) for n in self.key_names
+            )
+            specificity = sum(
+                len(p.text)
+                for t in templates
+                for p in t.parts
+                if isinstance(p, Literal)
+            )
+            self.candidates.append((specificity, entity.name, templates))
+        self.candidates.sort(key=lambda c: -c[0])
+
+    def entity_of(self, item: Mapping[str, Any]) -> str | None:
+        """The entity whose table key templates made this item's keys, or
+        None when no entity's could have."""
+        keys = [item.get(name) for name in self.key_names]
+        if any(k is None for k in keys):
+            return None
+        for _, name, templates in self.candidates:
+            values: dict[str, Any] = {}
+            for template, key in zip(templates, keys, strict=True):
+                matched = template.match(key)
+                if matched is None or not _agrees(values, matched):
+                    break
+                values.update(matched)
+            else:
+                if _agrees(values, item):
+                    return name
+        return None
+
+
+def _agrees(values: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
+    """Whether the values parsed from keys match the item's own attributes.
+    Keys hold numbers as text, unpadded by the match: "0042" and 42 agree."""
+    return all(
+        name not in item or _same(item[name], value) for name, value in values.items()
+    )
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a == b:
+        return True
+    try:
+        return Decimal(str(a)) == Decimal(str(b))
+    except ArithmeticError:
+        return False

@@ -1,0 +1,466 @@
+"""Value generators: each attribute's `Generator` compiled into a function
+that draws one value for one item.
+
+A compiled generator is called as `draw(rng, context)`: `rng` is the
+entity's `random.Random`, and `context` gives what some generators look at
+(the item built so far, its ancestors, its position among its siblings, the
+items of other entities). Values are the engine's native values (str,
+Decimal, bool, None, list, dict, sets), converted to the attribute's
+declared type at the end.
+
+The vocabulary is the one `modeler.design_check` accepts and
+docs/design-format.md documents.
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import datetime as dt
+import itertools
+import re
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from random import Random
+from typing import Any
+
+from faker import Faker
+
+from modeler import design as d
+from modeler.engine.types import BinarySet, NumberSet, StringSet
+from modeler.keys import parse_template
+
+# Faker is slow (tens of microseconds a value): after this many fresh values
+# of one provider, later items draw from the ones already made.
+FAKER_POOL = 2000
+ULID_FROM = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
+ULID_TO = dt.datetime(2026, 12, 31, tzinfo=dt.UTC)
+_TO_CROCKFORD = bytes.maketrans(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", b"0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+)
+# What a converter returns for a value DynamoDB cannot store (an empty set):
+# the attribute is left out of the item.
+OMIT = object()
+
+
+class SampleDataError(ValueError):
+    """A design whose sample data cannot be made; the message names the
+    entity and attribute."""
+
+
+@dataclass
+class Context:
+    """What a generator may look at while one item is made."""
+
+    item: dict[str, Any] = field(default_factory=dict)
+    ancestors: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    position: int = 0  # among the siblings (children of one parent), from 0
+    serial: int = 0  # among all items of the entity, from 0
+
+
+Draw = Callable[[Random, Context], Any]
+
+
+class Populations:
+    """The items of the entities generated so far, for `pick`."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, list[dict[str, Any]]] = {}
+
+    def values(self, entity: str, attribute: str) -> list[Any]:
+        return [i[attribute] for i in self.items.get(entity, ()) if attribute in i]
+
+
+class Compiler:
+    """Compiles the generators of one entity. Faker instances are seeded per
+    entity and provider so that adding an attribute elsewhere in the design
+    does not change this one's values."""
+
+    def __init__(
+        self, design: d.Design, entity: d.Entity, seed: int, populations: Populations
+    ) -> None:
+        self.design = design
+        self.entity = entity
+        self.seed = seed
+        self.populations = populations
+
+    def attribute(self, attr: d.Attribute) -> Draw:
+        generator = attr.generator or default_generator(attr)
+        draw = self.compile(generator, f"{self.entity.name}.{attr.name}")
+        convert = _CONVERTERS[attr.type]
+        native = _NATIVE.get(attr.type)
+        where = f"{self.entity.name}.{attr.name}"
+
+        def typed(rng: Random, context: Context) -> Any:
+            value = draw(rng, context)
+            return value if type(value) is native else convert(value, where)
+
+        return typed
+
+    def compile(self, generator: d.Generator, where: str) -> Draw:
+        kind, params = generator.kind, generator.params
+        value = params.get("value")
+        builder = getattr(self, f"_{kind}", None)
+        if builder is None:
+            raise SampleDataError(f"{where}: unknown generator '{kind}'")
+        return builder(params, value, where)
+
+    # --- one method per generator kind ----------------------------------
+
+    def _faker(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        provider = value if value is not None else params.get("provider")
+        kwargs = {
+            k: d.thaw(v) for k, v in params.items() if k not in ("provider", "value")
+        }
+        fake = Faker("en_US")
+        fake.seed_instance(f"{self.seed}:{where}:{provider}")
+        method = getattr(fake, str(provider), None)
+        if not callable(method):
+            raise SampleDataError(f"{where}: '{provider}' is not a Faker provider")
+        pool: list[Any] = []
+
+        def draw(rng: Random, context: Context) -> Any:
+            if len(pool) < FAKER_POOL:
+                pool.append(_plain_value(method(**kwargs)))
+                return pool[-1]
+            return pool[int(rng.random() * FAKER_POOL)]
+
+        return draw
+
+    def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        options = value if value is not None else params
+        if isinstance(options, Mapping):
+            choices = list(options.keys())
+            weights = [float(w) for w in options.values()]
+        else:
+            choices, weights = list(options), [1.0] * len(options)
+        if not choices or not any(weights):
+            raise SampleDataError(f"{where}: choice needs an option of weight above 0")
+        cumulative = list(itertools.accumulate(weights))
+        total = cumulative[-1]
+        return lambda rng, context: choices[
+            bisect.bisect_right(cumulative, rng.random() * total)
+        ]
+
+    def _int(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        low, high = int(params["min"]), int(params["max"])
+        return lambda rng, context: Decimal(_between(rng, low, high))
+
+    def _decimal(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        places = int(params.get("places", 2))
+        scale = 10**places
+        low = int(Decimal(str(params["min"])) * scale)
+        high = int(Decimal(str(params["max"])) * scale)
+        return lambda rng, context: Decimal(_between(rng, low, high)).scaleb(-places)
+
+    def _date(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        start, end = _day(params.get("from"), where), _day(params.get("to"), where)
+        span = (end - start).days
+        return lambda rng, context: (
+            start + dt.timedelta(days=_between(rng, 0, span))
+        ).isoformat()
+
+    def _timestamp(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        start = _moment(params.get("from"), where)
+        span = int((_moment(params.get("to"), where) - start).total_seconds())
+
+        def draw(rng: Random, context: Context) -> str:
+            moment = start + dt.timedelta(seconds=_between(rng, 0, span))
+            return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+        return draw
+
+    def _uuid(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        return lambda rng, context: str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+    def _ulid(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        low = int(ULID_FROM.timestamp() * 1000)
+        high = int(ULID_TO.timestamp() * 1000)
+
+        def draw(rng: Random, context: Context) -> str:
+            number = (_between(rng, low, high) << 80) | rng.getrandbits(80)
+            # base32 of 160 bits; the last 26 digits hold the ULID's 128.
+            text = base64.b32encode(number.to_bytes(20, "big"))[-26:]
+            return text.translate(_TO_CROCKFORD).decode()
+
+        return draw
+
+    def _sequence(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        start = int(params.get("start", 1))
+        width = int(params.get("width", 0))
+        within_parent = bool(self.entity.sample.per)
+
+        def draw(rng: Random, context: Context) -> Any:
+            n = start + (context.position if within_parent else context.serial)
+            return f"{n:0{width}d}" if width else Decimal(n)
+
+        return draw
+
+    def _constant(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        constant = d.thaw(value if value is not None else params)
+        return lambda rng, context: constant
+
+    def _ref(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        parent, _, attribute = str(value).partition(".")
+
+        def draw(rng: Random, context: Context) -> Any:
+            source = context.ancestors.get(parent)
+            if source is None:
+                raise SampleDataError(
+                    f"{where}: ref {value} needs {parent} to be a "
+                    f"parent (sample.per) of {self.entity.name}"
+                )
+            return source.get(attribute)
+
+        return draw
+
+    def _pick(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        source = value if value is not None else params.get("from")
+        if isinstance(source, Mapping):
+            skew = float(source.get("s", 0))
+            source = source.get("from")
+        else:
+            skew = float(params.get("s", 0))
+        entity, _, attribute = str(source).partition(".")
+        chosen: list[Any] = []
+        cumulative: list[float] = []
+
+        def draw(rng: Random, context: Context) -> Any:
+            if not chosen:
+                chosen.extend(self.populations.values(entity, attribute))
+                if not chosen:
+                    raise SampleDataError(
+                        f"{where}: pick {source} finds no {entity} "
+                        "items; give it a count above 0"
+                    )
+                cumulative.extend(
+                    itertools.accumulate(
+                        1 / (rank**skew) for rank in range(1, len(chosen) + 1)
+                    )
+                )
+            if not skew:
+                return chosen[int(rng.random() * len(chosen))]
+            return chosen[
+                bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
+            ]
+
+        return draw
+
+    def _template(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        template = parse_template(str(value))
+        return lambda rng, context: template.render(context.item)
+
+    def _list(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        inner = self.compile(_inner(params.get("of"), where), f"{where}[]")
+        low, high = int(params.get("min", 0)), int(params.get("max", 5))
+        return lambda rng, context: [
+            inner(rng, context) for _ in range(_between(rng, low, high))
+        ]
+
+    def _map(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        fields = [
+            (name, self.compile(_inner(spec, where), f"{where}.{name}"))
+            for name, spec in (params.get("fields") or {}).items()
+        ]
+        return lambda rng, context: {name: draw(rng, context) for name, draw in fields}
+
+    def _bool(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        share = float(value if value is not None else params.get("true", 0.5))
+        return lambda rng, context: rng.random() < share
+
+
+def _between(rng: Random, low: int, high: int) -> int:
+    """A whole number from low to high inclusive: faster than randint, and
+    as even while the range fits a float's 53 bits."""
+    if high - low > 1 << 52:
+        return rng.randint(low, high)
+    return low + int(rng.random() * (high - low + 1))
+
+
+def _inner(spec: Any, where: str) -> d.Generator:
+    if isinstance(spec, str):
+        return d.Generator(spec)
+    if isinstance(spec, Mapping) and len(spec) == 1:
+        kind, params = next(iter(spec.items()))
+        if not isinstance(params, Mapping):
+            params = d.freeze({"value": params})
+        return d.Generator(str(kind), params)
+    raise SampleDataError(f"{where}: expected a generator")
+
+
+# --- Defaults ----------------------------------------------------------------
+
+_NAME_HINTS: tuple[tuple[re.Pattern[str], d.Generator], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), d.Generator("faker", d.freeze({"value": p})))
+    for pattern, p in (
+        (r"e-?mail", "email"),
+        (r"phone", "phone_number"),
+        (r"(^|_)(url|website)|Url$|Website$", "url"),
+        (r"company|organi[sz]ation", "company"),
+        (r"country", "country"),
+        (r"city", "city"),
+        (r"address|street", "street_address"),
+        (r"(first|given)_?name", "first_name"),
+        (r"(last|family|sur)_?name", "last_name"),
+        (r"name$", "name"),
+        (r"title|description|comment|note|text|body|bio", "sentence"),
+    )
+)
+_DATE_HINT = re.compile(r"(At|_at|Time|_time)$")
+_DAY_HINT = re.compile(r"(Date|_date|Day|_day|On|_on)$")
+_DEFAULT_RANGE = d.freeze({"from": "2024-01-01", "to": "2026-06-30"})
+_BY_TYPE = {
+    "S": d.Generator("faker", d.freeze({"value": "word"})),
+    "N": d.Generator("int", d.freeze({"min": 0, "max": 1000})),
+    "B": d.Generator("uuid"),
+    "BOOL": d.Generator("bool"),
+    "NULL": d.Generator("constant", d.freeze({"value": None})),
+    "L": d.Generator("list", d.freeze({"of": {"faker": "word"}, "min": 0, "max": 3})),
+    "M": d.Generator("map", d.freeze({"fields": {"value": {"faker": "word"}}})),
+    "SS": d.Generator("list", d.freeze({"of": {"faker": "word"}, "min": 1, "max": 3})),
+    "NS": d.Generator(
+        "list", d.freeze({"of": {"int": {"min": 1, "max": 100}}, "min": 1, "max": 3})
+    ),
+    "BS": d.Generator("list", d.freeze({"of": "uuid", "min": 1, "max": 2})),
+}
+
+
+def default_generator(attr: d.Attribute) -> d.Generator:
+    """A generator for an attribute the designer gave none: from its name
+    where the name says what it holds (email, city, createdAt), else from
+    its type."""
+    if attr.type == "S":
+        if _DATE_HINT.search(attr.name):
+            return d.Generator("timestamp", _DEFAULT_RANGE)
+        if _DAY_HINT.search(attr.name):
+            return d.Generator("date", _DEFAULT_RANGE)
+        for pattern, generator in _NAME_HINTS:
+            if pattern.search(attr.name):
+                return generator
+    return _BY_TYPE[attr.type]
+
+
+# --- Conversion to the declared type -----------------------------------------
+
+
+def _plain_value(value: Any) -> Any:
+    """A Faker result as a native DynamoDB value."""
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return Decimal(str(value))
+    if isinstance(value, (str, Decimal, bytes, list, dict)):
+        return value
+    if isinstance(value, (tuple, set)):
+        return [_plain_value(v) for v in value]
+    return str(value)
+
+
+def _to_text(value: Any, where: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if value is None or isinstance(value, (list, dict)):
+        raise SampleDataError(
+            f"{where}: the generator makes {type(value).__name__} values, not text (S)"
+        )
+    return str(value)
+
+
+def _to_number(value: Any, where: str) -> Decimal:
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Decimal(str(value))
+    try:
+        return Decimal(str(value).strip())
+    except ArithmeticError:
+        raise SampleDataError(
+            f"{where}: the generator made {value!r}, not a number (N)"
+        ) from None
+
+
+def _to_bytes(value: Any, where: str) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    return _to_text(value, where).encode()
+
+
+def _to_bool(value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise SampleDataError(f"{where}: the generator made {value!r}, not a boolean")
+
+
+def _to_list(value: Any, where: str) -> list:
+    return list(value) if isinstance(value, (list, tuple, set, frozenset)) else [value]
+
+
+def _to_map(value: Any, where: str) -> dict:
+    if isinstance(value, dict):
+        return value
+    raise SampleDataError(f"{where}: the generator made {value!r}, not a map (M)")
+
+
+def _set_of(kind: type, member: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    def convert(value: Any, where: str) -> Any:
+        members = [member(v, where) for v in _to_list(value, where)]
+        # DynamoDB has no empty sets: an empty draw leaves the attribute out.
+        return kind(members) if members else OMIT
+
+    return convert
+
+
+# The Python type of values that need no conversion, by attribute type.
+_NATIVE: dict[str, type] = {
+    "S": str,
+    "N": Decimal,
+    "B": bytes,
+    "BOOL": bool,
+    "L": list,
+    "M": dict,
+}
+_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
+    "S": _to_text,
+    "N": _to_number,
+    "B": _to_bytes,
+    "BOOL": _to_bool,
+    "NULL": lambda value, where: None,
+    "L": _to_list,
+    "M": _to_map,
+    "SS": _set_of(StringSet, _to_text),
+    "NS": _set_of(NumberSet, _to_number),
+    "BS": _set_of(BinarySet, _to_bytes),
+}
+
+
+def _day(value: Any, where: str) -> dt.date:
+    return _moment(value, where).date()
+
+
+def _moment(value: Any, where: str) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        moment = value
+    elif isinstance(value, dt.date):
+        moment = dt.datetime(value.year, value.month, value.day)
+    else:
+        try:
+            moment = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            raise SampleDataError(
+                f"{where}: expected an ISO-8601 date or time, found {value!r}"
+            ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment.astimezone(dt.UTC)

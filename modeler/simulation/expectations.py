@@ -1,0 +1,183 @@
+"""What a pattern should return, computed from the sample data alone (not
+through keys and indexes), and the verdict on what it did return."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from modeler import design as d
+from modeler.keys import parse_template
+
+# A read that examines more than this many items per item it returns is a
+# modeling bug (DOMAIN.md: a filter that discards most of what it reads).
+MAX_READ_RATIO = 10
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        return "passes" if self.passed else "; ".join(self.reasons)
+
+
+def _typed(value: str, like: Any) -> Any:
+    """A rendered predicate value converted to the type of the item's value."""
+    if isinstance(like, Decimal) and not isinstance(value, Decimal):
+        try:
+            return Decimal(str(value))
+        except InvalidOperation:
+            return value
+    if isinstance(like, bool) and isinstance(value, str):
+        return value.lower() == "true"
+    return value
+
+
+def _render(template: str, params: Mapping[str, Any]) -> Any:
+    parsed = parse_template(template)
+    if parsed.is_single_placeholder and parsed.placeholders[0].format_spec == "":
+        return params[parsed.placeholders[0].attribute]
+    return parsed.render(params)
+
+
+def _compare(left: Any, right: Any) -> int | None:
+    if isinstance(left, Decimal) != isinstance(right, Decimal):
+        return None
+    try:
+        return (left > right) - (left < right)
+    except TypeError:
+        return None
+
+
+def predicate_holds(
+    predicate: d.Predicate, item: Mapping[str, Any], params: Mapping[str, Any]
+) -> bool:
+    present = predicate.attribute in item
+    if predicate.operator == "exists":
+        return present
+    if predicate.operator == "not_exists":
+        return not present
+    if not present:
+        return predicate.operator == "!="
+    actual = item[predicate.attribute]
+    values = [_typed(_render(v, params), actual) for v in predicate.values]
+    op = predicate.operator
+    if op == "in":
+        return actual in values
+    if op == "begins_with":
+        return isinstance(actual, str) and actual.startswith(str(values[0]))
+    if op == "between":
+        low, high = (_compare(actual, values[0]), _compare(actual, values[1]))
+        return low is not None and high is not None and low >= 0 and high <= 0
+    if op == "=":
+        return actual == values[0]
+    if op == "!=":
+        return actual != values[0]
+    order = _compare(actual, values[0])
+    if order is None:
+        return False
+    return {"<": order < 0, "<=": order <= 0, ">": order > 0, ">=": order >= 0}[op]
+
+
+def expected_items(
+    expects: d.Expectation,
+    params: Mapping[str, Any],
+    items: Sequence[Mapping[str, Any]],
+    entities: Sequence[str],
+) -> list[int]:
+    """Positions of the dataset items the expectation describes, in the
+    expected order."""
+    wanted = set(expects.entities)
+    matches = [
+        i
+        for i, (item, entity) in enumerate(zip(items, entities, strict=True))
+        if entity in wanted
+        and all(predicate_holds(p, item, params) for p in expects.where)
+    ]
+    for name in reversed(expects.order_by):
+        descending = name.startswith("-")
+        attribute = name.lstrip("-+")
+        matches.sort(
+            key=lambda i, a=attribute: _sort_key(items[i].get(a)),
+            reverse=descending,
+        )
+    return matches
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    if value is None:
+        return (0, "")
+    if isinstance(value, Decimal):
+        return (1, value)
+    if isinstance(value, bytes):
+        return (2, value)
+    return (3, str(value))
+
+
+def judge_read(
+    *,
+    expects: d.Expectation | None,
+    limit: int | None,
+    expected: Sequence[Any],
+    returned: Sequence[Any],
+    entity_of: Mapping[Any, str | None],
+    pages: int,
+    scanned: int,
+) -> Verdict:
+    """Compare the keys a read returned with the keys it should return."""
+    reasons: list[str] = []
+    if pages > 1:
+        reasons.append(f"needs {pages} pages (requests) to return everything")
+    if expects is None:
+        return Verdict(not reasons, tuple(reasons))
+    wanted = list(expected)
+    if limit is not None:
+        wanted = wanted[:limit] if expects.order_by else wanted
+    wanted_set, returned_set = set(wanted), set(returned)
+    extra = [k for k in returned if k not in wanted_set]
+    if extra:
+        others = _describe_entities(entity_of.get(k) for k in extra)
+        reasons.append(
+            f"returns {len(extra)} item{'s' * (len(extra) != 1)} the "
+            f"pattern does not promise ({others})"
+        )
+    if limit is not None and not expects.order_by:
+        short = min(limit, len(wanted)) - len(returned_set & wanted_set)
+        if short > 0:
+            reasons.append(f"{short} expected item{'s' * (short != 1)} missing")
+    else:
+        missing = [k for k in wanted if k not in returned_set]
+        if missing:
+            reasons.append(
+                f"{len(missing)} of {len(wanted)} expected item"
+                f"{'s' * (len(wanted) != 1)} missing"
+            )
+    if expects.order_by and not extra:
+        in_order = [k for k in returned if k in wanted_set]
+        if in_order != [k for k in wanted if k in returned_set]:
+            order = ", ".join(
+                f"{n[1:]} descending" if n.startswith("-") else n
+                for n in expects.order_by
+            )
+            reasons.append(f"wrong order: expected by {order}")
+    if returned and scanned > MAX_READ_RATIO * len(returned):
+        reasons.append(
+            f"reads {scanned / len(returned):.0f} times what it returns "
+            f"({scanned} items read for {len(returned)})"
+        )
+    elif not returned and scanned > MAX_READ_RATIO:
+        reasons.append(f"reads {scanned} items and returns none")
+    return Verdict(not reasons, tuple(reasons))
+
+
+def _describe_entities(entities: Iterable[str | None]) -> str:
+    counts: dict[str, int] = {}
+    for entity in entities:
+        name = entity or "unrecognised"
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{n} {name}" for name, n in counts.items())

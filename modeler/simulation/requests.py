@@ -1,0 +1,417 @@
+"""The real DynamoDB requests of an access pattern.
+
+A pattern is written in the designer's terms: key templates with
+`{parameters}`, and filters and conditions with bare attribute names,
+"quoted" constants and `{parameters}`. Given parameter values, this module
+builds the request boto3's client would send: expressions with every name
+aliased (`#status`, so reserved words never bite), values as DynamoDB JSON,
+and the same request as an AWS CLI command.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from modeler import design as d
+from modeler.engine.types import number, to_json_wire, to_wire
+from modeler.keys import parse_template
+
+CLI_OPERATIONS = {
+    "GetItem": "get-item",
+    "Query": "query",
+    "Scan": "scan",
+    "BatchGetItem": "batch-get-item",
+    "TransactGetItems": "transact-get-items",
+    "PutItem": "put-item",
+    "UpdateItem": "update-item",
+    "DeleteItem": "delete-item",
+    "BatchWriteItem": "batch-write-item",
+    "TransactWriteItems": "transact-write-items",
+}
+
+_FUNCTIONS = {
+    "attribute_exists",
+    "attribute_not_exists",
+    "attribute_type",
+    "begins_with",
+    "contains",
+    "size",
+    "if_not_exists",
+    "list_append",
+}
+_KEYWORDS = {"and", "or", "not", "between", "in"}
+_TOKEN = re.compile(
+    r"""
+    (?P<space>\s+)
+  | (?P<param>\{[A-Za-z_][A-Za-z0-9_.-]*(?::[^{}]*)?\})
+  | (?P<string>"(?:[^"\\]|\\.)*")
+  | (?P<number>-?\d+(?:\.\d+)?(?![A-Za-z_]))
+  | (?P<name>[A-Za-z_][A-Za-z0-9_-]*)
+  | (?P<other><>|<=|>=|[=<>(),.\[\]+\-])
+  | (?P<index>\d+)
+    """,
+    re.VERBOSE,
+)
+
+
+class RequestError(ValueError):
+    """A pattern cannot be turned into a request: a parameter has no value,
+    or a filter or condition cannot be read."""
+
+
+@dataclass
+class ExpressionBuilder:
+    """Collects the names and values of a request's expressions, so one
+    request's expressions share `#name` and `:value` placeholders."""
+
+    params: Mapping[str, Any]
+    names: dict[str, str]
+    values: dict[str, Any]
+
+    @classmethod
+    def new(cls, params: Mapping[str, Any]) -> ExpressionBuilder:
+        return cls(params, {}, {})
+
+    def name(self, attribute: str) -> str:
+        alias = "#" + re.sub(r"[^A-Za-z0-9_]", "_", attribute)
+        while self.names.get(alias, attribute) != attribute:
+            alias += "_"
+        self.names[alias] = attribute
+        return alias
+
+    def value(self, value: Any, hint: str = "v") -> str:
+        for placeholder, existing in self.values.items():
+            if existing == value and type(existing) is type(value):
+                return placeholder
+        base = ":" + re.sub(r"[^A-Za-z0-9_]", "_", hint)
+        placeholder, n = base, 1
+        while placeholder in self.values:
+            n += 1
+            placeholder = f"{base}{n}"
+        self.values[placeholder] = value
+        return placeholder
+
+    def text(self, source: str) -> str:
+        """A designer's filter or condition as a DynamoDB expression."""
+        out: list[str] = []
+        position = 0
+        previous = ""
+        while position < len(source):
+            match = _TOKEN.match(source, position)
+            if not match:
+                raise RequestError(f"cannot read {source!r} at column {position + 1}")
+            kind, token = match.lastgroup, match.group()
+            position = match.end()
+            if kind == "space":
+                out.append(" ")
+                continue
+            if kind == "param":
+                name = token[1:-1].split(":")[0]
+                out.append(self.value(param_value(self.params, name), name))
+            elif kind == "string":
+                out.append(self.value(json.loads(token), "s"))
+            elif kind == "number" and previous != "[":
+                out.append(self.value(number(token), "n"))
+            elif kind == "name":
+                following = source[position:].lstrip()[:1]
+                if token.lower() in _KEYWORDS:
+                    out.append(token.upper())
+                elif token in ("true", "false"):
+                    out.append(self.value(token == "true", "b"))  # noqa: S105 (a keyword)
+                elif token in _FUNCTIONS and following == "(":
+                    out.append(token)
+                elif (
+                    token in ("S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M")
+                    and previous == ","
+                ):
+                    out.append(self.value(token, "type"))
+                else:
+                    out.append(self.name(token))
+            else:
+                out.append(token)
+            previous = token
+        return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def param_value(params: Mapping[str, Any], name: str) -> Any:
+    if name not in params:
+        raise RequestError(f"no value for the parameter '{name}'")
+    return params[name]
+
+
+def render(template: str, params: Mapping[str, Any], key_type: str = "S") -> Any:
+    """A key template or value template rendered with parameter values."""
+    try:
+        return parse_template(template).render(params, key_type)
+    except KeyError as exc:
+        raise RequestError(f"no value for the parameter {exc}") from None
+
+
+def typed_value(text: str, type_name: str) -> Any:
+    """A value the designer wrote (`SHIPPED`, `3`) as the attribute's type."""
+    if type_name == "N":
+        return number(text)
+    if type_name == "BOOL":
+        return text.lower() == "true"
+    return text
+
+
+def _key_types(design: d.Design) -> dict[str, str]:
+    return {a.name: a.type for a in design.table.all_key_attributes()}
+
+
+def key_condition(
+    design: d.Design, clauses: tuple[d.KeyClause, ...], builder: ExpressionBuilder
+) -> str:
+    types = _key_types(design)
+    parts = []
+    for clause in clauses:
+        name = builder.name(clause.attribute)
+        values = [
+            builder.value(
+                render(v, builder.params, types.get(clause.attribute, "S")),
+                clause.attribute,
+            )
+            for v in clause.values
+        ]
+        if clause.operator == "between":
+            parts.append(f"{name} BETWEEN {values[0]} AND {values[1]}")
+        elif clause.operator == "begins_with":
+            parts.append(f"begins_with({name}, {values[0]})")
+        else:
+            parts.append(f"{name} {clause.operator} {values[0]}")
+    return " AND ".join(parts)
+
+
+def key_of(
+    design: d.Design, clauses: tuple[d.KeyClause, ...], params: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A primary key from '=' clauses, as native values."""
+    types = _key_types(design)
+    return {
+        c.attribute: render(c.values[0], params, types.get(c.attribute, "S"))
+        for c in clauses
+    }
+
+
+def entity_key(
+    design: d.Design, entity_name: str, values: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The table key of an entity's item from its attribute values."""
+    entity = design.entity(entity_name)
+    if entity is None:
+        raise RequestError(f"unknown entity '{entity_name}'")
+    key = {}
+    for attr in design.table.key_attributes:
+        template = entity.keys.get(attr.name)
+        if template is None:
+            raise RequestError(f"{entity_name} has no template for {attr.name}")
+        key[attr.name] = render(template.template, values, attr.type)
+    return key
+
+
+def _wire(item: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: to_wire(v) for k, v in item.items()}
+
+
+def _finish(request: dict[str, Any], builder: ExpressionBuilder) -> dict[str, Any]:
+    if builder.names:
+        request["ExpressionAttributeNames"] = dict(builder.names)
+    if builder.values:
+        request["ExpressionAttributeValues"] = _wire(builder.values)
+    return request
+
+
+def read_request(
+    design: d.Design, pattern: d.AccessPattern, params: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The GetItem, Query or Scan request of a read pattern (boto3 client
+    parameters). Batch and transaction reads are built from their actions
+    by the simulator, which chooses the items."""
+    builder = ExpressionBuilder.new(params)
+    request: dict[str, Any] = {"TableName": design.table.name}
+    if pattern.operation == "GetItem":
+        request["Key"] = _wire(key_of(design, pattern.key, params))
+    elif pattern.operation == "Query":
+        request["KeyConditionExpression"] = key_condition(design, pattern.key, builder)
+    if pattern.index != d.TABLE_INDEX:
+        request["IndexName"] = pattern.index
+    if pattern.filter:
+        request["FilterExpression"] = builder.text(pattern.filter)
+    if pattern.projection:
+        request["ProjectionExpression"] = ", ".join(
+            builder.name(a) for a in pattern.projection
+        )
+    if pattern.operation == "Query" and not pattern.scan_forward:
+        request["ScanIndexForward"] = False
+    if pattern.limit is not None:
+        request["Limit"] = pattern.limit
+    if pattern.consistent_read:
+        request["ConsistentRead"] = True
+    request["ReturnConsumedCapacity"] = "INDEXES"
+    return _finish(request, builder)
+
+
+def write_action_request(
+    design: d.Design,
+    action: d.Action,
+    params: Mapping[str, Any],
+    item: Mapping[str, Any],
+) -> tuple[str, dict[str, Any]]:
+    """One write action as (operation, request parameters): `item` is the
+    entity item the action puts, or whose key it updates or deletes."""
+    builder = ExpressionBuilder.new({**item, **params})
+    request: dict[str, Any] = {"TableName": design.table.name}
+    if action.operation == "Put":
+        request["Item"] = _wire(item)
+    else:
+        key = (
+            key_of(design, action.key, builder.params)
+            if action.key
+            else {a.name: item[a.name] for a in design.table.key_attributes}
+        )
+        request["Key"] = _wire(key)
+    if action.operation == "Update":
+        entity = design.entity(action.entity)
+        types = _key_types(design)
+        sets = []
+        for attribute, template in action.set:
+            attr = entity.attribute(attribute) if entity else None
+            type_name = attr.type if attr else types.get(attribute, "S")
+            value = (
+                typed_value(template, type_name)
+                if not parse_template(template).placeholders and type_name != "S"
+                else render(template, builder.params, "S")
+            )
+            if type_name == "N" and not isinstance(value, Decimal):
+                value = number(value)
+            sets.append(
+                f"{builder.name(attribute)} = {builder.value(value, attribute)}"
+            )
+        clauses = []
+        if sets:
+            clauses.append("SET " + ", ".join(sets))
+        if action.remove:
+            clauses.append(
+                "REMOVE " + ", ".join(builder.name(a) for a in action.remove)
+            )
+        request["UpdateExpression"] = " ".join(clauses)
+    if action.condition:
+        request["ConditionExpression"] = builder.text(action.condition)
+    operation = {
+        "Put": "PutItem",
+        "Update": "UpdateItem",
+        "Delete": "DeleteItem",
+        "ConditionCheck": "ConditionCheck",
+        "Get": "GetItem",
+    }[action.operation]
+    return operation, _finish(request, builder)
+
+
+def cli_command(operation: str, request: Mapping[str, Any]) -> str:
+    """The request as an `aws dynamodb` command, JSON arguments quoted for a
+    POSIX shell."""
+    parts = ["aws", "dynamodb", CLI_OPERATIONS.get(operation, operation)]
+    for name, value in request.items():
+        flag = "--" + re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+        if isinstance(value, bool):
+            if name == "ScanIndexForward":
+                parts.append(
+                    "--no-scan-index-forward" if not value else "--scan-index-forward"
+                )
+            elif name == "ConsistentRead":
+                parts.append("--consistent-read" if value else "--no-consistent-read")
+            continue
+        if isinstance(value, (dict, list)):
+            text = json.dumps(_json_safe(value), separators=(",", ":"))
+        else:
+            text = str(value)
+        parts += [flag, shlex.quote(text)]
+    return " ".join(parts)
+
+
+def _json_safe(value: Any) -> Any:
+    """Binary values as base64, as the CLI takes them."""
+    if isinstance(value, dict):
+        if len(value) == 1 and next(iter(value)) in ("B", "BS"):
+            kind, data = next(iter(value.items()))
+            return to_json_wire(data if kind == "B" else data)
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def create_table_request(
+    design: d.Design, *, table_name: str | None = None
+) -> dict[str, Any]:
+    """The CreateTable request of the design's table and indexes: the
+    attribute definitions are exactly the attributes some key uses."""
+    table = design.table
+    definitions: dict[str, str] = {}
+
+    def schema(
+        partition: tuple[d.KeyAttribute, ...], sort: tuple[d.KeyAttribute, ...]
+    ) -> list[dict[str, str]]:
+        for attr in partition + sort:
+            definitions.setdefault(attr.name, attr.type)
+        return [{"AttributeName": a.name, "KeyType": "HASH"} for a in partition] + [
+            {"AttributeName": a.name, "KeyType": "RANGE"} for a in sort
+        ]
+
+    def projection(index: d.Index) -> dict[str, Any]:
+        spec: dict[str, Any] = {"ProjectionType": index.projection.type}
+        if index.projection.type == "INCLUDE":
+            spec["NonKeyAttributes"] = list(index.projection.attributes)
+        return spec
+
+    def throughput(capacity: d.Capacity | None) -> dict[str, int]:
+        return (
+            {"ReadCapacityUnits": capacity.read, "WriteCapacityUnits": capacity.write}
+            if capacity
+            else {}
+        )
+
+    request: dict[str, Any] = {
+        "TableName": table_name or table.name,
+        "KeySchema": schema(
+            (table.partition_key,), (table.sort_key,) if table.sort_key else ()
+        ),
+        "BillingMode": table.billing_mode,
+    }
+    gsis, lsis = [], []
+    for index in table.indexes:
+        if index.is_global:
+            spec = {
+                "IndexName": index.name,
+                "KeySchema": schema(index.partition_key, index.sort_key),
+                "Projection": projection(index),
+            }
+            if table.billing_mode == "PROVISIONED":
+                spec["ProvisionedThroughput"] = throughput(index.capacity)
+            gsis.append(spec)
+        else:
+            lsis.append(
+                {
+                    "IndexName": index.name,
+                    "KeySchema": schema((table.partition_key,), index.sort_key),
+                    "Projection": projection(index),
+                }
+            )
+    request["AttributeDefinitions"] = [
+        {"AttributeName": name, "AttributeType": kind}
+        for name, kind in definitions.items()
+    ]
+    if gsis:
+        request["GlobalSecondaryIndexes"] = gsis
+    if lsis:
+        request["LocalSecondaryIndexes"] = lsis
+    if table.billing_mode == "PROVISIONED":
+        request["ProvisionedThroughput"] = throughput(table.capacity)
+    return request

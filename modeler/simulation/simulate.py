@@ -1,0 +1,606 @@
+"""Run a design's access patterns against its sample data in the engine.
+
+For each pattern the simulator chooses parameter values from the sample data
+(or takes the examples the designer gave), builds the real request, runs it
+page by page, and judges the result against the pattern's expectation,
+which it computes from the entity data alone. Write patterns run on real
+items of the sample data and the table is put back as it was afterwards, so
+the order of patterns does not matter.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from modeler import design as d
+from modeler.engine.client import Client
+from modeler.engine.expressions import parse_condition
+from modeler.engine.types import item_from_wire, item_to_wire, number
+from modeler.keys import parse_template
+from modeler.parameters import pattern_parameters, placeholders
+from modeler.sampledata import EntityRecogniser, generate
+from modeler.simulation.expectations import (
+    Verdict,
+    expected_items,
+    judge_read,
+)
+from modeler.simulation.requests import (
+    ExpressionBuilder,
+    RequestError,
+    cli_command,
+    create_table_request,
+    entity_key,
+    key_of,
+    read_request,
+    write_action_request,
+)
+
+MAX_PAGES = 1000
+CANDIDATES_TRIED = 25
+DEFAULT_ACTION_COUNT = 3
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request sent: its operation, boto3 parameters and CLI form."""
+
+    operation: str
+    request: dict[str, Any]
+
+    @property
+    def cli(self) -> str:
+        return cli_command(self.operation, self.request)
+
+
+@dataclass
+class Capacity:
+    read: float = 0.0
+    write: float = 0.0
+    by_index: dict[str, float] = field(default_factory=dict)
+
+    def add(self, consumed: Mapping[str, Any] | list | None, *, write: bool) -> None:
+        for entry in consumed if isinstance(consumed, list) else [consumed]:
+            if not entry:
+                continue
+            units = float(entry.get("CapacityUnits", 0))
+            if write:
+                self.write += units
+            else:
+                self.read += units
+            table = entry.get("Table", {}).get("CapacityUnits")
+            if table:
+                self.by_index["table"] = self.by_index.get("table", 0) + table
+            for group in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
+                for name, spent in entry.get(group, {}).items():
+                    self.by_index[name] = self.by_index.get(name, 0) + float(
+                        spent.get("CapacityUnits", 0)
+                    )
+
+
+@dataclass
+class PatternRun:
+    """What one access pattern did against the sample data."""
+
+    pattern: d.AccessPattern
+    parameters: dict[str, Any] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)
+    item_entities: list[str | None] = field(default_factory=list)
+    count: int = 0
+    scanned_count: int = 0
+    pages: int = 0
+    last_evaluated_key: dict[str, Any] | None = None
+    capacity: Capacity = field(default_factory=Capacity)
+    verdict: Verdict = field(default_factory=lambda: Verdict(True))
+    error: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict.passed and not self.error
+
+
+class Simulation:
+    """A design's table in the engine, loaded with its sample data."""
+
+    def __init__(
+        self,
+        design: d.Design,
+        *,
+        seed: int | None = None,
+        scale: float = 1.0,
+        limit: int | None = None,
+    ) -> None:
+        self.design = design
+        self.seed = design.sample_data.seed if seed is None else seed
+        self.key_names = tuple(a.name for a in design.table.key_attributes)
+        dataset = generate(design, seed=self.seed, scale=scale, limit=limit)
+        items, entities = list(dataset.items), list(dataset.entities)
+        recogniser = EntityRecogniser(design)
+        for wire in design.sample_data.items:
+            item = item_from_wire(d.thaw(wire))
+            items.append(item)
+            entities.append(recogniser.entity_of(item))
+        # A user's item replaces a generated one with the same key.
+        position = {self.key_of(item): i for i, item in enumerate(items)}
+        keep = sorted(position.values())
+        self.items = [items[i] for i in keep]
+        self.entities = [entities[i] for i in keep]
+        self.position = {self.key_of(item): i for i, item in enumerate(self.items)}
+        self.client = Client()
+        self.client.create_table(**create_table_request(design))
+        self.client.load_items(design.table.name, self.items)
+
+    def key_of(self, item: Mapping[str, Any]) -> tuple:
+        return tuple(item.get(name) for name in self.key_names)
+
+    def entity_of(self, item: Mapping[str, Any]) -> str | None:
+        position = self.position.get(self.key_of(item))
+        return self.entities[position] if position is not None else None
+
+    def run_all(self) -> list[PatternRun]:
+        return [self.run(p) for p in self.design.access_patterns]
+
+    def run(self, pattern: d.AccessPattern) -> PatternRun:
+        result = PatternRun(pattern)
+        rng = random.Random(f"{self.seed}:{pattern.name}")
+        try:
+            if pattern.operation in ("GetItem", "Query", "Scan"):
+                self._read(pattern, rng, result)
+            elif pattern.operation in ("BatchGetItem", "TransactGetItems"):
+                self._multi_read(pattern, rng, result)
+            else:
+                self._write(pattern, rng, result)
+        except RequestError as exc:
+            result.error = str(exc)
+        except ClientError as exc:
+            error = exc.response["Error"]
+            result.error = f"{error['Code']}: {error['Message']}"
+        if result.error:
+            result.verdict = Verdict(False, (result.error,))
+        return result
+
+    # --- Parameters ---------------------------------------------------------
+
+    def _examples(self, pattern: d.AccessPattern) -> dict[str, Any]:
+        return {
+            p.name: number(p.example) if p.type == "N" else p.example
+            for p in pattern_parameters(self.design, pattern)
+            if p.example
+        }
+
+    def _positions(self, entity: str | None) -> list[int]:
+        return [i for i, e in enumerate(self.entities) if entity is None or e == entity]
+
+    def _bind_from(
+        self,
+        pattern: d.AccessPattern,
+        item: Mapping[str, Any],
+        given: Mapping[str, Any],
+    ) -> dict[str, Any] | None:
+        """Parameter values that make the pattern read `item`, or None when
+        the item cannot be read with the values already given."""
+        out = dict(given)
+
+        def bind(name: str, value: Any) -> bool:
+            if name.startswith("__"):
+                return True
+            if name in out:
+                return str(out[name]) == str(value)
+            out[name] = value
+            return True
+
+        for clause in pattern.key:
+            if clause.operator not in ("=", "begins_with"):
+                continue
+            value = item.get(clause.attribute)
+            if value is None:
+                return None
+            source = clause.values[0]
+            if clause.operator == "begins_with":
+                source += "{__rest}"
+            template = parse_template(source)
+            if isinstance(value, str):
+                matched = template.match(value)
+            elif template.is_single_placeholder:
+                matched = {template.placeholders[0].attribute: value}
+            else:
+                matched = None
+            if matched is None or not all(bind(k, v) for k, v in matched.items()):
+                return None
+        expects = pattern.expects
+        for predicate in expects.where if expects else ():
+            names = [p for v in predicate.values for p in placeholders(v)]
+            if (
+                predicate.operator == "="
+                and len(names) == 1
+                and (predicate.values[0] == "{" + names[0] + "}")
+            ):
+                if predicate.attribute not in item:
+                    return None
+                if not bind(names[0], item[predicate.attribute]):
+                    return None
+        for param in pattern_parameters(self.design, pattern):
+            if param.name not in out and param.name in item:
+                out[param.name] = item[param.name]
+        return out
+
+    def _bind_ranges(self, pattern: d.AccessPattern, params: dict[str, Any]) -> None:
+        """Bounds of a `between` expectation the designer left open: the
+        middle half of the values the other predicates select."""
+        expects = pattern.expects
+        if expects is None:
+            return
+        for predicate in expects.where:
+            names = [p for v in predicate.values for p in placeholders(v)]
+            if predicate.operator != "between" or all(n in params for n in names):
+                continue
+            others = tuple(
+                p
+                for p in expects.where
+                if p is not predicate
+                and all(n in params for v in p.values for n in placeholders(v))
+            )
+            selection = expected_items(
+                d.Expectation(expects.entities, others),
+                params,
+                self.items,
+                self.entities,
+            )
+            values = sorted(
+                self.items[i][predicate.attribute]
+                for i in selection
+                if predicate.attribute in self.items[i]
+            )
+            if not values:
+                return
+            low, high = values[len(values) // 4], values[(3 * len(values)) // 4]
+            for template, bound in zip(predicate.values, (low, high), strict=True):
+                for name in placeholders(template):
+                    params.setdefault(name, bound)
+
+    def _bind_read(self, pattern: d.AccessPattern, rng: random.Random) -> dict:
+        given = self._examples(pattern)
+        needed = [p.name for p in pattern_parameters(self.design, pattern)]
+        if all(n in given for n in needed):
+            return given
+        entity = pattern.expects.entities[0] if pattern.expects else None
+        positions = self._positions(entity)
+        rng.shuffle(positions)
+        best: tuple[int, dict[str, Any]] | None = None
+        # Each candidate costs a pass over the data set to count what it
+        # should return; on large data sets fewer candidates are compared.
+        budget = max(1, min(CANDIDATES_TRIED, 200_000 // max(len(self.items), 1)))
+        for position in positions:
+            params = self._bind_from(pattern, self.items[position], given)
+            if params is None:
+                continue
+            self._bind_ranges(pattern, params)
+            if not all(n in params for n in needed):
+                continue
+            size = (
+                len(expected_items(pattern.expects, params, self.items, self.entities))
+                if pattern.expects
+                else 0
+            )
+            if best is None or size > best[0]:
+                best = (size, params)
+            budget -= 1
+            if budget == 0:
+                break
+        if best is None:
+            missing = [n for n in needed if n not in given]
+            what = entity or "item"
+            raise RequestError(
+                f"no {what} in the sample data fits the pattern; give example "
+                f"values for: {', '.join(missing)}"
+            )
+        return best[1]
+
+    # --- Reads --------------------------------------------------------------
+
+    def _read(
+        self, pattern: d.AccessPattern, rng: random.Random, result: PatternRun
+    ) -> None:
+        params = self._bind_read(pattern, rng)
+        result.parameters = params
+        request = read_request(self.design, pattern, params)
+        operation = pattern.operation
+        result.calls.append(Call(operation, request))
+        returned: list[tuple] = []
+        while True:
+            response = getattr(self.client, _method(operation))(**request)
+            result.pages += 1
+            result.capacity.add(response.get("ConsumedCapacity"), write=False)
+            if operation == "GetItem":
+                page = [response["Item"]] if "Item" in response else []
+                result.scanned_count += 1
+            else:
+                page = response.get("Items", [])
+                result.scanned_count += response.get("ScannedCount", 0)
+            for wire in page:
+                item = item_from_wire(wire)
+                result.items.append(item)
+                result.item_entities.append(self.entity_of(item))
+                returned.append(self.key_of(item))
+            result.count += (
+                len(page) if operation == "GetItem" else response.get("Count", 0)
+            )
+            result.last_evaluated_key = response.get("LastEvaluatedKey")
+            if (
+                not result.last_evaluated_key
+                or pattern.limit is not None
+                or result.pages >= MAX_PAGES
+            ):
+                break
+            request = {**request, "ExclusiveStartKey": result.last_evaluated_key}
+        expected = []
+        if pattern.expects:
+            expected = [
+                self.key_of(self.items[i])
+                for i in expected_items(
+                    pattern.expects, params, self.items, self.entities
+                )
+            ]
+        result.verdict = judge_read(
+            expects=pattern.expects,
+            limit=pattern.limit,
+            expected=expected,
+            returned=returned,
+            entity_of={
+                k: self.entities[self.position[k]] if k in self.position else None
+                for k in returned
+            },
+            pages=result.pages,
+            scanned=result.scanned_count,
+        )
+
+    def _choose(
+        self,
+        entity: str,
+        count: int,
+        rng: random.Random,
+        condition: str = "",
+        params: Mapping[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """`count` items of the entity (for which `condition` holds)."""
+        positions = self._positions(entity)
+        rng.shuffle(positions)
+        chosen = []
+        for position in positions:
+            item = self.items[position]
+            if condition and not _holds(condition, {**item, **(params or {})}, item):
+                continue
+            chosen.append(item)
+            if len(chosen) == count:
+                break
+        if not chosen:
+            raise RequestError(
+                f"no {entity} item in the sample data"
+                + (f" for which {condition} holds" if condition else "")
+            )
+        return chosen
+
+    def _count(self, action: d.Action, params: Mapping[str, Any]) -> int:
+        if not action.count:
+            return 1
+        if action.count.isdigit():
+            return int(action.count)
+        names = placeholders(action.count)
+        if names and names[0] in params:
+            return int(Decimal(str(params[names[0]])))
+        return DEFAULT_ACTION_COUNT
+
+    def _multi_read(
+        self, pattern: d.AccessPattern, rng: random.Random, result: PatternRun
+    ) -> None:
+        params = self._examples(pattern)
+        result.parameters = params
+        table = self.design.table.name
+        entries = []
+        for action in pattern.actions:
+            for item in self._choose(action.entity, self._count(action, params), rng):
+                key = (
+                    key_of(self.design, action.key, {**item, **params})
+                    if action.key
+                    else entity_key(self.design, action.entity, item)
+                )
+                entries.append(item_to_wire(key))
+        if pattern.operation == "BatchGetItem":
+            request = {
+                "RequestItems": {table: {"Keys": entries}},
+                "ReturnConsumedCapacity": "INDEXES",
+            }
+            response = self.client.batch_get_item(**request)
+            wires = response.get("Responses", {}).get(table, [])
+        else:
+            request = {
+                "TransactItems": [
+                    {"Get": {"TableName": table, "Key": k}} for k in entries
+                ],
+                "ReturnConsumedCapacity": "INDEXES",
+            }
+            response = self.client.transact_get_items(**request)
+            wires = [r["Item"] for r in response.get("Responses", []) if "Item" in r]
+        result.calls.append(Call(pattern.operation, request))
+        result.pages = 1
+        result.capacity.add(response.get("ConsumedCapacity"), write=False)
+        for wire in wires:
+            item = item_from_wire(wire)
+            result.items.append(item)
+            result.item_entities.append(self.entity_of(item))
+        result.count = len(result.items)
+        result.scanned_count = len(entries)
+        missing = len(entries) - len(wires)
+        if missing:
+            result.verdict = Verdict(False, (f"{missing} requested items not found",))
+
+    # --- Writes -------------------------------------------------------------
+
+    def _write(
+        self, pattern: d.AccessPattern, rng: random.Random, result: PatternRun
+    ) -> None:
+        params = self._examples(pattern)
+        plan = self._write_plan(pattern, params, rng)
+        result.parameters = params
+        originals = {self.key_of(item): item for _, item in plan}
+        # A Put re-creates an item of the sample data: it is removed first, so
+        # that conditions such as attribute_not_exists(PK) see a new item.
+        for action, item in plan:
+            if action.operation == "Put":
+                self.client.delete_item(
+                    TableName=self.design.table.name, Key=self._wire_key(item)
+                )
+        try:
+            calls = [
+                write_action_request(self.design, action, params, item)
+                for action, item in plan
+            ]
+            result.calls += self._send_writes(pattern, calls, result)
+        finally:
+            for item in originals.values():
+                self.client.put_item(
+                    TableName=self.design.table.name, Item=item_to_wire(item)
+                )
+        result.count = len(plan)
+
+    def _wire_key(self, item: Mapping[str, Any]) -> dict[str, Any]:
+        return item_to_wire({name: item[name] for name in self.key_names})
+
+    def _write_plan(
+        self, pattern: d.AccessPattern, params: dict[str, Any], rng: random.Random
+    ) -> list[tuple[d.Action, dict[str, Any]]]:
+        """The sample item each action writes. In a transaction the items of
+        later actions are children of the first one's when they can be, as an
+        order is placed with its own line items."""
+        plan: list[tuple[d.Action, dict[str, Any]]] = []
+        for action in pattern.actions:
+            count = self._count(action, params)
+            parent = plan[0][1] if plan else None
+            children = (
+                self._children(action.entity, plan[0][0].entity, parent)
+                if (parent is not None)
+                else []
+            )
+            if children:
+                items = children[:count]
+            else:
+                condition = action.condition if action.operation != "Put" else ""
+                items = self._choose(action.entity, count, rng, condition, params)
+            for name in placeholders(action.count):
+                params.setdefault(name, number(len(items)))
+            for item in items:
+                plan.append((action, item))
+            for _, template in action.set:
+                for param in placeholders(template):
+                    if param not in params and param not in items[0]:
+                        params[param] = self._any_value(action.entity, param, rng)
+        for _, item in plan:
+            for key, value in item.items():
+                params.setdefault(key, value)
+        return plan
+
+    def _children(
+        self, entity: str, parent_entity: str, parent: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        child = self.design.entity(entity)
+        if child is None or child.sample.per != parent_entity:
+            return []
+        refs = [
+            (a.name, str(a.generator.params.get("value", "")).split(".", 1)[1])
+            for a in child.attributes
+            if a.generator
+            and a.generator.kind == "ref"
+            and str(a.generator.params.get("value", "")).startswith(parent_entity + ".")
+        ]
+        if not refs:
+            return []
+        return [
+            self.items[i]
+            for i in self._positions(entity)
+            if all(
+                self.items[i].get(mine) == parent.get(theirs) for mine, theirs in refs
+            )
+        ]
+
+    def _any_value(self, entity: str, attribute: str, rng: random.Random) -> Any:
+        values = [
+            self.items[i][attribute]
+            for i in self._positions(entity)
+            if attribute in self.items[i]
+        ]
+        if not values:
+            raise RequestError(
+                f"no value for the parameter '{attribute}': give an example value"
+            )
+        return rng.choice(values)
+
+    def _send_writes(
+        self,
+        pattern: d.AccessPattern,
+        calls: list[tuple[str, dict[str, Any]]],
+        result: PatternRun,
+    ) -> list[Call]:
+        operation = pattern.operation
+        if operation in ("PutItem", "UpdateItem", "DeleteItem"):
+            ((single, request),) = calls
+            request["ReturnConsumedCapacity"] = "INDEXES"
+            try:
+                response = getattr(self.client, _method(single))(**request)
+                result.capacity.add(response.get("ConsumedCapacity"), write=True)
+            finally:
+                result.pages = 1
+            return [Call(single, request)]
+        table = self.design.table.name
+        if operation == "TransactWriteItems":
+            items = []
+            for kind, request in calls:
+                request.pop("TableName")
+                element = {
+                    "Put": "Put",
+                    "UpdateItem": "Update",
+                    "PutItem": "Put",
+                    "DeleteItem": "Delete",
+                    "ConditionCheck": "ConditionCheck",
+                }
+                items.append({element[kind]: {"TableName": table, **request}})
+            batch = {"TransactItems": items, "ReturnConsumedCapacity": "INDEXES"}
+            response = self.client.transact_write_items(**batch)
+        else:
+            writes = []
+            for kind, request in calls:
+                if kind == "PutItem":
+                    writes.append({"PutRequest": {"Item": request["Item"]}})
+                else:
+                    writes.append({"DeleteRequest": {"Key": request["Key"]}})
+            batch = {
+                "RequestItems": {table: writes},
+                "ReturnConsumedCapacity": "INDEXES",
+            }
+            response = self.client.batch_write_item(**batch)
+        result.pages = 1
+        result.capacity.add(response.get("ConsumedCapacity"), write=True)
+        return [Call(operation, batch)]
+
+
+def _method(operation: str) -> str:
+    return {
+        "GetItem": "get_item",
+        "Query": "query",
+        "Scan": "scan",
+        "PutItem": "put_item",
+        "UpdateItem": "update_item",
+        "DeleteItem": "delete_item",
+    }[operation]
+
+
+def _holds(condition: str, params: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
+    """Whether a designer's condition holds for a sample item."""
+    builder = ExpressionBuilder.new(params)
+    expression = builder.text(condition)
+    return parse_condition(expression, builder.names, builder.values).evaluate(item)

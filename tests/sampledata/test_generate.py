@@ -1,0 +1,203 @@
+"""Generated data sets: deterministic, shaped by the sample settings, and
+made of exactly the items the design's key templates would write."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from modeler.sampledata import MAX_ITEMS, SampleDataError, generate, write_jsonl
+from tests.sampledata.helpers import design_from, example
+
+
+@pytest.fixture(scope="module")
+def orders():
+    return generate(example("order-management"))
+
+
+def test_the_same_seed_gives_the_same_items_byte_for_byte():
+    design = example("order-management")
+    first = "\n".join(write_jsonl(generate(design, seed=5).items))
+    second = "\n".join(write_jsonl(generate(design, seed=5).items))
+    assert first == second
+    assert first != "\n".join(write_jsonl(generate(design, seed=6).items))
+
+
+def test_root_counts_and_children_per_parent(orders):
+    counts = orders.counts()
+    assert counts["Customer"] == 200
+    per_order = Counter(
+        item["orderId"]
+        for item, entity in zip(orders.items, orders.entities, strict=True)
+        if entity == "LineItem"
+    )
+    # LineItem: uniform 1..5 per order, so every order has 1 to 5 lines.
+    assert len(per_order) == counts["Order"]
+    assert set(per_order.values()) == {1, 2, 3, 4, 5}
+
+
+def test_zipf_children_are_skewed_and_capped(orders):
+    per_customer = Counter(
+        item["customerId"]
+        for item, entity in zip(orders.items, orders.entities, strict=True)
+        if entity == "Order"
+    )
+    sizes = sorted(per_customer.values())
+    assert sizes[-1] <= 50, "zipf max"
+    assert sizes[0] >= 1
+    # Most customers have few orders, a few have many.
+    assert sizes[len(sizes) // 2] <= 5 < sizes[-1]
+
+
+def test_children_reference_their_parent_and_follow_it(orders):
+    current: dict[str, dict] = {}
+    for item, entity in zip(orders.items, orders.entities, strict=True):
+        current[entity] = item
+        if entity == "Order":
+            assert item["customerId"] == current["Customer"]["customerId"]
+        if entity == "LineItem":
+            assert item["orderId"] == current["Order"]["orderId"]
+
+
+def test_a_sequence_counts_within_each_parent(orders):
+    lines: dict[str, list] = {}
+    for item, entity in zip(orders.items, orders.entities, strict=True):
+        if entity == "LineItem":
+            lines.setdefault(item["orderId"], []).append(int(item["lineNo"]))
+    assert all(
+        numbers == list(range(1, len(numbers) + 1)) for numbers in lines.values()
+    )
+
+
+def test_keys_are_rendered_from_the_templates(orders):
+    for item, entity in zip(orders.items, orders.entities, strict=True):
+        if entity == "Order":
+            assert item["PK"] == f"CUST#{item['customerId']}"
+            assert item["SK"] == f"ORDER#{item['orderDate']}#{item['orderId']}"
+        if entity == "LineItem":
+            assert item["SK"] == f"ITEM#{int(item['lineNo']):03d}"
+
+
+def test_sparse_keys_only_while_the_condition_holds(orders):
+    placed = [
+        (item, entity)
+        for item, entity in zip(orders.items, orders.entities, strict=True)
+        if entity == "Order"
+    ]
+    assert {("GSI2PK" in item) for item, _ in placed} == {True, False}
+    assert all(("GSI2PK" in item) == (item["status"] == "OPEN") for item, _ in placed)
+    customers = [
+        i for i, e in zip(orders.items, orders.entities, strict=True) if e == "Customer"
+    ]
+    assert not any("GSI2PK" in item for item in customers)
+
+
+def test_optional_attributes_appear_on_about_their_share(orders):
+    customers = [
+        i for i, e in zip(orders.items, orders.entities, strict=True) if e == "Customer"
+    ]
+    share = sum("phone" in c for c in customers) / len(customers)
+    assert 0.45 < share < 0.75  # presence 0.6
+
+
+def test_hot_keys_take_their_share_of_the_children():
+    telemetry = generate(example("device-telemetry"))
+    devices = [
+        i["deviceId"]
+        for i, e in zip(telemetry.items, telemetry.entities, strict=True)
+        if e == "Device"
+    ]
+    readings = Counter(
+        i["deviceId"]
+        for i, e in zip(telemetry.items, telemetry.entities, strict=True)
+        if e == "Reading"
+    )
+    hot = sum(readings[device] for device in devices[:3])
+    assert hot / sum(readings.values()) == pytest.approx(0.2, abs=0.01)
+    assert min(readings[d] for d in devices[:3]) > 3 * max(
+        readings[d] for d in devices[3:]
+    )
+
+
+def test_pick_with_skew_makes_celebrities():
+    graph = generate(example("social-graph"))
+    followed = Counter(
+        i["followedId"]
+        for i, e in zip(graph.items, graph.entities, strict=True)
+        if e == "Follow"
+    )
+    users = graph.counts()["User"]
+    top = followed.most_common(1)[0][1]
+    assert top > 10 * (sum(followed.values()) / users)
+
+
+def test_scale_multiplies_the_roots():
+    design = example("social-graph")
+    assert generate(design, scale=0.1).counts()["User"] == 50
+
+
+def test_limit_keeps_whole_families_first():
+    dataset = generate(example("order-management"), limit=100)
+    assert len(dataset) == 100
+    assert dataset.entities[0] == "Customer"
+    assert dataset.items == generate(example("order-management")).items[:100]
+
+
+def test_a_table_key_over_an_undeclared_attribute_names_the_entity():
+    design = design_from("""
+        format: single-table-workbench/v1
+        name: Broken
+        table: {name: broken, partition_key: {name: PK, type: S}}
+        entities:
+          Thing:
+            attributes:
+              id: {type: S, generator: uuid}
+            keys: {PK: "THING#{id}"}
+        """)
+    entity = design.entities[0]
+    import dataclasses
+
+    from modeler import design as d
+
+    broken = dataclasses.replace(
+        design,
+        entities=(
+            dataclasses.replace(
+                entity, keys=d.freeze({"PK": d.KeyTemplate("THING#{missing}")})
+            ),
+        ),
+    )
+    with pytest.raises(SampleDataError, match=r"Thing: .*'missing'"):
+        generate(broken)
+
+
+def test_a_table_key_attribute_is_present_even_when_optional():
+    design = design_from("""
+        format: single-table-workbench/v1
+        name: Optional key
+        table: {name: optional, partition_key: {name: PK, type: S}}
+        entities:
+          Thing:
+            attributes:
+              id: {type: S, generator: uuid, required: false, presence: 0.1}
+            keys: {PK: "THING#{id}"}
+            sample: {count: 50}
+        """)
+    assert len(generate(design)) == 50
+
+
+def test_too_many_items_is_refused_before_memory_runs_out():
+    design = design_from(f"""
+        format: single-table-workbench/v1
+        name: Huge
+        table: {{name: huge, partition_key: {{name: PK, type: S}}}}
+        entities:
+          Thing:
+            attributes:
+              id: {{type: S, generator: uuid}}
+            keys: {{PK: "THING#{{id}}"}}
+            sample: {{count: {MAX_ITEMS + 1}}}
+        """)
+    with pytest.raises(SampleDataError, match="more than 1,000,000 items"):
+        generate(design)

@@ -1,0 +1,173 @@
+"""Each generator of the design format makes values of the documented shape."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import uuid
+from decimal import Decimal
+
+import pytest
+
+from modeler import design as d
+from modeler.engine.types import NumberSet, StringSet
+from modeler.sampledata import SampleDataError, default_generator, generate
+from tests.sampledata.helpers import design_from, one_attribute
+
+CROCKFORD = re.compile(r"^[0-7][0-9A-HJKMNP-TV-Z]{25}$")
+
+
+def values(type_: str, generator: str, count: int = 200) -> list:
+    dataset = generate(one_attribute(type_, generator, count=count), seed=3)
+    return [item["v"] for item in dataset.items if "v" in item]
+
+
+def test_int_stays_within_its_inclusive_bounds():
+    drawn = values("N", "{int: {min: -2, max: 2}}", count=500)
+    assert set(drawn) == {Decimal(n) for n in range(-2, 3)}
+
+
+def test_decimal_has_the_places_asked_for():
+    drawn = values("N", "{decimal: {min: 5, max: 20, places: 2}}")
+    assert all(Decimal(5) <= v <= Decimal(20) for v in drawn)
+    assert all(v.as_tuple().exponent == -2 for v in drawn)
+
+
+def test_date_is_iso_8601_within_the_range():
+    drawn = values("S", '{date: {from: "2025-01-30", to: "2025-02-02"}}')
+    assert set(drawn) == {"2025-01-30", "2025-01-31", "2025-02-01", "2025-02-02"}
+
+
+def test_timestamp_is_iso_8601_utc_within_the_range():
+    drawn = values("S", '{timestamp: {from: "2025-01-01", to: "2025-01-02"}}')
+    for value in drawn:
+        moment = dt.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+        assert dt.datetime(2025, 1, 1) <= moment <= dt.datetime(2025, 1, 2)
+
+
+def test_uuid_is_a_version_4_uuid():
+    drawn = values("S", "uuid")
+    assert all(uuid.UUID(v).version == 4 for v in drawn)
+    assert len(set(drawn)) == len(drawn)
+
+
+def test_ulid_is_26_crockford_digits_with_a_time_in_2024_to_2026():
+    drawn = values("S", "ulid")
+    assert all(CROCKFORD.match(v) for v in drawn)
+    digits = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    for value in drawn:
+        millis = 0
+        for char in value[:10]:
+            millis = millis * 32 + digits.index(char)
+        year = dt.datetime.fromtimestamp(millis / 1000, dt.UTC).year
+        assert 2024 <= year <= 2026
+
+
+def test_choice_follows_its_weights():
+    drawn = values("S", "{choice: {RARE: 1, COMMON: 9}}", count=2000)
+    assert set(drawn) == {"RARE", "COMMON"}
+    assert 0.05 < drawn.count("RARE") / len(drawn) < 0.15
+
+
+def test_choice_of_a_list_gives_each_option():
+    assert set(values("S", "{choice: [A, B, C]}")) == {"A", "B", "C"}
+
+
+def test_faker_with_arguments():
+    drawn = values("S", '{faker: {provider: bothify, text: "PRD-#####"}}')
+    assert all(re.fullmatch(r"PRD-\d{5}", v) for v in drawn)
+
+
+def test_constant():
+    assert set(values("S", "{constant: EUR}")) == {"EUR"}
+
+
+def test_bool_share_of_true():
+    drawn = values("BOOL", "{bool: 0.1}", count=2000)
+    assert all(isinstance(v, bool) for v in drawn)
+    assert 0.05 < sum(drawn) / len(drawn) < 0.15
+
+
+def test_list_length_within_bounds():
+    drawn = values("L", "{list: {of: {int: {min: 1, max: 3}}, min: 1, max: 4}}")
+    assert all(1 <= len(v) <= 4 for v in drawn)
+    assert all(isinstance(e, Decimal) for v in drawn for e in v)
+
+
+def test_map_has_each_field():
+    drawn = values(
+        "M", "{map: {fields: {city: {faker: city}, n: {int: {min: 1, max: 1}}}}}"
+    )
+    assert all(set(v) == {"city", "n"} and v["n"] == 1 for v in drawn)
+
+
+def test_sets_are_sets_and_an_empty_draw_leaves_the_attribute_out():
+    strings = values("SS", "{list: {of: {choice: [a, b, c]}, min: 0, max: 3}}")
+    assert all(isinstance(v, StringSet) and v for v in strings)
+    assert len(strings) < 200, "items that drew no member have no attribute"
+    numbers = values("NS", "{list: {of: {int: {min: 1, max: 9}}, min: 1, max: 3}}")
+    assert all(isinstance(v, NumberSet) for v in numbers)
+
+
+def test_template_builds_from_the_same_item():
+    design = design_from("""
+        format: single-table-workbench/v1
+        name: People
+        table: {name: people, partition_key: {name: PK, type: S}}
+        entities:
+          Person:
+            attributes:
+              email: {type: S, generator: {template: "{first}.{last}@example.com"}}
+              first: {type: S, generator: {choice: [ann, bob]}}
+              last: {type: S, generator: {choice: [lee, kim]}}
+            keys: {PK: "P#{email}"}
+            sample: {count: 20}
+        """)
+    for item in generate(design).items:
+        assert item["email"] == f"{item['first']}.{item['last']}@example.com"
+        assert item["PK"] == "P#" + item["email"]
+
+
+def test_a_number_generator_for_a_text_attribute_gives_text():
+    assert all(v in ("1", "2") for v in values("S", "{int: {min: 1, max: 2}}"))
+
+
+def test_text_that_is_not_a_number_for_a_number_attribute_names_the_attribute():
+    with pytest.raises(SampleDataError, match=r"Thing\.v: .*not a number"):
+        values("N", "{constant: abc}")
+
+
+@pytest.mark.parametrize(
+    ("name", "type_", "looks_like"),
+    [
+        ("email", "S", r"^[^@\s]+@[^@\s]+\.\w+$"),
+        ("createdAt", "S", r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"),
+        ("birthDate", "S", r"^\d{4}-\d\d-\d\d$"),
+        ("anything", "S", r"^\w+$"),
+    ],
+)
+def test_attributes_without_a_generator_get_one_from_name_and_type(
+    name, type_, looks_like
+):
+    generator = default_generator(d.Attribute(name, type_))
+    design = one_attribute(type_, _inline(generator), count=30)
+    assert all(re.match(looks_like, v) for v in _values_of(design))
+
+
+def _inline(generator: d.Generator) -> str:
+    import json
+
+    return json.dumps({generator.kind: d.thaw(generator.params)})
+
+
+def _values_of(design: d.Design) -> list:
+    return [item["v"] for item in generate(design).items]
+
+
+@pytest.mark.parametrize("type_", ["N", "B", "BOOL", "L", "M", "SS", "NS", "BS"])
+def test_every_type_has_a_default_generator_of_that_type(type_):
+    from modeler.engine.types import type_of
+
+    attribute = d.Attribute("v", type_)
+    design = one_attribute(type_, _inline(default_generator(attribute)), count=30)
+    assert {type_of(v) for v in _values_of(design)} == {type_}

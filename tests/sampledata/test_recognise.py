@@ -1,0 +1,56 @@
+"""Telling an item's entity from its keys."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from modeler.sampledata import EntityRecogniser, generate
+from tests.keys.factories import design, entity
+from tests.sampledata.helpers import example
+
+EXAMPLES = ["order-management", "social-graph", "device-telemetry"]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_every_generated_item_is_recognised_as_its_entity(name, seed):
+    design = example(name)
+    dataset = generate(design, seed=seed, scale=0.05)
+    recogniser = EntityRecogniser(design)
+    assert [recogniser.entity_of(i) for i in dataset.items] == dataset.entities
+
+
+@pytest.fixture(scope="module")
+def overlapping():
+    """Two entities whose keys can collide (a design error, but a design
+    being edited can have it): one with literal text, one without."""
+    return design(
+        entity(
+            "Order", {"PK": "ORDER#{orderId}", "SK": "ORDER#{orderId}"}, ("orderId",)
+        ),
+        entity("Anything", {"PK": "{a}", "SK": "{b}"}, ("a", "b")),
+    )
+
+
+def test_the_entity_with_the_most_literal_text_wins(overlapping):
+    recogniser = EntityRecogniser(overlapping)
+    assert recogniser.entity_of({"PK": "ORDER#1", "SK": "ORDER#1"}) == "Order"
+    assert recogniser.entity_of({"PK": "X", "SK": "Y"}) == "Anything"
+
+
+def test_values_in_the_keys_must_agree_with_the_attributes(overlapping):
+    recogniser = EntityRecogniser(overlapping)
+    # The key says order 1; the item says order 2: not an Order as written.
+    item = {"PK": "ORDER#1", "SK": "ORDER#1", "orderId": "2"}
+    assert recogniser.entity_of(item) == "Anything"
+    # And the two keys of an Order name the same order.
+    assert recogniser.entity_of({"PK": "ORDER#1", "SK": "ORDER#2"}) == "Anything"
+
+
+def test_an_item_no_entity_could_have_written():
+    recogniser = EntityRecogniser(example("order-management"))
+    assert recogniser.entity_of({"PK": "NOPE#1", "SK": "PROFILE"}) is None
+    assert recogniser.entity_of({"PK": "CUST#1"}) is None

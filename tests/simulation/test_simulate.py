@@ -1,0 +1,164 @@
+"""Simulating the examples: every pattern returns what it promises, and a
+broken design fails with a reason a designer understands."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from modeler import design as d
+from modeler.designfile import read_design
+from modeler.simulation import Simulation
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def example(name: str) -> d.Design:
+    return read_design((EXAMPLES / f"{name}.yaml").read_text()).design
+
+
+@pytest.fixture(scope="module")
+def orders() -> Simulation:
+    return Simulation(example("order-management"))
+
+
+@pytest.mark.parametrize(
+    "name", ["order-management", "social-graph", "device-telemetry"]
+)
+def test_every_pattern_of_the_examples_passes(name):
+    simulation = Simulation(example(name))
+    runs = simulation.run_all()
+    failures = {r.pattern.name: r.verdict.reasons for r in runs if not r.passed}
+    assert not failures
+    reads = [r for r in runs if r.pattern.is_read]
+    assert all(r.count > 0 for r in reads), "every read finds sample items"
+
+
+def test_the_same_seed_gives_the_same_results():
+    first = Simulation(example("social-graph")).run_all()
+    second = Simulation(example("social-graph")).run_all()
+    assert [(r.parameters, r.count, r.capacity.read) for r in first] == [
+        (r.parameters, r.count, r.capacity.read) for r in second
+    ]
+
+
+def test_a_query_reports_counts_pages_and_capacity(orders):
+    run = orders.run(
+        next(
+            p
+            for p in orders.design.access_patterns
+            if p.name == "Orders of a customer, newest first"
+        )
+    )
+    assert run.passed
+    assert run.pages == 1
+    assert run.count == len(run.items) == run.scanned_count
+    assert 0 < run.capacity.read <= 0.5 * max(1, run.count)
+    dates = [item["orderDate"] for item in run.items]
+    assert dates == sorted(dates, reverse=True), "newest first"
+    assert {e for e in run.item_entities} == {"Order"}
+    assert run.calls[0].cli.startswith("aws dynamodb query ")
+
+
+def test_sparse_index_holds_only_open_orders(orders):
+    run = orders.run(
+        next(
+            p
+            for p in orders.design.access_patterns
+            if p.name == "All open orders, oldest first"
+        )
+    )
+    assert run.passed
+    assert run.count == sum(
+        1
+        for item, entity in zip(orders.items, orders.entities, strict=True)
+        if entity == "Order" and item["status"] == "OPEN"
+    )
+    # KEYS_ONLY: the index returns keys, not the order's attributes.
+    assert all("total" not in item for item in run.items)
+
+
+def test_a_transaction_costs_twice_and_leaves_the_table_as_it_was(orders):
+    place = next(
+        p
+        for p in orders.design.access_patterns
+        if p.name == "Place an order with its line items"
+    )
+    read = next(
+        p
+        for p in orders.design.access_patterns
+        if p.name == "Order with its line items"
+    )
+    before = orders.run(read)
+    run = orders.run(place)
+    assert run.passed, run.verdict.reasons
+    items = run.count
+    assert items >= 2
+    # Each item is at most 1 KB here: 1 WCU per table write, times 2 for the
+    # transaction, plus the GSI writes.
+    assert run.capacity.write >= 2 * items
+    assert run.capacity.by_index["table"] == 2 * items
+    after = orders.run(read)
+    assert [i["SK"] for i in after.items] == [i["SK"] for i in before.items]
+
+
+def test_an_update_that_leaves_the_sparse_index(orders):
+    ship = next(p for p in orders.design.access_patterns if p.name == "Ship an order")
+    run = orders.run(ship)
+    assert run.passed, run.verdict.reasons
+    # The order leaves GSI2 (KEYS_ONLY) and moves within GSI1: capacity is
+    # spent on the table and on both indexes.
+    assert {"table", "GSI1", "GSI2"} <= set(run.capacity.by_index)
+
+
+def test_a_broken_key_template_fails_with_a_reason():
+    design = example("order-management")
+    customer = design.entity("Customer")
+    keys = dict(customer.keys)
+    keys["SK"] = d.KeyTemplate("ORDER#PROFILE")  # now inside every order query
+    broken = dataclasses.replace(
+        design,
+        entities=tuple(
+            dataclasses.replace(e, keys=d.freeze(keys)) if e.name == "Customer" else e
+            for e in design.entities
+        ),
+    )
+    run = Simulation(broken).run(
+        next(
+            p
+            for p in broken.access_patterns
+            if p.name == "Orders of a customer, newest first"
+        )
+    )
+    assert not run.passed
+    assert any("does not promise (1 Customer)" in r for r in run.verdict.reasons)
+
+
+def test_a_filter_that_discards_most_reads_fails():
+    design = example("social-graph")
+    scan = d.AccessPattern(
+        name="Verified users",
+        operation="Scan",
+        filter="verified = true",
+        expects=d.Expectation(("User",), (d.Predicate("verified", "=", ("true",)),)),
+    )
+    run = Simulation(dataclasses.replace(design, access_patterns=(scan,))).run(scan)
+    assert not run.passed
+    assert any("times what it returns" in r for r in run.verdict.reasons)
+
+
+def test_a_pattern_without_values_for_its_parameters_says_which():
+    design = example("social-graph")
+    lookup = d.AccessPattern(
+        name="By nickname",
+        operation="Query",
+        key=(d.KeyClause("PK", "=", ("NICK#{nickname}",)),),
+        expects=d.Expectation(
+            ("User",), (d.Predicate("displayName", "=", ("{nickname}",)),)
+        ),
+    )
+    run = Simulation(dataclasses.replace(design, access_patterns=(lookup,))).run(lookup)
+    assert not run.passed
+    assert "nickname" in run.error
