@@ -58,13 +58,18 @@ def generate(
     seed: int | None = None,
     scale: float = 1.0,
     limit: int | None = None,
+    items: int | None = None,
 ) -> Dataset:
     """The design's sample data. `scale` multiplies the counts of the root
     entities (children follow); `limit` keeps the first items, whole
-    families first. Raises SampleDataError when the design cannot make its
-    items (the message names the entity and attribute), or when they would
-    pass MAX_ITEMS."""
+    families first; `items` asks for exactly that many items, scaling the
+    roots until there are enough (fewer only when the design makes none).
+    Raises SampleDataError when the design cannot make its items (the
+    message names the entity and attribute), or when they would pass
+    MAX_ITEMS."""
     seed = design.sample_data.seed if seed is None else seed
+    if items is not None:
+        scale, limit = _scale_for(design, seed, items), items
     populations = Populations()
     # Per entity: its items, and the position of each one's parent.
     made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
@@ -84,6 +89,33 @@ def generate(
         items.append(item)
         entities.append(name)
     return Dataset(items, entities)
+
+
+def _scale_for(design: d.Design, seed: int, wanted: int) -> float:
+    """The smallest scale found, in a few proportional steps, at which the
+    design makes at least `wanted` items. Counts are drawn from their own
+    random generators, so planning them gives exactly what generating will."""
+    scale, planned = 1.0, _planned_total(design, seed, 1.0)
+    for _ in range(8):
+        if planned >= wanted or planned == 0:
+            break
+        scale *= min(wanted / planned * 1.01, 1000)
+        planned = _planned_total(design, seed, scale)
+    return scale
+
+
+def _planned_total(design: d.Design, seed: int, scale: float) -> int:
+    counts: dict[str, int] = {}
+    for entity in _parents_first(design):
+        rng = Random(f"{seed}:{entity.name}:counts")
+        if not entity.sample.per:
+            counts[entity.name] = _root_count(entity, rng, scale)
+        else:
+            parents = counts.get(entity.sample.per, 0)
+            counts[entity.name] = sum(_child_counts(entity, rng, parents))
+        if sum(counts.values()) > MAX_ITEMS * 2:
+            break  # enough to know the scale is too large
+    return sum(counts.values())
 
 
 def _parents_first(design: d.Design) -> list[d.Entity]:
@@ -160,7 +192,7 @@ def _make_entity(
     parents: list[int] = []
     sample = entity.sample
     if not sample.per:
-        count = max(0, round(_draw_count(sample.count, counts_rng) * scale))
+        count = _root_count(entity, counts_rng, scale)
         _check_budget(entity, count, budget)
         for serial in range(count):
             items.append(make(rng, Context(serial=serial)))
@@ -172,8 +204,7 @@ def _make_entity(
             "which is not an entity of the design"
         )
     parent_items, _ = made[sample.per]
-    counts = [_draw_count(sample.count, counts_rng) for _ in parent_items]
-    _skew_toward_hot_parents(counts, sample.hot_keys, sample.hot_share)
+    counts = _child_counts(entity, counts_rng, len(parent_items))
     _check_budget(entity, sum(counts), budget)
     for position, count in enumerate(counts):
         if not count:
@@ -184,6 +215,18 @@ def _make_entity(
             items.append(make(rng, context))
             parents.append(position)
     return items, parents
+
+
+def _root_count(entity: d.Entity, rng: Random, scale: float) -> int:
+    return max(0, round(_draw_count(entity.sample.count, rng) * scale))
+
+
+def _child_counts(entity: d.Entity, rng: Random, parents: int) -> list[int]:
+    """How many children each of the parents has."""
+    sample = entity.sample
+    counts = [_draw_count(sample.count, rng) for _ in range(parents)]
+    _skew_toward_hot_parents(counts, sample.hot_keys, sample.hot_share)
+    return counts
 
 
 def _check_budget(entity: d.Entity, count: int, budget: int) -> None:

@@ -201,3 +201,10 @@ def test_too_many_items_is_refused_before_memory_runs_out():
         """)
     with pytest.raises(SampleDataError, match="more than 1,000,000 items"):
         generate(design)
+
+
+@pytest.mark.parametrize("wanted", [10, 5000, 20_000])
+def test_asking_for_a_number_of_items_gives_exactly_that_many(wanted):
+    dataset = generate(example("order-management"), items=wanted)
+    assert len(dataset) == wanted
+    assert dataset.entities[0] == "Customer"

@@ -1,0 +1,79 @@
+"""Sample data at scale: generate a design's items and load them into the
+engine, then answer its access patterns.
+
+The order-management example (customers, their orders and line items, three
+GSIs, Faker names and addresses) is scaled to 100,000 and then 1,000,000
+items. For each size it prints the seconds to generate the items, to load
+them into the engine (table and indexes), the process's peak memory so far,
+and the median time of each read pattern of the design over 100 runs with
+parameters drawn from the data.
+
+    make bench          (or: PYTHONPATH=. .venv/bin/python bench/sample_data.py)
+    BENCH_SAMPLE_ITEMS=100000 ...    (a smaller run)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import statistics
+import time
+from pathlib import Path
+
+from modeler.designfile import read_design
+from modeler.engine.client import Client
+from modeler.sampledata import generate
+from modeler.simulation.requests import create_table_request, read_request
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "order-management.yaml"
+RUNS = 100
+
+
+def peak_memory_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    design = read_design(EXAMPLE.read_text()).design
+    sizes = os.environ.get("BENCH_SAMPLE_ITEMS", "100000,1000000")
+    for count in [int(n) for n in sizes.split(",") if n]:
+        started = time.perf_counter()
+        dataset = generate(design, items=count)
+        generated = time.perf_counter() - started
+        client = Client()
+        client.create_table(**create_table_request(design))
+        started = time.perf_counter()
+        client.load_items(design.table.name, dataset.items)
+        loaded = time.perf_counter() - started
+        print(
+            f"{len(dataset):>9,} items: generate {generated:5.2f} s, load "
+            f"{loaded:5.2f} s, together {generated + loaded:5.2f} s; peak memory "
+            f"{peak_memory_mb():,.0f} MB"
+        )
+        rng = random.Random(1)
+        by_entity: dict[str, list[dict]] = {}
+        for item, entity in zip(dataset.items, dataset.entities, strict=True):
+            by_entity.setdefault(entity, []).append(item)
+        for pattern in design.access_patterns:
+            if pattern.operation not in ("GetItem", "Query") or not pattern.expects:
+                continue
+            population = by_entity[pattern.expects.entities[0]]
+            method = client.get_item if pattern.operation == "GetItem" else client.query
+            times, returned = [], []
+            for _ in range(RUNS):
+                item = rng.choice(population)
+                request = read_request(design, pattern, {**item, "status": "SHIPPED"})
+                started = time.perf_counter()
+                response = method(**request)
+                times.append(time.perf_counter() - started)
+                returned.append(response.get("Count", 1 if "Item" in response else 0))
+            print(
+                f"{'':>9}  {pattern.name:<36} median "
+                f"{statistics.median(times) * 1000:6.3f} ms, "
+                f"{statistics.mean(returned):7.1f} items on average"
+            )
+
+
+if __name__ == "__main__":
+    main()
