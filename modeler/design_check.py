@@ -271,9 +271,14 @@ def _check_entities(design: d.Design) -> Iterator[Problem]:
 @cache
 def _faker_providers() -> frozenset[str]:
     from faker import Faker
+    from faker.generator import Generator
 
     fake = Faker("en_US")
-    return frozenset(n for n in dir(fake) if not n.startswith("_"))
+    # Faker's own machinery (seed, unique, add_provider...) is not a provider.
+    machinery = set(dir(type(fake))) | set(dir(Generator))
+    return frozenset(
+        n for n in dir(fake) if not n.startswith("_") and n not in machinery
+    )
 
 
 def _check_generator(
@@ -292,11 +297,15 @@ def _check_generator(
             yield _error(path, f"'{provider}' is not a Faker provider (such as "
                          "name, email, company, address, phone_number, sentence)")
     elif kind == "choice":
-        options = value if value is not None else dict(params)
+        options = value if value is not None and len(params) == 1 else dict(params)
         if isinstance(options, tuple):
             weights = [1] * len(options)
-        else:
+        elif isinstance(options, Mapping):
             weights = list(options.values())
+        else:
+            yield _error(path, "choice takes a list of options, [A, B], or options "
+                         "with weights, {A: 1, B: 4}")
+            return
         if not options:
             yield _error(path, "choice needs at least one option")
         elif any(

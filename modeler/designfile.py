@@ -778,16 +778,23 @@ def _scalar_text(value: Any) -> str:
 
 def _plain(value: Any) -> Any:
     """YAML reads `2025-01-01` as a date; a design keeps such values as the
-    ISO-8601 text the user wrote, so they store as JSON and dump unchanged."""
+    ISO-8601 text the user wrote, so they store as JSON and dump unchanged.
+    Likewise a bare `true` key (`{bool: {true: 0.05}}`) stays the word."""
     if isinstance(value, datetime):
         return value.isoformat().replace("+00:00", "Z")
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {_key_text(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _key_text(key: Any) -> str:
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return str(_plain(key))
 
 
 def _kind(value: Any) -> str:

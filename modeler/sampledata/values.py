@@ -130,7 +130,7 @@ class Compiler:
         return draw
 
     def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
-        options = value if value is not None else params
+        options = value if value is not None and len(params) == 1 else params
         if isinstance(options, Mapping):
             choices = list(options.keys())
             weights = [float(w) for w in options.values()]

@@ -146,11 +146,19 @@ def param_value(params: Mapping[str, Any], name: str) -> Any:
 
 
 def render(template: str, params: Mapping[str, Any], key_type: str = "S") -> Any:
-    """A key template or value template rendered with parameter values."""
+    """A key template or value template rendered with parameter values; a
+    literal (`4` in `SK >= 4`) is the value itself, of the key's type."""
+    parsed = parse_template(template)
     try:
-        return parse_template(template).render(params, key_type)
+        if parsed.is_constant and key_type == "N":
+            return number(template)
+        if parsed.is_constant and key_type == "B":
+            return template.encode()
+        return parsed.render(params, key_type)
     except KeyError as exc:
         raise RequestError(f"no value for the parameter {exc}") from None
+    except (ValueError, ArithmeticError) as exc:
+        raise RequestError(f"the key value '{template}': {exc}") from None
 
 
 def typed_value(text: str, type_name: str) -> Any:

@@ -313,6 +313,7 @@ class Simulation:
         operation = pattern.operation
         result.calls.append(Call(operation, request))
         returned: list[tuple] = []
+        identity = self._identity(pattern)
         while True:
             response = getattr(self.client, _method(operation))(**request)
             result.pages += 1
@@ -326,8 +327,7 @@ class Simulation:
             for wire in page:
                 item = item_from_wire(wire)
                 result.items.append(item)
-                result.item_entities.append(self.entity_of(item))
-                returned.append(self.key_of(item))
+                returned.append(identity(item))
             result.count += (
                 len(page) if operation == "GetItem" else response.get("Count", 0)
             )
@@ -339,26 +339,46 @@ class Simulation:
             ):
                 break
             request = {**request, "ExclusiveStartKey": result.last_evaluated_key}
-        expected = []
-        if pattern.expects:
-            expected = [
-                self.key_of(self.items[i])
-                for i in expected_items(
-                    pattern.expects, params, self.items, self.entities
-                )
-            ]
+        expected_positions = (
+            expected_items(pattern.expects, params, self.items, self.entities)
+            if pattern.expects
+            else []
+        )
+        expected = [identity(self.items[i]) for i in expected_positions]
+        entity_of = (
+            {
+                identity(item): entity
+                for item, entity in zip(self.items, self.entities, strict=True)
+            }
+            if identity != self.key_of
+            else {
+                k: self.entities[self.position[k]] if k in self.position else None
+                for k in returned
+            }
+        )
+        result.item_entities = [entity_of.get(k) for k in returned]
         result.verdict = judge_read(
             expects=pattern.expects,
             limit=pattern.limit,
             expected=expected,
             returned=returned,
-            entity_of={
-                k: self.entities[self.position[k]] if k in self.position else None
-                for k in returned
-            },
+            entity_of={k: entity_of.get(k) for k in returned},
             pages=result.pages,
             scanned=result.scanned_count,
         )
+
+    def _identity(self, pattern: d.AccessPattern) -> Any:
+        """How a returned item is told apart: by its table key, or, when the
+        pattern's projection leaves the key out, by the projected values
+        (compared with the expected items projected the same way)."""
+        if not pattern.projection or all(
+            name in pattern.projection for name in self.key_names
+        ):
+            return self.key_of
+        names = tuple(
+            sorted({p.split(".")[0].split("[")[0] for p in pattern.projection})
+        )
+        return lambda item: tuple(repr(item.get(name)) for name in names)
 
     def _choose(
         self,

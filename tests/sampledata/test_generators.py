@@ -171,3 +171,37 @@ def test_every_type_has_a_default_generator_of_that_type(type_):
     attribute = d.Attribute("v", type_)
     design = one_attribute(type_, _inline(default_generator(attribute)), count=30)
     assert {type_of(v) for v in _values_of(design)} == {type_}
+
+
+def test_bool_with_a_bare_true_key_keeps_its_share():
+    # YAML reads `true` as a boolean key; the share must not fall back to 0.5.
+    drawn = values("BOOL", "{bool: {true: 0.1}}", count=2000)
+    assert 0.05 < sum(drawn) / len(drawn) < 0.15
+
+
+@pytest.mark.parametrize(
+    ("generator", "message"),
+    [
+        ("{choice: A}", "choice takes a list of options"),
+        ("{faker: seed_instance}", "is not a Faker provider"),
+        ("{faker: unique}", "is not a Faker provider"),
+    ],
+)
+def test_malformed_generators_are_reported_not_raised(generator, message):
+    from modeler.designfile import read_design
+
+    text = f"""
+format: single-table-workbench/v1
+name: Values
+table: {{name: values, partition_key: {{name: PK, type: S}}}}
+entities:
+  Thing:
+    attributes:
+      id: {{type: S, generator: uuid}}
+      v: {{type: S, generator: {generator}}}
+    keys: {{PK: "THING#{{id}}"}}
+"""
+    problems = read_design(text).problems
+    assert any(
+        message in p.message and p.path.endswith("v.generator") for p in problems
+    ), problems

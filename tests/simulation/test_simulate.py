@@ -162,3 +162,15 @@ def test_a_pattern_without_values_for_its_parameters_says_which():
     run = Simulation(dataclasses.replace(design, access_patterns=(lookup,))).run(lookup)
     assert not run.passed
     assert "nickname" in run.error
+
+
+def test_a_literal_number_key_and_a_projection_without_the_keys():
+    """`SK >= 4` on a number sort key is the number 4, and a pattern that
+    projects only `points` is judged on the projected values."""
+    text = (Path(__file__).parent / "number-sort-key.yaml").read_text()
+    design = read_design(text).design
+    run = Simulation(design).run(design.access_patterns[0])
+    assert run.passed, run.verdict.reasons
+    assert {"N": "4"} in run.calls[0].request["ExpressionAttributeValues"].values()
+    assert run.items and all(set(item) == {"points"} for item in run.items)
+    assert all(item["points"] >= 4 for item in run.items)
