@@ -56,6 +56,9 @@ class Membership(models.Model):
             models.UniqueConstraint(fields=["project", "user"], name="one_role")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) in project {self.project_id}"
+
 
 class Table(models.Model):
     project = models.OneToOneField(Project, models.CASCADE, related_name="table")
@@ -88,6 +91,9 @@ class Table(models.Model):
     deletion_protection = models.BooleanField(default=False)
     tags = models.JSONField(default=list, blank=True)  # [[key, value], ...]
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class Index(models.Model):
     table = models.ForeignKey(Table, models.CASCADE, related_name="indexes")
@@ -104,6 +110,9 @@ class Index(models.Model):
     class Meta:
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class IndexKeyAttribute(models.Model):
     """One attribute of an index key; a GSI key has up to four per part."""
@@ -111,14 +120,18 @@ class IndexKeyAttribute(models.Model):
     PARTITION, SORT = "partition", "sort"
 
     index = models.ForeignKey(Index, models.CASCADE, related_name="key_attributes")
-    part = models.CharField(max_length=9, choices=[(PARTITION, PARTITION),
-                                                   (SORT, SORT)])
+    part = models.CharField(
+        max_length=9, choices=[(PARTITION, PARTITION), (SORT, SORT)]
+    )
     position = models.PositiveIntegerField()
     name = models.CharField(max_length=255)
     type = models.CharField(max_length=1, choices=_choices(d.KEY_TYPES), default="S")
 
     class Meta:
         ordering = ["part", "position"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Entity(models.Model):
@@ -145,6 +158,9 @@ class Entity(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class Attribute(models.Model):
     entity = models.ForeignKey(Entity, models.CASCADE, related_name="attributes")
@@ -160,6 +176,9 @@ class Attribute(models.Model):
     class Meta:
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class KeyTemplate(models.Model):
     """An entity's template for one key attribute of the table or an index;
@@ -174,11 +193,12 @@ class KeyTemplate(models.Model):
     class Meta:
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return f"{self.key_attribute}: {self.template}"
+
 
 class AccessPattern(models.Model):
-    project = models.ForeignKey(
-        Project, models.CASCADE, related_name="access_patterns"
-    )
+    project = models.ForeignKey(Project, models.CASCADE, related_name="access_patterns")
     position = models.PositiveIntegerField()
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
@@ -200,6 +220,9 @@ class AccessPattern(models.Model):
     class Meta:
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class PatternParameter(models.Model):
     pattern = models.ForeignKey(
@@ -212,6 +235,9 @@ class PatternParameter(models.Model):
 
     class Meta:
         ordering = ["position"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class PatternAction(models.Model):
@@ -228,6 +254,9 @@ class PatternAction(models.Model):
     class Meta:
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return f"{self.operation} {self.entity}"
+
 
 class SampleItem(models.Model):
     """An item a user typed or imported, in DynamoDB JSON."""
@@ -238,3 +267,6 @@ class SampleItem(models.Model):
 
     class Meta:
         ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"item {self.position} of project {self.project_id}"
