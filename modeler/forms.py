@@ -82,3 +82,57 @@ class MembershipForm(forms.Form):
         if user is None:
             raise forms.ValidationError(f"No user is called '{username}'.")
         return user
+
+
+class SampleSeedForm(forms.Form):
+    seed = forms.IntegerField(min_value=0, max_value=2**63 - 1)
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class SampleItemsImportForm(forms.Form):
+    """A file of the user's own items: DynamoDB JSON lines, CSV with a
+    header row, or a NoSQL Workbench model with TableData."""
+
+    REPLACE, ADD = "replace", "add"
+
+    file = forms.FileField(
+        label="Your items",
+        help_text="DynamoDB JSON lines, CSV with a header row, or a NoSQL "
+        "Workbench model with TableData. Nothing is kept unless every item is "
+        "valid.",
+        widget=forms.FileInput(attrs={"accept": ".jsonl,.ndjson,.json,.csv,.txt"}),
+    )
+    mode = forms.ChoiceField(
+        choices=[(REPLACE, "Replace them"), (ADD, "Keep them and add these")],
+        initial=REPLACE,
+        widget=forms.RadioSelect,
+    )
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def clean_file(self) -> str:
+        upload = self.cleaned_data["file"]
+        limit = settings.DESIGN_FILE_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"{upload.name} is {upload.size:,} bytes; item files are limited "
+                f"to {limit:,} bytes."
+            )
+        data = upload.read()
+        try:
+            # utf-8-sig: spreadsheets often start a CSV file with a BOM.
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError(
+                f"{upload.name} is not UTF-8 text (byte {exc.start}); save it as "
+                "UTF-8 and upload it again."
+            ) from None
+
+    @property
+    def source_name(self) -> str:
+        return self.files["file"].name
+
+
+class VersionForm(forms.Form):
+    """The project version a page was showing, for actions without input."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)

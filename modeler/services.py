@@ -3,20 +3,35 @@ either completes or changes nothing."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from modeler import design as d
 from modeler.conversion import design_write_rows
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult, read_design
-from modeler.models import Membership, Project
+from modeler.engine.types import item_from_wire, item_to_json_wire
+from modeler.models import Membership, Project, SampleItem
 from modeler.problems import Problem, has_errors
+from modeler.sampledata import read_items
+
+# A user's own items are read with the design on every simulation request and
+# hashed into the simulation cache's key: they are for hand-made cases, the
+# generated data gives the volume.
+OWN_ITEMS_MAX = 1_000
 
 
 class StaleVersionError(Exception):
     """The project changed since the caller read it."""
+
+
+class TooManyItemsError(ValueError):
+    """An import that would leave the project with more than OWN_ITEMS_MAX
+    items of the user's own."""
 
 
 def new_design(*, name: str, description: str = "") -> d.Design:
@@ -38,9 +53,7 @@ def new_design(*, name: str, description: str = "") -> d.Design:
 
 
 @transaction.atomic
-def project_create(
-    *, owner: AbstractBaseUser, design: d.Design
-) -> Project:
+def project_create(*, owner: AbstractBaseUser, design: d.Design) -> Project:
     """A new project holding `design`. The caller has checked the design."""
     project = Project.objects.create(
         owner=owner, name=design.name, description=design.description
@@ -57,9 +70,7 @@ def project_import(
 ) -> tuple[Project | None, tuple[Problem, ...]]:
     """Create a project from a design file. With any error nothing is
     written and the problems say why."""
-    result: ReadResult = read_design(
-        source, max_bytes=settings.DESIGN_FILE_MAX_BYTES
-    )
+    result: ReadResult = read_design(source, max_bytes=settings.DESIGN_FILE_MAX_BYTES)
     if result.design is None:
         return None, result.problems
     design = result.design
@@ -115,3 +126,81 @@ def membership_remove(*, project: Project, membership_id: int) -> str:
         return ""
     membership.delete()
     return membership.user.get_username()
+
+
+# --- Sample data ----------------------------------------------------------------
+
+
+def _project_update(*, project: Project, version: int, **fields: Any) -> None:
+    """Set `fields` and advance the version, if the project is still at
+    `version`; otherwise raise StaleVersionError and change nothing."""
+    now = timezone.now()
+    updated = Project.objects.filter(pk=project.pk, version=version).update(
+        version=version + 1, updated=now, **fields
+    )
+    if not updated:
+        raise StaleVersionError(
+            "Someone changed this project since you opened this page; it now "
+            "shows their changes. Submit again to apply yours."
+        )
+    for name, value in {"version": version + 1, "updated": now, **fields}.items():
+        setattr(project, name, value)
+
+
+@transaction.atomic
+def sample_seed_set(*, project: Project, seed: int, version: int) -> None:
+    """Generate the project's sample data from another seed."""
+    _project_update(project=project, version=version, sample_seed=seed)
+
+
+def sample_items_import(
+    *,
+    project: Project,
+    design: d.Design,
+    text: str,
+    source: str,
+    replace: bool,
+    version: int,
+) -> tuple[int, int]:
+    """Store the items of a file (DynamoDB JSON lines, CSV or a NoSQL
+    Workbench model) as the user's own sample items, replacing the stored
+    ones or added to them. An item with the primary key of a stored one, or
+    of an earlier line, replaces it, as a PutItem would.
+
+    All or nothing: raises ItemsFileError (every problem, with its line),
+    TooManyItemsError or StaleVersionError before anything is written.
+    Returns the number of items read and the number stored now."""
+    items = read_items(text, design=design, source=source)
+    key_names = [k.name for k in design.table.key_attributes]
+    merged: dict[tuple, dict[str, Any]] = {}
+    if not replace:
+        for stored in design.sample_data.items:
+            wire = d.thaw(stored)
+            merged[_primary_key(item_from_wire(wire), key_names)] = wire
+    for item in items:
+        merged[_primary_key(item, key_names)] = item_to_json_wire(item)
+    if len(merged) > OWN_ITEMS_MAX:
+        raise TooManyItemsError(
+            f"That would make {len(merged):,} items of your own; a project keeps "
+            f"at most {OWN_ITEMS_MAX:,} (the generated data has no such limit)."
+        )
+    with transaction.atomic():
+        _project_update(project=project, version=version)
+        SampleItem.objects.filter(project=project).delete()
+        SampleItem.objects.bulk_create(
+            SampleItem(project=project, position=i, item=item)
+            for i, item in enumerate(merged.values())
+        )
+    return len(items), len(merged)
+
+
+def _primary_key(item: dict[str, Any], key_names: list[str]) -> tuple:
+    return tuple(item.get(name) for name in key_names)
+
+
+@transaction.atomic
+def sample_items_remove(*, project: Project, version: int) -> int:
+    """Remove the user's own sample items; returns how many there were."""
+    _project_update(project=project, version=version)
+    removed, _ = SampleItem.objects.filter(project=project).delete()
+    return removed

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from modeler.views import accounts, projects
+from modeler.views import accounts, projects, simulation
 
 urlpatterns = [
     path(
@@ -34,5 +34,35 @@ urlpatterns = [
         "projects/<int:project_id>/members/<int:membership_id>/remove/",
         projects.project_member_remove,
         name="project-member-remove",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/",
+        simulation.simulation_page,
+        name="simulation-page",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/<int:position>/",
+        simulation.simulation_pattern,
+        name="simulation-pattern",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/seed/",
+        simulation.simulation_seed,
+        name="simulation-seed",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/items/",
+        simulation.simulation_items_import,
+        name="simulation-items-import",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/items/remove/",
+        simulation.simulation_items_remove,
+        name="simulation-items-remove",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/sample-data.jsonl",
+        simulation.simulation_download,
+        name="simulation-download",
     ),
 ]

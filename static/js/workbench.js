@@ -49,4 +49,83 @@
     },
     true,
   );
+
+  // A 400 response to an htmx form is the form again with its errors: swap
+  // it in like a success (htmx leaves 4xx responses out by default).
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.xhr.status === 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // The Simulation page loads each pattern's result by its own request. The
+  // summary counts the verdicts on the page once every result has arrived.
+  function plural(count, one, many) {
+    return count === 1 ? one : many;
+  }
+
+  function summariseSimulation() {
+    const summary = document.querySelector("[data-simulation-summary]");
+    if (!summary) return;
+    const total = Number(summary.dataset.total);
+    const results = [...document.querySelectorAll(".sim-pattern [data-verdict]")];
+    summary.hidden = false;
+    summary.replaceChildren();
+    if (results.length < total) {
+      summary.className = "sim-summary is-running";
+      summary.textContent = `Running… ${results.length} of ${total} done`;
+      return;
+    }
+    const count = (verdict) =>
+      results.filter((result) => result.dataset.verdict === verdict).length;
+    const passed = count("pass");
+    const failed = count("fail");
+    const errors = count("error");
+    const parts = [
+      `${passed} of ${total} ${plural(total, "pattern passes", "patterns pass")}`,
+    ];
+    if (failed) parts.push(`${failed} ${plural(failed, "fails", "fail")}`);
+    if (errors) parts.push(`${errors} ${plural(errors, "error", "errors")}`);
+    summary.className = `sim-summary ${passed === total ? "is-pass" : "is-fail"}`;
+    summary.append(parts.join(", "));
+    // Links to the patterns that did not pass.
+    const others = results.filter((result) => result.dataset.verdict !== "pass");
+    others.forEach((result, index) => {
+      const section = result.closest(".sim-pattern");
+      const link = document.createElement("a");
+      link.href = `#${section.id}`;
+      link.textContent = section.querySelector("h3").textContent;
+      summary.append(index === 0 ? ": " : ", ", link);
+    });
+  }
+
+  // A result that could not be loaded says so instead of running forever.
+  function showLoadFailure(event) {
+    const placeholder = event.detail.elt;
+    if (!placeholder.closest(".sim-pattern")) return;
+    const status = event.detail.xhr?.status;
+    const verdict = document.createElement("p");
+    verdict.className = "verdict verdict-error";
+    verdict.textContent = status
+      ? `The result could not be loaded (HTTP ${status}). `
+      : "The result could not be loaded: the server did not answer. ";
+    const link = placeholder.querySelector("a");
+    if (link) {
+      const retry = link.cloneNode();
+      retry.textContent = "Open it";
+      verdict.append(retry);
+    }
+    const result = document.createElement("div");
+    result.className = "sim-result";
+    result.dataset.verdict = "error";
+    result.append(verdict);
+    placeholder.replaceWith(result);
+    summariseSimulation();
+  }
+
+  document.body.addEventListener("htmx:afterSettle", summariseSimulation);
+  document.body.addEventListener("htmx:responseError", showLoadFailure);
+  document.body.addEventListener("htmx:sendError", showLoadFailure);
+  summariseSimulation();
 })();

@@ -1,0 +1,408 @@
+"""The Simulation section: the sample data (its seed and counts, the user's
+own items, a download), and every access pattern run against it, each
+result loaded by its own request so the page fills in as they finish."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import threading
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from botocore.exceptions import ClientError
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import retarget
+
+from modeler import design as d
+from modeler import selectors, services
+from modeler.engine.types import item_from_wire, item_to_json_wire
+from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
+from modeler.parameters import pattern_parameters
+from modeler.sampledata import FileProblem, ItemsFileError, SampleDataError, write_jsonl
+from modeler.selectors import ProjectAccess
+from modeler.simulation import PatternRun, Simulation
+from modeler.simulation.cache import cached_simulation
+
+logger = logging.getLogger(__name__)
+
+MAX_ITEMS_SHOWN = 25
+LINES_PER_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A design's simulation, or the reason it has none."""
+
+    simulation: Simulation | None = None
+    lock: threading.Lock | None = None
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class EntityCount:
+    name: str
+    colour: int | None
+    generated: int
+    own: int
+
+
+def _design_for(
+    request: HttpRequest, project_id: int, *, write: bool = False
+) -> tuple[ProjectAccess, d.Design]:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, with_design=True, write=write
+    )
+    return access, selectors.project_design(project=access.project)
+
+
+def _load(design: d.Design) -> Loaded:
+    try:
+        simulation, lock = cached_simulation(design)
+    except SampleDataError as exc:
+        return Loaded(problem=f"The sample data cannot be made: {exc}.")
+    except ClientError as exc:
+        error = exc.response["Error"]
+        return Loaded(
+            problem=f"The table cannot be created: {error['Code']}: {error['Message']}"
+        )
+    except Exception as exc:
+        # A simulator bug must not take the page down; the log keeps it.
+        logger.exception("Loading the simulation of %r failed", design.name)
+        return Loaded(
+            problem=f"The simulator could not load this design "
+            f"({type(exc).__name__}: {exc})."
+        )
+    return Loaded(simulation, lock)
+
+
+# --- The page and its forms -----------------------------------------------------
+
+
+@login_required
+@require_GET
+def simulation_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    return _render_page(request, access, design)
+
+
+def _render_page(
+    request: HttpRequest,
+    access: ProjectAccess,
+    design: d.Design,
+    *,
+    seed_form: SampleSeedForm | None = None,
+    import_form: SampleItemsImportForm | None = None,
+    import_problems: Iterable[FileProblem] = (),
+    status: int = 200,
+    panel_only: bool = False,
+) -> HttpResponse:
+    """The page, or for htmx its content; with `panel_only`, for a form
+    refused while the project stayed as it was, only the sample data panel,
+    so that the pattern results stay in place."""
+    project = access.project
+    # Loaded here rather than by the first pattern, so that the pattern
+    # requests, sent together, find it built instead of each building it.
+    loaded = _load(design)
+    counts = _entity_counts(design, loaded.simulation)
+    context = {
+        "access": access,
+        "project": project,
+        "design": design,
+        "section": "simulation",
+        "problem": loaded.problem,
+        "patterns": list(enumerate(design.access_patterns))
+        if loaded.simulation
+        else [],
+        "counts": counts,
+        "generated_total": sum(c.generated for c in counts),
+        "own_total": len(design.sample_data.items),
+        "seed_form": seed_form or SampleSeedForm(initial={"seed": project.sample_seed}),
+        "import_form": import_form or SampleItemsImportForm(),
+        "import_problems": list(import_problems),
+    }
+    if not request.htmx:
+        return render(request, "modeler/simulation.html", context, status=status)
+    if panel_only:
+        response = render(
+            request, "modeler/simulation.html#sample-data", context, status=status
+        )
+        return retarget(response, "#sample-data")
+    return render(
+        request, "modeler/simulation.html#simulation-content", context, status=status
+    )
+
+
+def _entity_counts(
+    design: d.Design, simulation: Simulation | None
+) -> list[EntityCount]:
+    """Per entity, the generated items and the user's own in the simulated
+    table (an own item replaces a generated one with the same key)."""
+    if simulation is None:
+        return []
+    own_positions = {
+        simulation.position[simulation.key_of(item_from_wire(d.thaw(wire)))]
+        for wire in design.sample_data.items
+    }
+    own = Counter(simulation.entities[i] for i in own_positions)
+    generated = Counter(simulation.entities) - own
+    counts = [
+        EntityCount(e.name, i % 10, generated[e.name], own[e.name])
+        for i, e in enumerate(design.entities)
+    ]
+    if own[None]:
+        counts.append(EntityCount("", None, 0, own[None]))
+    return counts
+
+
+@login_required
+@require_POST
+def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id, write=True)
+    form = SampleSeedForm(request.POST)
+    stale = False
+    if form.is_valid():
+        seed = form.cleaned_data["seed"]
+        try:
+            services.sample_seed_set(
+                project=access.project, seed=seed, version=form.cleaned_data["version"]
+            )
+        except services.StaleVersionError as exc:
+            form.add_error(None, str(exc))
+            stale = True
+        else:
+            messages.success(request, f"The sample data now comes from seed {seed}.")
+            return redirect("simulation-page", project_id=project_id)
+    return _render_page(
+        request, access, design, seed_form=form, status=400, panel_only=not stale
+    )
+
+
+@login_required
+@require_POST
+def simulation_items_import(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id, write=True)
+    form = SampleItemsImportForm(request.POST, request.FILES)
+    problems: list[FileProblem] = []
+    stale = False
+    if form.is_valid():
+        try:
+            read, stored = services.sample_items_import(
+                project=access.project,
+                design=design,
+                text=form.cleaned_data["file"],
+                source=form.source_name,
+                replace=form.cleaned_data["mode"] == SampleItemsImportForm.REPLACE,
+                version=form.cleaned_data["version"],
+            )
+        except ItemsFileError as exc:
+            problems = exc.problems
+            count = len(problems)
+            form.add_error(
+                None,
+                f"Nothing was imported: {form.source_name} has {count} "
+                f"problem{'s' if count > 1 else ''}, listed below.",
+            )
+        except services.TooManyItemsError as exc:
+            form.add_error(None, f"Nothing was imported. {exc}")
+        except services.StaleVersionError as exc:
+            form.add_error(None, f"Nothing was imported. {exc}")
+            stale = True
+        else:
+            messages.success(
+                request,
+                f"Imported {read:,} item{'s' if read != 1 else ''} from "
+                f"{form.source_name}; you have {stored:,} of your own now.",
+            )
+            return redirect("simulation-page", project_id=project_id)
+    return _render_page(
+        request,
+        access,
+        design,
+        import_form=form,
+        import_problems=problems,
+        status=400,
+        panel_only=not stale,
+    )
+
+
+@login_required
+@require_POST
+def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, _ = _design_for(request, project_id, write=True)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Nothing was removed: reload the page and try again.")
+        return redirect("simulation-page", project_id=project_id)
+    try:
+        removed = services.sample_items_remove(
+            project=access.project, version=form.cleaned_data["version"]
+        )
+    except services.StaleVersionError as exc:
+        messages.error(request, f"Nothing was removed. {exc}")
+    else:
+        messages.success(
+            request, f"Removed {removed:,} item{'s' if removed != 1 else ''} of yours."
+        )
+    return redirect("simulation-page", project_id=project_id)
+
+
+@login_required
+@require_GET
+def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The simulated table's items, generated and own, as DynamoDB JSON
+    lines."""
+    access, design = _design_for(request, project_id)
+    loaded = _load(design)
+    if loaded.simulation is None:
+        messages.error(request, f"Nothing to download. {loaded.problem}")
+        return redirect("simulation-page", project_id=project_id)
+    response = StreamingHttpResponse(
+        _chunks(write_jsonl(loaded.simulation.items)),
+        content_type="application/x-ndjson; charset=utf-8",
+    )
+    name = slugify(access.project.name)
+    filename = f"{name}-sample-data.jsonl" if name else "sample-data.jsonl"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _chunks(lines: Iterable[str]) -> Iterator[bytes]:
+    batch: list[str] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) == LINES_PER_CHUNK:
+            yield ("\n".join(batch) + "\n").encode()
+            batch = []
+    if batch:
+        yield ("\n".join(batch) + "\n").encode()
+
+
+# --- One pattern ----------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def simulation_pattern(
+    request: HttpRequest, project_id: int, position: int
+) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    if position >= len(design.access_patterns):
+        raise Http404("No such access pattern")
+    pattern = design.access_patterns[position]
+    loaded = _load(design)
+    context: dict[str, Any] = {
+        "access": access,
+        "project": access.project,
+        "position": position,
+        "pattern": pattern,
+        "problem": loaded.problem,
+    }
+    if loaded.simulation is not None and loaded.lock is not None:
+        run = _run(loaded.simulation, loaded.lock, pattern)
+        context.update(
+            run=run,
+            # Lists rather than dicts: a template would read `.items` of a
+            # dict with a parameter or index named "items" as that entry.
+            # A write binds every attribute of its item; only the pattern's
+            # own parameters are worth showing.
+            parameters=[
+                (p.name, run.parameters[p.name])
+                for p in pattern_parameters(design, pattern)
+                if p.name in run.parameters
+            ],
+            capacity_by_index=list(run.capacity.by_index.items()),
+            table=_item_table(run, loaded.simulation.key_names, design),
+            requests=[
+                {
+                    "operation": c.operation,
+                    "json": json.dumps(c.request, indent=2, default=_json_default),
+                    "cli": c.cli,
+                }
+                for c in run.calls
+            ],
+        )
+    if request.htmx:
+        return render(request, "modeler/simulation.html#pattern-result", context)
+    context["section"] = "simulation"
+    return render(request, "modeler/simulation-pattern.html", context)
+
+
+def _run(
+    simulation: Simulation, lock: threading.Lock, pattern: d.AccessPattern
+) -> PatternRun:
+    try:
+        with lock:
+            return simulation.run(pattern)
+    except Exception as exc:
+        # One pattern's simulator bug must not hide the others' results.
+        logger.exception("Simulating the pattern %r failed", pattern.name)
+        return PatternRun(
+            pattern,
+            error=f"the simulator failed on this pattern ({type(exc).__name__}: {exc})",
+        )
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    return str(value)
+
+
+def _item_table(
+    run: PatternRun, key_names: tuple[str, ...], design: d.Design
+) -> dict[str, Any]:
+    """The returned items as rows under key-first columns, with the entity
+    colour of each row."""
+    colours = {e.name: i % 10 for i, e in enumerate(design.entities)}
+    index_keys = [
+        a.name for a in design.table.all_key_attributes() if a.name not in key_names
+    ]
+    shown = run.items[:MAX_ITEMS_SHOWN]
+    others: dict[str, None] = {}
+    for item in shown:
+        for name in item:
+            if name not in key_names and name not in index_keys:
+                others.setdefault(name, None)
+    columns = (
+        list(key_names)
+        + [k for k in index_keys if any(k in i for i in shown)]
+        + list(others)
+    )
+    rows = []
+    for item, entity in zip(shown, run.item_entities, strict=False):
+        wire = item_to_json_wire(item)
+        rows.append(
+            {
+                "entity": entity,
+                "colour": colours.get(entity or ""),
+                "cells": [_cell(wire.get(c)) for c in columns],
+            }
+        )
+    return {
+        "columns": columns,
+        "rows": rows,
+        "more": len(run.items) - len(shown),
+        "key_count": len(key_names),
+    }
+
+
+def _cell(wire: dict | None) -> str:
+    if wire is None:
+        return ""
+    ((kind, value),) = wire.items()
+    if kind in ("S", "N"):
+        return str(value)
+    if kind == "NULL":
+        return "null"
+    if kind == "BOOL":
+        return "true" if value else "false"
+    return json.dumps(value, separators=(",", ":"))
