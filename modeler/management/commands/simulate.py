@@ -3,12 +3,15 @@ against the design's sample data; exit 1 if any expectation fails."""
 
 from __future__ import annotations
 
+import base64
 import json as jsonlib
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.engine.types import item_to_json_wire, to_json_wire
 from modeler.management.design_source import load_design
+from modeler.sampledata import SampleDataError
 from modeler.simulation import PatternRun, Simulation
 
 
@@ -39,32 +42,53 @@ def run_summary(run: PatternRun, key_names: tuple[str, ...]) -> dict:
 
 
 class Command(BaseCommand):
-    help = ("Run every access pattern against the design's sample data and "
-            "report what it returns and costs; exits 1 if any expectation fails.")
+    help = (
+        "Run every access pattern against the design's sample data and "
+        "report what it returns and costs; exits 1 if any expectation fails."
+    )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument("design", help="a design YAML file, or a project id "
-                            "or name")
-        parser.add_argument("--seed", type=int, default=None,
-                            help="sample data seed (default: the design's)")
-        parser.add_argument("--json", action="store_true",
-                            help="print one JSON document with every result")
+        parser.add_argument(
+            "design", help="a design YAML file, or a project id or name"
+        )
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="sample data seed (default: the design's)",
+        )
+        parser.add_argument(
+            "--json",
+            action="store_true",
+            help="print one JSON document with every result",
+        )
 
     def handle(self, *args, design: str, seed: int | None, json: bool, **options):  # type: ignore[no-untyped-def]
         loaded = load_design(design)
-        simulation = Simulation(loaded, seed=seed)
+        try:
+            simulation = Simulation(loaded, seed=seed)
+        except SampleDataError as exc:
+            raise CommandError(f"{design}: {exc}", returncode=1) from None
         runs = simulation.run_all()
         failed = [r for r in runs if not r.passed]
         if json:
-            self.stdout.write(_dumps({
-                "design": loaded.name,
-                "seed": simulation.seed,
-                "items": len(simulation.items),
-                "patterns": [run_summary(r, simulation.key_names) for r in runs],
-            }))
+            self.stdout.write(
+                _dumps(
+                    {
+                        "design": loaded.name,
+                        "seed": simulation.seed,
+                        "items": len(simulation.items),
+                        "patterns": [
+                            run_summary(r, simulation.key_names) for r in runs
+                        ],
+                    }
+                )
+            )
         else:
-            self.stdout.write(f"{loaded.name}: {len(simulation.items):,} sample "
-                              f"items (seed {simulation.seed})")
+            self.stdout.write(
+                f"{loaded.name}: {len(simulation.items):,} sample "
+                f"items (seed {simulation.seed})"
+            )
             for run in runs:
                 self.stdout.write(_line(run))
         if failed:
@@ -77,16 +101,29 @@ class Command(BaseCommand):
 
 def _line(run: PatternRun) -> str:
     mark = "PASS" if run.passed else "FAIL"
-    units = (f"{run.capacity.write:g} WCU" if not run.pattern.is_read
-             else f"{run.capacity.read:g} RCU")
-    text = (f"{mark}  {run.pattern.name} [{run.pattern.operation}"
-            f"{' on ' + run.pattern.index if run.pattern.index != 'table' else ''}]"
-            f"  Count {run.count}, ScannedCount {run.scanned_count}, "
-            f"{run.pages} page{'s' * (run.pages != 1)}, {units}")
+    units = (
+        f"{run.capacity.write:g} WCU"
+        if not run.pattern.is_read
+        else f"{run.capacity.read:g} RCU"
+    )
+    text = (
+        f"{mark}  {run.pattern.name} [{run.pattern.operation}"
+        f"{' on ' + run.pattern.index if run.pattern.index != 'table' else ''}]"
+        f"  Count {run.count}, ScannedCount {run.scanned_count}, "
+        f"{run.pages} page{'s' * (run.pages != 1)}, {units}"
+    )
     if not run.passed:
         text += "\n      " + "\n      ".join(run.verdict.reasons)
     return text
 
 
 def _dumps(data: dict) -> str:
-    return jsonlib.dumps(data, indent=2, default=str)
+    return jsonlib.dumps(data, indent=2, default=_binary_as_base64)
+
+
+def _binary_as_base64(value: Any) -> str:
+    """Binary values in requests and LastEvaluatedKey, as the AWS CLI
+    writes them."""
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
