@@ -255,7 +255,7 @@ def _base64_binaries(wire: Any) -> Any:
                 base64.b64encode(v).decode()
                 if isinstance(v, bytes)
                 else [base64.b64encode(b).decode() for b in v]
-                if k == "BS"
+                if k == "BS" and isinstance(v, list)
                 else _base64_binaries(v)
             )
             for k, v in wire.items()

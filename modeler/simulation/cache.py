@@ -5,11 +5,13 @@ run (and put it back afterwards)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import threading
 from collections import OrderedDict
 
-from modeler.design import Design
+from modeler.design import Design, thaw
 from modeler.designfile import dump_design
 from modeler.simulation.simulate import Simulation
 
@@ -20,7 +22,15 @@ _guard = threading.Lock()
 
 
 def design_digest(design: Design) -> str:
-    return hashlib.sha256(dump_design(design).encode()).hexdigest()
+    """The design's content: its YAML without the user's items, which are
+    hashed as JSON (dumping thousands of items as YAML takes seconds)."""
+    bare = dataclasses.replace(
+        design, sample_data=dataclasses.replace(design.sample_data, items=())
+    )
+    digest = hashlib.sha256(dump_design(bare).encode())
+    items = json.dumps(thaw(design.sample_data.items), sort_keys=True)
+    digest.update(items.encode())
+    return digest.hexdigest()
 
 
 def cached_simulation(

@@ -65,3 +65,12 @@ def test_attribute_names_are_interned() -> None:
 def test_from_wire_refuses_what_is_not_an_item() -> None:
     with pytest.raises(ValidationException):
         wire.item_from_wire(["not", "a", "map"])
+
+
+def test_a_map_key_named_like_a_type_is_just_a_name():
+    from modeler.engine.types import item_to_json_wire
+
+    item = {"m": {"BS": "not a binary set", "B": "text"}}
+    assert item_to_json_wire(item) == {
+        "m": {"M": {"BS": {"S": "not a binary set"}, "B": {"S": "text"}}}
+    }

@@ -174,3 +174,17 @@ def test_a_literal_number_key_and_a_projection_without_the_keys():
     assert {"N": "4"} in run.calls[0].request["ExpressionAttributeValues"].values()
     assert run.items and all(set(item) == {"points"} for item in run.items)
     assert all(item["points"] >= 4 for item in run.items)
+
+
+def test_the_cache_tells_designs_apart_by_their_users_items():
+    from modeler.simulation.cache import design_digest
+
+    design = example("social-graph")
+    item = d.freeze({"PK": {"S": "USER#x"}, "SK": {"S": "PROFILE"}})
+    with_item = dataclasses.replace(
+        design, sample_data=dataclasses.replace(design.sample_data, items=(item,))
+    )
+    assert design_digest(design) != design_digest(with_item)
+    assert design_digest(with_item) == design_digest(
+        dataclasses.replace(with_item)
+    )
