@@ -316,6 +316,9 @@ class Store:
         lo, hi = self.bounds(entries, conditions)
         if start is not None and lo < hi:
             order = self.order_of
+            if order is None:
+                # No sort key: the partition's one entry is the start key's.
+                return page
             if forward:
                 lo = bisect_right(entries, order(start), lo, hi, key=order)
             else:
@@ -384,7 +387,9 @@ class Store:
             if position < len(keys) and keys[position] == pk:
                 partition = self.partitions[pk]
                 entries = self.entries(partition)
-                lo = 0
+                # Without a sort key, the partition's one entry is the start
+                # key's: nothing of it is left to read.
+                lo = len(entries)
                 if self.order_of is not None:
                     lo = bisect_right(entries, self.order_of(start), key=self.order_of)
                 if self._read(

@@ -313,6 +313,8 @@ class Table:
         deletes) in the table and its indexes; return the units consumed."""
         cost = self.write_cost(current, new, new_size)
         old = current[0] if current else None
+        if old is None and new is None:  # deleting a missing item: a no-op
+            return cost
         if self.collections is not None:
             self._account_collection(old, current[1] if current else 0, new, new_size)
         if old is not None and new is not None:

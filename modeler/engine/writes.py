@@ -171,6 +171,10 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
         return Resolved(write, current, old, current[1] if current else 0)
     base = old if old is not None else dict(write.key)
     new = write.update.apply(base) if write.update is not None else base
+    if old is None and write.update is not None and len(new) == len(write.key):
+        # An UpdateExpression that only removes (REMOVE, DELETE) does not
+        # create a missing item: DynamoDB leaves it absent.
+        return Resolved(write, None, None, 0)
     return Resolved(write, current, new, table.check_item(new, update=True))
 
 

@@ -523,3 +523,22 @@ def test_multi_attribute_keys(engine: Engine) -> None:
         "ValidationException", "Query condition missed key schema element: region"
     ):
         _index_query(engine, "Matches", "tournament = :t", t=S("WINTER"))
+
+
+@pytest.mark.parametrize("forward", [True, False])
+def test_a_page_after_the_only_item_of_a_partition_key_only_table_is_empty(
+    engine: Engine, forward: bool
+) -> None:
+    """Without a sort key a partition holds one item; a Query that stopped on
+    it (Limit=1) resumes after it to an empty last page, in either
+    direction."""
+    engine.create_table(table_request(sort=None))
+    engine.put_item({"TableName": "Shop", "Item": item("p")})
+    request: dict[str, Any] = {"Limit": 1, "ScanIndexForward": forward}
+    first = _query(engine, **request)
+    assert first["Items"] == [item("p")]
+    assert first["LastEvaluatedKey"] == {"PK": S("p")}
+    following = _query(engine, **request, ExclusiveStartKey=first["LastEvaluatedKey"])
+    assert following["Items"] == []
+    assert following["ScannedCount"] == 0
+    assert "LastEvaluatedKey" not in following

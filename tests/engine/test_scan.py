@@ -129,3 +129,23 @@ def test_scan_start_key_must_be_a_table_key(filled: Engine) -> None:
     with raises("ValidationException") as error:
         filled.scan({"TableName": "Shop", "ExclusiveStartKey": {"PK": S("c1")}})
     assert "The provided starting key is invalid" in error.value.message
+
+
+def test_scan_pages_of_a_partition_key_only_table_read_each_item_once(
+    engine: Engine,
+) -> None:
+    """Without a sort key, resuming after a start key goes on with the next
+    partition instead of reading the start key's item again (which made a
+    paginator loop forever)."""
+    engine.create_table(table_request(sort=None))
+    for n in range(5):
+        engine.put_item({"TableName": "Shop", "Item": item(f"c{n}")})
+    seen = []
+    request: dict[str, Any] = {"TableName": "Shop", "Limit": 2}
+    for _ in range(5):
+        response = engine.scan(request)
+        seen += [i["PK"]["S"] for i in response["Items"]]
+        if "LastEvaluatedKey" not in response:
+            break
+        request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+    assert sorted(seen) == [f"c{n}" for n in range(5)]
