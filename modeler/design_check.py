@@ -31,8 +31,22 @@ _TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
 _REFERENCE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\.(.+)$")
 
 GENERATOR_KINDS = (
-    "faker", "choice", "int", "decimal", "date", "timestamp", "uuid", "ulid",
-    "sequence", "constant", "ref", "pick", "template", "list", "map", "bool",
+    "faker",
+    "choice",
+    "int",
+    "decimal",
+    "date",
+    "timestamp",
+    "uuid",
+    "ulid",
+    "sequence",
+    "constant",
+    "ref",
+    "pick",
+    "template",
+    "list",
+    "map",
+    "bool",
 )
 
 
@@ -64,17 +78,25 @@ def _check_names(design: d.Design) -> Iterator[Problem]:
         if not pattern.name.strip():
             yield _error(f"access_patterns[{i}].name", "is required")
         elif len(pattern.name) > MAX_NAME:
-            yield _error(f"access_patterns[{i}].name", f"has {len(pattern.name)} "
-                         f"characters; at most {MAX_NAME}")
+            yield _error(
+                f"access_patterns[{i}].name",
+                f"has {len(pattern.name)} characters; at most {MAX_NAME}",
+            )
     for entity in design.entities:
         for name, key in entity.keys.items():
             path = f"entities.{entity.name}.keys.{name}"
             if len(key.template) > MAX_TEMPLATE:
-                yield _error(path, f"the template has {len(key.template)} "
-                             f"characters; at most {MAX_TEMPLATE}")
+                yield _error(
+                    path,
+                    f"the template has {len(key.template)} "
+                    f"characters; at most {MAX_TEMPLATE}",
+                )
             if len(key.when) > MAX_CONDITION:
-                yield _error(path, f"the condition has {len(key.when)} characters; "
-                             f"at most {MAX_CONDITION}")
+                yield _error(
+                    path,
+                    f"the condition has {len(key.when)} characters; "
+                    f"at most {MAX_CONDITION}",
+                )
 
 
 def _error(path: str, message: str) -> Problem:
@@ -95,8 +117,10 @@ def _check_table(table: d.Table) -> Iterator[Problem]:
             f"'{table.name}' is not a valid table name: 3 to 255 characters "
             "of letters, digits, '_', '-' and '.'",
         )
-    for path, attr in (("partition_key", table.partition_key),
-                       ("sort_key", table.sort_key)):
+    for path, attr in (
+        ("partition_key", table.partition_key),
+        ("sort_key", table.sort_key),
+    ):
         if attr is not None and not attr.name:
             yield _error(f"table.{path}.name", "is required")
     if table.billing_mode == "PROVISIONED" and table.capacity is None:
@@ -110,8 +134,10 @@ def _check_table(table: d.Table) -> Iterator[Problem]:
             "an on-demand (PAY_PER_REQUEST) table takes no read or write capacity",
         )
     if table.encryption.kms_key and table.encryption.type != "KMS":
-        yield _error("table.encryption.kms_key",
-                     "a KMS key is only used with encryption type KMS")
+        yield _error(
+            "table.encryption.kms_key",
+            "a KMS key is only used with encryption type KMS",
+        )
     if len(table.tags) > MAX_TAGS:
         yield _error("table.tags", f"at most {MAX_TAGS} tags, found {len(table.tags)}")
     for key, value in table.tags:
@@ -120,8 +146,9 @@ def _check_table(table: d.Table) -> Iterator[Problem]:
         if len(value) > 256:
             yield _error(f"table.tags.{key}", "a tag value has at most 256 characters")
         if key.lower().startswith("aws:"):
-            yield _error(f"table.tags.{key}", "tag keys starting with 'aws:' are "
-                         "reserved by AWS")
+            yield _error(
+                f"table.tags.{key}", "tag keys starting with 'aws:' are reserved by AWS"
+            )
 
 
 def _check_indexes(table: d.Table) -> Iterator[Problem]:
@@ -132,21 +159,31 @@ def _check_indexes(table: d.Table) -> Iterator[Problem]:
     gsis = [i for i in table.indexes if i.is_global]
     lsis = [i for i in table.indexes if not i.is_global]
     if len(gsis) > MAX_GSIS:
-        yield _error("table.indexes", f"{len(gsis)} global secondary indexes; "
-                     f"the default quota is {MAX_GSIS} per table")
+        yield _error(
+            "table.indexes",
+            f"{len(gsis)} global secondary indexes; "
+            f"the default quota is {MAX_GSIS} per table",
+        )
     if len(lsis) > MAX_LSIS:
-        yield _error("table.indexes", f"{len(lsis)} local secondary indexes; "
-                     f"DynamoDB allows at most {MAX_LSIS} per table")
+        yield _error(
+            "table.indexes",
+            f"{len(lsis)} local secondary indexes; "
+            f"DynamoDB allows at most {MAX_LSIS} per table",
+        )
     projected = 0
     for i, index in enumerate(table.indexes):
         path = f"table.indexes[{i}]"
         if not _TABLE_NAME.match(index.name):
-            yield _error(f"{path}.name", f"'{index.name}' is not a valid index "
-                         "name: 3 to 255 characters of letters, digits, '_', "
-                         "'-' and '.'")
+            yield _error(
+                f"{path}.name",
+                f"'{index.name}' is not a valid index "
+                "name: 3 to 255 characters of letters, digits, '_', "
+                "'-' and '.'",
+            )
         if index.name in seen or index.name == d.TABLE_INDEX:
-            yield _error(f"{path}.name", f"the index name '{index.name}' is "
-                         "already used")
+            yield _error(
+                f"{path}.name", f"the index name '{index.name}' is already used"
+            )
         seen.add(index.name)
         if index.is_global:
             yield from _check_gsi_keys(index, path, table)
@@ -168,31 +205,52 @@ def _check_indexes(table: d.Table) -> Iterator[Problem]:
         if index.projection.type == "INCLUDE":
             projected += len(index.projection.attributes)
         if index.capacity and not index.is_global:
-            yield _error(f"{path}.capacity", "a local secondary index shares the "
-                         "table's capacity and takes none of its own")
-        if index.is_global and table.billing_mode == "PROVISIONED" and not (
-            index.capacity
+            yield _error(
+                f"{path}.capacity",
+                "a local secondary index shares the "
+                "table's capacity and takes none of its own",
+            )
+        if (
+            index.is_global
+            and table.billing_mode == "PROVISIONED"
+            and not (index.capacity)
         ):
-            yield _error(f"{path}.capacity", "a global secondary index of a "
-                         "PROVISIONED table needs read and write capacity units")
-        if index.is_global and table.billing_mode == "PAY_PER_REQUEST" and (
-            index.capacity
+            yield _error(
+                f"{path}.capacity",
+                "a global secondary index of a "
+                "PROVISIONED table needs read and write capacity units",
+            )
+        if (
+            index.is_global
+            and table.billing_mode == "PAY_PER_REQUEST"
+            and (index.capacity)
         ):
-            yield _error(f"{path}.capacity", "indexes of an on-demand table take "
-                         "no capacity units")
+            yield _error(
+                f"{path}.capacity",
+                "indexes of an on-demand table take no capacity units",
+            )
     if projected > MAX_PROJECTED_ATTRIBUTES:
-        yield _error("table.indexes", f"{projected} projected non-key attributes "
-                     f"over all indexes; DynamoDB allows at most "
-                     f"{MAX_PROJECTED_ATTRIBUTES}")
+        yield _error(
+            "table.indexes",
+            f"{projected} projected non-key attributes "
+            f"over all indexes; DynamoDB allows at most "
+            f"{MAX_PROJECTED_ATTRIBUTES}",
+        )
 
 
 def _check_gsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:
     if not 1 <= len(index.partition_key) <= MAX_KEY_ATTRIBUTES_PER_PART:
-        yield _error(f"{path}.partition_key", "a global secondary index has 1 to "
-                     f"{MAX_KEY_ATTRIBUTES_PER_PART} partition key attributes")
+        yield _error(
+            f"{path}.partition_key",
+            "a global secondary index has 1 to "
+            f"{MAX_KEY_ATTRIBUTES_PER_PART} partition key attributes",
+        )
     if len(index.sort_key) > MAX_KEY_ATTRIBUTES_PER_PART:
-        yield _error(f"{path}.sort_key", "a global secondary index has at most "
-                     f"{MAX_KEY_ATTRIBUTES_PER_PART} sort key attributes")
+        yield _error(
+            f"{path}.sort_key",
+            "a global secondary index has at most "
+            f"{MAX_KEY_ATTRIBUTES_PER_PART} sort key attributes",
+        )
     names = [a.name for a in index.key_attributes]
     for name in set(names):
         if names.count(name) > 1:
@@ -203,15 +261,22 @@ def _check_lsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Probl
     if table.sort_key is None:
         yield _error(path, "a local secondary index needs a table with a sort key")
     if index.partition_key and index.partition_key != (table.partition_key,):
-        yield _error(f"{path}.partition_key", "a local secondary index has the "
-                     f"table's partition key '{table.partition_key.name}'; leave "
-                     "it out or name that one")
+        yield _error(
+            f"{path}.partition_key",
+            "a local secondary index has the "
+            f"table's partition key '{table.partition_key.name}'; leave "
+            "it out or name that one",
+        )
     if len(index.sort_key) != 1:
-        yield _error(f"{path}.sort_key", "a local secondary index has exactly one "
-                     "sort key attribute")
+        yield _error(
+            f"{path}.sort_key",
+            "a local secondary index has exactly one sort key attribute",
+        )
     elif table.sort_key and index.sort_key[0].name == table.sort_key.name:
-        yield _error(f"{path}.sort_key", "a local secondary index needs a sort key "
-                     "other than the table's")
+        yield _error(
+            f"{path}.sort_key",
+            "a local secondary index needs a sort key other than the table's",
+        )
 
 
 def _check_projection(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:
@@ -219,13 +284,19 @@ def _check_projection(index: d.Index, path: str, table: d.Table) -> Iterator[Pro
     if projection.type == "INCLUDE" and not projection.attributes:
         yield _error(f"{path}.projection", "INCLUDE needs the attributes to project")
     if projection.type != "INCLUDE" and projection.attributes:
-        yield _error(f"{path}.projection", f"{projection.type} takes no attribute "
-                     "list; use INCLUDE to name attributes")
+        yield _error(
+            f"{path}.projection",
+            f"{projection.type} takes no attribute "
+            "list; use INCLUDE to name attributes",
+        )
     keys = {a.name for a in table.key_attributes + index.key_attributes}
     for name in projection.attributes:
         if name in keys:
-            yield _error(f"{path}.projection.attributes", f"'{name}' is a key "
-                         "attribute, always projected; list only non-key attributes")
+            yield _error(
+                f"{path}.projection.attributes",
+                f"'{name}' is a key "
+                "attribute, always projected; list only non-key attributes",
+            )
     if len(set(projection.attributes)) != len(projection.attributes):
         yield _error(f"{path}.projection.attributes", "an attribute is listed twice")
 
@@ -251,20 +322,28 @@ def _check_entities(design: d.Design) -> Iterator[Problem]:
             if attr_names.count(attr.name) > 1:
                 yield _error(apath, "is declared twice")
             if attr.name in key_names:
-                yield _error(apath, f"'{attr.name}' is a key attribute of the table "
-                             "or an index: its value comes from the entity's key "
-                             "template; declare the attributes the template uses")
+                yield _error(
+                    apath,
+                    f"'{attr.name}' is a key attribute of the table "
+                    "or an index: its value comes from the entity's key "
+                    "template; declare the attributes the template uses",
+                )
             if attr.max_length is not None and attr.type not in ("S", "B"):
-                yield _error(f"{apath}.max_length", "applies to S and B attributes only")
+                yield _error(
+                    f"{apath}.max_length", "applies to S and B attributes only"
+                )
             if attr.generator is not None:
-                yield from _check_generator(design, entity, attr, attr.generator,
-                                            f"{apath}.generator")
+                yield from _check_generator(
+                    design, entity, attr, attr.generator, f"{apath}.generator"
+                )
         if design.table.ttl_attribute:
             ttl = entity.attribute(design.table.ttl_attribute)
             if ttl is not None and ttl.type != "N":
-                yield _warning(f"{path}.attributes.{ttl.name}",
-                               "the TTL attribute must be a number (N) of epoch "
-                               "seconds; DynamoDB ignores other values")
+                yield _warning(
+                    f"{path}.attributes.{ttl.name}",
+                    "the TTL attribute must be a number (N) of epoch "
+                    "seconds; DynamoDB ignores other values",
+                )
         yield from _check_sample_settings(design, entity, f"{path}.sample")
 
 
@@ -282,20 +361,29 @@ def _faker_providers() -> frozenset[str]:
 
 
 def _check_generator(
-    design: d.Design, entity: d.Entity, attr: d.Attribute,
-    generator: d.Generator, path: str,
+    design: d.Design,
+    entity: d.Entity,
+    attr: d.Attribute,
+    generator: d.Generator,
+    path: str,
 ) -> Iterator[Problem]:
     kind, params = generator.kind, generator.params
     if kind not in GENERATOR_KINDS:
-        yield _error(path, f"unknown generator '{kind}'; expected one of: "
-                     + ", ".join(GENERATOR_KINDS))
+        yield _error(
+            path,
+            f"unknown generator '{kind}'; expected one of: "
+            + ", ".join(GENERATOR_KINDS),
+        )
         return
     value = params.get("value")
     if kind == "faker":
         provider = value if value is not None else params.get("provider")
         if not isinstance(provider, str) or provider not in _faker_providers():
-            yield _error(path, f"'{provider}' is not a Faker provider (such as "
-                         "name, email, company, address, phone_number, sentence)")
+            yield _error(
+                path,
+                f"'{provider}' is not a Faker provider (such as "
+                "name, email, company, address, phone_number, sentence)",
+            )
     elif kind == "choice":
         options = value if value is not None and len(params) == 1 else dict(params)
         if isinstance(options, tuple):
@@ -303,8 +391,11 @@ def _check_generator(
         elif isinstance(options, Mapping):
             weights = list(options.values())
         else:
-            yield _error(path, "choice takes a list of options, [A, B], or options "
-                         "with weights, {A: 1, B: 4}")
+            yield _error(
+                path,
+                "choice takes a list of options, [A, B], or options "
+                "with weights, {A: 1, B: 4}",
+            )
             return
         if not options:
             yield _error(path, "choice needs at least one option")
@@ -312,8 +403,11 @@ def _check_generator(
             isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0
             for w in weights
         ) or not any(weights):
-            yield _error(path, "choice weights are numbers of 0 or more, at least "
-                         "one above 0: {OPEN: 1, SHIPPED: 4}")
+            yield _error(
+                path,
+                "choice weights are numbers of 0 or more, at least "
+                "one above 0: {OPEN: 1, SHIPPED: 4}",
+            )
     elif kind in ("int", "decimal"):
         low, high = params.get("min"), params.get("max")
         if not _is_number(low) or not _is_number(high) or low > high:
@@ -325,8 +419,11 @@ def _check_generator(
         bounds = [params.get("from"), params.get("to")]
         parsed = [_parse_iso(b) for b in bounds]
         if None in parsed:
-            yield _error(path, f"{kind} needs ISO-8601 'from' and 'to', such as "
-                         "{from: 2025-01-01, to: 2026-06-30}")
+            yield _error(
+                path,
+                f"{kind} needs ISO-8601 'from' and 'to', such as "
+                "{from: 2025-01-01, to: 2026-06-30}",
+            )
         elif parsed[0] > parsed[1]:
             yield _error(path, f"'from' ({bounds[0]}) is after 'to' ({bounds[1]})")
     elif kind == "sequence":
@@ -341,13 +438,17 @@ def _check_generator(
         yield from _check_pick(design, value if value is not None else params, path)
     elif kind == "template":
         if not isinstance(value, str):
-            yield _error(path, "template needs text such as "
-                         "'{firstName}.{lastName}@example.com'")
+            yield _error(
+                path, "template needs text such as '{firstName}.{lastName}@example.com'"
+            )
         else:
             for name in placeholders(value):
                 if name == attr.name or entity.attribute(name) is None:
-                    yield _error(path, f"the template uses '{name}', which is not "
-                                 f"another attribute of {entity.name}")
+                    yield _error(
+                        path,
+                        f"the template uses '{name}', which is not "
+                        f"another attribute of {entity.name}",
+                    )
     elif kind == "list":
         inner = _inner_generator(params.get("of"))
         if inner is None:
@@ -367,8 +468,9 @@ def _check_generator(
             if inner is None:
                 yield _error(f"{path}.fields.{name}", "expected a generator")
             else:
-                yield from _check_generator(design, entity, attr, inner,
-                                            f"{path}.fields.{name}")
+                yield from _check_generator(
+                    design, entity, attr, inner, f"{path}.fields.{name}"
+                )
     elif kind == "bool":
         share = value if value is not None else params.get("true", 0.5)
         if not _is_number(share) or not 0 <= share <= 1:
@@ -391,8 +493,11 @@ def _check_reference(
 ) -> Iterator[Problem]:
     match = _REFERENCE.match(target) if isinstance(target, str) else None
     if not match:
-        yield _error(path, "ref names a parent attribute as Entity.attribute, such "
-                     "as Customer.customerId")
+        yield _error(
+            path,
+            "ref names a parent attribute as Entity.attribute, such "
+            "as Customer.customerId",
+        )
         return
     parent_name, attr_name = match.groups()
     parent = design.entity(parent_name)
@@ -401,8 +506,11 @@ def _check_reference(
     elif parent.attribute(attr_name) is None:
         yield _error(path, f"{parent_name} has no attribute '{attr_name}'")
     elif parent_name not in _ancestors(design, entity):
-        yield _error(path, f"{parent_name} is not a parent of {entity.name}: set "
-                     f"sample.per to {parent_name} (or to one of its children)")
+        yield _error(
+            path,
+            f"{parent_name} is not a parent of {entity.name}: set "
+            f"sample.per to {parent_name} (or to one of its children)",
+        )
 
 
 def _check_pick(design: d.Design, spec: object, path: str) -> Iterator[Problem]:
@@ -412,8 +520,9 @@ def _check_pick(design: d.Design, spec: object, path: str) -> Iterator[Problem]:
     source = spec.get("from") if hasattr(spec, "get") else spec
     match = _REFERENCE.match(source) if isinstance(source, str) else None
     if not match:
-        yield _error(path, "pick names an attribute as Entity.attribute, such as "
-                     "User.userId")
+        yield _error(
+            path, "pick names an attribute as Entity.attribute, such as User.userId"
+        )
         return
     target = design.entity(match.group(1))
     if target is None:
@@ -428,8 +537,8 @@ def _check_pick(design: d.Design, spec: object, path: str) -> Iterator[Problem]:
 def _ancestors(design: d.Design, entity: d.Entity) -> list[str]:
     chain: list[str] = []
     current: d.Entity | None = entity
-    while current is not None and current.sample.per and (
-        current.sample.per not in chain
+    while (
+        current is not None and current.sample.per and (current.sample.per not in chain)
     ):
         chain.append(current.sample.per)
         current = design.entity(current.sample.per)
@@ -446,14 +555,19 @@ def _check_sample_settings(
         elif entity.name in _ancestors(design, design.entity(sample.per)) or (
             sample.per == entity.name
         ):
-            yield _error(f"{path}.per", f"'{sample.per}' is {entity.name} or one "
-                         "of its children: parents cannot form a cycle")
+            yield _error(
+                f"{path}.per",
+                f"'{sample.per}' is {entity.name} or one "
+                "of its children: parents cannot form a cycle",
+            )
     count = sample.count
     if count.distribution == "zipf" and count.high < 1:
         yield _error(f"{path}.count", "zipf needs max of 1 or more")
     if sample.hot_keys and not sample.per:
-        yield _error(f"{path}.hot", "hot keys skew children toward some parents; "
-                     "they need sample.per")
+        yield _error(
+            f"{path}.hot",
+            "hot keys skew children toward some parents; they need sample.per",
+        )
     if sample.hot_share and not sample.hot_keys:
         yield _error(f"{path}.hot.keys", "how many parents are hot (1 or more)")
 
@@ -470,9 +584,7 @@ def _parse_iso(value: object) -> datetime | None:
     if not isinstance(value, str):
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00")).replace(
-            tzinfo=None
-        )
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).replace(tzinfo=None)
     except ValueError:
         return None
 
@@ -485,8 +597,10 @@ def _check_patterns(design: d.Design) -> Iterator[Problem]:
     for i, pattern in enumerate(design.access_patterns):
         path = f"access_patterns[{i}]"
         if names.count(pattern.name) > 1:
-            yield _error(f"{path}.name", f"the name '{pattern.name}' is used by "
-                         "another access pattern")
+            yield _error(
+                f"{path}.name",
+                f"the name '{pattern.name}' is used by another access pattern",
+            )
         yield from _check_pattern(design, pattern, path)
 
 
@@ -511,44 +625,61 @@ def _check_pattern(
     keys = _index_keys(design, pattern.index)
     if keys is None:
         known = ", ".join([d.TABLE_INDEX] + [i.name for i in design.table.indexes])
-        yield _error(f"{path}.index", f"unknown index '{pattern.index}'; expected "
-                     f"one of: {known}")
+        yield _error(
+            f"{path}.index",
+            f"unknown index '{pattern.index}'; expected one of: {known}",
+        )
         return
     index = design.table.index(pattern.index)
     if op in ("GetItem", "BatchGetItem", "TransactGetItems") and index:
-        yield _error(f"{path}.index", f"{op} reads the table by primary key; "
-                     "use Query to read an index")
+        yield _error(
+            f"{path}.index",
+            f"{op} reads the table by primary key; use Query to read an index",
+        )
     if index is not None and index.is_global and pattern.consistent_read:
-        yield _error(f"{path}.consistent_read", "global secondary indexes support "
-                     "eventually consistent reads only")
+        yield _error(
+            f"{path}.consistent_read",
+            "global secondary indexes support eventually consistent reads only",
+        )
     if op == "GetItem":
         yield from _check_full_key(pattern.key, keys, f"{path}.key")
     elif op == "Query":
         yield from _check_query_key(design, pattern.key, keys, f"{path}.key")
     elif pattern.key:
-        yield _error(f"{path}.key", f"{op} takes no key condition"
-                     + ("; its actions name the items" if pattern.actions else ""))
+        yield _error(
+            f"{path}.key",
+            f"{op} takes no key condition"
+            + ("; its actions name the items" if pattern.actions else ""),
+        )
     if op == "Scan" and not pattern.scan_forward:
         yield _error(f"{path}.scan_forward", "a Scan has no order to reverse")
     if op not in ("Query",) and (pattern.limit is not None) and op != "Scan":
         yield _error(f"{path}.limit", "only Query and Scan take a limit")
     if pattern.filter and op not in ("Query", "Scan"):
-        yield _error(f"{path}.filter", "only Query and Scan take a filter; use "
-                     "condition for writes")
+        yield _error(
+            f"{path}.filter",
+            "only Query and Scan take a filter; use condition for writes",
+        )
     if pattern.filter and op == "Query":
         key_attrs = {a.name for part in keys for a in part}
-        for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", _without_placeholders(
-            pattern.filter
-        )):
+        for word in re.findall(
+            r"[A-Za-z_][A-Za-z0-9_]*", _without_placeholders(pattern.filter)
+        ):
             if word in key_attrs:
-                yield _error(f"{path}.filter", f"'{word}' is a key attribute of "
-                             "the index; a Query filter can only use non-key "
-                             "attributes: put it in the key condition")
+                yield _error(
+                    f"{path}.filter",
+                    f"'{word}' is a key attribute of "
+                    "the index; a Query filter can only use non-key "
+                    "attributes: put it in the key condition",
+                )
     if pattern.filter.count("(") != pattern.filter.count(")"):
         yield _error(f"{path}.filter", "unbalanced parentheses")
     if pattern.traffic.peak_rps < pattern.traffic.rps:
-        yield _warning(f"{path}.traffic.peak_rps", f"the peak ({pattern.traffic.peak_rps:g}"
-                       f"/s) is below the average ({pattern.traffic.rps:g}/s)")
+        yield _warning(
+            f"{path}.traffic.peak_rps",
+            f"the peak ({pattern.traffic.peak_rps:g}"
+            f"/s) is below the average ({pattern.traffic.rps:g}/s)",
+        )
     yield from _check_expectation(design, pattern, path)
     yield from _check_actions(design, pattern, path)
     yield from _check_parameters(design, pattern, path)
@@ -569,11 +700,15 @@ def _check_full_key(
             yield _error(path, f"needs the full primary key: '{name}' is missing")
     for clause in clauses:
         if clause.attribute not in expected:
-            yield _error(f"{path}.{clause.attribute}", "is not a key attribute of "
-                         "the table: expected " + ", ".join(expected))
+            yield _error(
+                f"{path}.{clause.attribute}",
+                "is not a key attribute of the table: expected " + ", ".join(expected),
+            )
         elif clause.operator != "=":
-            yield _error(f"{path}.{clause.attribute}", "reading one item by key "
-                         f"takes '=', not {clause.operator}")
+            yield _error(
+                f"{path}.{clause.attribute}",
+                f"reading one item by key takes '=', not {clause.operator}",
+            )
 
 
 def _check_query_key(
@@ -584,11 +719,14 @@ def _check_query_key(
     for attr in partition:
         clause = by_name.get(attr.name)
         if clause is None:
-            yield _error(path, f"a Query needs the partition key '{attr.name}' "
-                         "with '='")
+            yield _error(
+                path, f"a Query needs the partition key '{attr.name}' with '='"
+            )
         elif clause.operator != "=":
-            yield _error(f"{path}.{attr.name}", "the partition key condition is "
-                         f"always '=', not {clause.operator}")
+            yield _error(
+                f"{path}.{attr.name}",
+                f"the partition key condition is always '=', not {clause.operator}",
+            )
     sort_names = [a.name for a in sort]
     used = [c for c in clauses if c.attribute in sort_names]
     for clause in clauses:
@@ -597,38 +735,54 @@ def _check_query_key(
         ):
             continue
         if clause.attribute not in sort_names:
-            yield _error(f"{path}.{clause.attribute}", "is not a key attribute of "
-                         "this index; key conditions use only "
-                         + ", ".join(a.name for a in partition + sort))
+            yield _error(
+                f"{path}.{clause.attribute}",
+                "is not a key attribute of "
+                "this index; key conditions use only "
+                + ", ".join(a.name for a in partition + sort),
+            )
     # Multi-attribute sort keys: conditions run left to right, equality on
     # every attribute before the last one conditioned.
     positions = sorted(sort_names.index(c.attribute) for c in used)
     if positions and positions != list(range(len(positions))):
-        yield _error(path, "sort key conditions must cover the sort key "
-                     "attributes from the first, without gaps: "
-                     + ", ".join(sort_names))
+        yield _error(
+            path,
+            "sort key conditions must cover the sort key "
+            "attributes from the first, without gaps: " + ", ".join(sort_names),
+        )
     for clause in used:
         cpath = f"{path}.{clause.attribute}"
         position = sort_names.index(clause.attribute)
         if position < len(used) - 1 and clause.operator != "=":
-            yield _error(cpath, "only the last sort key attribute of the "
-                         "condition may use a range; the ones before it take '='")
+            yield _error(
+                cpath,
+                "only the last sort key attribute of the "
+                "condition may use a range; the ones before it take '='",
+            )
         attr = sort[position]
         if clause.operator == "begins_with" and attr.type == "N":
-            yield _error(cpath, "begins_with works on S and B sort keys; "
-                         f"'{attr.name}' is a number")
+            yield _error(
+                cpath,
+                f"begins_with works on S and B sort keys; '{attr.name}' is a number",
+            )
         expected_values = 2 if clause.operator == "between" else 1
         if len(clause.values) != expected_values:
-            yield _error(cpath, f"{clause.operator} takes {expected_values} "
-                         f"value{'s' if expected_values > 1 else ''}")
+            yield _error(
+                cpath,
+                f"{clause.operator} takes {expected_values} "
+                f"value{'s' if expected_values > 1 else ''}",
+            )
         if clause.operator == "between" and len(clause.values) == 2:
             low, high = clause.values
             if not placeholders(low + high) and _key_order(low, attr.type) > (
                 _key_order(high, attr.type)
             ):
-                yield _error(cpath, f"BETWEEN '{low}' AND '{high}': the first "
-                             "value is greater than the second, which DynamoDB "
-                             "rejects")
+                yield _error(
+                    cpath,
+                    f"BETWEEN '{low}' AND '{high}': the first "
+                    "value is greater than the second, which DynamoDB "
+                    "rejects",
+                )
 
 
 def _key_order(value: str, attr_type: str) -> object:
@@ -646,9 +800,13 @@ def _check_expectation(
     expects = pattern.expects
     if expects is None:
         if pattern.is_read:
-            yield Problem("advice", f"{path}.expects", "say what the pattern must "
-                          "return (entity, predicates, order) so the simulator "
-                          "can verify it")
+            yield Problem(
+                "advice",
+                f"{path}.expects",
+                "say what the pattern must "
+                "return (entity, predicates, order) so the simulator "
+                "can verify it",
+            )
         return
     entities = []
     for name in expects.entities:
@@ -662,17 +820,23 @@ def _check_expectation(
     known = _entity_attribute_names(design, entities)
     for predicate in expects.where:
         if predicate.attribute not in known:
-            yield _error(f"{path}.expects.where.{predicate.attribute}",
-                         f"no attribute '{predicate.attribute}' on "
-                         + " or ".join(e.name for e in entities))
+            yield _error(
+                f"{path}.expects.where.{predicate.attribute}",
+                f"no attribute '{predicate.attribute}' on "
+                + " or ".join(e.name for e in entities),
+            )
         if predicate.operator == "between" and len(predicate.values) != 2:
-            yield _error(f"{path}.expects.where.{predicate.attribute}",
-                         "between takes two values")
+            yield _error(
+                f"{path}.expects.where.{predicate.attribute}",
+                "between takes two values",
+            )
     for item in expects.order_by:
         name = item.lstrip("-+")
         if name not in known:
-            yield _error(f"{path}.expects.order_by", f"no attribute '{name}' on "
-                         + " or ".join(e.name for e in entities))
+            yield _error(
+                f"{path}.expects.order_by",
+                f"no attribute '{name}' on " + " or ".join(e.name for e in entities),
+            )
 
 
 def _entity_attribute_names(design: d.Design, entities: list[d.Entity]) -> set[str]:
@@ -699,43 +863,57 @@ def _check_actions(
     for i, action in enumerate(pattern.actions):
         apath = path if single else f"{path}.actions[{i}]"
         if allowed and action.operation not in allowed:
-            yield _error(f"{apath}.operation", f"{op} takes " + ", ".join(allowed)
-                         + f" actions, not {action.operation}")
+            yield _error(
+                f"{apath}.operation",
+                f"{op} takes "
+                + ", ".join(allowed)
+                + f" actions, not {action.operation}",
+            )
         entity = design.entity(action.entity)
         if entity is None:
             yield _error(f"{apath}.entity", f"unknown entity '{action.entity}'")
             continue
         if action.key:
-            yield from _check_full_key(action.key, _index_keys(design, d.TABLE_INDEX),
-                                       f"{apath}.key")
+            yield from _check_full_key(
+                action.key, _index_keys(design, d.TABLE_INDEX), f"{apath}.key"
+            )
         known = _entity_attribute_names(design, [entity])
         if action.operation != "Update" and (action.set or action.remove):
             yield _error(apath, "set and remove belong to Update actions")
         key_names = {a.name for a in design.table.key_attributes}
         for name, _ in action.set:
             if name in key_names:
-                yield _error(f"{apath}.set.{name}", "the table's key attributes "
-                             "cannot be updated; delete and put the item instead")
+                yield _error(
+                    f"{apath}.set.{name}",
+                    "the table's key attributes "
+                    "cannot be updated; delete and put the item instead",
+                )
             elif name not in known and name not in {
                 a.name for a in design.table.all_key_attributes()
             }:
-                yield _error(f"{apath}.set.{name}", f"no attribute '{name}' on "
-                             f"{entity.name}")
+                yield _error(
+                    f"{apath}.set.{name}", f"no attribute '{name}' on {entity.name}"
+                )
         for name in action.remove:
             if name in key_names:
-                yield _error(f"{apath}.remove", f"'{name}' is a key of the table "
-                             "and cannot be removed")
+                yield _error(
+                    f"{apath}.remove",
+                    f"'{name}' is a key of the table and cannot be removed",
+                )
             elif name not in known and name not in {
                 a.name for a in design.table.all_key_attributes()
             }:
-                yield _error(f"{apath}.remove", f"no attribute '{name}' on "
-                             f"{entity.name}")
+                yield _error(
+                    f"{apath}.remove", f"no attribute '{name}' on {entity.name}"
+                )
         if action.count:
             if action.count.isdigit():
                 fixed_total += int(action.count)
             elif not placeholders(action.count):
-                yield _error(f"{apath}.count", "expected a whole number or a "
-                             "parameter such as '{itemCount}'")
+                yield _error(
+                    f"{apath}.count",
+                    "expected a whole number or a parameter such as '{itemCount}'",
+                )
         else:
             fixed_total += 1
     limit = {
@@ -745,8 +923,9 @@ def _check_actions(
         "BatchWriteItem": MAX_BATCH_WRITE_ITEMS,
     }.get(op)
     if limit and fixed_total > limit:
-        yield _error(f"{path}.actions", f"{fixed_total} items; {op} takes at "
-                     f"most {limit}")
+        yield _error(
+            f"{path}.actions", f"{fixed_total} items; {op} takes at most {limit}"
+        )
 
 
 def _check_parameters(
@@ -758,14 +937,18 @@ def _check_parameters(
         if names.count(param.name) > 1:
             yield _error(f"{path}.parameters.{param.name}", "is declared twice")
         if param.name not in used:
-            yield _warning(f"{path}.parameters.{param.name}", "is declared but no "
-                           "key, filter, expectation or action uses it")
+            yield _warning(
+                f"{path}.parameters.{param.name}",
+                "is declared but no key, filter, expectation or action uses it",
+            )
         if param.example and param.type == "N":
             try:
                 float(param.example)
             except ValueError:
-                yield _error(f"{path}.parameters.{param.name}.example",
-                             f"'{param.example}' is not a number")
+                yield _error(
+                    f"{path}.parameters.{param.name}.example",
+                    f"'{param.example}' is not a number",
+                )
 
 
 # --- Sample items ------------------------------------------------------------
@@ -776,5 +959,7 @@ def _check_sample_items(design: d.Design) -> Iterator[Problem]:
     for i, item in enumerate(design.sample_data.items):
         for name in required:
             if name not in item:
-                yield _error(f"sample_data.items[{i}]", f"has no '{name}': every "
-                             "item needs the table's primary key")
+                yield _error(
+                    f"sample_data.items[{i}]",
+                    f"has no '{name}': every item needs the table's primary key",
+                )

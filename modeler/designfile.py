@@ -165,8 +165,9 @@ class _Reader:
         path = problem.path
         while path:
             if path in self.lines:
-                return Problem(problem.severity, problem.path, problem.message,
-                               self.lines[path])
+                return Problem(
+                    problem.severity, problem.path, problem.message, self.lines[path]
+                )
             path = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path)
             if path == problem.path:
                 break
@@ -237,7 +238,11 @@ class _Reader:
         return value
 
     def integer(
-        self, data: dict, key: str, path: str, default: Any = _MISSING,
+        self,
+        data: dict,
+        key: str,
+        path: str,
+        default: Any = _MISSING,
         minimum: int = 0,
     ) -> int | None:
         value = data.get(key, _MISSING)
@@ -281,26 +286,39 @@ class _Reader:
             data,
             "",
             allowed=(
-                "format", "name", "description", "table", "entities",
-                "access_patterns", "sample_data",
+                "format",
+                "name",
+                "description",
+                "table",
+                "entities",
+                "access_patterns",
+                "sample_data",
             ),
         )
         if not top:
             if not self.problems:
-                self.error("file", "expected a design: a mapping with 'format', "
-                           "'name', 'table', 'entities' and 'access_patterns'")
+                self.error(
+                    "file",
+                    "expected a design: a mapping with 'format', "
+                    "'name', 'table', 'entities' and 'access_patterns'",
+                )
             return None
         fmt = top.get("format")
         if fmt != FORMAT:
-            self.error("format", f"expected '{FORMAT}', found {fmt!r}"
-                       if fmt is not None else f"is required: '{FORMAT}'")
+            self.error(
+                "format",
+                f"expected '{FORMAT}', found {fmt!r}"
+                if fmt is not None
+                else f"is required: '{FORMAT}'",
+            )
         name = self.text(top, "name", "")
         table = self.table(top.get("table", _MISSING))
         entities = self.entities(top.get("entities"))
         patterns = tuple(
             self.access_pattern(item, f"access_patterns[{i}]")
-            for i, item in enumerate(self.sequence(top.get("access_patterns"),
-                                                   "access_patterns"))
+            for i, item in enumerate(
+                self.sequence(top.get("access_patterns"), "access_patterns")
+            )
         )
         sample = self.sample_data(top.get("sample_data"))
         if table is None:
@@ -349,9 +367,18 @@ class _Reader:
             data,
             "table",
             allowed=(
-                "name", "partition_key", "sort_key", "billing", "indexes",
-                "ttl_attribute", "stream", "point_in_time_recovery", "encryption",
-                "table_class", "deletion_protection", "tags",
+                "name",
+                "partition_key",
+                "sort_key",
+                "billing",
+                "indexes",
+                "ttl_attribute",
+                "stream",
+                "point_in_time_recovery",
+                "encryption",
+                "table_class",
+                "deletion_protection",
+                "tags",
             ),
         )
         if "partition_key" not in spec:
@@ -402,7 +429,10 @@ class _Reader:
             ),
             encryption=d.Encryption(
                 self.choice(
-                    encryption, "type", "table.encryption", d.ENCRYPTION_TYPES,
+                    encryption,
+                    "type",
+                    "table.encryption",
+                    d.ENCRYPTION_TYPES,
                     "AWS_OWNED",
                 ),
                 self.text(encryption, "kms_key", "table.encryption", ""),
@@ -421,7 +451,12 @@ class _Reader:
             data,
             path,
             allowed=(
-                "name", "kind", "partition_key", "sort_key", "projection", "capacity",
+                "name",
+                "kind",
+                "partition_key",
+                "sort_key",
+                "projection",
+                "capacity",
             ),
         )
         projection = spec.get("projection", "ALL")
@@ -441,7 +476,9 @@ class _Reader:
                 self.choice(
                     projection, "type", f"{path}.projection", d.PROJECTION_TYPES, "ALL"
                 ),
-                self.names(projection.get("attributes"), f"{path}.projection.attributes"),
+                self.names(
+                    projection.get("attributes"), f"{path}.projection.attributes"
+                ),
             ),
             capacity=self.capacity(spec.get("capacity"), f"{path}.capacity"),
         )
@@ -452,8 +489,11 @@ class _Reader:
         for name, spec in specs.items():
             path = f"entities.{name}"
             if not isinstance(name, str) or not _ENTITY_NAME.match(name):
-                self.error(path, "an entity name starts with a letter and has only "
-                           "letters, digits and underscores (at most 64)")
+                self.error(
+                    path,
+                    "an entity name starts with a letter and has only "
+                    "letters, digits and underscores (at most 64)",
+                )
             result.append(self.entity(str(name), spec, path))
         return tuple(result)
 
@@ -466,8 +506,9 @@ class _Reader:
             spec.get("attributes"), f"{path}.attributes"
         ).items():
             attributes.append(
-                self.attribute(str(attr_name), attr_spec,
-                               f"{path}.attributes.{attr_name}")
+                self.attribute(
+                    str(attr_name), attr_spec, f"{path}.attributes.{attr_name}"
+                )
             )
         keys = {}
         for key_name, key_spec in self.mapping(
@@ -484,15 +525,22 @@ class _Reader:
 
     def attribute(self, name: str, data: Any, path: str) -> d.Attribute:
         if not _ATTRIBUTE_NAME.match(name):
-            self.error(path, "an attribute name starts with a letter or '_' and has "
-                       "only letters, digits, '_', '.' and '-'")
+            self.error(
+                path,
+                "an attribute name starts with a letter or '_' and has "
+                "only letters, digits, '_', '.' and '-'",
+            )
         if isinstance(data, str):
             data = {"type": data}
         spec = self.mapping(
             data,
             path,
             allowed=(
-                "type", "required", "presence", "generator", "description",
+                "type",
+                "required",
+                "presence",
+                "generator",
+                "description",
                 "max_length",
             ),
         )
@@ -502,8 +550,11 @@ class _Reader:
         required = self.boolean(spec, "required", path, True)
         presence = self.number(spec, "presence", path, 1.0 if required else 0.5)
         if presence > 1 or (required and presence < 1):
-            self.error(f"{path}.presence", "is the share of items that have the "
-                       "attribute, from 0 to 1, and 1 for a required attribute")
+            self.error(
+                f"{path}.presence",
+                "is the share of items that have the "
+                "attribute, from 0 to 1, and 1 for a required attribute",
+            )
         return d.Attribute(
             name=name,
             type=self.choice(spec, "type", path, d.ATTRIBUTE_TYPES, "S"),
@@ -523,8 +574,11 @@ class _Reader:
                 # `{choice: [A, B]}`, `{constant: X}`, `{ref: Customer.id}`
                 params = {"value": params}
             return d.Generator(str(kind), d.freeze(_plain(params)))
-        self.error(path, "expected a generator: a name such as 'ulid', or one "
-                   "'kind: parameters' pair such as '{int: {min: 1, max: 9}}'")
+        self.error(
+            path,
+            "expected a generator: a name such as 'ulid', or one "
+            "'kind: parameters' pair such as '{int: {min: 1, max: 9}}'",
+        )
         return None
 
     def key_template(self, data: Any, path: str) -> d.KeyTemplate:
@@ -559,8 +613,9 @@ class _Reader:
                 return d.Count(
                     "zipf", high=self.integer(spec, "max", cpath, minimum=1), s=s
                 )
-        self.error(path, "expected a whole number, {uniform: {min, max}} or "
-                   "{zipf: {s, max}}")
+        self.error(
+            path, "expected a whole number, {uniform: {min, max}} or {zipf: {s, max}}"
+        )
         return d.Count("fixed", value=0)
 
     def sample_settings(self, data: Any, path: str) -> d.SampleSettings:
@@ -599,10 +654,24 @@ class _Reader:
             data,
             path,
             allowed=(
-                "name", "description", "operation", "index", "key", "filter",
-                "projection", "scan_forward", "limit", "consistent_read",
-                "parameters", "traffic", "expects", "entity", "set", "remove",
-                "condition", "actions",
+                "name",
+                "description",
+                "operation",
+                "index",
+                "key",
+                "filter",
+                "projection",
+                "scan_forward",
+                "limit",
+                "consistent_read",
+                "parameters",
+                "traffic",
+                "expects",
+                "entity",
+                "set",
+                "remove",
+                "condition",
+                "actions",
             ),
         )
         operation = self.choice(spec, "operation", path, d.OPERATIONS, "Query")
@@ -612,25 +681,33 @@ class _Reader:
         single = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}
         key: tuple[d.KeyClause, ...] = ()
         if operation in single:
-            actions = (self.action({**spec, "operation": single[operation]}, path,
-                                   sugar=True),)
+            actions = (
+                self.action({**spec, "operation": single[operation]}, path, sugar=True),
+            )
         else:
             for field in ("entity", "set", "remove", "condition"):
                 if field in spec:
-                    self.error(f"{path}.{field}", f"is for PutItem, UpdateItem and "
-                               f"DeleteItem; {operation} does not take it")
+                    self.error(
+                        f"{path}.{field}",
+                        f"is for PutItem, UpdateItem and "
+                        f"DeleteItem; {operation} does not take it",
+                    )
             key = self.key_clauses(spec.get("key"), f"{path}.key")
         if operation in d.MULTI_ITEM_OPERATIONS:
             actions = tuple(
                 self.action(item, f"{path}.actions[{i}]")
-                for i, item in enumerate(self.sequence(spec.get("actions"),
-                                                       f"{path}.actions"))
+                for i, item in enumerate(
+                    self.sequence(spec.get("actions"), f"{path}.actions")
+                )
             )
         elif "actions" in spec:
-            self.error(f"{path}.actions", "only batch and transaction operations "
-                       "take a list of actions")
-        traffic = self.mapping(spec.get("traffic"), f"{path}.traffic",
-                               allowed=("rps", "peak_rps"))
+            self.error(
+                f"{path}.actions",
+                "only batch and transaction operations take a list of actions",
+            )
+        traffic = self.mapping(
+            spec.get("traffic"), f"{path}.traffic", allowed=("rps", "peak_rps")
+        )
         rps = self.number(traffic, "rps", f"{path}.traffic", 0.0)
         limit = self.integer(spec, "limit", path, None, minimum=1)
         return d.AccessPattern(
@@ -672,8 +749,11 @@ class _Reader:
         if isinstance(data, dict) and len(data) == 1:
             operator, value = next(iter(data.items()))
             if operator not in operators:
-                self.error(path, f"unknown operator '{operator}'; expected one of: "
-                           + ", ".join(operators))
+                self.error(
+                    path,
+                    f"unknown operator '{operator}'; expected one of: "
+                    + ", ".join(operators),
+                )
                 return "=", ()
             if operator in ("exists", "not_exists"):
                 return operator, ()
@@ -686,11 +766,16 @@ class _Reader:
                     return operator, ()
                 return operator, tuple(_scalar_text(v) for v in values)
             if not _is_scalar(value):
-                self.error(f"{path}.{operator}", f"expected a value, found {_kind(value)}")
+                self.error(
+                    f"{path}.{operator}", f"expected a value, found {_kind(value)}"
+                )
                 return operator, ()
             return operator, (_scalar_text(value),)
-        self.error(path, "expected a value or one 'operator: value' pair such as "
-                   "{begins_with: \"ORDER#\"}")
+        self.error(
+            path,
+            "expected a value or one 'operator: value' pair such as "
+            '{begins_with: "ORDER#"}',
+        )
         return "=", ()
 
     def parameters(self, data: Any, path: str) -> tuple[d.Parameter, ...]:
@@ -715,15 +800,20 @@ class _Reader:
             return None
         spec = self.mapping(data, path, allowed=("entity", "where", "order_by"))
         entity = spec.get("entity")
-        entities = (entity,) if isinstance(entity, str) else self.names(
-            entity, f"{path}.entity"
+        entities = (
+            (entity,)
+            if isinstance(entity, str)
+            else self.names(entity, f"{path}.entity")
         )
         if not entities:
-            self.error(f"{path}.entity", "is required: the entity (or list of "
-                       "entities) the pattern returns")
+            self.error(
+                f"{path}.entity",
+                "is required: the entity (or list of entities) the pattern returns",
+            )
         where = []
-        for attribute, condition in self.mapping(spec.get("where"),
-                                                 f"{path}.where").items():
+        for attribute, condition in self.mapping(
+            spec.get("where"), f"{path}.where"
+        ).items():
             operator, values = self.operator_values(
                 condition, f"{path}.where.{attribute}", d.PREDICATE_OPERATORS
             )
@@ -740,20 +830,25 @@ class _Reader:
         spec = data if sugar else self.mapping(data, path, allowed=allowed)
         operation = spec.get("operation")
         if operation not in d.ACTION_OPERATIONS:
-            self.error(f"{path}.operation", f"{operation!r} is not one of: "
-                       + ", ".join(d.ACTION_OPERATIONS))
+            self.error(
+                f"{path}.operation",
+                f"{operation!r} is not one of: " + ", ".join(d.ACTION_OPERATIONS),
+            )
             operation = "Put"
         sets = []
         for attribute, value in self.mapping(spec.get("set"), f"{path}.set").items():
             if not _is_scalar(value):
-                self.error(f"{path}.set.{attribute}",
-                           f"expected a value or template, found {_kind(value)}")
+                self.error(
+                    f"{path}.set.{attribute}",
+                    f"expected a value or template, found {_kind(value)}",
+                )
                 continue
             sets.append((str(attribute), _scalar_text(value)))
         count = spec.get("count", "")
         if not _is_scalar(count):
-            self.error(f"{path}.count", "expected a number or a template such as "
-                       "'{itemCount}'")
+            self.error(
+                f"{path}.count", "expected a number or a template such as '{itemCount}'"
+            )
             count = ""
         return d.Action(
             operation=operation,
@@ -819,11 +914,16 @@ def _dynamodb_item_problem(item: Any) -> str:
     if not isinstance(item, dict) or not item:
         return "expected an item in DynamoDB JSON: {attribute: {S: value}, ...}"
     for name, value in item.items():
-        if not (isinstance(value, dict) and len(value) == 1
-                and next(iter(value)) in _DYNAMODB_TYPES):
-            return (f"attribute '{name}' is not in DynamoDB JSON: expected one of "
-                    f"{', '.join(_DYNAMODB_TYPES)} as its only key, "
-                    "such as {S: \"text\"}")
+        if not (
+            isinstance(value, dict)
+            and len(value) == 1
+            and next(iter(value)) in _DYNAMODB_TYPES
+        ):
+            return (
+                f"attribute '{name}' is not in DynamoDB JSON: expected one of "
+                f"{', '.join(_DYNAMODB_TYPES)} as its only key, "
+                'such as {S: "text"}'
+            )
     return ""
 
 
@@ -844,7 +944,10 @@ def dump_design(design: d.Design) -> str:
         sample["items"] = [d.thaw(item) for item in design.sample_data.items]
     doc["sample_data"] = sample
     return yaml.dump(
-        _flow_leaves(doc), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+        _flow_leaves(doc),
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
         width=88,
     )
 
@@ -866,8 +969,10 @@ def _flow_leaves(value: Any) -> Any:
             not isinstance(v, (dict, list)) or isinstance(v, (_FlowList, _FlowDict))
             for v in children.values()
         )
-        short = len(children) <= 4 and len(str(children)) < 72 and all(
-            "\n" not in v for v in children.values() if isinstance(v, str)
+        short = (
+            len(children) <= 4
+            and len(str(children)) < 72
+            and all("\n" not in v for v in children.values() if isinstance(v, str))
         )
         return _FlowDict(children) if leaf and short else children
     if isinstance(value, list):
@@ -1092,13 +1197,17 @@ def _dump_pattern(pattern: d.AccessPattern) -> dict:
             for p in pattern.parameters
         }
     if pattern.traffic != d.Traffic():
-        out["traffic"] = {"rps": _number(pattern.traffic.rps),
-                          "peak_rps": _number(pattern.traffic.peak_rps)}
+        out["traffic"] = {
+            "rps": _number(pattern.traffic.rps),
+            "peak_rps": _number(pattern.traffic.peak_rps),
+        }
     if pattern.expects:
         expects: dict[str, Any] = {
-            "entity": (pattern.expects.entities[0]
-                       if len(pattern.expects.entities) == 1
-                       else list(pattern.expects.entities))
+            "entity": (
+                pattern.expects.entities[0]
+                if len(pattern.expects.entities) == 1
+                else list(pattern.expects.entities)
+            )
         }
         if pattern.expects.where:
             expects["where"] = {

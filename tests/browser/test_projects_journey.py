@@ -39,13 +39,17 @@ def test_sign_up_create_import_view_and_delete(page, screenshot):
     expect(page).to_have_url(PROJECT_URL)
     assert page.locator("h1").inner_text() == "Order management"
     assert page.locator(".entity-chip", has_text="LineItem").first.is_visible()
-    assert page.locator("code", has_text="ORDER#{orderDate}#{orderId}").first.is_visible()
+    assert page.locator(
+        "code", has_text="ORDER#{orderDate}#{orderId}"
+    ).first.is_visible()
     screenshot("02-design-overview")
 
     # A broken file is refused with its problems, and the text is kept.
     page.click("text=Projects")
-    broken = (EXAMPLES / "social-graph.yaml").read_text().replace(
-        "FOLLOWS#{followedId}", "FOLLOWS#{folowedId}"
+    broken = (
+        (EXAMPLES / "social-graph.yaml")
+        .read_text()
+        .replace("FOLLOWS#{followedId}", "FOLLOWS#{folowedId}")
     )
     page.fill("#id_text", broken)
     page.click("button:text('Import')")
