@@ -1,0 +1,279 @@
+"""DOT sources of the diagrams, built with the `graphviz` package.
+
+Every piece of user text (names, templates, key values, attribute values)
+goes into HTML-like labels, escaped as XML text, so that no name can end a
+label, start markup, or reach Graphviz's backslash escapes. Node names are
+our own (`p0`, `e1`...), never user text."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+import graphviz
+
+from modeler import design as d
+from modeler.diagrams.collections import IndexInfo, PartitionView
+from modeler.diagrams.keymap import index_columns
+
+# The workbench's entity palette (static/css/workbench.css): fill, ink, line.
+ENTITY_COLOURS = (
+    ("#dbeafe", "#1e3a8a", "#93c5fd"),
+    ("#dcfce7", "#14532d", "#86efac"),
+    ("#fef3c7", "#78350f", "#fcd34d"),
+    ("#ffe4e6", "#881337", "#fda4af"),
+    ("#ede9fe", "#4c1d95", "#c4b5fd"),
+    ("#ccfbf1", "#134e4a", "#5eead4"),
+    ("#ffedd5", "#7c2d12", "#fdba74"),
+    ("#e0f2fe", "#0c4a6e", "#7dd3fc"),
+    ("#fae8ff", "#701a75", "#f0abfc"),
+    ("#ecfccb", "#365314", "#bef264"),
+)
+UNKNOWN_COLOURS = ("#f1f5f9", "#334155", "#cbd5e1")
+INK = "#0f172a"
+MUTED = "#475569"
+BORDER = "#94a3b8"
+FONT = "Helvetica"
+MONO = "Courier"
+MAX_TEXT = 48
+ATTRIBUTES_SHOWN = 2
+LEFT_BREAK = '<BR ALIGN="LEFT"/>'
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def text(value: str, limit: int = MAX_TEXT) -> str:
+    """User text for an HTML-like label: shortened, control characters
+    removed, and escaped as XML (&, <, >, quotes)."""
+    value = _CONTROL.sub("", str(value)).replace("\n", " ").replace("\r", " ")
+    if len(value) > limit:
+        value = value[: limit - 1] + "…"
+    return html.escape(value, quote=True)
+
+
+def _label(table: str) -> str:
+    return f"<{table}>"
+
+
+def _colours(colour: int | None) -> tuple[str, str, str]:
+    return ENTITY_COLOURS[colour % 10] if colour is not None else UNKNOWN_COLOURS
+
+
+def collections_dot(
+    *,
+    design_name: str,
+    info: IndexInfo,
+    partitions: Sequence[PartitionView],
+    more_partitions: int = 0,
+    columns: int = 3,
+) -> str:
+    """Item collections: one box per partition holding its items in sort
+    order, `+N more` for the items and partitions left out."""
+    graph = graphviz.Digraph("collections")
+    graph.attr(
+        rankdir="TB",
+        nodesep="0.3",
+        ranksep="0.35",
+        fontname=FONT,
+        fontsize="14",
+        labelloc="t",
+        labeljust="l",
+        bgcolor="white",
+        label=_label(_title_for(design_name, info)),
+    )
+    graph.attr("node", shape="plaintext", fontname=FONT, fontsize="11", margin="0")
+    graph.attr("edge", style="invis")
+    sort_name = " | ".join(info.sort_key)
+    for position, partition in enumerate(partitions):
+        graph.node(
+            f"p{position}", label=_label(_partition_table(info, sort_name, partition))
+        )
+        if position >= columns:
+            graph.edge(f"p{position - columns}", f"p{position}")
+    if more_partitions:
+        graph.node(
+            "more",
+            label=_label(
+                f'<TABLE BORDER="1" COLOR="{BORDER}" CELLBORDER="0" CELLPADDING="8" '
+                f'STYLE="dashed"><TR><TD><FONT COLOR="{MUTED}">+{more_partitions:,} '
+                f"more partition{'s' if more_partitions != 1 else ''}</FONT>"
+                "</TD></TR></TABLE>"
+            ),
+        )
+        if partitions:
+            graph.edge(f"p{len(partitions) - 1}", "more")
+    return graph.source
+
+
+def _title_for(design_name: str, info: IndexInfo) -> str:
+    where = "table" if info.kind == "table" else f"{info.kind} index {text(info.name)}"
+    keys = "PK " + text(" | ".join(info.partition_key))
+    if info.sort_key:
+        keys += ", SK " + text(" | ".join(info.sort_key))
+    return (
+        f'<FONT POINT-SIZE="16"><B>{text(design_name)}</B></FONT>'
+        f'<BR/><FONT COLOR="{MUTED}">Item collections of the {where} · {keys} · '
+        f"projection {text(info.projection)}</FONT>"
+    )
+
+
+def _partition_table(info: IndexInfo, sort_name: str, partition: PartitionView) -> str:
+    columns = 3 if info.sort_key else 2
+    rows = [
+        f'<TR><TD COLSPAN="{columns}" BGCOLOR="#1e293b" ALIGN="LEFT" CELLPADDING="5">'
+        f'<FONT COLOR="white" FACE="{MONO}"><B>{text(partition.key, 60)}</B></FONT>'
+        f'<FONT COLOR="#cbd5e1">  {partition.total:,} '
+        f"item{'s' if partition.total != 1 else ''}</FONT></TD></TR>"
+    ]
+    for item in partition.items:
+        fill, ink, line = _colours(item.colour)
+        attrs = ", ".join(
+            f"{text(name, 16)}={text(value, 18)}"
+            for name, value in item.attributes[:ATTRIBUTES_SHOWN]
+        )
+        extra = len(item.attributes) - ATTRIBUTES_SHOWN
+        if extra > 0:
+            attrs += f" +{extra}"
+        cells = []
+        if info.sort_key:
+            cells.append(
+                f'<TD ALIGN="LEFT" BGCOLOR="{fill}"><FONT FACE="{MONO}" COLOR="{INK}">'
+                f"{text(item.sort_key)}</FONT></TD>"
+            )
+        cells.append(
+            f'<TD ALIGN="LEFT" BGCOLOR="{fill}"><FONT COLOR="{ink}"><B>'
+            f"{text(item.entity or 'unrecognised', 24)}</B></FONT></TD>"
+        )
+        cells.append(
+            f'<TD ALIGN="LEFT" BGCOLOR="{fill}"><FONT COLOR="{MUTED}" POINT-SIZE="10">'
+            f"{attrs or ' '}</FONT></TD>"
+        )
+        rows.append(f"<TR>{''.join(cells)}</TR>")
+    more = partition.total - len(partition.items)
+    if more > 0:
+        rows.append(
+            f'<TR><TD COLSPAN="{columns}" ALIGN="LEFT"><FONT COLOR="{MUTED}">'
+            f"+{more:,} more item{'s' if more != 1 else ''}</FONT></TD></TR>"
+        )
+    del sort_name
+    return (
+        f'<TABLE BORDER="1" COLOR="{BORDER}" CELLBORDER="0" CELLSPACING="1" '
+        f'CELLPADDING="3">{"".join(rows)}</TABLE>'
+    )
+
+
+def overview_dot(design: d.Design) -> str:
+    """The design at a glance: entities with their key templates in the
+    table and each index they are in, the indexes, and the access patterns
+    that read (or write) them."""
+    graph = graphviz.Digraph("overview")
+    graph.attr(
+        rankdir="LR",
+        nodesep="0.25",
+        ranksep="1.1",
+        fontname=FONT,
+        bgcolor="white",
+        labelloc="t",
+        labeljust="l",
+        label=_label(f'<FONT POINT-SIZE="18"><B>{text(design.name)}</B></FONT>'),
+    )
+    graph.attr("node", shape="plaintext", fontname=FONT, fontsize="11", margin="0")
+    graph.attr("edge", color="#64748b", arrowsize="0.7", fontname=FONT, fontsize="10")
+    groups = index_columns(design)
+    index_ids = {group.name: f"i{n}" for n, (group, _) in enumerate(groups)}
+    with graph.subgraph(name="entities") as entities:
+        entities.attr(rank="same")
+        for n, entity in enumerate(design.entities):
+            entities.node(f"e{n}", label=_label(_entity_table(entity, n, groups)))
+    with graph.subgraph(name="indexes") as indexes:
+        indexes.attr(rank="same")
+        for group, columns in groups:
+            name = group.name
+            keys = "<BR/>".join(
+                f"{'PK' if c.role == 'partition' else 'SK'} "
+                f"{text(c.attribute)} ({c.type})"
+                for c in columns
+            )
+            kind = "base table" if group.kind == "table" else f"{group.kind} index"
+            projection = (
+                f'<TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}" POINT-SIZE="10">projects '
+                f"{text(group.projection, 60)}</FONT></TD></TR>"
+                if group.projection
+                else ""
+            )
+            indexes.node(
+                index_ids[group.name],
+                label=_label(
+                    f'<TABLE BORDER="1" COLOR="#334155" CELLBORDER="0" CELLPADDING="4" '
+                    f'BGCOLOR="#f8fafc"><TR><TD ALIGN="LEFT"><B>'
+                    f"{text(design.table.name if group.kind == 'table' else name)}"
+                    f'</B> <FONT COLOR="{MUTED}">{kind}</FONT></TD></TR>'
+                    f'<TR><TD ALIGN="LEFT"><FONT FACE="{MONO}">{keys}</FONT></TD></TR>'
+                    f"{projection}</TABLE>"
+                ),
+            )
+    for n, entity in enumerate(design.entities):
+        for group, columns in groups:
+            if all(c.attribute in entity.keys for c in columns):
+                graph.edge(f"e{n}:{index_ids[group.name]}", index_ids[group.name])
+    with graph.subgraph(name="patterns") as patterns:
+        patterns.attr(rank="same")
+        for n, pattern in enumerate(design.access_patterns):
+            scan = pattern.operation == "Scan"
+            fill = "#fef2f2" if scan else "#eff6ff" if pattern.is_read else "#f0fdf4"
+            patterns.node(
+                f"a{n}",
+                label=_label(
+                    f'<TABLE BORDER="1" COLOR="{"#b91c1c" if scan else BORDER}" '
+                    f'CELLBORDER="0" CELLPADDING="4" BGCOLOR="{fill}">'
+                    f'<TR><TD ALIGN="LEFT">'
+                    f"{text(pattern.name, 60)}</TD></TR>"
+                    f'<TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}" POINT-SIZE="10">'
+                    f"{text(pattern.operation)}{' · reads every item' if scan else ''}"
+                    f"</FONT></TD></TR></TABLE>"
+                ),
+            )
+    for n, pattern in enumerate(design.access_patterns):
+        if pattern.is_read:
+            target = index_ids.get(pattern.index)
+            if target is not None:
+                graph.edge(
+                    target,
+                    f"a{n}",
+                    color="#b91c1c" if pattern.operation == "Scan" else "#2563eb",
+                )
+        else:
+            graph.edge(
+                index_ids["table"], f"a{n}", dir="back", style="dashed", color="#15803d"
+            )
+    return graph.source
+
+
+def _entity_table(entity: d.Entity, colour: int, groups: list) -> str:
+    fill, ink, line = _colours(colour)
+    rows = [
+        f'<TR><TD ALIGN="LEFT" BGCOLOR="{line}" COLSPAN="2"><FONT COLOR="{ink}" '
+        f'POINT-SIZE="13"><B>{text(entity.name)}</B></FONT></TD></TR>'
+    ]
+    for n, (group, columns) in enumerate(groups):
+        if not all(c.attribute in entity.keys for c in columns):
+            continue
+        keys = []
+        for column in columns:
+            key = entity.keys[column.attribute]
+            value = text(key.template, 40)
+            if key.when:
+                value += f' <FONT COLOR="{MUTED}">when {text(key.when, 40)}</FONT>'
+            keys.append(value)
+        rows.append(
+            f'<TR><TD ALIGN="LEFT" VALIGN="TOP" BGCOLOR="{fill}"><FONT COLOR="{MUTED}">'
+            f"{text(group.name)}</FONT></TD>"
+            f'<TD ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{fill}" PORT="i{n}">'
+            f'<FONT FACE="{MONO}">'
+            f"{LEFT_BREAK.join(keys)}</FONT></TD></TR>"
+        )
+    return (
+        f'<TABLE BORDER="1" COLOR="{line}" CELLBORDER="0" CELLSPACING="0" '
+        f'CELLPADDING="4">{"".join(rows)}</TABLE>'
+    )
