@@ -384,6 +384,8 @@ def _check_generator(
                 f"'{provider}' is not a Faker provider (such as "
                 "name, email, company, address, phone_number, sentence)",
             )
+        if not isinstance(params.get("unique", False), bool):
+            yield _error(path, "unique is true or false")
     elif kind == "choice":
         options = value if value is not None and len(params) == 1 else dict(params)
         if isinstance(options, tuple):

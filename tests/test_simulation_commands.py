@@ -20,11 +20,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from moto.server import ThreadedMotoServer
 
-from modeler import dynamodb
+from modeler import dynamodb, services
 from modeler.design import Design
 from modeler.designfile import read_design
 from modeler.dynamodb import Endpoint, EndpointError
-from modeler.sampledata import generate, read_jsonl
+from modeler.models import Project
+from modeler.sampledata import generate, read_jsonl, write_jsonl
 from modeler.simulation import Simulation
 from modeler.simulation.requests import create_table_request
 
@@ -342,8 +343,8 @@ def _lines(path: Path) -> list[str]:
 
 
 def test_sample_data_writes_the_items_simulate_runs_against(tmp_path):
-    """Social graph's generator makes some follow edges twice; the file has
-    each key once, the later item winning, as the simulator loads them."""
+    """The file holds what the simulator loads: every generated item, each
+    key once."""
     design = _design(SOCIAL_FILE)
     output = tmp_path / "items.jsonl"
 
@@ -351,9 +352,38 @@ def test_sample_data_writes_the_items_simulate_runs_against(tmp_path):
 
     items = read_jsonl(output.read_text(), design=design, source=str(output))
     assert items == Simulation(design, seed=7).items
-    assert len(items) < len(generate(design, seed=7).items)
+    assert len({(i["PK"], i["SK"]) for i in items}) == len(items)
     assert len(_lines(output)) == len(items)
     assert stderr == f"Wrote {len(items):,} items to {output}\n"
+
+
+def test_sample_data_of_a_project_includes_its_users_items(owner, tmp_path):
+    """As the simulation page's download does: the generated items, then
+    the items the users typed or imported, a user's item replacing the
+    generated one with its key."""
+    _run("import_design", str(SOCIAL_FILE), "--owner", "owner")
+    project = Project.objects.get(name="Social graph")
+    design = _design(SOCIAL_FILE)
+    generated = generate(design, seed=7).items
+    taken = {**generated[0], "displayName": "Edited by a user"}
+    own = {"PK": "USER#u-own", "SK": "PROFILE", "userId": "u-own"}
+    services.sample_items_import(
+        project=project,
+        design=design,
+        text="\n".join(write_jsonl([taken, own])),
+        source="own.jsonl",
+        replace=True,
+        version=project.version,
+    )
+
+    with_own, _ = _run("sample_data", "Social graph")
+    generated_only, _ = _run("sample_data", "Social graph", "--generated-only")
+
+    lines = with_own.splitlines()
+    assert len(lines) == len(generated) + 1
+    assert read_jsonl(lines[-1], design=design, source="-") == [own]
+    assert '"Edited by a user"' in with_own
+    assert read_jsonl(generated_only, design=design, source="-") == generated
 
 
 def test_sample_data_is_the_same_for_the_same_seed(tmp_path):

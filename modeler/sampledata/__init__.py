@@ -13,7 +13,7 @@ from modeler.sampledata.files import (
     write_jsonl,
 )
 from modeler.sampledata.generate import MAX_ITEMS, Dataset, generate
-from modeler.sampledata.recognise import EntityRecogniser
+from modeler.sampledata.recognise import EntityRecogniser, with_own_items
 from modeler.sampledata.values import SampleDataError, default_generator
 
 __all__ = [
@@ -29,5 +29,6 @@ __all__ = [
     "read_items",
     "read_jsonl",
     "read_workbench_table_data",
+    "with_own_items",
     "write_jsonl",
 ]

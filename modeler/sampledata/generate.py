@@ -23,7 +23,7 @@ from random import Random
 from typing import Any
 
 from modeler import design as d
-from modeler.keys import MissingValueError, key_renderer, parse_template
+from modeler.keys import MissingValueError, key_renderer
 from modeler.sampledata.values import (
     OMIT,
     Compiler,
@@ -33,6 +33,8 @@ from modeler.sampledata.values import (
 )
 
 MAX_ITEMS = 1_000_000
+# How many times an item is drawn again when its key is already taken.
+KEY_TRIES = 8
 
 
 @dataclass
@@ -71,13 +73,14 @@ def generate(
     if items is not None:
         scale, limit = _scale_for(design, seed, items), items
     populations = Populations()
+    keys_made: set[int] = set()
     # Per entity: its items, and the position of each one's parent.
     made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
     # With a limit the tail is cut off afterwards, so some overshoot is allowed.
     budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
     for entity in _parents_first(design):
         items, parents = _make_entity(
-            design, entity, seed, scale, made, populations, budget
+            design, entity, seed, scale, made, populations, budget, keys_made
         )
         budget -= len(items)
         made[entity.name] = (items, parents)
@@ -182,12 +185,15 @@ def _make_entity(
     made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
     populations: Populations,
     budget: int,
+    keys_made: set[int],
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """The items of one entity and the position of each one's parent;
     refuses before making them when they would pass `budget`."""
     rng = Random(f"{seed}:{entity.name}")
     counts_rng = Random(f"{seed}:{entity.name}:counts")
-    make = _item_maker(design, entity, seed, populations)
+    make = _new_key_maker(
+        design, _item_maker(design, entity, seed, populations), keys_made
+    )
     items: list[dict[str, Any]] = []
     parents: list[int] = []
     sample = entity.sample
@@ -302,18 +308,12 @@ def _item_maker(
     """A function making one item of the entity: its attributes, then its
     keys."""
     compiler = Compiler(design, entity, seed, populations)
-    table_key_attributes = {
-        attribute
-        for key in design.table.key_attributes
-        if key.name in entity.keys
-        for attribute in parse_template(entity.keys[key.name].template).attributes
-    }
     draws = [
         (
             attr.name,
             compiler.attribute(attr),
             1.0
-            if attr.required or attr.name in table_key_attributes
+            if attr.required or attr.name in compiler.primary_key_attributes
             else attr.presence,
         )
         for attr in _templates_last(entity.attributes)
@@ -345,6 +345,31 @@ def _item_maker(
         return item
 
     return make
+
+
+def _new_key_maker(design: d.Design, make: Any, keys_made: set[int]) -> Any:
+    """`make`, drawing an item again (a few times) when its primary key was
+    made before: an item written under a key already taken would replace
+    the earlier one, and the data set would hold fewer items than counted.
+    Keys are remembered by their hash, which is all a check needs."""
+    names = [a.name for a in design.table.key_attributes]
+    partition = names[0]
+    sort = names[1] if len(names) > 1 else None
+
+    def make_new(rng: Random, context: Context) -> dict[str, Any]:
+        for _ in range(KEY_TRIES):
+            item = make(rng, context)
+            key = (
+                hash((item[partition], item.get(sort)))
+                if sort
+                else hash(item[partition])
+            )
+            if key not in keys_made:
+                break
+        keys_made.add(key)
+        return item
+
+    return make_new
 
 
 def _templates_last(attributes: tuple[d.Attribute, ...]) -> list[d.Attribute]:

@@ -14,8 +14,10 @@ from decimal import Decimal
 from typing import Any
 
 from modeler import design as d
+from modeler.engine.types import item_from_wire
 from modeler.keys import Template, parse_template
 from modeler.keys.template import Literal
+from modeler.sampledata.generate import Dataset
 
 
 class EntityRecogniser:
@@ -54,6 +56,25 @@ class EntityRecogniser:
                 if _agrees(values, item):
                     return name
         return None
+
+
+def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
+    """The generated items followed by the items the user typed or imported
+    (`design.sample_data.items`), each recognised to its entity, and each
+    table key once: a later item replaces an earlier one with its key, as
+    loading them in order would, so a user's item wins."""
+    items, entities = list(dataset.items), list(dataset.entities)
+    recogniser = EntityRecogniser(design)
+    for wire in design.sample_data.items:
+        item = item_from_wire(d.thaw(wire))
+        items.append(item)
+        entities.append(recogniser.entity_of(item))  # type: ignore[arg-type]
+    names = recogniser.key_names
+    last = {tuple(item.get(n) for n in names): i for i, item in enumerate(items)}
+    if len(last) == len(items):
+        return Dataset(items, entities)
+    keep = sorted(last.values())
+    return Dataset([items[i] for i in keep], [entities[i] for i in keep])
 
 
 def _agrees(values: Mapping[str, Any], item: Mapping[str, Any]) -> bool:

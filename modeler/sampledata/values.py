@@ -19,6 +19,7 @@ import bisect
 import datetime as dt
 import itertools
 import re
+import string
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -85,9 +86,24 @@ class Compiler:
         self.entity = entity
         self.seed = seed
         self.populations = populations
+        self.primary_key_attributes = {
+            name
+            for key in design.table.key_attributes
+            if key.name in entity.keys
+            for name in parse_template(entity.keys[key.name].template).attributes
+        }
 
     def attribute(self, attr: d.Attribute) -> Draw:
         generator = attr.generator or default_generator(attr)
+        if (
+            generator.kind == "faker"
+            and "unique" not in generator.params
+            and attr.name in self.primary_key_attributes
+        ):
+            # Two items with one primary key would be one item.
+            generator = d.Generator(
+                "faker", d.freeze({**d.thaw(generator.params), "unique": True})
+            )
         draw = self.compile(generator, f"{self.entity.name}.{attr.name}")
         convert = _CONVERTERS[attr.type]
         native = _NATIVE.get(attr.type)
@@ -112,11 +128,23 @@ class Compiler:
     def _faker(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         provider = value if value is not None else params.get("provider")
         kwargs = {
-            k: d.thaw(v) for k, v in params.items() if k not in ("provider", "value")
+            k: d.thaw(v)
+            for k, v in params.items()
+            if k not in ("provider", "value", "unique")
         }
+        pattern = _pattern_draw(str(provider), kwargs)
+        if pattern is not None:
+            draw = pattern
+        else:
+            draw = self._faker_pool(str(provider), kwargs, where)
+        if not params.get("unique", str(provider) in UNIQUE_PROVIDERS):
+            return draw
+        return _unique(draw, where, rework=pattern is None)
+
+    def _faker_pool(self, provider: str, kwargs: dict[str, Any], where: str) -> Draw:
         fake = Faker("en_US")
         fake.seed_instance(f"{self.seed}:{where}:{provider}")
-        method = getattr(fake, str(provider), None)
+        method = getattr(fake, provider, None)
         if not callable(method):
             raise SampleDataError(f"{where}: '{provider}' is not a Faker provider")
         pool: list[Any] = []
@@ -226,6 +254,16 @@ class Compiler:
         entity, _, attribute = str(source).partition(".")
         chosen: list[Any] = []
         cumulative: list[float] = []
+        # Siblings (the children of one parent) pick distinct items, as a
+        # user follows another once and an order lists a product once.
+        taken: set[int] = set()
+        family: list[Any] = [None]
+        among_siblings = bool(self.entity.sample.per)
+
+        def choose(rng: Random) -> int:
+            if not skew:
+                return int(rng.random() * len(chosen))
+            return bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
 
         def draw(rng: Random, context: Context) -> Any:
             if not chosen:
@@ -240,11 +278,23 @@ class Compiler:
                         1 / (rank**skew) for rank in range(1, len(chosen) + 1)
                     )
                 )
-            if not skew:
-                return chosen[int(rng.random() * len(chosen))]
-            return chosen[
-                bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
-            ]
+            if not among_siblings:
+                return chosen[choose(rng)]
+            if context.ancestors is not family[0]:  # the first of its siblings
+                family[0] = context.ancestors
+                taken.clear()
+            position = choose(rng)
+            for _ in range(PICK_TRIES):
+                if position not in taken:
+                    break
+                position = choose(rng)
+            else:
+                # A skewed pick whose few likely items are taken: the next
+                # free one, in the order of likelihood.
+                free = (p for p in range(len(chosen)) if p not in taken)
+                position = next(free, position)
+            taken.add(position)
+            return chosen[position]
 
         return draw
 
@@ -277,6 +327,125 @@ def _between(rng: Random, low: int, high: int) -> int:
     if high - low > 1 << 52:
         return rng.randint(low, high)
     return low + int(rng.random() * (high - low + 1))
+
+
+# Faker's placeholder providers, made here from the entity's own random
+# generator: as fast as a choice, and never repeating a pool. Each placeholder
+# character maps to what it stands for ("" makes it optional, as in Faker).
+_DIGITS = "0123456789"
+_PLACEHOLDERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "numerify": {
+        "#": tuple(_DIGITS),
+        "%": tuple(_DIGITS[1:]),
+        "$": tuple(_DIGITS[2:]),
+        "!": ("",) * 10 + tuple(_DIGITS),
+        "@": ("",) * 9 + tuple(_DIGITS[1:]),
+    },
+    "lexify": {"?": ()},
+    "hexify": {"^": tuple("0123456789abcdef")},
+}
+_PLACEHOLDERS["bothify"] = {**_PLACEHOLDERS["numerify"], **_PLACEHOLDERS["lexify"]}
+_PATTERN_DEFAULTS = {
+    "numerify": "###",
+    "lexify": "????",
+    "bothify": "## ??",
+    "hexify": "^^^^",
+}
+# Providers whose values identify someone: unique unless the design says
+# `unique: false`.
+UNIQUE_PROVIDERS = frozenset(
+    {"email", "safe_email", "free_email", "company_email", "ascii_email", "user_name"}
+)
+# How many fresh draws a unique generator tries before giving up.
+UNIQUE_TRIES = 100
+# How many draws a pick tries for an item its siblings have not picked.
+PICK_TRIES = 20
+
+
+def _pattern_draw(provider: str, kwargs: Mapping[str, Any]) -> Draw | None:
+    """A draw for bothify, numerify, lexify and hexify, or None for other
+    providers (and for arguments these do not take)."""
+    placeholders = _PLACEHOLDERS.get(provider)
+    allowed = {"text", "letters"} if "?" in (placeholders or {}) else {"text"}
+    if provider == "hexify":
+        allowed = {"text", "upper"}
+    if placeholders is None or set(kwargs) - allowed:
+        return None
+    text = str(kwargs.get("text", _PATTERN_DEFAULTS[provider]))
+    letters = tuple(str(kwargs.get("letters", string.ascii_letters)))
+    hex_digits = placeholders.get("^", ())
+    if kwargs.get("upper"):
+        hex_digits = tuple("".join(hex_digits).upper())
+    # Runs of '#' become one zero-padded number; other placeholders one
+    # choice each; literal text stays as it is.
+    parts: list[str | tuple[str, ...] | int] = []
+    for char, run in itertools.groupby(text):
+        width = len(list(run))
+        if char == "#" and char in placeholders:
+            parts.append(width)
+        elif char in placeholders:
+            options = (
+                letters
+                if char == "?"
+                else hex_digits
+                if char == "^"
+                else placeholders[char]
+            )
+            parts.extend([options] * width)
+        else:
+            parts.append(char * width)
+
+    def draw(rng: Random, context: Context) -> str:
+        out = []
+        for part in parts:
+            if type(part) is str:
+                out.append(part)
+            elif type(part) is int:
+                out.append(f"{_between(rng, 0, 10**part - 1):0{part}d}")
+            else:
+                out.append(part[int(rng.random() * len(part))])
+        return "".join(out)
+
+    return draw
+
+
+def _unique(draw: Draw, where: str, *, rework: bool) -> Draw:
+    """Each value once. A placeholder pattern draws again on a repeat; a
+    pooled Faker provider (`rework`), whose values run out, makes a repeat
+    distinct by numbering it (`ann.lee+2@example.org`, `Ann Lee 2`)."""
+    seen: set[Any] = set()
+    numbers: dict[Any, int] = {}  # the next number to try, per repeated value
+    # Past its pool a pooled provider only repeats: no use drawing long.
+    tries = 3 if rework else UNIQUE_TRIES
+
+    def unique(rng: Random, context: Context) -> Any:
+        value = draw(rng, context)
+        for _ in range(tries - 1):
+            if value not in seen:
+                break
+            value = draw(rng, context)
+        if value in seen and rework and isinstance(value, str):
+            number = numbers.get(value, 2)
+            while _numbered(value, number) in seen:
+                number += 1
+            numbers[value] = number + 1
+            value = _numbered(value, number)
+        if value in seen:
+            raise SampleDataError(
+                f"{where}: made {len(seen):,} distinct values and cannot make "
+                "more; widen the pattern, or set unique: false"
+            )
+        seen.add(value)
+        return value
+
+    return unique
+
+
+def _numbered(value: str, number: int) -> str:
+    if "@" in value:
+        local, _, domain = value.rpartition("@")
+        return f"{local}+{number}@{domain}"
+    return f"{value} {number}" if " " in value else f"{value}{number}"
 
 
 def _inner(spec: Any, where: str) -> d.Generator:

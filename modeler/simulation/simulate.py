@@ -24,7 +24,7 @@ from modeler.engine.expressions import parse_condition
 from modeler.engine.types import item_from_wire, item_to_wire, number
 from modeler.keys import parse_template
 from modeler.parameters import pattern_parameters, placeholders
-from modeler.sampledata import EntityRecogniser, generate
+from modeler.sampledata import generate, with_own_items
 from modeler.simulation.expectations import (
     Verdict,
     expected_items,
@@ -119,18 +119,10 @@ class Simulation:
         self.design = design
         self.seed = design.sample_data.seed if seed is None else seed
         self.key_names = tuple(a.name for a in design.table.key_attributes)
-        dataset = generate(design, seed=self.seed, scale=scale, limit=limit)
-        items, entities = list(dataset.items), list(dataset.entities)
-        recogniser = EntityRecogniser(design)
-        for wire in design.sample_data.items:
-            item = item_from_wire(d.thaw(wire))
-            items.append(item)
-            entities.append(recogniser.entity_of(item))
-        # A user's item replaces a generated one with the same key.
-        position = {self.key_of(item): i for i, item in enumerate(items)}
-        keep = sorted(position.values())
-        self.items = [items[i] for i in keep]
-        self.entities = [entities[i] for i in keep]
+        dataset = with_own_items(
+            design, generate(design, seed=self.seed, scale=scale, limit=limit)
+        )
+        self.items, self.entities = dataset.items, dataset.entities
         self.position = {self.key_of(item): i for i, item in enumerate(self.items)}
         self.client = Client()
         self.client.create_table(**create_table_request(design))

@@ -1,21 +1,24 @@
 """`manage.py sample_data DESIGN --seed N [--items N] -o items.jsonl`: the
-design's sample data as DynamoDB JSON lines."""
+design's sample data as DynamoDB JSON lines: the generated items and the
+items the project's users typed or imported, as the simulator loads them."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.design import Design
+from modeler.design import Design, SampleData
 from modeler.management.design_source import load_design
-from modeler.sampledata import MAX_ITEMS, SampleDataError, generate, write_jsonl
-
-# Each attempt to reach --items scales the counts by what was missing and a
-# margin; random child counts may still fall short, so it tries again.
-SCALE_MARGIN = 1.1
-SCALE_ATTEMPTS = 5
+from modeler.sampledata import (
+    MAX_ITEMS,
+    SampleDataError,
+    generate,
+    with_own_items,
+    write_jsonl,
+)
 
 
 def positive_int(text: str) -> int:
@@ -27,8 +30,10 @@ def positive_int(text: str) -> int:
 
 class Command(BaseCommand):
     help = (
-        "Write the design's generated sample data as DynamoDB JSON lines, one "
-        "item per line, each key once."
+        "Write the design's sample data as DynamoDB JSON lines, one item per "
+        "line, each key once: the generated items, then the items the "
+        "project's users typed or imported (which replace a generated item "
+        "with the same key), as the simulator loads them."
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
@@ -45,9 +50,14 @@ class Command(BaseCommand):
             "--items",
             type=positive_int,
             default=None,
-            help="exactly this many items: the design's counts are scaled up "
-            "to reach it, or the list is cut after the first N items "
-            "(whole families first)",
+            help="exactly this many generated items: the design's counts are "
+            "scaled up to reach it, or the list is cut after the first N items "
+            "(whole families first); the users' own items come on top",
+        )
+        parser.add_argument(
+            "--generated-only",
+            action="store_true",
+            help="leave out the items the project's users typed or imported",
         )
         parser.add_argument(
             "-o", "--output", default="-", help="the file to write (default: stdout)"
@@ -60,6 +70,7 @@ class Command(BaseCommand):
         seed: int | None,
         items: int | None,
         output: str,
+        generated_only: bool,
         **options,
     ):
         if items is not None and items > MAX_ITEMS:
@@ -67,7 +78,9 @@ class Command(BaseCommand):
         loaded = load_design(design)
         seed = loaded.sample_data.seed if seed is None else seed
         try:
-            found = sample_items(loaded, seed=seed, wanted=items)
+            found = sample_items(
+                loaded, seed=seed, wanted=items, own_items=not generated_only
+            )
         except SampleDataError as exc:
             raise CommandError(f"{design}: {exc}", returncode=1) from None
         if output == "-":
@@ -84,27 +97,21 @@ class Command(BaseCommand):
 
 
 def sample_items(
-    design: Design, *, seed: int, wanted: int | None = None
+    design: Design,
+    *,
+    seed: int,
+    wanted: int | None = None,
+    own_items: bool = True,
 ) -> list[dict[str, Any]]:
-    """The generated items, each table key once (a later item replaces an
-    earlier one with the same key, as loading them in order would), and
-    exactly `wanted` of them when given. Raises SampleDataError."""
-    items = _distinct(design, generate(design, seed=seed).items)
-    scale = 1.0
-    for _ in range(SCALE_ATTEMPTS):
-        if wanted is None or len(items) >= wanted or not items:
-            break
-        scale *= wanted / len(items) * SCALE_MARGIN
-        items = _distinct(design, generate(design, seed=seed, scale=scale).items)
-    if wanted is not None and len(items) < wanted:
+    """The generated items, exactly `wanted` of them when given, then the
+    design's own items (unless `own_items` is false), each table key once as
+    the simulator loads them. Raises SampleDataError."""
+    dataset = generate(design, seed=seed, items=wanted)
+    if wanted is not None and len(dataset) < wanted:
         raise SampleDataError(
-            f"the design's counts make {len(items):,} items, "
+            f"the design's counts make {len(dataset):,} items, "
             f"not the {wanted:,} asked for"
         )
-    return items if wanted is None else items[:wanted]
-
-
-def _distinct(design: Design, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    names = [a.name for a in design.table.key_attributes]
-    last = {tuple(item.get(n) for n in names): i for i, item in enumerate(items)}
-    return [items[i] for i in sorted(last.values())]
+    if own_items:
+        return with_own_items(design, dataset).items
+    return with_own_items(replace(design, sample_data=SampleData(seed)), dataset).items
