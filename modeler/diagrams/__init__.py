@@ -16,7 +16,7 @@ from modeler.diagrams.collections import (
 from modeler.diagrams.dot import collections_dot, overview_dot
 from modeler.diagrams.keymap import KeyMap, key_map
 from modeler.diagrams.patterns import PatternRow, pattern_map, pattern_verdicts
-from modeler.diagrams.render import RenderError, dot_program, render, sanitise_svg
+from modeler.diagrams.rendering import RenderError, dot_program, render, sanitise_svg
 
 __all__ = [
     "CollectionPage",

@@ -133,6 +133,8 @@ class Collections:
         ]
         self.infos = {i.name: i for i in index_infos(self.design)}
         self.colours = {e.name: n % 10 for n, e in enumerate(self.design.entities)}
+        self.table_key_names = [a.name for a in self.design.table.key_attributes]
+        self.key_names = {a.name for a in self.design.table.all_key_attributes()}
 
     def info(self, index: str) -> IndexInfo:
         info = self.infos.get(index)
@@ -188,9 +190,15 @@ class Collections:
             if info.sort_key
             else ""
         )
-        table_keys = [a.name for a in self.design.table.key_attributes]
-        names = [a for a in table_keys if a not in keys and a in entry]
-        names += [a for a in entry if a not in keys and a not in table_keys]
+        # The item's own attributes first, then the table's key (in an
+        # index), then the keys of other indexes.
+        names = [a for a in entry if a not in keys and a not in self.key_names]
+        names += [a for a in self.table_key_names if a not in keys and a in entry]
+        names += [
+            a
+            for a in entry
+            if a not in keys and a in self.key_names and a not in self.table_key_names
+        ]
         return ItemView(
             entity,
             self.colours.get(entity) if entity else None,

@@ -37,7 +37,7 @@ BORDER = "#94a3b8"
 FONT = "Helvetica"
 MONO = "Courier"
 MAX_TEXT = 48
-ATTRIBUTES_SHOWN = 2
+ATTRIBUTES_SHOWN = 3
 LEFT_BREAK = '<BR ALIGN="LEFT"/>'
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -45,11 +45,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def text(value: str, limit: int = MAX_TEXT) -> str:
     """User text for an HTML-like label: shortened, control characters
-    removed, and escaped as XML (&, <, >, quotes)."""
+    removed, escaped as XML (&, <, >, quotes) and for Graphviz (\\)."""
     value = _CONTROL.sub("", str(value)).replace("\n", " ").replace("\r", " ")
     if len(value) > limit:
         value = value[: limit - 1] + "…"
-    return html.escape(value, quote=True)
+    # Graphviz reads backslash escapes (\N: the node's name) even in
+    # HTML-like labels; a doubled backslash is one literal backslash.
+    return html.escape(value, quote=True).replace("\\", "\\\\")
 
 
 def _label(table: str) -> str:

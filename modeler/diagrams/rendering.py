@@ -91,7 +91,9 @@ _ATTRIBUTES = {
     "{http://www.w3.org/XML/1998/namespace}space",
 }
 _URL = re.compile(r"url\s*\(\s*(?!#)", re.IGNORECASE)
-_PROLOGUE = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", re.DOTALL)
+_PROLOGUE = re.compile(
+    r"<\?xml[^>]*\?>|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>|<!--.*?-->", re.DOTALL
+)
 
 
 class RenderError(RuntimeError):

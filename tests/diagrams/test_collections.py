@@ -1,0 +1,138 @@
+"""Item collections read from the engine: partitions grouped, items in sort
+key byte order, sparse indexes without the items that lack their keys,
+projections honoured, filters and pages."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from modeler.diagrams import Collections, UnknownIndexError
+from tests.diagrams.helpers import simulation
+
+
+@pytest.fixture(scope="module")
+def orders() -> Collections:
+    return Collections(simulation("order-management"))
+
+
+@pytest.fixture(scope="module")
+def hostile() -> Collections:
+    return Collections(simulation("hostile"))
+
+
+def _expected(items, pk: str, sk: str, table_keys=("PK", "SK")):
+    """Partitions and sort keys computed from the items themselves: UTF-8
+    byte order of the sort key, then the table key."""
+    groups = defaultdict(list)
+    for item in items:
+        if pk in item and sk in item:
+            groups[item[pk]].append(item)
+    return {
+        key: [
+            i[sk]
+            for i in sorted(
+                entries,
+                key=lambda i: (i[sk].encode(), *(i[k].encode() for k in table_keys)),
+            )
+        ]
+        for key, entries in groups.items()
+    }
+
+
+@pytest.mark.parametrize(
+    "index, pk, sk",
+    [("table", "PK", "SK"), ("GSI1", "GSI1PK", "GSI1SK"), ("GSI2", "GSI2PK", "GSI2SK")],
+)
+def test_every_partition_holds_its_items_in_byte_order(orders, index, pk, sk):
+    expected = _expected(orders.simulation.items, pk, sk)
+    views, more = orders.partitions(index=index, max_partitions=10**6, max_items=10**6)
+    assert more == 0
+    assert {v.key: [i.sort_key for i in v.items] for v in views} == expected
+    keys = [v.key for v in views]
+    assert keys == sorted(keys, key=str.encode)
+
+
+def test_a_sparse_index_leaves_out_items_without_its_keys(orders):
+    page = orders.page(index="GSI2", per_page=10_000)
+    open_orders = [
+        i
+        for i, e in zip(
+            orders.simulation.items, orders.simulation.entities, strict=True
+        )
+        if e == "Order" and i["status"] == "OPEN"
+    ]
+    assert page.item_count == page.index_items == len(open_orders)
+    assert page.absent == len(orders.simulation.items) - len(open_orders)
+    assert [p.key for p in page.partitions] == ["OPEN"]
+    assert {i.entity for i in page.partitions[0].items} == {"Order"}
+
+
+def test_projections_are_honoured(orders):
+    keys_only = orders.page(index="GSI2", per_page=5).partitions[0].items[0]
+    assert [name for name, _ in keys_only.attributes] == ["PK", "SK"]
+    include = (
+        orders.page(index="GSI1", entity="Order", per_page=5).partitions[0].items[0]
+    )
+    assert {n for n, _ in include.attributes} == {
+        "orderDate",
+        "status",
+        "total",
+        "PK",
+        "SK",
+    }
+    everything = (
+        orders.page(index="table", entity="Order", per_page=5).partitions[0].items[0]
+    )
+    names = [n for n, _ in everything.attributes]
+    assert names[:3] == ["customerId", "orderId", "orderDate"]
+    assert "GSI3PK" in names and names.index("GSI3PK") > names.index("total")
+
+
+def test_filter_by_entity_and_partition_key(orders):
+    page = orders.page(index="table", entity="LineItem", per_page=1000)
+    assert page.item_count == orders.simulation.entities.count("LineItem")
+    assert all(p.key.startswith("ORDER#") for p in page.partitions)
+    assert all(
+        i.entity == "LineItem" and i.colour == 2
+        for p in page.partitions
+        for i in p.items
+    )
+    some = page.partitions[3].key
+    one = orders.page(index="table", contains=some)
+    assert [p.key for p in one.partitions] == [some]
+    assert orders.page(index="table", contains="no such key").item_count == 0
+
+
+def test_pages_cut_partitions_and_continue_them(orders):
+    first = orders.page(index="table", per_page=7)
+    second = orders.page(index="table", per_page=7, page=2)
+    assert first.pages == -(-len(orders.simulation.items) // 7)
+    shown = [
+        (p.key, i.sort_key)
+        for page in (first, second)
+        for p in page.partitions
+        for i in p.items
+    ]
+    assert len(shown) == 14
+    whole = orders.page(index="table", per_page=14)
+    assert shown == [(p.key, i.sort_key) for p in whole.partitions for i in p.items]
+    if second.partitions[0].key == first.partitions[-1].key:
+        assert second.partitions[0].start > 0
+    last = orders.page(index="table", per_page=7, page=10**6)
+    assert last.page == last.pages
+
+
+def test_an_unknown_index_is_refused(orders):
+    with pytest.raises(UnknownIndexError, match="no index named 'GSI9'"):
+        orders.page(index="GSI9")
+
+
+def test_hostile_values_are_kept_as_they_are(hostile):
+    page = hostile.page(index="table")
+    assert page.partitions[0].key == 'H#"><img src=x onerror=alert(1)>'
+    assert page.partitions[0].items[0].sort_key.startswith('\\"}]; <x>#')
+    note = hostile.page(index="ByNote").partitions[0].items[0]
+    assert dict(note.attributes)["note"] == '\\"}<b>&amp;</b>]; \\l \\N'
+    assert "secret" not in dict(note.attributes)
