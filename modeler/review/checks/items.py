@@ -1,0 +1,300 @@
+"""Items and their keys: attributes that grow an item toward 400 KB, keys
+that sort wrongly (unpadded numbers, dates that are not ISO-8601), keys
+longer than DynamoDB allows, and keys of two entities that can collide."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from decimal import Decimal
+
+from modeler import design as d
+from modeler.engine.size import MAX_ITEM_SIZE, attribute_size
+from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template
+from modeler.keys.checks import key_roles
+from modeler.keys.lengths import max_key_bytes, placeholder_max_bytes
+from modeler.keys.template import Literal
+from modeler.review.checks.common import (
+    attribute_location,
+    entity_location,
+    plural,
+)
+from modeler.review.evidence import Evidence
+from modeler.review.findings import Finding, finding
+
+_COLLECTIONS = ("L", "M", "SS", "NS", "BS")
+_SETS = ("SS", "NS", "BS")
+# Text that sorts in time order: ISO-8601 dates and times, clock times,
+# and plain digits (epoch values).
+_SORTS_AS_TIME = re.compile(
+    r"^(?:\d{4}-\d{2}(?:-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?)?"
+    r"|\d{2}:\d{2}(?::\d{2})?|\d+)"
+)
+# camelCase or snake_case names of dates and times: createdAt, ship_date.
+_DATE_NAME = re.compile(
+    r"(?:At|_at|On|_on|Date|_date|Day|_day|Time|_time)$|^(?:date|day|time)$"
+)
+
+
+def check_items(evidence: Evidence) -> Iterator[Finding]:
+    design = evidence.design
+    yield from _growing_collections(evidence)
+    yield from _declared_size(design)
+    roles = key_roles(design.table)
+    for entity in design.entities:
+        for key_name, key in entity.keys.items():
+            role = roles.get(key_name)
+            if role is None:
+                continue
+            try:
+                template = parse_template(key.template)
+            except TemplateSyntaxError:
+                continue
+            if role.type == "S" and role.is_sort:
+                yield from _unpadded_numbers(evidence, entity, key_name, template)
+                yield from _non_iso_dates(evidence, entity, key_name, template)
+            if role.type != "N":
+                yield from _key_length(evidence, entity, key_name, template, role)
+    yield from _collisions(design)
+
+
+def _bounded(attribute: d.Attribute) -> bool:
+    """Whether a collection attribute has a fixed most number of members:
+    a map of named fields, or a set of choices."""
+    generator = attribute.generator
+    if generator is None:
+        return False
+    if attribute.type == "M":
+        return generator.kind == "map"
+    if attribute.type in _SETS and generator.kind == "list":
+        inner = generator.params.get("of")
+        return isinstance(inner, Mapping) and "choice" in inner
+    return False
+
+
+def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
+    design = evidence.design
+    updated: dict[tuple[str, str], list[str]] = {}
+    for pattern in design.access_patterns:
+        for action in pattern.actions:
+            for name, _ in action.set:
+                updated.setdefault((action.entity, name), []).append(pattern.name)
+    for entity in design.entities:
+        positions = evidence.positions((entity.name,))
+        for attribute in entity.attributes:
+            if attribute.type not in _COLLECTIONS or _bounded(attribute):
+                continue
+            members = []
+            rest = []
+            for position in positions:
+                item = evidence.items[position]
+                value = item.get(attribute.name)
+                if value is None:
+                    continue
+                members.append((attribute_size(attribute.name, value), len(value)))
+                rest.append(
+                    evidence.sizes[position] - attribute_size(attribute.name, value)
+                )
+            writers = updated.get((entity.name, attribute.name), [])
+            facts = []
+            figures: dict[str, float] = {}
+            count = sum(n for _, n in members)
+            if count:
+                per_member = sum(s for s, _ in members) / count
+                room = MAX_ITEM_SIZE - max(rest)
+                fits = int(room / per_member)
+                facts.append(
+                    f"sample members average {per_member:,.0f} bytes, so about "
+                    f"{fits:,} fit in the 400 KB item"
+                )
+                figures = {"member_bytes": per_member, "members_that_fit": fits}
+            if writers:
+                facts.append(f"rewritten by {', '.join(repr(w) for w in writers)}")
+            facts.append(f"type {attribute.type} with no bound on its members")
+            yield finding(
+                "item-growth",
+                "warning" if writers else "advice",
+                "Item can grow toward 400 KB",
+                attribute_location(entity.name, attribute.name),
+                why="A list, map or set that keeps growing inside one item makes "
+                "every read and write of the item cost more, and writes fail "
+                "once the item reaches 400 KB.",
+                evidence=facts,
+                fix=f"Store each member of {attribute.name} as its own item in "
+                f"the {entity.name}'s item collection (same partition key, a "
+                "sort key prefix per member), or cap the collection and keep "
+                "only the latest members.",
+                figures=figures,
+            )
+
+
+def _declared_size(design: d.Design) -> Iterator[Finding]:
+    """An entity whose declared maximum lengths add up past 400 KB."""
+    for entity in design.entities:
+        total = 0
+        for attribute in entity.attributes:
+            if attribute.max_length is None or attribute.type not in ("S", "B"):
+                continue
+            bytes_per = 1 if attribute.type == "B" else 4
+            total += len(attribute.name.encode()) + attribute.max_length * bytes_per
+        if total > MAX_ITEM_SIZE:
+            yield finding(
+                "item-size",
+                "error",
+                "Item can pass 400 KB",
+                entity_location(entity.name),
+                why="DynamoDB refuses to write an item over 400 KB.",
+                evidence=[
+                    f"the max_length of its S and B attributes allows "
+                    f"{total:,} bytes (4 bytes per character of S)"
+                ],
+                fix="Keep large values in S3 and store their object keys, or "
+                "split the item into several items of one collection.",
+                figures={"bytes": total},
+            )
+
+
+def _sample_values(evidence: Evidence, entity: str, attribute: str) -> list:
+    return [
+        evidence.items[p][attribute]
+        for p in evidence.positions((entity,))
+        if attribute in evidence.items[p]
+    ]
+
+
+def _unpadded_numbers(
+    evidence: Evidence, entity: d.Entity, key_name: str, template
+) -> Iterator[Finding]:
+    for part in template.parts:
+        if isinstance(part, Literal) or part.width is not None:
+            continue
+        attribute = entity.attribute(part.attribute)
+        if attribute is None or attribute.type != "N":
+            continue
+        if attribute.generator and attribute.generator.kind in ("date", "timestamp"):
+            continue
+        values = sorted(
+            {
+                v
+                for v in _sample_values(evidence, entity.name, part.attribute)
+                if isinstance(v, Decimal)
+            }
+        )
+        facts = []
+        misordered = (
+            next(
+                ((a, b) for a in values for b in values if a < b and str(a) > str(b)),
+                None,
+            )
+            if len(values) <= 2000
+            else None
+        )
+        if misordered:
+            a, b = misordered
+            facts.append(
+                f"in the sample data {part.attribute} {a} sorts after {b} "
+                f"('{a}' > '{b}' as text)"
+            )
+        digits = max((len(str(abs(int(v)))) for v in values), default=0)
+        facts.append(f"'{entity.keys[key_name].template}' at column {part.column}")
+        yield finding(
+            "unpadded-number",
+            "warning",
+            "Number unpadded in a string sort key",
+            entity_location(entity.name, key_name),
+            why="Numbers in a string key sort as text, so '10' comes before '9' "
+            "and ranges and orders on the sort key come out wrong.",
+            evidence=facts,
+            fix=f"Zero-pad it: {{{part.attribute}:0{max(digits, 2) + 1}d}} "
+            "(a width above the largest value).",
+        )
+
+
+def _looks_like_date(attribute: d.Attribute) -> bool:
+    kind = attribute.generator.kind if attribute.generator else ""
+    return kind in ("date", "timestamp") or bool(_DATE_NAME.search(attribute.name))
+
+
+def _non_iso_dates(
+    evidence: Evidence, entity: d.Entity, key_name: str, template
+) -> Iterator[Finding]:
+    for part in template.parts:
+        if isinstance(part, Literal):
+            continue
+        attribute = entity.attribute(part.attribute)
+        if (
+            attribute is None
+            or attribute.type != "S"
+            or not _looks_like_date(attribute)
+        ):
+            continue
+        values = [
+            v
+            for v in _sample_values(evidence, entity.name, part.attribute)
+            if isinstance(v, str)
+        ]
+        wrong = [v for v in values if not _SORTS_AS_TIME.match(v)]
+        if not values or len(wrong) * 2 < len(values):
+            continue
+        ordered = sorted(wrong[:200])
+        yield finding(
+            "date-not-iso",
+            "warning",
+            "Date in a sort key is not ISO-8601",
+            entity_location(entity.name, key_name),
+            why="Sort keys order as text, and only ISO-8601 (year first, "
+            "zero-padded) text sorts in time order.",
+            evidence=[
+                f"{plural(len(wrong), 'sample value')} of {part.attribute} are "
+                f"not ISO-8601, such as '{wrong[0]}'",
+                f"as text '{ordered[0]}' sorts before '{ordered[-1]}'",
+            ],
+            fix=f"Store {part.attribute} as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ "
+            "(the date and timestamp generators make these).",
+        )
+
+
+def _key_length(
+    evidence: Evidence, entity: d.Entity, key_name: str, template, role
+) -> Iterator[Finding]:
+    longest = max_key_bytes(template, entity)
+    if longest is None or longest <= role.max_bytes:
+        return
+    parts = [
+        f"{p.attribute} up to {placeholder_max_bytes(p, entity.attribute(p.attribute))}"
+        " bytes"
+        for p in template.placeholders
+    ]
+    yield finding(
+        "key-too-long",
+        "error",
+        f"Key can pass {role.max_bytes:,} bytes",
+        entity_location(entity.name, key_name),
+        why=f"DynamoDB refuses a write whose {role.kind} value is over "
+        f"{role.max_bytes:,} bytes.",
+        evidence=[
+            f"'{entity.keys[key_name].template}' can render {longest:,} bytes",
+            ", ".join(parts),
+        ],
+        fix="Lower the attributes' max_length, or key on a short id (or a hash) "
+        "instead of the long text.",
+        figures={"bytes": longest},
+    )
+
+
+def _collisions(design: d.Design) -> Iterator[Finding]:
+    for problem in check_key_collisions(design):
+        entity = problem.path.split(".")[1]
+        on_table = problem.severity == "error"
+        yield finding(
+            "key-collision",
+            problem.severity,
+            "Keys of two entities can collide",
+            entity_location(entity),
+            why="One put overwrites the other entity's item."
+            if on_table
+            else "A query meant for one entity returns items of the other.",
+            evidence=[problem.message.split(": ", 1)[0]],
+            fix="Give each entity a distinct literal prefix in the key "
+            "(ORDER#..., ITEM#...).",
+        )

@@ -1,0 +1,411 @@
+"""Where the traffic lands: per partition key value, the read and write
+units at peak (pattern traffic spread as the sample data spreads its items,
+Zipf and hot keys included); hot partitions, low-cardinality and
+time-bucket keys, and item collections that outgrow an LSI's 10 GB."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from modeler import design as d
+from modeler.keys import TemplateSyntaxError, parse_template
+from modeler.keys.template import Literal
+from modeler.review.checks.common import (
+    action_count,
+    index_location,
+    percent,
+    plural,
+    units,
+)
+from modeler.review.evidence import (
+    LOW_CARDINALITY,
+    Evidence,
+    attribute_cardinality,
+    is_time_bucket,
+    partition_home,
+)
+from modeler.review.findings import Finding, finding
+
+PARTITION_READ_LIMIT = 3000  # RCU per second per physical partition
+PARTITION_WRITE_LIMIT = 1000  # WCU per second
+COLLECTION_LIMIT = 10 * 1024**3  # bytes in an item collection with an LSI
+LOW_CARDINALITY_WARNING = 0.5  # of a partition's limit, at peak
+COLLECTION_WARNING_DAYS = 365
+COLLECTION_ADVICE_DAYS = 5 * 365
+
+
+@dataclass
+class KeyLoad:
+    """Units per second at peak on one partition key value."""
+
+    read: float = 0.0
+    write: float = 0.0
+    readers: dict[int, float] = field(default_factory=dict)  # position -> rps
+    writers: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def utilization(self) -> float:
+        return max(self.read / PARTITION_READ_LIMIT, self.write / PARTITION_WRITE_LIMIT)
+
+
+class Loads:
+    """Peak units per (home, key value), where home is the table or a GSI."""
+
+    def __init__(self, evidence: Evidence) -> None:
+        self.evidence = evidence
+
+    @cached_property
+    def by_key(self) -> dict[tuple[str, str], KeyLoad]:
+        evidence = self.evidence
+        table = evidence.design.table
+        loads: dict[tuple[str, str], KeyLoad] = {}
+        for position, pattern in enumerate(evidence.design.access_patterns):
+            run = evidence.runs.get(position)
+            peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
+            if run is None or run.error or not run.pages or peak <= 0:
+                continue
+            if pattern.is_read:
+                entities = pattern.expects.entities if pattern.expects else None
+                if pattern.operation in ("Query", "Scan"):
+                    spent = {pattern.index: run.capacity.read}
+                else:
+                    spent = {d.TABLE_INDEX: run.capacity.read}
+            else:
+                entities = tuple(a.entity for a in pattern.actions)
+                spent = dict(run.capacity.by_index)
+            for name, spent_units in spent.items():
+                home = partition_home(table, name)
+                counts = evidence.key_counts(home, entities, live=True)
+                total = sum(counts.values())
+                for key, count in counts.items():
+                    load = loads.setdefault((home, key), KeyLoad())
+                    share = count / total
+                    if pattern.is_read:
+                        load.read += peak * spent_units * share
+                        load.readers[position] = peak * share
+                    else:
+                        load.write += peak * spent_units * share
+                        load.writers[position] = peak * share
+        return loads
+
+    def hottest(self, home: str, keys: set[str] | None = None) -> tuple[str, KeyLoad]:
+        candidates = [
+            (key, load)
+            for (where, key), load in self.by_key.items()
+            if where == home and (keys is None or key in keys)
+        ]
+        if not candidates:
+            return "", KeyLoad()
+        return max(candidates, key=lambda pair: pair[1].utilization)
+
+
+def check_partitions(evidence: Evidence) -> Iterator[Finding]:
+    loads = Loads(evidence)
+    yield from _hot_partitions(evidence, loads)
+    yield from _low_cardinality_keys(evidence, loads)
+    yield from _item_collections(evidence)
+
+
+def _homes(table: d.Table) -> list[str]:
+    return [d.TABLE_INDEX] + [i.name for i in table.indexes if i.is_global]
+
+
+def _hot_partitions(evidence: Evidence, loads: Loads) -> Iterator[Finding]:
+    design = evidence.design
+    for home in _homes(design.table):
+        hot_reads = max(
+            (
+                (key, load)
+                for (where, key), load in loads.by_key.items()
+                if where == home
+            ),
+            key=lambda pair: pair[1].read,
+            default=None,
+        )
+        hot_writes = max(
+            (
+                (key, load)
+                for (where, key), load in loads.by_key.items()
+                if where == home
+            ),
+            key=lambda pair: pair[1].write,
+            default=None,
+        )
+        if hot_writes and hot_writes[1].write > PARTITION_WRITE_LIMIT:
+            yield _hot_write(evidence, home, *hot_writes)
+        if hot_reads and hot_reads[1].read > PARTITION_READ_LIMIT:
+            yield _hot_read(evidence, home, *hot_reads)
+
+
+def _contributors(design: d.Design, shares: dict[int, float], limit: int = 3) -> str:
+    top = sorted(shares.items(), key=lambda pair: -pair[1])[:limit]
+    return ", ".join(
+        f"'{design.access_patterns[p].name}' {rps:,.0f}/s" for p, rps in top
+    )
+
+
+def _hot_write(evidence: Evidence, home: str, key: str, load: KeyLoad) -> Finding:
+    design = evidence.design
+    shards = math.ceil(load.write / PARTITION_WRITE_LIMIT)
+    read_rps = sum(load.readers.values())
+    fan_out = (
+        f"; reads of one logical key then query all {shards} shards: "
+        f"{read_rps:,.0f} read requests/s at peak become {read_rps * shards:,.0f}"
+        if read_rps
+        else f"; a read of one logical key then queries all {shards} shards"
+    )
+    where = "the table" if home == d.TABLE_INDEX else f"index {home}"
+    return finding(
+        "hot-partition",
+        "error",
+        "Hot partition: writes",
+        index_location(design.table, home),
+        why="One partition key value lives in one partition, which takes about "
+        "1,000 WCU per second; past that, writes to it are throttled whatever "
+        "the table's capacity.",
+        evidence=[
+            f"key '{key}' on {where} takes {units(load.write)} WCU/s at peak",
+            f"from {_contributors(design, load.writers)} (requests to this key)",
+        ],
+        fix=f"Write-shard the key: add a suffix #0..#{shards - 1} ({shards} shards "
+        f"= ceil({units(load.write)} / 1,000)), chosen at random or from a hash "
+        f"of an id at write time{fan_out}.",
+        figures={"wcu": load.write, "shards": shards, "read_rps": read_rps},
+    )
+
+
+def _hot_read(evidence: Evidence, home: str, key: str, load: KeyLoad) -> Finding:
+    design = evidence.design
+    copies = math.ceil(load.read / PARTITION_READ_LIMIT)
+    where = "the table" if home == d.TABLE_INDEX else f"index {home}"
+    return finding(
+        "hot-partition",
+        "error",
+        "Hot partition: reads",
+        index_location(design.table, home),
+        why="One partition key value lives in one partition, which serves about "
+        "3,000 RCU per second; past that, reads of it are throttled whatever "
+        "the table's capacity.",
+        evidence=[
+            f"key '{key}' on {where} takes {units(load.read)} RCU/s at peak",
+            f"from {_contributors(design, load.readers)} (requests to this key)",
+        ],
+        fix=f"Cache the hot key's reads (DAX or an application cache), or keep "
+        f"{copies} copies of its items under suffixed keys (ceil("
+        f"{units(load.read)} / 3,000)) and read one at random; writes then "
+        f"cost {copies} times as much.",
+        figures={"rcu": load.read, "copies": copies},
+    )
+
+
+@dataclass(frozen=True)
+class _NarrowKey:
+    entity: str
+    attribute: str
+    template: str
+    live_values: int
+    time_parts: tuple[str, ...]
+
+
+def _narrow_keys(design: d.Design, home: str) -> Iterator[_NarrowKey]:
+    table = design.table
+    index = table.index(home)
+    names = (
+        (table.partition_key.name,)
+        if index is None
+        else tuple(a.name for a in index.partition_key)
+    )
+    for entity in design.entities:
+        live = 1
+        time_parts: list[str] = []
+        templates = []
+        for name in names:
+            key = entity.keys.get(name)
+            if key is None:
+                break
+            try:
+                template = parse_template(key.template)
+            except TemplateSyntaxError:
+                break
+            templates.append(key.template)
+            for part in template.parts:
+                if isinstance(part, Literal):
+                    continue
+                attribute = entity.attribute(part.attribute)
+                if is_time_bucket(attribute):
+                    time_parts.append(part.attribute)
+                    continue
+                cardinality = attribute_cardinality(attribute)
+                if cardinality is None:
+                    live = LOW_CARDINALITY + 1
+                    break
+                live *= cardinality
+            if live > LOW_CARDINALITY:
+                break
+        else:
+            yield _NarrowKey(
+                entity.name, names[0], " + ".join(templates), live, tuple(time_parts)
+            )
+
+
+def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]:
+    design = evidence.design
+    for home in _homes(design.table):
+        for narrow in _narrow_keys(design, home):
+            keys = set(evidence.key_counts(home, (narrow.entity,), live=True))
+            key, load = loads.hottest(home, keys)
+            utilization = load.utilization
+            where = "the table" if home == d.TABLE_INDEX else f"index {home}"
+            if narrow.time_parts:
+                title = "Time-bucket partition key"
+                why = (
+                    "All new items share the current period's key, so every "
+                    "write of the moment lands in one partition (or a few)."
+                )
+            else:
+                title = "Low-cardinality partition key"
+                why = (
+                    "A key with few values spreads the data over few "
+                    "partitions, so their per-partition limits cap the whole "
+                    "index's throughput."
+                )
+            facts = [
+                f"{narrow.entity}'s {narrow.attribute} '{narrow.template}' has "
+                f"{plural(narrow.live_values, 'live value')}"
+                + (
+                    f" ({', '.join(narrow.time_parts)} is the current period)"
+                    if narrow.time_parts
+                    else ""
+                ),
+            ]
+            if key:
+                facts.append(
+                    f"busiest key '{key}' on {where}: {units(load.read)} RCU/s and "
+                    f"{units(load.write)} WCU/s at peak, {percent(utilization)} "
+                    "of a partition's limit"
+                )
+            shards = max(1, math.ceil(load.write / PARTITION_WRITE_LIMIT))
+            spread = plural(narrow.live_values, "key value")
+            if utilization < 1:
+                fix = (
+                    f"Fine up to about {1 / max(utilization, 1e-9):,.0f} times "
+                    f"today's peak on {spread}; before traffic passes that, "
+                    "write-shard the key (a suffix #0..#N-1, N = ceil(peak WCU "
+                    "per key / 1,000)) or add a high-cardinality part such as "
+                    "an id."
+                )
+            else:
+                fix = (
+                    f"Write-shard the key into {shards} or more values (a suffix "
+                    "#0..#N-1, N = ceil(peak WCU / 1,000)) or add a "
+                    "high-cardinality part such as an id."
+                )
+            yield finding(
+                "time-bucket-key" if narrow.time_parts else "low-cardinality-key",
+                "warning" if utilization >= LOW_CARDINALITY_WARNING else "advice",
+                title,
+                index_location(design.table, home),
+                why=why,
+                evidence=facts,
+                fix=fix,
+                figures={
+                    "live_values": narrow.live_values,
+                    "utilization": utilization,
+                    "wcu": load.write,
+                    "rcu": load.read,
+                },
+            )
+
+
+def _item_collections(evidence: Evidence) -> Iterator[Finding]:
+    """With an LSI, all items of one partition key value (and their LSI
+    entries) must fit in 10 GB; new items at the average traffic make the
+    busiest collection grow."""
+    design = evidence.design
+    table = design.table
+    lsis = [i for i in table.indexes if not i.is_global]
+    if not lsis:
+        return
+    growth: dict[str, float] = {}  # bytes per second per partition key value
+    writers: dict[str, set[str]] = {}
+    for pattern in design.access_patterns:
+        if pattern.is_read or pattern.traffic.rps <= 0:
+            continue
+        for action in pattern.actions:
+            if action.operation != "Put":
+                continue
+            sizes = _entry_sizes(evidence, action.entity, lsis)
+            if sizes is None:
+                continue
+            counts = evidence.key_counts(d.TABLE_INDEX, (action.entity,), live=False)
+            total = sum(counts.values())
+            rate = pattern.traffic.rps * action_count(pattern, action)
+            for key, count in counts.items():
+                growth[key] = growth.get(key, 0.0) + rate * count / total * sizes
+                writers.setdefault(key, set()).add(pattern.name)
+    if not growth:
+        return
+    key = max(growth, key=growth.__getitem__)
+    per_day = growth[key] * 86_400
+    days = COLLECTION_LIMIT / per_day
+    if days > COLLECTION_ADVICE_DAYS:
+        return
+    entities = sorted(
+        {
+            e
+            for e, item in zip(evidence.entities, evidence.items, strict=True)
+            if e and str(item.get(table.partition_key.name)) == key
+        }
+    )
+    ttl = table.ttl_attribute
+    expiring = [
+        name
+        for name in entities
+        if ttl and (entity := design.entity(name)) and entity.attribute(ttl)
+    ]
+    fix = (
+        "Keep the collection bounded: move the growing items to their own "
+        "partition key (a time bucket or a shard per parent), or replace the "
+        "LSI with a GSI, which has no 10 GB limit"
+    )
+    if expiring:
+        fix += (
+            f"; {', '.join(expiring)} items carry the TTL attribute {ttl}, which "
+            f"keeps the collection under 10 GB only if they expire within "
+            f"{days:,.0f} days"
+        )
+    yield finding(
+        "item-collection",
+        "warning" if days <= COLLECTION_WARNING_DAYS else "advice",
+        "Item collection can pass 10 GB",
+        index_location(table, lsis[0].name),
+        why="A table with an LSI caps each item collection (one partition key "
+        "value, with its LSI entries) at 10 GB, and refuses writes to it "
+        "beyond that.",
+        evidence=[
+            f"collection '{key}' grows by {per_day / 1024**3:,.2f} GB a day "
+            f"(from {', '.join(sorted(writers[key]))} at average traffic, "
+            f"items plus {', '.join(i.name for i in lsis)} entries)",
+            f"10 GB in {days:,.0f} days",
+        ],
+        fix=fix + ".",
+        figures={"days": days, "bytes_per_day": per_day},
+    )
+
+
+def _entry_sizes(evidence: Evidence, entity: str, lsis: list[d.Index]) -> float | None:
+    """The average bytes one new item of the entity adds to its collection:
+    the item and its entries in the LSIs."""
+    positions = evidence.positions((entity,))
+    if not positions:
+        return None
+    total = 0
+    for position in positions:
+        item = evidence.items[position]
+        total += evidence.sizes[position]
+        for index in lsis:
+            total += evidence.index_entry_size(index, item) or 0
+    return total / len(positions)

@@ -1,0 +1,336 @@
+"""How each access pattern is served: Scans, several requests, filters that
+discard most of what is read, strongly consistent reads on a GSI,
+transactions past DynamoDB's limits, sort keys that cannot serve a range."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from modeler import design as d
+from modeler.keys import TemplateSyntaxError, parse_template
+from modeler.keys.template import Literal
+from modeler.parameters import placeholders
+from modeler.review.checks.common import (
+    action_count,
+    pattern_location,
+    plural,
+    units,
+)
+from modeler.review.evidence import Evidence
+from modeler.review.findings import Finding, finding
+
+FILTER_RATIO_WARNING = 10  # the simulator fails a read that reads 10x more
+FILTER_RATIO_ADVICE = 3
+INTERACTIVE_RPS = 1.0  # a Scan at this peak or more is a user-facing read
+MAX_TRANSACTION_ITEMS = 100
+MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
+_RANGE_OPERATORS = ("<", "<=", ">", ">=", "between", "begins_with")
+
+
+def check_patterns(evidence: Evidence) -> Iterator[Finding]:
+    design = evidence.design
+    for position, pattern in enumerate(design.access_patterns):
+        run = evidence.runs.get(position)
+        if pattern.operation == "Scan":
+            yield _scan(evidence, position)
+        elif pattern.operation == "Query" and run is not None and not run.error:
+            yield from _pages(evidence, position)
+            yield from _filter_ratio(evidence, position)
+        if pattern.consistent_read:
+            yield from _strong_gsi_read(design, position)
+        if pattern.operation in ("TransactWriteItems", "TransactGetItems"):
+            yield from _transaction_limits(evidence, position)
+        if pattern.operation == "Query":
+            yield from _sort_range(design, position)
+
+
+def _scan(evidence: Evidence, position: int) -> Finding:
+    design = evidence.design
+    pattern = design.access_patterns[position]
+    run = evidence.runs.get(position)
+    peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
+    facts = []
+    if run is not None and not run.error:
+        facts.append(
+            f"the simulated Scan read {plural(run.scanned_count, 'item')} to return "
+            f"{run.count} in {plural(run.pages, 'page')} for "
+            f"{units(run.capacity.read)} RCU"
+        )
+    facts.append(f"{len(evidence.items):,} items in the sample table")
+    facts.append(f"peak {peak:g} requests/s")
+    serving = _serving_index(design, pattern)
+    severity = "error" if peak >= INTERACTIVE_RPS else "warning"
+    figures = {
+        "scanned": run.scanned_count if run else 0,
+        "returned": run.count if run else 0,
+        "peak_rps": peak,
+    }
+    if serving is not None:
+        index_name, template = serving
+        return finding(
+            "scan",
+            severity,
+            "Served by a Scan",
+            pattern_location(design, position),
+            why="A Scan reads and pays for every item in the table or index, so "
+            "its cost and latency grow with the table, not with the answer.",
+            evidence=facts,
+            fix=f"Query {index_name} with the partition key {template} instead.",
+            figures=figures,
+        )
+    return finding(
+        "no-index",
+        severity,
+        "No index can serve this pattern",
+        pattern_location(design, position),
+        why="Without a key that selects its items, the pattern can only Scan, "
+        "reading and paying for every item in the table.",
+        evidence=facts,
+        fix=_index_suggestion(pattern),
+        figures=figures,
+    )
+
+
+def _equalities(pattern: d.AccessPattern) -> dict[str, str]:
+    if pattern.expects is None:
+        return {}
+    return {
+        p.attribute: p.values[0]
+        for p in pattern.expects.where
+        if p.operator == "=" and p.values
+    }
+
+
+def _serving_index(
+    design: d.Design, pattern: d.AccessPattern
+) -> tuple[str, str] | None:
+    """An index (or the table) whose partition key, for every entity the
+    pattern returns, is made only of attributes the pattern fixes."""
+    if pattern.expects is None:
+        return None
+    fixed = set(_equalities(pattern))
+    table = design.table
+    places = [(d.TABLE_INDEX, (table.partition_key.name,))]
+    places += [
+        (i.name, tuple(a.name for a in i.partition_key))
+        for i in table.indexes
+        if i.is_global
+    ]
+    for name, attributes in places:
+        templates = []
+        for entity_name in pattern.expects.entities:
+            entity = design.entity(entity_name)
+            keys = [entity.keys.get(a) for a in attributes] if entity else [None]
+            if any(k is None or k.when for k in keys):
+                break
+            used = {p for k in keys if k for p in placeholders(k.template)}
+            if not used or not used <= fixed:
+                break
+            templates.append(" + ".join(f"'{k.template}'" for k in keys if k))
+        else:
+            label = "the table" if name == d.TABLE_INDEX else f"index {name}"
+            return label, templates[0]
+    return None
+
+
+def _index_suggestion(pattern: d.AccessPattern) -> str:
+    fixed = _equalities(pattern)
+    if not fixed:
+        return (
+            "Give the pattern an attribute that selects its items (expects.where "
+            "with '='), then add a GSI keyed on it; a report over everything "
+            "belongs in an export (S3 export, a stream), not in a Scan."
+        )
+    attribute, value = next(iter(fixed.items()))
+    literal = not placeholders(value)
+    key = f"'{value}'" if literal else f"'{attribute.upper()}#{{{attribute}}}'"
+    sparse = (
+        f", written only while {attribute} = {value} (a sparse index holds just "
+        "those items)"
+        if literal
+        else ""
+    )
+    return f"Add a GSI whose partition key is {key}{sparse}, and Query it."
+
+
+def _pages(evidence: Evidence, position: int) -> Iterator[Finding]:
+    design = evidence.design
+    pattern = design.access_patterns[position]
+    run = evidence.runs[position]
+    if run.pages <= 1 or pattern.limit is not None:
+        return
+    yield finding(
+        "several-requests",
+        "warning",
+        "Needs more than one request",
+        pattern_location(design, position),
+        why="Each page is another round trip: a read that cannot be answered in "
+        "one request is slow for users and can time out as the data grows.",
+        evidence=[
+            f"the simulated Query needed {run.pages} pages of up to 1 MB",
+            f"it read {plural(run.scanned_count, 'item')} for "
+            f"{units(run.capacity.read)} RCU",
+        ],
+        fix="Narrow the key condition (a sort key range), add a Limit and "
+        "paginate on purpose, or project fewer attributes into a GSI.",
+        figures={"pages": run.pages, "scanned": run.scanned_count},
+    )
+
+
+def _filter_ratio(evidence: Evidence, position: int) -> Iterator[Finding]:
+    design = evidence.design
+    pattern = design.access_patterns[position]
+    run = evidence.runs[position]
+    if not pattern.filter or run.scanned_count == 0:
+        return
+    ratio = run.scanned_count / max(run.count, 1)
+    if ratio < FILTER_RATIO_ADVICE:
+        return
+    severity = "warning" if ratio >= FILTER_RATIO_WARNING else "advice"
+    yield finding(
+        "filter-ratio",
+        severity,
+        "Reads many times what it returns",
+        pattern_location(design, position),
+        why="A filter runs after the read: every item read is paid for, so a "
+        "filter that discards most of them wastes that capacity.",
+        evidence=[
+            f"ScannedCount {run.scanned_count:,} for Count {run.count:,} "
+            f"({ratio:.1f} items read per item returned)",
+            f"{units(run.capacity.read)} RCU per request",
+            f"filter: {pattern.filter}",
+        ],
+        fix="Move what the filter tests into the key: put it in the sort key "
+        "(coarse to fine) or key a GSI on it, so the key condition selects "
+        "only the items the pattern returns.",
+        figures={"ratio": ratio, "scanned": run.scanned_count, "count": run.count},
+    )
+
+
+def _strong_gsi_read(design: d.Design, position: int) -> Iterator[Finding]:
+    pattern = design.access_patterns[position]
+    index = design.table.index(pattern.index)
+    if index is None or not index.is_global:
+        return
+    yield finding(
+        "strong-gsi-read",
+        "error",
+        "Strongly consistent read on a GSI",
+        pattern_location(design, position),
+        why="GSIs are updated asynchronously and DynamoDB rejects "
+        "ConsistentRead=true on them with a ValidationException.",
+        evidence=[f"consistent_read: true on {index.kind} index {index.name}"],
+        fix="Read the GSI eventually consistently; if the read must see the "
+        "latest write, serve it from the table or from an LSI.",
+    )
+
+
+def _transaction_limits(evidence: Evidence, position: int) -> Iterator[Finding]:
+    design = evidence.design
+    pattern = design.access_patterns[position]
+    count = 0
+    largest = 0
+    for action in pattern.actions:
+        n = action_count(pattern, action)
+        count += n
+        stats = evidence.entity_sizes.get(action.entity)
+        largest += n * (stats.largest if stats else 0)
+    location = pattern_location(design, position)
+    if count > MAX_TRANSACTION_ITEMS:
+        yield finding(
+            "transaction-items",
+            "error",
+            "Transaction over 100 items",
+            location,
+            why="DynamoDB refuses a transaction of more than 100 items, so this "
+            "write fails every time.",
+            evidence=[f"{count} items, counting each action's count"],
+            fix="Split the work into transactions of at most 100 items, or keep "
+            "only the items that must change together in the transaction.",
+            figures={"items": count},
+        )
+    if largest > MAX_TRANSACTION_BYTES:
+        yield finding(
+            "transaction-size",
+            "error",
+            "Transaction over 4 MB",
+            location,
+            why="DynamoDB refuses a transaction whose items add up to more than 4 MB.",
+            evidence=[
+                f"{count} items of up to {largest / 1024 / 1024:.1f} MB in all "
+                "(the largest sample item of each entity)"
+            ],
+            fix="Write the large items outside the transaction (or keep their "
+            "large attributes in S3), and transact only the small items.",
+            figures={"bytes": largest, "items": count},
+        )
+
+
+def _sort_range(design: d.Design, position: int) -> Iterator[Finding]:
+    """The sort key must hold the attribute a pattern ranges over or orders
+    by, after only the parts the pattern fixes: components run coarse to
+    fine."""
+    pattern = design.access_patterns[position]
+    expects = pattern.expects
+    if expects is None:
+        return
+    index = design.table.index(pattern.index)
+    if index is None:
+        sort_names = (design.table.sort_key.name,) if design.table.sort_key else ()
+    else:
+        sort_names = tuple(a.name for a in index.sort_key)
+    if len(sort_names) != 1:
+        return  # no sort key, or a multi-attribute one with its own checks
+    fixed = set(_equalities(pattern))
+    wanted = [
+        (p.attribute, f"the range '{p.attribute} {p.operator}'")
+        for p in expects.where
+        if p.operator in _RANGE_OPERATORS
+    ]
+    if expects.order_by and len(expects.entities) == 1:
+        first = expects.order_by[0].lstrip("+-")
+        wanted.append((first, f"the order by {first}"))
+    # A predicate on a key attribute itself is a key condition already.
+    seen = {a.name for a in design.table.all_key_attributes()}
+    for attribute, purpose in wanted:
+        if attribute in seen or attribute in fixed:
+            continue
+        seen.add(attribute)
+        for entity_name in expects.entities:
+            entity = design.entity(entity_name)
+            key = entity.keys.get(sort_names[0]) if entity else None
+            if key is None:
+                continue
+            try:
+                template = parse_template(key.template)
+            except TemplateSyntaxError:
+                continue
+            names = [p.attribute for p in template.parts if not isinstance(p, Literal)]
+            if attribute in names:
+                before = [n for n in names[: names.index(attribute)] if n not in fixed]
+                if not before:
+                    continue
+                problem = (
+                    f"{sort_names[0]} '{key.template}' puts "
+                    f"{', '.join(before)} before {attribute}, and the pattern "
+                    f"does not fix {'them' if len(before) > 1 else 'it'}"
+                )
+            else:
+                problem = (
+                    f"{sort_names[0]} '{key.template}' of {entity_name} does not "
+                    f"contain {attribute}"
+                )
+            yield finding(
+                "sort-key-range",
+                "warning",
+                "Sort key cannot serve the pattern's range",
+                pattern_location(design, position),
+                why=f"A key condition reads one contiguous run of sort keys, so "
+                f"{purpose} must come from the sort key rather than from a "
+                "filter or from sorting in the application.",
+                evidence=[problem],
+                fix=f"Order the sort key coarse to fine: the parts the pattern "
+                f"fixes first, then {attribute} (ISO-8601 for dates, zero-padded "
+                "numbers), then what makes the key unique.",
+            )
+            break

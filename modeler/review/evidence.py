@@ -1,0 +1,236 @@
+"""The numbers a review stands on, taken from the simulation: item sizes per
+entity, how an entity's items spread over the partition key values of the
+table and of each index, and each pattern's simulated run."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from modeler import design as d
+from modeler.engine.size import item_size
+from modeler.keys import TemplateSyntaxError, parse_template
+from modeler.keys.template import Literal
+from modeler.simulation import PatternRun
+
+# Names that say an attribute is a period (a day, a month...): a partition
+# key made of one is a time bucket that takes every current write.
+_TIME_BUCKET_NAME = re.compile(
+    r"(?:^|[_a-z])(?:date|day|month|week|year|hour)$", re.IGNORECASE
+)
+LOW_CARDINALITY = 100  # at most this many live partition key values
+
+
+@dataclass(frozen=True)
+class SizeStats:
+    count: int
+    average: float
+    largest: int
+
+
+@dataclass(frozen=True)
+class KeyShare:
+    """The partition key value with the most items of some entities, and
+    its share of them (the share of requests it gets when requests follow
+    the data, as the sample data's Zipf and hot-key settings model)."""
+
+    key: str
+    share: float
+    partitions: int  # distinct live key values
+
+
+def attribute_cardinality(attribute: d.Attribute | None) -> int | None:
+    """How many values an attribute can take, when that is few: a choice,
+    a boolean, a constant, a small integer range; None when unbounded."""
+    if attribute is None:
+        return None
+    if attribute.type == "BOOL":
+        return 2
+    generator = attribute.generator
+    if generator is None:
+        return None
+    params = generator.params
+    if generator.kind == "choice":
+        options = (
+            params["value"] if set(params) == {"value"} else params
+        )  # a list of options, or options with their weights
+        return len(options) or None
+    if generator.kind == "bool":
+        return 2
+    if generator.kind == "constant":
+        return 1
+    if generator.kind == "int":
+        try:
+            span = int(params["max"]) - int(params["min"]) + 1
+        except (KeyError, TypeError, ValueError):
+            return None
+        return span if span <= LOW_CARDINALITY else None
+    return None
+
+
+def is_time_bucket(attribute: d.Attribute | None) -> bool:
+    """A date-like attribute: at any moment every new item has the current
+    value, so a partition key made of it takes all writes in one place."""
+    if attribute is None or attribute.type != "S":
+        return False
+    kind = attribute.generator.kind if attribute.generator else ""
+    if kind == "date":
+        return True
+    if kind in ("timestamp", "ulid", "uuid", "ref", "pick", "sequence"):
+        return False
+    return bool(_TIME_BUCKET_NAME.search(attribute.name))
+
+
+def partition_attributes(table: d.Table, index_name: str) -> tuple[str, ...]:
+    """The attributes that choose the partition on the table or an index; an
+    LSI shares the table's partitions."""
+    index = table.index(index_name)
+    if index is None or not index.is_global:
+        return (table.partition_key.name,)
+    return tuple(a.name for a in index.partition_key)
+
+
+def partition_home(table: d.Table, index_name: str) -> str:
+    """Whose partitions serve a request on `index_name`: an LSI's are the
+    table's."""
+    index = table.index(index_name)
+    return index_name if index is not None and index.is_global else d.TABLE_INDEX
+
+
+class Evidence:
+    """A simulated design's sample items and pattern runs, with the derived
+    figures the checks share."""
+
+    def __init__(
+        self,
+        design: d.Design,
+        items: list[dict[str, Any]],
+        entities: list[str | None],
+        runs: Mapping[int, PatternRun],
+    ) -> None:
+        self.design = design
+        self.items = items
+        self.entities = entities
+        self.runs = runs
+        self._key_counts: dict[tuple, Counter[str]] = {}
+        self._parts: dict[tuple, tuple[tuple[str, bool], ...] | None] = {}
+
+    @cached_property
+    def sizes(self) -> list[int]:
+        return [item_size(item) for item in self.items]
+
+    @cached_property
+    def entity_sizes(self) -> dict[str, SizeStats]:
+        totals: dict[str, list[int]] = {}
+        for entity, size in zip(self.entities, self.sizes, strict=True):
+            totals.setdefault(entity or "", []).append(size)
+        return {
+            name: SizeStats(len(values), sum(values) / len(values), max(values))
+            for name, values in totals.items()
+        }
+
+    def positions(self, entities: tuple[str, ...] | None) -> list[int]:
+        if not entities:
+            return list(range(len(self.items)))
+        wanted = set(entities)
+        return [i for i, e in enumerate(self.entities) if e in wanted]
+
+    def key_counts(
+        self, index_name: str, entities: tuple[str, ...] | None, *, live: bool
+    ) -> Counter[str]:
+        """Items of the entities per partition key value of the table or an
+        index. With `live`, time-bucket parts of a key are merged into one
+        ("<current day>"), since new items all go to the current bucket."""
+        cache_key = (index_name, entities, live)
+        if cache_key not in self._key_counts:
+            self._key_counts[cache_key] = self._count_keys(index_name, entities, live)
+        return self._key_counts[cache_key]
+
+    def _count_keys(
+        self, index_name: str, entities: tuple[str, ...] | None, live: bool
+    ) -> Counter[str]:
+        names = partition_attributes(self.design.table, index_name)
+        counts: Counter[str] = Counter()
+        for position in self.positions(entities):
+            item = self.items[position]
+            if any(name not in item for name in names):
+                continue  # not in this (sparse) index
+            parts = (
+                self._bucketed_parts(self.entities[position] or "", names)
+                if live
+                else None
+            )
+            if parts is None:
+                counts["#".join(str(item[n]) for n in names)] += 1
+            else:
+                counts[
+                    "".join(
+                        part if literal else str(item.get(part, ""))
+                        for part, literal in parts
+                    )
+                ] += 1
+        return counts
+
+    def _bucketed_parts(
+        self, entity_name: str, names: tuple[str, ...]
+    ) -> tuple[tuple[str, bool], ...] | None:
+        """The entity's key templates for `names` as (text, is literal)
+        parts with time-bucket placeholders made literal ("<current day>"), or
+        None when the key has no time bucket."""
+        cache_key = (entity_name, names)
+        if cache_key in self._parts:
+            return self._parts[cache_key]
+        entity = self.design.entity(entity_name)
+        parts: list[tuple[str, bool]] = []
+        bucketed = False
+        for position, name in enumerate(names):
+            key = entity.keys.get(name) if entity else None
+            try:
+                template = parse_template(key.template) if key else None
+            except TemplateSyntaxError:
+                template = None
+            if template is None:
+                parts, bucketed = [], False
+                break
+            if position:
+                parts.append(("#", True))
+            for part in template.parts:
+                if isinstance(part, Literal):
+                    parts.append((part.text, True))
+                elif is_time_bucket(entity.attribute(part.attribute)):
+                    parts.append((f"<current {part.attribute}>", True))
+                    bucketed = True
+                else:
+                    parts.append((part.attribute, False))
+        self._parts[cache_key] = tuple(parts) if bucketed else None
+        return self._parts[cache_key]
+
+    def hottest_key(
+        self, index_name: str, entities: tuple[str, ...] | None, *, live: bool = True
+    ) -> KeyShare | None:
+        counts = self.key_counts(index_name, entities, live=live)
+        total = sum(counts.values())
+        if not total:
+            return None
+        key, count = counts.most_common(1)[0]
+        return KeyShare(key, count / total, len(counts))
+
+    def index_entry_size(self, index: d.Index, item: Mapping[str, Any]) -> int | None:
+        """The size of an item's entry in an index, or None when the item is
+        not in it."""
+        table = self.design.table
+        key_names = [a.name for a in index.key_attributes]
+        if not index.is_global:
+            key_names = [table.partition_key.name, *key_names]
+        if any(name not in item for name in key_names):
+            return None
+        if index.projection.type == "ALL":
+            return item_size(dict(item))
+        names = {a.name for a in table.key_attributes} | set(key_names)
+        if index.projection.type == "INCLUDE":
+            names |= set(index.projection.attributes)
+        return item_size({k: v for k, v in item.items() if k in names})

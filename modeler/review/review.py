@@ -1,0 +1,161 @@
+"""A design review: the findings of every check and the capacity and cost
+estimate, from a design and its simulation, with a summary for a review
+meeting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from modeler import design as d
+from modeler.review.checks.indexes import check_indexes
+from modeler.review.checks.items import check_items
+from modeler.review.checks.partitions import check_partitions
+from modeler.review.checks.patterns import check_patterns
+from modeler.review.cost import Cost, estimate_cost
+from modeler.review.evidence import Evidence
+from modeler.review.findings import (
+    Finding,
+    findings_by_location,
+    findings_by_severity,
+    sort_findings,
+)
+from modeler.review.prices import DOCUMENTED_PRICES, Prices
+from modeler.simulation import PatternRun, Simulation
+
+# Findings that `check_design` also reports among a design's problems (from
+# `modeler.design_check` and `modeler.keys`); the command prints them once.
+ALSO_DESIGN_PROBLEMS = frozenset(
+    {
+        "unpadded-number",
+        "key-too-long",
+        "key-collision",
+        "strong-gsi-read",
+        "index-quota",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Review:
+    design: d.Design
+    findings: tuple[Finding, ...]
+    cost: Cost
+    runs: tuple[PatternRun | None, ...]
+    simulation_problem: str = ""
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    @property
+    def by_severity(self) -> dict[str, list[Finding]]:
+        return findings_by_severity(self.findings)
+
+    @property
+    def by_location(self) -> dict[tuple[str, str], list[Finding]]:
+        return findings_by_location(self.findings)
+
+    def findings_for(self, kind: str, name: str) -> list[Finding]:
+        """The findings about one entity, attribute, index, pattern or the
+        table, errors first (an entity's include its attributes')."""
+        return self.by_location.get((kind, name), [])
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for run in self.runs if run is not None and run.passed)
+
+    def summary(self) -> list[str]:
+        """A few sentences for a review meeting."""
+        counts = self.by_severity
+        lines = [
+            f"{self.design.name}: {len(self.design.entities)} entities, "
+            f"{len(self.design.access_patterns)} access patterns, "
+            f"{len(self.design.table.indexes)} indexes on table "
+            f"{self.design.table.name}."
+        ]
+        verdict = (
+            f"{len(counts['error'])} error{'s' * (len(counts['error']) != 1)}, "
+            f"{len(counts['warning'])} warning"
+            f"{'s' * (len(counts['warning']) != 1)} and "
+            f"{len(counts['advice'])} advice."
+        )
+        if counts["error"]:
+            verdict += (
+                " Not ready to deploy: "
+                + "; ".join(f"{f.title} ({f.location})" for f in counts["error"][:3])
+                + "."
+            )
+        elif counts["warning"]:
+            verdict += (
+                " Deployable; look at: "
+                + "; ".join(f"{f.title} ({f.location})" for f in counts["warning"][:3])
+                + "."
+            )
+        else:
+            verdict += " Nothing stands in the way of deploying it."
+        lines.append(verdict)
+        if self.simulation_problem:
+            lines.append(f"Not simulated: {self.simulation_problem}")
+        elif self.design.access_patterns:
+            lines.append(
+                f"{self.passed} of {len(self.design.access_patterns)} access "
+                "patterns return exactly what they promise in the simulation."
+            )
+        cost = self.cost
+        cheaper = cost.cheaper
+        lines.append(
+            f"At the stated traffic ({cost.average_read:,.1f} RCU/s and "
+            f"{cost.average_write:,.1f} WCU/s on average, {cost.peak_read:,.0f} and "
+            f"{cost.peak_write:,.0f} at peak) a month costs ${cost.on_demand:,.2f} "
+            f"on demand or ${cost.provisioned_total:,.2f} provisioned for peak at "
+            f"70%, plus ${cost.storage_monthly:,.2f} of storage for "
+            f"{cost.stored_items:,} items: {cheaper} is cheaper by "
+            f"${cost.saving:,.2f} (prices for {cost.prices.region} as of "
+            f"{cost.prices.taken.isoformat()})."
+        )
+        if cost.unknown_patterns:
+            lines.append(
+                "Not costed (they did not run): "
+                + ", ".join(p.name for p in cost.unknown_patterns)
+                + "."
+            )
+        return lines
+
+
+def review_design(
+    design: d.Design,
+    *,
+    simulation: Simulation | None = None,
+    runs: Iterable[PatternRun] | None = None,
+    prices: Prices = DOCUMENTED_PRICES,
+    stored_items: int | None = None,
+    simulation_problem: str = "",
+) -> Review:
+    """Review a design. Give the loaded `simulation` (and its `runs`, one per
+    pattern, if they are already there); without one, only what the design
+    alone shows is checked, and nothing is costed from sample data."""
+    if simulation is not None:
+        run_list = list(runs) if runs is not None else simulation.run_all()
+        items, entities = simulation.items, simulation.entities
+    else:
+        run_list, items, entities = [], [], []
+    evidence = Evidence(
+        design,
+        items,
+        entities,
+        {position: run for position, run in enumerate(run_list)},
+    )
+    findings = [
+        *check_patterns(evidence),
+        *check_partitions(evidence),
+        *check_items(evidence),
+        *check_indexes(evidence),
+    ]
+    return Review(
+        design=design,
+        findings=tuple(sort_findings(findings)),
+        cost=estimate_cost(evidence, prices, stored_items),
+        runs=tuple(run_list) or (None,) * len(design.access_patterns),
+        simulation_problem=simulation_problem,
+    )
