@@ -43,6 +43,8 @@ from modeler.simulation.requests import (
 
 MAX_PAGES = 1000
 CANDIDATES_TRIED = 25
+# How many items of the entity are looked at to explain why none fits.
+DIAGNOSED_ITEMS = 20_000
 DEFAULT_ACTION_COUNT = 3
 
 
@@ -287,12 +289,63 @@ class Simulation:
                 break
         if best is None:
             missing = [n for n in needed if n not in given]
-            what = entity or "item"
-            raise RequestError(
-                f"no {what} in the sample data fits the pattern; give example "
-                f"values for: {', '.join(missing)}"
-            )
+            raise RequestError(self._nothing_fits(pattern, entity, missing))
         return best[1]
+
+    def _nothing_fits(
+        self, pattern: d.AccessPattern, entity: str | None, missing: list[str]
+    ) -> str:
+        """Why no item of the sample data can be read by the pattern: the
+        key condition that no item's key matches, with what the items hold
+        instead, else the parameters to give."""
+        what = entity or "item"
+        positions = self._positions(entity)[:DIAGNOSED_ITEMS]
+        if not positions:
+            return f"the sample data has no {what} items for the pattern to read"
+        for clause in pattern.key:
+            if clause.operator not in ("=", "begins_with"):
+                continue
+            source = clause.values[0]
+            template = parse_template(
+                source + "{__rest}" if clause.operator == "begins_with" else source
+            )
+            found = [
+                self.items[p][clause.attribute]
+                for p in positions
+                if clause.attribute in self.items[p]
+            ]
+            if any(_key_matches(template, value) for value in found):
+                continue
+            condition = (
+                f"{clause.attribute} = '{source}'"
+                if clause.operator == "="
+                else f"begins_with({clause.attribute}, '{source}')"
+            )
+            owner = self.design.entity(entity) if entity else None
+            written = owner.keys.get(clause.attribute) if owner else None
+            if not found:
+                return (
+                    f"the key condition {condition} can match no {what} item: "
+                    f"{what} items have no {clause.attribute}"
+                    + (
+                        f" (they are not in {pattern.index})"
+                        if pattern.index != d.TABLE_INDEX
+                        else ""
+                    )
+                )
+            return (
+                f"the key condition {condition} matches no {what} item's key: "
+                + (
+                    f"{what} writes {clause.attribute} as '{written.template}', "
+                    if written
+                    else ""
+                )
+                + f"such as '{found[0]}'"
+            )
+        return (
+            f"no {what} in the sample data fits the pattern; give example "
+            f"values for: {', '.join(missing)}"
+        )
 
     # --- Reads --------------------------------------------------------------
 
@@ -598,6 +651,12 @@ class Simulation:
         result.pages = 1
         result.capacity.add(response.get("ConsumedCapacity"), write=True)
         return [Call(operation, batch)]
+
+
+def _key_matches(template: Any, value: Any) -> bool:
+    if isinstance(value, str):
+        return template.match(value) is not None
+    return template.is_single_placeholder
 
 
 def _method(operation: str) -> str:

@@ -185,6 +185,47 @@ def test_the_cache_tells_designs_apart_by_their_users_items():
         design, sample_data=dataclasses.replace(design.sample_data, items=(item,))
     )
     assert design_digest(design) != design_digest(with_item)
-    assert design_digest(with_item) == design_digest(
-        dataclasses.replace(with_item)
+    assert design_digest(with_item) == design_digest(dataclasses.replace(with_item))
+
+
+def _run_alone(design: d.Design, pattern: d.AccessPattern):
+    return Simulation(dataclasses.replace(design, access_patterns=(pattern,))).run(
+        pattern
+    )
+
+
+def test_a_get_item_whose_key_template_differs_from_the_entitys_names_both():
+    """The designer typed PROFILE# where the entity writes PROFILE: the
+    error shows the two templates side by side with a real key."""
+    design = example("social-graph")
+    get = d.AccessPattern(
+        name="Get user profile",
+        operation="GetItem",
+        key=(
+            d.KeyClause("PK", "=", ("USER#{userId}",)),
+            d.KeyClause("SK", "=", ("PROFILE#{userId}",)),
+        ),
+        expects=d.Expectation(("User",), (d.Predicate("userId", "=", ("{userId}",)),)),
+    )
+    run = _run_alone(design, get)
+    assert not run.passed
+    assert run.error == (
+        "the key condition SK = 'PROFILE#{userId}' matches no User item's key: "
+        "User writes SK as 'PROFILE', such as 'PROFILE'"
+    )
+
+
+def test_a_query_on_an_index_the_entity_is_not_in_says_so():
+    design = example("social-graph")
+    query = d.AccessPattern(
+        name="Users by GSI1",
+        operation="Query",
+        index="GSI1",
+        key=(d.KeyClause("GSI1PK", "=", ("USER#{userId}",)),),
+        expects=d.Expectation(("User",), (d.Predicate("userId", "=", ("{userId}",)),)),
+    )
+    run = _run_alone(design, query)
+    assert run.error == (
+        "the key condition GSI1PK = 'USER#{userId}' can match no User item: "
+        "User items have no GSI1PK (they are not in GSI1)"
     )
