@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from modeler.views import accounts, projects, simulation
 
@@ -11,6 +11,7 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", accounts.signup, name="signup"),
+    path("", include("modeler.urls_diagrams")),
     path("", projects.project_list, name="project-list"),
     path("projects/new/", projects.project_create, name="project-create"),
     path("projects/import/", projects.project_import, name="project-import"),

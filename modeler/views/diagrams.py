@@ -1,0 +1,308 @@
+"""The Key map, Item collections and Diagrams sections: what a team puts
+on the screen in a design review. The work is done by `modeler.diagrams`;
+these views check access, read the query string and render."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from botocore.exceptions import ClientError
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from modeler import design as d
+from modeler import diagrams, selectors
+from modeler.diagram_forms import CollectionsForm, DiagramForm
+from modeler.sampledata import SampleDataError
+from modeler.selectors import ProjectAccess
+from modeler.simulation import Simulation
+from modeler.simulation.cache import cached_simulation
+
+logger = logging.getLogger(__name__)
+
+ITEMS_PER_PAGE = 50
+DOWNLOADS = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "dot": "text/vnd.graphviz; charset=utf-8",
+}
+
+
+@dataclass(frozen=True)
+class Loaded:
+    simulation: Simulation | None = None
+    lock: threading.Lock | None = None
+    problem: str = ""
+
+
+def _design_for(
+    request: HttpRequest, project_id: int
+) -> tuple[ProjectAccess, d.Design]:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, with_design=True
+    )
+    return access, selectors.project_design(project=access.project)
+
+
+def _load(design: d.Design) -> Loaded:
+    """The design's simulated table (shared with the Simulation section),
+    or why there is none."""
+    try:
+        simulation, lock = cached_simulation(design)
+    except SampleDataError as exc:
+        return Loaded(problem=f"The sample data cannot be made: {exc}.")
+    except ClientError as exc:
+        error = exc.response["Error"]
+        return Loaded(
+            problem=f"The table cannot be created: {error['Code']}: {error['Message']}"
+        )
+    except Exception as exc:
+        logger.exception("Loading the sample data of %r failed", design.name)
+        return Loaded(
+            problem="The sample data could not be loaded "
+            f"({type(exc).__name__}: {exc})."
+        )
+    return Loaded(simulation, lock)
+
+
+def _template(request: HttpRequest, page: str, region: str) -> str:
+    """The whole page; for htmx, the region it asked for, or the page's
+    content when a section tab swaps the page in."""
+    if not request.htmx:
+        return page
+    if request.htmx.target == region:
+        return f"{page}#{region}"
+    return f"{page}#page-content"
+
+
+def _context(access: ProjectAccess, design: d.Design, section: str) -> dict[str, Any]:
+    return {
+        "access": access,
+        "project": access.project,
+        "design": design,
+        "section": section,
+    }
+
+
+# --- Key map -----------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def keymap_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    context = _context(access, design, "keymap")
+    context.update(
+        keymap=diagrams.key_map(design), patterns=diagrams.pattern_map(design)
+    )
+    return render(request, _template(request, "modeler/keymap.html", ""), context)
+
+
+@login_required
+@require_GET
+def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The access-pattern map with each pattern's simulation verdict (run
+    against the sample data, kept for the design's content)."""
+    access, design = _design_for(request, project_id)
+    patterns = diagrams.pattern_map(design)
+    loaded = _load(design)
+    verdicts: list = []
+    if loaded.simulation is not None and loaded.lock is not None:
+        simulation, lock = loaded.simulation, loaded.lock
+        verdicts = diagrams.cached(
+            (diagrams.design_digest(design), "verdicts"),
+            lambda: diagrams.pattern_verdicts(simulation, lock),
+        )
+    context = _context(access, design, "keymap")
+    context.update(
+        patterns=list(zip(patterns, verdicts, strict=True)) if verdicts else patterns,
+        with_verdicts=bool(verdicts),
+        problem=loaded.problem,
+    )
+    template = _template(request, "modeler/keymap.html", "pattern-map")
+    if not template.endswith("#pattern-map"):
+        context["keymap"] = diagrams.key_map(design)
+    return render(request, template, context)
+
+
+# --- Item collections ----------------------------------------------------------
+
+
+@login_required
+@require_GET
+def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    form = CollectionsForm(request.GET, design=design)
+    context = _context(access, design, "collections")
+    context["form"] = form
+    status = 200
+    if not form.is_valid():
+        status = 400
+    else:
+        loaded = _load(design)
+        context["problem"] = loaded.problem
+        if loaded.simulation is not None and loaded.lock is not None:
+            c = form.cleaned_data
+            collections = diagrams.Collections(loaded.simulation)
+            with loaded.lock:
+                page = collections.page(
+                    index=c["index"],
+                    entity=c["entity"],
+                    contains=c["pk"],
+                    page=c["page"],
+                    per_page=ITEMS_PER_PAGE,
+                )
+            context.update(
+                page=page,
+                entities=[(e.name, n % 10) for n, e in enumerate(design.entities)],
+                page_links=_page_links(request, page.page, page.pages),
+                diagram_url=reverse("diagrams-page", args=[project_id]),
+            )
+    template = _template(request, "modeler/collections.html", "collections-results")
+    return render(request, template, context, status=status)
+
+
+def _page_links(request: HttpRequest, page: int, pages: int) -> dict[str, str]:
+    def link(number: int) -> str:
+        query = request.GET.copy()
+        query["page"] = str(number)
+        return "?" + query.urlencode()
+
+    links = {}
+    if page > 1:
+        links["first"] = link(1)
+        links["previous"] = link(page - 1)
+    if page < pages:
+        links["next"] = link(page + 1)
+        links["last"] = link(pages)
+    return links
+
+
+# --- Diagrams ------------------------------------------------------------------
+
+
+def _diagram_form(request: HttpRequest, design: d.Design) -> DiagramForm:
+    data = {k: v for k, v in request.GET.items() if k != "key"}
+    return DiagramForm(data, design=design, keys=request.GET.getlist("key"))
+
+
+def _dot_source(design: d.Design, form: DiagramForm) -> tuple[str, str]:
+    """The DOT of the chosen diagram, or the problem that prevents it."""
+    c = form.cleaned_data
+    if c["kind"] == DiagramForm.OVERVIEW:
+        return diagrams.overview_dot(design), ""
+    loaded = _load(design)
+    if loaded.simulation is None or loaded.lock is None:
+        return "", loaded.problem
+    collections = diagrams.Collections(loaded.simulation)
+    with loaded.lock:
+        views, more = collections.partitions(
+            index=c["index"],
+            entity=c["entity"],
+            contains=c["pk"],
+            keys=c["keys"],
+            max_partitions=c["partitions"],
+            max_items=c["items"],
+        )
+    if not views:
+        return "", "No partition matches: change the filters to draw some."
+    source = diagrams.collections_dot(
+        design_name=design.name,
+        info=collections.info(c["index"]),
+        partitions=views,
+        more_partitions=more,
+    )
+    return source, ""
+
+
+def _rendered(design: d.Design, form: DiagramForm, fmt: str) -> bytes | str:
+    """The diagram as DOT text, SVG text (sanitised) or PNG bytes, kept by
+    the design's content and the choice. Raises RenderError."""
+    digest = diagrams.design_digest(design)
+    key = form.cache_key()
+
+    def build_dot() -> str:
+        # A problem is raised, so it is not kept: the next request retries.
+        source, problem = _dot_source(design, form)
+        if problem:
+            raise diagrams.RenderError(problem)
+        return source
+
+    source = diagrams.cached((digest, "dot", *key), build_dot)
+    if fmt == "dot":
+        return source
+    if fmt == "svg":
+        return diagrams.cached(
+            (digest, "svg", *key),
+            lambda: diagrams.sanitise_svg(diagrams.render(source, "svg")),
+        )
+    return diagrams.cached(
+        (digest, "png", *key), lambda: diagrams.render(source, "png")
+    )
+
+
+@login_required
+@require_GET
+def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    form = _diagram_form(request, design)
+    context = _context(access, design, "diagrams")
+    context["form"] = form
+    status = 200
+    if not form.is_valid():
+        status = 400
+    else:
+        try:
+            context["svg"] = _rendered(design, form, "svg")
+        except diagrams.RenderError as exc:
+            context["render_error"] = str(exc)
+        query = request.GET.copy()
+        context["downloads"] = [
+            (
+                fmt.upper(),
+                reverse("diagram-download", args=[project_id, fmt])
+                + "?"
+                + query.urlencode(),
+            )
+            for fmt in DOWNLOADS
+        ]
+    template = _template(request, "modeler/diagrams.html", "diagram-results")
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    if fmt not in DOWNLOADS:
+        raise Http404("No such format")
+    form = _diagram_form(request, design)
+    back = reverse("diagrams-page", args=[project_id]) + "?" + request.GET.urlencode()
+    if not form.is_valid():
+        errors = "; ".join(e for errs in form.errors.values() for e in errs)
+        messages.error(request, f"Nothing to download: {errors}")
+        return redirect(back)
+    try:
+        content = _rendered(design, form, fmt)
+    except diagrams.RenderError as exc:
+        messages.error(request, f"The diagram cannot be downloaded. {exc}")
+        return redirect(back)
+    response = HttpResponse(
+        content.encode() if isinstance(content, str) else content,
+        content_type=DOWNLOADS[fmt],
+    )
+    name = slugify(access.project.name) or "design"
+    kind = form.cleaned_data["kind"]
+    if kind == DiagramForm.COLLECTIONS:
+        kind += "-" + slugify(form.cleaned_data["index"])
+    response["Content-Disposition"] = f'attachment; filename="{name}-{kind}.{fmt}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
