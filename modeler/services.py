@@ -81,12 +81,16 @@ def project_import(
 
 @transaction.atomic
 def project_save_design(
-    *, project: Project, design: d.Design, version: int
+    *, project: Project, design: d.Design, version: int, allow_errors: bool = False
 ) -> tuple[Project, list[Problem]]:
     """Replace the project's design if it is still at `version` and has no
-    error. Returns the problems (warnings, or the errors that stopped it)."""
+    error. Returns the problems (warnings, or the errors that stopped it).
+
+    The editor saves with `allow_errors`: a design being built has errors
+    that later edits resolve (an entity before its key templates); it has
+    already refused the errors in the part that was edited."""
     problems = check_design(design)
-    if has_errors(problems):
+    if has_errors(problems) and not allow_errors:
         return project, problems
     updated = Project.objects.filter(pk=project.pk, version=version).update(
         version=version + 1

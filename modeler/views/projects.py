@@ -111,9 +111,12 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
         }
         for p in design.access_patterns
     ]
+    template = "modeler/project-detail.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#workspace"  # a section tab: the header and the overview
     return render(
         request,
-        "modeler/project-detail.html",
+        template,
         {
             "access": access,
             "project": access.project,
@@ -127,7 +130,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
             "entities": entities,
             "patterns": patterns,
             "problems": check_design(design),
-            "section": "design",
+            "section": "overview",
         },
     )
 

@@ -1,0 +1,1406 @@
+"""Forms of the design editor: each parses what the browser sends into a
+design value (`to_table`, `to_index`, `to_entity`, `to_pattern`) and puts
+the design check's problems back beside the field they concern.
+
+Repeated rows (attributes, parameters, predicates, actions) are plain
+numbered fields (`attr-0-name`, `attr-1-name`...): the page shows the
+existing rows plus blank ones, a blank row is ignored, and "More rows"
+re-renders the form with more, so everything works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from django import forms
+
+from modeler import design as d
+from modeler.design_check import MAX_CONDITION, MAX_NAME, MAX_TEMPLATE
+from modeler.keys import (
+    ConditionSyntaxError,
+    TemplateSyntaxError,
+    parse_condition,
+    parse_template,
+)
+from modeler.problems import Problem
+
+ENTITY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")
+BLANK_ROWS = 2
+MAX_ROWS = 200
+GENERATOR_MAX_CHARS = 2000
+
+
+def _choices(values: Iterable[str]) -> list[tuple[str, str]]:
+    return [(v, v) for v in values]
+
+
+KEY_TYPE_CHOICES = _choices(d.KEY_TYPES)
+ATTRIBUTE_TYPE_CHOICES = [
+    ("S", "S · string"),
+    ("N", "N · number"),
+    ("B", "B · binary"),
+    ("BOOL", "BOOL"),
+    ("NULL", "NULL"),
+    ("L", "L · list"),
+    ("M", "M · map"),
+    ("SS", "SS · string set"),
+    ("NS", "NS · number set"),
+    ("BS", "BS · binary set"),
+]
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """`a, b c` -> ('a', 'b', 'c'), duplicates kept (the check reports them)."""
+    return tuple(n for n in re.split(r"[\s,]+", text.strip()) if n)
+
+
+class VersionedForm(forms.Form):
+    """Every editor form carries the project version its page showed."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    # How a problem path of the design check maps to a field of this form;
+    # a path no rule matches is shown above the form.
+    def field_for(self, path: str) -> str | None:
+        return None
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            field = self.field_for(problem.path)
+            if field is not None and field not in self.fields:
+                field = None
+            message = problem.message
+            if field is None and problem.path:
+                message = f"{problem.path}: {message}"
+            self.add_error(field, message)
+
+
+# --- Table ----------------------------------------------------------------------
+
+
+class TableForm(VersionedForm):
+    name = forms.CharField(
+        max_length=255,
+        help_text="3 to 255 letters, digits, '_', '-' or '.'",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    pk_name = forms.CharField(
+        max_length=255,
+        label="Partition key",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    pk_type = forms.ChoiceField(choices=KEY_TYPE_CHOICES, label="Type")
+    sk_name = forms.CharField(
+        max_length=255,
+        required=False,
+        label="Sort key",
+        help_text="Empty for a table without a sort key.",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    sk_type = forms.ChoiceField(choices=KEY_TYPE_CHOICES, label="Type")
+    billing_mode = forms.ChoiceField(
+        choices=[
+            ("PAY_PER_REQUEST", "On demand (PAY_PER_REQUEST)"),
+            ("PROVISIONED", "Provisioned"),
+        ],
+        label="Billing mode",
+    )
+    read_capacity = forms.IntegerField(
+        required=False, min_value=1, max_value=40_000, label="Read capacity (RCU)"
+    )
+    write_capacity = forms.IntegerField(
+        required=False, min_value=1, max_value=40_000, label="Write capacity (WCU)"
+    )
+    ttl_attribute = forms.CharField(
+        max_length=255,
+        required=False,
+        label="TTL attribute",
+        help_text="A number attribute of epoch seconds; empty for no TTL.",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    stream_view_type = forms.ChoiceField(
+        choices=[("", "Off"), *_choices(d.STREAM_VIEW_TYPES)],
+        required=False,
+        label="Stream",
+    )
+    point_in_time_recovery = forms.BooleanField(
+        required=False, label="Point-in-time recovery"
+    )
+    deletion_protection = forms.BooleanField(
+        required=False, label="Deletion protection"
+    )
+    encryption_type = forms.ChoiceField(
+        choices=[
+            ("AWS_OWNED", "AWS owned key"),
+            ("AWS_MANAGED", "AWS managed key (aws/dynamodb)"),
+            ("KMS", "Customer managed KMS key"),
+        ],
+        label="Encryption",
+    )
+    kms_key = forms.CharField(
+        max_length=2048,
+        required=False,
+        label="KMS key",
+        help_text="ARN or alias, with customer managed encryption only.",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    table_class = forms.ChoiceField(
+        choices=[
+            ("STANDARD", "Standard"),
+            ("STANDARD_INFREQUENT_ACCESS", "Standard-Infrequent Access"),
+        ],
+        label="Table class",
+    )
+    tags = forms.CharField(
+        required=False,
+        label="Tags",
+        help_text="One key=value a line.",
+        widget=forms.Textarea(
+            attrs={"rows": 3, "class": "code", "spellcheck": "false"}
+        ),
+    )
+
+    @classmethod
+    def initial_for(cls, table: d.Table, version: int) -> dict[str, Any]:
+        return {
+            "version": version,
+            "name": table.name,
+            "pk_name": table.partition_key.name,
+            "pk_type": table.partition_key.type,
+            "sk_name": table.sort_key.name if table.sort_key else "",
+            "sk_type": table.sort_key.type if table.sort_key else "S",
+            "billing_mode": table.billing_mode,
+            "read_capacity": table.capacity.read if table.capacity else None,
+            "write_capacity": table.capacity.write if table.capacity else None,
+            "ttl_attribute": table.ttl_attribute,
+            "stream_view_type": table.stream_view_type,
+            "point_in_time_recovery": table.point_in_time_recovery,
+            "deletion_protection": table.deletion_protection,
+            "encryption_type": table.encryption.type,
+            "kms_key": table.encryption.kms_key,
+            "table_class": table.table_class,
+            "tags": "\n".join(f"{k}={v}" for k, v in table.tags),
+        }
+
+    def clean_tags(self) -> tuple[tuple[str, str], ...]:
+        pairs = []
+        for number, line in enumerate(self.cleaned_data["tags"].splitlines(), 1):
+            if not line.strip():
+                continue
+            key, sep, value = line.partition("=")
+            if not sep or not key.strip():
+                raise forms.ValidationError(
+                    f"Line {number}: expected key=value, found '{line.strip()}'."
+                )
+            pairs.append((key.strip(), value.strip()))
+        keys = [k for k, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise forms.ValidationError(f"The tag '{key}' is given twice.")
+        return tuple(pairs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        read, write = data.get("read_capacity"), data.get("write_capacity")
+        if data.get("billing_mode") == "PROVISIONED":
+            if read is None:
+                self.add_error("read_capacity", "A provisioned table needs read units.")
+            if write is None:
+                self.add_error(
+                    "write_capacity", "A provisioned table needs write units."
+                )
+        if data.get("sk_name") and data.get("sk_name") == data.get("pk_name"):
+            self.add_error(
+                "sk_name", "The sort key must differ from the partition key."
+            )
+        return data
+
+    def to_table(self) -> d.Table:
+        data = self.cleaned_data
+        provisioned = data["billing_mode"] == "PROVISIONED"
+        return d.Table(
+            name=data["name"],
+            partition_key=d.KeyAttribute(data["pk_name"], data["pk_type"]),
+            sort_key=(
+                d.KeyAttribute(data["sk_name"], data["sk_type"])
+                if data["sk_name"]
+                else None
+            ),
+            billing_mode=data["billing_mode"],
+            capacity=(
+                d.Capacity(data["read_capacity"], data["write_capacity"])
+                if provisioned
+                else None
+            ),
+            ttl_attribute=data["ttl_attribute"],
+            stream_view_type=data["stream_view_type"],
+            point_in_time_recovery=data["point_in_time_recovery"],
+            encryption=d.Encryption(
+                data["encryption_type"],
+                data["kms_key"] if data["encryption_type"] == "KMS" else "",
+            ),
+            table_class=data["table_class"],
+            deletion_protection=data["deletion_protection"],
+            tags=data["tags"],
+        )
+
+    def field_for(self, path: str) -> str | None:
+        rules = {
+            "table.name": "name",
+            "table.partition_key": "pk_name",
+            "table.sort_key": "sk_name",
+            "table.billing": "billing_mode",
+            "table.encryption": "kms_key",
+            "table.tags": "tags",
+            "table.ttl": "ttl_attribute",
+        }
+        for prefix, field in rules.items():
+            if path.startswith(prefix):
+                return field
+        return None
+
+
+# --- Indexes --------------------------------------------------------------------
+
+KEY_SLOTS = 4  # a GSI key has up to 4 partition and 4 sort key attributes
+
+
+class IndexForm(VersionedForm):
+    kind = forms.ChoiceField(
+        choices=[
+            ("global", "Global secondary index (GSI)"),
+            ("local", "Local secondary index (LSI)"),
+        ],
+        label="Kind",
+    )
+    name = forms.CharField(
+        max_length=255,
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    projection_type = forms.ChoiceField(
+        choices=[
+            ("KEYS_ONLY", "KEYS_ONLY · the keys"),
+            ("INCLUDE", "INCLUDE · the keys and chosen attributes"),
+            ("ALL", "ALL · every attribute"),
+        ],
+        label="Projection",
+    )
+    projection_attributes = forms.MultipleChoiceField(
+        required=False,
+        label="Projected attributes (INCLUDE)",
+        widget=forms.CheckboxSelectMultiple,
+    )
+    projection_other = forms.CharField(
+        required=False,
+        label="Other attributes to project",
+        help_text="Names that no entity declares, separated by commas.",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    read_capacity = forms.IntegerField(
+        required=False, min_value=1, max_value=40_000, label="Read capacity (RCU)"
+    )
+    write_capacity = forms.IntegerField(
+        required=False, min_value=1, max_value=40_000, label="Write capacity (WCU)"
+    )
+
+    def __init__(
+        self, *args: Any, attribute_names: Iterable[str] = (), **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        for part in ("pk", "sk"):
+            for slot in range(KEY_SLOTS):
+                self.fields[f"{part}_name_{slot}"] = forms.CharField(
+                    max_length=255,
+                    required=False,
+                    label=f"{'Partition' if part == 'pk' else 'Sort'} key "
+                    f"attribute {slot + 1}",
+                    widget=forms.TextInput(
+                        attrs={"class": "code", "spellcheck": "false"}
+                    ),
+                )
+                self.fields[f"{part}_type_{slot}"] = forms.ChoiceField(
+                    choices=KEY_TYPE_CHOICES, label="Type", initial="S"
+                )
+        names = dict.fromkeys(attribute_names)
+        initial = self.initial.get("projection_attributes") or ()
+        names.update(dict.fromkeys(initial))
+        self.fields["projection_attributes"].choices = _choices(names)
+
+    @classmethod
+    def initial_for(cls, index: d.Index | None, version: int) -> dict[str, Any]:
+        if index is None:
+            return {"version": version, "kind": "global", "projection_type": "ALL"}
+        data: dict[str, Any] = {
+            "version": version,
+            "kind": index.kind,
+            "name": index.name,
+            "projection_type": index.projection.type,
+            "projection_attributes": list(index.projection.attributes),
+            "read_capacity": index.capacity.read if index.capacity else None,
+            "write_capacity": index.capacity.write if index.capacity else None,
+        }
+        for part, attrs in (("pk", index.partition_key), ("sk", index.sort_key)):
+            for slot, attr in enumerate(attrs[:KEY_SLOTS]):
+                data[f"{part}_name_{slot}"] = attr.name
+                data[f"{part}_type_{slot}"] = attr.type
+        return data
+
+    def key_rows(self, part: str) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [
+            (self[f"{part}_name_{slot}"], self[f"{part}_type_{slot}"])
+            for slot in range(KEY_SLOTS)
+        ]
+
+    @property
+    def partition_rows(self) -> list:
+        return self.key_rows("pk")
+
+    @property
+    def sort_rows(self) -> list:
+        return self.key_rows("sk")
+
+    def _keys(self, part: str) -> tuple[d.KeyAttribute, ...]:
+        data = self.cleaned_data
+        return tuple(
+            d.KeyAttribute(data[f"{part}_name_{slot}"], data[f"{part}_type_{slot}"])
+            for slot in range(KEY_SLOTS)
+            if data.get(f"{part}_name_{slot}")
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        if data["kind"] == "global" and not self._keys("pk"):
+            self.add_error("pk_name_0", "A GSI needs a partition key attribute.")
+        if data["kind"] == "local" and len(self._keys("sk")) != 1:
+            self.add_error("sk_name_0", "An LSI has exactly one sort key attribute.")
+        if data["projection_type"] == "INCLUDE" and not (
+            data["projection_attributes"] or _names(data["projection_other"])
+        ):
+            self.add_error(
+                "projection_attributes", "INCLUDE needs the attributes to project."
+            )
+        return data
+
+    def to_index(self, table: d.Table) -> d.Index:
+        data = self.cleaned_data
+        is_global = data["kind"] == "global"
+        projected: tuple[str, ...] = ()
+        if data["projection_type"] == "INCLUDE":
+            projected = tuple(
+                dict.fromkeys(
+                    [*data["projection_attributes"], *_names(data["projection_other"])]
+                )
+            )
+        capacity = None
+        if is_global and table.billing_mode == "PROVISIONED":
+            read, write = data.get("read_capacity"), data.get("write_capacity")
+            capacity = d.Capacity(read or 0, write or 0) if read or write else None
+        return d.Index(
+            name=data["name"],
+            kind=data["kind"],
+            partition_key=self._keys("pk") if is_global else (),
+            sort_key=self._keys("sk")[: 1 if not is_global else KEY_SLOTS],
+            projection=d.Projection(data["projection_type"], projected),
+            capacity=capacity,
+        )
+
+    def field_for(self, path: str) -> str | None:
+        tail = re.sub(r"^table\.indexes\[\d+\]", "", path)
+        for prefix, field in (
+            (".name", "name"),
+            (".partition_key", "pk_name_0"),
+            (".sort_key", "sk_name_0"),
+            (".projection", "projection_attributes"),
+            (".capacity", "read_capacity"),
+        ):
+            if tail.startswith(prefix):
+                return field
+        return None
+
+
+# --- Entities -------------------------------------------------------------------
+
+
+def generator_text(generator: d.Generator | None) -> str:
+    """A generator as the design file writes it, on one line: `ulid`,
+    `{faker: email}`, `{int: {min: 1, max: 9}}`."""
+    if generator is None:
+        return ""
+    if not generator.params:
+        return generator.kind
+    params = d.thaw(generator.params)
+    if set(params) == {"value"}:
+        params = params["value"]
+    text = yaml.safe_dump(
+        {generator.kind: params}, default_flow_style=True, width=10_000
+    )
+    return text.strip()
+
+
+def parse_generator(text: str) -> d.Generator | None:
+    """The inverse of `generator_text`; raises ValidationError with what
+    was expected."""
+    text = text.strip()
+    if not text:
+        return None
+    if len(text) > GENERATOR_MAX_CHARS:
+        raise forms.ValidationError(
+            f"At most {GENERATOR_MAX_CHARS} characters, found {len(text)}."
+        )
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at column {mark.column + 1}" if mark else ""
+        raise forms.ValidationError(
+            f"Not a generator{where}: write a name such as ulid, or "
+            "{kind: parameters} such as {int: {min: 1, max: 9}}."
+        ) from None
+    if isinstance(data, str):
+        return d.Generator(data)
+    if isinstance(data, dict) and len(data) == 1:
+        kind, params = next(iter(data.items()))
+        if not isinstance(params, dict):
+            params = {"value": params}
+        return d.Generator(str(kind), d.freeze(params))
+    raise forms.ValidationError(
+        "Expected one generator: a name such as ulid, or {kind: parameters} "
+        "such as {faker: email}."
+    )
+
+
+@dataclass(frozen=True)
+class KeySlot:
+    """One key attribute of the table or an index, as an entity sees it."""
+
+    attribute: d.KeyAttribute
+    index: str  # "table" or the index name
+    role: str  # "partition key" / "sort key"
+    is_table_key: bool
+    shared_with: str = ""  # another index using the same attribute
+
+
+def key_slots(table: d.Table) -> list[KeySlot]:
+    """Every distinct key attribute of the table and its indexes, in order,
+    with where it is first used."""
+    slots: dict[str, KeySlot] = {}
+    places = [
+        ("table", (table.partition_key,), (table.sort_key,) if table.sort_key else ())
+    ]
+    places += [
+        (i.name, i.partition_key if i.is_global else (), i.sort_key)
+        for i in table.indexes
+    ]
+    for index_name, partition, sort in places:
+        for role, attrs in (("partition key", partition), ("sort key", sort)):
+            for attr in attrs:
+                if attr.name in slots:
+                    slot = slots[attr.name]
+                    if not slot.shared_with:
+                        slots[attr.name] = KeySlot(
+                            slot.attribute,
+                            slot.index,
+                            slot.role,
+                            slot.is_table_key,
+                            index_name,
+                        )
+                    continue
+                slots[attr.name] = KeySlot(
+                    attr, index_name, role, index_name == "table"
+                )
+    return list(slots.values())
+
+
+KEY_TEMPLATE, KEY_WHEN, KEY_ABSENT = "template", "when", "absent"
+
+
+@dataclass
+class AttributeRow:
+    index: int
+    name: forms.BoundField
+    type: forms.BoundField
+    required: forms.BoundField
+    generator: forms.BoundField
+    example: forms.BoundField
+    delete: forms.BoundField
+    original: forms.BoundField
+
+
+@dataclass
+class KeyRow:
+    slot: KeySlot
+    mode: forms.BoundField
+    template: forms.BoundField
+    when: forms.BoundField
+
+
+class EntityCreateForm(VersionedForm):
+    name = forms.CharField(
+        max_length=64,
+        label="Entity name",
+        help_text="Letters, digits and '_', starting with a letter: "
+        "Customer, LineItem.",
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocomplete": "off"}),
+    )
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not ENTITY_NAME.match(name):
+            raise forms.ValidationError(
+                f"'{name}' is not an entity name: letters, digits and '_', "
+                "starting with a letter, at most 64."
+            )
+        return name
+
+    def to_entity(self) -> d.Entity:
+        return d.Entity(name=self.cleaned_data["name"])
+
+
+class EntityForm(EntityCreateForm):
+    """An entity's name, description, attributes and key templates, saved
+    together. The `example` column is a scratch value for the live preview;
+    it is not part of the design."""
+
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        table: d.Table,
+        entity: d.Entity | None = None,
+        rows: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.entity = entity
+        self.slots = key_slots(table)
+        if rows is None:
+            if self.is_bound:
+                rows = _row_count(self.data, "attr-", "-name")
+            else:
+                rows = len(entity.attributes) if entity else 0
+            rows += BLANK_ROWS
+        self.rows = min(rows, MAX_ROWS)
+        for i in range(self.rows):
+            self.fields[f"attr-{i}-name"] = forms.CharField(
+                max_length=255,
+                required=False,
+                label="Name",
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "code attr-name",
+                        "spellcheck": "false",
+                        "autocomplete": "off",
+                    }
+                ),
+            )
+            self.fields[f"attr-{i}-type"] = forms.ChoiceField(
+                choices=ATTRIBUTE_TYPE_CHOICES, label="Type", initial="S"
+            )
+            self.fields[f"attr-{i}-required"] = forms.BooleanField(
+                required=False, label="Required", initial=True
+            )
+            self.fields[f"attr-{i}-generator"] = forms.CharField(
+                required=False,
+                label="Sample generator",
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "code",
+                        "spellcheck": "false",
+                        "placeholder": "default for the type",
+                        "list": "generator-kinds",
+                    }
+                ),
+            )
+            self.fields[f"attr-{i}-example"] = forms.CharField(
+                required=False,
+                label="Example value",
+                widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+            )
+            self.fields[f"attr-{i}-delete"] = forms.BooleanField(
+                required=False, label="Remove"
+            )
+            self.fields[f"attr-{i}-original"] = forms.CharField(
+                required=False, widget=forms.HiddenInput
+            )
+        for slot in self.slots:
+            name = slot.attribute.name
+            modes = [(KEY_TEMPLATE, "Template")]
+            if not slot.is_table_key:
+                modes += [
+                    (KEY_WHEN, "Template, only while…"),
+                    (KEY_ABSENT, "Not in this index"),
+                ]
+            self.fields[f"key-{name}-mode"] = forms.ChoiceField(
+                choices=modes,
+                label=f"{name}: how",
+                initial=KEY_TEMPLATE if slot.is_table_key else KEY_ABSENT,
+            )
+            self.fields[f"key-{name}-template"] = forms.CharField(
+                max_length=MAX_TEMPLATE,
+                required=False,
+                strip=False,
+                label=f"{name} template",
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "code template-input",
+                        "spellcheck": "false",
+                        "autocomplete": "off",
+                    }
+                ),
+            )
+            self.fields[f"key-{name}-when"] = forms.CharField(
+                max_length=MAX_CONDITION,
+                required=False,
+                label=f"{name} condition",
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "code",
+                        "spellcheck": "false",
+                        "placeholder": "status = OPEN",
+                    }
+                ),
+            )
+
+    @classmethod
+    def initial_for(
+        cls, entity: d.Entity, version: int, examples: Mapping[str, str] = {}
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "version": version,
+            "name": entity.name,
+            "description": entity.description,
+        }
+        for i, attr in enumerate(entity.attributes):
+            data |= {
+                f"attr-{i}-name": attr.name,
+                f"attr-{i}-type": attr.type,
+                f"attr-{i}-required": attr.required,
+                f"attr-{i}-generator": generator_text(attr.generator),
+                f"attr-{i}-example": examples.get(attr.name, ""),
+                f"attr-{i}-original": attr.name,
+            }
+        for name, key in entity.keys.items():
+            data[f"key-{name}-mode"] = KEY_WHEN if key.when else KEY_TEMPLATE
+            data[f"key-{name}-template"] = key.template
+            data[f"key-{name}-when"] = key.when
+        return data
+
+    @property
+    def attribute_rows(self) -> list[AttributeRow]:
+        return [
+            AttributeRow(
+                i,
+                *(
+                    self[f"attr-{i}-{part}"]
+                    for part in (
+                        "name",
+                        "type",
+                        "required",
+                        "generator",
+                        "example",
+                        "delete",
+                        "original",
+                    )
+                ),
+            )
+            for i in range(self.rows)
+        ]
+
+    @property
+    def key_rows(self) -> list[KeyRow]:
+        return [
+            KeyRow(
+                slot,
+                self[f"key-{slot.attribute.name}-mode"],
+                self[f"key-{slot.attribute.name}-template"],
+                self[f"key-{slot.attribute.name}-when"],
+            )
+            for slot in self.slots
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seen: dict[str, int] = {}
+        for i in range(self.rows):
+            name = (data.get(f"attr-{i}-name") or "").strip()
+            if not name or data.get(f"attr-{i}-delete"):
+                continue
+            if not ATTRIBUTE_NAME.match(name):
+                self.add_error(
+                    f"attr-{i}-name",
+                    f"'{name}' is not an attribute name: letters, digits, '_', "
+                    "'.' and '-', starting with a letter or '_'.",
+                )
+            elif name in seen:
+                self.add_error(f"attr-{i}-name", f"'{name}' is declared twice.")
+            seen[name] = i
+            try:
+                data[f"attr-{i}-generator"] = parse_generator(
+                    data.get(f"attr-{i}-generator") or ""
+                )
+            except forms.ValidationError as exc:
+                self.add_error(f"attr-{i}-generator", exc)
+        for slot in self.slots:
+            name = slot.attribute.name
+            mode = data.get(f"key-{name}-mode")
+            template = data.get(f"key-{name}-template") or ""
+            when = (data.get(f"key-{name}-when") or "").strip()
+            if mode == KEY_ABSENT:
+                continue
+            if not template:
+                if slot.is_table_key:
+                    self.add_error(
+                        f"key-{name}-template",
+                        f"Every item needs its {slot.role} '{name}': give a template.",
+                    )
+                else:
+                    self.add_error(
+                        f"key-{name}-template",
+                        "Give a template, or choose 'Not in this index'.",
+                    )
+                continue
+            try:
+                parse_template(template)
+            except TemplateSyntaxError as exc:
+                self.add_error(f"key-{name}-template", str(exc))
+            if mode == KEY_WHEN:
+                if not when:
+                    self.add_error(
+                        f"key-{name}-when",
+                        "Write the condition, such as status = OPEN.",
+                    )
+                    continue
+                try:
+                    parse_condition(when)
+                except ConditionSyntaxError as exc:
+                    self.add_error(f"key-{name}-when", str(exc))
+        return data
+
+    def to_entity(self) -> d.Entity:
+        return entity_from_data(self.cleaned_data, self)
+
+    def field_for(self, path: str) -> str | None:
+        match = re.match(r"^entities\.[^.]+\.(attributes|keys)\.([^.]+)(\..*)?$", path)
+        if match is None:
+            return None
+        what, name, rest = match.groups()
+        if what == "keys":
+            if rest is None and any(s.attribute.name == name for s in self.slots):
+                condition = "condition" in path or "when" in path
+                return f"key-{name}-{'when' if condition else 'template'}"
+            return None
+        for i in range(self.rows):
+            if (self.data.get(f"attr-{i}-name") or "").strip() == name:
+                if rest and rest.startswith(".generator"):
+                    return f"attr-{i}-generator"
+                return f"attr-{i}-name"
+        return None
+
+    def examples(self) -> dict[str, str]:
+        """The example values typed in the form, by attribute name."""
+        out = {}
+        for i in range(self.rows):
+            name = (self.data.get(f"attr-{i}-name") or "").strip()
+            if name and not self.data.get(f"attr-{i}-delete"):
+                out[name] = self.data.get(f"attr-{i}-example") or ""
+        return out
+
+
+def _row_count(data: Mapping[str, Any], prefix: str, suffix: str) -> int:
+    count = 0
+    for key in data:
+        if key.startswith(prefix) and key.endswith(suffix):
+            middle = key[len(prefix) : -len(suffix)]
+            if middle.isdigit():
+                count = max(count, int(middle) + 1)
+    return min(count, MAX_ROWS)
+
+
+def entity_from_data(data: Mapping[str, Any], form: EntityForm) -> d.Entity:
+    """The entity the form describes; existing attributes keep the settings
+    the form does not show (presence, description, max length) and the
+    sample settings stay."""
+    previous = form.entity
+    attributes = []
+    for i in range(form.rows):
+        name = (data.get(f"attr-{i}-name") or "").strip()
+        if not name or data.get(f"attr-{i}-delete"):
+            continue
+        original = (
+            previous.attribute(data.get(f"attr-{i}-original") or "")
+            if previous
+            else None
+        )
+        generator = data.get(f"attr-{i}-generator")
+        attributes.append(
+            d.Attribute(
+                name=name,
+                type=data.get(f"attr-{i}-type") or "S",
+                required=bool(data.get(f"attr-{i}-required")),
+                presence=original.presence if original else 1.0,
+                generator=generator if isinstance(generator, d.Generator) else None,
+                description=original.description if original else "",
+                max_length=original.max_length if original else None,
+            )
+        )
+    keys = {}
+    for slot in form.slots:
+        name = slot.attribute.name
+        mode = data.get(f"key-{name}-mode")
+        template = data.get(f"key-{name}-template") or ""
+        if mode == KEY_ABSENT or not template:
+            continue
+        when = (data.get(f"key-{name}-when") or "").strip() if mode == KEY_WHEN else ""
+        keys[name] = d.KeyTemplate(template, when)
+    return d.Entity(
+        name=data.get("name") or (previous.name if previous else ""),
+        description=data.get("description") or "",
+        attributes=tuple(attributes),
+        keys=d.freeze(keys),
+        sample=previous.sample if previous else d.SampleSettings(),
+    )
+
+
+def entity_draft(form: EntityForm) -> d.Entity:
+    """The entity as typed so far, for the live preview: whatever parses,
+    without refusing anything."""
+    data = dict(form.data.items())
+    for i in range(form.rows):
+        try:
+            data[f"attr-{i}-generator"] = parse_generator(
+                data.get(f"attr-{i}-generator") or ""
+            )
+        except forms.ValidationError:
+            data[f"attr-{i}-generator"] = None
+        data[f"attr-{i}-required"] = data.get(f"attr-{i}-required") in (
+            "on",
+            "true",
+            "1",
+        )
+    name = (data.get("name") or "").strip()
+    data["name"] = (
+        name
+        if ENTITY_NAME.match(name)
+        else (form.entity.name if form.entity else "New")
+    )
+    return entity_from_data(data, form)
+
+
+# --- Access patterns ------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    index: int
+    fields: dict[str, forms.BoundField]
+
+    def __getitem__(self, name: str) -> forms.BoundField:
+        return self.fields[name]
+
+
+def index_keys(
+    table: d.Table, index_name: str
+) -> tuple[tuple[d.KeyAttribute, ...], tuple[d.KeyAttribute, ...]]:
+    """The partition and sort key attributes a pattern on this index uses."""
+    if index_name == d.TABLE_INDEX:
+        return (table.partition_key,), ((table.sort_key,) if table.sort_key else ())
+    index = table.index(index_name)
+    if index is None:
+        return (), ()
+    if index.is_global:
+        return index.partition_key, index.sort_key
+    return (table.partition_key,), index.sort_key
+
+
+SORT_OPERATOR_CHOICES = [
+    ("", "any (no condition)"),
+    ("=", "="),
+    ("<", "<"),
+    ("<=", "<="),
+    (">", ">"),
+    (">=", ">="),
+    ("between", "between"),
+    ("begins_with", "begins_with"),
+]
+PREDICATE_OPERATOR_CHOICES = _choices(d.PREDICATE_OPERATORS)
+
+
+class PatternForm(VersionedForm):
+    name = forms.CharField(max_length=MAX_NAME)
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    operation = forms.ChoiceField(
+        choices=[
+            ("Reads", _choices(d.READ_OPERATIONS)),
+            ("Writes", _choices(d.WRITE_OPERATIONS)),
+        ]
+    )
+    index = forms.ChoiceField(label="Table or index")
+    filter = forms.CharField(
+        required=False,
+        label="Filter",
+        help_text="Applied after reading, e.g. total > {minTotal} AND "
+        'status <> "CANCELLED".',
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    projection = forms.CharField(
+        required=False,
+        label="Projection",
+        help_text="Attributes to return, separated by commas; empty for all.",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    scan_forward = forms.ChoiceField(
+        choices=[
+            ("forward", "Ascending (ScanIndexForward)"),
+            ("reverse", "Descending"),
+        ],
+        label="Order",
+    )
+    limit = forms.IntegerField(required=False, min_value=1, max_value=1_000_000)
+    consistent_read = forms.BooleanField(
+        required=False, label="Strongly consistent read"
+    )
+    rps = forms.FloatField(min_value=0, initial=0, label="Requests per second")
+    peak_rps = forms.FloatField(
+        min_value=0, initial=0, label="Peak requests per second"
+    )
+    expects_entities = forms.MultipleChoiceField(
+        required=False, label="Returns items of", widget=forms.CheckboxSelectMultiple
+    )
+    order_by = forms.CharField(
+        required=False,
+        label="In the order of",
+        help_text="Attributes, '-' for descending: -orderDate, orderId.",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+
+    ROW_KINDS = {
+        "param": ("name", "type", "example"),
+        "where": ("attribute", "operator", "value", "value2"),
+        "action": ("operation", "entity", "set", "remove", "condition", "count"),
+    }
+
+    def __init__(
+        self,
+        *args: Any,
+        design: d.Design,
+        pattern: d.AccessPattern | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.design = design
+        self.pattern = pattern
+        table = design.table
+        self.fields["index"].choices = [(d.TABLE_INDEX, f"Table {table.name}")] + [
+            (i.name, f"{'GSI' if i.is_global else 'LSI'} {i.name}")
+            for i in table.indexes
+        ]
+        entity_names = [e.name for e in design.entities]
+        if pattern and pattern.expects:
+            entity_names += [
+                n for n in pattern.expects.entities if n not in entity_names
+            ]
+        self.fields["expects_entities"].choices = _choices(entity_names)
+        index_name = (
+            self.data.get("index") if self.is_bound else self.initial.get("index")
+        ) or d.TABLE_INDEX
+        self.partition_attrs, self.sort_attrs = index_keys(table, index_name)
+        for attr in self.partition_attrs:
+            self.fields[f"key-{attr.name}"] = forms.CharField(
+                max_length=MAX_TEMPLATE,
+                required=False,
+                strip=False,
+                label=f"{attr.name} =",
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "code template-input",
+                        "spellcheck": "false",
+                        "autocomplete": "off",
+                    }
+                ),
+            )
+        for attr in self.sort_attrs:
+            self.fields[f"sort-{attr.name}-op"] = forms.ChoiceField(
+                choices=SORT_OPERATOR_CHOICES, required=False, label=f"{attr.name}"
+            )
+            for part in ("value", "value2"):
+                self.fields[f"sort-{attr.name}-{part}"] = forms.CharField(
+                    max_length=MAX_TEMPLATE,
+                    required=False,
+                    strip=False,
+                    label=f"{attr.name} {'value' if part == 'value' else 'and'}",
+                    widget=forms.TextInput(
+                        attrs={
+                            "class": "code template-input",
+                            "spellcheck": "false",
+                            "autocomplete": "off",
+                        }
+                    ),
+                )
+        self.row_counts = {}
+        action_ops = [("", "—")] + _choices(d.ACTION_OPERATIONS)
+        entity_choices = [("", "—")] + _choices(entity_names)
+        for kind, parts in self.ROW_KINDS.items():
+            if self.is_bound:
+                count = _row_count(self.data, f"{kind}-", f"-{parts[0]}")
+            else:
+                count = self.initial.get(f"_{kind}_rows", 0)
+            count = min(count + (1 if kind == "action" else BLANK_ROWS), MAX_ROWS)
+            self.row_counts[kind] = count
+            for i in range(count):
+                for part in parts:
+                    name = f"{kind}-{i}-{part}"
+                    if part == "type":
+                        field: forms.Field = forms.ChoiceField(
+                            choices=KEY_TYPE_CHOICES + [("BOOL", "BOOL")],
+                            initial="S",
+                            label="Type",
+                        )
+                    elif part == "operator":
+                        field = forms.ChoiceField(
+                            choices=PREDICATE_OPERATOR_CHOICES,
+                            initial="=",
+                            label="Operator",
+                        )
+                    elif part == "operation":
+                        field = forms.ChoiceField(
+                            choices=action_ops, required=False, label="Action"
+                        )
+                    elif part == "entity":
+                        field = forms.ChoiceField(
+                            choices=entity_choices, required=False, label="Entity"
+                        )
+                    else:
+                        field = forms.CharField(
+                            required=False,
+                            max_length=MAX_TEMPLATE,
+                            label=part.replace("2", " (and)").capitalize(),
+                            widget=forms.TextInput(
+                                attrs={"class": "code", "spellcheck": "false"}
+                            ),
+                        )
+                    self.fields[name] = field
+
+    def rows(self, kind: str) -> list[Row]:
+        return [
+            Row(i, {part: self[f"{kind}-{i}-{part}"] for part in self.ROW_KINDS[kind]})
+            for i in range(self.row_counts[kind])
+        ]
+
+    @property
+    def param_rows(self) -> list[Row]:
+        return self.rows("param")
+
+    @property
+    def where_rows(self) -> list[Row]:
+        return self.rows("where")
+
+    @property
+    def action_rows(self) -> list[Row]:
+        return self.rows("action")
+
+    @property
+    def partition_fields(self) -> list[forms.BoundField]:
+        return [self[f"key-{a.name}"] for a in self.partition_attrs]
+
+    @property
+    def sort_fields(
+        self,
+    ) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [
+            (
+                self[f"sort-{a.name}-op"],
+                self[f"sort-{a.name}-value"],
+                self[f"sort-{a.name}-value2"],
+            )
+            for a in self.sort_attrs
+        ]
+
+    @classmethod
+    def initial_for(
+        cls, design: d.Design, pattern: d.AccessPattern | None, version: int
+    ) -> dict[str, Any]:
+        if pattern is None:
+            return {
+                "version": version,
+                "operation": "Query",
+                "index": d.TABLE_INDEX,
+                "scan_forward": "forward",
+                "rps": 0,
+                "peak_rps": 0,
+            }
+        data: dict[str, Any] = {
+            "version": version,
+            "name": pattern.name,
+            "description": pattern.description,
+            "operation": pattern.operation,
+            "index": pattern.index,
+            "filter": pattern.filter,
+            "projection": ", ".join(pattern.projection),
+            "scan_forward": "forward" if pattern.scan_forward else "reverse",
+            "limit": pattern.limit,
+            "consistent_read": pattern.consistent_read,
+            "rps": pattern.traffic.rps,
+            "peak_rps": pattern.traffic.peak_rps,
+        }
+        partition, sort = index_keys(design.table, pattern.index)
+        partition_names = {a.name for a in partition}
+        for clause in pattern.key:
+            if clause.attribute in partition_names:
+                data[f"key-{clause.attribute}"] = (
+                    clause.values[0] if clause.values else ""
+                )
+            else:
+                data[f"sort-{clause.attribute}-op"] = clause.operator
+                values = list(clause.values) + ["", ""]
+                data[f"sort-{clause.attribute}-value"] = values[0]
+                data[f"sort-{clause.attribute}-value2"] = values[1]
+        for i, param in enumerate(pattern.parameters):
+            data |= {
+                f"param-{i}-name": param.name,
+                f"param-{i}-type": param.type,
+                f"param-{i}-example": param.example,
+            }
+        data["_param_rows"] = len(pattern.parameters)
+        if pattern.expects:
+            data["expects_entities"] = list(pattern.expects.entities)
+            data["order_by"] = ", ".join(pattern.expects.order_by)
+            for i, predicate in enumerate(pattern.expects.where):
+                values = list(predicate.values) + ["", ""]
+                if predicate.operator == "in":
+                    values = [", ".join(predicate.values), ""]
+                data |= {
+                    f"where-{i}-attribute": predicate.attribute,
+                    f"where-{i}-operator": predicate.operator,
+                    f"where-{i}-value": values[0],
+                    f"where-{i}-value2": values[1],
+                }
+            data["_where_rows"] = len(pattern.expects.where)
+        for i, action in enumerate(pattern.actions):
+            data |= {
+                f"action-{i}-operation": action.operation,
+                f"action-{i}-entity": action.entity,
+                f"action-{i}-set": ", ".join(f"{k}={v}" for k, v in action.set),
+                f"action-{i}-remove": ", ".join(action.remove),
+                f"action-{i}-condition": action.condition,
+                f"action-{i}-count": action.count,
+            }
+        data["_action_rows"] = len(pattern.actions)
+        return data
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        for i in range(self.row_counts["param"]):
+            name = (data.get(f"param-{i}-name") or "").strip()
+            if name and not ATTRIBUTE_NAME.match(name):
+                self.add_error(f"param-{i}-name", f"'{name}' is not a parameter name.")
+        for i in range(self.row_counts["action"]):
+            if data.get(f"action-{i}-operation") and not data.get(f"action-{i}-entity"):
+                self.add_error(
+                    f"action-{i}-entity", "Choose the entity it writes or reads."
+                )
+            try:
+                _pairs(data.get(f"action-{i}-set") or "")
+            except ValueError as exc:
+                self.add_error(f"action-{i}-set", str(exc))
+        for attr in self.sort_attrs:
+            op = data.get(f"sort-{attr.name}-op")
+            if op and not data.get(f"sort-{attr.name}-value"):
+                self.add_error(f"sort-{attr.name}-value", f"{op} needs a value.")
+            if op == "between" and not data.get(f"sort-{attr.name}-value2"):
+                self.add_error(
+                    f"sort-{attr.name}-value2", "between needs a second value."
+                )
+        return data
+
+    def to_pattern(self) -> d.AccessPattern:
+        return pattern_from_data(self.cleaned_data, self)
+
+    def field_for(self, path: str) -> str | None:
+        tail = re.sub(r"^access_patterns\[\d+\]", "", path)
+        match = re.match(r"^\.key\.([^.]+)", tail)
+        if match:
+            name = match.group(1)
+            if f"key-{name}" in self.fields:
+                return f"key-{name}"
+            return f"sort-{name}-value"
+        if tail == ".key" and self.partition_attrs:
+            return f"key-{self.partition_attrs[0].name}"
+        match = re.match(r"^\.parameters\.([^.]+)", tail)
+        if match:
+            for i in range(self.row_counts["param"]):
+                if (self.data.get(f"param-{i}-name") or "").strip() == match.group(1):
+                    return f"param-{i}-{'example' if 'example' in tail else 'name'}"
+            return None
+        match = re.match(r"^\.expects\.where\.([^.]+)", tail)
+        if match:
+            for i in range(self.row_counts["where"]):
+                if (self.data.get(f"where-{i}-attribute") or "").strip() == match.group(
+                    1
+                ):
+                    return f"where-{i}-attribute"
+            return None
+        match = re.match(r"^\.actions\[(\d+)\]\.?(\w*)", tail)
+        if match:
+            part = (
+                match.group(2)
+                if match.group(2) in self.ROW_KINDS["action"]
+                else "operation"
+            )
+            return f"action-{match.group(1)}-{part}"
+        for prefix, field in (
+            (".name", "name"),
+            (".index", "index"),
+            (".filter", "filter"),
+            (".limit", "limit"),
+            (".consistent_read", "consistent_read"),
+            (".scan_forward", "scan_forward"),
+            (".traffic", "peak_rps"),
+            (".expects.order_by", "order_by"),
+            (".expects", "expects_entities"),
+            (".projection", "projection"),
+        ):
+            if tail.startswith(prefix):
+                return field
+        if re.match(r"^\.(entity|set|remove|condition|count)", tail):
+            part = tail[1:].split(".")[0]
+            return f"action-0-{part}"
+        return None
+
+
+def _pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """`status=SHIPPED, shippedAt={shippedAt}` -> pairs."""
+    pairs = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"Expected attribute=value, found '{part.strip()}'.")
+        pairs.append((name.strip(), value.strip()))
+    return tuple(pairs)
+
+
+def pattern_from_data(data: Mapping[str, Any], form: PatternForm) -> d.AccessPattern:
+    key = []
+    for attr in form.partition_attrs:
+        value = data.get(f"key-{attr.name}") or ""
+        if value:
+            key.append(d.KeyClause(attr.name, "=", (value,)))
+    for attr in form.sort_attrs:
+        op = data.get(f"sort-{attr.name}-op")
+        if not op:
+            continue
+        values = [data.get(f"sort-{attr.name}-value") or ""]
+        if op == "between":
+            values.append(data.get(f"sort-{attr.name}-value2") or "")
+        key.append(d.KeyClause(attr.name, op, tuple(values)))
+    params = []
+    for i in range(form.row_counts["param"]):
+        name = (data.get(f"param-{i}-name") or "").strip()
+        if name:
+            params.append(
+                d.Parameter(
+                    name,
+                    data.get(f"param-{i}-type") or "S",
+                    (data.get(f"param-{i}-example") or "").strip(),
+                )
+            )
+    where = []
+    for i in range(form.row_counts["where"]):
+        attribute = (data.get(f"where-{i}-attribute") or "").strip()
+        if not attribute:
+            continue
+        op = data.get(f"where-{i}-operator") or "="
+        value = (data.get(f"where-{i}-value") or "").strip()
+        if op in ("exists", "not_exists"):
+            values: tuple[str, ...] = ()
+        elif op == "in":
+            values = tuple(v.strip() for v in value.split(",") if v.strip())
+        elif op == "between":
+            values = (value, (data.get(f"where-{i}-value2") or "").strip())
+        else:
+            values = (value,)
+        where.append(d.Predicate(attribute, op, values))
+    entities = tuple(data.get("expects_entities") or ())
+    expects = (
+        d.Expectation(entities, tuple(where), _names(data.get("order_by") or ""))
+        if entities
+        else None
+    )
+    actions = []
+    for i in range(form.row_counts["action"]):
+        operation = data.get(f"action-{i}-operation")
+        if not operation:
+            continue
+        try:
+            pairs = _pairs(data.get(f"action-{i}-set") or "")
+        except ValueError:
+            pairs = ()
+        actions.append(
+            d.Action(
+                operation=operation,
+                entity=data.get(f"action-{i}-entity") or "",
+                set=pairs,
+                remove=_names(data.get(f"action-{i}-remove") or ""),
+                condition=(data.get(f"action-{i}-condition") or "").strip(),
+                count=(data.get(f"action-{i}-count") or "").strip(),
+            )
+        )
+    operation = data.get("operation") or "Query"
+    limit = data.get("limit")
+    return d.AccessPattern(
+        name=(data.get("name") or "").strip(),
+        operation=operation,
+        description=(data.get("description") or "").strip(),
+        index=data.get("index") or d.TABLE_INDEX,
+        key=tuple(key),
+        filter=(data.get("filter") or "").strip(),
+        projection=_names(data.get("projection") or ""),
+        scan_forward=data.get("scan_forward") != "reverse",
+        limit=limit if isinstance(limit, int) else None,
+        consistent_read=bool(data.get("consistent_read")),
+        parameters=tuple(params),
+        traffic=d.Traffic(
+            float(data.get("rps") or 0), float(data.get("peak_rps") or 0)
+        ),
+        expects=expects,
+        actions=tuple(actions),
+    )
+
+
+def pattern_draft(form: PatternForm) -> d.AccessPattern:
+    """The pattern as typed so far, for the live request: bad numbers read
+    as empty, nothing refused."""
+    data: dict[str, Any] = dict(form.data.items())
+    data["expects_entities"] = (
+        form.data.getlist("expects_entities")
+        if hasattr(form.data, "getlist")
+        else data.get("expects_entities", ())
+    )
+    for name in ("limit",):
+        try:
+            data[name] = int(data.get(name) or "")
+        except ValueError:
+            data[name] = None
+    for name in ("rps", "peak_rps"):
+        try:
+            data[name] = float(data.get(name) or 0)
+        except ValueError:
+            data[name] = 0.0
+    data["consistent_read"] = data.get("consistent_read") in ("on", "true", "1")
+    return pattern_from_data(data, form)

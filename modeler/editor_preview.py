@@ -1,0 +1,293 @@
+"""What the editor shows live as the user types: an entity's keys rendered
+from example values, and the exact request an access pattern sends.
+
+Both reuse the domain code: example values come from the attributes' sample
+generators (`modeler.sampledata`), keys are rendered by `modeler.keys`, and
+requests are built by `modeler.simulation.requests`, the code the simulator
+runs. Pure Python; nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from modeler import design as d
+from modeler.engine.types import number, to_wire
+from modeler.keys import (
+    ConditionSyntaxError,
+    MissingValueError,
+    TemplateSyntaxError,
+    key_values,
+    parse_condition,
+    parse_template,
+)
+from modeler.parameters import pattern_parameters
+from modeler.sampledata.values import Compiler, Context, Populations
+from modeler.simulation.requests import (
+    RequestError,
+    cli_command,
+    read_request,
+    write_action_request,
+)
+
+EXAMPLE_SEED = 7
+_FALLBACK = {"S": "example", "N": "42", "B": "ZXhhbXBsZQ==", "BOOL": "true"}
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list, set, frozenset)):
+        return json.dumps(_jsonable(value), separators=(",", ":"), default=str)
+    if value is None:
+        return ""
+    return str(value)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, set, frozenset, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode()
+    return value
+
+
+def example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
+    """One example value per attribute, as text: drawn from its sample
+    generator where it can draw alone, otherwise a plain value of its type
+    (a generator that copies a parent's value has no parent here)."""
+    compiler = Compiler(design, entity, EXAMPLE_SEED, Populations())
+    context = Context()
+    out: dict[str, str] = {}
+    for attr in entity.attributes:
+        try:
+            value = compiler.attribute(attr)(random.Random(EXAMPLE_SEED), context)  # noqa: S311
+        except Exception:  # noqa: BLE001 - any generator failure means "no example"
+            value = None
+        if value is None or isinstance(value, type(Ellipsis)):
+            text = _FALLBACK.get(attr.type, "")
+            if attr.type == "S":
+                text = f"{attr.name}-1"
+        else:
+            text = _text(value)
+            context.item[attr.name] = value
+        out[attr.name] = text
+    return out
+
+
+def typed_example(text: str, type_name: str) -> Any:
+    """An example typed by the user, as the attribute's type; raises
+    ValueError with what was expected."""
+    if type_name == "N":
+        return number(text)
+    if type_name == "B":
+        try:
+            return base64.b64decode(text, validate=True)
+        except ValueError:
+            raise ValueError("expected base64 for a binary value") from None
+    if type_name == "BOOL":
+        if text.lower() not in ("true", "false"):
+            raise ValueError("expected true or false")
+        return text.lower() == "true"
+    if type_name in ("L", "M", "SS", "NS", "BS"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError("expected JSON") from None
+    return text
+
+
+@dataclass(frozen=True)
+class KeyPreview:
+    attribute: str
+    type: str
+    template: str
+    value: str = ""  # the rendered key, as text
+    note: str = ""  # why there is no value: absent, condition false
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class EntityPreview:
+    keys: tuple[KeyPreview, ...]
+    example_errors: Mapping[str, str] = field(default_factory=dict)
+
+
+def entity_preview(
+    design: d.Design, entity: d.Entity, examples: Mapping[str, str]
+) -> EntityPreview:
+    """Every key attribute of the table and its indexes, rendered for an
+    item of `entity` whose attributes have the `examples` values."""
+    values: dict[str, Any] = {}
+    example_errors = {}
+    for attr in entity.attributes:
+        text = examples.get(attr.name, "")
+        if text == "":
+            continue
+        try:
+            values[attr.name] = typed_example(text, attr.type)
+        except (ValueError, ArithmeticError) as exc:
+            example_errors[attr.name] = str(exc)
+    keys = []
+    for key_attr in design.table.all_key_attributes():
+        key = entity.keys.get(key_attr.name)
+        if key is None:
+            keys.append(
+                KeyPreview(key_attr.name, key_attr.type, "", note="not in this index")
+            )
+            continue
+        keys.append(_render_key(key_attr, key, values))
+    return EntityPreview(tuple(keys), example_errors)
+
+
+def _render_key(
+    key_attr: d.KeyAttribute, key: d.KeyTemplate, values: Mapping[str, Any]
+) -> KeyPreview:
+    base = KeyPreview(key_attr.name, key_attr.type, key.template)
+    try:
+        template = parse_template(key.template)
+    except TemplateSyntaxError as exc:
+        return _with(base, error=str(exc))
+    if key.when:
+        try:
+            condition = parse_condition(key.when)
+        except ConditionSyntaxError as exc:
+            return _with(base, error=f"condition: {exc}")
+        if not condition.holds(values):
+            return _with(base, note=f"absent: the condition {key.when} does not hold")
+    try:
+        rendered = template.render(values, key_attr.type)
+    except MissingValueError as exc:
+        return _with(base, error=f"no example value for '{exc.attribute}'")
+    except (ValueError, ArithmeticError, KeyError) as exc:
+        return _with(base, error=str(exc))
+    return _with(base, value=_text(rendered))
+
+
+def _with(preview: KeyPreview, **changes: str) -> KeyPreview:
+    return KeyPreview(**{**preview.__dict__, **changes})
+
+
+# --- Access pattern requests ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RequestPreview:
+    operation: str
+    request: str  # boto3 client parameters, as JSON
+    cli: str
+
+
+@dataclass(frozen=True)
+class PatternPreview:
+    requests: tuple[RequestPreview, ...] = ()
+    parameters: Mapping[str, str] = field(default_factory=dict)
+    problem: str = ""
+
+
+def _parameter_values(
+    design: d.Design, pattern: d.AccessPattern
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Values for the pattern's parameters: the examples it gives, else an
+    example value of the same-named attribute of an entity it concerns."""
+    concerned = []
+    if pattern.expects:
+        concerned += list(pattern.expects.entities)
+    concerned += [a.entity for a in pattern.actions]
+    concerned += [e.name for e in design.entities]
+    examples: dict[str, str] = {}
+    types: dict[str, str] = {}
+    for name in dict.fromkeys(concerned):
+        entity = design.entity(name)
+        if entity is None:
+            continue
+        for attr_name, text in example_values(design, entity).items():
+            examples.setdefault(attr_name, text)
+            attr = entity.attribute(attr_name)
+            types.setdefault(attr_name, attr.type if attr else "S")
+    values: dict[str, Any] = {}
+    shown: dict[str, str] = {}
+    for param in pattern_parameters(design, pattern):
+        text = param.example or examples.get(param.name)
+        if text is None:
+            continue
+        type_name = param.type if param.example else types.get(param.name, param.type)
+        try:
+            values[param.name] = typed_example(text, type_name)
+        except (ValueError, ArithmeticError):
+            values[param.name] = text
+        shown[param.name] = text
+    return values, shown
+
+
+def pattern_preview(design: d.Design, pattern: d.AccessPattern) -> PatternPreview:
+    """The requests the pattern sends, with its parameters' example values.
+    A read is one GetItem, Query or Scan; a write (or a batch or transaction)
+    is one request per action, for an example item of the action's entity."""
+    try:
+        params, shown = _parameter_values(design, pattern)
+        if pattern.operation in ("GetItem", "Query", "Scan"):
+            request = read_request(design, pattern, params)
+            return PatternPreview((_shown(pattern.operation, request),), shown)
+        requests = []
+        for action in pattern.actions:
+            entity = design.entity(action.entity)
+            if entity is None:
+                raise RequestError(f"unknown entity '{action.entity}'")
+            item = _example_item(design, entity, params)
+            operation, request = write_action_request(design, action, params, item)
+            requests.append(_shown(operation, request))
+        if not requests:
+            return PatternPreview(
+                problem=f"{pattern.operation} sends its actions: add one to see "
+                "its request."
+            )
+        return PatternPreview(tuple(requests), shown)
+    except RequestError as exc:
+        return PatternPreview(problem=f"No request yet: {exc}.")
+    except (ValueError, ArithmeticError, KeyError, TypeError) as exc:
+        return PatternPreview(problem=f"No request yet: {exc}.")
+
+
+def _example_item(
+    design: d.Design, entity: d.Entity, params: Mapping[str, Any]
+) -> dict[str, Any]:
+    item: dict[str, Any] = {}
+    examples = example_values(design, entity)
+    for attr in entity.attributes:
+        text = examples.get(attr.name, "")
+        try:
+            item[attr.name] = typed_example(text, attr.type)
+        except (ValueError, ArithmeticError):
+            continue
+    for name, value in params.items():
+        if entity.attribute(name) is not None:
+            item[name] = value
+    item.update(key_values(design, entity.name, item))
+    return item
+
+
+def _shown(operation: str, request: Mapping[str, Any]) -> RequestPreview:
+    return RequestPreview(
+        operation,
+        json.dumps(_jsonable(dict(request)), indent=2, default=_default),
+        cli_command(operation, request),
+    )
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    return to_wire(value)

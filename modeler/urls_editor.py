@@ -1,0 +1,67 @@
+"""URLs of the design editor's sections (included by modeler.urls)."""
+
+from django.urls import path
+
+from modeler.views import editor, editor_entities, editor_patterns
+
+P = "projects/<int:project_id>/"
+
+urlpatterns = [
+    path(f"{P}table/", editor.table_page, name="editor-table"),
+    path(f"{P}table/settings/", editor.table_update, name="editor-table-update"),
+    path(f"{P}indexes/new/", editor.index_create, name="editor-index-create"),
+    path(f"{P}indexes/<str:name>/", editor.index_edit, name="editor-index-edit"),
+    path(f"{P}indexes/<str:name>/move/", editor.index_move, name="editor-index-move"),
+    path(
+        f"{P}indexes/<str:name>/delete/",
+        editor.index_delete,
+        name="editor-index-delete",
+    ),
+    path(f"{P}entities/", editor_entities.entities_page, name="editor-entities"),
+    path(
+        f"{P}entities/new/",
+        editor_entities.entity_create,
+        name="editor-entity-create",
+    ),
+    path(
+        f"{P}entities/<str:name>/",
+        editor_entities.entity_edit,
+        name="editor-entity",
+    ),
+    path(
+        f"{P}entities/<str:name>/preview/",
+        editor_entities.entity_preview,
+        name="editor-entity-preview",
+    ),
+    path(
+        f"{P}entities/<str:name>/delete/",
+        editor_entities.entity_delete,
+        name="editor-entity-delete",
+    ),
+    path(f"{P}patterns/", editor_patterns.patterns_page, name="editor-patterns"),
+    path(
+        f"{P}patterns/new/",
+        editor_patterns.pattern_create,
+        name="editor-pattern-create",
+    ),
+    path(
+        f"{P}patterns/preview/",
+        editor_patterns.pattern_preview,
+        name="editor-pattern-preview",
+    ),
+    path(
+        f"{P}patterns/<int:position>/",
+        editor_patterns.pattern_edit,
+        name="editor-pattern",
+    ),
+    path(
+        f"{P}patterns/<int:position>/move/",
+        editor_patterns.pattern_move,
+        name="editor-pattern-move",
+    ),
+    path(
+        f"{P}patterns/<int:position>/delete/",
+        editor_patterns.pattern_delete,
+        name="editor-pattern-delete",
+    ),
+]

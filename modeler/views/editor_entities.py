@@ -1,0 +1,285 @@
+"""The Entities section: the list, one entity's editor (attributes and a key
+template for every key attribute of the table and its indexes), its live
+preview, and deleting with a confirmation that names what depends on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import push_url, reswap, retarget
+
+from modeler import design as d
+from modeler import editor_services as edit
+from modeler.design_check import GENERATOR_KINDS, check_design
+from modeler.design_edits import EditError, entity_dependants, entity_replace
+from modeler.editor_forms import EntityCreateForm, EntityForm, entity_draft
+from modeler.editor_preview import entity_preview as build_preview
+from modeler.editor_preview import example_values
+from modeler.editor_services import EditRefused
+from modeler.forms import VersionForm
+from modeler.problems import Problem
+from modeler.selectors import ProjectAccess
+from modeler.services import StaleVersionError
+from modeler.views.editor import (
+    is_partial,
+    load,
+    refusal,
+    render_section,
+    saved,
+    section_context,
+    version_refusal,
+)
+
+TEMPLATE = "modeler/editor-entities.html"
+
+
+def _key_problems(problems: list[Problem], entity: str) -> dict[str, list[Problem]]:
+    """An entity's problems by key attribute ('' for the entity's keys as a
+    whole and for its other parts)."""
+    out: dict[str, list[Problem]] = {}
+    prefix = f"entities.{entity}.keys."
+    for problem in edit.part_problems(problems, f"entities.{entity}"):
+        key = problem.path[len(prefix) :] if problem.path.startswith(prefix) else ""
+        out.setdefault(key.split(".")[0], []).append(problem)
+    return out
+
+
+def _preview_context(
+    design: d.Design, entity: d.Entity, examples: dict[str, str], form: EntityForm
+) -> dict[str, Any]:
+    problems = check_design(design)
+    by_key = _key_problems(problems, entity.name)
+    preview = build_preview(design, entity, examples)
+    rendered = {k.attribute: k for k in preview.keys}
+    return {
+        "preview": preview,
+        "key_items": [
+            {
+                "row": row,
+                "problems": by_key.get(row.slot.attribute.name, []),
+                "preview": rendered.get(row.slot.attribute.name),
+            }
+            for row in form.key_rows
+        ],
+        "entity_problems": by_key.get("", []),
+    }
+
+
+def _context(
+    access: ProjectAccess,
+    design: d.Design,
+    *,
+    selected: str = "",
+    form: EntityForm | None = None,
+    create_form: EntityCreateForm | None = None,
+    deleting: bool = False,
+    notice: str = "",
+) -> dict[str, Any]:
+    version = access.project.version
+    entity = design.entity(selected) if selected else None
+    if entity is None and not selected and design.entities:
+        entity = design.entities[0]
+    extra: dict[str, Any] = {}
+    if entity is not None:
+        if form is None:
+            examples = example_values(design, entity)
+            form = EntityForm(
+                initial=EntityForm.initial_for(entity, version, examples),
+                table=design.table,
+                entity=entity,
+            )
+            extra = _preview_context(design, entity, examples, form)
+        else:
+            draft = entity_draft(form)
+            try:
+                candidate = entity_replace(design, entity.name, draft)
+            except EditError:
+                candidate, draft = design, entity
+            extra = _preview_context(candidate, draft, form.examples(), form)
+    return section_context(
+        access,
+        design,
+        "entities",
+        entity=entity,
+        entity_colour=(
+            [e.name for e in design.entities].index(entity.name) % 10
+            if entity is not None and design.entity(entity.name)
+            else 0
+        ),
+        form=form,
+        create_form=create_form
+        or EntityCreateForm(initial={"version": version}, prefix="new"),
+        dependants=entity_dependants(design, entity.name)
+        if deleting and entity
+        else None,
+        notice=notice,
+        generator_kinds=GENERATOR_KINDS,
+        **extra,
+    )
+
+
+def _editor_response(
+    request: HttpRequest, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """The entity editor, with the entity list refreshed out of band."""
+    if not is_partial(request):
+        return render(request, TEMPLATE, context, status=status)
+    context["oob"] = True
+    response = render(request, f"{TEMPLATE}#entity-editor", context, status=status)
+    response.content += render(request, f"{TEMPLATE}#entity-list", context).content
+    return reswap(retarget(response, "#entity-editor"), "outerHTML")
+
+
+@login_required
+@require_GET
+def entities_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = load(request, project_id)
+    return render_section(request, TEMPLATE, _context(access, design))
+
+
+@login_required
+@require_POST
+def entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = load(request, project_id, write=True)
+    form = EntityCreateForm(request.POST, prefix="new")
+    status = 400
+    if form.is_valid():
+        try:
+            result = edit.entity_create(
+                project=access.project,
+                design=design,
+                version=form.cleaned_data["version"],
+                entity=form.to_entity(),
+            )
+        except (StaleVersionError, EditRefused, EditError) as exc:
+            status = refusal(form, exc)
+        else:
+            name = form.cleaned_data["name"]
+            message = f"Added the entity {name}; now give it attributes and keys."
+            url = reverse("editor-entity", args=[project_id, name])
+            if not is_partial(request):
+                messages.success(request, message)
+                return redirect(url)
+            context = _context(access, result.design, selected=name)
+            response = push_url(_editor_response(request, context), url)
+            return saved(request, response, result, message)
+    context = _context(access, design, create_form=form)
+    if not is_partial(request):
+        return render(request, TEMPLATE, context, status=status)
+    response = render(request, f"{TEMPLATE}#entity-create", context, status=status)
+    return reswap(retarget(response, "#entity-create"), "outerHTML")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
+    write = request.method == "POST"
+    access, design = load(request, project_id, write=write)
+    entity = design.entity(name)
+    if entity is None:
+        context = _context(
+            access, design, notice=f"The entity '{name}' no longer exists."
+        )
+        return render_section(request, TEMPLATE, context, status=404)
+    if not write:
+        return _editor_response(request, _context(access, design, selected=name))
+    more_rows = "more_rows" in request.POST
+    form = EntityForm(
+        request.POST,
+        table=design.table,
+        entity=entity,
+        rows=None,
+    )
+    if more_rows:
+        form = EntityForm(
+            request.POST, table=design.table, entity=entity, rows=form.rows + 3
+        )
+        form.errors  # noqa: B018 - validate, so the form shows what it has
+        return _editor_response(
+            request, _context(access, design, selected=name, form=form)
+        )
+    status = 400
+    if form.is_valid():
+        try:
+            result = edit.entity_update(
+                project=access.project,
+                design=design,
+                version=form.cleaned_data["version"],
+                name=name,
+                entity=form.to_entity(),
+            )
+        except (StaleVersionError, EditRefused, EditError) as exc:
+            status = refusal(form, exc)
+        else:
+            new_name = form.cleaned_data["name"]
+            message = f"Saved {new_name}."
+            url = reverse("editor-entity", args=[project_id, new_name])
+            if not is_partial(request):
+                messages.success(request, message)
+                return redirect(url)
+            context = _context(access, result.design, selected=new_name)
+            response = _editor_response(request, context)
+            if new_name != name:
+                response = push_url(response, url)
+            return saved(request, response, result, message)
+    context = _context(access, design, selected=name, form=form)
+    return _editor_response(request, context, status=status)
+
+
+@login_required
+@require_POST
+def entity_preview(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
+    """The live preview of the entity as typed: keys rendered from the
+    example values, and the design check's findings for each key. Saves
+    nothing, so anyone who can see the project can ask for it."""
+    access, design = load(request, project_id)
+    entity = design.entity(name)
+    if entity is None:
+        return HttpResponse(status=404)
+    form = EntityForm(request.POST, table=design.table, entity=entity)
+    context = _context(access, design, selected=name, form=form)
+    context["oob"] = True
+    return render(request, f"{TEMPLATE}#entity-preview", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entity_delete(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
+    access, design = load(request, project_id, write=True)
+    if design.entity(name) is None:
+        context = _context(
+            access, design, notice=f"The entity '{name}' no longer exists."
+        )
+        return render_section(request, TEMPLATE, context, status=404)
+    if request.method == "GET":
+        return _editor_response(
+            request, _context(access, design, selected=name, deleting=True)
+        )
+    form = VersionForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise EditError("The page sent no version; reload it.")
+        result = edit.entity_delete(
+            project=access.project,
+            design=design,
+            version=form.cleaned_data["version"],
+            name=name,
+        )
+    except (StaleVersionError, EditError) as exc:
+        message, status = version_refusal(request, exc)
+        context = _context(access, design, selected=name, deleting=True, notice=message)
+        return _editor_response(request, context, status=status)
+    message = f"Deleted the entity {name}."
+    url = reverse("editor-entities", args=[project_id])
+    if not is_partial(request):
+        messages.success(request, message)
+        return redirect(url)
+    response = render(request, f"{TEMPLATE}#workspace", _context(access, result.design))
+    response = push_url(reswap(retarget(response, "#main"), "innerHTML"), url)
+    return saved(request, response, result, message)

@@ -1,0 +1,276 @@
+"""The Access patterns section: the list in order, adding, editing (with the
+exact request the pattern sends, updated as the user types), reordering and
+deleting with a confirmation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
+
+from modeler import design as d
+from modeler import editor_services as edit
+from modeler import presenters
+from modeler.design_check import check_design
+from modeler.design_edits import EditError
+from modeler.editor_forms import PatternForm, pattern_draft
+from modeler.editor_preview import pattern_preview as build_preview
+from modeler.editor_services import EditRefused
+from modeler.forms import VersionForm
+from modeler.selectors import ProjectAccess
+from modeler.services import StaleVersionError
+from modeler.views.editor import (
+    is_partial,
+    load,
+    refusal,
+    render_section,
+    saved,
+    section_context,
+    version_refusal,
+)
+
+TEMPLATE = "modeler/editor-patterns.html"
+NEW = -1  # the position of a pattern being added
+
+
+def _form(
+    design: d.Design, version: int, position: int, data: Any = None
+) -> PatternForm:
+    pattern = design.access_patterns[position] if position != NEW else None
+    return PatternForm(
+        data,
+        initial=PatternForm.initial_for(design, pattern, version),
+        design=design,
+        pattern=pattern,
+        prefix="new" if position == NEW else f"p{position}",
+    )
+
+
+def _preview(design: d.Design, form: PatternForm) -> Any:
+    if form.is_bound:
+        return build_preview(design, pattern_draft(form))
+    if form.pattern is not None:
+        return build_preview(design, form.pattern)
+    return None
+
+
+def _context(
+    access: ProjectAccess,
+    design: d.Design,
+    *,
+    editing: int | None = None,
+    form: PatternForm | None = None,
+    deleting: int | None = None,
+    notice: str = "",
+) -> dict[str, Any]:
+    version = access.project.version
+    problems = check_design(design)
+    colours = {e.name: i % 10 for i, e in enumerate(design.entities)}
+    rows = []
+    for position, pattern in enumerate(design.access_patterns):
+        rows.append(
+            {
+                "position": position,
+                "pattern": pattern,
+                "key": presenters.key_condition_text(pattern.key),
+                "expects": presenters.expectation_text(pattern.expects),
+                "actions": [(a, colours.get(a.entity, 0)) for a in pattern.actions],
+                "problems": edit.part_problems(
+                    problems, f"access_patterns[{position}]"
+                ),
+                "deleting": position == deleting,
+            }
+        )
+    if editing is not None and form is None:
+        form = _form(design, version, editing)
+    return section_context(
+        access,
+        design,
+        "patterns",
+        rows=rows,
+        editing=editing,
+        form=form,
+        preview=_preview(design, form) if form is not None else None,
+        notice=notice,
+    )
+
+
+def _list_response(
+    request: HttpRequest, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """The pattern list (with the open form, if any), or the full page."""
+    if not is_partial(request):
+        return render(request, TEMPLATE, context, status=status)
+    response = render(request, f"{TEMPLATE}#pattern-list", context, status=status)
+    return reswap(retarget(response, "#pattern-list"), "outerHTML")
+
+
+@login_required
+@require_GET
+def patterns_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = load(request, project_id)
+    return render_section(request, TEMPLATE, _context(access, design))
+
+
+def _save(
+    request: HttpRequest,
+    access: ProjectAccess,
+    design: d.Design,
+    position: int,
+) -> HttpResponse:
+    form = _form(design, access.project.version, position, data=request.POST)
+    if "more_rows" in request.POST:
+        form.errors  # noqa: B018 - show what the form has, with its errors
+        context = _context(access, design, editing=position, form=form)
+        return _list_response(request, context)
+    status = 400
+    if form.is_valid():
+        pattern = form.to_pattern()
+        try:
+            if position == NEW:
+                result = edit.access_pattern_create(
+                    project=access.project,
+                    design=design,
+                    version=form.cleaned_data["version"],
+                    pattern=pattern,
+                )
+            else:
+                result = edit.access_pattern_update(
+                    project=access.project,
+                    design=design,
+                    version=form.cleaned_data["version"],
+                    position=position,
+                    pattern=pattern,
+                )
+        except (StaleVersionError, EditRefused, EditError) as exc:
+            status = refusal(form, exc)
+        else:
+            verb = "Added" if position == NEW else "Saved"
+            message = f"{verb} the access pattern '{pattern.name}'."
+            if not is_partial(request):
+                messages.success(request, message)
+                return redirect("editor-patterns", project_id=access.project.pk)
+            response = _list_response(request, _context(access, result.design))
+            return saved(request, response, result, message)
+    context = _context(access, design, editing=position, form=form)
+    return _list_response(request, context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pattern_create(request: HttpRequest, project_id: int) -> HttpResponse:
+    write = request.method == "POST"
+    access, design = load(request, project_id, write=True)
+    if not write:
+        return _list_response(request, _context(access, design, editing=NEW))
+    return _save(request, access, design, NEW)
+
+
+def _missing(
+    request: HttpRequest, access: ProjectAccess, design: d.Design
+) -> HttpResponse:
+    context = _context(
+        access,
+        design,
+        notice="That access pattern no longer exists; the list shows the "
+        "patterns as they are now.",
+    )
+    return _list_response(request, context, status=404)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pattern_edit(request: HttpRequest, project_id: int, position: int) -> HttpResponse:
+    write = request.method == "POST"
+    access, design = load(request, project_id, write=write)
+    if position >= len(design.access_patterns):
+        return _missing(request, access, design)
+    if not write:
+        if not access.can_write:
+            return render_section(request, TEMPLATE, _context(access, design))
+        return _list_response(request, _context(access, design, editing=position))
+    return _save(request, access, design, position)
+
+
+@login_required
+@require_POST
+def pattern_preview(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The request of the pattern as typed (and, when the table or index
+    changed, its key fields). Saves nothing."""
+    access, design = load(request, project_id)
+    raw = request.POST.get("position", "")
+    position = int(raw) if raw.lstrip("-").isdigit() else NEW
+    if position >= len(design.access_patterns):
+        position = NEW
+    form = _form(design, access.project.version, position, data=request.POST)
+    context = _context(access, design, editing=position, form=form)
+    partial = "pattern-keys" if "refresh_keys" in request.POST else "pattern-request"
+    return render(request, f"{TEMPLATE}#{partial}", context)
+
+
+@login_required
+@require_POST
+def pattern_move(request: HttpRequest, project_id: int, position: int) -> HttpResponse:
+    access, design = load(request, project_id, write=True)
+    form = VersionForm(request.POST)
+    offset = -1 if request.POST.get("direction") == "up" else 1
+    try:
+        if not form.is_valid():
+            raise EditError("The page sent no version; reload it.")
+        result = edit.access_pattern_move(
+            project=access.project,
+            design=design,
+            version=form.cleaned_data["version"],
+            position=position,
+            offset=offset,
+        )
+    except (StaleVersionError, EditError) as exc:
+        message, status = version_refusal(request, exc)
+        return _list_response(
+            request, _context(access, design, notice=message), status=status
+        )
+    if not is_partial(request):
+        return redirect("editor-patterns", project_id=project_id)
+    name = design.access_patterns[position].name
+    response = _list_response(request, _context(access, result.design))
+    return saved(
+        request, response, result, f"Moved '{name}' {'up' if offset < 0 else 'down'}."
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pattern_delete(
+    request: HttpRequest, project_id: int, position: int
+) -> HttpResponse:
+    access, design = load(request, project_id, write=True)
+    if position >= len(design.access_patterns):
+        return _missing(request, access, design)
+    if request.method == "GET":
+        return _list_response(request, _context(access, design, deleting=position))
+    form = VersionForm(request.POST)
+    name = design.access_patterns[position].name
+    try:
+        if not form.is_valid():
+            raise EditError("The page sent no version; reload it.")
+        result = edit.access_pattern_delete(
+            project=access.project,
+            design=design,
+            version=form.cleaned_data["version"],
+            position=position,
+        )
+    except (StaleVersionError, EditError) as exc:
+        message, status = version_refusal(request, exc)
+        context = _context(access, design, deleting=position, notice=message)
+        return _list_response(request, context, status=status)
+    message = f"Deleted the access pattern '{name}'."
+    if not is_partial(request):
+        messages.success(request, message)
+        return redirect("editor-patterns", project_id=project_id)
+    response = _list_response(request, _context(access, result.design))
+    return saved(request, response, result, message)
