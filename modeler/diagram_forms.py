@@ -65,6 +65,7 @@ class DiagramForm(_DesignForm):
     defaults = {"kind": OVERVIEW, "index": "table", "partitions": 6, "items": 10}
 
     kind = forms.ChoiceField(
+        label="Diagram",
         choices=[(OVERVIEW, "Design overview"), (COLLECTIONS, "Item collections")],
         widget=forms.RadioSelect,
     )

@@ -1,0 +1,399 @@
+"""The Key map, Item collections and Diagrams sections: who may see them,
+what they show, htmx partials, bad query strings, downloads, rendering
+failures and the cache."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from urllib.parse import quote
+
+import pytest
+from django.contrib.auth.models import User
+from django.http import HttpResponse
+from django.test import Client
+
+from modeler import design as d
+from modeler import diagrams, services
+from modeler.design import Design
+from modeler.models import Project, Role
+from tests.diagrams.helpers import hostile
+from tests.views.conftest import logged_in
+
+HTMX = {"HX-Request": "true"}
+PAGES = ["key-map/", "key-map/verdicts/", "collections/", "diagrams/"]
+DOWNLOADS = ["diagrams/diagram.svg", "diagrams/diagram.png", "diagrams/diagram.dot"]
+
+
+def _small(design: Design, customers: int = 3) -> Design:
+    entities = tuple(
+        e
+        if e.sample.per
+        else dataclasses.replace(
+            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", customers))
+        )
+        for e in design.entities
+    )
+    return dataclasses.replace(design, entities=entities)
+
+
+def _project(owner: User, editor: User, viewer: User, design: Design) -> Project:
+    project = services.project_create(owner=owner, design=design)
+    services.membership_set(project=project, user=editor, role=Role.EDITOR)
+    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    return project
+
+
+@pytest.fixture(scope="module")
+def small_design(order_design: Design) -> Design:
+    return _small(order_design)
+
+
+@pytest.fixture
+def project(owner, editor, viewer, small_design) -> Project:
+    return _project(owner, editor, viewer, small_design)
+
+
+@pytest.fixture
+def hostile_project(owner, editor, viewer) -> Project:
+    return _project(owner, editor, viewer, hostile())
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    diagrams.cached.__globals__["clear"]()
+    yield
+
+
+def _url(project: Project, rest: str) -> str:
+    return f"/projects/{project.pk}/{rest}"
+
+
+def _html(response: HttpResponse) -> str:
+    return response.content.decode()
+
+
+# --- Access --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", PAGES + DOWNLOADS)
+def test_outsiders_get_404(project, outsider_client, path):
+    assert outsider_client.get(_url(project, path)).status_code == 404
+
+
+@pytest.mark.parametrize("path", PAGES + DOWNLOADS)
+def test_anonymous_users_are_sent_to_log_in(project, path):
+    response = Client().get(_url(project, path))
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login/")
+
+
+@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("who", ["owner", "editor", "viewer"])
+def test_members_of_every_role_can_see_the_sections(project, request, who, path):
+    client = logged_in(request.getfixturevalue(who))
+    response = client.get(_url(project, path))
+    assert response.status_code == 200
+    assert project.name in _html(response)
+
+
+@pytest.mark.parametrize("path", PAGES + DOWNLOADS)
+def test_only_get_is_allowed(project, owner_client, path):
+    assert owner_client.post(_url(project, path)).status_code == 405
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_missing_project_is_404(owner_client, path):
+    assert owner_client.get(f"/projects/999999/{path}").status_code == 404
+
+
+def test_the_section_tabs_link_the_three_sections(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "key-map/")))
+    for path, label in [
+        ("key-map/", "Key map"),
+        ("collections/", "Item collections"),
+        ("diagrams/", "Diagrams"),
+    ]:
+        assert re.search(rf'href="{_url(project, path)}"[^>]*>{label}</a>', html)
+    assert re.search(r'aria-current="page">Key map</a>', html)
+
+
+# --- Key map -------------------------------------------------------------------
+
+
+def test_the_key_map_shows_templates_sparse_conditions_and_absence(
+    project, viewer_client
+):
+    html = _html(viewer_client.get(_url(project, "key-map/")))
+    assert 'class="entity-chip entity-1">Order</span>' in html
+    assert "ORDER#{orderDate}#{orderId}" in html
+    assert "when status = OPEN" in html
+    assert 'title="Customer is not in this index"' in html
+    assert "INCLUDE orderDate, status, total" in html
+    # Attribute lists on demand.
+    assert "<summary>6 attributes</summary>" in html
+    # The pattern map, its verdicts loaded by a second request.
+    assert "#PK = :PK AND begins_with(#SK, :SK)" in html
+    assert f'hx-get="{_url(project, "key-map/verdicts/")}"' in html
+
+
+def test_verdicts_come_as_the_pattern_map_partial(project, viewer_client):
+    response = viewer_client.get(
+        _url(project, "key-map/verdicts/"), headers=HTMX | {"HX-Target": "pattern-map"}
+    )
+    html = _html(response)
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section class="card pattern-map-card"')
+    assert html.count('class="verdict verdict-pass">Passes') == len(
+        project.access_patterns.all()
+    )
+    assert "hx-trigger" not in html  # loaded once, not again
+
+
+def test_verdicts_without_htmx_are_a_whole_page(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "key-map/verdicts/")))
+    assert "<html" in html and "Key map" in html and "Passes" in html
+
+
+def test_a_tab_swap_gets_the_page_content(project, viewer_client):
+    response = viewer_client.get(
+        _url(project, "key-map/"), headers=HTMX | {"HX-Target": "main"}
+    )
+    html = _html(response)
+    assert "<html" not in html
+    assert html.lstrip().startswith('<div id="keymap">')
+
+
+def test_a_scan_pattern_is_highlighted(hostile_project, viewer_client):
+    response = viewer_client.get(
+        _url(hostile_project, "key-map/verdicts/"),
+        headers=HTMX | {"HX-Target": "pattern-map"},
+    )
+    html = _html(response)
+    rows = re.findall(r'<tr class="pattern-row( pattern-scan)?"', html)
+    assert rows == ["", " pattern-scan"]
+    assert "reads every item" in html
+
+
+def test_hostile_text_is_escaped_in_the_key_map(hostile_project, viewer_client):
+    html = _html(viewer_client.get(_url(hostile_project, "key-map/")))
+    assert "<script>alert" not in html
+    assert "<img src=x" not in html and "<svg onload" not in html
+    assert "&lt;svg onload=alert(1)&gt;" in html
+    assert "&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt; by note" in html
+
+
+# --- Item collections ----------------------------------------------------------
+
+
+def test_collections_group_items_by_partition(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "collections/")))
+    headers = re.findall(r'<span class="partition-key">([^<]*)</span>', html)
+    assert headers and headers == sorted(headers)
+    assert all(h.startswith(("CUST#", "ORDER#")) for h in headers)
+    assert 'class="entity-chip entity-0">Customer</span>' in html
+
+
+def test_a_sparse_index_says_how_many_items_are_absent(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "collections/?index=GSI2")))
+    assert re.findall(r'<span class="partition-key">([^<]*)</span>', html) == ["OPEN"]
+    assert re.search(r"[\d,]+ items of the table are not in this index", html)
+    # KEYS_ONLY: the table's keys and nothing else.
+    attributes = set(re.findall(r'<span class="attribute-name">([^<]*)</span>', html))
+    assert attributes == {"PK", "SK"}
+
+
+def test_filter_by_entity_and_partition_key(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "collections/?entity=LineItem")))
+    assert "entity-chip entity-2" in html
+    assert "entity-chip entity-0" not in html and "entity-chip entity-1" not in html
+    first = re.search(r'<span class="partition-key">([^<]*)</span>', html).group(1)
+    only = _html(viewer_client.get(_url(project, f"collections/?pk={quote(first)}")))
+    assert re.findall(r'<span class="partition-key">([^<]*)</span>', only) == [first]
+    none = _html(viewer_client.get(_url(project, "collections/?pk=nothing-like-this")))
+    assert "No item matches these filters." in none
+
+
+def test_pages_link_to_each_other_and_keep_the_filters(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "collections/?index=GSI3&page=2")))
+    assert "Page 2 of" in html
+    assert 'href="?index=GSI3&amp;page=1"' in html
+    pages = int(re.search(r"Page 2 of (\d+)", html).group(1))
+    if pages > 2:
+        assert 'href="?index=GSI3&amp;page=3"' in html
+    beyond = _html(viewer_client.get(_url(project, "collections/?page=99999")))
+    last = re.search(r"Page (\d+) of (\d+)", beyond)
+    assert last.group(1) == last.group(2)
+
+
+def test_the_filter_form_gets_the_results_partial(project, viewer_client):
+    response = viewer_client.get(
+        _url(project, "collections/?index=GSI3"),
+        headers=HTMX | {"HX-Target": "collections-results"},
+    )
+    html = _html(response)
+    assert html.lstrip().startswith('<section id="collections-results"')
+    assert "GSI GSI3" in html
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("index=GSI9", "Table or index: Select a valid choice. GSI9 is not one"),
+        ("entity=Nobody", "Entity: Select a valid choice. Nobody is not one"),
+        ("page=0", "Page: Ensure this value is greater than or equal to 1."),
+        ("page=two", "Page: Enter a whole number."),
+        ("pk=" + "x" * 3000, "Partition key contains: Ensure this value has at most"),
+    ],
+)
+def test_bad_filters_are_explained(project, viewer_client, query, message):
+    response = viewer_client.get(_url(project, f"collections/?{query}"))
+    assert response.status_code == 400
+    assert message in _html(response)
+    assert 'class="partition-key"' not in _html(response)
+
+
+def test_hostile_values_are_escaped_in_collections(hostile_project, viewer_client):
+    html = _html(viewer_client.get(_url(hostile_project, "collections/")))
+    assert "<img src=x" not in html
+    assert "H#&quot;&gt;&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "&lt;b&gt;&amp;amp;&lt;/b&gt;" in html
+    index = _html(viewer_client.get(_url(hostile_project, "collections/?index=ByNote")))
+    assert "not-projected" not in index
+    assert "not-projected" in html
+
+
+# --- Diagrams ------------------------------------------------------------------
+
+
+def test_the_overview_is_inline_with_downloads(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "diagrams/")))
+    svg = re.search(r'<div class="diagram"[^>]*>(.*?)</div>', html, re.DOTALL).group(1)
+    assert svg.startswith("<svg") and "<script" not in svg
+    assert "Orders of a customer, newest first" in svg
+    for fmt in ("svg", "png", "dot"):
+        assert f'href="{_url(project, "diagrams/diagram." + fmt)}?' in html or (
+            f'href="{_url(project, "diagrams/diagram." + fmt)}"' in html
+        )
+
+
+def test_an_item_collection_diagram_of_chosen_partitions(project, viewer_client):
+    html = _html(viewer_client.get(_url(project, "collections/?entity=Order")))
+    first = re.search(r'<span class="partition-key">([^<]*)</span>', html).group(1)
+    link = re.search(r'href="(/projects/\d+/diagrams/\?kind=collections[^"]*)"', html)
+    diagram = _html(viewer_client.get(link.group(1).replace("&amp;", "&")))
+    assert "Item collections of the table" in diagram
+    assert first in diagram
+    assert "more partition" not in diagram
+
+
+@pytest.mark.parametrize(
+    ("fmt", "content_type", "start"),
+    [
+        ("svg", "image/svg+xml", b"<svg"),
+        ("png", "image/png", b"\x89PNG"),
+        ("dot", "text/vnd.graphviz; charset=utf-8", b"digraph collections"),
+    ],
+)
+def test_downloads(project, viewer_client, fmt, content_type, start):
+    response = viewer_client.get(
+        _url(
+            project, f"diagrams/diagram.{fmt}?kind=collections&index=GSI3&partitions=2"
+        )
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"] == content_type
+    assert response.content.startswith(start)
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="order-management-collections-gsi3.{fmt}"'
+    )
+
+
+def test_an_unknown_format_is_404(project, viewer_client):
+    assert viewer_client.get(_url(project, "diagrams/diagram.pdf")).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("kind=pie", "Diagram: Select a valid choice. pie is not one"),
+        ("kind=collections&partitions=0", "Partitions: Ensure this value is greater"),
+        ("kind=collections&items=51", "Items per partition: Ensure this value is less"),
+        ("kind=collections&index=nope", "Table or index: Select a valid choice"),
+        ("kind=collections" + "&key=k" * 51, "At most 50 partitions can be drawn; 51"),
+    ],
+)
+def test_bad_diagram_choices_are_explained(project, viewer_client, query, message):
+    response = viewer_client.get(_url(project, f"diagrams/?{query}"))
+    assert response.status_code == 400
+    assert message in _html(response)
+    assert "<svg" not in _html(response)
+    download = viewer_client.get(_url(project, f"diagrams/diagram.svg?{query}"))
+    assert download.status_code == 302
+    followed = _html(viewer_client.get(download["Location"]))
+    assert "Nothing to download" in followed
+
+
+def test_no_matching_partition_is_a_message(project, viewer_client):
+    response = viewer_client.get(_url(project, "diagrams/?kind=collections&pk=zzz"))
+    assert response.status_code == 200
+    assert "No partition matches" in _html(response)
+
+
+def test_a_render_failure_is_a_message_not_a_500(project, viewer_client, monkeypatch):
+    def fail(source, fmt, **options):
+        raise diagrams.RenderError("Graphviz did not finish within 10 s; choose fewer")
+
+    monkeypatch.setattr(diagrams, "render", fail)
+    response = viewer_client.get(_url(project, "diagrams/?kind=collections"))
+    assert response.status_code == 200
+    assert "Graphviz did not finish within 10 s" in _html(response)
+    download = viewer_client.get(_url(project, "diagrams/diagram.png"))
+    assert download.status_code == 302
+    page = _html(viewer_client.get(download["Location"]))
+    assert "The diagram cannot be downloaded. Graphviz did not finish" in page
+
+
+def test_diagrams_are_rendered_once_per_design_content(
+    project, owner_client, monkeypatch
+):
+    calls = []
+    real = diagrams.render
+
+    def counting(source, fmt, **options):
+        calls.append(fmt)
+        return real(source, fmt, **options)
+
+    monkeypatch.setattr(diagrams, "render", counting)
+    url = _url(project, "diagrams/?kind=collections&index=GSI1")
+    owner_client.get(url)
+    owner_client.get(url)
+    owner_client.get(_url(project, "diagrams/?kind=overview"))
+    owner_client.get(_url(project, "diagrams/?kind=overview"))
+    assert calls == ["svg", "svg"]
+    # A new design content draws anew.
+    services.sample_seed_set(project=project, seed=99, version=project.version)
+    owner_client.get(url)
+    assert calls == ["svg", "svg", "svg"]
+
+
+def test_htmx_gets_the_diagram_partial(project, viewer_client):
+    response = viewer_client.get(
+        _url(project, "diagrams/?kind=overview"),
+        headers=HTMX | {"HX-Target": "diagram-results"},
+    )
+    assert _html(response).lstrip().startswith('<section id="diagram-results"')
+
+
+def test_hostile_text_in_diagrams(hostile_project, viewer_client):
+    for query in ("kind=overview", "kind=collections", "kind=collections&index=ByNote"):
+        html = _html(viewer_client.get(_url(hostile_project, f"diagrams/?{query}")))
+        svg = re.search(r'<div class="diagram"[^>]*>(.*?)</div>', html, re.DOTALL)
+        assert svg, html[-2000:]
+        body = svg.group(1)
+        assert "<script" not in body and "<img" not in body
+        assert not re.search(r"<[^>]*\son[a-z]+\s*=", body)  # no event handler
+    dot = viewer_client.get(
+        _url(hostile_project, "diagrams/diagram.dot?kind=collections")
+    )
+    assert b"<img" not in dot.content and b"&lt;img" in dot.content
