@@ -123,6 +123,24 @@ class Review:
         return lines
 
 
+def _run_all(simulation: Simulation) -> list[PatternRun]:
+    runs = []
+    for pattern in simulation.design.access_patterns:
+        try:
+            runs.append(simulation.run(pattern))
+        except Exception as exc:  # noqa: BLE001
+            # A simulator failure on one pattern leaves that pattern without
+            # evidence; the review of the rest goes on.
+            runs.append(
+                PatternRun(
+                    pattern,
+                    error=f"the simulator failed on this pattern "
+                    f"({type(exc).__name__}: {exc})",
+                )
+            )
+    return runs
+
+
 def review_design(
     design: d.Design,
     *,
@@ -136,7 +154,7 @@ def review_design(
     pattern, if they are already there); without one, only what the design
     alone shows is checked, and nothing is costed from sample data."""
     if simulation is not None:
-        run_list = list(runs) if runs is not None else simulation.run_all()
+        run_list = list(runs) if runs is not None else _run_all(simulation)
         items, entities = simulation.items, simulation.entities
     else:
         run_list, items, entities = [], [], []

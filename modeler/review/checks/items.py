@@ -27,8 +27,7 @@ _SETS = ("SS", "NS", "BS")
 # Text that sorts in time order: ISO-8601 dates and times, clock times,
 # and plain digits (epoch values).
 _SORTS_AS_TIME = re.compile(
-    r"^(?:\d{4}-\d{2}(?:-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?)?"
-    r"|\d{2}:\d{2}(?::\d{2})?|\d+)"
+    r"^(?:\d{4}-\d{2}(?:-\d{2})?(?:[T ].*)?|\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?|\d+)$"
 )
 # camelCase or snake_case names of dates and times: createdAt, ship_date.
 _DATE_NAME = re.compile(
