@@ -64,6 +64,25 @@ class VersionedForm(forms.Form):
 
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
+    def raw(self, name: str) -> str:
+        """A field's value as posted (before cleaning), '' if absent."""
+        return self.data.get(self.add_prefix(name)) or ""
+
+    def draft_data(self) -> dict[str, Any]:
+        """The posted values by field name (the form's prefix removed)."""
+        out: dict[str, Any] = {}
+        for key in self.data:
+            name = key[len(self.prefix) + 1 :] if self.prefix else key
+            if self.prefix and not key.startswith(f"{self.prefix}-"):
+                continue
+            values = (
+                self.data.getlist(key)
+                if hasattr(self.data, "getlist")
+                else [self.data[key]]
+            )
+            out[name] = values if len(values) > 1 else values[0]
+        return out
+
     # How a problem path of the design check maps to a field of this form;
     # a path no rule matches is shown above the form.
     def field_for(self, path: str) -> str | None:
@@ -324,7 +343,7 @@ class IndexForm(VersionedForm):
                     ),
                 )
                 self.fields[f"{part}_type_{slot}"] = forms.ChoiceField(
-                    choices=KEY_TYPE_CHOICES, label="Type", initial="S"
+                    choices=KEY_TYPE_CHOICES, label="Type", initial="S", required=False
                 )
         names = dict.fromkeys(attribute_names)
         initial = self.initial.get("projection_attributes") or ()
@@ -367,7 +386,9 @@ class IndexForm(VersionedForm):
     def _keys(self, part: str) -> tuple[d.KeyAttribute, ...]:
         data = self.cleaned_data
         return tuple(
-            d.KeyAttribute(data[f"{part}_name_{slot}"], data[f"{part}_type_{slot}"])
+            d.KeyAttribute(
+                data[f"{part}_name_{slot}"], data.get(f"{part}_type_{slot}") or "S"
+            )
             for slot in range(KEY_SLOTS)
             if data.get(f"{part}_name_{slot}")
         )
@@ -605,7 +626,10 @@ class EntityForm(EntityCreateForm):
                 ),
             )
             self.fields[f"attr-{i}-type"] = forms.ChoiceField(
-                choices=ATTRIBUTE_TYPE_CHOICES, label="Type", initial="S"
+                choices=ATTRIBUTE_TYPE_CHOICES,
+                label="Type",
+                initial="S",
+                required=False,
             )
             self.fields[f"attr-{i}-required"] = forms.BooleanField(
                 required=False, label="Required", initial=True
@@ -645,6 +669,7 @@ class EntityForm(EntityCreateForm):
                 choices=modes,
                 label=f"{name}: how",
                 initial=KEY_TEMPLATE if slot.is_table_key else KEY_ABSENT,
+                required=False,
             )
             self.fields[f"key-{name}-template"] = forms.CharField(
                 max_length=MAX_TEMPLATE,
@@ -756,7 +781,7 @@ class EntityForm(EntityCreateForm):
             mode = data.get(f"key-{name}-mode")
             template = data.get(f"key-{name}-template") or ""
             when = (data.get(f"key-{name}-when") or "").strip()
-            if mode == KEY_ABSENT:
+            if mode == KEY_ABSENT or (not mode and not template):
                 continue
             if not template:
                 if slot.is_table_key:
@@ -1014,7 +1039,9 @@ class PatternForm(VersionedForm):
             ]
         self.fields["expects_entities"].choices = _choices(entity_names)
         index_name = (
-            self.data.get("index") if self.is_bound else self.initial.get("index")
+            self.data.get(self.add_prefix("index"))
+            if self.is_bound
+            else self.initial.get("index")
         ) or d.TABLE_INDEX
         self.partition_attrs, self.sort_attrs = index_keys(table, index_name)
         for attr in self.partition_attrs:
@@ -1054,7 +1081,9 @@ class PatternForm(VersionedForm):
         entity_choices = [("", "—")] + _choices(entity_names)
         for kind, parts in self.ROW_KINDS.items():
             if self.is_bound:
-                count = _row_count(self.data, f"{kind}-", f"-{parts[0]}")
+                count = _row_count(
+                    self.data, self.add_prefix(f"{kind}-"), f"-{parts[0]}"
+                )
             else:
                 count = self.initial.get(f"_{kind}_rows", 0)
             count = min(count + (1 if kind == "action" else BLANK_ROWS), MAX_ROWS)
@@ -1067,12 +1096,14 @@ class PatternForm(VersionedForm):
                             choices=KEY_TYPE_CHOICES + [("BOOL", "BOOL")],
                             initial="S",
                             label="Type",
+                            required=False,
                         )
                     elif part == "operator":
                         field = forms.ChoiceField(
                             choices=PREDICATE_OPERATOR_CHOICES,
                             initial="=",
                             label="Operator",
+                            required=False,
                         )
                     elif part == "operation":
                         field = forms.ChoiceField(
@@ -1243,15 +1274,13 @@ class PatternForm(VersionedForm):
         match = re.match(r"^\.parameters\.([^.]+)", tail)
         if match:
             for i in range(self.row_counts["param"]):
-                if (self.data.get(f"param-{i}-name") or "").strip() == match.group(1):
+                if self.raw(f"param-{i}-name").strip() == match.group(1):
                     return f"param-{i}-{'example' if 'example' in tail else 'name'}"
             return None
         match = re.match(r"^\.expects\.where\.([^.]+)", tail)
         if match:
             for i in range(self.row_counts["where"]):
-                if (self.data.get(f"where-{i}-attribute") or "").strip() == match.group(
-                    1
-                ):
+                if self.raw(f"where-{i}-attribute").strip() == match.group(1):
                     return f"where-{i}-attribute"
             return None
         match = re.match(r"^\.actions\[(\d+)\]\.?(\w*)", tail)
@@ -1386,21 +1415,17 @@ def pattern_from_data(data: Mapping[str, Any], form: PatternForm) -> d.AccessPat
 def pattern_draft(form: PatternForm) -> d.AccessPattern:
     """The pattern as typed so far, for the live request: bad numbers read
     as empty, nothing refused."""
-    data: dict[str, Any] = dict(form.data.items())
-    data["expects_entities"] = (
-        form.data.getlist("expects_entities")
-        if hasattr(form.data, "getlist")
-        else data.get("expects_entities", ())
-    )
-    for name in ("limit",):
-        try:
-            data[name] = int(data.get(name) or "")
-        except ValueError:
-            data[name] = None
+    data = form.draft_data()
+    entities = data.get("expects_entities") or ()
+    data["expects_entities"] = [entities] if isinstance(entities, str) else entities
+    try:
+        data["limit"] = int(data.get("limit") or "")
+    except (TypeError, ValueError):
+        data["limit"] = None
     for name in ("rps", "peak_rps"):
         try:
             data[name] = float(data.get(name) or 0)
-        except ValueError:
+        except (TypeError, ValueError):
             data[name] = 0.0
     data["consistent_read"] = data.get("consistent_read") in ("on", "true", "1")
     return pattern_from_data(data, form)

@@ -136,6 +136,7 @@ def _index_form(
         data,
         initial=IndexForm.initial_for(index, version),
         attribute_names=_attribute_names(design),
+        prefix="index",
     )
 
 

@@ -1,0 +1,696 @@
+"""Edits in the editor: the table, indexes, entities and access patterns.
+For each endpoint: it saves (htmx and plain), viewers get 403, outsiders
+404, invalid input comes back beside its field with the input kept (400),
+and a stale version is refused with the input kept (409)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from modeler import selectors
+from modeler.design import Design
+from modeler.editor_forms import EntityForm, IndexForm, PatternForm, TableForm
+from modeler.models import Project
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _url(name: str, project: Project, *args: object) -> str:
+    return reverse(name, args=[project.pk, *args])
+
+
+def _design(project: Project) -> Design:
+    project.refresh_from_db()
+    return selectors.project_design(project=project)
+
+
+def _flat(initial: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A form's initial values as the browser posts them."""
+    data = {}
+    for key, value in initial.items():
+        if key.startswith("_") or value is None or value is False:
+            continue
+        name = f"{prefix}-{key}" if prefix else key
+        data[name] = "on" if value is True else value
+    return data
+
+
+def table_data(project: Project, **changes: Any) -> dict[str, Any]:
+    design = _design(project)
+    return {**_flat(TableForm.initial_for(design.table, project.version)), **changes}
+
+
+def entity_data(project: Project, entity_name: str, **changes: Any) -> dict[str, Any]:
+    design = _design(project)
+    initial = EntityForm.initial_for(design.entity(entity_name), project.version)
+    return {**_flat(initial), **changes}
+
+
+def pattern_data(project: Project, position: int, **changes: Any) -> dict[str, Any]:
+    design = _design(project)
+    pattern = design.access_patterns[position] if position >= 0 else None
+    initial = PatternForm.initial_for(design, pattern, project.version)
+    prefix = "new" if position < 0 else f"p{position}"
+    changes = {f"{prefix}-{k}": v for k, v in changes.items()}
+    return {**_flat(initial, prefix), "position": position, **changes}
+
+
+def index_data(
+    project: Project, index_name: str | None, **changes: Any
+) -> dict[str, Any]:
+    design = _design(project)
+    index = design.table.index(index_name) if index_name else None
+    data = _flat(IndexForm.initial_for(index, project.version), "index")
+    return {**data, **{f"index-{k}": v for k, v in changes.items()}}
+
+
+# --- Table ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_owner_saves_table_settings_with_htmx(owner_client: Client, project: Project):
+    data = table_data(
+        project,
+        billing_mode="PAY_PER_REQUEST",
+        ttl_attribute="expiresAt",
+        stream_view_type="NEW_AND_OLD_IMAGES",
+        tags="team=orders\ncost=42",
+    )
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 200
+    assert "<html" not in response.content.decode()
+    assert "designSaved" in response["HX-Trigger"]
+    assert "Saved the table settings." in response["HX-Trigger"]
+    table = _design(project).table
+    assert table.ttl_attribute == "expiresAt"
+    assert table.stream_view_type == "NEW_AND_OLD_IMAGES"
+    assert table.tags == (("team", "orders"), ("cost", "42"))
+    assert table.indexes  # the indexes stay
+
+
+@pytest.mark.django_db
+def test_editor_saves_table_settings_without_htmx(
+    editor_client: Client, project: Project
+):
+    data = table_data(project, point_in_time_recovery="")
+    data.pop("point_in_time_recovery")
+    response = editor_client.post(_url("editor-table-update", project), data)
+    assert response.status_code == 302
+    assert response["Location"] == _url("editor-table", project)
+    assert _design(project).table.point_in_time_recovery is False
+
+
+@pytest.mark.django_db
+def test_viewer_cannot_save_the_table(viewer_client: Client, project: Project):
+    response = viewer_client.post(
+        _url("editor-table-update", project), table_data(project)
+    )
+    assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_outsider_gets_404_on_table_save(outsider_client: Client, project: Project):
+    response = outsider_client.post(
+        _url("editor-table-update", project), table_data(project)
+    )
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_invalid_table_input_is_shown_beside_the_field_and_kept(
+    owner_client: Client, project: Project
+):
+    data = table_data(project, name="x!", billing_mode="PROVISIONED", tags="nonsense")
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "A provisioned table needs read units." in html
+    assert "expected key=value" in html
+    assert 'value="x!"' in html
+    assert _design(project).table.name == "order-management"
+
+
+@pytest.mark.django_db
+def test_an_invalid_table_name_from_the_design_check_is_refused(
+    owner_client: Client, project: Project
+):
+    response = owner_client.post(
+        _url("editor-table-update", project), table_data(project, name="x!"), **HTMX
+    )
+    assert response.status_code == 400
+    assert "is not a valid table name" in response.content.decode()
+    assert _design(project).table.name == "order-management"
+
+
+@pytest.mark.django_db
+def test_stale_table_save_is_refused_and_input_kept(
+    owner_client: Client, project: Project
+):
+    data = table_data(project, ttl_attribute="expiresAt")
+    owner_client.post(_url("editor-table-update", project), table_data(project), **HTMX)
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Someone saved this project since you opened this page" in html
+    assert 'value="expiresAt"' in html
+    assert _design(project).table.ttl_attribute == ""
+
+
+# --- Indexes --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_add_a_gsi(owner_client: Client, project: Project):
+    data = index_data(
+        project,
+        None,
+        name="GSI4",
+        pk_name_0="GSI4PK",
+        pk_type_0="S",
+        sk_name_0="GSI4SK",
+        sk_type_0="S",
+        projection_type="INCLUDE",
+        projection_attributes=["email", "total"],
+    )
+    response = owner_client.post(_url("editor-index-create", project), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()
+    index = _design(project).table.index("GSI4")
+    assert index is not None and index.is_global
+    assert index.projection.attributes == ("email", "total")
+    assert response["HX-Retarget"] == "#indexes"
+
+
+@pytest.mark.django_db
+def test_an_lsi_on_the_tables_partition_key(owner_client: Client, project: Project):
+    data = index_data(
+        project,
+        None,
+        kind="local",
+        name="LSI1",
+        sk_name_0="orderTotal",
+        sk_type_0="N",
+        projection_type="KEYS_ONLY",
+    )
+    response = owner_client.post(_url("editor-index-create", project), data)
+    assert response.status_code == 302
+    index = _design(project).table.index("LSI1")
+    assert index.kind == "local" and index.partition_key == ()
+
+
+@pytest.mark.django_db
+def test_a_gsi_without_a_partition_key_is_refused(
+    owner_client: Client, project: Project
+):
+    data = index_data(project, None, name="GSI9", projection_type="ALL")
+    response = owner_client.post(_url("editor-index-create", project), data, **HTMX)
+    assert response.status_code == 400
+    assert "A GSI needs a partition key attribute." in response.content.decode()
+    assert 'value="GSI9"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_duplicate_index_name_is_refused(owner_client: Client, project: Project):
+    data = index_data(project, None, name="GSI1", pk_name_0="X")
+    response = owner_client.post(_url("editor-index-create", project), data, **HTMX)
+    assert response.status_code == 400
+    assert "An index is already called &#x27;GSI1&#x27;." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_rename_an_index_follows_into_patterns(owner_client: Client, project: Project):
+    data = index_data(project, "GSI1", name="ByEmail")
+    response = owner_client.post(
+        _url("editor-index-edit", project, "GSI1"), data, **HTMX
+    )
+    assert response.status_code == 200
+    design = _design(project)
+    assert design.table.index("ByEmail") is not None
+    assert {p.index for p in design.access_patterns} >= {"ByEmail"}
+    assert "GSI1" not in {p.index for p in design.access_patterns}
+
+
+@pytest.mark.django_db
+def test_index_edit_form_htmx_and_full_page(owner_client: Client, project: Project):
+    url = _url("editor-index-edit", project, "GSI2")
+    partial = owner_client.get(url, **HTMX).content.decode()
+    assert "<html" not in partial and "Save GSI2" in partial
+    assert "Save GSI2" in owner_client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_viewer_cannot_edit_or_delete_indexes(viewer_client: Client, project: Project):
+    data = index_data(project, "GSI1")
+    assert (
+        viewer_client.post(_url("editor-index-edit", project, "GSI1"), data).status_code
+        == 403
+    )
+    assert (
+        viewer_client.get(_url("editor-index-delete", project, "GSI1")).status_code
+        == 403
+    )
+    assert (
+        viewer_client.post(
+            _url("editor-index-move", project, "GSI1"), {"version": project.version}
+        ).status_code
+        == 403
+    )
+
+
+@pytest.mark.django_db
+def test_move_an_index(editor_client: Client, project: Project):
+    response = editor_client.post(
+        _url("editor-index-move", project, "GSI2"),
+        {"version": project.version, "direction": "up"},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert [i.name for i in _design(project).table.indexes] == ["GSI2", "GSI1", "GSI3"]
+
+
+@pytest.mark.django_db
+def test_delete_an_index_asks_first_naming_dependants(
+    owner_client: Client, project: Project
+):
+    url = _url("editor-index-delete", project, "GSI2")
+    html = owner_client.get(url, **HTMX).content.decode()
+    assert "Delete the index GSI2?" in html
+    assert "Access pattern &#x27;All open orders, oldest first&#x27; queries it" in html
+    assert "Entity Order has templates for GSI2PK, GSI2SK" in html
+    assert _design(project).table.index("GSI2") is not None
+    response = owner_client.post(url, {"version": project.version}, **HTMX)
+    assert response.status_code == 200
+    design = _design(project)
+    assert design.table.index("GSI2") is None
+    assert "GSI2PK" not in design.entity("Order").keys
+
+
+@pytest.mark.django_db
+def test_stale_index_delete_is_refused(owner_client: Client, project: Project):
+    url = _url("editor-index-delete", project, "GSI2")
+    response = owner_client.post(url, {"version": project.version - 1 or 99}, **HTMX)
+    assert response.status_code == 409
+    assert "Someone saved this project" in response.content.decode()
+    assert _design(project).table.index("GSI2") is not None
+
+
+# --- Entities -------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_add_an_entity_opens_its_editor(owner_client: Client, project: Project):
+    response = owner_client.post(
+        _url("editor-entity-create", project),
+        {"new-version": project.version, "new-name": "Invoice"},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert response["HX-Push-Url"] == _url("editor-entity", project, "Invoice")
+    html = response.content.decode()
+    assert "Save Invoice" in html
+    assert "Every entity needs a template for the table" in html  # shown, not refused
+    assert _design(project).entity("Invoice") is not None
+
+
+@pytest.mark.django_db
+def test_an_invalid_or_duplicate_entity_name_is_refused(
+    owner_client: Client, project: Project
+):
+    url = _url("editor-entity-create", project)
+    response = owner_client.post(
+        url, {"new-version": project.version, "new-name": "9x"}, **HTMX
+    )
+    assert response.status_code == 400
+    assert "is not an entity name" in response.content.decode()
+    response = owner_client.post(
+        url, {"new-version": project.version, "new-name": "Order"}, **HTMX
+    )
+    assert response.status_code == 400
+    assert "An entity is already called" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_save_an_entity_with_attributes_and_keys(
+    owner_client: Client, project: Project
+):
+    data = entity_data(
+        project,
+        "LineItem",
+        **{
+            "attr-6-name": "discount",
+            "attr-6-type": "N",
+            "attr-6-required": "on",
+            "attr-6-generator": "{decimal: {min: 0, max: 20, places: 2}}",
+            "key-GSI1PK-mode": "when",
+            "key-GSI1PK-template": "PRODUCT#{productId}",
+            "key-GSI1PK-when": "quantity > 3",
+            "key-GSI1SK-mode": "when",
+            "key-GSI1SK-template": "ITEM#{orderId}#{lineNo:03d}",
+            "key-GSI1SK-when": "quantity > 3",
+        },
+    )
+    response = owner_client.post(
+        _url("editor-entity", project, "LineItem"), data, **HTMX
+    )
+    assert response.status_code == 200, response.content.decode()[:3000]
+    entity = _design(project).entity("LineItem")
+    assert entity.attribute("discount").generator.kind == "decimal"
+    assert entity.keys["GSI1PK"].when == "quantity > 3"
+    assert entity.sample.per == "Order"  # what the form does not show stays
+
+
+@pytest.mark.django_db
+def test_a_template_naming_an_unknown_attribute_is_refused_beside_it(
+    editor_client: Client, project: Project
+):
+    data = entity_data(project, "Order", **{"key-SK-template": "ORDER#{orderDat}"})
+    response = editor_client.post(_url("editor-entity", project, "Order"), data, **HTMX)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Unknown attribute &#x27;orderDat&#x27;" in html
+    assert 'value="ORDER#{orderDat}"' in html
+    assert (
+        _design(project).entity("Order").keys["SK"].template
+        == "ORDER#{orderDate}#{orderId}"
+    )
+
+
+@pytest.mark.django_db
+def test_a_template_syntax_error_and_a_bad_generator_are_refused(
+    owner_client: Client, project: Project
+):
+    data = entity_data(
+        project,
+        "Order",
+        **{
+            "key-PK-template": "CUST#{customerId",
+            "attr-0-generator": "{int: [",
+        },
+    )
+    response = owner_client.post(_url("editor-entity", project, "Order"), data, **HTMX)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Not a generator" in html
+    assert 'value="CUST#{customerId"' in html
+
+
+@pytest.mark.django_db
+def test_rename_an_entity_follows_into_patterns_and_children(
+    owner_client: Client, project: Project
+):
+    data = entity_data(project, "Order", name="Purchase")
+    response = owner_client.post(_url("editor-entity", project, "Order"), data, **HTMX)
+    assert response.status_code == 200
+    design = _design(project)
+    assert design.entity("Purchase") and design.entity("Order") is None
+    assert design.entity("LineItem").sample.per == "Purchase"
+    assert design.entity("LineItem").attribute("orderId").generator.params["value"] == (
+        "Purchase.orderId"
+    )
+    assert any(
+        "Purchase" in (p.expects.entities if p.expects else ())
+        for p in design.access_patterns
+    )
+
+
+@pytest.mark.django_db
+def test_stale_entity_save_is_refused_with_input_kept(
+    owner_client: Client, project: Project
+):
+    data = entity_data(project, "Customer", description="Changed in tab one")
+    other = entity_data(project, "Customer", description="Changed in tab two")
+    assert (
+        owner_client.post(
+            _url("editor-entity", project, "Customer"), data, **HTMX
+        ).status_code
+        == 200
+    )
+    response = owner_client.post(
+        _url("editor-entity", project, "Customer"), other, **HTMX
+    )
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Someone saved this project" in html and "Changed in tab two" in html
+    assert _design(project).entity("Customer").description == "Changed in tab one"
+
+
+@pytest.mark.django_db
+def test_viewer_cannot_save_or_delete_entities(viewer_client: Client, project: Project):
+    data = entity_data(project, "Customer")
+    assert (
+        viewer_client.post(_url("editor-entity", project, "Customer"), data).status_code
+        == 403
+    )
+    assert (
+        viewer_client.post(
+            _url("editor-entity-create", project), {"new-name": "X"}
+        ).status_code
+        == 403
+    )
+    assert (
+        viewer_client.post(
+            _url("editor-entity-delete", project, "Customer"),
+            {"version": project.version},
+        ).status_code
+        == 403
+    )
+
+
+@pytest.mark.django_db
+def test_outsider_gets_404_on_entity_endpoints(
+    outsider_client: Client, project: Project
+):
+    for name in ("editor-entity", "editor-entity-delete"):
+        assert outsider_client.get(_url(name, project, "Customer")).status_code == 404
+    assert (
+        outsider_client.post(
+            _url("editor-entity-preview", project, "Customer"), {}
+        ).status_code
+        == 404
+    )
+
+
+@pytest.mark.django_db
+def test_live_preview_renders_keys_and_inline_problems(
+    viewer_client: Client, project: Project
+):
+    data = entity_data(
+        project,
+        "LineItem",
+        **{
+            "attr-0-example": "o-77",
+            "attr-1-example": "4",
+            "key-SK-template": "ITEM#{lineNo}#{colour}",
+        },
+    )
+    response = viewer_client.post(
+        _url("editor-entity-preview", project, "LineItem"), data, **HTMX
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "ORDER#o-77" in html  # PK rendered from the typed example
+    assert "Unknown attribute &#x27;colour&#x27;" in html
+    assert 'hx-swap-oob="true"' in html  # the problems beside each template
+    assert (
+        _design(project).entity("LineItem").keys["SK"].template == "ITEM#{lineNo:03d}"
+    )
+
+
+@pytest.mark.django_db
+def test_preview_warns_of_an_unpadded_number(owner_client: Client, project: Project):
+    data = entity_data(project, "LineItem", **{"key-SK-template": "ITEM#{lineNo}"})
+    html = owner_client.post(
+        _url("editor-entity-preview", project, "LineItem"), data
+    ).content.decode()
+    assert "placed unpadded in a string key" in html
+
+
+@pytest.mark.django_db
+def test_delete_an_entity_names_its_dependants_first(
+    owner_client: Client, project: Project
+):
+    url = _url("editor-entity-delete", project, "Order")
+    html = owner_client.get(url, **HTMX).content.decode()
+    assert "Delete the entity Order?" in html
+    assert (
+        "Access pattern &#x27;Orders of a customer, newest first&#x27; expects it"
+        in html
+    )
+    assert "Entity LineItem&#x27;s sample data is made per Order" in html
+    assert _design(project).entity("Order") is not None
+    response = owner_client.post(url, {"version": project.version}, **HTMX)
+    assert response.status_code == 200
+    assert response["HX-Retarget"] == "#main"
+    assert _design(project).entity("Order") is None
+
+
+@pytest.mark.django_db
+def test_a_missing_entity_says_so(owner_client: Client, project: Project):
+    response = owner_client.get(_url("editor-entity", project, "Nope"))
+    assert response.status_code == 404
+    assert "no longer exists" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_more_rows_keeps_the_input(owner_client: Client, project: Project):
+    data = entity_data(project, "Customer", description="kept", more_rows="1")
+    response = owner_client.post(
+        _url("editor-entity", project, "Customer"), data, **HTMX
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "kept" in html and 'name="attr-10-name"' in html
+    assert _design(project).entity("Customer").description != "kept"
+
+
+# --- Access patterns ------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_add_a_query_pattern(owner_client: Client, project: Project):
+    data = pattern_data(
+        project,
+        -1,
+        **{
+            "name": "Line items of an order",
+            "operation": "Query",
+            "index": "table",
+            "key-PK": "ORDER#{orderId}",
+            "sort-SK-op": "begins_with",
+            "sort-SK-value": "ITEM#",
+            "expects_entities": "LineItem",
+            "where-0-attribute": "orderId",
+            "where-0-operator": "=",
+            "where-0-value": "{orderId}",
+            "rps": "5",
+            "peak_rps": "20",
+        },
+    )
+    response = owner_client.post(_url("editor-pattern-create", project), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    pattern = _design(project).access_patterns[-1]
+    assert pattern.name == "Line items of an order"
+    assert [(c.attribute, c.operator) for c in pattern.key] == [
+        ("PK", "="),
+        ("SK", "begins_with"),
+    ]
+    assert pattern.expects.entities == ("LineItem",)
+
+
+@pytest.mark.django_db
+def test_a_query_without_its_partition_key_is_refused(
+    owner_client: Client, project: Project
+):
+    data = pattern_data(project, -1, name="Broken", operation="Query", index="GSI1")
+    response = owner_client.post(_url("editor-pattern-create", project), data, **HTMX)
+    assert response.status_code == 400
+    assert "a Query needs the partition key" in response.content.decode()
+    assert 'value="Broken"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_edit_a_pattern_and_see_its_request(owner_client: Client, project: Project):
+    url = _url("editor-pattern", project, 2)
+    html = owner_client.get(url, **HTMX).content.decode()
+    assert "KeyConditionExpression" in html and "begins_with(#SK, :SK)" in html
+    data = pattern_data(project, 2, limit="50")
+    response = owner_client.post(url, data, **HTMX)
+    assert response.status_code == 200
+    assert _design(project).access_patterns[2].limit == 50
+
+
+@pytest.mark.django_db
+def test_request_preview_follows_the_typed_input(
+    viewer_client: Client, project: Project
+):
+    data = pattern_data(project, 2, limit="7", scan_forward="forward")
+    response = viewer_client.post(_url("editor-pattern-preview", project), data, **HTMX)
+    html = response.content.decode()
+    assert "&quot;Limit&quot;: 7" in html
+    assert "ScanIndexForward" not in html
+
+
+@pytest.mark.django_db
+def test_key_fields_follow_the_chosen_index(owner_client: Client, project: Project):
+    data = pattern_data(project, 2, index="GSI2", refresh_keys="1")
+    data["refresh_keys"] = "1"
+    html = owner_client.post(
+        _url("editor-pattern-preview", project), data, **HTMX
+    ).content.decode()
+    assert "GSI2PK" in html and "GSI2SK" in html
+
+
+@pytest.mark.django_db
+def test_move_and_delete_patterns(editor_client: Client, project: Project):
+    names = [p.name for p in _design(project).access_patterns]
+    response = editor_client.post(
+        _url("editor-pattern-move", project, 1),
+        {"version": project.version, "direction": "down"},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert [p.name for p in _design(project).access_patterns][1:3] == [
+        names[2],
+        names[1],
+    ]
+    project.refresh_from_db()
+    html = editor_client.get(
+        _url("editor-pattern-delete", project, 0), **HTMX
+    ).content.decode()
+    assert "Delete the access pattern" in html
+    response = editor_client.post(
+        _url("editor-pattern-delete", project, 0), {"version": project.version}
+    )
+    assert response.status_code == 302
+    assert names[0] not in [p.name for p in _design(project).access_patterns]
+
+
+@pytest.mark.django_db
+def test_stale_pattern_save_is_refused(owner_client: Client, project: Project):
+    data = pattern_data(project, 0, description="Mine")
+    owner_client.post(
+        _url("editor-pattern-move", project, 0),
+        {"version": project.version, "direction": "down"},
+    )
+    response = owner_client.post(_url("editor-pattern", project, 0), data, **HTMX)
+    assert response.status_code == 409
+    assert "Mine" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_viewer_and_outsider_cannot_touch_patterns(
+    viewer_client: Client, outsider_client: Client, project: Project
+):
+    data = pattern_data(project, 0)
+    assert (
+        viewer_client.post(_url("editor-pattern", project, 0), data).status_code == 403
+    )
+    assert (
+        viewer_client.post(_url("editor-pattern-create", project), data).status_code
+        == 403
+    )
+    assert outsider_client.get(_url("editor-pattern", project, 0)).status_code == 404
+    assert (
+        outsider_client.post(_url("editor-pattern-preview", project), data).status_code
+        == 404
+    )
+
+
+@pytest.mark.django_db
+def test_csrf_is_enforced(owner: Any, project: Project):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(owner)
+    response = client.post(_url("editor-table-update", project), table_data(project))
+    assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_user_text_is_escaped(owner_client: Client, project: Project):
+    data = entity_data(project, "Customer", description="<script>alert(1)</script>")
+    owner_client.post(_url("editor-entity", project, "Customer"), data)
+    html = owner_client.get(_url("editor-entity", project, "Customer")).content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
