@@ -179,6 +179,20 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * DESIGN_FILE_MAX_BYTES + 100_000
 DYNAMODB_ENDPOINT_URL = env_str("DYNAMODB_ENDPOINT_URL", default="")
 AWS_REGION = env_str("AWS_REGION", default="")
 
+# The prices of the Review section's cost estimate, for every project that
+# has not set its own: US dollars, request units per million, capacity per
+# hour, storage per GB-month; `taken` is the date they were looked up
+# (shared/DOMAIN.md, standard table class).
+DYNAMODB_PRICES = {
+    "region": "us-east-1",
+    "taken": "2024-11-01",
+    "read_request_per_million": "0.125",
+    "write_request_per_million": "0.625",
+    "rcu_hour": "0.00013",
+    "wcu_hour": "0.00065",
+    "storage_gb_month": "0.25",
+}
+
 LOG_LEVEL = env_str(
     "LOG_LEVEL",
     default="INFO",

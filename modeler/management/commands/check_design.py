@@ -1,33 +1,115 @@
-"""`manage.py check_design FILE`: every problem of a design file; exit 1 on
-an error, so a design kept in git can gate CI. Needs no database."""
+"""`manage.py check_design FILE`: every problem of a design file and the
+design review's findings; exit 1 on an error, so a design kept in git can
+gate CI. Needs no database."""
 
 from __future__ import annotations
 
+from botocore.exceptions import ClientError
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.management.design_source import read_design_file
 from modeler.problems import has_errors
+from modeler.review import ALSO_DESIGN_PROBLEMS, Prices, PricesError, review_design
+from modeler.review.review import Review
+from modeler.sampledata import SampleDataError
+from modeler.simulation import Simulation
 
 
 class Command(BaseCommand):
-    help = "Check a design file and print every problem; exits 1 on an error."
+    help = (
+        "Check a design file and review it (simulating every access pattern); "
+        "prints every problem and finding and exits 1 on an error."
+    )
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument("file", help="a design YAML file, or - for stdin")
+        parser.add_argument(
+            "--no-review",
+            action="store_true",
+            help="only check the file's structure and rules; do not simulate "
+            "and review the design",
+        )
+        parser.add_argument(
+            "--cost",
+            action="store_true",
+            help="also print the capacity and monthly cost of each pattern and "
+            "of the table",
+        )
+        parser.add_argument(
+            "--stored-items",
+            type=int,
+            metavar="N",
+            help="items the table will hold, for the storage cost (default: "
+            "as many as the sample data)",
+        )
 
     def handle(self, *args, file: str, **options):  # type: ignore[no-untyped-def]
+        stored = options.get("stored_items")
+        if stored is not None and stored < 0:
+            raise CommandError("--stored-items must be 0 or more")
         result = read_design_file(file)
         for problem in result.problems:
             line = f":{problem.line}" if problem.line else ""
-            self.stdout.write(f"{file}{line}: {problem.severity}: {problem.path}: "
-                              f"{problem.message}")
+            self.stdout.write(
+                f"{file}{line}: {problem.severity}: {problem.path}: {problem.message}"
+            )
         errors = sum(p.is_error for p in result.problems)
         others = len(result.problems) - errors
+        review = None
+        if result.design is not None and not options.get("no_review"):
+            review = self._review(file, result.design, stored)
+            shown = [f for f in review.findings if f.code not in ALSO_DESIGN_PROBLEMS]
+            for found in shown:
+                self.stdout.write(f"{file}: {found.line()}")
+            errors += sum(f.is_error for f in shown)
+            others += sum(not f.is_error for f in shown)
+            if options.get("cost"):
+                self._print_cost(review)
         summary = f"{errors} error{'s' * (errors != 1)}, {others} other problem" + (
             "s" * (others != 1)
         )
-        if has_errors(result.problems):
+        if has_errors(result.problems) or errors:
             raise CommandError(f"{file}: {summary}", returncode=1)
         name = result.design.name if result.design else ""
         self.stdout.write(self.style.SUCCESS(f"{file}: {name}: no errors ({summary})"))
+
+    def _review(self, file: str, design, stored: int | None) -> Review:  # type: ignore[no-untyped-def]
+        try:
+            prices = Prices.from_mapping(settings.DYNAMODB_PRICES)
+        except PricesError as exc:
+            raise CommandError(f"settings.DYNAMODB_PRICES: {exc}") from None
+        try:
+            simulation = Simulation(design)
+        except (SampleDataError, ClientError, ValueError) as exc:
+            problem = f"the sample data cannot be made or loaded: {exc}"
+            self.stdout.write(f"{file}: warning: sample_data: not simulated: {problem}")
+            return review_design(
+                design, prices=prices, stored_items=stored, simulation_problem=problem
+            )
+        return review_design(
+            design, simulation=simulation, prices=prices, stored_items=stored
+        )
+
+    def _print_cost(self, review: Review) -> None:
+        cost = review.cost
+        prices = cost.prices
+        self.stdout.write(
+            f"\nCapacity at the stated traffic (prices for {prices.region} as of "
+            f"{prices.taken.isoformat()}):"
+        )
+        width = max([len(p.name) for p in cost.patterns] + [7])
+        self.stdout.write(
+            f"  {'pattern':<{width}}  kind   units/req    avg u/s    peak u/s  "
+            "on-demand $/month"
+        )
+        for pattern in cost.patterns:
+            per_request = "not run" if pattern.units is None else f"{pattern.units:g}"
+            self.stdout.write(
+                f"  {pattern.name:<{width}}  {pattern.kind:<5}  {per_request:>9}  "
+                f"{pattern.average:>9,.2f}  {pattern.peak:>10,.2f}  "
+                f"{pattern.monthly_on_demand(prices):>17,.2f}"
+            )
+        for line in review.summary()[2:]:
+            self.stdout.write(line)
