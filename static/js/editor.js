@@ -1,0 +1,199 @@
+// The design editor's behaviour: the project version kept current after a
+// save, refused edits swapped in, Escape to cancel, autocomplete of
+// {attribute} placeholders in key templates, and fields shown only for the
+// choices they belong to. Loaded with `defer`; no inline scripts.
+(function () {
+  "use strict";
+
+  // A successful edit sends designSaved with the new version: every form on
+  // the page now edits that version (another tab still has the old one and
+  // is refused, as it should be).
+  document.body.addEventListener("designSaved", (event) => {
+    const version = String(event.detail.version);
+    document
+      .querySelectorAll('input[name="version"], input[name$="-version"]')
+      .forEach((input) => {
+        input.value = version;
+      });
+    document.querySelectorAll("[data-project-version]").forEach((el) => {
+      el.textContent = version;
+    });
+  });
+
+  // 409 (someone saved first) answers with the form as typed and the reason:
+  // swap it in like the 400 of invalid input.
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.xhr.status === 409 || event.detail.xhr.status === 404) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // A section tab answered with a whole page (a section that has no
+  // partial): load it as a page rather than nest it.
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    if (target && target.id === "main" && /<html[\s>]/i.test(event.detail.serverResponse)) {
+      event.detail.shouldSwap = false;
+      window.location.href = event.detail.pathInfo.requestPath;
+    }
+  });
+
+  // Escape cancels the form being edited (its [data-cancel] link).
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    if (document.querySelector(".autocomplete:not([hidden])")) return;
+    const form = event.target.closest && event.target.closest("form, .confirm");
+    const scope = form ? form.closest("section, li, form") : document;
+    const cancel = (form && form.querySelector("[data-cancel]")) ||
+      (scope && scope.querySelector("[data-cancel]"));
+    if (cancel) {
+      event.preventDefault();
+      cancel.click();
+    }
+  });
+
+  // Fields shown for one choice only: data-show-for-kind, -projection, -op.
+  function refreshVisibility(root) {
+    root.querySelectorAll("form").forEach((form) => {
+      const value = (suffix) => {
+        const field = form.querySelector(`select[name$="${suffix}"]`);
+        return field ? field.value : null;
+      };
+      const kind = value("kind");
+      const projection = value("projection_type");
+      form.querySelectorAll("[data-show-for-kind]").forEach((el) => {
+        if (kind !== null) el.hidden = el.dataset.showForKind !== kind;
+      });
+      form.querySelectorAll("[data-show-for-projection]").forEach((el) => {
+        if (projection !== null) el.hidden = el.dataset.showForProjection !== projection;
+      });
+      form.querySelectorAll(".sort-clause").forEach((clause) => {
+        const op = clause.querySelector("select");
+        clause.querySelectorAll("[data-show-for-op]").forEach((el) => {
+          el.hidden = !op || op.value !== el.dataset.showForOp;
+        });
+      });
+      form.querySelectorAll("[data-key-row]").forEach((row) => {
+        const mode = row.querySelector('select[name$="-mode"]');
+        if (!mode) return;
+        row.dataset.mode = mode.value;
+      });
+    });
+  }
+  document.addEventListener("change", () => refreshVisibility(document));
+  document.body.addEventListener("htmx:afterSettle", () => refreshVisibility(document));
+  refreshVisibility(document);
+
+  // Autocomplete of {attribute} in template inputs: typing "{" lists the
+  // entity's attributes (as typed in the same form); arrows choose, Enter
+  // or Tab inserts, Escape closes.
+  const list = document.createElement("ul");
+  list.className = "autocomplete";
+  list.setAttribute("role", "listbox");
+  list.id = "template-autocomplete";
+  list.hidden = true;
+  document.body.append(list);
+  let active = null;
+  let choice = 0;
+
+  function attributeNames(form) {
+    const typed = [...form.querySelectorAll("input.attr-name")]
+      .map((input) => input.value.trim())
+      .filter(Boolean);
+    const params = [...form.querySelectorAll('input[name*="param-"][name$="-name"]')]
+      .map((input) => input.value.trim())
+      .filter(Boolean);
+    return [...new Set([...typed, ...params])];
+  }
+
+  function openPrefix(input) {
+    const before = input.value.slice(0, input.selectionStart);
+    const match = /\{([A-Za-z0-9_.-]*)$/.exec(before);
+    return match ? match[1] : null;
+  }
+
+  function close() {
+    list.hidden = true;
+    if (active) active.removeAttribute("aria-activedescendant");
+    active = null;
+  }
+
+  function show(input) {
+    const prefix = openPrefix(input);
+    const form = input.closest("form");
+    if (prefix === null || !form) return close();
+    const names = attributeNames(form).filter((name) =>
+      name.toLowerCase().startsWith(prefix.toLowerCase()),
+    );
+    if (!names.length) return close();
+    active = input;
+    choice = Math.min(choice, names.length - 1);
+    list.replaceChildren(
+      ...names.map((name, index) => {
+        const item = document.createElement("li");
+        item.id = `template-option-${index}`;
+        item.setAttribute("role", "option");
+        item.textContent = name;
+        item.dataset.name = name;
+        if (index === choice) item.setAttribute("aria-selected", "true");
+        item.addEventListener("mousedown", (event) => {
+          event.preventDefault();
+          insert(name);
+        });
+        return item;
+      }),
+    );
+    const box = input.getBoundingClientRect();
+    list.style.left = `${box.left + window.scrollX}px`;
+    list.style.top = `${box.bottom + window.scrollY + 2}px`;
+    list.style.minWidth = `${Math.min(box.width, 260)}px`;
+    list.hidden = false;
+    input.setAttribute("aria-controls", list.id);
+    input.setAttribute("aria-activedescendant", `template-option-${choice}`);
+  }
+
+  function insert(name) {
+    const input = active;
+    if (!input) return;
+    const cursor = input.selectionStart;
+    const before = input.value.slice(0, cursor).replace(/\{[A-Za-z0-9_.-]*$/, "");
+    const after = input.value.slice(cursor).replace(/^[A-Za-z0-9_.-]*\}?/, "");
+    input.value = `${before}{${name}}${after}`;
+    const position = before.length + name.length + 2;
+    input.setSelectionRange(position, position);
+    close();
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  document.addEventListener("input", (event) => {
+    if (event.target.matches && event.target.matches("input.template-input")) {
+      choice = 0;
+      show(event.target);
+    }
+  });
+  document.addEventListener("focusout", (event) => {
+    if (event.target === active) setTimeout(close, 100);
+  });
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      if (!active || list.hidden || event.target !== active) return;
+      const options = [...list.children];
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        choice = (choice + (event.key === "ArrowDown" ? 1 : -1) + options.length) % options.length;
+        show(active);
+      } else if (event.key === "Enter" || event.key === "Tab") {
+        event.preventDefault();
+        event.stopPropagation();
+        insert(options[choice].dataset.name);
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        event.stopPropagation();
+        close();
+      }
+    },
+    true,
+  );
+})();
