@@ -4,9 +4,9 @@ engine, then answer its access patterns.
 The order-management example (customers, their orders and line items, three
 GSIs, Faker names and addresses) is scaled to 100,000 and then 1,000,000
 items. For each size it prints the seconds to generate the items, to load
-them into the engine (table and indexes), the process's peak memory so far,
-and the median time of each read pattern of the design over 100 runs with
-parameters drawn from the data.
+them into the engine (table and indexes) and the CPU time of both, the
+process's peak memory so far, and the median time of each read pattern of
+the design over 100 runs with parameters drawn from the data.
 
     make bench          (or: PYTHONPATH=. .venv/bin/python bench/sample_data.py)
     BENCH_SAMPLE_ITEMS=100000 ...    (a smaller run)
@@ -28,6 +28,11 @@ from modeler.simulation.requests import create_table_request, read_request
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "order-management.yaml"
 RUNS = 100
+# Issue 3's targets for 1,000,000 items: generated and loaded within 30 s,
+# in 1.5 GB. Wall-clock time suffers when other work shares the cores; the
+# CPU time printed beside it does not.
+TARGET_SECONDS = 30
+TARGET_MB = 1536
 
 
 def peak_memory_mb() -> float:
@@ -38,18 +43,22 @@ def main() -> None:
     design = read_design(EXAMPLE.read_text()).design
     sizes = os.environ.get("BENCH_SAMPLE_ITEMS", "100000,1000000")
     for count in [int(n) for n in sizes.split(",") if n]:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         dataset = generate(design, items=count)
         generated = time.perf_counter() - started
+        generated_cpu = time.process_time() - cpu
         client = Client()
         client.create_table(**create_table_request(design))
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         client.load_items(design.table.name, dataset.items)
         loaded = time.perf_counter() - started
+        loaded_cpu = time.process_time() - cpu
         print(
             f"{len(dataset):>9,} items: generate {generated:5.2f} s, load "
-            f"{loaded:5.2f} s, together {generated + loaded:5.2f} s; peak memory "
-            f"{peak_memory_mb():,.0f} MB"
+            f"{loaded:5.2f} s, together {generated + loaded:5.2f} s "
+            f"(target {TARGET_SECONDS} s: {(generated + loaded) / TARGET_SECONDS:.2f} "
+            f"of it); CPU time {generated_cpu + loaded_cpu:5.2f} s; peak memory "
+            f"{peak_memory_mb():,.0f} MB (target {TARGET_MB:,} MB)"
         )
         rng = random.Random(1)
         by_entity: dict[str, list[dict]] = {}

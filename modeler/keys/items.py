@@ -30,8 +30,7 @@ def key_renderer(design: Design, entity_name: str) -> KeyRenderer:
     keys = [
         (
             name,
-            parse_template(key.template),
-            key_types[name],
+            parse_template(key.template).renderer(key_types[name]),
             name in table_keys,
             parse_condition(key.when) if key.when and name not in table_keys else None,
         )
@@ -41,11 +40,11 @@ def key_renderer(design: Design, entity_name: str) -> KeyRenderer:
 
     def render(values: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, template, key_type, is_table_key, condition in keys:
+        for name, render_key, is_table_key, condition in keys:
             if condition is not None and not condition.holds(values):
                 continue
             try:
-                out[name] = template.render(values, key_type)
+                out[name] = render_key(values)
             except MissingValueError:
                 if is_table_key:
                     raise

@@ -311,7 +311,7 @@ def _item_maker(
     draws = [
         (
             attr.name,
-            compiler.attribute(attr),
+            *compiler.attribute_parts(attr),
             1.0
             if attr.required or attr.name in compiler.primary_key_attributes
             else attr.presence,
@@ -323,15 +323,18 @@ def _item_maker(
     def make(rng: Random, context: Context) -> dict[str, Any]:
         item: dict[str, Any] = {}
         context.item = item
-        for name, draw, presence in draws:
+        for name, draw, native, convert, where, presence in draws:
             if presence < 1 and rng.random() >= presence:
                 continue
             try:
                 value = draw(rng, context)
             except MissingValueError:
                 continue  # a template over an attribute this item lacks
-            if value is not OMIT:
-                item[name] = value
+            if type(value) is not native:
+                value = convert(value, where)
+                if value is OMIT:
+                    continue
+            item[name] = value
         try:
             item.update(render_keys(item))
         except MissingValueError as exc:

@@ -94,6 +94,21 @@ class Compiler:
         }
 
     def attribute(self, attr: d.Attribute) -> Draw:
+        """A draw giving the attribute's value in its declared type."""
+        draw, native, convert, where = self.attribute_parts(attr)
+
+        def typed(rng: Random, context: Context) -> Any:
+            value = draw(rng, context)
+            return value if type(value) is native else convert(value, where)
+
+        return typed
+
+    def attribute_parts(
+        self, attr: d.Attribute
+    ) -> tuple[Draw, type | None, Callable[[Any, str], Any], str]:
+        """The attribute's draw, the Python type of values that need no
+        conversion, the conversion for the others and the attribute's place:
+        what `attribute` combines, for callers that check the type inline."""
         generator = attr.generator or default_generator(attr)
         if (
             generator.kind == "faker"
@@ -104,16 +119,9 @@ class Compiler:
             generator = d.Generator(
                 "faker", d.freeze({**d.thaw(generator.params), "unique": True})
             )
-        draw = self.compile(generator, f"{self.entity.name}.{attr.name}")
-        convert = _CONVERTERS[attr.type]
-        native = _NATIVE.get(attr.type)
         where = f"{self.entity.name}.{attr.name}"
-
-        def typed(rng: Random, context: Context) -> Any:
-            value = draw(rng, context)
-            return value if type(value) is native else convert(value, where)
-
-        return typed
+        draw = self.compile(generator, where)
+        return draw, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
 
     def compile(self, generator: d.Generator, where: str) -> Draw:
         kind, params = generator.kind, generator.params

@@ -85,3 +85,35 @@ def test_number_keys_match_back_to_an_equal_number(number):
     template = parse_template("{score}")
     matched = template.match(template.render({"score": number}, "N"))
     assert Decimal(matched["score"]) == number
+
+
+KEY_VALUES = st.one_of(
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=6),
+    st.integers(-(10**6), 10**6),
+    st.decimals(-(10**6), 10**6, places=2),
+    st.booleans(),
+    st.none(),
+)
+
+
+@given(
+    st.lists(
+        st.one_of(LITERAL_TEXT.map(escape), st.sampled_from(["{a}", "{b}", "{n:04d}"])),
+        max_size=5,
+    ),
+    st.fixed_dictionaries(
+        {}, optional={"a": KEY_VALUES, "b": KEY_VALUES, "n": KEY_VALUES}
+    ),
+)
+def test_the_quick_renderer_agrees_with_render(pieces, values):
+    """Sample data renders keys through `renderer`; whatever the values, it
+    gives what `render` gives, or raises what `render` raises."""
+    template = parse_template("".join(pieces) or "K")
+
+    def outcome(render):
+        try:
+            return "key", render(values)
+        except Exception as exc:  # the same error, by type and message
+            return type(exc).__name__, str(exc)
+
+    assert outcome(template.renderer()) == outcome(template.render)
