@@ -86,11 +86,8 @@ def collections_dot(
     )
     graph.attr("node", shape="plaintext", fontname=FONT, fontsize="11", margin="0")
     graph.attr("edge", style="invis")
-    sort_name = " | ".join(info.sort_key)
     for position, partition in enumerate(partitions):
-        graph.node(
-            f"p{position}", label=_label(_partition_table(info, sort_name, partition))
-        )
+        graph.node(f"p{position}", label=_label(_partition_table(info, partition)))
         if position >= columns:
             graph.edge(f"p{position - columns}", f"p{position}")
     if more_partitions:
@@ -120,8 +117,8 @@ def _title_for(design_name: str, info: IndexInfo) -> str:
     )
 
 
-def _partition_table(info: IndexInfo, sort_name: str, partition: PartitionView) -> str:
-    columns = 3 if info.sort_key else 2
+def _partition_table(info: IndexInfo, partition: PartitionView) -> str:
+    columns = 2 if info.sort_key else 1
     rows = [
         f'<TR><TD COLSPAN="{columns}" BGCOLOR="#1e293b" ALIGN="LEFT" CELLPADDING="5">'
         f'<FONT COLOR="white" FACE="{MONO}"><B>{text(partition.key, 60)}</B></FONT>'
@@ -145,11 +142,8 @@ def _partition_table(info: IndexInfo, sort_name: str, partition: PartitionView) 
             )
         cells.append(
             f'<TD ALIGN="LEFT" BGCOLOR="{fill}"><FONT COLOR="{ink}"><B>'
-            f"{text(item.entity or 'unrecognised', 24)}</B></FONT></TD>"
-        )
-        cells.append(
-            f'<TD ALIGN="LEFT" BGCOLOR="{fill}"><FONT COLOR="{MUTED}" POINT-SIZE="10">'
-            f"{attrs or ' '}</FONT></TD>"
+            f"{text(item.entity or 'unrecognised', 24)}</B></FONT>  "
+            f'<FONT COLOR="{MUTED}" POINT-SIZE="10">{attrs}</FONT></TD>'
         )
         rows.append(f"<TR>{''.join(cells)}</TR>")
     more = partition.total - len(partition.items)
@@ -158,7 +152,6 @@ def _partition_table(info: IndexInfo, sort_name: str, partition: PartitionView) 
             f'<TR><TD COLSPAN="{columns}" ALIGN="LEFT"><FONT COLOR="{MUTED}">'
             f"+{more:,} more item{'s' if more != 1 else ''}</FONT></TD></TR>"
         )
-    del sort_name
     return (
         f'<TABLE BORDER="1" COLOR="{BORDER}" CELLBORDER="0" CELLSPACING="1" '
         f'CELLPADDING="3">{"".join(rows)}</TABLE>'

@@ -7,6 +7,7 @@ of Graphviz that needs no system libraries)."""
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import shutil
@@ -18,7 +19,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 FORMATS = ("svg", "png")
-DEFAULT_TIMEOUT = 10.0
+# Seconds Graphviz may take: a PNG of a large diagram rasterises for a few
+# seconds (it is a download); the SVG a page shows must come quickly.
+TIMEOUTS = {"svg": 10.0, "png": 30.0}
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -117,11 +120,12 @@ def dot_program() -> str | None:
     return shutil.which("graphviz-pure")
 
 
-def render(source: str, fmt: str, *, timeout: float = DEFAULT_TIMEOUT) -> bytes:
+def render(source: str, fmt: str, *, timeout: float | None = None) -> bytes:
     """DOT source rendered to SVG or PNG bytes; RenderError with the reason
     when Graphviz is missing, takes longer than `timeout` or fails."""
     if fmt not in FORMATS:
         raise ValueError(f"cannot render to {fmt!r}; the formats are {FORMATS}")
+    timeout = TIMEOUTS[fmt] if timeout is None else timeout
     program = dot_program()
     if program is None:
         raise RenderError(
@@ -164,7 +168,9 @@ def sanitise_svg(svg: bytes | str) -> str:
     if _local(root.tag) != "svg":
         raise RenderError("Graphviz did not write an SVG drawing")
     _clean(root)
-    return ElementTree.tostring(root, encoding="unicode")
+    out: list[str] = []
+    _serialise(root, out, root=True)
+    return "".join(out)
 
 
 def _local(tag: str) -> str:
@@ -192,3 +198,34 @@ def _clean(element: ElementTree.Element) -> None:
     for child in list(element):
         element.remove(child)
     element.extend(kept)
+
+
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+def _serialise(
+    element: ElementTree.Element, out: list[str], *, root: bool = False
+) -> None:
+    """The cleaned tree as SVG text: every attribute and text escaped, no
+    namespace prefixes but the standard ones (faster than ElementTree's
+    general writer on Graphviz's thousands of elements)."""
+    tag = _local(element.tag)
+    out.append("<" + tag)
+    if root:
+        out.append(f' xmlns="{SVG_NS}"')
+    for name, value in element.attrib.items():
+        if name == _XML_SPACE:
+            name = "xml:space"
+        out.append(f' {name}="{html.escape(value, quote=True)}"')
+    children = len(element)
+    if not children and not element.text:
+        out.append("/>")
+    else:
+        out.append(">")
+        if element.text:
+            out.append(html.escape(element.text, quote=False))
+        for child in element:
+            _serialise(child, out)
+        out.append(f"</{tag}>")
+    if element.tail and not root:
+        out.append(html.escape(element.tail, quote=False))
