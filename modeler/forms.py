@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from modeler.models import Role
+from modeler.uploads import upload_size_error
 
 
 class ProjectCreateForm(forms.Form):
@@ -41,12 +41,9 @@ class DesignImportForm(forms.Form):
         upload = self.cleaned_data.get("file")
         if upload is None:
             return None
-        limit = settings.DESIGN_FILE_MAX_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                f"{upload.name} is {upload.size:,} bytes; design files are "
-                f"limited to {limit:,} bytes."
-            )
+        too_large = upload_size_error(upload, "design files")
+        if too_large:
+            raise forms.ValidationError(too_large)
         return upload.read()
 
     def clean(self) -> dict:
@@ -111,12 +108,9 @@ class SampleItemsImportForm(forms.Form):
 
     def clean_file(self) -> str:
         upload = self.cleaned_data["file"]
-        limit = settings.DESIGN_FILE_MAX_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                f"{upload.name} is {upload.size:,} bytes; item files are limited "
-                f"to {limit:,} bytes."
-            )
+        too_large = upload_size_error(upload, "item files")
+        if too_large:
+            raise forms.ValidationError(too_large)
         data = upload.read()
         try:
             # utf-8-sig: spreadsheets often start a CSV file with a BOM.

@@ -172,6 +172,13 @@ if not DEBUG:
 # text is URL-encoded, which can triple its size, hence the larger body limit.
 DESIGN_FILE_MAX_BYTES = env_int("DESIGN_FILE_MAX_BYTES", default=1_000_000, min_value=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * DESIGN_FILE_MAX_BYTES + 100_000
+# Every upload is a design or items file: past DESIGN_FILE_MAX_BYTES the rest
+# of a file is not kept, in memory or on disk.
+FILE_UPLOAD_HANDLERS = [
+    "modeler.uploads.SizeLimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 # DynamoDB endpoints for deploying and checking designs. Credentials are not
 # settings: boto3 finds them through its standard chain (environment,
