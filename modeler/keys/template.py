@@ -137,26 +137,26 @@ class Template:
 
     def renderer(self, key_type: str = "S") -> Callable[[Mapping[str, Any]], Any]:
         """`render` for one key type, made quick for what sample data places
-        most: text, put in as it is. Other values, and values that would
-        make an empty key, go through `render`, which formats or refuses
-        them."""
+        most: text put in as it is, whole numbers zero-padded. Other values,
+        and values that would make an empty key, go through `render`, which
+        formats or refuses them."""
         slow = functools.partial(self.render, key_type=key_type)
-        if key_type != "S" or any(p.width is not None for p in self.placeholders):
+        if key_type != "S" or any(p.is_decimal_format for p in self.placeholders):
             return slow
         # Literal text around and between the placeholders, as
         # text[0] + value[0] + text[1] + value[1] + ... + text[n].
-        texts, attributes = [""], []
+        texts, placed = [""], []
         for piece in self._pieces:
             if type(piece) is str:
                 texts[-1] += piece
             else:
-                attributes.append(piece.attribute)
+                placed.append((piece.attribute, piece.format_spec or None))
                 texts.append("")
-        if not attributes:
+        if not placed:
             return slow
-        if len(attributes) == 1:
+        if len(placed) == 1 and placed[0][1] is None:
             before, after = texts
-            (name,) = attributes
+            name = placed[0][0]
 
             def render_one(values: Mapping[str, Any]) -> Any:
                 value = values.get(name)
@@ -166,15 +166,28 @@ class Template:
 
             return render_one
 
-        pairs = tuple(zip(attributes, texts[1:], strict=True))
+        steps = tuple(
+            (name, spec, text)
+            for (name, spec), text in zip(placed, texts[1:], strict=True)
+        )
 
         def render_many(values: Mapping[str, Any]) -> Any:
             pieces = [texts[0]]
-            for name, text in pairs:
+            for name, spec, text in steps:
                 value = values.get(name)
-                if type(value) is not str:
+                kind = type(value)
+                if spec is None and kind is str:
+                    pieces.append(value)
+                elif spec is not None and (kind is Decimal or kind is int):
+                    try:
+                        whole = int(value)
+                    except (ValueError, OverflowError):  # NaN, Infinity
+                        return slow(values)
+                    if whole != value:
+                        return slow(values)
+                    pieces.append(format(whole, spec))
+                else:
                     return slow(values)
-                pieces.append(value)
                 pieces.append(text)
             key = "".join(pieces)
             return key if key else slow(values)
