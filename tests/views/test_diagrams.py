@@ -16,7 +16,9 @@ from django.test import Client
 from modeler import design as d
 from modeler import diagrams, services
 from modeler.design import Design
+from modeler.diagrams.cache import clear
 from modeler.models import Project, Role
+from modeler.sampledata import SampleDataError
 from tests.diagrams.helpers import hostile
 from tests.views.conftest import logged_in
 
@@ -61,7 +63,7 @@ def hostile_project(owner, editor, viewer) -> Project:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    diagrams.cached.__globals__["clear"]()
+    clear()
     yield
 
 
@@ -268,7 +270,9 @@ def test_hostile_values_are_escaped_in_collections(hostile_project, viewer_clien
 
 def test_the_overview_is_inline_with_downloads(project, viewer_client):
     html = _html(viewer_client.get(_url(project, "diagrams/")))
-    svg = re.search(r'<div class="diagram[^"]*"[^>]*>(.*?)</div>', html, re.DOTALL).group(1)
+    svg = re.search(
+        r'<div class="diagram[^"]*"[^>]*>(.*?)</div>', html, re.DOTALL
+    ).group(1)
     assert svg.startswith("<svg") and "<script" not in svg
     assert "Orders of a customer, newest first" in svg
     for fmt in ("svg", "png", "dot"):
@@ -397,3 +401,26 @@ def test_hostile_text_in_diagrams(hostile_project, viewer_client):
         _url(hostile_project, "diagrams/diagram.dot?kind=collections")
     )
     assert b"<img" not in dot.content and b"&lt;img" in dot.content
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("collections/", "The sample data cannot be made: LineItem needs 9 parents."),
+        ("diagrams/?kind=collections", "The sample data cannot be made"),
+        ("key-map/verdicts/", "No verdicts: The sample data cannot be made"),
+    ],
+)
+def test_sample_data_that_cannot_be_made_is_explained(
+    project, viewer_client, monkeypatch, path, message
+):
+    def refuse(design, **options):
+        raise SampleDataError("LineItem needs 9 parents")
+
+    monkeypatch.setattr("modeler.views.diagrams.cached_simulation", refuse)
+    response = viewer_client.get(_url(project, path))
+    assert response.status_code == 200
+    assert message in _html(response)
+    # The overview needs no sample data.
+    overview = _html(viewer_client.get(_url(project, "diagrams/?kind=overview")))
+    assert "<svg" in overview
