@@ -1,0 +1,94 @@
+"""The table of a design described once, in DynamoDB's own terms, for the
+infrastructure exporters: they all write the same key schema, attribute
+definitions, indexes and settings, so they describe the same table."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from modeler import design as d
+
+# Application Auto Scaling: the utilisation it keeps, and how far above the
+# provisioned capacity it may go.
+DEFAULT_TARGET_UTILISATION = 70
+MAX_CAPACITY_FACTOR = 10
+MAX_CAPACITY_UNITS = 40_000
+
+
+@dataclass(frozen=True)
+class ScalingTarget:
+    """One provisioned dimension that Application Auto Scaling tracks."""
+
+    label: str  # unique, identifier-safe: table_read, index_gsi1_write
+    index: str  # "" for the table
+    dimension: str  # "read" or "write"
+    min_capacity: int
+    max_capacity: int
+
+    @property
+    def scalable_dimension(self) -> str:
+        level = "index" if self.index else "table"
+        unit = "ReadCapacityUnits" if self.dimension == "read" else "WriteCapacityUnits"
+        return f"dynamodb:{level}:{unit}"
+
+    @property
+    def metric(self) -> str:
+        kind = "Read" if self.dimension == "read" else "Write"
+        return f"DynamoDB{kind}CapacityUtilization"
+
+
+def attribute_definitions(table: d.Table) -> list[d.KeyAttribute]:
+    """Exactly the attributes that some key of the table or an index uses,
+    in the order they first appear (DynamoDB refuses any other)."""
+    return list(table.all_key_attributes())
+
+
+def identifier(text: str) -> str:
+    """A Terraform/CloudFormation-safe identifier made from a name."""
+    cleaned = re.sub(r"[^A-Za-z0-9_]", "_", text).strip("_") or "table"
+    return cleaned if not cleaned[0].isdigit() else f"t_{cleaned}"
+
+
+def logical_id(text: str) -> str:
+    """An alphanumeric CloudFormation logical id part made from a name."""
+    parts = re.split(r"[^A-Za-z0-9]+", text)
+    return "".join(p[:1].upper() + p[1:] for p in parts if p) or "Index"
+
+
+def scaling_targets(table: d.Table) -> list[ScalingTarget]:
+    """The auto-scaled dimensions of a provisioned table and its GSIs."""
+    if table.billing_mode != "PROVISIONED":
+        return []
+    targets: list[ScalingTarget] = []
+    used: set[str] = set()
+
+    def add(index: str, capacity: d.Capacity | None) -> None:
+        if capacity is None:
+            return
+        base = f"index_{identifier(index).lower()}" if index else "table"
+        while base in used:
+            base += "_"
+        used.add(base)
+        for dimension, units in (("read", capacity.read), ("write", capacity.write)):
+            targets.append(
+                ScalingTarget(
+                    f"{base}_{dimension}",
+                    index,
+                    dimension,
+                    units,
+                    min(max(units * MAX_CAPACITY_FACTOR, units), MAX_CAPACITY_UNITS)
+                    if units < MAX_CAPACITY_UNITS
+                    else units,
+                )
+            )
+
+    add("", table.capacity)
+    for index in table.indexes:
+        if index.is_global:
+            add(index.name, index.capacity)
+    return targets
+
+
+def is_kms_arn(key: str) -> bool:
+    return key.startswith("arn:")

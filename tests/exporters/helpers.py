@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from modeler import design as d
+from modeler.designfile import read_design
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+FIXTURES = Path("/work/shared/fixtures/nosql-workbench")
+if not FIXTURES.is_dir():
+    FIXTURES = ROOT.parent / "shared" / "fixtures" / "nosql-workbench"
+WORKBENCH_FIXTURES = sorted(FIXTURES.glob("*.json"))
+
+
+def example(path: Path) -> d.Design:
+    result = read_design(path.read_text(encoding="utf-8"))
+    assert result.design is not None, result.problems
+    return result.design
