@@ -28,10 +28,10 @@ from modeler.simulation.requests import create_table_request, read_request
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "order-management.yaml"
 RUNS = 100
-# Issue 3's targets for 1,000,000 items: generated and loaded within 30 s,
-# in 1.5 GB. Wall-clock time suffers when other work shares the cores; the
-# CPU time printed beside it does not.
-TARGET_SECONDS = 30
+# Issue 3's targets: 100,000 items generated and loaded within 3 s,
+# 1,000,000 within 30 s and 1.5 GB. Wall-clock time suffers when other work
+# shares the cores; the CPU time printed beside it much less.
+TARGET_SECONDS = {100_000: 3, 1_000_000: 30}
 TARGET_MB = 1536
 
 
@@ -53,11 +53,15 @@ def main() -> None:
         client.load_items(design.table.name, dataset.items)
         loaded = time.perf_counter() - started
         loaded_cpu = time.process_time() - cpu
+        together = generated + loaded
+        target = TARGET_SECONDS.get(count)
+        against = (
+            f" (target {target} s: {together / target:.2f} of it)" if target else ""
+        )
         print(
             f"{len(dataset):>9,} items: generate {generated:5.2f} s, load "
-            f"{loaded:5.2f} s, together {generated + loaded:5.2f} s "
-            f"(target {TARGET_SECONDS} s: {(generated + loaded) / TARGET_SECONDS:.2f} "
-            f"of it); CPU time {generated_cpu + loaded_cpu:5.2f} s; peak memory "
+            f"{loaded:5.2f} s, together {together:5.2f} s{against}; CPU time "
+            f"{generated_cpu + loaded_cpu:5.2f} s; peak memory "
             f"{peak_memory_mb():,.0f} MB (target {TARGET_MB:,} MB)"
         )
         rng = random.Random(1)
