@@ -270,3 +270,31 @@ class SampleItem(models.Model):
 
     def __str__(self) -> str:
         return f"item {self.position} of project {self.project_id}"
+
+
+def _price() -> models.DecimalField:
+    """US dollars, empty when the project uses the site's prices."""
+    return models.DecimalField(max_digits=14, decimal_places=8, null=True, blank=True)
+
+
+class ReviewSettings(models.Model):
+    """A project's settings for the Review section's cost estimate: its own
+    DynamoDB prices with the date they were taken (all empty: the site's
+    `DYNAMODB_PRICES`), and how many items the table will hold, for the
+    storage cost (empty: as many as the sample data)."""
+
+    project = models.OneToOneField(
+        Project, models.CASCADE, related_name="review_settings"
+    )
+    region = models.CharField(max_length=40, blank=True)
+    taken = models.DateField(null=True, blank=True)
+    read_request_per_million = _price()
+    write_request_per_million = _price()
+    rcu_hour = _price()
+    wcu_hour = _price()
+    storage_gb_month = _price()
+    stored_items = models.PositiveBigIntegerField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"review settings of project {self.project_id}"

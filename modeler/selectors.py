@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -12,7 +13,8 @@ from django.http import Http404
 
 from modeler.conversion import design_from_project, project_design_queryset
 from modeler.design import Design
-from modeler.models import Membership, Project, Role
+from modeler.models import Membership, Project, ReviewSettings, Role
+from modeler.review.prices import Prices
 
 
 @dataclass(frozen=True)
@@ -74,3 +76,37 @@ def project_get_for_user(
 
 def project_design(*, project: Project) -> Design:
     return design_from_project(project)
+
+
+@dataclass(frozen=True)
+class CostSettings:
+    """The prices a project's cost estimate uses and the table's item count
+    for storage (None: as many as the sample data)."""
+
+    prices: Prices
+    own_prices: bool
+    stored_items: int | None
+
+
+def site_prices() -> Prices:
+    """The site's default prices, `settings.DYNAMODB_PRICES`."""
+    return Prices.from_mapping(settings.DYNAMODB_PRICES)
+
+
+def project_cost_settings(*, project: Project) -> CostSettings:
+    row = ReviewSettings.objects.filter(project=project).first()
+    if row is None:
+        return CostSettings(site_prices(), own_prices=False, stored_items=None)
+    if row.taken is None:
+        return CostSettings(site_prices(), False, row.stored_items)
+    prices = Prices(
+        read_request_per_million=row.read_request_per_million,
+        write_request_per_million=row.write_request_per_million,
+        rcu_hour=row.rcu_hour,
+        wcu_hour=row.wcu_hour,
+        storage_gb_month=row.storage_gb_month,
+        taken=row.taken,
+        region=row.region or "us-east-1",
+    )
+    return CostSettings(prices, own_prices=True, stored_items=row.stored_items)
+

@@ -15,14 +15,23 @@ from modeler.conversion import design_write_rows
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult, read_design
 from modeler.engine.types import item_from_wire, item_to_json_wire
-from modeler.models import Membership, Project, SampleItem
+from modeler.models import Membership, Project, ReviewSettings, SampleItem
 from modeler.problems import Problem, has_errors
+from modeler.review.prices import Prices
 from modeler.sampledata import read_items
 
 # A user's own items are read with the design on every simulation request and
 # hashed into the simulation cache's key: they are for hand-made cases, the
 # generated data gives the volume.
 OWN_ITEMS_MAX = 1_000
+PRICE_FIELDS = (
+    "taken",
+    "read_request_per_million",
+    "write_request_per_million",
+    "rcu_hour",
+    "wcu_hour",
+    "storage_gb_month",
+)
 
 
 class StaleVersionError(Exception):
@@ -208,3 +217,25 @@ def sample_items_remove(*, project: Project, version: int) -> int:
     _project_update(project=project, version=version)
     removed, _ = SampleItem.objects.filter(project=project).delete()
     return removed
+
+
+def project_cost_settings_set(
+    *, project: Project, prices: Prices, stored_items: int | None
+) -> None:
+    """Keep a project's prices and item count for the cost estimate. Prices
+    equal to the site's are not copied, so the project keeps following the
+    site's prices when they are updated."""
+    own = prices != Prices.from_mapping(settings.DYNAMODB_PRICES)
+    values: dict[str, Any] = {"stored_items": stored_items}
+    for name in PRICE_FIELDS:
+        values[name] = getattr(prices, name) if own else None
+    values["region"] = prices.region if own else ""
+    ReviewSettings.objects.update_or_create(project=project, defaults=values)
+
+
+def project_cost_settings_reset(*, project: Project) -> None:
+    """Back to the site's prices; the item count stays."""
+    ReviewSettings.objects.filter(project=project).update(
+        region="", **dict.fromkeys(PRICE_FIELDS)
+    )
+

@@ -13,6 +13,7 @@ urlpatterns = [
     path("signup/", accounts.signup, name="signup"),
     path("", include("modeler.urls_diagrams")),
     path("", include("modeler.urls_editor")),
+    path("", include("modeler.urls_review")),
     path("", projects.project_list, name="project-list"),
     path("projects/new/", projects.project_create, name="project-create"),
     path("projects/import/", projects.project_import, name="project-import"),

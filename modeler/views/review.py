@@ -1,0 +1,196 @@
+"""The Review section: the design review's findings grouped by severity, the
+capacity and monthly cost at the stated traffic, a summary for a review
+meeting, and the prices the estimate uses (owners and editors change them).
+
+`review_findings_by_location` is for the other sections: it gives the
+findings about each entity, attribute, index and pattern, with links, to
+show next to them (`templates/modeler/_review-findings.html`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from modeler import design as d
+from modeler import selectors, services
+from modeler.forms_review import CostSettingsForm
+from modeler.models import Project
+from modeler.review import SEVERITIES, Finding, Location, Review
+from modeler.review.cache import cached_review
+from modeler.review.prices import BYTES_PER_GB
+from modeler.selectors import ProjectAccess
+
+TEMPLATE = "modeler/review.html"
+SEVERITY_HEADINGS = {"error": "Errors", "warning": "Warnings", "advice": "Advice"}
+
+
+@dataclass(frozen=True)
+class FindingRow:
+    """A finding with the address of what it concerns."""
+
+    finding: Finding
+    url: str
+    simulation_url: str = ""
+
+
+def location_url(project_id: int, location: Location) -> str:
+    """Where the part of the design a finding concerns is edited."""
+    if location.kind in ("entity", "attribute"):
+        entity = location.name.split(".", 1)[0]
+        return reverse("editor-entity", args=[project_id, entity])
+    if location.kind == "index" and location.position is not None:
+        url = reverse("editor-table", args=[project_id])
+        return f"{url}#index-{location.position}"
+    if location.kind == "pattern" and location.position is not None:
+        url = reverse("editor-patterns", args=[project_id])
+        return f"{url}#pattern-{location.position}"
+    return reverse("editor-table", args=[project_id])
+
+
+def finding_row(project_id: int, finding: Finding) -> FindingRow:
+    location = finding.location
+    simulation = (
+        reverse("simulation-pattern", args=[project_id, location.position])
+        if location.kind == "pattern" and location.position is not None
+        else ""
+    )
+    return FindingRow(finding, location_url(project_id, location), simulation)
+
+
+def project_review(*, project: Project, design: d.Design) -> Review:
+    """The project's review at its own (or the site's) prices, cached by the
+    design's content."""
+    settings = selectors.project_cost_settings(project=project)
+    return cached_review(
+        design, prices=settings.prices, stored_items=settings.stored_items
+    )
+
+
+def review_findings_by_location(
+    *, project: Project, design: d.Design
+) -> dict[tuple[str, str], list[FindingRow]]:
+    """Findings keyed by ("entity" | "attribute" | "index" | "pattern" |
+    "table", name), errors first; an entity's include its attributes'.
+    Render one list with
+    `{% include "modeler/_review-findings.html" with rows=... %}`."""
+    review = project_review(project=project, design=design)
+    return {
+        key: [finding_row(project.pk, f) for f in findings]
+        for key, findings in review.by_location.items()
+    }
+
+
+def _design_for(
+    request: HttpRequest, project_id: int, *, write: bool = False
+) -> tuple[ProjectAccess, d.Design]:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, with_design=True, write=write
+    )
+    return access, selectors.project_design(project=access.project)
+
+
+def _render(
+    request: HttpRequest,
+    access: ProjectAccess,
+    design: d.Design,
+    *,
+    form: CostSettingsForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    project = access.project
+    settings = selectors.project_cost_settings(project=project)
+    review = cached_review(
+        design, prices=settings.prices, stored_items=settings.stored_items
+    )
+    grouped = review.by_severity
+    context: dict[str, Any] = {
+        "access": access,
+        "project": project,
+        "design": design,
+        "section": "review",
+        "review": review,
+        "groups": [
+            {
+                "severity": severity,
+                "heading": SEVERITY_HEADINGS[severity],
+                "rows": [finding_row(project.pk, f) for f in grouped[severity]],
+            }
+            for severity in SEVERITIES
+        ],
+        "summary": review.summary(),
+        "cost": review.cost,
+        "pattern_rows": _pattern_rows(project.pk, review),
+        "storage_rows": [
+            {
+                "name": copy.name,
+                "entries": copy.entries,
+                "average_size": copy.average_size,
+                "gb": copy.bytes / BYTES_PER_GB,
+                "monthly": Decimal(str(copy.bytes))
+                / BYTES_PER_GB
+                * review.cost.prices.storage_gb_month,
+            }
+            for copy in review.cost.storage
+        ],
+        "settings": settings,
+        "site_prices": selectors.site_prices(),
+        "form": form
+        or CostSettingsForm.for_settings(settings.prices, settings.stored_items),
+    }
+    if request.htmx and not request.htmx.boosted:
+        return render(request, f"{TEMPLATE}#review-content", context, status=status)
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _pattern_rows(project_id: int, review: Review) -> list[dict[str, Any]]:
+    prices = review.cost.prices
+    return [
+        {
+            "capacity": capacity,
+            "url": reverse("editor-patterns", args=[project_id])
+            + f"#pattern-{capacity.position}",
+            "monthly": capacity.monthly_on_demand(prices),
+            "unit": "RCU" if capacity.kind == "read" else "WCU",
+        }
+        for capacity in review.cost.patterns
+    ]
+
+
+@login_required
+@require_GET
+def review_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    return _render(request, access, design)
+
+
+@login_required
+@require_POST
+def review_prices(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id, write=True)
+    form = CostSettingsForm(request.POST)
+    if not form.is_valid():
+        return _render(request, access, design, form=form, status=400)
+    services.project_cost_settings_set(
+        project=access.project,
+        prices=form.cleaned_data["prices"],
+        stored_items=form.cleaned_data["stored_items"],
+    )
+    messages.success(request, "The cost estimate uses the new settings.")
+    return redirect("review-page", project_id=project_id)
+
+
+@login_required
+@require_POST
+def review_prices_reset(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, _ = _design_for(request, project_id, write=True)
+    services.project_cost_settings_reset(project=access.project)
+    messages.success(request, "The cost estimate uses the site's prices again.")
+    return redirect("review-page", project_id=project_id)

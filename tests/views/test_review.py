@@ -1,0 +1,244 @@
+"""The Review section: findings by severity with links, the capacity and
+cost table, the meeting summary, and the prices owners and editors set."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from modeler import services
+from modeler.designfile import read_design
+from modeler.models import Project, ReviewSettings
+from modeler.views.review import review_findings_by_location
+from tests.views.conftest import logged_in
+
+SCRIPT = "<script>alert(1)</script>"
+
+VALID = {
+    "region": "eu-west-1",
+    "taken": "2025-06-01",
+    "read_request_per_million": "0.25",
+    "write_request_per_million": "1.25",
+    "rcu_hour": "0.00026",
+    "wcu_hour": "0.0013",
+    "storage_gb_month": "0.5",
+    "stored_items": "2000000",
+}
+SITE = {
+    "region": "us-east-1",
+    "taken": "2024-11-01",
+    "read_request_per_million": "0.125",
+    "write_request_per_million": "0.625",
+    "rcu_hour": "0.00013",
+    "wcu_hour": "0.00065",
+    "storage_gb_month": "0.25",
+    "stored_items": "",
+}
+
+
+def _page(project: Project) -> str:
+    return reverse("review-page", args=[project.pk])
+
+
+def _prices(project: Project) -> str:
+    return reverse("review-prices", args=[project.pk])
+
+
+def _html(response: HttpResponse) -> str:
+    return response.content.decode()
+
+
+def test_the_page_shows_findings_costs_summary_and_the_price_form(
+    owner_client: Client, project: Project
+):
+    response = owner_client.get(_page(project))
+    html = _html(response)
+    assert response.status_code == 200
+    assert "<html" in html
+    assert 'aria-current="page">Review</a>' in html
+    # The one finding of the example, under Advice, linked to its index.
+    assert 'id="findings-advice"' in html and 'id="findings-error"' not in html
+    assert "Low-cardinality partition key" in html
+    index_url = reverse("editor-table", args=[project.pk]) + "#index-1"
+    assert f'href="{index_url}">index GSI2</a>' in html
+    # The summary and the cost of every pattern.
+    assert "0 errors, 0 warnings and 1 advice." in html
+    assert "8 of 8 access patterns return exactly what they promise" in html
+    assert "Place an order with its line items" in html
+    assert "<strong>On demand is cheaper</strong>" in html
+    assert "Prices for us-east-1 as of 2024-11-01 (the site's)" in html
+    assert 'name="rcu_hour"' in html and "Save prices" in html
+
+
+def test_htmx_gets_the_section_partial(owner_client: Client, project: Project):
+    response = owner_client.get(_page(project), headers={"HX-Request": "true"})
+    html = _html(response)
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert html.lstrip().startswith('<div id="review">')
+
+
+def test_a_viewer_reads_the_prices_without_a_form(
+    viewer_client: Client, project: Project
+):
+    html = _html(viewer_client.get(_page(project)))
+    assert "Low-cardinality partition key" in html
+    assert 'name="rcu_hour"' not in html
+    assert "$0.00013 per RCU-hour" in html
+    assert "Owners and editors can change these." in html
+
+
+def test_outsiders_get_404_and_visitors_the_login(
+    outsider_client: Client, project: Project
+):
+    assert outsider_client.get(_page(project)).status_code == 404
+    assert outsider_client.post(_prices(project), VALID).status_code == 404
+    response = Client().get(_page(project))
+    assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def test_an_editor_sets_the_projects_prices_and_item_count(
+    editor_client: Client, project: Project
+):
+    before = _html(editor_client.get(_page(project)))
+    assert "2,000,000 items" not in before
+
+    response = editor_client.post(_prices(project), VALID)
+
+    assert response.status_code == 302
+    assert response["Location"] == _page(project)
+    row = ReviewSettings.objects.get(project=project)
+    assert (row.region, row.taken, row.rcu_hour, row.stored_items) == (
+        "eu-west-1",
+        dt.date(2025, 6, 1),
+        Decimal("0.00026"),
+        2_000_000,
+    )
+    html = _html(editor_client.get(_page(project)))
+    assert "Prices for eu-west-1 as of 2025-06-01 (this project's)" in html
+    assert "2,000,000 items" in html
+    # Reads and writes cost twice the site's prices: $317.8245 a month on
+    # demand becomes $635.649.
+    assert "$635.65" in html
+
+
+def test_the_sites_own_prices_are_not_copied(owner_client: Client, project: Project):
+    owner_client.post(_prices(project), {**SITE, "stored_items": "5000"})
+    row = ReviewSettings.objects.get(project=project)
+    assert row.taken is None and row.rcu_hour is None
+    assert row.stored_items == 5000
+    assert "(the site's)" in _html(owner_client.get(_page(project)))
+
+
+def test_invalid_prices_keep_the_input_and_change_nothing(
+    owner_client: Client, project: Project
+):
+    tomorrow = (dt.date.today() + dt.timedelta(days=2)).isoformat()
+    response = owner_client.post(
+        _prices(project),
+        {**VALID, "rcu_hour": "-1", "taken": tomorrow, "region": SCRIPT},
+    )
+    html = _html(response)
+    assert response.status_code == 400
+    assert "Ensure this value is greater than or equal to 0." in html
+    assert "The prices cannot be taken in the future." in html
+    assert 'value="-1"' in html
+    assert f'value="{tomorrow}"' in html
+    assert escape(SCRIPT) in html and SCRIPT not in html
+    assert not ReviewSettings.objects.filter(project=project).exists()
+
+
+def test_htmx_invalid_prices_answer_the_section_with_the_errors(
+    owner_client: Client, project: Project
+):
+    response = owner_client.post(
+        _prices(project),
+        {**VALID, "storage_gb_month": "lots"},
+        headers={"HX-Request": "true"},
+    )
+    html = _html(response)
+    assert response.status_code == 400
+    assert "<html" not in html
+    assert "Enter a number." in html
+    assert 'value="lots"' in html
+
+
+def test_viewers_cannot_change_prices(viewer_client: Client, project: Project):
+    assert viewer_client.post(_prices(project), VALID).status_code == 403
+    reset = reverse("review-prices-reset", args=[project.pk])
+    assert viewer_client.post(reset).status_code == 403
+    assert not ReviewSettings.objects.filter(project=project).exists()
+
+
+def test_reset_goes_back_to_the_sites_prices_and_keeps_the_item_count(
+    owner_client: Client, project: Project
+):
+    owner_client.post(_prices(project), VALID)
+    html = _html(owner_client.get(_page(project)))
+    assert "Use the site's prices (as of 2024-11-01)" in html
+
+    response = owner_client.post(reverse("review-prices-reset", args=[project.pk]))
+
+    assert response.status_code == 302
+    row = ReviewSettings.objects.get(project=project)
+    assert row.taken is None and row.stored_items == 2_000_000
+    assert "(the site's)" in _html(owner_client.get(_page(project)))
+
+
+@pytest.mark.parametrize("name", ["review-prices", "review-prices-reset"])
+def test_posts_need_the_csrf_token(project: Project, owner: User, name: str):
+    client = logged_in(owner, enforce_csrf_checks=True)
+    assert client.post(reverse(name, args=[project.pk]), VALID).status_code == 403
+
+
+def test_the_page_takes_only_get(owner_client: Client, project: Project):
+    assert owner_client.post(_page(project)).status_code == 405
+    assert owner_client.get(_prices(project)).status_code == 405
+
+
+HOSTILE = """\
+format: single-table-workbench/v1
+name: Hostile
+table: {name: hostile, partition_key: PK, sort_key: SK}
+entities:
+  Thing:
+    attributes:
+      id: {type: S, generator: ulid}
+      kind: {type: S, generator: {choice: [A, B]}}
+    keys: {PK: "T#{id}", SK: "T"}
+    sample: {count: 20}
+access_patterns:
+  - name: "<script>alert(1)</script>"
+    operation: Scan
+    filter: 'kind = "A"'
+    expects: {entity: Thing, where: {kind: A}}
+    traffic: {rps: 5, peak_rps: 10}
+"""
+
+
+def test_user_text_is_escaped_and_findings_link_to_their_pattern(owner: User):
+    design = read_design(HOSTILE).design
+    project = services.project_create(owner=owner, design=design)
+    client = logged_in(owner)
+    html = _html(client.get(_page(project)))
+    assert SCRIPT not in html
+    assert escape(SCRIPT) in html
+    assert 'id="findings-error"' in html
+    assert "No index can serve this pattern" in html
+    assert reverse("editor-patterns", args=[project.pk]) + "#pattern-0" in html
+    assert reverse("simulation-pattern", args=[project.pk, 0]) in html
+
+
+def test_findings_by_location_for_the_other_sections(project: Project, order_design):
+    found = review_findings_by_location(project=project, design=order_design)
+    (row,) = found[("index", "GSI2")]
+    assert row.finding.code == "low-cardinality-key"
+    assert row.url == reverse("editor-table", args=[project.pk]) + "#index-1"
+    assert ("entity", "Order") not in found
