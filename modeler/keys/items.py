@@ -27,21 +27,33 @@ def key_renderer(design: Design, entity_name: str) -> KeyRenderer:
         raise KeyError(f"no entity named '{entity_name}'")
     table_keys = {a.name for a in design.table.key_attributes}
     key_types = {a.name: a.type for a in design.table.all_key_attributes()}
-    keys = [
-        (
-            name,
-            parse_template(key.template).renderer(key_types[name]),
-            name in table_keys,
-            parse_condition(key.when) if key.when and name not in table_keys else None,
+    keys = []
+    # Keys of one template and type (PK and GSI3PK both "ORDER#{orderId}")
+    # share one rendered value: one string in memory instead of two.
+    first_of: dict[tuple[str, str], str] = {}
+    for name, key in entity.keys.items():
+        if name not in key_types:
+            continue  # reported by check_entity_keys
+        same = (key.template, key_types[name])
+        keys.append(
+            (
+                name,
+                parse_template(key.template).renderer(key_types[name]),
+                name in table_keys,
+                parse_condition(key.when)
+                if key.when and name not in table_keys
+                else None,
+                first_of.setdefault(same, name),
+            )
         )
-        for name, key in entity.keys.items()
-        if name in key_types  # others are reported by check_entity_keys
-    ]
 
     def render(values: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, render_key, is_table_key, condition in keys:
+        for name, render_key, is_table_key, condition, first in keys:
             if condition is not None and not condition.holds(values):
+                continue
+            if first in out:
+                out[name] = out[first]
                 continue
             try:
                 out[name] = render_key(values)

@@ -182,21 +182,22 @@ class Compiler:
 
     def _int(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         low, high = int(params["min"]), int(params["max"])
-        return lambda rng, context: Decimal(_between(rng, low, high))
+        number = _shared(lambda n: Decimal(low + n), high - low + 1)
+        return lambda rng, context: number(_between(rng, 0, high - low))
 
     def _decimal(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         places = int(params.get("places", 2))
         scale = 10**places
         low = int(Decimal(str(params["min"])) * scale)
         high = int(Decimal(str(params["max"])) * scale)
-        return lambda rng, context: Decimal(_between(rng, low, high)).scaleb(-places)
+        number = _shared(lambda n: Decimal(low + n).scaleb(-places), high - low + 1)
+        return lambda rng, context: number(_between(rng, 0, high - low))
 
     def _date(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         start, end = _day(params.get("from"), where), _day(params.get("to"), where)
         span = (end - start).days
-        return lambda rng, context: (
-            start + dt.timedelta(days=_between(rng, 0, span))
-        ).isoformat()
+        day = _shared(lambda n: (start + dt.timedelta(days=n)).isoformat(), span + 1)
+        return lambda rng, context: day(_between(rng, 0, span))
 
     def _timestamp(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         start = _moment(params.get("from"), where)
@@ -228,9 +229,17 @@ class Compiler:
         width = int(params.get("width", 0))
         within_parent = bool(self.entity.sample.per)
 
+        def make(n: int) -> Any:
+            return f"{start + n:0{width}d}" if width else Decimal(start + n)
+
+        # Siblings count from the start again: their numbers repeat.
+        shared = _shared(make, SHARED_VALUES) if within_parent else make
+
         def draw(rng: Random, context: Context) -> Any:
-            n = start + (context.position if within_parent else context.serial)
-            return f"{n:0{width}d}" if width else Decimal(n)
+            if within_parent:
+                n = context.position
+                return shared(n) if n < SHARED_VALUES else make(n)
+            return make(context.serial)
 
         return draw
 
@@ -329,6 +338,23 @@ class Compiler:
         return lambda rng, context: rng.random() < share
 
 
+def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
+    """make(n) for n from 0 to size - 1, each value made once and then shared:
+    a million items hold one object per distinct quantity or day rather than
+    one each. Past SHARED_VALUES distinct values, each draw makes its own."""
+    if size > SHARED_VALUES:
+        return make
+    table: list[Any] = [None] * size
+
+    def shared(n: int) -> Any:
+        value = table[n]
+        if value is None:
+            value = table[n] = make(n)
+        return value
+
+    return shared
+
+
 def _between(rng: Random, low: int, high: int) -> int:
     """A whole number from low to high inclusive: faster than randint, and
     as even while the range fits a float's 53 bits."""
@@ -368,6 +394,8 @@ UNIQUE_PROVIDERS = frozenset(
 UNIQUE_TRIES = 100
 # How many draws a pick tries for an item its siblings have not picked.
 PICK_TRIES = 20
+# Generators of at most this many distinct values share each value's object.
+SHARED_VALUES = 65_536
 
 
 def _pattern_draw(provider: str, kwargs: Mapping[str, Any]) -> Draw | None:
