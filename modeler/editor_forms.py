@@ -20,6 +20,10 @@ from django import forms
 
 from modeler import design as d
 from modeler.design_check import MAX_CONDITION, MAX_NAME, MAX_TEMPLATE
+
+# The design file's own reading of YAML values (dates kept as the ISO text
+# written), so a generator typed here stores exactly as one imported.
+from modeler.designfile import _plain as plain_yaml_value
 from modeler.keys import (
     ConditionSyntaxError,
     TemplateSyntaxError,
@@ -40,18 +44,7 @@ def _choices(values: Iterable[str]) -> list[tuple[str, str]]:
 
 
 KEY_TYPE_CHOICES = _choices(d.KEY_TYPES)
-ATTRIBUTE_TYPE_CHOICES = [
-    ("S", "S · string"),
-    ("N", "N · number"),
-    ("B", "B · binary"),
-    ("BOOL", "BOOL"),
-    ("NULL", "NULL"),
-    ("L", "L · list"),
-    ("M", "M · map"),
-    ("SS", "SS · string set"),
-    ("NS", "NS · number set"),
-    ("BS", "BS · binary set"),
-]
+ATTRIBUTE_TYPE_CHOICES = _choices(d.ATTRIBUTE_TYPES)
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -484,6 +477,7 @@ def parse_generator(text: str) -> d.Generator | None:
             f"Not a generator{where}: write a name such as ulid, or "
             "{kind: parameters} such as {int: {min: 1, max: 9}}."
         ) from None
+    data = plain_yaml_value(data)
     if isinstance(data, str):
         return d.Generator(data)
     if isinstance(data, dict) and len(data) == 1:
@@ -592,6 +586,19 @@ class EntityForm(EntityCreateForm):
     description = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
+    sample_per = forms.ChoiceField(
+        required=False,
+        label="Sample items are made",
+        help_text="Children (orders of a customer) are made per item of their "
+        "parent, and can copy its values with {ref: Parent.attribute}.",
+    )
+    sample_count = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=1_000_000,
+        label="How many",
+        help_text="In all, or per parent item.",
+    )
 
     def __init__(
         self,
@@ -599,18 +606,26 @@ class EntityForm(EntityCreateForm):
         table: d.Table,
         entity: d.Entity | None = None,
         rows: int | None = None,
+        entity_names: Iterable[str] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.table = table
         self.entity = entity
         self.slots = key_slots(table)
+        others = [n for n in entity_names if not entity or n != entity.name]
+        self.fields["sample_per"].choices = [("", "as roots (in all)")] + [
+            (n, f"per {n}") for n in others
+        ]
+        if entity and entity.sample.count.distribution != "fixed":
+            # Uniform and Zipf counts are set in the design file; kept as is.
+            del self.fields["sample_count"]
         if rows is None:
             if self.is_bound:
                 rows = _row_count(self.data, "attr-", "-name")
             else:
                 rows = len(entity.attributes) if entity else 0
-            rows += BLANK_ROWS
+            rows += BLANK_ROWS if rows else 4  # a new entity gets room to start
         self.rows = min(rows, MAX_ROWS)
         for i in range(self.rows):
             self.fields[f"attr-{i}-name"] = forms.CharField(
@@ -662,8 +677,8 @@ class EntityForm(EntityCreateForm):
             modes = [(KEY_TEMPLATE, "Template")]
             if not slot.is_table_key:
                 modes += [
-                    (KEY_WHEN, "Template, only while…"),
-                    (KEY_ABSENT, "Not in this index"),
+                    (KEY_WHEN, "Only while…"),
+                    (KEY_ABSENT, "Not in the index"),
                 ]
             self.fields[f"key-{name}-mode"] = forms.ChoiceField(
                 choices=modes,
@@ -705,6 +720,8 @@ class EntityForm(EntityCreateForm):
             "version": version,
             "name": entity.name,
             "description": entity.description,
+            "sample_per": entity.sample.per,
+            "sample_count": entity.sample.count.value,
         }
         for i, attr in enumerate(entity.attributes):
             data |= {
@@ -816,6 +833,8 @@ class EntityForm(EntityCreateForm):
         return entity_from_data(self.cleaned_data, self)
 
     def field_for(self, path: str) -> str | None:
+        if re.match(r"^entities\.[^.]+\.sample", path):
+            return "sample_per"
         match = re.match(r"^entities\.[^.]+\.(attributes|keys)\.([^.]+)(\..*)?$", path)
         if match is None:
             return None
@@ -893,7 +912,22 @@ def entity_from_data(data: Mapping[str, Any], form: EntityForm) -> d.Entity:
         description=data.get("description") or "",
         attributes=tuple(attributes),
         keys=d.freeze(keys),
-        sample=previous.sample if previous else d.SampleSettings(),
+        sample=_sample(data, form),
+    )
+
+
+def _sample(data: Mapping[str, Any], form: EntityForm) -> d.SampleSettings:
+    sample = form.entity.sample if form.entity else d.SampleSettings()
+    per = data.get("sample_per")
+    count = sample.count
+    raw = data.get("sample_count")
+    if "sample_count" in form.fields and str(raw or "").strip().isdigit():
+        count = d.Count("fixed", value=int(str(raw).strip()))
+    return d.SampleSettings(
+        count=count,
+        per=per if isinstance(per, str) else sample.per,
+        hot_keys=sample.hot_keys,
+        hot_share=sample.hot_share,
     )
 
 

@@ -68,11 +68,16 @@ def example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
     """One example value per attribute, as text: drawn from its sample
     generator where it can draw alone, otherwise a plain value of its type
     (a generator that copies a parent's value has no parent here)."""
-    compiler = Compiler(design, entity, EXAMPLE_SEED, Populations())
+    try:
+        compiler = Compiler(design, entity, EXAMPLE_SEED, Populations())
+    except Exception:  # noqa: BLE001 - a design mid-edit (a broken template)
+        compiler = None
     context = Context()
     out: dict[str, str] = {}
     for attr in entity.attributes:
         try:
+            if compiler is None:
+                raise ValueError("no generators")
             value = compiler.attribute(attr)(random.Random(EXAMPLE_SEED), context)  # noqa: S311
         except Exception:  # noqa: BLE001 - any generator failure means "no example"
             value = None

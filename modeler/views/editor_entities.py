@@ -93,6 +93,7 @@ def _context(
                 initial=EntityForm.initial_for(entity, version, examples),
                 table=design.table,
                 entity=entity,
+                entity_names=[e.name for e in design.entities],
             )
             extra = _preview_context(design, entity, examples, form)
         else:
@@ -101,7 +102,10 @@ def _context(
                 candidate = entity_replace(design, entity.name, draft)
             except EditError:
                 candidate, draft = design, entity
-            extra = _preview_context(candidate, draft, form.examples(), form)
+            # A blank example takes one from the attribute's generator.
+            typed = {k: v for k, v in form.examples().items() if v}
+            examples = {**example_values(candidate, draft), **typed}
+            extra = _preview_context(candidate, draft, examples, form)
     return section_context(
         access,
         design,
@@ -130,7 +134,7 @@ def _editor_response(
     """The entity editor, with the entity list refreshed out of band."""
     if not is_partial(request):
         return render(request, TEMPLATE, context, status=status)
-    context["oob"] = True
+    context["oob_list"] = True
     response = render(request, f"{TEMPLATE}#entity-editor", context, status=status)
     response.content += render(request, f"{TEMPLATE}#entity-list", context).content
     return reswap(retarget(response, "#entity-editor"), "outerHTML")
@@ -190,15 +194,17 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
     if not write:
         return _editor_response(request, _context(access, design, selected=name))
     more_rows = "more_rows" in request.POST
+    names = [e.name for e in design.entities]
     form = EntityForm(
-        request.POST,
-        table=design.table,
-        entity=entity,
-        rows=None,
+        request.POST, table=design.table, entity=entity, entity_names=names
     )
     if more_rows:
         form = EntityForm(
-            request.POST, table=design.table, entity=entity, rows=form.rows + 3
+            request.POST,
+            table=design.table,
+            entity=entity,
+            rows=form.rows + 3,
+            entity_names=names,
         )
         form.errors  # noqa: B018 - validate, so the form shows what it has
         return _editor_response(
@@ -242,9 +248,14 @@ def entity_preview(request: HttpRequest, project_id: int, name: str) -> HttpResp
     entity = design.entity(name)
     if entity is None:
         return HttpResponse(status=404)
-    form = EntityForm(request.POST, table=design.table, entity=entity)
+    form = EntityForm(
+        request.POST,
+        table=design.table,
+        entity=entity,
+        entity_names=[e.name for e in design.entities],
+    )
     context = _context(access, design, selected=name, form=form)
-    context["oob"] = True
+    context["oob_keys"] = True
     return render(request, f"{TEMPLATE}#entity-preview", context)
 
 
