@@ -4,6 +4,7 @@ table's item count."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -12,6 +13,12 @@ from django.utils import timezone
 from modeler.review import Prices, PricesError
 
 MAX_STORED_ITEMS = 10**15
+
+
+def money_text(amount: Decimal) -> str:
+    """A price as written: 0.00013, 10, 0.5 (no exponent, no trailing
+    zeros)."""
+    return format(amount.normalize(), "f")
 
 
 def _money(label: str) -> forms.DecimalField:
@@ -58,7 +65,7 @@ class CostSettingsForm(forms.Form):
             "wcu_hour",
             "storage_gb_month",
         ):
-            initial[name] = getattr(prices, name).normalize()
+            initial[name] = money_text(getattr(prices, name))
         return cls(initial=initial)
 
     def clean_region(self) -> str:

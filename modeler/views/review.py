@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from modeler import design as d
 from modeler import selectors, services
-from modeler.forms_review import CostSettingsForm
+from modeler.forms_review import CostSettingsForm, money_text
 from modeler.models import Project
 from modeler.review import SEVERITIES, Finding, Location, Review
 from modeler.review.cache import cached_review
@@ -121,6 +121,7 @@ def _render(
             {
                 "severity": severity,
                 "heading": SEVERITY_HEADINGS[severity],
+                "count_label": _count_label(severity, len(grouped[severity])),
                 "rows": [finding_row(project.pk, f) for f in grouped[severity]],
             }
             for severity in SEVERITIES
@@ -142,12 +143,39 @@ def _render(
         ],
         "settings": settings,
         "site_prices": selectors.site_prices(),
+        "price_facts": _price_facts(review),
         "form": form
         or CostSettingsForm.for_settings(settings.prices, settings.stored_items),
     }
     if request.htmx and not request.htmx.boosted:
         return render(request, f"{TEMPLATE}#review-content", context, status=status)
     return render(request, TEMPLATE, context, status=status)
+
+
+def _count_label(severity: str, count: int) -> str:
+    if severity == "advice":
+        return f"{count} advice"
+    return f"{count} {severity}{'s' * (count != 1)}"
+
+
+def _price_facts(review: Review) -> list[tuple[str, str]]:
+    prices = review.cost.prices
+    return [
+        ("Region", prices.region),
+        ("Prices taken on", prices.taken.isoformat()),
+        (
+            "On-demand reads",
+            f"${money_text(prices.read_request_per_million)} per million RRU",
+        ),
+        (
+            "On-demand writes",
+            f"${money_text(prices.write_request_per_million)} per million WRU",
+        ),
+        ("Provisioned reads", f"${money_text(prices.rcu_hour)} per RCU-hour"),
+        ("Provisioned writes", f"${money_text(prices.wcu_hour)} per WCU-hour"),
+        ("Storage", f"${money_text(prices.storage_gb_month)} per GB-month"),
+        ("Items in the table", f"{review.cost.stored_items:,}"),
+    ]
 
 
 def _pattern_rows(project_id: int, review: Review) -> list[dict[str, Any]]:
