@@ -245,10 +245,12 @@ def to_json_wire(value: Any) -> dict[str, Any]:
     """Like `to_wire` but with binary values as base64 text, for JSON files
     (DynamoDB JSON lines, the AWS CLI)."""
     wire = to_wire(value)
-    return _base64_binaries(wire)
+    return binaries_as_base64(wire)
 
 
-def _base64_binaries(wire: Any) -> Any:
+def binaries_as_base64(wire: Any) -> Any:
+    """Wire values (or requests holding them) with every B value and BS
+    member as base64 text, as JSON and the AWS CLI take them."""
     if isinstance(wire, dict):
         return {
             k: (
@@ -256,12 +258,12 @@ def _base64_binaries(wire: Any) -> Any:
                 if isinstance(v, bytes)
                 else [base64.b64encode(b).decode() for b in v]
                 if k == "BS" and isinstance(v, list)
-                else _base64_binaries(v)
+                else binaries_as_base64(v)
             )
             for k, v in wire.items()
         }
     if isinstance(wire, list):
-        return [_base64_binaries(v) for v in wire]
+        return [binaries_as_base64(v) for v in wire]
     return wire
 
 

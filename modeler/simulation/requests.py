@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from modeler import design as d
-from modeler.engine.types import number, to_json_wire, to_wire
+from modeler.engine.types import binaries_as_base64, number, to_wire
 from modeler.keys import parse_template
 
 CLI_OPERATIONS = {
@@ -337,23 +337,11 @@ def cli_command(operation: str, request: Mapping[str, Any]) -> str:
                 parts.append("--consistent-read" if value else "--no-consistent-read")
             continue
         if isinstance(value, (dict, list)):
-            text = json.dumps(_json_safe(value), separators=(",", ":"))
+            text = json.dumps(binaries_as_base64(value), separators=(",", ":"))
         else:
             text = str(value)
         parts += [flag, shlex.quote(text)]
     return " ".join(parts)
-
-
-def _json_safe(value: Any) -> Any:
-    """Binary values as base64, as the CLI takes them."""
-    if isinstance(value, dict):
-        if len(value) == 1 and next(iter(value)) in ("B", "BS"):
-            kind, data = next(iter(value.items()))
-            return to_json_wire(data if kind == "B" else data)
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(v) for v in value]
-    return value
 
 
 def create_table_request(

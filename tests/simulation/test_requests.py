@@ -181,3 +181,22 @@ def test_cli_command_is_a_valid_shell_command(orders):
     values = json.loads(words[words.index("--expression-attribute-values") + 1])
     assert values[":PK"] == {"S": "CUST#it's"}
     assert words[words.index("--limit") + 1] == "20"
+
+
+def test_cli_command_writes_binary_values_and_sets_as_base64():
+    request = {
+        "TableName": "files",
+        "Key": {"PK": {"S": "FILE#f1"}, "SK": {"B": b"\x00\x01"}},
+        "ExpressionAttributeValues": {
+            ":digests": {"BS": [b"\x01", b"\xff"]},
+            ":meta": {"M": {"BS": {"L": [{"B": b"\x02"}]}}},
+        },
+    }
+    words = shlex.split(cli_command("GetItem", request))
+    assert json.loads(words[words.index("--key") + 1])["SK"] == {"B": "AAE="}
+    values = json.loads(words[words.index("--expression-attribute-values") + 1])
+    assert values == {
+        ":digests": {"BS": ["AQ==", "/w=="]},
+        # A map entry named BS is a name, not a binary set.
+        ":meta": {"M": {"BS": {"L": [{"B": "Ag=="}]}}},
+    }
