@@ -756,6 +756,15 @@ class _Reader:
                 )
                 return "=", ()
             if operator in ("exists", "not_exists"):
+                if not isinstance(value, bool):
+                    self.error(
+                        f"{path}.{operator}",
+                        f"expected true or false, found {_kind(value)}",
+                    )
+                    return operator, ()
+                # {exists: false} is {not_exists: true}, and the other way.
+                if not value:
+                    operator = "not_exists" if operator == "exists" else "exists"
                 return operator, ()
             if operator in ("between", "in"):
                 values = self.sequence(value, f"{path}.{operator}")
