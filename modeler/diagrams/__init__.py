@@ -11,6 +11,7 @@ from modeler.diagrams.collections import (
     ItemView,
     PartitionView,
     UnknownIndexError,
+    collections_for,
     index_infos,
 )
 from modeler.diagrams.dot import collections_dot, overview_dot
@@ -30,6 +31,7 @@ __all__ = [
     "UnknownIndexError",
     "cached",
     "collections_dot",
+    "collections_for",
     "design_digest",
     "dot_program",
     "index_infos",

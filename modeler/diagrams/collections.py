@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,11 +17,13 @@ from typing import Any
 
 from modeler import design as d
 from modeler.diagrams.keymap import projection_text
-from modeler.engine.store import Store
+from modeler.engine.store import Partition, Store
 from modeler.engine.table import Index as EngineIndex
 from modeler.engine.table import Table as EngineTable
 from modeler.engine.types import Item, number_text, to_json_wire
 from modeler.simulation import Simulation
+
+_UNKNOWN = object()
 
 
 class UnknownIndexError(LookupError):
@@ -71,6 +75,20 @@ class CollectionPage:
     def absent(self) -> int:
         """Items of the table that are not in this index (sparse)."""
         return self.table_items - self.index_items
+
+
+_kept: weakref.WeakKeyDictionary[Simulation, Collections] = weakref.WeakKeyDictionary()
+_kept_guard = threading.Lock()
+
+
+def collections_for(simulation: Simulation) -> Collections:
+    """The Collections of a simulation, kept as long as the simulation is
+    (its entity lookup and sorted partition keys are built once)."""
+    with _kept_guard:
+        collections = _kept.get(simulation)
+        if collections is None:
+            collections = _kept[simulation] = Collections(simulation)
+        return collections
 
 
 def index_infos(design: d.Design) -> list[IndexInfo]:
@@ -126,8 +144,12 @@ class Collections:
     """The item collections of a simulated table and of each index."""
 
     def __init__(self, simulation: Simulation) -> None:
-        self.simulation = simulation
+        # No reference to the simulation itself, so that one Collections can
+        # be kept per simulation for as long as the simulation lives.
         self.design = simulation.design
+        self._key_names = simulation.key_names
+        self._position = simulation.position
+        self._item_entities = simulation.entities
         self.table: EngineTable = simulation.client.engine.tables[
             self.design.table.name
         ]
@@ -135,6 +157,13 @@ class Collections:
         self.colours = {e.name: n % 10 for n, e in enumerate(self.design.entities)}
         self.table_key_names = [a.name for a in self.design.table.key_attributes]
         self.key_names = {a.name for a in self.design.table.all_key_attributes()}
+        # The entity of each stored item, by identity: the simulator's
+        # lookup builds a key per item, too slow for a filter over 100,000.
+        self._entities = {
+            id(item): entity
+            for item, entity in zip(simulation.items, simulation.entities, strict=True)
+        }
+        self._sorted: dict[str, list[Any]] = {}
 
     def info(self, index: str) -> IndexInfo:
         info = self.infos.get(index)
@@ -148,6 +177,13 @@ class Collections:
         engine_index = self.table.indexes[index]
         return engine_index.store, engine_index
 
+    def _entity_of(self, item: Item) -> str | None:
+        entity = self._entities.get(id(item), _UNKNOWN)
+        if entity is _UNKNOWN:
+            position = self._position.get(tuple(item.get(n) for n in self._key_names))
+            entity = self._item_entities[position] if position is not None else None
+        return entity  # type: ignore[return-value]
+
     def _selected(
         self,
         index: str,
@@ -155,32 +191,53 @@ class Collections:
         entity: str = "",
         contains: str = "",
         keys: Sequence[str] = (),
-    ) -> list[tuple[str, list[Item]]]:
-        """The partitions that match, in key order, each with its entries
-        (of `entity` only, when given) in sort order."""
+    ) -> list[tuple[Any, str, int]]:
+        """The partitions that match, in key order, as (key, text, count of
+        its items of `entity`, or of all)."""
         store, _ = self._store(index)
         wanted = set(keys)
         chosen = []
-        for pk, partition in store.partitions.items():
+        for pk in self._sorted_keys(index, store):
+            partition = store.partitions[pk]
             text = key_text(pk)
             if wanted and text not in wanted:
                 continue
             if contains and contains not in text:
                 continue
-            entries = list(store.entries(partition))
             if entity:
-                entity_of = self.simulation.entity_of
-                entries = [e for e in entries if entity_of(e) == entity]
-                if not entries:
+                entity_of = self._entity_of
+                count = sum(
+                    1 for e in store.entries(partition) if entity_of(e) == entity
+                )
+                if not count:
                     continue
-            chosen.append((_order_key(pk), text, entries))
-        chosen.sort(key=lambda c: c[0])
-        return [(text, entries) for _, text, entries in chosen]
+            else:
+                count = len(partition) if type(partition) is Partition else 1
+            chosen.append((pk, text, count))
+        return chosen
+
+    def _sorted_keys(self, index: str, store: Store) -> list[Any]:
+        """Partition keys in key order (DynamoDB places partitions by a hash
+        of the key; an order makes them easy to find). A key attribute has
+        one type, so Python's order is DynamoDB's: strings by code point,
+        which is UTF-8 byte order, numbers by value, binaries by unsigned
+        bytes, multi-attribute keys part by part."""
+        keys = self._sorted.get(index)
+        if keys is None or len(keys) != len(store.partitions):
+            keys = self._sorted[index] = sorted(store.partitions)
+        return keys
+
+    def _entries(self, index: str, pk: Any, entity: str) -> list[Item]:
+        store, _ = self._store(index)
+        entries = list(store.entries(store.partitions[pk]))
+        if entity:
+            entries = [e for e in entries if self._entity_of(e) == entity]
+        return entries
 
     def item_view(
         self, item: Item, info: IndexInfo, engine_index: EngineIndex | None
     ) -> ItemView:
-        entity = self.simulation.entity_of(item)
+        entity = self._entity_of(item)
         entry = engine_index.project(item) if engine_index is not None else item
         keys = set(info.partition_key) | set(info.sort_key)
         sort_key = (
@@ -220,22 +277,23 @@ class Collections:
         info = self.info(index)
         store, engine_index = self._store(index)
         selected = self._selected(index, entity=entity, contains=contains)
-        item_count = sum(len(entries) for _, entries in selected)
+        item_count = sum(count for _, _, count in selected)
         pages = max(1, -(-item_count // per_page))
         page = min(max(page, 1), pages)
         first, last = (page - 1) * per_page, page * per_page
         partitions = []
         position = 0
-        for text, entries in selected:
-            end = position + len(entries)
+        for pk, text, count in selected:
+            end = position + count
             if end > first and position < last:
+                entries = self._entries(index, pk, entity)
                 start = max(first - position, 0)
-                shown = entries[start : min(len(entries), last - position)]
+                shown = entries[start : min(count, last - position)]
                 partitions.append(
                     PartitionView(
                         text,
                         tuple(self.item_view(e, info, engine_index) for e in shown),
-                        len(entries),
+                        count,
                         start,
                     )
                 )
@@ -269,33 +327,18 @@ class Collections:
         info = self.info(index)
         _, engine_index = self._store(index)
         selected = self._selected(index, entity=entity, contains=contains, keys=keys)
-        views = [
-            PartitionView(
-                text,
-                tuple(
-                    self.item_view(e, info, engine_index) for e in entries[:max_items]
-                ),
-                len(entries),
+        views = []
+        for pk, text, count in selected[:max_partitions]:
+            entries = self._entries(index, pk, entity)[:max_items]
+            views.append(
+                PartitionView(
+                    text,
+                    tuple(self.item_view(e, info, engine_index) for e in entries),
+                    count,
+                )
             )
-            for text, entries in selected[:max_partitions]
-        ]
         return views, max(0, len(selected) - max_partitions)
 
     def partition_keys(self, index: str) -> Iterable[str]:
         store, _ = self._store(self.info(index).name)
         return (key_text(pk) for pk in store.partitions)
-
-
-def _order_key(pk: Any) -> Any:
-    """Partitions listed in key order (DynamoDB places them by a hash of
-    the key; an order makes them easy to find): strings by code point,
-    which is UTF-8 byte order, numbers by value, binaries by bytes."""
-    parts = pk if isinstance(pk, tuple) else (pk,)
-    return tuple(
-        (0, p)
-        if isinstance(p, str)
-        else (1, p)
-        if isinstance(p, bytes)
-        else (2, Decimal(p))
-        for p in parts
-    )

@@ -151,7 +151,7 @@ def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
         context["problem"] = loaded.problem
         if loaded.simulation is not None and loaded.lock is not None:
             c = form.cleaned_data
-            collections = diagrams.Collections(loaded.simulation)
+            collections = diagrams.collections_for(loaded.simulation)
             with loaded.lock:
                 page = collections.page(
                     index=c["index"],
@@ -202,7 +202,7 @@ def _dot_source(design: d.Design, form: DiagramForm) -> tuple[str, str]:
     loaded = _load(design)
     if loaded.simulation is None or loaded.lock is None:
         return "", loaded.problem
-    collections = diagrams.Collections(loaded.simulation)
+    collections = diagrams.collections_for(loaded.simulation)
     with loaded.lock:
         views, more = collections.partitions(
             index=c["index"],

@@ -4,11 +4,15 @@ projections honoured, filters and pages."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections import defaultdict
 
 import pytest
 
-from modeler.diagrams import Collections, UnknownIndexError
+from modeler.diagrams import Collections, UnknownIndexError, collections_for
+from modeler.simulation import Simulation
+from tests.diagrams.helpers import hostile as hostile_design
 from tests.diagrams.helpers import simulation
 
 
@@ -46,7 +50,7 @@ def _expected(items, pk: str, sk: str, table_keys=("PK", "SK")):
     [("table", "PK", "SK"), ("GSI1", "GSI1PK", "GSI1SK"), ("GSI2", "GSI2PK", "GSI2SK")],
 )
 def test_every_partition_holds_its_items_in_byte_order(orders, index, pk, sk):
-    expected = _expected(orders.simulation.items, pk, sk)
+    expected = _expected(simulation("order-management").items, pk, sk)
     views, more = orders.partitions(index=index, max_partitions=10**6, max_items=10**6)
     assert more == 0
     assert {v.key: [i.sort_key for i in v.items] for v in views} == expected
@@ -59,12 +63,14 @@ def test_a_sparse_index_leaves_out_items_without_its_keys(orders):
     open_orders = [
         i
         for i, e in zip(
-            orders.simulation.items, orders.simulation.entities, strict=True
+            simulation("order-management").items,
+            simulation("order-management").entities,
+            strict=True,
         )
         if e == "Order" and i["status"] == "OPEN"
     ]
     assert page.item_count == page.index_items == len(open_orders)
-    assert page.absent == len(orders.simulation.items) - len(open_orders)
+    assert page.absent == len(simulation("order-management").items) - len(open_orders)
     assert [p.key for p in page.partitions] == ["OPEN"]
     assert {i.entity for i in page.partitions[0].items} == {"Order"}
 
@@ -92,7 +98,7 @@ def test_projections_are_honoured(orders):
 
 def test_filter_by_entity_and_partition_key(orders):
     page = orders.page(index="table", entity="LineItem", per_page=1000)
-    assert page.item_count == orders.simulation.entities.count("LineItem")
+    assert page.item_count == simulation("order-management").entities.count("LineItem")
     assert all(p.key.startswith("ORDER#") for p in page.partitions)
     assert all(
         i.entity == "LineItem" and i.colour == 2
@@ -108,7 +114,7 @@ def test_filter_by_entity_and_partition_key(orders):
 def test_pages_cut_partitions_and_continue_them(orders):
     first = orders.page(index="table", per_page=7)
     second = orders.page(index="table", per_page=7, page=2)
-    assert first.pages == -(-len(orders.simulation.items) // 7)
+    assert first.pages == -(-len(simulation("order-management").items) // 7)
     shown = [
         (p.key, i.sort_key)
         for page in (first, second)
@@ -136,3 +142,13 @@ def test_hostile_values_are_kept_as_they_are(hostile):
     note = hostile.page(index="ByNote").partitions[0].items[0]
     assert dict(note.attributes)["note"] == '\\"}<b>&amp;</b>]; \\l \\N'
     assert "secret" not in dict(note.attributes)
+
+
+def test_collections_are_kept_per_simulation_and_let_it_go():
+    kept = Simulation(hostile_design())
+    assert collections_for(kept) is collections_for(kept)
+    assert collections_for(kept) is not collections_for(simulation("hostile"))
+    gone = weakref.ref(kept)
+    del kept
+    gc.collect()
+    assert gone() is None
