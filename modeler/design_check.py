@@ -674,8 +674,10 @@ def _check_pattern(
                     "the index; a Query filter can only use non-key "
                     "attributes: put it in the key condition",
                 )
-    if pattern.filter.count("(") != pattern.filter.count(")"):
-        yield _error(f"{path}.filter", "unbalanced parentheses")
+    if pattern.filter:
+        problem = _expression_problem(pattern.filter, "FilterExpression")
+        if problem:
+            yield _error(f"{path}.filter", problem)
     if pattern.traffic.peak_rps < pattern.traffic.rps:
         yield _warning(
             f"{path}.traffic.peak_rps",
@@ -848,6 +850,35 @@ def _entity_attribute_names(design: d.Design, entities: list[d.Entity]) -> set[s
     return names
 
 
+class _AnyParameter(dict):
+    """Parameters with a value for every name: an expression is checked for
+    its syntax, whatever the values turn out to be."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> str:
+        return "x"
+
+
+def _expression_problem(text: str, kind: str) -> str | None:
+    """What DynamoDB would say of a filter or condition, or None: written
+    as the request's expression and parsed as the engine parses it."""
+    from modeler.engine.errors import ValidationException
+    from modeler.engine.expressions import parse_condition
+    from modeler.simulation.requests import ExpressionBuilder, RequestError
+
+    builder = ExpressionBuilder.new(_AnyParameter())
+    try:
+        expression = builder.text(text)
+        parse_condition(expression, builder.names, builder.values, kind=kind)
+    except RequestError as exc:
+        return str(exc)
+    except ValidationException as exc:
+        return exc.message  # DynamoDB's words: "Invalid FilterExpression: ..."
+    return None
+
+
 def _check_actions(
     design: d.Design, pattern: d.AccessPattern, path: str
 ) -> Iterator[Problem]:
@@ -908,6 +939,10 @@ def _check_actions(
                 yield _error(
                     f"{apath}.remove", f"no attribute '{name}' on {entity.name}"
                 )
+        if action.condition:
+            problem = _expression_problem(action.condition, "ConditionExpression")
+            if problem:
+                yield _error(f"{apath}.condition", problem)
         if action.count:
             if action.count.isdigit():
                 fixed_total += int(action.count)

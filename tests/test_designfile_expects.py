@@ -51,3 +51,57 @@ def test_exists_with_another_value_is_an_error_on_its_line():
             14,
         )
     ]
+
+
+CHECKED = """\
+format: single-table-workbench/v1
+name: Orders
+table: {{name: orders, partition_key: {{name: PK, type: S}}}}
+entities:
+  Order:
+    attributes:
+      orderId: {{type: S, generator: uuid}}
+      status: {{type: S, generator: {{choice: [OPEN, SHIPPED]}}}}
+    keys: {{PK: "ORDER#{{orderId}}"}}
+access_patterns:
+  - name: Orders not shipped
+    operation: Scan
+    filter: '{filter}'
+  - name: Ship an order
+    operation: UpdateItem
+    entity: Order
+    set: {{status: SHIPPED}}
+    condition: '{condition}'
+"""
+
+
+def _problems(filter: str, condition: str) -> list[tuple[str, str, int]]:
+    result = read_design(CHECKED.format(filter=filter, condition=condition))
+    return [
+        (p.path, p.message, p.line) for p in result.problems if p.severity == "error"
+    ]
+
+
+def test_filters_and_conditions_are_read_as_dynamodb_reads_them():
+    assert _problems('status <> "SHIPPED"', "attribute_exists(PK)") == []
+
+
+def test_a_filter_dynamodb_cannot_parse_is_an_error_in_its_words():
+    assert _problems("status = = OPEN", "attribute_exists(PK)") == [
+        (
+            "access_patterns[0].filter",
+            'Invalid FilterExpression: Syntax error; token: "=", near: "= = #OPEN"',
+            13,
+        )
+    ]
+
+
+def test_a_condition_that_says_not_equal_the_sql_way_is_told_the_dynamodb_way():
+    assert _problems("attribute_exists(status)", 'status != "SHIPPED"') == [
+        (
+            "access_patterns[1].condition",
+            "cannot read 'status != \"SHIPPED\"' at column 8; DynamoDB writes "
+            "'not equal' as <>",
+            18,
+        )
+    ]

@@ -105,7 +105,14 @@ class ExpressionBuilder:
         while position < len(source):
             match = _TOKEN.match(source, position)
             if not match:
-                raise RequestError(f"cannot read {source!r} at column {position + 1}")
+                hint = (
+                    "; DynamoDB writes 'not equal' as <>"
+                    if source.startswith("!=", position)
+                    else ""
+                )
+                raise RequestError(
+                    f"cannot read {source!r} at column {position + 1}{hint}"
+                )
             kind, token = match.lastgroup, match.group()
             position = match.end()
             if kind == "space":
