@@ -223,9 +223,11 @@ class _Reader:
     ) -> str:
         value = self.text(data, key, path, default)
         if value not in options:
+            # An empty option is the key left out ("no stream"), not a word.
+            listed = ", ".join(o for o in options if o)
+            leave_out = f"; or leave {key} out" if "" in options else ""
             self.error(
-                _join(path, key),
-                f"'{value}' is not one of: " + ", ".join(options),
+                _join(path, key), f"'{value}' is not one of: {listed}{leave_out}"
             )
             return default
         return value

@@ -1,5 +1,5 @@
-"""An expectation's `exists` and `not_exists` take true or false, and false
-means the other operator."""
+"""Reading a design file: expectations' `exists`, filters and conditions
+read as DynamoDB reads them, and the choices a field takes."""
 
 from __future__ import annotations
 
@@ -103,5 +103,20 @@ def test_a_condition_that_says_not_equal_the_sql_way_is_told_the_dynamodb_way():
             "cannot read 'status != \"SHIPPED\"' at column 8; DynamoDB writes "
             "'not equal' as <>",
             18,
+        )
+    ]
+
+
+def test_an_unknown_stream_view_type_lists_the_choices_and_leaving_it_out():
+    result = read_design(
+        "format: single-table-workbench/v1\n"
+        "name: Streams\n"
+        "table: {name: t, partition_key: {name: PK, type: S}, stream: ALL}\n"
+    )
+    assert [(p.path, p.message) for p in result.problems] == [
+        (
+            "table.stream",
+            "'ALL' is not one of: NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, "
+            "KEYS_ONLY; or leave stream out",
         )
     ]
