@@ -48,7 +48,8 @@ def text(value: str, limit: int = MAX_TEXT) -> str:
     removed, escaped as XML (&, <, >, quotes) and for Graphviz (\\)."""
     value = _CONTROL.sub("", str(value)).replace("\n", " ").replace("\r", " ")
     if len(value) > limit:
-        value = value[: limit - 1] + "…"
+        # ASCII: Graphviz sizes boxes from ASCII font metrics.
+        value = value[: limit - 3] + "..."
     # Graphviz reads backslash escapes (\N: the node's name) even in
     # HTML-like labels; a doubled backslash is one literal backslash.
     return html.escape(value, quote=True).replace("\\", "\\\\")
@@ -111,9 +112,11 @@ def _title_for(design_name: str, info: IndexInfo) -> str:
     if info.sort_key:
         keys += ", SK " + text(" | ".join(info.sort_key))
     return (
-        f'<FONT POINT-SIZE="16"><B>{text(design_name)}</B></FONT>'
-        f'<BR/><FONT COLOR="{MUTED}">Item collections of the {where} · {keys} · '
-        f"projection {text(info.projection)}</FONT>"
+        '<TABLE BORDER="0" CELLPADDING="1" CELLSPACING="0"><TR><TD ALIGN="LEFT">'
+        f'<FONT POINT-SIZE="16"><B>{text(design_name)}</B></FONT></TD></TR>'
+        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}">'
+        f"Item collections of the {where} ({keys}), "
+        f"projection {text(info.projection)}</FONT></TD></TR></TABLE>"
     )
 
 
@@ -225,7 +228,7 @@ def overview_dot(design: d.Design) -> str:
                     f'<TR><TD ALIGN="LEFT">'
                     f"{text(pattern.name, 60)}</TD></TR>"
                     f'<TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}" POINT-SIZE="10">'
-                    f"{text(pattern.operation)}{' · reads every item' if scan else ''}"
+                    f"{text(pattern.operation)}{': reads every item' if scan else ''}"
                     f"</FONT></TD></TR></TABLE>"
                 ),
             )

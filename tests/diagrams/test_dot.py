@@ -148,7 +148,7 @@ def test_the_overview_links_entities_indexes_and_patterns():
 
 def test_a_scan_pattern_is_marked_in_the_overview():
     svg = sanitise_svg(render(overview_dot(hostile()), "svg"))
-    assert node_texts(svg)["a1"] == ["Everything", "Scan · reads every item"]
+    assert node_texts(svg)["a1"] == ["Everything", "Scan: reads every item"]
 
 
 def test_a_png_renders_too():
