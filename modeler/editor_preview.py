@@ -64,10 +64,29 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+_EXAMPLES_CACHE: dict[str, dict[str, str]] = {}
+_EXAMPLES_CACHE_SIZE = 256
+
+
 def example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
     """One example value per attribute, as text: drawn from its sample
     generator where it can draw alone, otherwise a plain value of its type
-    (a generator that copies a parent's value has no parent here)."""
+    (a generator that copies a parent's value has no parent here).
+
+    Remembered by the entity and table they depend on: setting up Faker
+    costs milliseconds per attribute, and every keystroke of the live
+    preview asks again."""
+    key = repr((entity, design.table, [e.name for e in design.entities]))
+    cached = _EXAMPLES_CACHE.get(key)
+    if cached is None:
+        cached = _example_values(design, entity)
+        if len(_EXAMPLES_CACHE) >= _EXAMPLES_CACHE_SIZE:
+            _EXAMPLES_CACHE.pop(next(iter(_EXAMPLES_CACHE)))
+        _EXAMPLES_CACHE[key] = cached
+    return dict(cached)
+
+
+def _example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
     try:
         compiler = Compiler(design, entity, EXAMPLE_SEED, Populations())
     except Exception:  # noqa: BLE001 - a design mid-edit (a broken template)

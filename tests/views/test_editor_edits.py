@@ -694,3 +694,19 @@ def test_user_text_is_escaped(owner_client: Client, project: Project):
     html = owner_client.get(_url("editor-entity", project, "Customer")).content.decode()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+@pytest.mark.django_db
+def test_typed_values_are_escaped_in_inputs_and_selects(
+    owner_client: Client, project: Project
+):
+    hostile = '"><script>alert(1)</script>'
+    data = entity_data(
+        project, "Customer", **{"attr-0-generator": hostile, "key-PK-template": hostile}
+    )
+    response = owner_client.post(
+        _url("editor-entity", project, "Customer"), data, **HTMX
+    )
+    html = response.content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert 'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in html
