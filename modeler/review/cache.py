@@ -13,8 +13,9 @@ from botocore.exceptions import ClientError
 
 from modeler.design import Design
 from modeler.review.prices import Prices
-from modeler.review.review import Review, review_design
+from modeler.review.review import Review, review_design, run_patterns
 from modeler.sampledata import SampleDataError
+from modeler.simulation import PatternRun
 from modeler.simulation.cache import cached_simulation, design_digest
 
 logger = logging.getLogger(__name__)
@@ -22,6 +23,8 @@ logger = logging.getLogger(__name__)
 MAX_ENTRIES = 8
 
 _entries: OrderedDict[tuple, Review] = OrderedDict()
+# The pattern runs by design, so that new prices do not run them again.
+_runs: OrderedDict[str, list[PatternRun]] = OrderedDict()
 _guard = threading.Lock()
 
 
@@ -56,9 +59,22 @@ def _review(design: Design, prices: Prices, stored_items: int | None) -> Review:
         logger.exception("Loading the simulation of %r failed", design.name)
         problem = f"the simulator could not load this design ({type(exc).__name__})"
     else:
+        digest = design_digest(design)
         with lock:
+            with _guard:
+                runs = _runs.get(digest)
+            if runs is None:
+                runs = run_patterns(simulation)
+                with _guard:
+                    _runs[digest] = runs
+                    while len(_runs) > MAX_ENTRIES:
+                        _runs.popitem(last=False)
             return review_design(
-                design, simulation=simulation, prices=prices, stored_items=stored_items
+                design,
+                simulation=simulation,
+                runs=runs,
+                prices=prices,
+                stored_items=stored_items,
             )
     return review_design(
         design, prices=prices, stored_items=stored_items, simulation_problem=problem

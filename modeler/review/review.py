@@ -123,7 +123,9 @@ class Review:
         return lines
 
 
-def _run_all(simulation: Simulation) -> list[PatternRun]:
+def run_patterns(simulation: Simulation) -> list[PatternRun]:
+    """Every access pattern of the simulated design, in order; a pattern the
+    simulator fails on gets a run with the error."""
     runs = []
     for pattern in simulation.design.access_patterns:
         try:
@@ -154,7 +156,7 @@ def review_design(
     pattern, if they are already there); without one, only what the design
     alone shows is checked, and nothing is costed from sample data."""
     if simulation is not None:
-        run_list = list(runs) if runs is not None else _run_all(simulation)
+        run_list = list(runs) if runs is not None else run_patterns(simulation)
         items, entities = simulation.items, simulation.entities
     else:
         run_list, items, entities = [], [], []

@@ -57,14 +57,16 @@ def test_review_findings_costs_and_prices(page, screenshot):
     page.fill("#id_wcu_hour", "-0.00065")
     page.click("text=Save prices")
     expect(page.locator(".field-invalid")).to_contain_text(
-        "Ensure this value is greater than or equal to 0."
+        "Ensure this value is greater than or equal to 0.", timeout=REVIEW_TIMEOUT_MS
     )
     expect(page.locator("#id_stored_items")).to_have_value("50000000")
     assert not ReviewSettings.objects.filter(project=project).exists()
 
     page.fill("#id_wcu_hour", "0.00065")
     page.click("text=Save prices")
-    expect(page.locator(".toast")).to_contain_text("uses the new settings")
+    expect(page.locator(".toast")).to_contain_text(
+        "uses the new settings", timeout=REVIEW_TIMEOUT_MS
+    )
     expect(page.locator(".cost-mode[data-mode=storage]")).to_contain_text(
         "50,000,000 items"
     )
