@@ -152,3 +152,16 @@ def test_collections_are_kept_per_simulation_and_let_it_go():
     del kept
     gc.collect()
     assert gone() is None
+
+
+def test_a_local_index_regroups_nothing_but_resorts_and_projects():
+    telemetry = simulation("device-telemetry")
+    collections = collections_for(telemetry)
+    expected = _expected(telemetry.items, "PK", "LSI1SK")
+    views, _ = collections.partitions(
+        index="LSI1", max_partitions=10**6, max_items=10**6
+    )
+    assert {v.key: [i.sort_key for i in v.items] for v in views} == expected
+    reading = next(i for v in views for i in v.items if i.entity == "Reading")
+    assert {name for name, _ in reading.attributes} == {"value", "unit", "SK"}
+    assert collections.info("LSI1").partition_key == ("PK",)
