@@ -28,6 +28,16 @@ MAX_BATCH_WRITE_ITEMS = 25
 MAX_TAGS = 50
 
 _TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
+# The forms AWS takes for a table's KMS key: key id (or multi-Region key
+# id), key ARN, alias name, alias ARN.
+_KMS_KEY = re.compile(
+    r"\A(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|mrk-[0-9a-f]{32}"
+    r"|alias/[A-Za-z0-9/_-]{1,250}"
+    r"|arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:"
+    r"(?:key/(?:mrk-)?[0-9a-f-]{32,36}|alias/[A-Za-z0-9/_-]{1,250}))\Z"
+)
+MAX_KEY_NAME_BYTES = 255
 _REFERENCE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\.(.+)$")
 
 GENERATOR_KINDS = (
@@ -123,6 +133,24 @@ def _check_table(table: d.Table) -> Iterator[Problem]:
     ):
         if attr is not None and not attr.name:
             yield _error(f"table.{path}.name", "is required")
+    for attr in table.all_key_attributes():
+        size = len(attr.name.encode("utf-8"))
+        if size > MAX_KEY_NAME_BYTES:
+            yield _error(
+                "table",
+                f"the key attribute name '{attr.name[:40]}…' has {size} bytes; "
+                f"DynamoDB allows at most {MAX_KEY_NAME_BYTES}",
+            )
+    if table.ttl_attribute and len(table.ttl_attribute.encode()) > MAX_KEY_NAME_BYTES:
+        yield _error(
+            "table.ttl_attribute",
+            f"a TTL attribute name has at most {MAX_KEY_NAME_BYTES} bytes",
+        )
+    if table.encryption.kms_key and not _KMS_KEY.match(table.encryption.kms_key):
+        yield _error(
+            "table.encryption.kms_key",
+            "expected a KMS key id, key ARN, alias (alias/name) or alias ARN",
+        )
     if table.billing_mode == "PROVISIONED" and table.capacity is None:
         yield _error(
             "table.billing",

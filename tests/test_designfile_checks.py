@@ -120,3 +120,55 @@ def test_an_unknown_stream_view_type_lists_the_choices_and_leaving_it_out():
             "KEYS_ONLY; or leave stream out",
         )
     ]
+
+
+def _table_problems(table: str) -> list[tuple[str, str]]:
+    result = read_design(
+        f"format: single-table-workbench/v1\nname: Limits\ntable: {table}\n"
+    )
+    return [(p.path, p.message) for p in result.problems if p.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    "kms_key",
+    [
+        "alias/orders",
+        "1234abcd-12ab-34cd-56ef-1234567890ab",
+        "mrk-1234abcd12ab34cd56ef1234567890ab",
+        "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+        "arn:aws:kms:eu-west-1:123456789012:alias/orders",
+    ],
+)
+def test_a_kms_key_in_any_form_aws_takes(kms_key):
+    table = (
+        "{name: limits, partition_key: {name: PK, type: S}, "
+        f"encryption: {{type: KMS, kms_key: '{kms_key}'}}}}"
+    )
+    assert _table_problems(table) == []
+
+
+@pytest.mark.parametrize("kms_key", ["orders", "alias/", 'alias/x"; rm -rf /'])
+def test_a_kms_key_aws_would_not_take_is_an_error(kms_key):
+    table = (
+        "{name: limits, partition_key: {name: PK, type: S}, "
+        f"encryption: {{type: KMS, kms_key: '{kms_key}'}}}}"
+    )
+    assert _table_problems(table) == [
+        (
+            "table.encryption.kms_key",
+            "expected a KMS key id, key ARN, alias (alias/name) or alias ARN",
+        )
+    ]
+
+
+def test_key_attribute_and_ttl_names_have_at_most_255_bytes():
+    long = "k" * 256
+    table = f"{{name: limits, partition_key: {{name: {long}, type: S}}, ttl_attribute: {long}}}"
+    assert _table_problems(table) == [
+        (
+            "table",
+            f"the key attribute name '{long[:40]}…' has 256 bytes; DynamoDB "
+            "allows at most 255",
+        ),
+        ("table.ttl_attribute", "a TTL attribute name has at most 255 bytes"),
+    ]
