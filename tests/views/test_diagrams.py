@@ -157,13 +157,22 @@ def test_verdicts_without_htmx_are_a_whole_page(project, viewer_client):
     assert "<html" in html and "Key map" in html and "Passes" in html
 
 
-def test_a_tab_swap_gets_the_page_content(project, viewer_client):
+@pytest.mark.parametrize(
+    ("path", "region"),
+    [
+        ("key-map/", "keymap"),
+        ("collections/", "collections"),
+        ("diagrams/", "diagrams"),
+    ],
+)
+def test_a_tab_swap_gets_the_page_content(project, viewer_client, path, region):
     response = viewer_client.get(
-        _url(project, "key-map/"), headers=HTMX | {"HX-Target": "main"}
+        _url(project, path), headers=HTMX | {"HX-Target": "main"}
     )
     html = _html(response)
     assert "<html" not in html
-    assert html.lstrip().startswith('<div id="keymap">')
+    assert html.lstrip().startswith(f'<div id="{region}">')
+    assert 'class="tabs"' in html
 
 
 def test_a_scan_pattern_is_highlighted(hostile_project, viewer_client):
