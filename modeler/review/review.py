@@ -114,6 +114,13 @@ class Review:
             f"${cost.saving:,.2f} (prices for {cost.prices.region} as of "
             f"{cost.prices.taken.isoformat()})."
         )
+        if self.design.access_patterns and not any(
+            p.traffic.rps or p.traffic.peak_rps for p in self.design.access_patterns
+        ):
+            lines.append(
+                "No access pattern states its traffic (rps and peak_rps), so "
+                "there is nothing to cost yet."
+            )
         if cost.unknown_patterns:
             lines.append(
                 "Not costed (they did not run): "

@@ -630,3 +630,18 @@ def test_an_update_that_leaves_a_sparse_index_without_removing_its_keys_is_a_war
 
 def test_a_plain_design_without_traffic_has_no_findings():
     assert codes(review(CUSTOMERS)) == []
+
+
+def test_the_summary_asks_for_traffic_when_no_pattern_states_it():
+    result = review(
+        CUSTOMERS
+        + """
+access_patterns:
+  - name: Get a customer
+    operation: GetItem
+    key: {PK: "CUST#{customerId}", SK: "PROFILE"}
+    expects: {entity: Customer, where: {customerId: "{customerId}"}}
+"""
+    )
+    assert result.findings == ()
+    assert "No access pattern states its traffic" in " ".join(result.summary())

@@ -242,3 +242,13 @@ def test_findings_by_location_for_the_other_sections(project: Project, order_des
     assert row.finding.code == "low-cardinality-key"
     assert row.url == reverse("editor-table", args=[project.pk]) + "#index-1"
     assert ("entity", "Order") not in found
+
+
+def test_a_new_project_without_patterns_says_what_the_review_needs(owner: User):
+    project = services.project_create(
+        owner=owner, design=services.new_design(name="Empty")
+    )
+    html = _html(logged_in(owner).get(_page(project)))
+    assert "No findings yet." in html
+    assert reverse("editor-patterns", args=[project.pk]) in html
+    assert "No sample items to measure sizes from." in html
