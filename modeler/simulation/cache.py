@@ -19,6 +19,8 @@ MAX_ENTRIES = 4
 
 _entries: OrderedDict[str, tuple[Simulation, threading.Lock]] = OrderedDict()
 _guard = threading.Lock()
+# A lock per simulation being built, held while it is built.
+_building: dict[str, threading.Lock] = {}
 
 
 def design_digest(design: Design) -> str:
@@ -36,17 +38,31 @@ def design_digest(design: Design) -> str:
 def cached_simulation(
     design: Design, *, seed: int | None = None
 ) -> tuple[Simulation, threading.Lock]:
+    """The design's simulation, built once however many requests ask for it
+    at the same time (a page asks once per access pattern): the first
+    builds it, the others wait for it rather than build it again."""
     key = f"{design_digest(design)}:{seed}"
     with _guard:
         entry = _entries.get(key)
         if entry is not None:
             _entries.move_to_end(key)
             return entry
+        building = _building.setdefault(key, threading.Lock())
     # Built outside the guard: other designs need not wait for this one.
-    entry = (Simulation(design, seed=seed), threading.Lock())
-    with _guard:
-        entry = _entries.setdefault(key, entry)
-        _entries.move_to_end(key)
-        while len(_entries) > MAX_ENTRIES:
-            _entries.popitem(last=False)
+    with building:
+        with _guard:
+            entry = _entries.get(key)
+            if entry is not None:
+                return entry
+        try:
+            entry = (Simulation(design, seed=seed), threading.Lock())
+        except BaseException:
+            with _guard:
+                _building.pop(key, None)
+            raise
+        with _guard:
+            _entries[key] = entry
+            _building.pop(key, None)
+            while len(_entries) > MAX_ENTRIES:
+                _entries.popitem(last=False)
     return entry

@@ -229,3 +229,34 @@ def test_a_query_on_an_index_the_entity_is_not_in_says_so():
         "the key condition GSI1PK = 'USER#{userId}' can match no User item: "
         "User items have no GSI1PK (they are not in GSI1)"
     )
+
+
+def test_requests_that_ask_for_one_simulation_at_once_build_it_once(monkeypatch):
+    """The simulation page asks once per pattern, all at the same time: the
+    table is built once and every request gets it."""
+    import threading
+    import time
+
+    from modeler.simulation import cache
+
+    built = []
+
+    class Slow(Simulation):
+        def __init__(self, design, **kwargs):
+            built.append(design.name)
+            time.sleep(0.2)
+            super().__init__(design, **kwargs)
+
+    monkeypatch.setattr(cache, "Simulation", Slow)
+    design = dataclasses.replace(example("social-graph"), name="Built once")
+    results = []
+    threads = [
+        threading.Thread(target=lambda: results.append(cache.cached_simulation(design)))
+        for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert built == ["Built once"]
+    assert len({id(simulation) for simulation, _ in results}) == 1
