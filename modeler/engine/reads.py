@@ -35,6 +35,8 @@ from modeler.engine.requests import (
     consumed_capacity_mode,
     enum,
     limit,
+    request_items,
+    transact_items,
 )
 from modeler.engine.table import KEY_PYTHON_TYPES, Index, Table
 from modeler.engine.types import Item, type_of
@@ -44,7 +46,6 @@ if TYPE_CHECKING:
     from modeler.engine.engine import Engine
 
 MAX_BATCH_GET_KEYS = 100
-MAX_TRANSACT_ITEMS = 100
 MAX_TOTAL_SEGMENTS = 1_000_000
 SELECT = ("ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT")
 
@@ -400,12 +401,7 @@ def batch_get_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         request, ("RequestItems", "ReturnConsumedCapacity"), ("RequestItems",)
     )
     mode = consumed_capacity_mode(request)
-    requested = request["RequestItems"]
-    if not isinstance(requested, dict) or not requested:
-        raise ValidationException(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1"
-        )
+    requested = request_items(request)
     plans = []
     total_keys = 0
     for name, spec in requested.items():
@@ -473,18 +469,7 @@ def transact_get_items(engine: Engine, request: dict[str, Any]) -> dict[str, Any
         request, ("TransactItems", "ReturnConsumedCapacity"), ("TransactItems",)
     )
     mode = consumed_capacity_mode(request)
-    actions = request["TransactItems"]
-    if not isinstance(actions, list) or not actions:
-        raise ValidationException(
-            "1 validation error detected: Value at 'transactItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1"
-        )
-    if len(actions) > MAX_TRANSACT_ITEMS:
-        raise ValidationException(
-            "1 validation error detected at 'transactItems' failed to satisfy "
-            f"constraint: Member must have length less than or equal to "
-            f"{MAX_TRANSACT_ITEMS}."
-        )
+    actions = transact_items(request)
     plans = []
     seen = set()
     for action in actions:

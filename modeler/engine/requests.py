@@ -117,6 +117,39 @@ def limit(request: Mapping[str, Any]) -> int | None:
     return value
 
 
+MAX_TRANSACT_ITEMS = 100
+
+
+def request_items(request: Mapping[str, Any]) -> dict[str, Any]:
+    """BatchGetItem's and BatchWriteItem's RequestItems: a map of at least
+    one table."""
+    requested = request["RequestItems"]
+    if not isinstance(requested, dict) or not requested:
+        raise ValidationException(
+            "1 validation error detected: Value at 'requestItems' failed to satisfy "
+            "constraint: Member must have length greater than or equal to 1"
+        )
+    return requested
+
+
+def transact_items(request: Mapping[str, Any]) -> list[Any]:
+    """TransactGetItems' and TransactWriteItems' TransactItems: a list of 1
+    to 100 actions."""
+    actions = request["TransactItems"]
+    if not isinstance(actions, list) or not actions:
+        raise ValidationException(
+            "1 validation error detected: Value at 'transactItems' failed to satisfy "
+            "constraint: Member must have length greater than or equal to 1"
+        )
+    if len(actions) > MAX_TRANSACT_ITEMS:
+        raise ValidationException(
+            "1 validation error detected at 'transactItems' failed to satisfy "
+            f"constraint: Member must have length less than or equal to "
+            f"{MAX_TRANSACT_ITEMS}."
+        )
+    return actions
+
+
 def consumed_capacity_mode(request: Mapping[str, Any]) -> str:
     return enum(request, "ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, "NONE")
 

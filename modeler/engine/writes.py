@@ -36,6 +36,8 @@ from modeler.engine.requests import (
     check_parameters,
     consumed_capacity_mode,
     enum,
+    request_items,
+    transact_items,
 )
 from modeler.engine.table import Table
 from modeler.engine.types import Item
@@ -45,7 +47,6 @@ if TYPE_CHECKING:
     from modeler.engine.engine import Engine
 
 MAX_BATCH_WRITE_ITEMS = 25
-MAX_TRANSACT_ITEMS = 100
 MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
 GIGABYTE = 1024**3
 
@@ -265,12 +266,7 @@ def batch_write_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     metrics = enum(
         request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
     )
-    requested = request["RequestItems"]
-    if not isinstance(requested, dict) or not requested:
-        raise ValidationException(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1"
-        )
+    requested = request_items(request)
     count = sum(len(v) if isinstance(v, list) else 0 for v in requested.values())
     if count > MAX_BATCH_WRITE_ITEMS:
         raise ValidationException(
@@ -342,18 +338,7 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
     metrics = enum(
         request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
     )
-    actions = request["TransactItems"]
-    if not isinstance(actions, list) or not actions:
-        raise ValidationException(
-            "1 validation error detected: Value at 'transactItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1"
-        )
-    if len(actions) > MAX_TRANSACT_ITEMS:
-        raise ValidationException(
-            "1 validation error detected at 'transactItems' failed to satisfy "
-            f"constraint: Member must have length less than or equal to "
-            f"{MAX_TRANSACT_ITEMS}."
-        )
+    actions = transact_items(request)
     writes: list[Write] = []
     for action in actions:
         check_parameters(action, ("ConditionCheck", "Put", "Delete", "Update"))
