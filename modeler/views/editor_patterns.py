@@ -84,6 +84,7 @@ def _context(
                     problems, f"access_patterns[{position}]"
                 ),
                 "deleting": position == deleting,
+                "preview": build_preview(design, pattern),
             }
         )
     if editing is not None and form is None:

@@ -162,3 +162,59 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     _toast(page, "Deleted the entity Order.")
     expect(page).to_have_url(re.compile(r"/entities/$"))
     assert _design().entity("Order") is None
+    page.wait_for_load_state("networkidle")
+
+
+def test_sections_at_1024_px_and_read_only_for_viewers(page: Page, screenshot) -> None:
+    """A viewer moves between the sections by their tabs (htmx swaps, real
+    URLs, the browser's back button) on a 1024 px screen and sees the
+    editor's forms disabled."""
+    from django.contrib.auth.models import User
+
+    from modeler import services
+    from modeler.models import Role
+    from tests.views.conftest import example_design
+
+    owner = User.objects.create_user("owner", password="correct-horse-battery")
+    viewer = User.objects.create_user("viewer", password="correct-horse-battery")
+    project = services.project_create(
+        owner=owner, design=example_design("order-management")
+    )
+    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    page.set_viewport_size({"width": 1024, "height": 800})
+    page.goto("/login/")
+    page.fill("#id_username", "viewer")
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("button[type=submit]")
+    page.goto(f"/projects/{project.pk}/")
+
+    page.click("nav.tabs >> text=Entities")
+    expect(page).to_have_url(re.compile(r"/entities/$"))
+    expect(page.locator("#id_key-PK-template")).to_be_disabled()
+    expect(page.locator('[data-preview-key="PK"]')).to_contain_text("CUST#")
+    expect(page.locator("text=Save Customer")).to_have_count(0)
+    page.click("#entity-list >> text=Order")
+    expect(page).to_have_url(re.compile(r"/entities/Order/$"))
+    expect(
+        page.locator('[data-preview-key="GSI2PK"]').or_(
+            page.locator("#entity-preview", has_text="absent")
+        )
+    ).to_be_visible()
+    screenshot("editor-07-viewer-entities-1024")
+
+    page.click("nav.tabs >> text=Access patterns")
+    expect(page.locator(".pattern-card").first).to_be_visible()
+    expect(page.locator("text=Add an access pattern")).to_have_count(0)
+    page.locator(".pattern-request-details > summary").nth(2).click()
+    expect(page.locator(".pattern-request-details").nth(2)).to_contain_text(
+        "begins_with(#SK, :SK)"
+    )
+    screenshot("editor-08-viewer-patterns-1024")
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/entities/Order/$"))
+    page.click("nav.tabs >> text=Simulation")
+    expect(page.locator("#sample-data-heading")).to_be_visible()
+    page.click("nav.tabs >> text=Table & indexes")
+    expect(page.locator("#id_name")).to_be_disabled()
+    expect(page.locator(".index-item")).to_have_count(3)
+    page.wait_for_load_state("networkidle")
