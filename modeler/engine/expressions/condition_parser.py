@@ -191,22 +191,12 @@ class ConditionParser(Parser):
         return self.parse_path()
 
     def _call(self) -> Call:
-        name = self.advance().text
-        self.expect(Kind.LPAREN)
-        args = [self._operand()]
-        while self.peek().kind is Kind.COMMA:
-            self.advance()
-            args.append(self._operand())
-        self.expect(Kind.RPAREN)
-        if name in UPDATE_FUNCTIONS:
-            self.defer(
-                "function",
-                "The function is not allowed in a condition expression",
-                ("function", name),
-            )
-        elif name not in _ARITY:
-            self.defer("function", "Invalid function name", ("function", name))
-        return Call(name, tuple(args))
+        return self.parse_call(
+            self._operand,
+            allowed=_ARITY,
+            elsewhere=UPDATE_FUNCTIONS,
+            expression="a condition expression",
+        )
 
     def _parenthesize(self, node: Any) -> Any:
         if id(node) in self._parenthesized:

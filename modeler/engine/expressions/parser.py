@@ -12,12 +12,13 @@ in that order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from modeler.engine.errors import ValidationException
 from modeler.engine.expressions.operands import (
+    Call,
     Literal,
     NameRef,
     RawPath,
@@ -169,6 +170,35 @@ class Parser:
             and token.text.upper() not in self.keywords
             and self.peek(1).kind is Kind.LPAREN
         )
+
+    def parse_call(
+        self,
+        operand: Callable[[], Any],
+        *,
+        allowed: Collection[str],
+        elsewhere: Collection[str],
+        expression: str,
+    ) -> Call:
+        """A function call at the cursor, each argument read by `operand`.
+        A function of another kind of expression (`elsewhere`) is not
+        allowed in this one (`expression`, "a condition expression"); any
+        other name not `allowed` is invalid."""
+        name = self.advance().text
+        self.expect(Kind.LPAREN)
+        args = [operand()]
+        while self.peek().kind is Kind.COMMA:
+            self.advance()
+            args.append(operand())
+        self.expect(Kind.RPAREN)
+        if name in elsewhere:
+            self.defer(
+                "function",
+                f"The function is not allowed in {expression}",
+                ("function", name),
+            )
+        elif name not in allowed:
+            self.defer("function", "Invalid function name", ("function", name))
+        return Call(name, tuple(args))
 
     def token_after_group(self) -> Token | None:
         """The token after the parenthesis closing the one at the cursor."""

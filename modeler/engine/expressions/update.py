@@ -26,7 +26,7 @@ from decimal import Context
 from typing import Any
 
 from modeler.engine.errors import ValidationException
-from modeler.engine.expressions.operands import Call, Literal, RawPath, RawValue
+from modeler.engine.expressions.operands import Literal, RawPath, RawValue
 from modeler.engine.expressions.parser import Parser, Usage
 from modeler.engine.expressions.paths import (
     MISSING,
@@ -340,22 +340,12 @@ class UpdateParser(Parser):
             self.expect(Kind.RPAREN)
             return operand
         if self.at_call():
-            name = self.advance().text
-            self.expect(Kind.LPAREN)
-            args = [self._operand()]
-            while self.peek().kind is Kind.COMMA:
-                self.advance()
-                args.append(self._operand())
-            self.expect(Kind.RPAREN)
-            if name in CONDITION_FUNCTIONS:
-                self.defer(
-                    "function",
-                    "The function is not allowed in an update expression",
-                    ("function", name),
-                )
-            elif name not in ("if_not_exists", "list_append"):
-                self.defer("function", "Invalid function name", ("function", name))
-            return Call(name, tuple(args))
+            return self.parse_call(
+                self._operand,
+                allowed=("if_not_exists", "list_append"),
+                elsewhere=CONDITION_FUNCTIONS,
+                expression="an update expression",
+            )
         if token.kind is Kind.VALUE_REF:
             return self.parse_value()
         return self.parse_path()
