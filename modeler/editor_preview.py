@@ -115,7 +115,10 @@ def typed_example(text: str, type_name: str) -> Any:
     """An example typed by the user, as the attribute's type; raises
     ValueError with what was expected."""
     if type_name == "N":
-        return number(text)
+        try:
+            return number(text)
+        except Exception:  # noqa: BLE001 - the engine's own ValidationException
+            raise ValueError(f"expected a number, found '{text}'") from None
     if type_name == "B":
         try:
             return base64.b64decode(text, validate=True)

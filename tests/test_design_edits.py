@@ -1,0 +1,111 @@
+"""Edits of a Design as values (modeler.design_edits): one part changes,
+references follow a rename, and an edit that cannot apply says why."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from modeler import design as d
+from modeler import design_edits as edits
+from modeler.designfile import read_design
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+@pytest.fixture(scope="module")
+def design() -> d.Design:
+    return read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+
+
+def test_renaming_an_entity_renames_its_references(design: d.Design) -> None:
+    order = dataclasses.replace(design.entity("Order"), name="Purchase")
+    edited = edits.entity_replace(design, "Order", order)
+    assert [e.name for e in edited.entities] == ["Customer", "Purchase", "LineItem"]
+    line_item = edited.entity("LineItem")
+    assert line_item.sample.per == "Purchase"
+    assert (
+        line_item.attribute("orderId").generator.params["value"] == "Purchase.orderId"
+    )
+    assert all(
+        "Order" not in (p.expects.entities if p.expects else ())
+        for p in edited.access_patterns
+    )
+    assert {a.entity for p in edited.access_patterns for a in p.actions} == {
+        "Purchase",
+        "LineItem",
+    }
+    # The customer's reference to nothing named Order is untouched.
+    assert edited.entity("Order") is None
+    assert edits.entity_dependants(edited, "Purchase")
+
+
+def test_an_entity_name_is_used_once(design: d.Design) -> None:
+    with pytest.raises(edits.EditError, match="already called 'Customer'") as error:
+        edits.entity_add(design, d.Entity("Customer"))
+    assert error.value.field == "name"
+
+
+def test_dependants_of_an_entity(design: d.Design) -> None:
+    assert edits.entity_dependants(design, "Order") == [
+        "access pattern 'Orders of a customer, newest first' expects it",
+        "access pattern 'Orders of a customer in a status' expects it",
+        "access pattern 'Order with its line items' expects it",
+        "access pattern 'All open orders, oldest first' expects it",
+        "access pattern 'Place an order with its line items' writes it",
+        "access pattern 'Ship an order' writes it",
+        "entity LineItem's sample data is made per Order",
+        "attribute LineItem.orderId draws its values from Order",
+    ]
+    assert edits.entity_dependants(design, "LineItem") == [
+        "access pattern 'Order with its line items' expects it",
+        "access pattern 'Place an order with its line items' writes it",
+    ]
+
+
+def test_removing_an_index_removes_the_templates_only_it_used(design: d.Design) -> None:
+    edited = edits.index_remove(design, "GSI2")
+    assert [i.name for i in edited.table.indexes] == ["GSI1", "GSI3"]
+    assert "GSI2PK" not in edited.entity("Order").keys
+    assert "GSI1PK" in edited.entity("Order").keys
+    assert edits.index_dependants(design, "GSI2") == [
+        "access pattern 'All open orders, oldest first' queries it",
+        "entity Order has templates for GSI2PK, GSI2SK, removed with it",
+    ]
+
+
+def test_renaming_an_index_follows_into_patterns(design: d.Design) -> None:
+    index = dataclasses.replace(design.table.index("GSI3"), name="ByOrder")
+    edited = edits.index_replace(design, "GSI3", index)
+    assert [
+        p.index for p in edited.access_patterns if p.name == "Order with its line items"
+    ] == ["ByOrder"]
+    with pytest.raises(edits.EditError, match="'table' names the base table"):
+        edits.index_replace(design, "GSI3", dataclasses.replace(index, name="table"))
+
+
+def test_moves_stay_in_bounds(design: d.Design) -> None:
+    moved = edits.access_pattern_move(design, 0, 1)
+    assert moved.access_patterns[1] == design.access_patterns[0]
+    with pytest.raises(edits.EditError, match="cannot move further"):
+        edits.access_pattern_move(design, 0, -1)
+    with pytest.raises(edits.EditError, match="cannot move further"):
+        edits.index_move(design, "GSI3", 1)
+
+
+def test_a_part_someone_removed_is_reported(design: d.Design) -> None:
+    with pytest.raises(edits.EditError, match="no longer exists"):
+        edits.entity_remove(design, "Invoice")
+    with pytest.raises(edits.EditError, match="no longer exists"):
+        edits.access_pattern_remove(design, 99)
+    with pytest.raises(edits.EditError, match="no longer exists"):
+        edits.index_remove(design, "GSI9")
+
+
+def test_table_settings_keep_the_indexes(design: d.Design) -> None:
+    table = dataclasses.replace(design.table, indexes=(), ttl_attribute="expiresAt")
+    edited = edits.table_replace(design, table)
+    assert edited.table.ttl_attribute == "expiresAt"
+    assert edited.table.indexes == design.table.indexes
