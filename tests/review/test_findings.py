@@ -645,3 +645,38 @@ access_patterns:
     )
     assert result.findings == ()
     assert "No access pattern states its traffic" in " ".join(result.summary())
+
+
+def test_a_gsi_that_lacks_attributes_the_pattern_returns_needs_a_fetch():
+    text = (
+        """
+  indexes:
+    - {name: ByName, partition_key: GSI1PK, projection: PROJECTION}
+"""
+        + CUSTOMERS.replace(
+            '      SK: "PROFILE"', '      SK: "PROFILE"\n      GSI1PK: "N#{name}"'
+        )
+        + """
+access_patterns:
+  - name: Customers by name
+    operation: Query
+    index: ByName
+    key: {GSI1PK: "N#{name}"}
+    LISTED
+    expects: {entity: Customer, where: {name: "{name}"}}
+"""
+    )
+    found = only(
+        review(text.replace("PROJECTION", "KEYS_ONLY").replace("LISTED", "")),
+        "fetch-back",
+    )
+    # customerId comes back inside PK and name is the query's own value.
+    assert "status of Customer is not in it" in found.evidence[0]
+    assert found.figures["requests"] == 1
+    for projection, listed in (
+        ("{type: INCLUDE, attributes: [status]}", ""),
+        ("ALL", ""),
+        ("KEYS_ONLY", "projection: [customerId, name]"),
+    ):
+        quiet = review(text.replace("PROJECTION", projection).replace("LISTED", listed))
+        assert "fetch-back" not in {f.code for f in quiet.findings}, projection

@@ -69,7 +69,7 @@ def test_the_page_shows_findings_costs_summary_and_the_price_form(
     index_url = reverse("editor-table", args=[project.pk]) + "#index-1"
     assert f'href="{index_url}">index GSI2</a>' in html
     # The summary and the cost of every pattern.
-    assert "0 errors, 0 warnings and 1 advice." in html
+    assert "0 errors, 0 warnings and 4 advice." in html
     assert "8 of 8 access patterns return exactly what they promise" in html
     assert "Place an order with its line items" in html
     assert "<strong>On demand is cheaper</strong>" in html

@@ -36,6 +36,8 @@ def check_patterns(evidence: Evidence) -> Iterator[Finding]:
         elif pattern.operation == "Query" and run is not None and not run.error:
             yield from _pages(evidence, position)
             yield from _filter_ratio(evidence, position)
+        if pattern.operation in ("Query", "Scan"):
+            yield from _fetch_back(evidence, position)
         if pattern.consistent_read:
             yield from _strong_gsi_read(design, position)
         if pattern.operation in ("TransactWriteItems", "TransactGetItems"):
@@ -174,6 +176,79 @@ def _pages(evidence: Evidence, position: int) -> Iterator[Finding]:
         fix="Narrow the key condition (a sort key range), add a Limit and "
         "paginate on purpose, or project fewer attributes into a GSI.",
         figures={"pages": run.pages, "scanned": run.scanned_count},
+    )
+
+
+def _fetch_back(evidence: Evidence, position: int) -> Iterator[Finding]:
+    """A GSI returns only what it projects: a pattern that returns whole
+    entities from a KEYS_ONLY or INCLUDE index needs a second request to
+    fetch the rest of each item."""
+    design = evidence.design
+    pattern = design.access_patterns[position]
+    index = design.table.index(pattern.index)
+    if (
+        index is None
+        or not index.is_global
+        or index.projection.type == "ALL"
+        or pattern.expects is None
+        or pattern.projection
+    ):
+        return
+    projected = {a.name for a in design.table.key_attributes}
+    projected |= {a.name for a in index.key_attributes}
+    projected |= set(index.projection.attributes)
+    known = set(_equalities(pattern))
+    missing: dict[str, None] = {}
+    for name in pattern.expects.entities:
+        entity = design.entity(name)
+        if entity is None:
+            continue
+        # Values inside a projected key template come back with the key.
+        derivable = {
+            p
+            for key_name, key in entity.keys.items()
+            if key_name in projected
+            for p in placeholders(key.template)
+        }
+        for attribute in entity.attributes:
+            if attribute.name not in projected | derivable | known:
+                missing.setdefault(attribute.name, None)
+    if not missing:
+        return
+    run = evidence.runs.get(position)
+    names = ", ".join(missing)
+    one = len(missing) == 1
+    facts = [
+        f"{index.name} projects {index.projection.type}; {names} of "
+        f"{', '.join(pattern.expects.entities)} {'is' if one else 'are'} not in it"
+    ]
+    figures: dict[str, float] = {"missing": len(missing)}
+    if run is not None and not run.error and run.count:
+        requests = -(-run.count // 100)
+        sizes = [
+            evidence.entity_sizes[e].average
+            for e in pattern.expects.entities
+            if e in evidence.entity_sizes
+        ]
+        per_item = max(1, -(-int(max(sizes, default=0)) // 4096)) * 0.5
+        facts.append(
+            f"the simulated query returned {plural(run.count, 'item')}: "
+            f"{plural(requests, 'BatchGetItem request')} and about "
+            f"{units(run.count * per_item)} RCU more to fetch them"
+        )
+        figures |= {"requests": requests, "rcu": run.count * per_item}
+    yield finding(
+        "fetch-back",
+        "advice",
+        "Needs a second request for unprojected attributes",
+        pattern_location(design, position),
+        why="A GSI query returns only the attributes the index projects; "
+        "the rest of each item takes another round trip to the table.",
+        evidence=facts,
+        fix=f"If the caller needs {names}, add {'it' if one else 'them'} to "
+        f"{index.name}'s INCLUDE projection (or project ALL); if it does not, "
+        "list what it reads in the pattern's projection.",
+        figures=figures,
     )
 
 
