@@ -112,3 +112,17 @@ def test_prices_in_settings_are_checked(settings):
     _, error = _check(EXAMPLES_DIR / "social-graph.yaml")
     assert error is not None
     assert str(error) == ("settings.DYNAMODB_PRICES: rcu_hour: 'cheap' is not a number")
+
+
+def test_a_design_whose_sample_data_cannot_be_made_is_still_reviewed(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text(
+        HOT.replace("PEAK", "900").replace("{count: 10}", "{count: 5000000}")
+    )
+    stdout, error = _check(path)
+    assert error is None
+    assert (
+        f"{path}: warning: sample_data: not simulated: the sample data cannot be "
+        "made or loaded: the sample data would hold more than 1,000,000 items"
+    ) in stdout
+    assert stdout.splitlines()[-1].endswith("(0 errors, 2 other problems)")

@@ -8,6 +8,7 @@ from botocore.exceptions import ClientError
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from modeler.design import Design
 from modeler.management.design_source import read_design_file
 from modeler.problems import has_errors
 from modeler.review import ALSO_DESIGN_PROBLEMS, Prices, PricesError, review_design
@@ -59,7 +60,13 @@ class Command(BaseCommand):
         others = len(result.problems) - errors
         review = None
         if result.design is not None and not options.get("no_review"):
-            review = self._review(file, result.design, stored)
+            review = self._review(result.design, stored)
+            if review.simulation_problem:
+                self.stdout.write(
+                    f"{file}: warning: sample_data: not simulated: "
+                    f"{review.simulation_problem}"
+                )
+                others += 1
             shown = [f for f in review.findings if f.code not in ALSO_DESIGN_PROBLEMS]
             for found in shown:
                 self.stdout.write(f"{file}: {found.line()}")
@@ -75,16 +82,20 @@ class Command(BaseCommand):
         name = result.design.name if result.design else ""
         self.stdout.write(self.style.SUCCESS(f"{file}: {name}: no errors ({summary})"))
 
-    def _review(self, file: str, design, stored: int | None) -> Review:  # type: ignore[no-untyped-def]
+    def _review(self, design: Design, stored: int | None) -> Review:
         try:
             prices = Prices.from_mapping(settings.DYNAMODB_PRICES)
         except PricesError as exc:
             raise CommandError(f"settings.DYNAMODB_PRICES: {exc}") from None
         try:
             simulation = Simulation(design)
-        except (SampleDataError, ClientError, ValueError) as exc:
-            problem = f"the sample data cannot be made or loaded: {exc}"
-            self.stdout.write(f"{file}: warning: sample_data: not simulated: {problem}")
+        except Exception as exc:  # noqa: BLE001
+            # Without a simulation the checks that need none still run.
+            problem = (
+                f"the sample data cannot be made or loaded: {exc}"
+                if isinstance(exc, (SampleDataError, ClientError, ValueError))
+                else f"the simulator failed ({type(exc).__name__}: {exc})"
+            )
             return review_design(
                 design, prices=prices, stored_items=stored, simulation_problem=problem
             )

@@ -58,7 +58,8 @@ def _scan(evidence: Evidence, position: int) -> Finding:
             f"{run.count} in {plural(run.pages, 'page')} for "
             f"{units(run.capacity.read)} RCU"
         )
-    facts.append(f"{len(evidence.items):,} items in the sample table")
+    if evidence.items:
+        facts.append(f"{len(evidence.items):,} items in the sample table")
     facts.append(f"peak {peak:g} requests/s")
     serving = _serving_index(design, pattern)
     severity = "error" if peak >= INTERACTIVE_RPS else "warning"
