@@ -252,3 +252,16 @@ def test_a_new_project_without_patterns_says_what_the_review_needs(owner: User):
     assert "No findings yet." in html
     assert reverse("editor-patterns", args=[project.pk]) in html
     assert "No sample items to measure sizes from." in html
+
+
+def test_a_design_the_simulator_cannot_load_is_reviewed_without_it(owner: User):
+    text = HOSTILE.replace("{count: 20}", "{count: 5000000}").replace(
+        '"<script>alert(1)</script>"', "All things of a kind"
+    )
+    project = services.project_create(owner=owner, design=read_design(text).design)
+    html = _html(logged_in(owner).get(_page(project)))
+    assert "Only what the design alone shows was checked" in html
+    assert "the sample data would hold more than 1,000,000 items" in html
+    # The Scan needs no simulation to be found.
+    assert "No index can serve this pattern" in html
+    assert "Not simulated:" in html
