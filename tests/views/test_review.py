@@ -72,6 +72,9 @@ def test_the_page_shows_findings_costs_summary_and_the_price_form(
     assert "0 errors, 0 warnings and 4 advice." in html
     assert "8 of 8 access patterns return exactly what they promise" in html
     assert "Place an order with its line items" in html
+    # Its 18 WCU: the transaction's items on the table and on two GSIs.
+    assert "18 WCU" in html
+    assert '<span class="units-split">table 8, GSI1 2, GSI3 8</span>' in html
     assert "<strong>On demand is cheaper</strong>" in html
     assert "Prices for us-east-1 as of 2024-11-01 (the site's)" in html
     assert 'name="rcu_hour"' in html and "Save prices" in html
