@@ -1,0 +1,1031 @@
+"""Import of NoSQL Workbench data models (every version seen in the wild:
+1.0, 2.0, 3.0 and files with no version).
+
+A model file holds one or more tables. Each table becomes one design (one
+project): its keys, GSIs (and LSIs), billing and capacity; its facets
+become entities whose key templates come from the facet's aliases, from the
+labs web modeler's `ModelSchema` section when there is one, and otherwise
+are inferred from the facet's sample items (`c#12345` and `c#23456` give
+`c#{cId}`; a key part equal to an item attribute becomes that attribute's
+placeholder); without facets, items are grouped by a type attribute
+(`type`, `EntityType`...) or form one entity. Table data becomes sample
+items. Whatever cannot be carried over is listed in `notes`, never dropped
+silently.
+
+The importer writes a design document in the workbench's own format and
+reads it with `read_design`, so an imported design passes exactly the
+checks a hand-written one does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import yaml
+
+from modeler import design as d
+from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT, read_design
+from modeler.engine.types import item_from_wire
+from modeler.exporters.workbench_infer import (
+    EntityBuilder,
+    Group,
+    key_prefix_groups,
+    plain_json,
+    scalar_text,
+)
+from modeler.problems import Problem
+from modeler.sampledata.recognise import EntityRecogniser
+
+VERSIONS = ("1.0", "2.0", "3.0")
+DISCRIMINATORS = (
+    "type",
+    "Type",
+    "EntityType",
+    "entityType",
+    "entity_type",
+    "_type",
+    "__typename",
+    "_et",
+)
+SEPARATORS = "#|:/"
+# NoSQL Workbench's sample data formats with a generator of the same kind.
+SAMPLE_FORMATS: dict[tuple[str, str], Any] = {
+    ("identifiers", "UUID"): "uuid",
+    ("identifiers", "Email"): {"faker": "email"},
+    ("identifiers", "Username"): {"faker": "user_name"},
+    ("identifiers", "URL"): {"faker": "url"},
+    ("identifiers", "IPv4"): {"faker": "ipv4"},
+    ("identifiers", "Phone number"): {"faker": "phone_number"},
+    ("names", "First name"): {"faker": "first_name"},
+    ("names", "Last name"): {"faker": "last_name"},
+    ("names", "Full name"): {"faker": "name"},
+    ("names", "Company name"): {"faker": "company"},
+    ("location", "City"): {"faker": "city"},
+    ("location", "Country"): {"faker": "country"},
+    ("location", "Street address"): {"faker": "street_address"},
+    ("location", "Zip code"): {"faker": "postcode"},
+    ("date", "ISO 8601 date and time"): {
+        "timestamp": {"from": "2024-01-01", "to": "2026-12-31"}
+    },
+    ("date", "ISO 8601 date"): {"date": {"from": "2024-01-01", "to": "2026-12-31"}},
+    ("date", "Epoch"): {"int": {"min": 1704067200, "max": 1798761599}},
+    ("dataTypes", "Boolean"): "bool",
+    ("text", "Sentence"): {"faker": "sentence"},
+    ("text", "Paragraph"): {"faker": "paragraph"},
+    ("text", "Word"): {"faker": "word"},
+}
+_TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
+
+
+@dataclass(frozen=True)
+class ImportedTable:
+    """One table of the model: its design (None when it cannot be made),
+    the problems read_design found, and what was not carried over."""
+
+    table_name: str
+    design: d.Design | None
+    problems: tuple[Problem, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WorkbenchImport:
+    model_name: str = ""
+    version: str = ""
+    tables: tuple[ImportedTable, ...] = ()
+    problems: tuple[Problem, ...] = ()  # about the file as a whole
+
+    @property
+    def ok(self) -> bool:
+        return (
+            not any(p.is_error for p in self.problems)
+            and bool(self.tables)
+            and all(t.design is not None for t in self.tables)
+        )
+
+    @property
+    def designs(self) -> list[d.Design]:
+        return [t.design for t in self.tables if t.design is not None]
+
+    @property
+    def all_problems(self) -> list[Problem]:
+        out = list(self.problems)
+        for table in self.tables:
+            prefix = f"{table.table_name}: " if len(self.tables) > 1 else ""
+            out += [
+                Problem(p.severity, p.path, prefix + p.message, None)
+                for p in table.problems
+            ]
+        return out
+
+
+def looks_like_workbench(source: str | bytes) -> bool:
+    """Whether a file is a NoSQL Workbench model rather than a design YAML:
+    a JSON object with a DataModel (or ModelName) member near its start."""
+    head = source[:8192]
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", errors="replace")
+    stripped = head.lstrip("\ufeff \t\r\n")
+    return stripped.startswith("{") and ('"DataModel"' in head or '"ModelName"' in head)
+
+
+def read_workbench(
+    source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> WorkbenchImport:
+    """Read a model file; never raises on bad input."""
+    size = len(source.encode("utf-8") if isinstance(source, str) else source)
+    if size > max_bytes:
+        return _failed(
+            f"the file is {size:,} bytes; model files are limited to "
+            f"{max_bytes:,} bytes"
+        )
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            return _failed(f"the file is not UTF-8 text (byte {exc.start})")
+    try:
+        model = json.loads(source, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        return _failed(
+            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            exc.lineno,
+        )
+    except RecursionError:
+        return _failed("the JSON is nested too deeply")
+    if not isinstance(model, dict):
+        return _failed(
+            f"expected a NoSQL Workbench model (a JSON object with ModelName and "
+            f"DataModel), found {_kind(model)}"
+        )
+    problems: list[Problem] = []
+    metadata = model.get("ModelMetadata", {})
+    if not isinstance(metadata, dict):
+        problems.append(
+            _error("ModelMetadata", f"expected an object, found {_kind(metadata)}")
+        )
+        metadata = {}
+    version = metadata.get("Version", "")
+    if version not in ("", *VERSIONS):
+        problems.append(
+            _error(
+                "ModelMetadata.Version",
+                f"unknown version {version!r}; this importer reads versions "
+                + ", ".join(VERSIONS)
+                + " and files with no version",
+            )
+        )
+    tables = model.get("DataModel")
+    if not isinstance(tables, list) or not tables:
+        problems.append(
+            _error(
+                "DataModel",
+                "expected a list of at least one table"
+                if tables is not None
+                else "is missing: a NoSQL Workbench model lists its tables in "
+                "DataModel",
+            )
+        )
+    name = model.get("ModelName", "")
+    if not isinstance(name, str):
+        problems.append(_error("ModelName", f"expected text, found {_kind(name)}"))
+        name = ""
+    if problems:
+        return WorkbenchImport(name, str(version), (), tuple(problems))
+    name = " ".join(name.split()) or "Imported model"
+    common_notes = _metadata_notes(metadata, model)
+    imported = []
+    for position, table in enumerate(tables):
+        path = f"DataModel[{position}]"
+        reader = _TableReader(model, table, path, name, len(tables) > 1)
+        imported.append(reader.read(common_notes))
+    return WorkbenchImport(name, str(version), tuple(imported), ())
+
+
+def _failed(message: str, line: int | None = None) -> WorkbenchImport:
+    return WorkbenchImport(problems=(Problem("error", "file", message, line),))
+
+
+def _error(path: str, message: str) -> Problem:
+    return Problem("error", path, message)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    if value is None:
+        return "null"
+    return f"the value {value!r}"
+
+
+def _metadata_notes(metadata: dict, model: dict) -> list[str]:
+    notes = []
+    kept = [
+        f"{k} '{metadata[k]}'"
+        for k in ("Author", "DateCreated", "DateLastModified")
+        if isinstance(metadata.get(k), str) and metadata[k].strip()
+    ]
+    if kept:
+        notes.append("model metadata not kept: " + ", ".join(kept))
+    extra = sorted(
+        k
+        for k in model
+        if k not in ("ModelName", "ModelMetadata", "DataModel", "ModelSchema")
+    )
+    if extra:
+        notes.append("sections not read: " + ", ".join(extra))
+    return notes
+
+
+# --- Values -----------------------------------------------------------------
+
+
+class _BadValue(ValueError):
+    pass
+
+
+def wire_value(value: Any) -> dict[str, Any]:
+    """A DynamoDB JSON value as the design stores it, accepting what model
+    files hold: numbers as JSON numbers, and map (or list) members written
+    as plain JSON instead of DynamoDB JSON."""
+    if isinstance(value, dict) and len(value) == 1:
+        kind, inner = next(iter(value.items()))
+        if kind == "S" and isinstance(inner, str):
+            return {"S": inner}
+        if (
+            kind == "N"
+            and isinstance(inner, (str, int, Decimal))
+            and not isinstance(inner, bool)
+        ):
+            return {"N": _number_text(inner)}
+        if kind == "B" and isinstance(inner, str):
+            return {"B": inner}
+        if kind == "BOOL" and isinstance(inner, bool):
+            return {"BOOL": inner}
+        if kind == "NULL":
+            return {"NULL": True}
+        if kind in ("SS", "BS") and isinstance(inner, list):
+            return {kind: [str(v) for v in inner]}
+        if kind == "NS" and isinstance(inner, list):
+            return {"NS": [_number_text(v) for v in inner]}
+        if kind == "L" and isinstance(inner, list):
+            return {"L": [_member(v) for v in inner]}
+        if kind == "M" and isinstance(inner, dict):
+            return {"M": {str(k): _member(v) for k, v in inner.items()}}
+    raise _BadValue(f"not a DynamoDB JSON value: {json.dumps(value, default=str)[:80]}")
+
+
+def _member(value: Any) -> dict[str, Any]:
+    try:
+        return wire_value(value)
+    except _BadValue:
+        return _plain(value)
+
+
+def _plain(value: Any) -> dict[str, Any]:
+    """Plain JSON as DynamoDB JSON."""
+    if isinstance(value, bool):
+        return {"BOOL": value}
+    if value is None:
+        return {"NULL": True}
+    if isinstance(value, (int, Decimal)):
+        return {"N": _number_text(value)}
+    if isinstance(value, str):
+        return {"S": value}
+    if isinstance(value, list):
+        return {"L": [_plain(v) for v in value]}
+    if isinstance(value, dict):
+        return {"M": {str(k): _plain(v) for k, v in value.items()}}
+    raise _BadValue(f"not a JSON value: {value!r}")
+
+
+def _number_text(value: Any) -> str:
+    if isinstance(value, bool):
+        raise _BadValue(f"not a number: {value!r}")
+    text = str(value).strip()
+    try:
+        Decimal(text)
+    except InvalidOperation:
+        raise _BadValue(f"not a number: {text!r}") from None
+    return text
+
+
+# --- One table --------------------------------------------------------------
+
+
+class _TableReader:
+    def __init__(
+        self, model: dict, table: Any, path: str, model_name: str, several: bool
+    ) -> None:
+        self.model = model
+        self.table = table
+        self.path = path
+        self.model_name = model_name
+        self.several = several
+        self.problems: list[Problem] = []
+        self.notes: list[str] = []
+
+    def error(self, path: str, message: str) -> None:
+        self.problems.append(_error(path, message))
+
+    def read(self, common_notes: list[str]) -> ImportedTable:
+        table = self.table
+        if not isinstance(table, dict):
+            self.error(self.path, f"expected a table object, found {_kind(table)}")
+            return ImportedTable("", None, tuple(self.problems))
+        name = table.get("TableName")
+        if not isinstance(name, str) or not name:
+            self.error(f"{self.path}.TableName", "is required: the table's name")
+            name = ""
+        keys = self.key_attributes(
+            table.get("KeyAttributes"), f"{self.path}.KeyAttributes"
+        )
+        if keys is None or self.problems:
+            return ImportedTable(name, None, tuple(self.problems))
+        partition, sort = keys
+        self.notes = list(common_notes)
+        doc = self.document(name, partition, sort)
+        if self.problems:
+            return ImportedTable(name, None, tuple(self.problems), tuple(self.notes))
+        result = self.finish(doc)
+        return ImportedTable(
+            name,
+            result.design,
+            tuple(result.problems),
+            tuple(self.notes),
+        )
+
+    # Shape --------------------------------------------------------------
+
+    def key_attribute(self, data: Any, path: str) -> d.KeyAttribute | None:
+        if not isinstance(data, dict):
+            self.error(
+                path,
+                "expected an object with AttributeName and AttributeType, found "
+                + _kind(data),
+            )
+            return None
+        name, kind = data.get("AttributeName"), data.get("AttributeType", "S")
+        if not isinstance(name, str) or not name:
+            self.error(f"{path}.AttributeName", "is required")
+            return None
+        if kind not in d.KEY_TYPES:
+            self.error(f"{path}.AttributeType", f"{kind!r} is not one of S, N, B")
+            return None
+        return d.KeyAttribute(name, kind)
+
+    def key_attributes(
+        self, data: Any, path: str
+    ) -> tuple[d.KeyAttribute, d.KeyAttribute | None] | None:
+        if not isinstance(data, dict):
+            self.error(path, "is required: an object with PartitionKey (and SortKey)")
+            return None
+        if "PartitionKey" not in data:
+            self.error(f"{path}.PartitionKey", "is required")
+            return None
+        partition = self.key_attribute(data["PartitionKey"], f"{path}.PartitionKey")
+        sort = (
+            self.key_attribute(data["SortKey"], f"{path}.SortKey")
+            if data.get("SortKey") is not None
+            else None
+        )
+        if partition is None or (data.get("SortKey") is not None and sort is None):
+            return None
+        return partition, sort
+
+    def list_of(self, data: Any, path: str) -> list:
+        if data is None:
+            return []
+        if not isinstance(data, list):
+            self.error(path, f"expected a list, found {_kind(data)}")
+            return []
+        return data
+
+    # The design document ------------------------------------------------
+
+    def document(
+        self, table_name: str, partition: d.KeyAttribute, sort: d.KeyAttribute | None
+    ) -> dict:
+        table = self.table
+        path = self.path
+        key_types: dict[str, str] = {partition.name: partition.type}
+        if sort:
+            key_types[sort.name] = sort.type
+        if not _TABLE_NAME.match(table_name):
+            fixed = re.sub(r"[^A-Za-z0-9_.-]", "-", table_name)[:255].ljust(3, "_")
+            self.notes.append(
+                f"the table name '{table_name}' is not valid in DynamoDB; "
+                f"renamed '{fixed}'"
+            )
+            table_name = fixed
+        billing, capacity = self.billing(table)
+        indexes = []
+        index_keys: dict[str, list[str]] = {}
+        for kind, member in (
+            ("global", "GlobalSecondaryIndexes"),
+            ("local", "LocalSecondaryIndexes"),
+        ):
+            for i, spec in enumerate(
+                self.list_of(table.get(member), f"{path}.{member}")
+            ):
+                where = f"{path}.{member}[{i}]"
+                if not isinstance(spec, dict) or not isinstance(
+                    spec.get("IndexName"), str
+                ):
+                    self.error(
+                        where, "expected an index with IndexName and KeyAttributes"
+                    )
+                    continue
+                keys = self.key_attributes(
+                    spec.get("KeyAttributes"), f"{where}.KeyAttributes"
+                )
+                if keys is None:
+                    continue
+                ipk, isk = keys
+                clash = [
+                    a
+                    for a in (ipk, isk)
+                    if a and key_types.get(a.name, a.type) != a.type
+                ]
+                if clash:
+                    self.error(
+                        f"{where}.KeyAttributes",
+                        f"'{clash[0].name}' is {clash[0].type} here but "
+                        f"{key_types[clash[0].name]} elsewhere; DynamoDB gives an "
+                        "attribute one type",
+                    )
+                    continue
+                for a in (ipk, isk):
+                    if a:
+                        key_types[a.name] = a.type
+                index: dict[str, Any] = {"name": spec["IndexName"], "kind": kind}
+                if kind == "global":
+                    index["partition_key"] = {"name": ipk.name, "type": ipk.type}
+                    if isk:
+                        index["sort_key"] = {"name": isk.name, "type": isk.type}
+                else:
+                    if ipk.name != partition.name:
+                        self.notes.append(
+                            f"LSI {spec['IndexName']}: its partition key "
+                            f"{ipk.name} is not the table's; it uses {partition.name}"
+                        )
+                    if isk is None:
+                        self.error(
+                            f"{where}.KeyAttributes.SortKey", "an LSI needs a sort key"
+                        )
+                        continue
+                    index["sort_key"] = {"name": isk.name, "type": isk.type}
+                index["projection"] = self.projection(spec.get("Projection"), where)
+                if kind == "global" and billing == "PROVISIONED":
+                    index["capacity"] = self.index_capacity(spec, capacity)
+                elif kind == "global" and spec.get("ProvisionedThroughput"):
+                    self.notes.append(
+                        f"GSI {spec['IndexName']}: its provisioned throughput is not "
+                        "kept, since the table is on demand"
+                    )
+                indexes.append(index)
+                index_keys[spec["IndexName"]] = [a.name for a in (ipk, isk) if a]
+        table_doc: dict[str, Any] = {
+            "name": table_name,
+            "partition_key": {"name": partition.name, "type": partition.type},
+        }
+        if sort:
+            table_doc["sort_key"] = {"name": sort.name, "type": sort.type}
+        table_doc["billing"] = {
+            "mode": billing,
+            **(
+                {"read": capacity[0], "write": capacity[1]}
+                if billing == "PROVISIONED"
+                else {}
+            ),
+        }
+        if indexes:
+            table_doc["indexes"] = indexes
+        self.unread(table)
+        declared_types = self.declared_types(table, key_types)
+        items = self.items(
+            table.get("TableData"), f"{path}.TableData", key_types, partition, sort
+        )
+        groups = self.groups(table, items, key_types, partition, sort)
+        formats = self.sample_formats(table.get("SampleDataFormats"))
+        entities = EntityBuilder(
+            key_types,
+            [k for k in (partition, sort) if k],
+            index_keys,
+            declared_types,
+            formats,
+            self.notes,
+        ).build(groups)
+        all_items = _unique_items(
+            items + [i for g in groups for i in g.items], (partition, sort), self.notes
+        )
+        name = self.model_name
+        if self.several:
+            name = f"{self.model_name} — {table.get('TableName')}"
+        doc: dict[str, Any] = {"format": FORMAT, "name": name[:200]}
+        description = self.model.get("ModelMetadata", {}).get("Description")
+        if isinstance(description, str) and description.strip():
+            doc["description"] = description
+        doc["table"] = table_doc
+        extras = _schema_extras(self.model)
+        for entity_name, extra in extras.get("entities", {}).items():
+            if entity_name in entities and isinstance(extra, dict):
+                for field_name in ("description", "sample"):
+                    if field_name in extra:
+                        entities[entity_name][field_name] = plain_json(
+                            extra[field_name]
+                        )
+        doc["entities"] = entities
+        doc["access_patterns"] = []
+        seed = extras.get("sample_data", {}).get("seed", 1)
+        doc["sample_data"] = {"seed": plain_json(seed), "items": all_items}
+        return doc
+
+    def unread(self, table: dict) -> None:
+        known = {
+            "TableName",
+            "KeyAttributes",
+            "NonKeyAttributes",
+            "TableFacets",
+            "GlobalSecondaryIndexes",
+            "LocalSecondaryIndexes",
+            "TableData",
+            "DataAccess",
+            "BillingMode",
+            "ProvisionedCapacitySettings",
+            "SampleDataFormats",
+        }
+        extra = sorted(k for k in table if k not in known)
+        if extra:
+            self.notes.append(
+                f"table {table.get('TableName')}: fields not read: " + ", ".join(extra)
+            )
+        access = table.get("DataAccess")
+        if isinstance(access, dict) and any(access.values()):
+            self.notes.append(
+                f"table {table.get('TableName')}: the DataAccess (MySQL import) "
+                "settings are not kept"
+            )
+
+    def billing(self, table: dict) -> tuple[str, tuple[int, int]]:
+        mode = table.get("BillingMode") or "PAY_PER_REQUEST"
+        if mode not in d.BILLING_MODES:
+            self.error(
+                f"{self.path}.BillingMode",
+                f"{mode!r} is not one of " + ", ".join(d.BILLING_MODES),
+            )
+            return "PAY_PER_REQUEST", (1, 1)
+        settings = table.get("ProvisionedCapacitySettings") or {}
+        if not isinstance(settings, dict):
+            self.error(f"{self.path}.ProvisionedCapacitySettings", "expected an object")
+            return mode, (1, 1)
+        throughput = settings.get("ProvisionedThroughput") or {}
+        read = _whole(throughput.get("ReadCapacityUnits"))
+        write = _whole(throughput.get("WriteCapacityUnits"))
+        if mode == "PROVISIONED" and (read is None or write is None):
+            self.notes.append(
+                "the table is provisioned but gives no read and write capacity; "
+                "5 and 5 are used"
+            )
+        scaling = [
+            k for k in ("AutoScalingRead", "AutoScalingWrite") if settings.get(k)
+        ]
+        if scaling:
+            described = []
+            for k in scaling:
+                spec = settings[k] or {}
+                target = spec.get("ScalableTargetRequest") or {}
+                policy = spec.get("ScalingPolicyConfiguration") or {}
+                described.append(
+                    f"{k} (min {target.get('MinCapacity')}, max "
+                    f"{target.get('MaxCapacity')}, target {policy.get('TargetValue')}%)"
+                )
+            self.notes.append(
+                "auto scaling settings not kept: "
+                + "; ".join(described)
+                + ". The Terraform and CloudFormation exports add target "
+                "tracking at 70%"
+            )
+        return mode, (read or 5, write or 5)
+
+    def index_capacity(self, spec: dict, table: tuple[int, int]) -> dict[str, int]:
+        throughput = spec.get("ProvisionedThroughput") or {}
+        read = _whole(throughput.get("ReadCapacityUnits"))
+        write = _whole(throughput.get("WriteCapacityUnits"))
+        if read is None or write is None:
+            self.notes.append(
+                f"GSI {spec.get('IndexName')} has no capacity of its own; it is "
+                f"given the table's ({table[0]} read, {table[1]} write)"
+            )
+            return {"read": table[0], "write": table[1]}
+        return {"read": read, "write": write}
+
+    def projection(self, data: Any, path: str) -> Any:
+        if data is None:
+            return "ALL"
+        if not isinstance(data, dict):
+            self.error(f"{path}.Projection", f"expected an object, found {_kind(data)}")
+            return "ALL"
+        kind = data.get("ProjectionType", "ALL")
+        if kind not in d.PROJECTION_TYPES:
+            self.error(
+                f"{path}.Projection.ProjectionType",
+                f"{kind!r} is not one of ALL, KEYS_ONLY, INCLUDE",
+            )
+            return "ALL"
+        if kind == "INCLUDE":
+            attrs = [
+                a for a in data.get("NonKeyAttributes") or [] if isinstance(a, str)
+            ]
+            if not attrs:
+                self.notes.append(
+                    f"{path}: an INCLUDE projection without attributes is read as "
+                    "KEYS_ONLY"
+                )
+                return "KEYS_ONLY"
+            return {"type": "INCLUDE", "attributes": attrs}
+        return kind
+
+    def declared_types(self, table: dict, key_types: dict[str, str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for i, spec in enumerate(
+            self.list_of(table.get("NonKeyAttributes"), f"{self.path}.NonKeyAttributes")
+        ):
+            if isinstance(spec, dict) and isinstance(spec.get("AttributeName"), str):
+                kind = spec.get("AttributeType", "S")
+                if kind not in d.ATTRIBUTE_TYPES:
+                    self.notes.append(
+                        f"attribute {spec['AttributeName']}: type {kind!r} is "
+                        "unknown; read as S"
+                    )
+                    kind = "S"
+                out[spec["AttributeName"]] = kind
+            elif isinstance(spec, str):
+                out[spec] = "S"
+            else:
+                self.error(
+                    f"{self.path}.NonKeyAttributes[{i}]",
+                    "expected an object with AttributeName and AttributeType",
+                )
+        return out
+
+    def sample_formats(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            return {}
+        out = {}
+        for attribute, spec in data.items():
+            pair = (
+                tuple(spec[:2]) if isinstance(spec, list) and len(spec) >= 2 else None
+            )
+            generator = SAMPLE_FORMATS.get(pair) if pair else None  # type: ignore[arg-type]
+            if generator is not None:
+                out[attribute] = generator
+            elif pair and pair[0] != "dataTypes":
+                self.notes.append(
+                    f"sample data format of {attribute} ({' / '.join(map(str, pair))}) "
+                    "has no matching generator; the default one is used"
+                )
+        return out
+
+    def items(
+        self,
+        data: Any,
+        path: str,
+        key_types: dict[str, str],
+        partition: d.KeyAttribute,
+        sort: d.KeyAttribute | None,
+    ) -> list[dict[str, dict]]:
+        out = []
+        skipped: list[str] = []
+        for i, raw in enumerate(self.list_of(data, path)):
+            if not isinstance(raw, dict):
+                skipped.append(f"item {i + 1} is not an object")
+                continue
+            item: dict[str, dict] = {}
+            bad = ""
+            for name, value in raw.items():
+                try:
+                    item[str(name)] = wire_value(value)
+                except _BadValue as exc:
+                    bad = f"item {i + 1}, attribute {name}: {exc}"
+                    break
+            for key in (partition, sort):
+                if bad or key is None:
+                    continue
+                if key.name not in item:
+                    bad = f"item {i + 1} has no {key.name}, the table's key"
+                elif key.type not in item[key.name]:
+                    # Model files often hold numbers as text: take them.
+                    text = scalar_text(item[key.name])
+                    if key.type == "N" and text is not None and _is_number(text):
+                        item[key.name] = {"N": text}
+                    elif key.type == "S" and text is not None:
+                        item[key.name] = {"S": text}
+                    else:
+                        bad = (
+                            f"item {i + 1}: {key.name} is "
+                            f"{next(iter(item[key.name]))}, the key is {key.type}"
+                        )
+            for name, kind in key_types.items():
+                if bad or name not in item or kind in item[name]:
+                    continue
+                text = scalar_text(item[name])
+                if kind == "S" and text is not None:
+                    item[name] = {"S": text}
+                elif kind == "N" and text is not None and _is_number(text):
+                    item[name] = {"N": text}
+                else:
+                    found = next(iter(item[name]))
+                    bad = f"item {i + 1}: {name} is {found}, the key is {kind}"
+            if bad:
+                skipped.append(bad)
+            else:
+                out.append(item)
+        if skipped:
+            self.notes.append(
+                f"{path}: {len(skipped)} item(s) left out: "
+                + "; ".join(skipped[:5])
+                + (" ..." if len(skipped) > 5 else "")
+            )
+        return out
+
+    def groups(
+        self,
+        table: dict,
+        items: list[dict[str, dict]],
+        key_types: dict[str, str],
+        partition: d.KeyAttribute,
+        sort: d.KeyAttribute | None,
+    ) -> list[Group]:
+        facets = self.list_of(table.get("TableFacets"), f"{self.path}.TableFacets")
+        schema_models = _schema_models(self.model, table)
+        groups: list[Group] = []
+        if facets:
+            for i, facet in enumerate(facets):
+                where = f"{self.path}.TableFacets[{i}]"
+                if not isinstance(facet, dict) or not isinstance(
+                    facet.get("FacetName"), str
+                ):
+                    self.error(where, "expected a facet with a FacetName")
+                    continue
+                alias = facet.get("KeyAttributeAlias") or {}
+                aliases = {}
+                if isinstance(alias, dict):
+                    if isinstance(alias.get("PartitionKeyAlias"), str):
+                        aliases[partition.name] = alias["PartitionKeyAlias"]
+                    if sort and isinstance(alias.get("SortKeyAlias"), str):
+                        aliases[sort.name] = alias["SortKeyAlias"]
+                group = Group(
+                    facet["FacetName"],
+                    self.items(
+                        facet.get("TableData"),
+                        f"{where}.TableData",
+                        key_types,
+                        partition,
+                        sort,
+                    ),
+                    aliases,
+                    schema_models.get(facet["FacetName"], {}),
+                    [
+                        a
+                        for a in facet.get("NonKeyAttributes") or []
+                        if isinstance(a, str)
+                    ],
+                    f"facet {facet['FacetName']}",
+                )
+                groups.append(group)
+                extra = sorted(
+                    k
+                    for k in facet
+                    if k
+                    not in (
+                        "FacetName",
+                        "KeyAttributeAlias",
+                        "TableData",
+                        "NonKeyAttributes",
+                        "DataAccess",
+                    )
+                )
+                if extra:
+                    self.notes.append(
+                        f"facet {facet['FacetName']}: fields not read: "
+                        + ", ".join(extra)
+                    )
+            return groups
+        discriminator = _discriminator(items)
+        if schema_models:
+            by_name = {
+                name: Group(name, [], {}, spec, [], f"model {name}")
+                for name, spec in schema_models.items()
+            }
+            rest = []
+            for item in items:
+                value = scalar_text(item.get(discriminator or "type", {}))
+                if value in by_name:
+                    by_name[value].items.append(item)
+                else:
+                    rest.append(item)
+            groups = list(by_name.values())
+            if rest:
+                groups.append(
+                    Group(
+                        table.get("TableName", "Item"), rest, origin="items of no model"
+                    )
+                )
+            return groups
+        if discriminator:
+            by_value: dict[str, Group] = {}
+            rest = []
+            for item in items:
+                value = scalar_text(item.get(discriminator, {}))
+                if value:
+                    by_value.setdefault(
+                        value,
+                        Group(value, origin=f"items with {discriminator} = {value}"),
+                    ).items.append(item)
+                else:
+                    rest.append(item)
+            groups = list(by_value.values())
+            if rest:
+                groups.append(
+                    Group(
+                        table.get("TableName", "Item"),
+                        rest,
+                        origin=f"items without {discriminator}",
+                    )
+                )
+            self.notes.append(
+                f"no facets: entities are the values of the attribute {discriminator}"
+            )
+            return groups
+        return key_prefix_groups(
+            items, partition.name, str(table.get("TableName") or "Item")
+        )
+
+    # Read the document as a design ------------------------------------
+
+    def finish(self, doc: dict):  # type: ignore[no-untyped-def]
+        """read_design checks the document; entities whose keys collide are
+        merged (their items could not be told apart) and it is read again."""
+        for _ in range(len(doc["entities"]) + 1):
+            text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+            result = read_design(text, max_bytes=50_000_000)
+            if not _merge_colliding(doc, result.problems, self.notes):
+                break
+        if result.design is not None:
+            recogniser = EntityRecogniser(result.design)
+            unknown = sum(
+                1
+                for item in result.design.sample_data.items
+                if recogniser.entity_of(item_from_wire(d.thaw(item))) is None
+            )
+            if unknown:
+                self.notes.append(
+                    f"{unknown} of {len(result.design.sample_data.items)} sample "
+                    "items match no entity's key templates; they are kept as items "
+                    "of the table"
+                )
+        return result
+
+
+def _whole(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, Decimal)) and value == int(value) and value >= 1:
+        return int(value)
+    return None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        Decimal(text)
+    except InvalidOperation:
+        return False
+    return True
+
+
+def _discriminator(items: list[dict[str, dict]]) -> str | None:
+    if len(items) < 2:
+        return None
+    for name in DISCRIMINATORS:
+        values = [scalar_text(i[name]) for i in items if name in i and "S" in i[name]]
+        if len(values) >= 0.8 * len(items) and 1 <= len(set(values)) <= 30:
+            return name
+    return None
+
+
+def _schema_extras(model: dict) -> dict[str, Any]:
+    """What this workbench's export adds to ModelSchema: entity descriptions
+    and sample settings, and the sample data seed."""
+    schema = model.get("ModelSchema")
+    if not isinstance(schema, dict):
+        return {}
+    out: dict[str, Any] = {}
+    if isinstance(schema.get("entities"), dict):
+        out["entities"] = schema["entities"]
+    if isinstance(schema.get("sample_data"), dict):
+        out["sample_data"] = schema["sample_data"]
+    return out
+
+
+def _schema_models(model: dict, table: dict) -> dict[str, dict]:
+    """The labs web modeler's (and this workbench's export's) ModelSchema
+    models: entity -> attribute -> {type, value template, ...}."""
+    schema = model.get("ModelSchema")
+    if not isinstance(schema, dict):
+        return {}
+    tables = schema.get("tables")
+    if isinstance(tables, dict) and isinstance(
+        tables.get(table.get("TableName")), dict
+    ):
+        schema = tables[table.get("TableName")]
+    models = schema.get("models")
+    if not isinstance(models, dict):
+        return {}
+    return {str(k): v for k, v in models.items() if isinstance(v, dict)}
+
+
+def _unique_items(
+    items: list[dict[str, dict]],
+    keys: tuple[d.KeyAttribute, d.KeyAttribute | None],
+    notes: list[str],
+) -> list[dict[str, dict]]:
+    seen: dict[tuple, dict] = {}
+    differing = 0
+    for item in items:
+        key = tuple(json.dumps(item[k.name], sort_keys=True) for k in keys if k)
+        if key in seen:
+            if seen[key] != item:
+                differing += 1
+            continue
+        seen[key] = item
+    if differing:
+        notes.append(
+            f"{differing} item(s) share a primary key with an earlier item; the "
+            "first is kept, as DynamoDB would keep one"
+        )
+    return list(seen.values())
+
+
+_COLLISION = re.compile(r"entities (\w+) and (\w+) can write the same primary key")
+
+
+def _merge_colliding(doc: dict, problems: Iterable[Problem], notes: list[str]) -> bool:
+    """Merge the second of two entities whose primary keys collide into the
+    first, re-inferring nothing: the first's templates already cover both
+    kinds of item when they were inferred from data (the collision says so)."""
+    for problem in problems:
+        match = _COLLISION.search(problem.message) if problem.is_error else None
+        if match:
+            first, second = match.groups()
+            entities = doc["entities"]
+            if first not in entities or second not in entities:
+                continue
+            kept = entities[first]
+            gone = entities.pop(second)
+            for name, spec in gone.get("attributes", {}).items():
+                if name not in kept["attributes"]:
+                    spec = dict(spec)
+                    spec["required"] = False
+                    spec.pop("presence", None)
+                    kept["attributes"][name] = spec
+            for name, template in gone.get("keys", {}).items():
+                kept["keys"].setdefault(name, template)
+            _drop_partial_indexes(doc, kept)
+            notes.append(
+                f"{second} was merged into {first}: their keys "
+                f"({_key_summary(gone)} and {_key_summary(kept)}) can be the same, "
+                "so their items cannot be told apart"
+            )
+            return True
+    return False
+
+
+def _key_summary(entity: dict) -> str:
+    return " / ".join(
+        k["template"] if isinstance(k, dict) else str(k)
+        for k in list(entity.get("keys", {}).values())[:2]
+    )
+
+
+def _drop_partial_indexes(doc: dict, entity: dict) -> None:
+    for index in doc["table"].get("indexes", []):
+        names = []
+        for part in ("partition_key", "sort_key"):
+            if part in index:
+                names.append(index[part]["name"])
+        if index["kind"] == "local":
+            continue
+        present = [n for n in names if n in entity["keys"]]
+        if present and len(present) != len(names):
+            for n in present:
+                entity["keys"].pop(n)

@@ -1,0 +1,534 @@
+"""Entities from the items of a NoSQL Workbench table: attributes from what
+the items hold, and key templates from the aliases, the `ModelSchema`
+templates or, failing those, the items' key values.
+
+How a key template is inferred from the key values of an entity's items:
+- a key named like a plain attribute (`Operator`, `CreatedAt`) is that
+  attribute: `{operator}`;
+- a value equal to one of the item's attributes is that attribute;
+- otherwise the value is split at `#` (or `|`, or `:` when it is not a
+  time): parts that every item shares and that have no digit stay literal
+  (`ORDER`), a part equal to an attribute becomes its placeholder, and a
+  part like `T1`, `T2` becomes `T{tId}`, with a new attribute whose values
+  were all digits typed N so that the collision check knows it holds only
+  digits.
+Attributes made this way remember each item's value, so `c#12345` in both
+PK and SK gives `c#{cId}` for both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from modeler import design as d
+from modeler.keys import parse_template
+from modeler.keys.template import Placeholder
+
+SCHEMA_TYPES = {
+    "String": "S",
+    "Number": "N",
+    "Binary": "B",
+    "Boolean": "BOOL",
+    "Null": "NULL",
+    "List": "L",
+    "Map": "M",
+    "StringSet": "SS",
+    "NumberSet": "NS",
+    "BinarySet": "BS",
+}
+SCHEMA_NAMES = {v: k for k, v in SCHEMA_TYPES.items()}
+ENTITY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")
+_SCHEMA_PLACEHOLDER = re.compile(r"\$\{([^{}]+)\}")
+_GENERIC_KEY = re.compile(r"(?:^|[^A-Za-z])(?:pk|sk)\d*$|^(?:gsi|lsi)\d", re.IGNORECASE)
+_TIME = re.compile(r"\d:\d")
+_LEADING_WORD = re.compile(r"^([A-Za-z]{2,})[#:|]")
+
+
+@dataclass
+class Group:
+    """The items and hints that become one entity."""
+
+    name: str
+    items: list[dict[str, dict]] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)  # key attr -> alias
+    schema: dict[str, Any] = field(default_factory=dict)  # ModelSchema model
+    declared: list[str] = field(default_factory=list)  # facet NonKeyAttributes
+    origin: str = ""
+
+
+def scalar_text(wire: dict[str, Any]) -> str | None:
+    """The text an S or N value shows in a key, else None."""
+    if "S" in wire:
+        return wire["S"]
+    if "N" in wire:
+        return wire["N"]
+    return None
+
+
+def key_prefix_groups(
+    items: list[dict[str, dict]], partition: str, name: str
+) -> list[Group]:
+    """Items told apart by the word their partition key starts with
+    (`User:UserA`, `Room:Music`), when every item has one and there are
+    several; else one group."""
+    words = []
+    for item in items:
+        match = _LEADING_WORD.match(scalar_text(item.get(partition, {})) or "")
+        if match is None:
+            return [Group(name, list(items), origin="all items")]
+        words.append(match.group(1))
+    if len(set(words)) < 2:
+        return [Group(name, list(items), origin="all items")]
+    groups: dict[str, Group] = {}
+    for word, item in zip(words, items, strict=True):
+        groups.setdefault(
+            word, Group(word, origin=f"items whose {partition} starts with {word}")
+        ).items.append(item)
+    return list(groups.values())
+
+
+class EntityBuilder:
+    def __init__(
+        self,
+        key_types: dict[str, str],
+        table_keys: list[d.KeyAttribute],
+        index_keys: dict[str, list[str]],
+        declared: dict[str, str],
+        formats: dict[str, Any],
+        notes: list[str],
+    ) -> None:
+        self.key_types = key_types
+        self.table_keys = table_keys
+        self.table_key_names = {k.name for k in table_keys}
+        self.index_keys = index_keys
+        self.declared = declared
+        self.formats = formats
+        self.notes = notes
+
+    def build(self, groups: list[Group]) -> dict[str, dict]:
+        entities: dict[str, dict] = {}
+        for group in groups:
+            name = entity_name(group.name, entities)
+            if name != group.name:
+                self.notes.append(
+                    f"{group.origin}: named {name} ('{group.name}' is not a valid "
+                    "entity name)"
+                )
+            entities[name] = _Entity(self, group).build()
+        return entities
+
+
+class _Entity:
+    def __init__(self, builder: EntityBuilder, group: Group) -> None:
+        self.b = builder
+        self.group = group
+        self.attributes: dict[str, dict] = {}
+        # Values of attributes made up for key parts, per item (by id).
+        self.virtual: dict[str, dict[int, str]] = {}
+        self.origin: dict[str, str] = {}  # the literal word a made-up one follows
+        self.format_of: dict[str, str] = {}
+        self.taken = set(builder.key_types)
+
+    def build(self) -> dict:
+        self.declare_attributes()
+        keys: dict[str, Any] = {}
+        order = sorted(
+            self.b.key_types,
+            key=lambda k: (bool(_GENERIC_KEY.search(k)) or not _plain_name(k),),
+        )
+        for key in order:
+            template = self.template(key)
+            if template is not None:
+                keys[key] = template
+        for key in self.b.table_keys:
+            if key.name not in keys:
+                keys[key.name] = self.new_attribute(key.name, "", key.type)
+        keys = {k: keys[k] for k in self.b.key_types if k in keys}
+        self.drop_partial_indexes(keys)
+        return {"attributes": self.attributes, "keys": keys}
+
+    # Attributes -----------------------------------------------------------
+
+    def declare(
+        self, name: str, kind: str, required: bool, presence: float | None
+    ) -> bool:
+        if name in self.b.key_types or name in self.attributes:
+            return True
+        if not ATTRIBUTE_NAME.match(name):
+            return False
+        spec: dict[str, Any] = {"type": kind}
+        if not required:
+            spec["required"] = False
+            if presence is not None:
+                spec["presence"] = presence
+        if name in self.b.formats:
+            spec["generator"] = self.b.formats[name]
+        self.attributes[name] = spec
+        self.taken.add(name)
+        return True
+
+    def declare_attributes(self) -> None:
+        group = self.group
+        skipped: set[str] = set()
+        for name, spec in group.schema.items():
+            if not isinstance(spec, dict) or name in self.b.key_types:
+                continue
+            kind = SCHEMA_TYPES.get(spec.get("type", "String"), spec.get("type"))
+            if kind not in d.ATTRIBUTE_TYPES:
+                kind = "S"
+            if not self.declare(
+                name, kind, spec.get("required", True) is not False, _presence(spec)
+            ):
+                skipped.add(name)
+                continue
+            for extra in ("generator", "max_length", "description"):
+                if spec.get(extra) not in (None, "") and name in self.attributes:
+                    self.attributes[name][extra] = plain_json(spec[extra])
+        if group.schema:
+            # The model says which attributes the entity has; an item's other
+            # attributes are the item's own.
+            if skipped:
+                self.b.notes.append(
+                    f"{group.origin}: attributes {', '.join(sorted(skipped))} "
+                    "cannot be declared (an attribute name has letters, digits, "
+                    "_ . and -)"
+                )
+            return
+        count = len(group.items)
+        seen: dict[str, int] = {}
+        kinds: dict[str, str] = {}
+        for item in group.items:
+            for name, value in item.items():
+                seen[name] = seen.get(name, 0) + 1
+                kinds.setdefault(name, next(iter(value)))
+        for name in group.declared + list(seen):
+            required = bool(count) and seen.get(name, 0) == count
+            share = seen.get(name, 0) / count if count else 0.0
+            presence = (
+                None if required or not count else min(max(round(share, 2), 0.01), 0.99)
+            )
+            kind = kinds.get(name) or self.b.declared.get(name, "S")
+            if not self.declare(name, kind, required, presence):
+                skipped.add(name)
+        if skipped:
+            self.b.notes.append(
+                f"{group.origin}: attributes {', '.join(sorted(skipped))} are kept in "
+                "the sample items but not declared (an attribute name has letters, "
+                "digits, _ . and -)"
+            )
+
+    def value_of(self, name: str, item: dict) -> str | None:
+        if name in self.virtual:
+            return self.virtual[name].get(id(item))
+        own = item.get(name)
+        return scalar_text(own) if own is not None else None
+
+    def new_attribute(
+        self,
+        key: str,
+        previous: str,
+        kind: str,
+        values: list[tuple[dict, str]] | None = None,
+        *,
+        numeric: bool = True,
+    ) -> str:
+        """A made-up attribute for a key part, as a placeholder. Parts that
+        are all digits make an N attribute, zero-padded to their width when
+        they all have one: the collision check then knows they hold digits
+        only, and the key renders back to the same text."""
+        name = _new_name(key, previous, self.taken)
+        texts = [t for _, t in values or []]
+        spec = ""
+        if kind == "S" and numeric and texts and all(t.isdigit() for t in texts):
+            widths = {len(t) for t in texts}
+            if len(widths) == 1 and 1 < next(iter(widths)) <= 15:
+                kind, spec = "N", f"0{next(iter(widths))}d"
+            elif all(_is_count(t) for t in texts):
+                kind = "N"
+        self.attributes[name] = {"type": kind}
+        self.virtual[name] = {id(item): text for item, text in values or []}
+        self.origin[name] = _word(previous)
+        self.format_of[name] = spec
+        return self.placeholder(name)
+
+    def placeholder(self, name: str) -> str:
+        spec = self.format_of.get(name, "")
+        return f"{{{name}:{spec}}}" if spec else f"{{{name}}}"
+
+    # Keys -----------------------------------------------------------------
+
+    def template(self, key: str) -> Any:
+        group = self.group
+        kind = self.b.key_types[key]
+        hint = (
+            group.schema.get(key) if isinstance(group.schema.get(key), dict) else None
+        )
+        declared = None
+        if hint and isinstance(hint.get("template"), str):
+            declared = hint["template"]  # this workbench's own export
+        elif hint and isinstance(hint.get("value"), str):
+            declared = from_schema_template(hint["value"])
+        elif _has_placeholder(group.aliases.get(key, "")):
+            declared = group.aliases[key]
+        values = [
+            (item, scalar_text(item[key]) or "") for item in group.items if key in item
+        ]
+        if declared is not None:
+            if self.fits(declared, values):
+                when = hint.get("when") if hint else None
+                return {"template": declared, "when": when} if when else declared
+            self.b.notes.append(
+                f"{group.origin}: the template {declared!r} of {key} does not match "
+                "its sample items; the template is inferred from the items instead"
+            )
+        if not values:
+            return None
+        return self.infer(key, kind, values)
+
+    def fits(self, template: str, values: list[tuple[dict, str]]) -> bool:
+        try:
+            parsed = parse_template(template)
+        except ValueError:
+            return False
+        if any(p.attribute not in self.attributes for p in parsed.placeholders):
+            return False
+        for item, text in values:
+            matched = parsed.match(text)
+            if matched is None:
+                return False
+            for name, got in matched.items():
+                own = self.value_of(name, item)
+                if own is not None and own != str(got) and not _same_number(own, got):
+                    return False
+        return True
+
+    def matching(
+        self, values: list[tuple[dict, str]], key_kind: str, word: str | None = None
+    ) -> str | None:
+        """An attribute whose value is the text in every item that has it
+        (and at least one has it). A made-up attribute matches only after
+        the same literal word (`c#12345` is not `o#12345`'s 12345)."""
+        for name, spec in self.attributes.items():
+            if name in self.virtual and word is not None and self.origin[name] != word:
+                continue
+            allowed = ("S", "N") if key_kind == "S" else (key_kind,)
+            if spec["type"] not in allowed:
+                continue
+            present = 0
+            for item, text in values:
+                own = self.value_of(name, item)
+                if own is None:
+                    continue
+                if own != text and not (
+                    spec["type"] == "N" and _same_number(own, text)
+                ):
+                    break
+                present += 1
+            else:
+                if present:
+                    return name
+        return None
+
+    def infer(self, key: str, kind: str, values: list[tuple[dict, str]]) -> str:
+        whole = self.matching(values, kind, "")
+        if whole is not None:
+            return self.placeholder(whole)
+        texts = [t for _, t in values]
+        if kind != "S" or _plain_name(key) and not _GENERIC_KEY.search(key):
+            return self.new_attribute(key, "", kind, values, numeric=False)
+        if len(set(texts)) == 1 and not _has_digit(texts[0]):
+            return _literal(texts[0])
+        timely = any(_TIME.search(t) for t in texts)
+        separators = "#|" if timely else "#|:"
+        for separator in separators:
+            if not all(separator in t for t in texts):
+                continue
+            split = [t.split(separator) for t in texts]
+            if len({len(s) for s in split}) != 1:
+                continue
+            parts, previous = [], ""
+            for position in range(len(split[0])):
+                segment = [
+                    (item, s[position])
+                    for (item, _), s in zip(values, split, strict=True)
+                ]
+                parts.append(self.segment(key, segment, previous))
+                shared = {text for _, text in segment}
+                previous = segment[0][1] if len(shared) == 1 else ""
+            return separator.join(parts)
+        prefix = _common_prefix(texts)
+        cut = max(prefix.rfind(s) for s in separators)
+        prefix = prefix[: cut + 1] if cut >= 0 else ""
+        rests = [(item, t[len(prefix) :]) for item, t in values]
+        return _literal(prefix) + self.segment(key, rests, prefix[:-1])
+
+    def segment(self, key: str, segment: list[tuple[dict, str]], previous: str) -> str:
+        texts = [t for _, t in segment]
+        if len(set(texts)) == 1 and not _has_digit(texts[0]):
+            return _literal(texts[0])
+        matched = self.matching(segment, "S", _word(previous))
+        if matched is not None:
+            return self.placeholder(matched)
+        letters = re.match(r"[A-Za-z]*", _common_prefix(texts)).group()  # type: ignore[union-attr]
+        if letters and all(t[len(letters) :][:1].isdigit() for t in texts):
+            rests = [(item, t[len(letters) :]) for item, t in segment]
+            matched = self.matching(rests, "S", _word(letters))
+            if matched is not None:
+                return _literal(letters) + self.placeholder(matched)
+            return _literal(letters) + self.new_attribute(key, letters, "S", rests)
+        return self.new_attribute(key, previous, "S", segment)
+
+    def drop_partial_indexes(self, keys: dict[str, Any]) -> None:
+        for index, names in self.b.index_keys.items():
+            own = [n for n in names if n not in self.b.table_key_names]
+            present = [n for n in own if n in keys]
+            if present and len(present) < len(own):
+                for n in present:
+                    keys.pop(n)
+                self.b.notes.append(
+                    f"{self.group.origin}: left out of {index}, whose key attributes "
+                    "its items do not all have"
+                )
+        partial = [
+            n
+            for n in keys
+            if n not in self.b.table_key_names
+            and not isinstance(keys[n], dict)
+            and 0 < sum(1 for i in self.group.items if n in i) < len(self.group.items)
+        ]
+        if partial:
+            self.b.notes.append(
+                f"{self.group.origin}: only some items have {', '.join(partial)}; "
+                "the entity is in that index for all of them until you add a "
+                "`when` condition"
+            )
+
+
+def _presence(spec: dict) -> float | None:
+    value = spec.get("presence")
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def plain_json(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return int(value) if value == int(value) else float(value)
+    if isinstance(value, dict):
+        return {k: plain_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_json(v) for v in value]
+    return value
+
+
+def entity_name(name: str, taken: dict) -> str:
+    if ENTITY_NAME.match(name):
+        candidate = name
+    else:
+        parts = re.split(r"[^A-Za-z0-9]+", name)
+        candidate = "".join(p[:1].upper() + p[1:] for p in parts if p) or "Entity"
+        if not candidate[0].isalpha():
+            candidate = "E" + candidate
+        candidate = candidate[:64]
+    base, n = candidate, 2
+    while candidate in taken:
+        candidate = f"{base[:60]}{n}"
+        n += 1
+    return candidate
+
+
+def _has_placeholder(text: str) -> bool:
+    try:
+        return bool(parse_template(text).placeholders)
+    except ValueError:
+        return False
+
+
+def from_schema_template(value: str) -> str:
+    """`${timestamp}#${roomId}` as a key template: `{timestamp}#{roomId}`."""
+    if "${" not in value:
+        return value
+    out, position = [], 0
+    for match in _SCHEMA_PLACEHOLDER.finditer(value):
+        out.append(_literal(value[position : match.start()]))
+        out.append("{" + match.group(1) + "}")
+        position = match.end()
+    out.append(_literal(value[position:]))
+    return "".join(out)
+
+
+def to_schema_template(template: str) -> str:
+    """A key template in ModelSchema's `${name}` form (formats kept)."""
+    out = []
+    for part in parse_template(template).parts:
+        if isinstance(part, Placeholder):
+            spec = f":{part.format_spec}" if part.format_spec else ""
+            out.append("${" + part.attribute + spec + "}")
+        else:
+            out.append(part.text)
+    return "".join(out)
+
+
+def _literal(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    try:
+        return Decimal(str(a)) == Decimal(str(b))
+    except InvalidOperation:
+        return False
+
+
+def _word(text: str) -> str:
+    return text.lower() if re.fullmatch(r"[A-Za-z]+", text) else ""
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _is_count(text: str) -> bool:
+    """Digits with no leading zero: a number renders back to the same text."""
+    return (
+        text.isdigit() and (text == "0" or not text.startswith("0")) and len(text) < 16
+    )
+
+
+def _plain_name(key: str) -> bool:
+    return bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key))
+
+
+def _common_prefix(texts: list[str]) -> str:
+    if not texts:
+        return ""
+    first, last = min(texts), max(texts)
+    n = 0
+    while n < len(first) and n < len(last) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
+def _new_name(key: str, previous: str, taken: set[str]) -> str:
+    word = re.sub(r"[^A-Za-z]", "", previous)
+    if word and word == previous and _GENERIC_KEY.search(key):
+        base = word[:1].lower() + word[1:].lower() + "Id"
+    elif _plain_name(key) and not _GENERIC_KEY.search(key):
+        base = key[:1].lower() + key[1:]
+        if base == key:
+            base += "Value"
+    else:
+        base = re.sub(r"[^A-Za-z0-9]", "", key).lower() or "key"
+        if not base[0].isalpha():
+            base = "k" + base
+        base += "Value"
+    name, n = base, 2
+    while name in taken:
+        name = f"{base}{n}"
+        n += 1
+    taken.add(name)
+    return name

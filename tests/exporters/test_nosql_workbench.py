@@ -1,0 +1,272 @@
+"""NoSQL Workbench models: every real file imports, an export re-imports to
+the same design (on what the format carries), bad files are refused with a
+clear message."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from modeler.design import thaw
+from modeler.designfile import dump_design, read_design
+from modeler.engine.types import item_from_wire
+from modeler.exporters.nosql_workbench import (
+    carried,
+    export_notes,
+    export_workbench,
+    workbench_model,
+)
+from modeler.exporters.workbench_import import looks_like_workbench, read_workbench
+from modeler.sampledata.recognise import EntityRecogniser
+from tests.exporters.helpers import EXAMPLES, FIXTURES, WORKBENCH_FIXTURES, example
+from tests.exporters.strategies import designs
+
+
+def fixture(name: str):
+    result = read_workbench((FIXTURES / name).read_bytes())
+    assert result.ok, result.all_problems
+    return result
+
+
+def entity_keys(design):
+    return {e.name: {k: v.template for k, v in e.keys.items()} for e in design.entities}
+
+
+@pytest.mark.parametrize("path", WORKBENCH_FIXTURES, ids=lambda p: p.stem)
+def test_every_fixture_imports_to_designs_that_read_back(path):
+    result = read_workbench(path.read_bytes())
+    assert result.ok, result.all_problems
+    assert not [p for p in result.all_problems if p.is_error]
+    for design in result.designs:
+        again = read_design(dump_design(design))
+        assert again.design == design
+        assert design.entities and design.sample_data.items
+        recogniser = EntityRecogniser(design)
+        known = [
+            recogniser.entity_of(item_from_wire(thaw(i)))
+            for i in design.sample_data.items
+        ]
+        assert sum(k is not None for k in known) >= len(known) - 1
+
+
+def test_fixtures_cover_every_version():
+    versions = {read_workbench(p.read_bytes()).version for p in WORKBENCH_FIXTURES}
+    assert versions == {"1.0", "2.0", "3.0"}
+
+
+def test_a_model_with_two_tables_gives_a_design_per_table():
+    result = fixture("BankModel.json")
+    assert [t.table_name for t in result.tables] == [
+        "PaymentScheduler",
+        "TransactionHistory",
+    ]
+    assert [d.name for d in result.designs] == [
+        "Bank — PaymentScheduler",
+        "Bank — TransactionHistory",
+    ]
+    history = result.designs[1]
+    assert [i.name for i in history.table.indexes] == [
+        "QueryAll_byTime",
+        "Query_TransactionID",
+    ]
+    assert (
+        entity_keys(history)["TransactionHistory"]["TransactionID"] == "{transactionID}"
+    )
+
+
+def test_facets_become_entities_with_templates_inferred_from_their_items():
+    design = fixture("AnOnlineShop_facets.json").designs[0]
+    keys = entity_keys(design)
+    assert list(keys)[:3] == ["customer", "product", "warehouse"]
+    assert keys["customer"] == {"PK": "c#{cId:05d}", "SK": "c#{cId:05d}"}
+    assert keys["warehouseItem"]["GSI2-PK"] == "w#{wId:05d}"
+    assert keys["payment"]["SK"] == "pmn#{pmnId:05d}"
+    customer = design.entity("customer")
+    assert {a.name for a in customer.attributes} >= {"Email", "Name", "cId"}
+    # Version 1.0 keeps each facet's table data on the facet.
+    assert len(design.sample_data.items) >= 14
+
+
+def test_aliases_and_attribute_values_name_the_placeholders():
+    design = fixture("ConnectedVehiclesSchema.json").designs[0]
+    keys = entity_keys(design)
+    assert keys["Vehicle"]["PK"] == "VIN#{vehicle_id}"
+    assert keys["User"]["PK"] == "ID#{user_name}"
+    assert design.table.billing_mode == "PROVISIONED"
+    assert design.table.capacity.read == 5
+
+
+def test_nested_maps_written_as_plain_json_become_dynamodb_json():
+    design = fixture("ConnectedVehiclesSchema.json").designs[0]
+    autodrive = next(
+        i for i in design.sample_data.items if i["SK"]["S"] == "FEATURE#AUTODRIVE"
+    )
+    assert dict(autodrive["autonomous_driving"]["M"]["is_enabled"]) == {"BOOL": True}
+    assert dict(autodrive["autonomous_driving"]["M"]["version"]) == {
+        "S": "v0.000.1 beta"
+    }
+
+
+def test_without_facets_items_are_grouped_by_their_key_prefix():
+    result = fixture("ChatSystemSchema.json")
+    design = result.designs[0]
+    assert entity_keys(design) == {
+        "User": {
+            "PK": "User:{userId}",
+            "SK": "{skValue}",
+            "RoomID": "{roomID}",
+            "CreatedAt": "{createdAt}",
+        },
+        "Room": {"PK": "Room:{roomId}", "SK": "meta"},
+    }
+    notes = " ".join(result.tables[0].notes)
+    assert "auto scaling settings not kept" in notes
+    assert "RoomID_Comment_IDX has no capacity of its own" in notes
+
+
+def test_labs_model_schema_and_type_attribute_give_the_entities():
+    result = fixture("Hospital.json")
+    design = result.designs[0]
+    names = [e.name for e in design.entities]
+    assert names[:2] == ["patient", "treatment"]
+    assert "doctor" in names and "room" in names
+    notes = " ".join(result.tables[0].notes)
+    # The modeler's own template does not fit its data: said, not hidden.
+    assert "'{timestamp}#{treatmentId}' of SK does not match" in notes
+    assert "admission was merged into treatment" in notes
+    assert [i.name for i in design.table.indexes] == ["GSI1", "GSI2", "GSI3", "GSI4"]
+
+
+def test_plain_attribute_keys_of_a_version_1_model():
+    design = fixture("DeviceStateLog_7.json").designs[0]
+    keys = entity_keys(design)["DeviceStateLog"]
+    assert keys["State#Date"] == "{State}#{date}"
+    assert keys["Operator"] == "{operator}"
+    assert keys["EscalatedTo"] == "{escalatedTo}"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_export_of_an_example_reimports_to_the_same_design(path):
+    design = example(path)
+    text = export_workbench(design)
+    model = json.loads(text)
+    assert model["ModelMetadata"]["Version"] == "3.0"
+    (table,) = model["DataModel"]
+    assert [f["FacetName"] for f in table["TableFacets"]] == [
+        e.name for e in design.entities
+    ]
+    result = read_workbench(text)
+    assert result.ok, result.all_problems
+    assert result.designs == [carried(design)]
+    assert any("access pattern" in n for n in export_notes(design))
+
+
+@pytest.mark.parametrize("path", WORKBENCH_FIXTURES, ids=lambda p: p.stem)
+def test_export_of_an_imported_fixture_reimports_to_the_same_design(path):
+    for design in read_workbench(path.read_bytes()).designs:
+        again = read_workbench(export_workbench(design))
+        assert again.designs == [carried(design)]
+
+
+def test_facets_hold_their_entitys_sample_items_with_templates_as_aliases():
+    design = fixture("AnOnlineShop_facets.json").designs[0]
+    model = workbench_model(design, now=datetime(2026, 1, 2, 15, 4, tzinfo=UTC))
+    assert model["ModelMetadata"]["DateCreated"] == "Jan 02, 2026, 03:04 PM"
+    (table,) = model["DataModel"]
+    customer = table["TableFacets"][0]
+    assert customer["KeyAttributeAlias"] == {
+        "PartitionKeyAlias": "c#{cId:05d}",
+        "SortKeyAlias": "c#{cId:05d}",
+    }
+    assert {i["PK"]["S"] for i in customer["TableData"]} == {
+        "c#12345",
+        "c#23456",
+        "c#54321",
+    }
+    assert len(table["TableData"]) == len(design.sample_data.items)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(designs())
+def test_export_then_import_gives_the_carried_design(generated):
+    design = read_design(dump_design(generated)).design
+    assert design is not None
+    result = read_workbench(export_workbench(design))
+    assert result.ok, result.all_problems
+    assert result.designs == [carried(design)]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"not json at all", "not valid JSON at line 1, column 1"),
+        (b'{"ModelName": "x", "DataModel": [', "not valid JSON at line 1"),
+        (b"[1, 2]", "expected a NoSQL Workbench model (a JSON object"),
+        (b'{"ModelName": "x"}', "DataModel: is missing"),
+        (
+            b'{"ModelName": "x", "DataModel": []}',
+            "expected a list of at least one table",
+        ),
+        (
+            b'{"ModelName": "x", "ModelMetadata": {"Version": "4.0"}, "DataModel": [{}]}',
+            "unknown version '4.0'",
+        ),
+        (b'{"ModelName": "x", "DataModel": [{"TableName": "t1"}]}', "KeyAttributes"),
+        (
+            b'{"ModelName": "x", "DataModel": [{"TableName": "orders", "KeyAttributes":'
+            b' {"PartitionKey": {"AttributeName": "PK", "AttributeType": "BOOL"}}}]}',
+            "'BOOL' is not one of S, N, B",
+        ),
+        (b"\xff\xfe{}", "not UTF-8"),
+    ],
+)
+def test_bad_files_are_refused_with_a_clear_message(content, message):
+    result = read_workbench(content)
+    assert not result.ok
+    assert not result.designs
+    text = "; ".join(f"{p.path}: {p.message}" for p in result.all_problems)
+    assert message in text
+
+
+def test_an_oversize_file_is_refused_before_it_is_parsed():
+    result = read_workbench(b"{" + b" " * 2000 + b"}", max_bytes=1000)
+    assert not result.ok
+    assert result.problems[0].message == (
+        "the file is 2,002 bytes; model files are limited to 1,000 bytes"
+    )
+
+
+def test_workbench_files_are_told_from_design_yaml():
+    for path in WORKBENCH_FIXTURES:
+        assert looks_like_workbench(path.read_bytes())
+    for path in EXAMPLES:
+        assert not looks_like_workbench(path.read_bytes())
+    assert not looks_like_workbench(b'{"format": "single-table-workbench/v1"}')
+
+
+def test_items_without_the_table_key_are_left_out_and_listed():
+    model = {
+        "ModelName": "Tiny",
+        "DataModel": [
+            {
+                "TableName": "tiny",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}
+                },
+                "TableData": [
+                    {"PK": {"S": "A#1"}, "n": {"N": 5}},
+                    {"other": {"S": "no key"}},
+                    {"PK": {"S": "A#2"}, "bad": {"X": 1}},
+                ],
+            }
+        ],
+    }
+    result = read_workbench(json.dumps(model))
+    assert result.ok, result.all_problems
+    (table,) = result.tables
+    assert len(result.designs[0].sample_data.items) == 1
+    assert dict(result.designs[0].sample_data.items[0]["n"]) == {"N": "5"}
+    assert any("2 item(s) left out" in n and "has no PK" in n for n in table.notes)
