@@ -97,16 +97,23 @@ def _leading(template: str) -> tuple[str, str] | None:
 
 
 def _leading_keys_value(design: d.Design, attribute: str) -> list[str]:
+    """The keys a tenant may use: the literal prefix, the tenant's tag, and
+    the literal text after it (`T#${aws:PrincipalTag/tenantId}#*`). The text
+    after the tag matters: without it, tenant `acme` would match the keys of
+    tenant `acme2` too."""
     values = set()
     pk = design.table.partition_key.name
+    tag = "${" + TENANT_TAG.format(attribute=attribute) + "}"
     for entity in design.entities:
-        template = entity.keys[pk].template
-        prefix, _ = _leading(template)  # type: ignore[misc]
-        # The placeholder ends the key, or more text follows it.
-        whole = len(parse_template(template).parts) == (2 if prefix else 1)
-        escaped = _iam_literal(prefix)
-        tag = "${" + TENANT_TAG.format(attribute=attribute) + "}"
-        values.add(f"{escaped}{tag}" if whole else f"{escaped}{tag}*")
+        parts = parse_template(entity.keys[pk].template).parts
+        position = next(i for i, p in enumerate(parts) if isinstance(p, Placeholder))
+        prefix = "".join(p.text for p in parts[:position])  # type: ignore[union-attr]
+        value = _iam_literal(prefix) + tag
+        rest = parts[position + 1 :]
+        if rest and isinstance(rest[0], Literal):
+            value += _iam_literal(rest[0].text)
+            rest = rest[1:]
+        values.add(value + ("*" if rest else ""))
     return sorted(values)
 
 

@@ -211,7 +211,8 @@ def test_export_then_import_gives_the_carried_design(generated):
             "expected a list of at least one table",
         ),
         (
-            b'{"ModelName": "x", "ModelMetadata": {"Version": "4.0"}, "DataModel": [{}]}',
+            b'{"ModelName": "x", "ModelMetadata": {"Version": "4.0"}, '
+            b'"DataModel": [{}]}',
             "unknown version '4.0'",
         ),
         (b'{"ModelName": "x", "DataModel": [{"TableName": "t1"}]}', "KeyAttributes"),
