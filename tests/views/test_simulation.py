@@ -321,7 +321,7 @@ def test_page_of_a_design_whose_sample_data_cannot_be_made(
         in html
     )
     assert "depend on each other" in html
-    assert "hx-get" not in html
+    assert 'hx-trigger="load"' not in html  # no pattern result is loaded
     assert "sample-data.jsonl" not in html
     assert "The patterns cannot run until the sample data can be made." in html
 
