@@ -97,6 +97,9 @@ def _context(
         editing=editing,
         form=form,
         preview=_preview(design, form) if form is not None else None,
+        attribute_names=" ".join(
+            dict.fromkeys(a.name for e in design.entities for a in e.attributes)
+        ),
         notice=notice,
     )
 

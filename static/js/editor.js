@@ -104,7 +104,9 @@
     const params = [...form.querySelectorAll('input[name*="param-"][name$="-name"]')]
       .map((input) => input.value.trim())
       .filter(Boolean);
-    return [...new Set([...typed, ...params])];
+    // The pattern form names the design's attributes in data-attributes.
+    const declared = (form.dataset.attributes || "").split(" ").filter(Boolean);
+    return [...new Set([...typed, ...params, ...declared])];
   }
 
   function openPrefix(input) {
