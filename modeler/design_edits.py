@@ -43,9 +43,59 @@ def _moved(items: Sequence[T], position: int, offset: int) -> tuple[T, ...]:
 
 
 def table_replace(design: d.Design, table: d.Table) -> d.Design:
-    """The table's settings and keys from `table`; the indexes stay."""
-    table = dataclasses.replace(table, indexes=design.table.indexes)
-    return dataclasses.replace(design, table=table)
+    """The table's settings and keys from `table`; the indexes stay. A key
+    attribute renamed here is renamed in the entities' templates and the
+    patterns' key conditions."""
+    old = design.table
+    table = dataclasses.replace(table, indexes=old.indexes)
+    renamed = _renamed_keys(
+        [(old.partition_key, table.partition_key), (old.sort_key, table.sort_key)]
+    )
+    return _key_attributes_renamed(dataclasses.replace(design, table=table), renamed)
+
+
+def _renamed_keys(
+    pairs: Sequence[tuple[d.KeyAttribute | None, d.KeyAttribute | None]],
+) -> dict[str, str]:
+    return {
+        before.name: after.name
+        for before, after in pairs
+        if before is not None and after is not None and before.name != after.name
+    }
+
+
+def _key_attributes_renamed(design: d.Design, renamed: dict[str, str]) -> d.Design:
+    """Templates and key conditions follow renamed key attributes, unless
+    the old name is still a key attribute somewhere."""
+    still_used = {a.name for a in design.table.all_key_attributes()}
+    renamed = {k: v for k, v in renamed.items() if k not in still_used}
+    if not renamed:
+        return design
+
+    def keys(entity: d.Entity) -> d.Entity:
+        new = {renamed.get(name, name): key for name, key in entity.keys.items()}
+        return dataclasses.replace(entity, keys=d.freeze(new))
+
+    def clauses(items: tuple[d.KeyClause, ...]) -> tuple[d.KeyClause, ...]:
+        return tuple(
+            dataclasses.replace(c, attribute=renamed.get(c.attribute, c.attribute))
+            for c in items
+        )
+
+    return dataclasses.replace(
+        design,
+        entities=tuple(keys(e) for e in design.entities),
+        access_patterns=tuple(
+            dataclasses.replace(
+                p,
+                key=clauses(p.key),
+                actions=tuple(
+                    dataclasses.replace(a, key=clauses(a.key)) for a in p.actions
+                ),
+            )
+            for p in design.access_patterns
+        ),
+    )
 
 
 def _with_indexes(design: d.Design, indexes: tuple[d.Index, ...]) -> d.Design:
@@ -80,8 +130,12 @@ def index_replace(design: d.Design, name: str, index: d.Index) -> d.Design:
     position = index_position(design, name)
     _index_name_free(design, index.name, except_position=position)
     indexes = list(design.table.indexes)
+    before = indexes[position]
     indexes[position] = index
     design = _with_indexes(design, tuple(indexes))
+    pairs = list(zip(before.partition_key, index.partition_key, strict=False))
+    pairs += list(zip(before.sort_key, index.sort_key, strict=False))
+    design = _key_attributes_renamed(design, _renamed_keys(pairs))
     if index.name != name:
         design = dataclasses.replace(
             design,

@@ -109,3 +109,22 @@ def test_table_settings_keep_the_indexes(design: d.Design) -> None:
     edited = edits.table_replace(design, table)
     assert edited.table.ttl_attribute == "expiresAt"
     assert edited.table.indexes == design.table.indexes
+
+
+def test_renaming_a_key_attribute_renames_templates_and_conditions(
+    design: d.Design,
+) -> None:
+    table = dataclasses.replace(design.table, partition_key=d.KeyAttribute("pk", "S"))
+    edited = edits.table_replace(design, table)
+    assert (
+        "pk" in edited.entity("Order").keys and "PK" not in edited.entity("Order").keys
+    )
+    assert edited.access_patterns[0].key[0].attribute == "pk"
+    index = design.table.index("GSI1")
+    renamed = dataclasses.replace(index, sort_key=(d.KeyAttribute("GSI1Sort", "S"),))
+    edited = edits.index_replace(design, "GSI1", renamed)
+    assert (
+        edited.entity("Order").keys["GSI1Sort"].template
+        == "ORDER#{orderDate}#{orderId}"
+    )
+    assert "GSI1SK" not in edited.entity("Customer").keys
