@@ -447,7 +447,7 @@ entities:
     sample: {count: 12}
 """
     found = only(review(text), "unpadded-number")
-    assert "lineNo 2 sorts after 10" in found.evidence[0]
+    assert "lineNo 9 sorts after 10 ('9' > '10' as text)" in found.evidence[0]
     assert "{lineNo:03d}" in found.fix
     padded = review(text.replace("LINE#{lineNo}", "LINE#{lineNo:03d}"))
     assert "unpadded-number" not in {f.code for f in padded.findings}

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from modeler import design as d
 from modeler.engine.capacity import write_units
-from modeler.keys import ConditionSyntaxError, parse_condition
+from modeler.keys import Condition, ConditionSyntaxError, parse_condition
 from modeler.parameters import placeholders
 from modeler.review.checks.common import (
     action_count,
@@ -176,7 +176,7 @@ def _exit_finding(
     design: d.Design,
     index: d.Index,
     entity: d.Entity,
-    condition,
+    condition: Condition,
     names: list[str],
     position: int,
     action: d.Action,

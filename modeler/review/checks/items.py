@@ -4,6 +4,7 @@ longer than DynamoDB allows, and keys of two entities that can collide."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
@@ -11,9 +12,9 @@ from decimal import Decimal
 from modeler import design as d
 from modeler.engine.size import MAX_ITEM_SIZE, attribute_size
 from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template
-from modeler.keys.checks import key_roles
+from modeler.keys.checks import KeyRole, key_roles
 from modeler.keys.lengths import max_key_bytes, placeholder_max_bytes
-from modeler.keys.template import Literal
+from modeler.keys.template import Literal, Template, number_text
 from modeler.review.checks.common import (
     attribute_location,
     entity_location,
@@ -53,7 +54,7 @@ def check_items(evidence: Evidence) -> Iterator[Finding]:
                 yield from _unpadded_numbers(evidence, entity, key_name, template)
                 yield from _non_iso_dates(evidence, entity, key_name, template)
             if role.type != "N":
-                yield from _key_length(evidence, entity, key_name, template, role)
+                yield from _key_length(entity, key_name, template, role)
     yield from _collisions(design)
 
 
@@ -162,7 +163,7 @@ def _sample_values(evidence: Evidence, entity: str, attribute: str) -> list:
 
 
 def _unpadded_numbers(
-    evidence: Evidence, entity: d.Entity, key_name: str, template
+    evidence: Evidence, entity: d.Entity, key_name: str, template: Template
 ) -> Iterator[Finding]:
     for part in template.parts:
         if isinstance(part, Literal) or part.width is not None:
@@ -180,16 +181,18 @@ def _unpadded_numbers(
             }
         )
         facts = []
-        misordered = (
-            next(
-                ((a, b) for a in values for b in values if a < b and str(a) > str(b)),
-                None,
-            )
-            if len(values) <= 2000
-            else None
+        # Sorted by number, the values are in text order exactly when every
+        # neighbouring pair is: the first pair that is not shows the fault.
+        misordered = next(
+            (
+                (a, b)
+                for a, b in itertools.pairwise(values)
+                if number_text(a) > number_text(b)
+            ),
+            None,
         )
         if misordered:
-            a, b = misordered
+            a, b = (number_text(v) for v in misordered)
             facts.append(
                 f"in the sample data {part.attribute} {a} sorts after {b} "
                 f"('{a}' > '{b}' as text)"
@@ -215,7 +218,7 @@ def _looks_like_date(attribute: d.Attribute) -> bool:
 
 
 def _non_iso_dates(
-    evidence: Evidence, entity: d.Entity, key_name: str, template
+    evidence: Evidence, entity: d.Entity, key_name: str, template: Template
 ) -> Iterator[Finding]:
     for part in template.parts:
         if isinstance(part, Literal):
@@ -254,7 +257,7 @@ def _non_iso_dates(
 
 
 def _key_length(
-    evidence: Evidence, entity: d.Entity, key_name: str, template, role
+    entity: d.Entity, key_name: str, template: Template, role: KeyRole
 ) -> Iterator[Finding]:
     longest = max_key_bytes(template, entity)
     if longest is None or longest <= role.max_bytes:
