@@ -164,7 +164,7 @@ def render(template: str, params: Mapping[str, Any], key_type: str = "S") -> Any
         return parsed.render(params, key_type)
     except KeyError as exc:
         raise RequestError(f"no value for the parameter {exc}") from None
-    except (ValueError, ArithmeticError) as exc:
+    except (ValueError, ArithmeticError, TypeError) as exc:
         raise RequestError(f"the key value '{template}': {exc}") from None
 
 
@@ -174,6 +174,8 @@ def typed_value(text: str, type_name: str) -> Any:
         return number(text)
     if type_name == "BOOL":
         return text.lower() == "true"
+    if type_name == "B":
+        return text.encode()
     return text
 
 
@@ -299,11 +301,16 @@ def write_action_request(
         for attribute, template in action.set:
             attr = entity.attribute(attribute) if entity else None
             type_name = attr.type if attr else types.get(attribute, "S")
-            value = (
-                typed_value(template, type_name)
-                if not parse_template(template).placeholders and type_name != "S"
-                else render(template, builder.params, "S")
-            )
+            parsed = parse_template(template)
+            if parsed.is_single_placeholder and type_name != "S":
+                # "{tags}" sets the value itself: a list stays a list.
+                value = param_value(builder.params, parsed.placeholders[0].attribute)
+                if isinstance(value, str):
+                    value = typed_value(value, type_name)
+            elif not parsed.placeholders and type_name != "S":
+                value = typed_value(template, type_name)
+            else:
+                value = render(template, builder.params, "S")
             if type_name == "N" and not isinstance(value, Decimal):
                 value = number(value)
             sets.append(

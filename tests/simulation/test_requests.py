@@ -128,6 +128,43 @@ def test_update_request_sets_removes_and_conditions(orders):
     assert values[":s"] == {"S": "OPEN"}
 
 
+def test_update_sets_a_list_map_or_boolean_from_a_parameter_as_itself():
+    """`set: {tags: "{tags}"}` writes the list, not its text."""
+    design = read_design(
+        """
+format: single-table-workbench/v1
+name: Posts
+table: {name: posts, partition_key: {name: PK, type: S}}
+entities:
+  Post:
+    attributes:
+      postId: {type: S}
+      tags: {type: L}
+      meta: {type: M}
+      pinned: {type: BOOL}
+      views: {type: N}
+    keys: {PK: "POST#{postId}"}
+access_patterns:
+  - name: Retag a post
+    operation: UpdateItem
+    entity: Post
+    set: {tags: "{tags}", meta: "{meta}", pinned: "{pinned}", views: "{views}"}
+"""
+    ).design
+    retag = design.access_patterns[0]
+    _, request = write_action_request(
+        design,
+        retag.actions[0],
+        {"tags": ["a", "b"], "meta": {"by": "ann"}, "pinned": "true", "views": "7"},
+        {"PK": "POST#p1", "postId": "p1"},
+    )
+    values = request["ExpressionAttributeValues"]
+    assert values[":tags"] == {"L": [{"S": "a"}, {"S": "b"}]}
+    assert values[":meta"] == {"M": {"by": {"S": "ann"}}}
+    assert values[":pinned"] == {"BOOL": True}
+    assert values[":views"] == {"N": "7"}
+
+
 def test_create_table_defines_exactly_the_key_attributes(orders):
     request = create_table_request(orders)
     names = [d["AttributeName"] for d in request["AttributeDefinitions"]]
