@@ -19,13 +19,15 @@ class ProjectCreateForm(forms.Form):
 class DesignImportForm(forms.Form):
     """A design file, uploaded or pasted."""
 
-    file = forms.FileField(required=False, label="Design file (YAML)")
+    file = forms.FileField(
+        required=False, label="Design file (YAML, or a NoSQL Workbench model)"
+    )
     # Not stripped: the problems' line numbers must match the text the user
     # sees in the textarea, and YAML indentation is meaningful.
     text = forms.CharField(
         required=False,
         strip=False,
-        label="…or paste the YAML",
+        label="…or paste the YAML (or the model's JSON)",
         widget=forms.Textarea(
             attrs={"rows": 8, "spellcheck": "false", "class": "code-input"}
         ),
@@ -52,10 +54,10 @@ class DesignImportForm(forms.Form):
             return data
         has_text = bool(data.get("text", "").strip())
         if not data.get("file") and not has_text:
-            raise forms.ValidationError("Choose a design file or paste its YAML.")
+            raise forms.ValidationError("Choose a design file or paste its text.")
         if data.get("file") and has_text:
             raise forms.ValidationError(
-                "Choose a design file or paste its YAML, not both."
+                "Choose a design file or paste its text, not both."
             )
         return data
 

@@ -3,6 +3,8 @@ either completes or changes nothing."""
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -13,8 +15,8 @@ from django.utils import timezone
 from modeler import design as d
 from modeler.conversion import design_write_rows
 from modeler.design_check import check_design
-from modeler.designfile import ReadResult, read_design
 from modeler.engine.types import item_from_wire, item_to_json_wire
+from modeler.exporters.design_files import read_design_source
 from modeler.models import Membership, Project, ReviewSettings, SampleItem
 from modeler.problems import Problem, has_errors
 from modeler.review.prices import Prices
@@ -71,21 +73,49 @@ def project_create(*, owner: AbstractBaseUser, design: d.Design) -> Project:
     return project
 
 
+@dataclass(frozen=True)
+class ImportOutcome:
+    """The projects an import made (none on any error), the problems, and
+    what a NoSQL Workbench model could not carry over."""
+
+    projects: tuple[Project, ...]
+    problems: tuple[Problem, ...]
+    notes: tuple[str, ...] = ()
+    kind_label: str = "design YAML"
+
+
 def project_import(
     *,
     owner: AbstractBaseUser,
     source: str | bytes,
     name: str = "",
-) -> tuple[Project | None, tuple[Problem, ...]]:
-    """Create a project from a design file. With any error nothing is
-    written and the problems say why."""
-    result: ReadResult = read_design(source, max_bytes=settings.DESIGN_FILE_MAX_BYTES)
-    if result.design is None:
-        return None, result.problems
-    design = result.design
-    if name:
-        design = d.Design(**{**design.__dict__, "name": name})
-    return project_create(owner=owner, design=design), result.problems
+) -> ImportOutcome:
+    """Create projects from a design file: its design (YAML), or a project
+    per table of a NoSQL Workbench model. With any error nothing is written
+    and the problems say why."""
+    found = read_design_source(source, max_bytes=settings.DESIGN_FILE_MAX_BYTES)
+    if not found.ok:
+        return ImportOutcome((), found.problems, found.notes, found.kind_label)
+    projects = project_import_designs(owner=owner, designs=found.designs, name=name)
+    return ImportOutcome(tuple(projects), found.problems, found.notes, found.kind_label)
+
+
+@transaction.atomic
+def project_import_designs(
+    *, owner: AbstractBaseUser, designs: tuple[d.Design, ...], name: str = ""
+) -> list[Project]:
+    """A project per design, all or none. `name` names a single design's
+    project; with several (the tables of one model) it prefixes their names."""
+    projects = []
+    for design in designs:
+        if name and len(designs) == 1:
+            design = dataclasses.replace(design, name=name)
+        elif name:
+            design = dataclasses.replace(
+                design, name=f"{name} — {design.table.name}"[:200]
+            )
+        projects.append(project_create(owner=owner, design=design))
+    return projects
 
 
 @transaction.atomic

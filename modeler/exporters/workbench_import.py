@@ -197,7 +197,7 @@ def read_workbench(
         name = ""
     if problems:
         return WorkbenchImport(name, str(version), (), tuple(problems))
-    name = " ".join(name.split()) or "Imported model"
+    name = name if name.strip() else "Imported model"
     common_notes = _metadata_notes(metadata, model)
     imported = []
     for position, table in enumerate(tables):

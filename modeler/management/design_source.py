@@ -1,5 +1,9 @@
 """The DESIGN argument of the management commands: a design file, or a
-project of the database by id or exact name."""
+project of the database by id or exact name.
+
+A design file is the workbench's YAML or a NoSQL Workbench model (JSON).
+A model with several tables is one design per table: name the table as
+`FILE#TABLE` where a command takes one design."""
 
 from __future__ import annotations
 
@@ -12,21 +16,81 @@ from django.core.management.base import CommandError
 from modeler.conversion import design_from_project, project_design_queryset
 from modeler.design import Design
 from modeler.designfile import ReadResult, read_design
+from modeler.exporters.design_files import DesignFile, read_design_source
+from modeler.exporters.workbench_import import looks_like_workbench
+from modeler.problems import Problem
+
+
+def _read_bytes(path: str) -> bytes:
+    """A file from disk (or stdin for '-'), refusing an oversize file before
+    reading it whole."""
+    limit = settings.DESIGN_FILE_MAX_BYTES
+    if path == "-":
+        return sys.stdin.buffer.read(limit + 1)
+    file = Path(path)
+    if not file.is_file():
+        raise CommandError(f"{path}: no such file")
+    with file.open("rb") as handle:
+        return handle.read(limit + 1)
+
+
+def _split_table(path: str) -> tuple[str, str]:
+    """`model.json#Orders` names one table of a NoSQL Workbench model."""
+    if "#" in path and not Path(path).exists():
+        file, _, table = path.rpartition("#")
+        if Path(file).is_file():
+            return file, table
+    return path, ""
+
+
+def read_design_files(path: str) -> DesignFile:
+    """Every design of a file: one for YAML, one per table of a NoSQL
+    Workbench model."""
+    return read_design_source(
+        _read_bytes(path), max_bytes=settings.DESIGN_FILE_MAX_BYTES
+    )
 
 
 def read_design_file(path: str) -> ReadResult:
-    """Read a design file from disk (or stdin for '-'), refusing an oversize
-    file before reading it whole."""
+    """The one design of a file. What a NoSQL Workbench model could not
+    carry over is reported as advice."""
+    file, table = _split_table(path)
+    data = _read_bytes(file)
     limit = settings.DESIGN_FILE_MAX_BYTES
-    if path == "-":
-        data = sys.stdin.buffer.read(limit + 1)
-    else:
-        file = Path(path)
-        if not file.is_file():
-            raise CommandError(f"{path}: no such file")
-        with file.open("rb") as handle:
-            data = handle.read(limit + 1)
-    return read_design(data, max_bytes=limit)
+    if not looks_like_workbench(data):
+        return read_design(data, max_bytes=limit)
+    found = read_design_source(data, max_bytes=limit)
+    problems = list(found.problems) + [
+        Problem("advice", "nosql-workbench", f"not carried over: {note}")
+        for note in found.notes
+    ]
+    if not found.ok:
+        return ReadResult(None, tuple(problems))
+    designs = dict(zip(found.tables, found.designs, strict=True))
+    if table:
+        if table not in designs:
+            problems.append(
+                Problem(
+                    "error",
+                    "file",
+                    f"the model has no table '{table}'; its tables: "
+                    + ", ".join(found.tables),
+                )
+            )
+            return ReadResult(None, tuple(problems))
+        return ReadResult(designs[table], tuple(problems))
+    if len(designs) > 1:
+        problems.append(
+            Problem(
+                "error",
+                "file",
+                f"the model has {len(designs)} tables ("
+                + ", ".join(found.tables)
+                + f"); name one as {file}#TABLE (import_design imports them all)",
+            )
+        )
+        return ReadResult(None, tuple(problems))
+    return ReadResult(found.designs[0], tuple(problems))
 
 
 def design_from_project_argument(project: str, *, or_file: bool = False) -> Design:
@@ -49,7 +113,12 @@ def design_from_project_argument(project: str, *, or_file: bool = False) -> Desi
 def load_design(source: str) -> Design:
     """A design from a file path (or '-') or else a project id or name;
     a file with errors stops the command with every problem listed."""
-    if source == "-" or Path(source).exists() or source.endswith((".yaml", ".yml")):
+    file, _ = _split_table(source)
+    if (
+        source == "-"
+        or Path(file).exists()
+        or source.endswith((".yaml", ".yml", ".json"))
+    ):
         result = read_design_file(source)
         if result.design is None:
             problems = "\n".join(

@@ -23,9 +23,11 @@ def _render_list(
     create_form: ProjectCreateForm | None = None,
     import_form: DesignImportForm | None = None,
     import_problems: tuple = (),
+    import_outcome: services.ImportOutcome | None = None,
     status: int = 200,
 ) -> HttpResponse:
     context = {
+        "import_outcome": import_outcome,
         "projects": selectors.project_list(user=request.user),
         "create_form": create_form or ProjectCreateForm(),
         "import_form": import_form or DesignImportForm(),
@@ -60,23 +62,28 @@ def project_import(request: HttpRequest) -> HttpResponse:
     form = DesignImportForm(request.POST, request.FILES)
     if not form.is_valid():
         return _render_list(request, import_form=form, status=400)
-    project, problems = services.project_import(
+    outcome = services.project_import(
         owner=request.user, source=form.source, name=form.cleaned_data["name"]
     )
-    if project is None:
+    if not outcome.projects:
         form.add_error(None, f"Nothing was imported: {form.source_name} has "
                        f"problems, listed below.")
         return _render_list(
-            request, import_form=form, import_problems=problems, status=400
+            request, import_form=form, import_problems=outcome.problems, status=400
         )
-    warnings = len(problems)
+    warnings = sum(not p.is_error for p in outcome.problems)
+    names = ", ".join(p.name for p in outcome.projects)
     messages.success(
         request,
-        f"Imported {project.name}"
+        f"Imported {names}"
         + (f" with {warnings} warning{'s' if warnings > 1 else ''}." if warnings
            else "."),
     )
-    return redirect("project-detail", project_id=project.pk)
+    if len(outcome.projects) > 1 or outcome.notes:
+        # Several projects, or things the model could not carry over: the
+        # list shows them instead of one project's page.
+        return _render_list(request, import_outcome=outcome)
+    return redirect("project-detail", project_id=outcome.projects[0].pk)
 
 
 @login_required

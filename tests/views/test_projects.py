@@ -267,7 +267,7 @@ def test_import_without_a_file_or_text_asks_for_one(owner_client):
     response = owner_client.post("/projects/import/", {"text": "  \n", "name": "x"})
 
     assert response.status_code == 400
-    assert "Choose a design file or paste its YAML." in _html(response)
+    assert "Choose a design file or paste its text." in _html(response)
     assert 'value="x"' in _html(response)
     assert not Project.objects.exists()
 

@@ -1,25 +1,77 @@
-"""`manage.py export_design PROJECT [-o FILE]`: a project's design as YAML."""
+"""`manage.py export_design PROJECT|FILE --format FORMAT [-o FILE]`: a
+design as YAML, Terraform, CloudFormation, create-table JSON, a NoSQL
+Workbench model or an IAM policy."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from modeler.designfile import dump_design
-from modeler.management.design_source import design_from_project_argument
+from modeler.exporters.formats import EXPORT_FORMATS
+from modeler.exporters.iam import PolicyError, iam_policy
+from modeler.exporters.nosql_workbench import export_notes
+from modeler.management.design_source import load_design
 
 
 class Command(BaseCommand):
-    help = "Write a project's design as YAML, to stdout or a file."
+    help = (
+        "Write a design (a project, or a design file of either kind) in one of "
+        "the export formats, to stdout or a file."
+    )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument("project", help="the project's id or exact name")
-        parser.add_argument("-o", "--output", default="-",
-                            help="the file to write (default: stdout)")
+        parser.add_argument(
+            "design",
+            metavar="PROJECT|FILE",
+            help="a project's id or exact name, or a design file (YAML or a "
+            "NoSQL Workbench model; MODEL.json#TABLE for one of several tables)",
+        )
+        parser.add_argument(
+            "--format",
+            default="yaml",
+            choices=list(EXPORT_FORMATS),
+            help="the export format (default: yaml)",
+        )
+        parser.add_argument(
+            "-o", "--output", default="-", help="the file to write (default: stdout)"
+        )
+        parser.add_argument(
+            "--region", default="*", help="iam-policy: the table's region"
+        )
+        parser.add_argument(
+            "--account", default="*", help="iam-policy: the table's AWS account id"
+        )
+        parser.add_argument(
+            "--tenant",
+            nargs="?",
+            const=True,
+            default=False,
+            metavar="ATTRIBUTE",
+            help="iam-policy: confine requests to the caller's tenant with "
+            "dynamodb:LeadingKeys (the attribute the partition keys start with; "
+            "found by itself when left out)",
+        )
 
-    def handle(self, *args, project: str, output: str, **options):  # type: ignore[no-untyped-def]
-        text = dump_design(design_from_project_argument(project))
+    def handle(self, *args, design: str, output: str, **options):  # type: ignore[no-untyped-def]
+        loaded = load_design(design)
+        chosen = EXPORT_FORMATS[options["format"]]
+        if chosen.name == "iam-policy":
+            try:
+                policy = iam_policy(
+                    loaded,
+                    region=options["region"],
+                    account=options["account"],
+                    tenant=options["tenant"],
+                )
+            except PolicyError as exc:
+                raise CommandError(f"iam-policy: {exc}") from None
+            text, notes = policy.json(), list(policy.notes)
+        else:
+            text = chosen.render(loaded)
+            notes = export_notes(loaded) if chosen.name == "nosql-workbench" else []
+        for note in notes:
+            self.stderr.write(f"note: not exported: {note}")
         if output == "-":
             self.stdout.write(text, ending="")
         else:

@@ -1,0 +1,185 @@
+"""export_design in every format, import_design of NoSQL Workbench models,
+and the commands that take a design FILE reading both kinds of file."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import hcl2
+import pytest
+import yaml
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from modeler import services
+from modeler.designfile import read_design
+from modeler.models import Project
+from tests.exporters.helpers import EXAMPLES, FIXTURES, example
+
+ORDERS = [p for p in EXAMPLES if p.stem == "order-management"][0]
+TELEMETRY = [p for p in EXAMPLES if p.stem == "device-telemetry"][0]
+BANK = FIXTURES / "BankModel.json"
+CHAT = FIXTURES / "ChatSystemSchema.json"
+
+
+def run(*args: str) -> tuple[str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    call_command(*args, stdout=stdout, stderr=stderr)
+    return stdout.getvalue(), stderr.getvalue()
+
+
+@pytest.fixture
+def owner(db) -> User:
+    return User.objects.create_user("ada", password="pw")
+
+
+@pytest.mark.parametrize(
+    ("format_name", "parse"),
+    [
+        ("yaml", lambda t: read_design(t).design),
+        ("terraform", hcl2.loads),
+        ("cloudformation-yaml", yaml.safe_load),
+        ("cloudformation-json", json.loads),
+        ("cli-json", json.loads),
+        ("nosql-workbench", json.loads),
+        ("iam-policy", json.loads),
+    ],
+)
+def test_export_design_file_in_every_format(format_name, parse):
+    stdout, _ = run("export_design", str(TELEMETRY), "--format", format_name)
+    assert parse(stdout)
+
+
+def test_cloudformation_and_cli_json_describe_the_example(tmp_path):
+    stdout, _ = run("export_design", str(TELEMETRY), "--format", "cloudformation-json")
+    props = json.loads(stdout)["Resources"]["Table"]["Properties"]
+    assert props["BillingMode"] == "PROVISIONED"
+    stdout, _ = run("export_design", str(TELEMETRY), "--format", "cli-json")
+    assert json.loads(stdout)["KeySchema"] == props["KeySchema"]
+
+
+def test_export_a_project_to_a_file(owner, tmp_path):
+    project = services.project_create(owner=owner, design=example(ORDERS))
+    path = tmp_path / "orders.tf"
+    stdout, stderr = run(
+        "export_design", str(project.pk), "--format", "terraform", "-o", str(path)
+    )
+    assert stdout == "" and stderr == f"Wrote {path}\n"
+    assert 'resource "aws_dynamodb_table" "order_management"' in path.read_text()
+
+
+def test_workbench_export_lists_what_the_format_cannot_hold():
+    stdout, stderr = run("export_design", str(ORDERS), "--format", "nosql-workbench")
+    assert json.loads(stdout)["ModelMetadata"]["Version"] == "3.0"
+    assert "note: not exported: 8 access pattern(s)" in stderr or (
+        "access pattern(s): NoSQL Workbench models have no access patterns" in stderr
+    )
+    assert "table settings:" in stderr
+
+
+def test_iam_policy_options_and_a_clear_error_for_a_missing_tenant():
+    stdout, _ = run(
+        "export_design",
+        str(ORDERS),
+        "--format",
+        "iam-policy",
+        "--region",
+        "eu-west-1",
+        "--account",
+        "123456789012",
+    )
+    resources = [s["Resource"] for s in json.loads(stdout)["Statement"]]
+    assert "arn:aws:dynamodb:eu-west-1:123456789012:table/order-management" in resources
+    with pytest.raises(CommandError, match="iam-policy: no tenant attribute"):
+        run("export_design", str(ORDERS), "--format", "iam-policy", "--tenant")
+
+
+def test_export_design_reads_a_workbench_model_and_names_its_table():
+    stdout, _ = run("export_design", str(CHAT), "--format", "cloudformation-yaml")
+    assert yaml.safe_load(stdout)["Parameters"]["TableName"]["Default"] == "Chat"
+    stdout, _ = run(
+        "export_design", f"{BANK}#TransactionHistory", "--format", "cli-json"
+    )
+    assert json.loads(stdout)["TableName"] == "TransactionHistory"
+    with pytest.raises(
+        CommandError, match=r"the model has 2 tables \(PaymentScheduler"
+    ):
+        run("export_design", str(BANK), "--format", "cli-json")
+    with pytest.raises(CommandError, match="the model has no table 'Nope'"):
+        run("export_design", f"{BANK}#Nope", "--format", "cli-json")
+
+
+def test_import_design_makes_a_project_per_table_and_lists_what_it_left(owner):
+    stdout, stderr = run("import_design", str(BANK), "--owner", "ada")
+    names = sorted(Project.objects.values_list("name", flat=True))
+    assert names == ["Bank — PaymentScheduler", "Bank — TransactionHistory"]
+    assert stdout.count("Imported ") == 2
+    assert "not carried over: PaymentScheduler: model metadata not kept" in stderr
+
+
+def test_import_design_with_a_name_prefixes_each_table(owner):
+    run("import_design", str(BANK), "--owner", "ada", "--project", "Payments")
+    assert sorted(Project.objects.values_list("name", flat=True)) == [
+        "Payments — PaymentScheduler",
+        "Payments — TransactionHistory",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"ModelName": "x", "DataModel": [', "not valid JSON at line 1"),
+        (
+            '{"ModelName": "x", "ModelMetadata": {"Version": "9.0"}, '
+            '"DataModel": [{}]}',
+            "unknown version '9.0'",
+        ),
+        (
+            '{"ModelName": "x", "DataModel": "tables"}',
+            "expected a list of at least one",
+        ),
+    ],
+)
+def test_import_design_of_a_bad_model_creates_nothing(
+    owner, tmp_path, content, message
+):
+    path = tmp_path / "model.json"
+    path.write_text(content)
+    stderr = io.StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command("import_design", str(path), "--owner", "ada", stderr=stderr)
+    assert caught.value.returncode == 1
+    assert message in stderr.getvalue()
+    assert not Project.objects.exists()
+
+
+def test_an_oversize_model_is_refused(owner, tmp_path, settings):
+    settings.DESIGN_FILE_MAX_BYTES = 1000
+    path = tmp_path / "big.json"
+    path.write_text('{"ModelName": "x", "DataModel": []}' + " " * 2000)
+    stderr = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_design", str(path), "--owner", "ada", stderr=stderr)
+    assert "design files are limited to 1,000 bytes" in stderr.getvalue() or (
+        "model files are limited to 1,000 bytes" in stderr.getvalue()
+    )
+    assert not Project.objects.exists()
+
+
+def test_check_design_and_simulate_take_a_workbench_model():
+    stdout = io.StringIO()
+    call_command("check_design", str(CHAT), "--no-review", stdout=stdout)
+    assert (
+        "advice: nosql-workbench: not carried over: auto scaling" in stdout.getvalue()
+    )
+    assert "no errors" in stdout.getvalue()
+    stdout = io.StringIO()
+    call_command(
+        "sample_data", f"{BANK}#PaymentScheduler", "--items", "5", stdout=stdout
+    )
+    lines = stdout.getvalue().splitlines()
+    # The generated items, then the model's own four as they were.
+    assert len(lines) == 5 + 4
+    assert '"Status#Time":{"S":"PENDING#2019-09-25T010101"}' in "".join(lines)
