@@ -26,6 +26,13 @@ def _toast(page: Page, text: str) -> None:
     expect(page.locator(".toast", has_text=text).first).to_be_visible()
 
 
+def _shot(page: Page, screenshot, name: str) -> None:
+    """A full-page screenshot taken from the top, so that sticky parts (the
+    top bar, the request column) sit where a reader sees them."""
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(name)
+
+
 def _attribute(page: Page, row: int, name: str, kind: str, generator: str) -> None:
     page.fill(f"#id_attr-{row}-name", name)
     page.select_option(f"#id_attr-{row}-type", kind)
@@ -55,7 +62,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     page.press("#id_index-sk_name_0", "Enter")  # Enter saves
     _toast(page, "Added the index GSI1.")
     expect(page.locator(".index-item", has_text="GSI1")).to_be_visible()
-    screenshot("editor-01-table-and-gsi")
+    _shot(page, screenshot, "editor-01-table-and-gsi")
 
     # Entities: Customer with templates picked by autocomplete.
     page.click("nav.tabs >> text=Entities")
@@ -83,7 +90,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     expect(page.locator('[data-preview-key="GSI1SK"]')).to_have_text("PROFILE")
     # A blank example value comes from the attribute's generator.
     expect(page.locator('[data-preview-key="GSI1PK"]')).to_contain_text("@")
-    screenshot("editor-02-entity-live-preview")
+    _shot(page, screenshot, "editor-02-entity-live-preview")
     page.click("text=Save Customer")
     _toast(page, "Saved Customer.")
     assert _design().entity("Customer").keys["GSI1PK"].template == "EMAIL#{email}"
@@ -102,7 +109,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     problem = page.locator("#key-problems-sk")
     expect(problem).to_contain_text("Unknown attribute 'orderDat'")
     expect(page.locator('[data-preview-error="SK"]')).to_be_visible()
-    screenshot("editor-03-inline-template-error")
+    _shot(page, screenshot, "editor-03-inline-template-error")
     page.click("text=Save Order")  # refused, the input kept
     expect(page.locator("#id_key-SK-template_error")).to_contain_text("orderDat")
     expect(page.locator("#id_key-SK-template")).to_have_value("ORDER#{orderDat}")
@@ -131,7 +138,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     request = page.locator("[data-request-json]")
     expect(request).to_contain_text("begins_with(#SK, :SK)")
     expect(request).to_contain_text('"ScanIndexForward": false')
-    screenshot("editor-04-pattern-request")
+    _shot(page, screenshot, "editor-04-pattern-request")
     page.click("text=Add pattern")
     _toast(page, "Added the access pattern")
     assert _design().access_patterns[0].expects.entities == ("Order",)
@@ -147,6 +154,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     other.click("text=Save Customer")
     expect(other.locator(".form-alert")).to_contain_text("Someone saved this project")
     expect(other.locator("#id_description")).to_have_value("Typed in the second tab")
+    other.evaluate("window.scrollTo(0, 0)")
     other.screenshot(path=str(SCREENSHOTS / "editor-05-conflict.png"), full_page=True)
     assert _design().entity("Customer").description == "Saved from the first tab"
     other.close()
@@ -158,7 +166,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     expect(confirm).to_contain_text(
         "Access pattern 'Orders of a customer, newest first' expects it"
     )
-    screenshot("editor-06-delete-confirmation")
+    _shot(page, screenshot, "editor-06-delete-confirmation")
     page.keyboard.press("Escape")  # Escape cancels
     expect(page.locator(".confirm")).to_have_count(0)
     assert _design().entity("Order") is not None
@@ -205,7 +213,7 @@ def test_sections_at_1024_px_and_read_only_for_viewers(page: Page, screenshot) -
             page.locator("#entity-preview", has_text="absent")
         )
     ).to_be_visible()
-    screenshot("editor-07-viewer-entities-1024")
+    _shot(page, screenshot, "editor-07-viewer-entities-1024")
 
     page.click("nav.tabs >> text=Access patterns")
     expect(page.locator(".pattern-card").first).to_be_visible()
@@ -214,7 +222,7 @@ def test_sections_at_1024_px_and_read_only_for_viewers(page: Page, screenshot) -
     expect(page.locator(".pattern-request-details").nth(2)).to_contain_text(
         "begins_with(#SK, :SK)"
     )
-    screenshot("editor-08-viewer-patterns-1024")
+    _shot(page, screenshot, "editor-08-viewer-patterns-1024")
     page.go_back()
     expect(page).to_have_url(re.compile(r"/entities/Order/$"))
     page.click("nav.tabs >> text=Overview")
