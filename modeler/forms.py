@@ -132,3 +132,33 @@ class VersionForm(forms.Form):
     """The project version a page was showing, for actions without input."""
 
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class IamPolicyOptionsForm(forms.Form):
+    """The IAM policy export's options (a GET form: nothing is saved)."""
+
+    region = forms.RegexField(
+        regex=r"^(\*|[a-z]{2}(-[a-z]+)+-\d)$",
+        required=False,
+        initial="*",
+        max_length=30,
+        error_messages={"invalid": "Give a region such as eu-west-1, or *."},
+    )
+    account = forms.RegexField(
+        regex=r"^(\*|\d{12})$",
+        required=False,
+        initial="*",
+        max_length=12,
+        label="Account id",
+        error_messages={"invalid": "Give the 12-digit account id, or *."},
+    )
+    tenant = forms.BooleanField(
+        required=False,
+        label="Confine requests to the caller's tenant (dynamodb:LeadingKeys)",
+    )
+
+    def clean_region(self) -> str:
+        return self.cleaned_data["region"] or "*"
+
+    def clean_account(self) -> str:
+        return self.cleaned_data["account"] or "*"

@@ -89,11 +89,14 @@ def project_import(
     owner: AbstractBaseUser,
     source: str | bytes,
     name: str = "",
+    filename: str = "",
 ) -> ImportOutcome:
     """Create projects from a design file: its design (YAML), or a project
     per table of a NoSQL Workbench model. With any error nothing is written
     and the problems say why."""
-    found = read_design_source(source, max_bytes=settings.DESIGN_FILE_MAX_BYTES)
+    found = read_design_source(
+        source, max_bytes=settings.DESIGN_FILE_MAX_BYTES, filename=filename
+    )
     if not found.ok:
         return ImportOutcome((), found.problems, found.notes, found.kind_label)
     projects = project_import_designs(owner=owner, designs=found.designs, name=name)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("modeler.urls_diagrams")),
     path("", include("modeler.urls_editor")),
     path("", include("modeler.urls_review")),
+    path("", include("modeler.urls_export")),
     path("", projects.project_list, name="project-list"),
     path("projects/new/", projects.project_create, name="project-create"),
     path("projects/import/", projects.project_import, name="project-import"),

@@ -38,12 +38,12 @@ class DesignFile:
 
 
 def read_design_source(
-    source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, filename: str = ""
 ) -> DesignFile:
     """Read either kind of file; never raises on bad input. A NoSQL
     Workbench model with any table that cannot be imported gives no design
     at all: an import is all or nothing."""
-    if looks_like_workbench(source):
+    if looks_like_workbench(source, filename=filename):
         result = read_workbench(source, max_bytes=max_bytes)
         several = len(result.tables) > 1
         notes = tuple(

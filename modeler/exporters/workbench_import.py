@@ -124,9 +124,13 @@ class WorkbenchImport:
         return out
 
 
-def looks_like_workbench(source: str | bytes) -> bool:
-    """Whether a file is a NoSQL Workbench model rather than a design YAML:
-    a JSON object with a DataModel (or ModelName) member near its start."""
+def looks_like_workbench(source: str | bytes, *, filename: str = "") -> bool:
+    """Whether a file is meant as a NoSQL Workbench model rather than a
+    design YAML: a `.json` file, or a JSON object that has a DataModel or
+    ModelName member near its start. A broken `.json` file then gets JSON's
+    error message, not YAML's."""
+    if filename.lower().endswith(".json"):
+        return True
     head = source[:8192]
     if isinstance(head, bytes):
         head = head.decode("utf-8", errors="replace")

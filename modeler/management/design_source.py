@@ -47,7 +47,7 @@ def read_design_files(path: str) -> DesignFile:
     """Every design of a file: one for YAML, one per table of a NoSQL
     Workbench model."""
     return read_design_source(
-        _read_bytes(path), max_bytes=settings.DESIGN_FILE_MAX_BYTES
+        _read_bytes(path), max_bytes=settings.DESIGN_FILE_MAX_BYTES, filename=path
     )
 
 
@@ -57,9 +57,9 @@ def read_design_file(path: str) -> ReadResult:
     file, table = _split_table(path)
     data = _read_bytes(file)
     limit = settings.DESIGN_FILE_MAX_BYTES
-    if not looks_like_workbench(data):
+    if not looks_like_workbench(data, filename=file):
         return read_design(data, max_bytes=limit)
-    found = read_design_source(data, max_bytes=limit)
+    found = read_design_source(data, max_bytes=limit, filename=file)
     problems = list(found.problems) + [
         Problem("advice", "nosql-workbench", f"not carried over: {note}")
         for note in found.notes

@@ -62,8 +62,12 @@ def project_import(request: HttpRequest) -> HttpResponse:
     form = DesignImportForm(request.POST, request.FILES)
     if not form.is_valid():
         return _render_list(request, import_form=form, status=400)
+    upload = request.FILES.get("file")
     outcome = services.project_import(
-        owner=request.user, source=form.source, name=form.cleaned_data["name"]
+        owner=request.user,
+        source=form.source,
+        name=form.cleaned_data["name"],
+        filename=upload.name if upload else "",
     )
     if not outcome.projects:
         form.add_error(None, f"Nothing was imported: {form.source_name} has "

@@ -1,0 +1,204 @@
+"""The Export section: every export format previewed with syntax
+highlighting, copied or downloaded; cfn-lint's verdict beside the
+CloudFormation; the code of each access pattern. Exports are reads: every
+member of the project may make them."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from modeler import design as d
+from modeler import selectors
+from modeler.exporters.cfnlint import lint_template
+from modeler.exporters.cli import follow_up_commands
+from modeler.exporters.formats import EXPORT_FORMATS, ExportFormat
+from modeler.exporters.highlight import highlight
+from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
+from modeler.exporters.nosql_workbench import export_notes
+from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
+from modeler.forms import IamPolicyOptionsForm
+from modeler.selectors import ProjectAccess
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_FORMAT = "terraform"
+CODE = "code"  # the per-pattern code, beside the file formats
+LINTED = ("cloudformation-yaml", "cloudformation-json")
+CODE_DOWNLOADS = {
+    "patterns.py": ("python", "text/x-python"),
+    "patterns.sh": ("shell", "text/x-shellscript"),
+}
+
+
+def _design_for(
+    request: HttpRequest, project_id: int
+) -> tuple[ProjectAccess, d.Design]:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, with_design=True
+    )
+    return access, selectors.project_design(project=access.project)
+
+
+def _chosen(name: str) -> str:
+    if name == CODE or name in EXPORT_FORMATS:
+        return name
+    raise Http404(f"no export format '{name}'")
+
+
+def _render_format(
+    chosen: ExportFormat, design: d.Design, iam_form: IamPolicyOptionsForm
+) -> tuple[str, list[str], str]:
+    """The export's text, notes for the reader, and a problem that stopped it."""
+    if chosen.name == "iam-policy":
+        if not iam_form.is_valid():
+            return "", [], "Fix the policy options below."
+        try:
+            policy = iam_policy(design, **iam_form.cleaned_data)
+        except PolicyError as exc:
+            return "", [], f"No policy: {exc}."
+        return policy.json(), list(policy.notes), ""
+    text = chosen.render(design)
+    notes: list[str] = []
+    if chosen.name == "nosql-workbench":
+        notes = [f"Not in the model: {n}." for n in export_notes(design)]
+    if chosen.name == "cli-json":
+        commands = follow_up_commands(design)
+        if commands:
+            notes.append(
+                "create-table cannot set TTL or point-in-time recovery; run "
+                "afterwards: " + " && ".join(commands)
+            )
+    return text, notes, ""
+
+
+def _snippets(design: d.Design) -> tuple[list[dict[str, Any]], str]:
+    try:
+        snippets = pattern_snippets(design)
+    except Exception as exc:
+        # The simulator could not load the design: say so, keep the page up.
+        logger.exception("Building the snippets of %r failed", design.name)
+        return (
+            [],
+            f"The access patterns could not be run ({type(exc).__name__}: {exc}).",
+        )
+    return [
+        {
+            "snippet": s,
+            "python": highlight(s.python, "python") if s.python else "",
+            "cli": highlight(s.cli, "shell") if s.cli else "",
+        }
+        for s in snippets
+    ], ""
+
+
+@login_required
+@require_GET
+def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    name = _chosen(request.GET.get("format", DEFAULT_FORMAT))
+    context: dict[str, Any] = {
+        "access": access,
+        "project": access.project,
+        "design": design,
+        "section": "export",
+        "formats": list(EXPORT_FORMATS.values()),
+        "chosen_name": name,
+        "code_format": CODE,
+    }
+    if name == CODE:
+        rows, problem = _snippets(design)
+        context.update(snippets=rows, problem=problem)
+    else:
+        chosen = EXPORT_FORMATS[name]
+        iam_form = IamPolicyOptionsForm(
+            request.GET if "region" in request.GET else {"region": "*", "account": "*"}
+        )
+        text, notes, problem = _render_format(chosen, design, iam_form)
+        context.update(
+            chosen=chosen,
+            filename=chosen.filename(design),
+            text=text,
+            highlighted=highlight(text, chosen.language) if text else "",
+            notes=notes,
+            problem=problem,
+            iam_form=iam_form if chosen.name == "iam-policy" else None,
+            tenant=tenant_attribute(design) if chosen.name == "iam-policy" else None,
+            lints=chosen.name in LINTED,
+            # Without JavaScript the lint runs with the page (?lint=1).
+            lint=_lint(chosen, text) if request.GET.get("lint") and text else None,
+        )
+    template = "modeler/export.html"
+    if request.htmx and request.htmx.target == "export-preview":
+        template += "#export-preview"
+    elif request.htmx and not request.htmx.boosted:
+        template += "#export-content"
+    return render(request, template, context)
+
+
+def _lint(chosen: ExportFormat, text: str):  # type: ignore[no-untyped-def]
+    suffix = ".json" if chosen.language == "json" else ".yaml"
+    return lint_template(text, suffix=suffix)
+
+
+@login_required
+@require_GET
+def export_lint(
+    request: HttpRequest, project_id: int, format_name: str
+) -> HttpResponse:
+    """cfn-lint's findings on the CloudFormation export (loaded by the page
+    after it shows the template: a lint takes a second or two)."""
+    access, design = _design_for(request, project_id)
+    if format_name not in LINTED:
+        raise Http404(f"cfn-lint checks CloudFormation, not '{format_name}'")
+    chosen = EXPORT_FORMATS[format_name]
+    lint = _lint(chosen, chosen.render(design))
+    return render(
+        request,
+        "modeler/export.html#export-lint",
+        {"project": access.project, "chosen": chosen, "lint": lint, "lints": True},
+    )
+
+
+@login_required
+@require_GET
+def export_download(
+    request: HttpRequest, project_id: int, format_name: str
+) -> HttpResponse:
+    access, design = _design_for(request, project_id)
+    if format_name in CODE_DOWNLOADS:
+        try:
+            snippets = pattern_snippets(design)
+        except Exception as exc:
+            logger.exception("Building the snippets of %r failed", design.name)
+            return HttpResponse(
+                f"The access patterns could not be run: {exc}",
+                status=409,
+                content_type="text/plain; charset=utf-8",
+            )
+        text = (python_module if format_name == "patterns.py" else shell_script)(
+            design, snippets
+        )
+        media = CODE_DOWNLOADS[format_name][1]
+        filename = format_name
+    else:
+        if format_name not in EXPORT_FORMATS:
+            raise Http404(f"no export format '{format_name}'")
+        chosen = EXPORT_FORMATS[format_name]
+        iam_form = IamPolicyOptionsForm(
+            request.GET if "region" in request.GET else {"region": "*", "account": "*"}
+        )
+        text, _, problem = _render_format(chosen, design, iam_form)
+        if problem:
+            return HttpResponse(
+                problem, status=400, content_type="text/plain; charset=utf-8"
+            )
+        media, filename = chosen.media_type, chosen.filename(design)
+    response = HttpResponse(text, content_type=f"{media}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

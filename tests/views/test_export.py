@@ -1,0 +1,242 @@
+"""The Export section (preview, copy, download, cfn-lint, code per pattern,
+the IAM policy options) and the project list's import of NoSQL Workbench
+models."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+import yaml
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils.html import escape
+
+from modeler import services
+from modeler.exporters.formats import EXPORT_FORMATS
+from modeler.models import Project
+from tests.exporters.helpers import FIXTURES
+from tests.views.conftest import logged_in
+
+FORMATS = list(EXPORT_FORMATS)
+SCRIPT = "<script>alert(1)</script>"
+
+
+def url(project, tail: str = "") -> str:
+    return f"/projects/{project.pk}/export/{tail}"
+
+
+def html(response) -> str:
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("who", ["owner", "editor", "viewer"])
+def test_every_member_sees_the_export_section(request, project, who):
+    client = request.getfixturevalue(f"{who}_client")
+    response = client.get(url(project))
+    assert response.status_code == 200
+    page = html(response)
+    assert 'aria-current="page">Export</a>' in page
+    assert "Terraform" in page and "resource</span>" in page
+    for name in FORMATS:
+        assert f'href="?format={name}"' in page
+
+
+def test_outsiders_get_404_and_strangers_the_login(project, outsider_client):
+    for tail in (
+        "",
+        "?format=iam-policy",
+        "terraform/download/",
+        "cloudformation-yaml/lint/",
+    ):
+        assert outsider_client.get(url(project, tail)).status_code == 404
+    response = Client().get(url(project))
+    assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_each_format_previews_highlighted_and_downloads(project, viewer_client, name):
+    response = viewer_client.get(url(project, f"?format={name}"))
+    assert response.status_code == 200
+    assert 'id="export-code"' in html(response)
+    assert '<span class="' in html(response)
+    download = viewer_client.get(url(project, f"{name}/download/"))
+    assert download.status_code == 200
+    chosen = EXPORT_FORMATS[name]
+    assert download["Content-Disposition"] == (
+        f'attachment; filename="order-management{chosen.suffix}"'
+    )
+    if chosen.language == "json":
+        json.loads(download.content)
+    elif chosen.language == "yaml":
+        yaml.safe_load(download.content)
+
+
+def test_unknown_formats_are_404(project, owner_client):
+    assert owner_client.get(url(project, "?format=pdf")).status_code == 404
+    assert owner_client.get(url(project, "pdf/download/")).status_code == 404
+    assert owner_client.get(url(project, "terraform/lint/")).status_code == 404
+
+
+def test_htmx_gets_only_the_preview_or_the_section(project, owner_client):
+    response = owner_client.get(
+        url(project, "?format=cli-json"),
+        headers={"HX-Request": "true", "HX-Target": "export-preview"},
+    )
+    page = html(response)
+    assert page.lstrip().startswith('<section id="export-preview"')
+    assert "<html" not in page and "AWS CLI create-table" in page
+    response = owner_client.get(url(project), headers={"HX-Request": "true"})
+    assert html(response).lstrip().startswith('<div id="export">')
+
+
+def test_cloudformation_shows_cfn_lint_beside_it(project, owner_client):
+    page = html(owner_client.get(url(project, "?format=cloudformation-yaml")))
+    assert f'hx-get="{url(project, "cloudformation-yaml/lint/")}"' in page
+    response = owner_client.get(
+        url(project, "cloudformation-yaml/lint/"), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    assert "No errors, no warnings." in html(response)
+    # Without JavaScript, the lint runs with the page.
+    page = html(owner_client.get(url(project, "?format=cloudformation-json&lint=1")))
+    assert "No errors, no warnings." in page and 'hx-trigger="load"' not in page
+
+
+def test_workbench_export_says_what_the_model_cannot_hold(project, owner_client):
+    page = html(owner_client.get(url(project, "?format=nosql-workbench")))
+    assert "Not in the model:" in page and "access pattern(s)" in page
+
+
+def test_iam_policy_options_and_their_errors(project, owner_client):
+    page = html(
+        owner_client.get(
+            url(project, "?format=iam-policy&region=eu-west-1&account=123456789012")
+        )
+    )
+    assert "arn:aws:dynamodb:eu-west-1:123456789012:table/order-management" in page
+    assert "need partition keys" not in page
+    assert "needs partition keys that all start with the same attribute" in page
+    page = html(
+        owner_client.get(url(project, "?format=iam-policy&region=mars&account=12"))
+    )
+    assert "Give a region such as eu-west-1, or *." in page
+    assert "Give the 12-digit account id, or *." in page
+    assert 'id="export-code"' not in page
+    download = owner_client.get(
+        url(project, "iam-policy/download/?region=eu-west-1&account=123456789012")
+    )
+    assert b"eu-west-1:123456789012" in download.content
+
+
+def test_code_per_pattern_has_python_and_cli_with_copy_buttons(project, viewer_client):
+    response = viewer_client.get(url(project, "?format=code"))
+    page = html(response)
+    assert page.count('class="pattern-code"') == 8
+    assert 'data-copy="code-py-1"' in page and 'data-copy="code-cli-1"' in page
+    assert "get_paginator" in page
+    assert 'id="code-cli-1"><span class="c">' not in page
+    assert 'id="code-cli-1">aws<span class="w"> </span>dynamodb' in page
+    module = viewer_client.get(url(project, "patterns.py/download/"))
+    compile(module.content.decode(), "patterns.py", "exec")
+    script = viewer_client.get(url(project, "patterns.sh/download/"))
+    assert script.content.startswith(b"#!/bin/sh\n")
+
+
+def test_user_text_is_escaped_in_every_preview(owner, order_design, owner_client):
+    table = dataclasses.replace(order_design.table, tags=(("note", SCRIPT),))
+    design = dataclasses.replace(order_design, table=table, name=f"X {SCRIPT}")
+    project = services.project_create(owner=owner, design=design)
+    for name in FORMATS:
+        page = html(owner_client.get(url(project, f"?format={name}")))
+        assert SCRIPT not in page, name
+    assert escape("alert(1)") in page
+
+
+def test_the_export_section_writes_nothing(project, owner_client):
+    assert owner_client.post(url(project)).status_code == 405
+    assert owner_client.post(url(project, "terraform/download/")).status_code == 405
+
+
+# --- Import on the project list ----------------------------------------------------
+
+
+def upload(path) -> SimpleUploadedFile:
+    return SimpleUploadedFile(path.name, path.read_bytes(), "application/json")
+
+
+def test_import_a_workbench_model_with_two_tables(owner, owner_client):
+    response = owner_client.post(
+        "/projects/import/", {"file": upload(FIXTURES / "BankModel.json")}
+    )
+    assert response.status_code == 200
+    names = sorted(Project.objects.values_list("name", flat=True))
+    assert names == ["Bank — PaymentScheduler", "Bank — TransactionHistory"]
+    page = html(response)
+    assert "Imported from the NoSQL Workbench model:" in page
+    assert "Not carried over" in page and "model metadata not kept" in page
+    for project in Project.objects.all():
+        assert f'href="/projects/{project.pk}/"' in page
+
+
+def test_import_pasted_workbench_json_with_a_name(owner, owner_client):
+    text = (FIXTURES / "ChatSystemSchema.json").read_text()
+    response = owner_client.post(
+        "/projects/import/", {"text": text, "name": "Chat app"}
+    )
+    assert response.status_code == 200
+    (project,) = Project.objects.all()
+    assert project.name == "Chat app"
+    assert "auto scaling settings not kept" in html(response)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{not json", "not valid JSON at line 1, column 2"),
+        (
+            b'{"ModelName": "x", "DataModel": {}}',
+            "expected a list of at least one table",
+        ),
+        (
+            b'{"ModelName": "x", "ModelMetadata": {"Version": "7.0"}, '
+            b'"DataModel": [{}]}',
+            "unknown version &#x27;7.0&#x27;",
+        ),
+    ],
+)
+def test_bad_workbench_files_create_nothing(owner_client, content, message):
+    response = owner_client.post(
+        "/projects/import/",
+        {"file": SimpleUploadedFile("model.json", content, "application/json")},
+    )
+    assert response.status_code == 400
+    assert message in html(response)
+    assert "Nothing was imported: model.json has problems" in html(response)
+    assert not Project.objects.exists()
+
+
+def test_an_oversize_model_is_refused(owner_client, settings):
+    settings.DESIGN_FILE_MAX_BYTES = 100
+    content = json.dumps({"ModelName": "x", "DataModel": [], "pad": "x" * 200})
+    response = owner_client.post(
+        "/projects/import/",
+        {
+            "file": SimpleUploadedFile(
+                "model.json", content.encode(), "application/json"
+            )
+        },
+    )
+    assert response.status_code == 400
+    assert "design files are limited to 100 bytes" in html(response)
+    assert not Project.objects.exists()
+
+
+def test_import_needs_csrf(owner):
+    client = logged_in(owner, enforce_csrf_checks=True)
+    response = client.post(
+        "/projects/import/", {"file": upload(FIXTURES / "ChatSystemSchema.json")}
+    )
+    assert response.status_code == 403
+    assert not Project.objects.exists()
