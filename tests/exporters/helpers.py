@@ -6,7 +6,8 @@ from modeler import design as d
 from modeler.designfile import read_design
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+EXAMPLES_DIR = ROOT / "examples"
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 FIXTURES = Path("/work/shared/fixtures/nosql-workbench")
 if not FIXTURES.is_dir():
     FIXTURES = ROOT.parent / "shared" / "fixtures" / "nosql-workbench"

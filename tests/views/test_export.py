@@ -85,7 +85,10 @@ def test_htmx_gets_only_the_preview_or_the_section(project, owner_client):
         headers={"HX-Request": "true", "HX-Target": "export-preview"},
     )
     page = html(response)
-    assert page.lstrip().startswith('<section id="export-preview"')
+    assert page.lstrip().startswith('<div class="export-layout" id="export-preview">')
+    assert (
+        'href="?format=cli-json" hx-get="?format=cli-json" aria-current="true"' in page
+    )
     assert "<html" not in page and "AWS CLI create-table" in page
     response = owner_client.get(url(project), headers={"HX-Request": "true"})
     assert html(response).lstrip().startswith('<div id="export">')

@@ -1,0 +1,88 @@
+"""A designer takes a design to deployment: import a NoSQL Workbench model
+from the project list, open the Export section, read the Terraform, see
+cfn-lint pass the CloudFormation, copy it, download the IAM policy and read
+the code of an access pattern."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from modeler import services
+from modeler.designfile import read_design
+from modeler.models import Project
+from tests.exporters.helpers import EXAMPLES_DIR as EXAMPLES
+from tests.exporters.helpers import FIXTURES
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LINT_TIMEOUT_MS = 60_000
+
+
+def _log_in(page, username: str, password: str) -> None:
+    page.goto("/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/$"))
+
+
+def test_import_a_workbench_model_and_export_it(page, screenshot):
+    ada = User.objects.create_user("ada", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    orders = services.project_create(owner=ada, design=design)
+    _log_in(page, "ada", "correct-horse-battery")
+
+    page.set_input_files("#id_file", str(FIXTURES / "ChatSystemSchema.json"))
+    page.click("#import button[type=submit]")
+    report = page.locator(".import-report")
+    expect(report).to_contain_text("Imported from the NoSQL Workbench model")
+    expect(report).to_contain_text("auto scaling settings not kept")
+    screenshot("export-01-import-report")
+    project = Project.objects.exclude(pk=orders.pk).get()
+
+    report.locator("a", has_text="Chat").click()
+    page.click("nav.tabs >> text=Export")
+    expect(page).to_have_url(re.compile(rf"/projects/{project.pk}/export/$"))
+    code = page.locator("#export-code")
+    expect(code).to_contain_text('resource "aws_dynamodb_table" "chat"')
+    expect(code.locator("span.nt, span.na").first).to_be_visible()
+    screenshot("export-02-terraform")
+
+    page.click(".export-formats >> text=CloudFormation (YAML)")
+    expect(page).to_have_url(re.compile(r"\?format=cloudformation-yaml$"))
+    expect(page.locator("#export-lint")).to_contain_text(
+        "No errors, no warnings.", timeout=LINT_TIMEOUT_MS
+    )
+    expect(code).to_contain_text("AWS::ApplicationAutoScaling::ScalableTarget")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("button[data-copy=export-code]")
+    expect(page.locator("button[data-copy=export-code]")).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("AWSTemplateFormatVersion:")
+    screenshot("export-03-cloudformation-lint")
+
+    # The order-management example has access patterns: its policy and code.
+    page.goto(f"/projects/{orders.pk}/export/?format=iam-policy")
+    page.fill("#id_region", "eu-west-1")
+    page.fill("#id_account", "123456789012")
+    page.click("text=Update the policy")
+    expect(code).to_contain_text(
+        "arn:aws:dynamodb:eu-west-1:123456789012:table/order-management/index/GSI1"
+    )
+    with page.expect_download() as download:
+        page.click(".export-preview a[download]")
+    policy = json.loads(open(download.value.path()).read())
+    assert policy["Version"] == "2012-10-17"
+    screenshot("export-04-iam-policy")
+
+    page.click(".export-formats >> text=Code per access pattern")
+    first = page.locator(".pattern-code").first
+    expect(first).to_contain_text("Get customer profile", timeout=LINT_TIMEOUT_MS)
+    expect(first.locator("code").first).to_contain_text("client.get_item(")
+    expect(page.locator(".pattern-code")).to_have_count(8)
+    screenshot("export-05-code")
