@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -76,7 +77,7 @@ def test_import_a_workbench_model_and_export_it(page, screenshot):
     )
     with page.expect_download() as download:
         page.click(".export-preview a[download]")
-    policy = json.loads(open(download.value.path()).read())
+    policy = json.loads(Path(download.value.path()).read_text())
     assert policy["Version"] == "2012-10-17"
     screenshot("export-04-iam-policy")
 
