@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from typing import Any
 
 import yaml
@@ -40,6 +41,7 @@ ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")
 BLANK_ROWS = 2
 MAX_ROWS = 200
 GENERATOR_MAX_CHARS = 2000
+DESCRIPTION_MAX_CHARS = 2000
 
 
 def _choices(values: Iterable[str]) -> list[tuple[str, str]]:
@@ -650,6 +652,31 @@ class AttributeRow:
     example: forms.BoundField
     delete: forms.BoundField
     original: forms.BoundField
+    presence: forms.BoundField
+    max_length: forms.BoundField
+    description: forms.BoundField
+
+    @property
+    def has_more(self) -> bool:
+        """Whether the row's less used settings hold a value or an error
+        (its disclosure opens then)."""
+        return any(
+            f.errors or f.value() not in (None, "")
+            for f in (self.presence, self.max_length, self.description)
+        )
+
+    @property
+    def more_summary(self) -> str:
+        """What the row's less used settings hold, in a few words."""
+        parts = []
+        presence, length = self.presence.value(), self.max_length.value()
+        if presence not in (None, ""):
+            parts.append(f"on {presence} of items")
+        if length not in (None, ""):
+            parts.append(f"≤ {length} chars")
+        if self.description.value():
+            parts.append("described")
+        return ", ".join(parts) or "presence, length…"
 
 
 @dataclass
@@ -696,12 +723,51 @@ class EntityForm(EntityCreateForm):
         help_text="Children (orders of a customer) are made per item of their "
         "parent, and can copy its values with {ref: Parent.attribute}.",
     )
+    sample_distribution = forms.ChoiceField(
+        choices=[
+            ("fixed", "A fixed number"),
+            ("uniform", "Uniform, from min to max"),
+            ("zipf", "Zipf: most few, some many"),
+        ],
+        initial="fixed",
+        label="How many",
+        help_text="In all, or per parent item.",
+    )
     sample_count = forms.IntegerField(
+        required=False, min_value=0, max_value=1_000_000, label="Number"
+    )
+    sample_min = forms.IntegerField(
+        required=False, min_value=0, max_value=1_000_000, label="Min"
+    )
+    sample_max = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=1_000_000,
-        label="How many",
-        help_text="In all, or per parent item.",
+        label="Max",
+        help_text="Uniform: the most; Zipf: the cap, at least 1.",
+    )
+    sample_s = forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=100,
+        label="Exponent s",
+        help_text="Above 0; 1.2 if empty. Larger: more skewed.",
+        widget=forms.NumberInput(attrs={"step": "any", "placeholder": "1.2"}),
+    )
+    hot_keys = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=1_000_000,
+        label="Hot parents",
+        help_text="The first N parents get an outsized share of the children.",
+    )
+    hot_share = forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=1,
+        label="Their share",
+        help_text="A fraction from 0 to 1: 0.2 is 20% of all the children.",
+        widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0.2"}),
     )
 
     def __init__(
@@ -721,9 +787,6 @@ class EntityForm(EntityCreateForm):
         self.fields["sample_per"].choices = [("", "as roots (in all)")] + [
             (n, f"per {n}") for n in others
         ]
-        if entity and entity.sample.count.distribution != "fixed":
-            # Uniform and Zipf counts are set in the design file; kept as is.
-            del self.fields["sample_count"]
         if rows is None:
             if self.is_bound:
                 rows = _row_count(self.data, "attr-", "-name")
@@ -772,6 +835,25 @@ class EntityForm(EntityCreateForm):
             )
             self.fields[f"attr-{i}-delete"] = forms.BooleanField(
                 required=False, label="Remove"
+            )
+            self.fields[f"attr-{i}-presence"] = forms.FloatField(
+                required=False,
+                min_value=0,
+                max_value=1,
+                label="Presence",
+                widget=forms.NumberInput(
+                    attrs={"step": "any", "placeholder": "1 if required, else 0.5"}
+                ),
+            )
+            self.fields[f"attr-{i}-max_length"] = forms.IntegerField(
+                required=False,
+                min_value=1,
+                max_value=400_000,
+                label="Max length",
+                widget=forms.NumberInput(attrs={"placeholder": "none"}),
+            )
+            self.fields[f"attr-{i}-description"] = forms.CharField(
+                required=False, max_length=DESCRIPTION_MAX_CHARS, label="Description"
             )
             self.fields[f"attr-{i}-original"] = forms.CharField(
                 required=False, widget=forms.HiddenInput
@@ -826,8 +908,8 @@ class EntityForm(EntityCreateForm):
             "name": entity.name,
             "description": entity.description,
             "sample_per": entity.sample.per,
-            "sample_count": entity.sample.count.value,
         }
+        data |= sample_initial(entity.sample)
         for i, attr in enumerate(entity.attributes):
             data |= {
                 f"attr-{i}-name": attr.name,
@@ -836,6 +918,13 @@ class EntityForm(EntityCreateForm):
                 f"attr-{i}-generator": generator_text(attr.generator),
                 f"attr-{i}-example": examples.get(attr.name, ""),
                 f"attr-{i}-original": attr.name,
+                f"attr-{i}-presence": (
+                    None
+                    if attr.presence == (1.0 if attr.required else 0.5)
+                    else attr.presence
+                ),
+                f"attr-{i}-max_length": attr.max_length,
+                f"attr-{i}-description": attr.description,
             }
         for name, key in entity.keys.items():
             data[f"key-{name}-mode"] = KEY_WHEN if key.when else KEY_TEMPLATE
@@ -858,6 +947,9 @@ class EntityForm(EntityCreateForm):
                         "example",
                         "delete",
                         "original",
+                        "presence",
+                        "max_length",
+                        "description",
                     )
                 ),
             )
@@ -898,6 +990,20 @@ class EntityForm(EntityCreateForm):
                 )
             except forms.ValidationError as exc:
                 self.add_error(f"attr-{i}-generator", exc)
+            presence = data.get(f"attr-{i}-presence")
+            if presence is not None and presence < 1 and data.get(f"attr-{i}-required"):
+                self.add_error(
+                    f"attr-{i}-presence",
+                    "A required attribute is on every item: presence 1 "
+                    "(or empty), or untick Required.",
+                )
+            kind = data.get(f"attr-{i}-type") or "S"
+            if data.get(f"attr-{i}-max_length") is not None and kind not in ("S", "B"):
+                self.add_error(
+                    f"attr-{i}-max_length",
+                    f"A max length applies to S and B attributes only, not {kind}.",
+                )
+        self._clean_sample(data)
         for slot in self.slots:
             name = slot.attribute.name
             mode = data.get(f"key-{name}-mode")
@@ -934,11 +1040,56 @@ class EntityForm(EntityCreateForm):
                     self.add_error(f"key-{name}-when", str(exc))
         return data
 
+    def _clean_sample(self, data: dict[str, Any]) -> None:
+        """The sample settings' rules of the design file and its check."""
+        distribution = data.get("sample_distribution")
+        if distribution == "fixed" and data.get("sample_count") is None:
+            if "sample_count" not in self.errors:
+                self.add_error(
+                    "sample_count", "How many items: a whole number of 0 or more."
+                )
+        elif distribution == "uniform":
+            low, high = data.get("sample_min"), data.get("sample_max")
+            if low is None and "sample_min" not in self.errors:
+                self.add_error("sample_min", "A uniform count needs its min.")
+            if high is None and "sample_max" not in self.errors:
+                self.add_error("sample_max", "A uniform count needs its max.")
+            if low is not None and high is not None and high < low:
+                self.add_error(
+                    "sample_max", f"The max ({high}) is less than the min ({low})."
+                )
+        elif distribution == "zipf":
+            high, s = data.get("sample_max"), data.get("sample_s")
+            if (high is None or high < 1) and "sample_max" not in self.errors:
+                self.add_error("sample_max", "A Zipf count needs a max of 1 or more.")
+            if s is not None and s <= 0:
+                self.add_error("sample_s", "The exponent must be above 0.")
+        hot_keys, hot_share = data.get("hot_keys"), data.get("hot_share")
+        if hot_keys and not data.get("sample_per"):
+            self.add_error(
+                "hot_keys",
+                "Hot keys skew children toward some parents: choose the parent "
+                "the items are made per.",
+            )
+        if hot_share and not hot_keys:
+            self.add_error("hot_keys", "How many parents are hot (1 or more).")
+
     def to_entity(self) -> d.Entity:
         return entity_from_data(self.cleaned_data, self)
 
     def field_for(self, path: str) -> str | None:
-        if re.match(r"^entities\.[^.]+\.sample", path):
+        match = re.match(r"^entities\.[^.]+\.sample(\.[a-z_.]+)?", path)
+        if match:
+            rest = match.group(1) or ""
+            if rest.startswith(".count"):
+                return {
+                    "uniform": "sample_min" if "min" in rest else "sample_max",
+                    "zipf": "sample_s" if rest.endswith(".s") else "sample_max",
+                }.get(self.data.get("sample_distribution") or "", "sample_count")
+            if rest == ".hot.share":
+                return "hot_share"
+            if rest.startswith(".hot"):
+                return "hot_keys"
             return "sample_per"
         match = re.match(r"^entities\.[^.]+\.(attributes|keys)\.([^.]+)(\..*)?$", path)
         if match is None:
@@ -953,6 +1104,9 @@ class EntityForm(EntityCreateForm):
             if (self.data.get(f"attr-{i}-name") or "").strip() == name:
                 if rest and rest.startswith(".generator"):
                     return f"attr-{i}-generator"
+                for part in ("presence", "max_length", "description"):
+                    if rest and rest.startswith(f".{part}"):
+                        return f"attr-{i}-{part}"
                 return f"attr-{i}-name"
         return None
 
@@ -966,6 +1120,18 @@ class EntityForm(EntityCreateForm):
         return out
 
 
+def _filled_rows(data: Mapping[str, Any], prefix: str) -> int:
+    """The rows up to the last one with something typed in it (a select's
+    default, such as a parameter's type, does not count)."""
+    count = 0
+    for key in data:
+        if key.startswith(prefix) and str(data.get(key) or "").strip():
+            middle, _, part = key[len(prefix) :].partition("-")
+            if middle.isdigit() and part not in ("type", "operator"):
+                count = max(count, int(middle) + 1)
+    return min(count, MAX_ROWS)
+
+
 def _row_count(data: Mapping[str, Any], prefix: str, suffix: str) -> int:
     count = 0
     for key in data:
@@ -977,30 +1143,30 @@ def _row_count(data: Mapping[str, Any], prefix: str, suffix: str) -> int:
 
 
 def entity_from_data(data: Mapping[str, Any], form: EntityForm) -> d.Entity:
-    """The entity the form describes; existing attributes keep the settings
-    the form does not show (presence, description, max length) and the
-    sample settings stay."""
+    """The entity the form describes."""
     previous = form.entity
     attributes = []
     for i in range(form.rows):
         name = (data.get(f"attr-{i}-name") or "").strip()
         if not name or data.get(f"attr-{i}-delete"):
             continue
-        original = (
-            previous.attribute(data.get(f"attr-{i}-original") or "")
-            if previous
-            else None
-        )
         generator = data.get(f"attr-{i}-generator")
+        required = bool(data.get(f"attr-{i}-required"))
+        presence = _number(data.get(f"attr-{i}-presence"), float)
+        max_length = _number(data.get(f"attr-{i}-max_length"), int)
         attributes.append(
             d.Attribute(
                 name=name,
                 type=data.get(f"attr-{i}-type") or "S",
-                required=bool(data.get(f"attr-{i}-required")),
-                presence=original.presence if original else 1.0,
+                required=required,
+                presence=(
+                    presence
+                    if presence is not None and 0 <= presence <= 1
+                    else (1.0 if required else 0.5)
+                ),
                 generator=generator if isinstance(generator, d.Generator) else None,
-                description=original.description if original else "",
-                max_length=original.max_length if original else None,
+                description=str(data.get(f"attr-{i}-description") or "").strip(),
+                max_length=max_length if max_length and max_length > 0 else None,
             )
         )
     keys = {}
@@ -1021,18 +1187,57 @@ def entity_from_data(data: Mapping[str, Any], form: EntityForm) -> d.Entity:
     )
 
 
+def _number(value: Any, kind: type) -> Any:
+    """A number from a cleaned value or from the text as typed (for the
+    live preview); None when empty or not a number."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return kind(value)
+    try:
+        return kind(str(value).strip())
+    except ValueError:
+        return None
+
+
+def sample_initial(sample: d.SampleSettings) -> dict[str, Any]:
+    """The form's sample fields for an entity's sample settings."""
+    count = sample.count
+    return {
+        "sample_distribution": count.distribution,
+        "sample_count": count.value if count.distribution == "fixed" else None,
+        "sample_min": count.low if count.distribution == "uniform" else None,
+        "sample_max": count.high if count.distribution != "fixed" else None,
+        "sample_s": count.s if count.distribution == "zipf" else None,
+        "hot_keys": sample.hot_keys or None,
+        "hot_share": sample.hot_share or None,
+    }
+
+
 def _sample(data: Mapping[str, Any], form: EntityForm) -> d.SampleSettings:
     sample = form.entity.sample if form.entity else d.SampleSettings()
     per = data.get("sample_per")
+    distribution = data.get("sample_distribution")
     count = sample.count
-    raw = data.get("sample_count")
-    if "sample_count" in form.fields and str(raw or "").strip().isdigit():
-        count = d.Count("fixed", value=int(str(raw).strip()))
+    if distribution == "fixed":
+        value = _number(data.get("sample_count"), int)
+        if value is not None and value >= 0:
+            count = d.Count("fixed", value=value)
+    elif distribution == "uniform":
+        low = _number(data.get("sample_min"), int)
+        high = _number(data.get("sample_max"), int)
+        if low is not None and high is not None:
+            count = d.Count("uniform", low=low, high=high)
+    elif distribution == "zipf":
+        high = _number(data.get("sample_max"), int)
+        s = _number(data.get("sample_s"), float)
+        if high is not None:
+            count = d.Count("zipf", high=high, s=s if s is not None else 1.2)
     return d.SampleSettings(
         count=count,
         per=per if isinstance(per, str) else sample.per,
-        hot_keys=sample.hot_keys,
-        hot_share=sample.hot_share,
+        hot_keys=_number(data.get("hot_keys"), int) or 0,
+        hot_share=_number(data.get("hot_share"), float) or 0.0,
     )
 
 
@@ -1068,6 +1273,7 @@ def entity_draft(form: EntityForm) -> d.Entity:
 class Row:
     index: int
     fields: dict[str, forms.BoundField]
+    keys: list[forms.BoundField] = dc_field(default_factory=list)  # actions only
 
     def __getitem__(self, name: str) -> forms.BoundField:
         return self.fields[name]
@@ -1098,6 +1304,19 @@ SORT_OPERATOR_CHOICES = [
     ("begins_with", "begins_with"),
 ]
 PREDICATE_OPERATOR_CHOICES = _choices(d.PREDICATE_OPERATORS)
+
+# What each operation takes, beyond its name, index and parameters.
+KEY_CONDITION_OPERATIONS = ("GetItem", "Query")
+FILTER_OPERATIONS = ("Query", "Scan")  # a filter and a limit
+ORDER_OPERATIONS = ("Query",)
+CONSISTENT_OPERATIONS = ("GetItem", "Query", "Scan", "BatchGetItem")
+SINGLE_WRITES = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}
+ACTION_CHOICES = {
+    "BatchGetItem": ("Get",),
+    "TransactGetItems": ("Get",),
+    "BatchWriteItem": ("Put", "Delete"),
+    "TransactWriteItems": ("Put", "Update", "Delete", "ConditionCheck"),
+}
 
 
 class PatternForm(VersionedForm):
@@ -1161,8 +1380,12 @@ class PatternForm(VersionedForm):
         *args: Any,
         design: d.Design,
         pattern: d.AccessPattern | None = None,
+        grow: bool = True,
         **kwargs: Any,
     ) -> None:
+        """`grow=False` (a re-render when the operation or index changes)
+        keeps the filled rows and one or two blank ones, rather than adding
+        blank rows to those posted."""
         super().__init__(*args, **kwargs)
         self.design = design
         self.pattern = pattern
@@ -1183,6 +1406,13 @@ class PatternForm(VersionedForm):
             else self.initial.get("index")
         ) or d.TABLE_INDEX
         self.partition_attrs, self.sort_attrs = index_keys(table, index_name)
+        operation = (
+            self.data.get(self.add_prefix("operation"))
+            if self.is_bound
+            else self.initial.get("operation")
+        )
+        self.op = operation if operation in d.OPERATIONS else "Query"
+        self.table_keys = table.key_attributes
         for attr in self.partition_attrs:
             self.fields[f"key-{attr.name}"] = forms.CharField(
                 max_length=MAX_TEMPLATE,
@@ -1216,10 +1446,14 @@ class PatternForm(VersionedForm):
                     ),
                 )
         self.row_counts = {}
-        action_ops = [("", "—")] + _choices(d.ACTION_OPERATIONS)
+        action_ops = [("", "—")] + _choices(
+            ACTION_CHOICES.get(self.op, d.ACTION_OPERATIONS)
+        )
         entity_choices = [("", "—")] + _choices(entity_names)
         for kind, parts in self.ROW_KINDS.items():
-            if self.is_bound:
+            if self.is_bound and not grow:
+                count = _filled_rows(self.data, self.add_prefix(f"{kind}-"))
+            elif self.is_bound:
                 count = _row_count(
                     self.data, self.add_prefix(f"{kind}-"), f"-{parts[0]}"
                 )
@@ -1262,13 +1496,98 @@ class PatternForm(VersionedForm):
                             ),
                         )
                     self.fields[name] = field
+                if kind == "action":
+                    for attr in self.table_keys:
+                        self.fields[f"action-{i}-key-{attr.name}"] = forms.CharField(
+                            required=False,
+                            max_length=MAX_TEMPLATE,
+                            strip=False,
+                            label=f"{attr.name} =",
+                            widget=forms.TextInput(
+                                attrs={
+                                    "class": "code template-input",
+                                    "spellcheck": "false",
+                                    "autocomplete": "off",
+                                    "placeholder": "the entity's template",
+                                }
+                            ),
+                        )
         self.fast_widgets()
 
     def rows(self, kind: str) -> list[Row]:
         return [
-            Row(i, {part: self[f"{kind}-{i}-{part}"] for part in self.ROW_KINDS[kind]})
+            Row(
+                i,
+                {part: self[f"{kind}-{i}-{part}"] for part in self.ROW_KINDS[kind]},
+                (
+                    [self[f"action-{i}-key-{a.name}"] for a in self.table_keys]
+                    if kind == "action"
+                    else []
+                ),
+            )
             for i in range(self.row_counts[kind])
         ]
+
+    # What the chosen operation takes: the form shows these and keeps the
+    # others as typed (hidden), so switching back loses nothing; a save
+    # stores only what the operation takes.
+    @property
+    def takes_key(self) -> bool:
+        return self.op in KEY_CONDITION_OPERATIONS
+
+    @property
+    def takes_filter(self) -> bool:
+        return self.op in FILTER_OPERATIONS
+
+    @property
+    def takes_order(self) -> bool:
+        return self.op in ORDER_OPERATIONS
+
+    @property
+    def takes_consistent(self) -> bool:
+        return self.op in CONSISTENT_OPERATIONS
+
+    @property
+    def single_write(self) -> bool:
+        return self.op in SINGLE_WRITES
+
+    @property
+    def takes_actions(self) -> bool:
+        return self.single_write or self.op in d.MULTI_ITEM_OPERATIONS
+
+    @property
+    def takes_set(self) -> bool:
+        return self.op in ("UpdateItem", "TransactWriteItems")
+
+    @property
+    def shown_action_rows(self) -> list[Row]:
+        rows = self.action_rows if self.takes_actions else []
+        return rows[:1] if self.single_write else rows
+
+    @property
+    def kept_fields(self) -> list[forms.BoundField]:
+        """The fields the chosen operation does not take, kept as typed."""
+        names = []
+        if not self.takes_key:
+            names += [f"key-{a.name}" for a in self.partition_attrs]
+            names += [
+                f"sort-{a.name}-{part}"
+                for a in self.sort_attrs
+                for part in ("op", "value", "value2")
+            ]
+        if not self.takes_filter:
+            names += ["filter", "limit"]
+        if not self.takes_order:
+            names.append("scan_forward")
+        if not self.takes_consistent:
+            names.append("consistent_read")
+        shown = {row.index for row in self.shown_action_rows}
+        for i in range(self.row_counts["action"]):
+            if i in shown:
+                continue
+            names += [f"action-{i}-{part}" for part in self.ROW_KINDS["action"]]
+            names += [f"action-{i}-key-{a.name}" for a in self.table_keys]
+        return [self[name] for name in names]
 
     @property
     def param_rows(self) -> list[Row]:
@@ -1368,19 +1687,28 @@ class PatternForm(VersionedForm):
                 f"action-{i}-condition": action.condition,
                 f"action-{i}-count": action.count,
             }
+            for clause in action.key:
+                data[f"action-{i}-key-{clause.attribute}"] = (
+                    clause.values[0] if clause.values else ""
+                )
         data["_action_rows"] = len(pattern.actions)
         return data
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for bound in self.kept_fields:
+            # Not part of what this operation saves: not refused either.
+            self._errors.pop(bound.name, None)
         if self.errors:
             return data
         for i in range(self.row_counts["param"]):
             name = (data.get(f"param-{i}-name") or "").strip()
             if name and not ATTRIBUTE_NAME.match(name):
                 self.add_error(f"param-{i}-name", f"'{name}' is not a parameter name.")
-        for i in range(self.row_counts["action"]):
-            if data.get(f"action-{i}-operation") and not data.get(f"action-{i}-entity"):
+        for row in self.shown_action_rows:
+            i = row.index
+            used = self.single_write or data.get(f"action-{i}-operation")
+            if used and not data.get(f"action-{i}-entity"):
                 self.add_error(
                     f"action-{i}-entity", "Choose the entity it writes or reads."
                 )
@@ -1388,7 +1716,14 @@ class PatternForm(VersionedForm):
                 _pairs(data.get(f"action-{i}-set") or "")
             except ValueError as exc:
                 self.add_error(f"action-{i}-set", str(exc))
-        for attr in self.sort_attrs:
+            for attr in self.table_keys:
+                value = data.get(f"action-{i}-key-{attr.name}") or ""
+                if value:
+                    try:
+                        parse_template(value)
+                    except TemplateSyntaxError as exc:
+                        self.add_error(f"action-{i}-key-{attr.name}", str(exc))
+        for attr in self.sort_attrs if self.takes_key else ():
             op = data.get(f"sort-{attr.name}-op")
             if op and not data.get(f"sort-{attr.name}-value"):
                 self.add_error(f"sort-{attr.name}-value", f"{op} needs a value.")
@@ -1403,6 +1738,15 @@ class PatternForm(VersionedForm):
 
     def field_for(self, path: str) -> str | None:
         tail = re.sub(r"^access_patterns\[\d+\]", "", path)
+        if self.single_write and tail.startswith(".key"):
+            # A single write's key is its action's (the design file's sugar).
+            tail = ".actions[0]" + tail
+        match = re.match(r"^\.actions\[(\d+)\]\.key(?:\.([^.]+))?", tail)
+        if match:
+            i, name = match.groups()
+            names = [a.name for a in self.table_keys]
+            name = name if name in names else names[0]
+            return f"action-{i}-key-{name}"
         match = re.match(r"^\.key\.([^.]+)", tail)
         if match:
             name = match.group(1)
@@ -1465,12 +1809,14 @@ def _pairs(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def pattern_from_data(data: Mapping[str, Any], form: PatternForm) -> d.AccessPattern:
+    """The pattern the form describes: only what its operation takes (the
+    fields kept for the other operations are left out)."""
     key = []
-    for attr in form.partition_attrs:
+    for attr in form.partition_attrs if form.takes_key else ():
         value = data.get(f"key-{attr.name}") or ""
         if value:
             key.append(d.KeyClause(attr.name, "=", (value,)))
-    for attr in form.sort_attrs:
+    for attr in form.sort_attrs if form.takes_key else ():
         op = data.get(f"sort-{attr.name}-op")
         if not op:
             continue
@@ -1512,37 +1858,53 @@ def pattern_from_data(data: Mapping[str, Any], form: PatternForm) -> d.AccessPat
         else None
     )
     actions = []
-    for i in range(form.row_counts["action"]):
-        operation = data.get(f"action-{i}-operation")
-        if not operation:
-            continue
+    for row in form.shown_action_rows:
+        i = row.index
+        if form.single_write:
+            operation = SINGLE_WRITES[form.op]
+            if not data.get(f"action-{i}-entity"):
+                continue
+        else:
+            operation = data.get(f"action-{i}-operation")
+            if not operation:
+                continue
         try:
             pairs = _pairs(data.get(f"action-{i}-set") or "")
         except ValueError:
             pairs = ()
+        action_key = tuple(
+            d.KeyClause(attr.name, "=", (value,))
+            for attr in form.table_keys
+            if (value := data.get(f"action-{i}-key-{attr.name}") or "")
+        )
+        update = operation == "Update"
         actions.append(
             d.Action(
                 operation=operation,
                 entity=data.get(f"action-{i}-entity") or "",
-                set=pairs,
-                remove=_names(data.get(f"action-{i}-remove") or ""),
+                key=action_key,
+                set=pairs if update else (),
+                remove=_names(data.get(f"action-{i}-remove") or "") if update else (),
                 condition=(data.get(f"action-{i}-condition") or "").strip(),
-                count=(data.get(f"action-{i}-count") or "").strip(),
+                count=(
+                    (data.get(f"action-{i}-count") or "").strip()
+                    if not form.single_write
+                    else ""
+                ),
             )
         )
-    operation = data.get("operation") or "Query"
     limit = data.get("limit")
     return d.AccessPattern(
         name=(data.get("name") or "").strip(),
-        operation=operation,
+        operation=form.op,
         description=(data.get("description") or "").strip(),
         index=data.get("index") or d.TABLE_INDEX,
         key=tuple(key),
-        filter=(data.get("filter") or "").strip(),
+        filter=(data.get("filter") or "").strip() if form.takes_filter else "",
         projection=_names(data.get("projection") or ""),
-        scan_forward=data.get("scan_forward") != "reverse",
-        limit=limit if isinstance(limit, int) else None,
-        consistent_read=bool(data.get("consistent_read")),
+        scan_forward=data.get("scan_forward") != "reverse" or not form.takes_order,
+        limit=limit if isinstance(limit, int) and form.takes_filter else None,
+        consistent_read=bool(data.get("consistent_read")) and form.takes_consistent,
         parameters=tuple(params),
         traffic=d.Traffic(
             float(data.get("rps") or 0), float(data.get("peak_rps") or 0)
@@ -1567,5 +1929,6 @@ def pattern_draft(form: PatternForm) -> d.AccessPattern:
             data[name] = float(data.get(name) or 0)
         except (TypeError, ValueError):
             data[name] = 0.0
-    data["consistent_read"] = data.get("consistent_read") in ("on", "true", "1")
+    consistent = str(data.get("consistent_read") or "").lower()
+    data["consistent_read"] = consistent in ("on", "true", "1")
     return pattern_from_data(data, form)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from modeler.views import editor, editor_entities, editor_patterns
+from modeler.views import editor, editor_entities, editor_findings, editor_patterns
 
 P = "projects/<int:project_id>/"
 
@@ -37,6 +37,11 @@ urlpatterns = [
         f"{P}entities/<str:name>/delete/",
         editor_entities.entity_delete,
         name="editor-entity-delete",
+    ),
+    path(
+        f"{P}findings/<str:section>/",
+        editor_findings.editor_findings,
+        name="editor-findings",
     ),
     path(f"{P}patterns/", editor_patterns.patterns_page, name="editor-patterns"),
     path(

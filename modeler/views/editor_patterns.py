@@ -39,7 +39,12 @@ NEW = -1  # the position of a pattern being added
 
 
 def _form(
-    design: d.Design, version: int, position: int, data: Any = None
+    design: d.Design,
+    version: int,
+    position: int,
+    data: Any = None,
+    *,
+    grow: bool = True,
 ) -> PatternForm:
     pattern = design.access_patterns[position] if position != NEW else None
     return PatternForm(
@@ -48,6 +53,7 @@ def _form(
         design=design,
         pattern=pattern,
         prefix="new" if position == NEW else f"p{position}",
+        grow=grow,
     )
 
 
@@ -127,8 +133,13 @@ def _save(
     design: d.Design,
     position: int,
 ) -> HttpResponse:
-    form = _form(design, access.project.version, position, data=request.POST)
-    if "more_rows" in request.POST:
+    refresh = "refresh_form" in request.POST
+    form = _form(
+        design, access.project.version, position, data=request.POST, grow=not refresh
+    )
+    if "more_rows" in request.POST or refresh:
+        # Re-shown as typed: with more rows, or with the fields of the
+        # chosen operation and index (the form without JavaScript).
         form.errors  # noqa: B018 - show what the form has, with its errors
         context = _context(access, design, editing=position, form=form)
         return _list_response(request, context)
@@ -204,16 +215,19 @@ def pattern_edit(request: HttpRequest, project_id: int, position: int) -> HttpRe
 @login_required
 @require_POST
 def pattern_preview(request: HttpRequest, project_id: int) -> HttpResponse:
-    """The request of the pattern as typed (and, when the table or index
-    changed, its key fields). Saves nothing."""
+    """The request of the pattern as typed (and, when the operation or the
+    index changed, the fields that depend on them). Saves nothing."""
     access, design = load(request, project_id)
     raw = request.POST.get("position", "")
     position = int(raw) if raw.lstrip("-").isdigit() else NEW
     if position >= len(design.access_patterns):
         position = NEW
-    form = _form(design, access.project.version, position, data=request.POST)
+    refresh = "refresh_keys" in request.POST
+    form = _form(
+        design, access.project.version, position, data=request.POST, grow=not refresh
+    )
     context = _context(access, design, editing=position, form=form)
-    partial = "pattern-keys" if "refresh_keys" in request.POST else "pattern-request"
+    partial = "pattern-operation" if refresh else "pattern-request"
     return render(request, f"{TEMPLATE}#{partial}", context)
 
 

@@ -62,6 +62,12 @@
       };
       const kind = value("kind");
       const projection = value("projection_type");
+      const distribution = value("sample_distribution");
+      form.querySelectorAll("[data-show-for-distribution]").forEach((el) => {
+        if (distribution !== null) {
+          el.hidden = !el.dataset.showForDistribution.split(" ").includes(distribution);
+        }
+      });
       form.querySelectorAll("[data-show-for-kind]").forEach((el) => {
         if (kind !== null) el.hidden = el.dataset.showForKind !== kind;
       });
