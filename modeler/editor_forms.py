@@ -676,7 +676,7 @@ class AttributeRow:
             parts.append(f"≤ {length} chars")
         if self.description.value():
             parts.append("described")
-        return ", ".join(parts) or "presence, length…"
+        return ", ".join(parts) or "details…"
 
 
 @dataclass

@@ -460,7 +460,7 @@ def test_findings_fill_the_slots_of_patterns_indexes_and_entities(
     assert 'id="review-pattern-1" hx-swap-oob="true"' in html
     assert re.search(r'id="review-pattern-1" hx-swap-oob="true">\s*<details', html)
     assert re.search(r'id="review-pattern-0" hx-swap-oob="true">\s*</div>', html)
-    assert "review finding" in html
+    assert "Review: 1 advice" in html
     assert 'class="finding-location"' not in html  # the location is implied
 
     indexes = viewer_client.get(

@@ -1,0 +1,91 @@
+"""The editor's finer settings in Chromium: an Order's Zipf sample count
+switched to uniform (the fields follow the choice), an attribute's presence
+behind its disclosure, a pattern whose form follows its operation (htmx,
+the typed filter kept across the switch), and the design review's findings
+appearing beside the entity and the pattern they concern."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from modeler import selectors, services
+from modeler.designfile import read_design
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+REVIEW_TIMEOUT_MS = 60_000  # the review simulates every pattern first
+
+
+def _shot(page: Page, screenshot, name: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(name)
+
+
+def test_sample_counts_attribute_details_operations_and_findings(
+    page: Page, screenshot
+) -> None:
+    owner = User.objects.create_user("lin", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    page.goto("/login/")
+    page.fill("#id_username", "lin")
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("button[type=submit]")
+
+    # Entities: Order's Zipf count, switched to uniform.
+    page.goto(f"/projects/{project.pk}/entities/Order/")
+    expect(page.locator("#id_sample_s")).to_be_visible()
+    expect(page.locator("#id_sample_min")).to_be_hidden()
+    page.select_option("#id_sample_distribution", "uniform")
+    expect(page.locator("#id_sample_min")).to_be_visible()
+    expect(page.locator("#id_sample_s")).to_be_hidden()
+    page.fill("#id_sample_min", "1")
+    page.fill("#id_sample_max", "4")
+    # shippedAt (row 5) is on half the items: set it to 30%.
+    page.locator("#id_attr-5-presence").locator("xpath=ancestor::details").locator(
+        "summary"
+    ).click()
+    page.fill("#id_attr-5-presence", "0.3")
+    # The review's findings arrive after the section (none on entities).
+    expect(page.locator("#review-loader-entities")).to_contain_text(
+        "finds nothing to change in the entities", timeout=REVIEW_TIMEOUT_MS
+    )
+    _shot(page, screenshot, "editor-details-01-entity-sample-and-presence")
+    page.click("text=Save Order")
+    expect(page.locator(".toast", has_text="Saved Order.").first).to_be_visible()
+    order = selectors.project_design(project=project).entity("Order")
+    assert (order.sample.count.distribution, order.sample.count.high) == (
+        "uniform",
+        4,
+    )
+    assert order.attribute("shippedAt").presence == 0.3
+
+    # Access patterns: a Query turned into a transaction and back.
+    page.goto(f"/projects/{project.pk}/patterns/")
+    expect(page.locator("#review-pattern-1 summary .badge")).to_be_visible(
+        timeout=REVIEW_TIMEOUT_MS
+    )
+    page.locator("#review-pattern-1 summary").click()
+    expect(page.locator("#review-pattern-1 .finding").first).to_be_visible()
+    _shot(page, screenshot, "editor-details-02-pattern-findings")
+    page.locator("#pattern-2 >> text=Edit").click()
+    page.fill("#id_p2-filter", "total > 100")
+    page.select_option("#id_p2-operation", "TransactWriteItems")
+    expect(
+        page.locator("#pattern-op-p2 legend", has_text="Its actions")
+    ).to_be_visible()
+    expect(page.locator("#pattern-op-p2 .pattern-keys")).to_have_count(0)
+    page.select_option("#id_p2-action-0-operation", "ConditionCheck")
+    page.select_option("#id_p2-action-0-entity", "Customer")
+    page.fill("#id_p2-action-0-key-PK", "CUST#{customerId}")
+    page.fill("#id_p2-action-0-key-SK", "PROFILE")
+    expect(page.locator("#pattern-request")).to_contain_text("ConditionCheck")
+    _shot(page, screenshot, "editor-details-03-pattern-actions")
+    page.select_option("#id_p2-operation", "Query")
+    expect(page.locator("#pattern-op-p2 .pattern-keys")).to_be_visible()
+    expect(page.locator("#id_p2-filter")).to_have_value("total > 100")
