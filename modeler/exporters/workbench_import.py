@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 import yaml
@@ -34,24 +33,20 @@ from modeler.engine.types import item_from_wire
 from modeler.exporters.workbench_infer import (
     EntityBuilder,
     Group,
+    discriminator,
     key_prefix_groups,
+    merge_colliding,
     plain_json,
     scalar_text,
+    schema_extras,
+    schema_models,
+    unique_items,
 )
+from modeler.exporters.workbench_values import BadValue, is_number, wire_value
 from modeler.problems import Problem
 from modeler.sampledata.recognise import EntityRecogniser
 
 VERSIONS = ("1.0", "2.0", "3.0")
-DISCRIMINATORS = (
-    "type",
-    "Type",
-    "EntityType",
-    "entityType",
-    "entity_type",
-    "_type",
-    "__typename",
-    "_et",
-)
 SEPARATORS = "#|:/"
 # NoSQL Workbench's sample data formats with a generator of the same kind.
 SAMPLE_FORMATS: dict[tuple[str, str], Any] = {
@@ -248,79 +243,6 @@ def _metadata_notes(metadata: dict, model: dict) -> list[str]:
     if extra:
         notes.append("sections not read: " + ", ".join(extra))
     return notes
-
-
-# --- Values -----------------------------------------------------------------
-
-
-class _BadValue(ValueError):
-    pass
-
-
-def wire_value(value: Any) -> dict[str, Any]:
-    """A DynamoDB JSON value as the design stores it, accepting what model
-    files hold: numbers as JSON numbers, and map (or list) members written
-    as plain JSON instead of DynamoDB JSON."""
-    if isinstance(value, dict) and len(value) == 1:
-        kind, inner = next(iter(value.items()))
-        if kind == "S" and isinstance(inner, str):
-            return {"S": inner}
-        if (
-            kind == "N"
-            and isinstance(inner, (str, int, Decimal))
-            and not isinstance(inner, bool)
-        ):
-            return {"N": _number_text(inner)}
-        if kind == "B" and isinstance(inner, str):
-            return {"B": inner}
-        if kind == "BOOL" and isinstance(inner, bool):
-            return {"BOOL": inner}
-        if kind == "NULL":
-            return {"NULL": True}
-        if kind in ("SS", "BS") and isinstance(inner, list):
-            return {kind: [str(v) for v in inner]}
-        if kind == "NS" and isinstance(inner, list):
-            return {"NS": [_number_text(v) for v in inner]}
-        if kind == "L" and isinstance(inner, list):
-            return {"L": [_member(v) for v in inner]}
-        if kind == "M" and isinstance(inner, dict):
-            return {"M": {str(k): _member(v) for k, v in inner.items()}}
-    raise _BadValue(f"not a DynamoDB JSON value: {json.dumps(value, default=str)[:80]}")
-
-
-def _member(value: Any) -> dict[str, Any]:
-    try:
-        return wire_value(value)
-    except _BadValue:
-        return _plain(value)
-
-
-def _plain(value: Any) -> dict[str, Any]:
-    """Plain JSON as DynamoDB JSON."""
-    if isinstance(value, bool):
-        return {"BOOL": value}
-    if value is None:
-        return {"NULL": True}
-    if isinstance(value, (int, Decimal)):
-        return {"N": _number_text(value)}
-    if isinstance(value, str):
-        return {"S": value}
-    if isinstance(value, list):
-        return {"L": [_plain(v) for v in value]}
-    if isinstance(value, dict):
-        return {"M": {str(k): _plain(v) for k, v in value.items()}}
-    raise _BadValue(f"not a JSON value: {value!r}")
-
-
-def _number_text(value: Any) -> str:
-    if isinstance(value, bool):
-        raise _BadValue(f"not a number: {value!r}")
-    text = str(value).strip()
-    try:
-        Decimal(text)
-    except InvalidOperation:
-        raise _BadValue(f"not a number: {text!r}") from None
-    return text
 
 
 # --- One table --------------------------------------------------------------
@@ -529,7 +451,7 @@ class _TableReader:
             formats,
             self.notes,
         ).build(groups)
-        all_items = _unique_items(
+        all_items = unique_items(
             items + [i for g in groups for i in g.items], (partition, sort), self.notes
         )
         name = self.model_name
@@ -540,7 +462,7 @@ class _TableReader:
         if isinstance(description, str) and description.strip():
             doc["description"] = description
         doc["table"] = table_doc
-        extras = _schema_extras(self.model)
+        extras = schema_extras(self.model)
         for entity_name, extra in extras.get("entities", {}).items():
             if entity_name in entities and isinstance(extra, dict):
                 for field_name in ("description", "sample"):
@@ -719,7 +641,7 @@ class _TableReader:
             for name, value in raw.items():
                 try:
                     item[str(name)] = wire_value(value)
-                except _BadValue as exc:
+                except BadValue as exc:
                     bad = f"item {i + 1}, attribute {name}: {exc}"
                     break
             for key in (partition, sort):
@@ -730,7 +652,7 @@ class _TableReader:
                 elif key.type not in item[key.name]:
                     # Model files often hold numbers as text: take them.
                     text = scalar_text(item[key.name])
-                    if key.type == "N" and text is not None and _is_number(text):
+                    if key.type == "N" and text is not None and is_number(text):
                         item[key.name] = {"N": text}
                     elif key.type == "S" and text is not None:
                         item[key.name] = {"S": text}
@@ -745,7 +667,7 @@ class _TableReader:
                 text = scalar_text(item[name])
                 if kind == "S" and text is not None:
                     item[name] = {"S": text}
-                elif kind == "N" and text is not None and _is_number(text):
+                elif kind == "N" and text is not None and is_number(text):
                     item[name] = {"N": text}
                 else:
                     found = next(iter(item[name]))
@@ -771,7 +693,7 @@ class _TableReader:
         sort: d.KeyAttribute | None,
     ) -> list[Group]:
         facets = self.list_of(table.get("TableFacets"), f"{self.path}.TableFacets")
-        schema_models = _schema_models(self.model, table)
+        models = schema_models(self.model, table)
         groups: list[Group] = []
         if facets:
             for i, facet in enumerate(facets):
@@ -798,7 +720,7 @@ class _TableReader:
                         sort,
                     ),
                     aliases,
-                    schema_models.get(facet["FacetName"], {}),
+                    models.get(facet["FacetName"], {}),
                     [
                         a
                         for a in facet.get("NonKeyAttributes") or []
@@ -825,15 +747,15 @@ class _TableReader:
                         + ", ".join(extra)
                     )
             return groups
-        discriminator = _discriminator(items)
-        if schema_models:
+        type_attribute = discriminator(items)
+        if models:
             by_name = {
                 name: Group(name, [], {}, spec, [], f"model {name}")
-                for name, spec in schema_models.items()
+                for name, spec in models.items()
             }
             rest = []
             for item in items:
-                value = scalar_text(item.get(discriminator or "type", {}))
+                value = scalar_text(item.get(type_attribute or "type", {}))
                 if value in by_name:
                     by_name[value].items.append(item)
                 else:
@@ -846,15 +768,15 @@ class _TableReader:
                     )
                 )
             return groups
-        if discriminator:
+        if type_attribute:
             by_value: dict[str, Group] = {}
             rest = []
             for item in items:
-                value = scalar_text(item.get(discriminator, {}))
+                value = scalar_text(item.get(type_attribute, {}))
                 if value:
                     by_value.setdefault(
                         value,
-                        Group(value, origin=f"items with {discriminator} = {value}"),
+                        Group(value, origin=f"items with {type_attribute} = {value}"),
                     ).items.append(item)
                 else:
                     rest.append(item)
@@ -864,11 +786,11 @@ class _TableReader:
                     Group(
                         table.get("TableName", "Item"),
                         rest,
-                        origin=f"items without {discriminator}",
+                        origin=f"items without {type_attribute}",
                     )
                 )
             self.notes.append(
-                f"no facets: entities are the values of the attribute {discriminator}"
+                f"no facets: entities are the values of the attribute {type_attribute}"
             )
             return groups
         return key_prefix_groups(
@@ -883,7 +805,7 @@ class _TableReader:
         for _ in range(len(doc["entities"]) + 1):
             text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
             result = read_design(text, max_bytes=50_000_000)
-            if not _merge_colliding(doc, result.problems, self.notes):
+            if not merge_colliding(doc, result.problems, self.notes):
                 break
         if result.design is not None:
             recogniser = EntityRecogniser(result.design)
@@ -907,129 +829,3 @@ def _whole(value: Any) -> int | None:
     if isinstance(value, (int, Decimal)) and value == int(value) and value >= 1:
         return int(value)
     return None
-
-
-def _is_number(text: str) -> bool:
-    try:
-        Decimal(text)
-    except InvalidOperation:
-        return False
-    return True
-
-
-def _discriminator(items: list[dict[str, dict]]) -> str | None:
-    if len(items) < 2:
-        return None
-    for name in DISCRIMINATORS:
-        values = [scalar_text(i[name]) for i in items if name in i and "S" in i[name]]
-        if len(values) >= 0.8 * len(items) and 1 <= len(set(values)) <= 30:
-            return name
-    return None
-
-
-def _schema_extras(model: dict) -> dict[str, Any]:
-    """What this workbench's export adds to ModelSchema: entity descriptions
-    and sample settings, and the sample data seed."""
-    schema = model.get("ModelSchema")
-    if not isinstance(schema, dict):
-        return {}
-    out: dict[str, Any] = {}
-    if isinstance(schema.get("entities"), dict):
-        out["entities"] = schema["entities"]
-    if isinstance(schema.get("sample_data"), dict):
-        out["sample_data"] = schema["sample_data"]
-    return out
-
-
-def _schema_models(model: dict, table: dict) -> dict[str, dict]:
-    """The labs web modeler's (and this workbench's export's) ModelSchema
-    models: entity -> attribute -> {type, value template, ...}."""
-    schema = model.get("ModelSchema")
-    if not isinstance(schema, dict):
-        return {}
-    tables = schema.get("tables")
-    if isinstance(tables, dict) and isinstance(
-        tables.get(table.get("TableName")), dict
-    ):
-        schema = tables[table.get("TableName")]
-    models = schema.get("models")
-    if not isinstance(models, dict):
-        return {}
-    return {str(k): v for k, v in models.items() if isinstance(v, dict)}
-
-
-def _unique_items(
-    items: list[dict[str, dict]],
-    keys: tuple[d.KeyAttribute, d.KeyAttribute | None],
-    notes: list[str],
-) -> list[dict[str, dict]]:
-    seen: dict[tuple, dict] = {}
-    differing = 0
-    for item in items:
-        key = tuple(json.dumps(item[k.name], sort_keys=True) for k in keys if k)
-        if key in seen:
-            if seen[key] != item:
-                differing += 1
-            continue
-        seen[key] = item
-    if differing:
-        notes.append(
-            f"{differing} item(s) share a primary key with an earlier item; the "
-            "first is kept, as DynamoDB would keep one"
-        )
-    return list(seen.values())
-
-
-_COLLISION = re.compile(r"entities (\w+) and (\w+) can write the same primary key")
-
-
-def _merge_colliding(doc: dict, problems: Iterable[Problem], notes: list[str]) -> bool:
-    """Merge the second of two entities whose primary keys collide into the
-    first, re-inferring nothing: the first's templates already cover both
-    kinds of item when they were inferred from data (the collision says so)."""
-    for problem in problems:
-        match = _COLLISION.search(problem.message) if problem.is_error else None
-        if match:
-            first, second = match.groups()
-            entities = doc["entities"]
-            if first not in entities or second not in entities:
-                continue
-            kept = entities[first]
-            gone = entities.pop(second)
-            for name, spec in gone.get("attributes", {}).items():
-                if name not in kept["attributes"]:
-                    spec = dict(spec)
-                    spec["required"] = False
-                    spec.pop("presence", None)
-                    kept["attributes"][name] = spec
-            for name, template in gone.get("keys", {}).items():
-                kept["keys"].setdefault(name, template)
-            _drop_partial_indexes(doc, kept)
-            notes.append(
-                f"{second} was merged into {first}: their keys "
-                f"({_key_summary(gone)} and {_key_summary(kept)}) can be the same, "
-                "so their items cannot be told apart"
-            )
-            return True
-    return False
-
-
-def _key_summary(entity: dict) -> str:
-    return " / ".join(
-        k["template"] if isinstance(k, dict) else str(k)
-        for k in list(entity.get("keys", {}).values())[:2]
-    )
-
-
-def _drop_partial_indexes(doc: dict, entity: dict) -> None:
-    for index in doc["table"].get("indexes", []):
-        names = []
-        for part in ("partition_key", "sort_key"):
-            if part in index:
-                names.append(index[part]["name"])
-        if index["kind"] == "local":
-            continue
-        present = [n for n in names if n in entity["keys"]]
-        if present and len(present) != len(names):
-            for n in present:
-                entity["keys"].pop(n)

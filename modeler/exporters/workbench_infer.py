@@ -18,7 +18,9 @@ PK and SK gives `c#{cId}` for both.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -26,6 +28,7 @@ from typing import Any
 from modeler import design as d
 from modeler.keys import parse_template
 from modeler.keys.template import Placeholder
+from modeler.problems import Problem
 
 SCHEMA_TYPES = {
     "String": "S",
@@ -43,6 +46,17 @@ SCHEMA_NAMES = {v: k for k, v in SCHEMA_TYPES.items()}
 ENTITY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")
 _SCHEMA_PLACEHOLDER = re.compile(r"\$\{([^{}]+)\}")
+# Attributes that often name an item's type, when a table has no facets.
+DISCRIMINATORS = (
+    "type",
+    "Type",
+    "EntityType",
+    "entityType",
+    "entity_type",
+    "_type",
+    "__typename",
+    "_et",
+)
 _GENERIC_KEY = re.compile(r"(?:^|[^A-Za-z])(?:pk|sk)\d*$|^(?:gsi|lsi)\d", re.IGNORECASE)
 _TIME = re.compile(r"\d:\d")
 _LEADING_WORD = re.compile(r"^([A-Za-z]{2,})[#:|]")
@@ -532,3 +546,123 @@ def _new_name(key: str, previous: str, taken: set[str]) -> str:
         n += 1
     taken.add(name)
     return name
+
+
+# --- Grouping items, and entities whose keys collide -------------------------
+
+_COLLISION = re.compile(r"entities (\w+) and (\w+) can write the same primary key")
+
+
+def discriminator(items: list[dict[str, dict]]) -> str | None:
+    if len(items) < 2:
+        return None
+    for name in DISCRIMINATORS:
+        values = [scalar_text(i[name]) for i in items if name in i and "S" in i[name]]
+        if len(values) >= 0.8 * len(items) and 1 <= len(set(values)) <= 30:
+            return name
+    return None
+
+
+def schema_extras(model: dict) -> dict[str, Any]:
+    """What this workbench's export adds to ModelSchema: entity descriptions
+    and sample settings, and the sample data seed."""
+    schema = model.get("ModelSchema")
+    if not isinstance(schema, dict):
+        return {}
+    out: dict[str, Any] = {}
+    if isinstance(schema.get("entities"), dict):
+        out["entities"] = schema["entities"]
+    if isinstance(schema.get("sample_data"), dict):
+        out["sample_data"] = schema["sample_data"]
+    return out
+
+
+def schema_models(model: dict, table: dict) -> dict[str, dict]:
+    """The labs web modeler's (and this workbench's export's) ModelSchema
+    models: entity -> attribute -> {type, value template, ...}."""
+    schema = model.get("ModelSchema")
+    if not isinstance(schema, dict):
+        return {}
+    tables = schema.get("tables")
+    if isinstance(tables, dict) and isinstance(
+        tables.get(table.get("TableName")), dict
+    ):
+        schema = tables[table.get("TableName")]
+    models = schema.get("models")
+    if not isinstance(models, dict):
+        return {}
+    return {str(k): v for k, v in models.items() if isinstance(v, dict)}
+
+
+def unique_items(
+    items: list[dict[str, dict]],
+    keys: tuple[d.KeyAttribute, d.KeyAttribute | None],
+    notes: list[str],
+) -> list[dict[str, dict]]:
+    seen: dict[tuple, dict] = {}
+    differing = 0
+    for item in items:
+        key = tuple(json.dumps(item[k.name], sort_keys=True) for k in keys if k)
+        if key in seen:
+            if seen[key] != item:
+                differing += 1
+            continue
+        seen[key] = item
+    if differing:
+        notes.append(
+            f"{differing} item(s) share a primary key with an earlier item; the "
+            "first is kept, as DynamoDB would keep one"
+        )
+    return list(seen.values())
+
+
+def merge_colliding(doc: dict, problems: Iterable[Problem], notes: list[str]) -> bool:
+    """Merge the second of two entities whose primary keys collide into the
+    first, re-inferring nothing: the first's templates already cover both
+    kinds of item when they were inferred from data (the collision says so)."""
+    for problem in problems:
+        match = _COLLISION.search(problem.message) if problem.is_error else None
+        if match:
+            first, second = match.groups()
+            entities = doc["entities"]
+            if first not in entities or second not in entities:
+                continue
+            kept = entities[first]
+            gone = entities.pop(second)
+            for name, spec in gone.get("attributes", {}).items():
+                if name not in kept["attributes"]:
+                    spec = dict(spec)
+                    spec["required"] = False
+                    spec.pop("presence", None)
+                    kept["attributes"][name] = spec
+            for name, template in gone.get("keys", {}).items():
+                kept["keys"].setdefault(name, template)
+            drop_partial_indexes(doc, kept)
+            notes.append(
+                f"{second} was merged into {first}: their keys "
+                f"({key_summary(gone)} and {key_summary(kept)}) can be the same, "
+                "so their items cannot be told apart"
+            )
+            return True
+    return False
+
+
+def key_summary(entity: dict) -> str:
+    return " / ".join(
+        k["template"] if isinstance(k, dict) else str(k)
+        for k in list(entity.get("keys", {}).values())[:2]
+    )
+
+
+def drop_partial_indexes(doc: dict, entity: dict) -> None:
+    for index in doc["table"].get("indexes", []):
+        names = []
+        for part in ("partition_key", "sort_key"):
+            if part in index:
+                names.append(index[part]["name"])
+        if index["kind"] == "local":
+            continue
+        present = [n for n in names if n in entity["keys"]]
+        if present and len(present) != len(names):
+            for n in present:
+                entity["keys"].pop(n)
