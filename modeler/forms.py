@@ -162,3 +162,18 @@ class IamPolicyOptionsForm(forms.Form):
 
     def clean_account(self) -> str:
         return self.cleaned_data["account"] or "*"
+
+
+class WorkbenchExportOptionsForm(forms.Form):
+    """The NoSQL Workbench export's options (a GET form)."""
+
+    generated = forms.IntegerField(
+        min_value=0,
+        max_value=50,
+        required=False,
+        label="Generated items per entity",
+        help_text="Added to the design's own sample items, so the facets show data.",
+    )
+
+    def clean_generated(self) -> int:
+        return self.cleaned_data["generated"] or 0

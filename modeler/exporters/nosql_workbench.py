@@ -16,7 +16,7 @@ format cannot hold at all is listed by `export_notes`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
@@ -25,17 +25,13 @@ import yaml
 
 from modeler import design as d
 from modeler.designfile import dump_design
-from modeler.engine.types import item_from_wire
+from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.workbench_infer import SCHEMA_NAMES, to_schema_template
+from modeler.sampledata.generate import generate
 from modeler.sampledata.recognise import EntityRecogniser
 
 VERSION = "3.0"
-
-
-@dataclass(frozen=True)
-class WorkbenchExport:
-    text: str
-    notes: tuple[str, ...]
+MAX_GENERATED = 50  # generated items per entity an export may add
 
 
 def _carried_index(index: d.Index) -> bool:
@@ -122,13 +118,40 @@ def _projection(index: d.Index) -> dict[str, Any]:
     return spec
 
 
-def workbench_model(design: d.Design, *, now: datetime | None = None) -> dict[str, Any]:
+def generated_items(design: d.Design, per_entity: int) -> list[dict[str, Any]]:
+    """Up to `per_entity` items of each entity from the design's generated
+    sample data (whole families first), as DynamoDB JSON, so the facets of
+    NoSQL Workbench's visualizer show data. Raises SampleDataError."""
+    if per_entity <= 0:
+        return []
+    dataset = generate(design, limit=max(per_entity * len(design.entities) * 20, 200))
+    taken: dict[str, int] = {}
+    out = []
+    for item, entity in zip(dataset.items, dataset.entities, strict=True):
+        if taken.get(entity, 0) < per_entity:
+            taken[entity] = taken.get(entity, 0) + 1
+            out.append(item_to_json_wire(item))
+    return out
+
+
+def workbench_model(
+    design: d.Design, *, now: datetime | None = None, generated: int = 0
+) -> dict[str, Any]:
+    """The model file's content. `generated` adds that many generated items
+    per entity to the design's own sample items (they come back as sample
+    items when the model is imported)."""
     table = design.table
     indexes = [i for i in table.indexes if _carried_index(i)]
     key_names = [a.name for a in table.key_attributes]
     index_keys = {a.name for i in indexes for a in i.key_attributes} - set(key_names)
     recogniser = EntityRecogniser(design)
     items = [d.thaw(item) for item in design.sample_data.items]
+    own_keys = {_key_of(design, item) for item in items}
+    items += [
+        item
+        for item in generated_items(design, generated)
+        if _key_of(design, item) not in own_keys
+    ]
     by_entity: dict[str, list[dict]] = {e.name: [] for e in design.entities}
     for item in items:
         entity = recogniser.entity_of(item_from_wire(item))
@@ -251,9 +274,12 @@ def workbench_model(design: d.Design, *, now: datetime | None = None) -> dict[st
     }
 
 
-def export_workbench(design: d.Design) -> str:
-    return json.dumps(workbench_model(design), indent=2, ensure_ascii=False) + "\n"
+def _key_of(design: d.Design, item: dict[str, Any]) -> str:
+    return json.dumps(
+        [item.get(a.name) for a in design.table.key_attributes], sort_keys=True
+    )
 
 
-def export_workbench_with_notes(design: d.Design) -> WorkbenchExport:
-    return WorkbenchExport(export_workbench(design), tuple(export_notes(design)))
+def export_workbench(design: d.Design, *, generated: int = 0) -> str:
+    model = workbench_model(design, generated=generated)
+    return json.dumps(model, indent=2, ensure_ascii=False) + "\n"

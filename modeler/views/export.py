@@ -20,9 +20,10 @@ from modeler.exporters.cli import follow_up_commands
 from modeler.exporters.formats import EXPORT_FORMATS, ExportFormat
 from modeler.exporters.highlight import highlight
 from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
-from modeler.exporters.nosql_workbench import export_notes
+from modeler.exporters.nosql_workbench import export_notes, export_workbench
 from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
-from modeler.forms import IamPolicyOptionsForm
+from modeler.forms import IamPolicyOptionsForm, WorkbenchExportOptionsForm
+from modeler.sampledata import SampleDataError
 from modeler.selectors import ProjectAccess
 
 logger = logging.getLogger(__name__)
@@ -52,9 +53,22 @@ def _chosen(name: str) -> str:
 
 
 def _render_format(
-    chosen: ExportFormat, design: d.Design, iam_form: IamPolicyOptionsForm
+    chosen: ExportFormat,
+    design: d.Design,
+    iam_form: IamPolicyOptionsForm,
+    workbench_form: WorkbenchExportOptionsForm,
 ) -> tuple[str, list[str], str]:
     """The export's text, notes for the reader, and a problem that stopped it."""
+    if chosen.name == "nosql-workbench":
+        if not workbench_form.is_valid():
+            return "", [], "Fix the model options below."
+        try:
+            text = export_workbench(
+                design, generated=workbench_form.cleaned_data["generated"]
+            )
+        except SampleDataError as exc:
+            return "", [], f"The sample data cannot be made: {exc}."
+        return text, [f"Not in the model: {n}." for n in export_notes(design)], ""
     if chosen.name == "iam-policy":
         if not iam_form.is_valid():
             return "", [], "Fix the policy options below."
@@ -65,8 +79,6 @@ def _render_format(
         return policy.json(), list(policy.notes), ""
     text = chosen.render(design)
     notes: list[str] = []
-    if chosen.name == "nosql-workbench":
-        notes = [f"Not in the model: {n}." for n in export_notes(design)]
     if chosen.name == "cli-json":
         commands = follow_up_commands(design)
         if commands:
@@ -75,6 +87,15 @@ def _render_format(
                 "afterwards: " + " && ".join(commands)
             )
     return text, notes, ""
+
+
+def _option_forms(
+    request: HttpRequest,
+) -> tuple[IamPolicyOptionsForm, WorkbenchExportOptionsForm]:
+    iam = IamPolicyOptionsForm(
+        request.GET if "region" in request.GET else {"region": "*", "account": "*"}
+    )
+    return iam, WorkbenchExportOptionsForm(request.GET)
 
 
 def _snippets(design: d.Design) -> tuple[list[dict[str, Any]], str]:
@@ -116,11 +137,10 @@ def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
         context.update(snippets=rows, problem=problem)
     else:
         chosen = EXPORT_FORMATS[name]
-        iam_form = IamPolicyOptionsForm(
-            request.GET if "region" in request.GET else {"region": "*", "account": "*"}
-        )
-        text, notes, problem = _render_format(chosen, design, iam_form)
+        iam_form, workbench_form = _option_forms(request)
+        text, notes, problem = _render_format(chosen, design, iam_form, workbench_form)
         context.update(
+            workbench_form=workbench_form if chosen.name == "nosql-workbench" else None,
             chosen=chosen,
             filename=chosen.filename(design),
             text=text,
@@ -190,10 +210,8 @@ def export_download(
         if format_name not in EXPORT_FORMATS:
             raise Http404(f"no export format '{format_name}'")
         chosen = EXPORT_FORMATS[format_name]
-        iam_form = IamPolicyOptionsForm(
-            request.GET if "region" in request.GET else {"region": "*", "account": "*"}
-        )
-        text, _, problem = _render_format(chosen, design, iam_form)
+        iam_form, workbench_form = _option_forms(request)
+        text, _, problem = _render_format(chosen, design, iam_form, workbench_form)
         if problem:
             return HttpResponse(
                 problem, status=400, content_type="text/plain; charset=utf-8"

@@ -183,3 +183,25 @@ def test_check_design_and_simulate_take_a_workbench_model():
     # The generated items, then the model's own four as they were.
     assert len(lines) == 5 + 4
     assert '"Status#Time":{"S":"PENDING#2019-09-25T010101"}' in "".join(lines)
+
+
+def test_workbench_export_with_generated_items_and_a_bad_count():
+    stdout, _ = run(
+        "export_design",
+        str(ORDERS),
+        "--format",
+        "nosql-workbench",
+        "--generated-items",
+        "2",
+    )
+    facets = json.loads(stdout)["DataModel"][0]["TableFacets"]
+    assert all(1 <= len(f["TableData"]) <= 2 for f in facets)
+    with pytest.raises(CommandError, match="--generated-items takes 0 to 50"):
+        run(
+            "export_design",
+            str(ORDERS),
+            "--format",
+            "nosql-workbench",
+            "--generated-items",
+            "51",
+        )

@@ -271,3 +271,16 @@ def test_items_without_the_table_key_are_left_out_and_listed():
     assert len(result.designs[0].sample_data.items) == 1
     assert dict(result.designs[0].sample_data.items[0]["n"]) == {"N": "5"}
     assert any("2 item(s) left out" in n and "has no PK" in n for n in table.notes)
+
+
+def test_generated_items_fill_each_facet_and_import_as_sample_items():
+    design = example([p for p in EXAMPLES if p.stem == "order-management"][0])
+    model = workbench_model(design, generated=3)
+    (table,) = model["DataModel"]
+    for facet in table["TableFacets"]:
+        assert 1 <= len(facet["TableData"]) <= 3, facet["FacetName"]
+    result = read_workbench(json.dumps(model))
+    assert result.ok, result.all_problems
+    (imported,) = result.designs
+    assert len(imported.sample_data.items) == len(table["TableData"])
+    assert imported.entities == carried(design).entities

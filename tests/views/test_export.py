@@ -243,3 +243,14 @@ def test_import_needs_csrf(owner):
     )
     assert response.status_code == 403
     assert not Project.objects.exists()
+
+
+def test_workbench_export_can_add_generated_items(project, owner_client):
+    page = html(owner_client.get(url(project, "?format=nosql-workbench&generated=2")))
+    assert 'name="generated"' in page and 'value="2"' in page
+    download = owner_client.get(url(project, "nosql-workbench/download/?generated=2"))
+    facets = json.loads(download.content)["DataModel"][0]["TableFacets"]
+    assert all(1 <= len(f["TableData"]) <= 2 for f in facets)
+    page = html(owner_client.get(url(project, "?format=nosql-workbench&generated=99")))
+    assert "Ensure this value is less than or equal to 50." in page
+    assert 'id="export-code"' not in page

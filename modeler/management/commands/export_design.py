@@ -10,8 +10,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.exporters.iam import PolicyError, iam_policy
-from modeler.exporters.nosql_workbench import export_notes
+from modeler.exporters.nosql_workbench import (
+    MAX_GENERATED,
+    export_notes,
+    export_workbench,
+)
 from modeler.management.design_source import load_design
+from modeler.sampledata import SampleDataError
 
 
 class Command(BaseCommand):
@@ -35,6 +40,14 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "-o", "--output", default="-", help="the file to write (default: stdout)"
+        )
+        parser.add_argument(
+            "--generated-items",
+            type=int,
+            default=0,
+            metavar="N",
+            help="nosql-workbench: add N generated sample items per entity, so "
+            "the facets show data (default: only the design's own items)",
         )
         parser.add_argument(
             "--region", default="*", help="iam-policy: the table's region"
@@ -67,9 +80,18 @@ class Command(BaseCommand):
             except PolicyError as exc:
                 raise CommandError(f"iam-policy: {exc}") from None
             text, notes = policy.json(), list(policy.notes)
+        elif chosen.name == "nosql-workbench":
+            if not 0 <= options["generated_items"] <= MAX_GENERATED:
+                raise CommandError(
+                    f"--generated-items takes 0 to {MAX_GENERATED} items per entity"
+                )
+            try:
+                text = export_workbench(loaded, generated=options["generated_items"])
+            except SampleDataError as exc:
+                raise CommandError(f"nosql-workbench: {exc}") from None
+            notes = export_notes(loaded)
         else:
-            text = chosen.render(loaded)
-            notes = export_notes(loaded) if chosen.name == "nosql-workbench" else []
+            text, notes = chosen.render(loaded), []
         for note in notes:
             self.stderr.write(f"note: not exported: {note}")
         if output == "-":
