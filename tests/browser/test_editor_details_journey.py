@@ -73,6 +73,14 @@ def test_sample_counts_attribute_details_operations_and_findings(
     page.locator("#review-pattern-1 summary").click()
     expect(page.locator("#review-pattern-1 .finding").first).to_be_visible()
     _shot(page, screenshot, "editor-details-02-pattern-findings")
+    # The table's indexes carry theirs too.
+    page.goto(f"/projects/{project.pk}/table/")
+    expect(page.locator("#review-loader-indexes")).to_contain_text(
+        "Design review of the indexes", timeout=REVIEW_TIMEOUT_MS
+    )
+    expect(page.locator("#indexes .review-findings-inline").first).to_be_visible()
+    _shot(page, screenshot, "editor-details-03-index-findings")
+    page.goto(f"/projects/{project.pk}/patterns/")
     page.locator("#pattern-2 >> text=Edit").click()
     page.fill("#id_p2-filter", "total > 100")
     page.select_option("#id_p2-operation", "TransactWriteItems")
@@ -85,7 +93,7 @@ def test_sample_counts_attribute_details_operations_and_findings(
     page.fill("#id_p2-action-0-key-PK", "CUST#{customerId}")
     page.fill("#id_p2-action-0-key-SK", "PROFILE")
     expect(page.locator("#pattern-request")).to_contain_text("ConditionCheck")
-    _shot(page, screenshot, "editor-details-03-pattern-actions")
+    _shot(page, screenshot, "editor-details-04-pattern-actions")
     page.select_option("#id_p2-operation", "Query")
     expect(page.locator("#pattern-op-p2 .pattern-keys")).to_be_visible()
     expect(page.locator("#id_p2-filter")).to_have_value("total > 100")
