@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from hypothesis import settings as hypothesis_settings
+
+# Property tests check behaviour, not speed (bench/ does): no per-example
+# deadline, which a loaded CI machine would miss now and then.
+hypothesis_settings.register_profile("workbench", deadline=None)
+hypothesis_settings.load_profile("workbench")
 
 
 @pytest.fixture(autouse=True)
