@@ -264,6 +264,9 @@ class _Entity:
             elif all(_is_count(t) for t in texts):
                 kind = "N"
         self.attributes[name] = {"type": kind}
+        if not previous and key in self.b.formats and kind == self.b.key_types[key]:
+            # The key's sample data format now belongs to the attribute behind it.
+            self.attributes[name]["generator"] = self.b.formats[key]
         self.virtual[name] = {id(item): text for item, text in values or []}
         self.origin[name] = _word(previous)
         self.format_of[name] = spec

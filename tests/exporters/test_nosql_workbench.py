@@ -284,3 +284,115 @@ def test_generated_items_fill_each_facet_and_import_as_sample_items():
     (imported,) = result.designs
     assert len(imported.sample_data.items) == len(table["TableData"])
     assert imported.entities == carried(design).entities
+
+
+def test_sample_data_formats_lsis_and_gsi_settings_are_read():
+    model = {
+        "ModelName": "Shop",
+        "ModelMetadata": {"Version": "3.0", "Author": "someone"},
+        "DataModel": [
+            {
+                "TableName": "shop",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                    "SortKey": {"AttributeName": "SK", "AttributeType": "S"},
+                },
+                "NonKeyAttributes": [
+                    {"AttributeName": "email", "AttributeType": "S"},
+                    {"AttributeName": "updatedAt", "AttributeType": "S"},
+                    {"AttributeName": "byDate", "AttributeType": "S"},
+                ],
+                "GlobalSecondaryIndexes": [
+                    {
+                        "IndexName": "ByEmail",
+                        "KeyAttributes": {
+                            "PartitionKey": {
+                                "AttributeName": "email",
+                                "AttributeType": "S",
+                            }
+                        },
+                        "Projection": {
+                            "ProjectionType": "INCLUDE",
+                            "NonKeyAttributes": ["updatedAt"],
+                        },
+                        "ProvisionedThroughput": {
+                            "ReadCapacityUnits": 3,
+                            "WriteCapacityUnits": 2,
+                        },
+                    }
+                ],
+                "LocalSecondaryIndexes": [
+                    {
+                        "IndexName": "ByDate",
+                        "KeyAttributes": {
+                            "PartitionKey": {
+                                "AttributeName": "PK",
+                                "AttributeType": "S",
+                            },
+                            "SortKey": {
+                                "AttributeName": "byDate",
+                                "AttributeType": "S",
+                            },
+                        },
+                        "Projection": {"ProjectionType": "KEYS_ONLY"},
+                    }
+                ],
+                "TableData": [
+                    {
+                        "PK": {"S": "USER#1"},
+                        "SK": {"S": "PROFILE"},
+                        "email": {"S": "a@example.com"},
+                        "updatedAt": {"S": "2024-01-01T00:00:00Z"},
+                        "byDate": {"S": "2024-01-01"},
+                    },
+                    {
+                        "PK": {"S": "USER#2"},
+                        "SK": {"S": "PROFILE"},
+                        "email": {"S": "b@example.com"},
+                        "updatedAt": {"S": "2024-02-01T00:00:00Z"},
+                        "byDate": {"S": "2024-02-01"},
+                    },
+                ],
+                "SampleDataFormats": {
+                    "updatedAt": ["date", "ISO 8601 date and time"],
+                    "email": ["identifiers", "Email"],
+                    "shoeSize": ["fashion", "Shoe size"],
+                },
+                "BillingMode": "PROVISIONED",
+                "ProvisionedCapacitySettings": {
+                    "ProvisionedThroughput": {
+                        "ReadCapacityUnits": 10,
+                        "WriteCapacityUnits": 4,
+                    }
+                },
+            }
+        ],
+    }
+    result = read_workbench(json.dumps(model))
+    assert result.ok, result.all_problems
+    design = result.designs[0]
+    gsi, lsi = design.table.indexes
+    assert (gsi.name, gsi.projection.type, gsi.projection.attributes) == (
+        "ByEmail",
+        "INCLUDE",
+        ("updatedAt",),
+    )
+    assert (gsi.capacity.read, gsi.capacity.write) == (3, 2)
+    assert (lsi.kind, lsi.sort_key[0].name) == ("local", "byDate")
+    assert (design.table.capacity.read, design.table.capacity.write) == (10, 4)
+    entity = design.entities[0]
+    assert {k: v.template for k, v in entity.keys.items()} == {
+        "PK": "USER#{userId}",
+        "SK": "PROFILE",
+        "email": "{emailValue}",
+        "byDate": "{byDateValue}",
+    }
+    generators = {a.name: a.generator for a in entity.attributes if a.generator}
+    assert generators["updatedAt"].kind == "timestamp"
+    # The key's format goes to the attribute that fills the key.
+    assert (generators["emailValue"].kind, dict(generators["emailValue"].params)) == (
+        "faker",
+        {"value": "email"},
+    )
+    notes = " ".join(result.tables[0].notes)
+    assert "fashion / Shoe size" in notes and "Author 'someone'" in notes
