@@ -174,7 +174,10 @@ class Table:
         self.id = str(uuid.uuid4())
         self.arn = f"arn:aws:dynamodb:{region}:{account}:table/{self.name}"
         self._key_checks = self._compile_key_checks()
-        self._string_keys = tuple(c[0] for c in self._key_checks if c[1] == "S")
+        # (attribute, whether an item may lack it: an index key) per S key.
+        self._string_keys = tuple(
+            (c[0], bool(c[3])) for c in self._key_checks if c[1] == "S"
+        )
         self._other_key_checks = [c for c in self._key_checks if c[1] != "S"]
         self._checks_by_attribute = {c[0]: c for c in self._key_checks}
 
@@ -204,9 +207,11 @@ class Table:
         # String keys first, as most are: present, not empty, and short
         # enough for their byte length not to matter (at most 4 bytes a
         # character, 1024 bytes for a sort key).
-        for attr in self._string_keys:
+        for attr, optional in self._string_keys:
             value = get(attr, MISSING)
             if type(value) is not str or not value or len(value) > _SHORT_KEY:
+                if optional and value is MISSING:
+                    continue  # the item is not in that index
                 _check_key_attribute(
                     *self._checks_by_attribute[attr], value=value, update=update
                 )
