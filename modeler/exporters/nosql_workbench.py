@@ -27,6 +27,7 @@ from modeler import design as d
 from modeler.designfile import dump_design
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.workbench_infer import SCHEMA_NAMES, to_schema_template
+from modeler.keys import parse_template
 from modeler.sampledata.generate import generate
 from modeler.sampledata.recognise import EntityRecogniser
 
@@ -134,12 +135,26 @@ def generated_items(design: d.Design, per_entity: int) -> list[dict[str, Any]]:
     return out
 
 
+class WorkbenchExportError(ValueError):
+    """The design has an error the model cannot be made with (a key template
+    that does not parse)."""
+
+
 def workbench_model(
     design: d.Design, *, now: datetime | None = None, generated: int = 0
 ) -> dict[str, Any]:
     """The model file's content. `generated` adds that many generated items
     per entity to the design's own sample items (they come back as sample
-    items when the model is imported)."""
+    items when the model is imported). Raises WorkbenchExportError."""
+    for entity in design.entities:
+        for key, template in entity.keys.items():
+            try:
+                parse_template(template.template)
+            except ValueError as exc:
+                raise WorkbenchExportError(
+                    f"entities.{entity.name}.keys.{key}: {exc}; fix it in the "
+                    "editor first"
+                ) from None
     table = design.table
     indexes = [i for i in table.indexes if _carried_index(i)]
     key_names = [a.name for a in table.key_attributes]

@@ -20,7 +20,11 @@ from modeler.exporters.cli import follow_up_commands
 from modeler.exporters.formats import EXPORT_FORMATS, ExportFormat
 from modeler.exporters.highlight import highlight
 from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
-from modeler.exporters.nosql_workbench import export_notes, export_workbench
+from modeler.exporters.nosql_workbench import (
+    WorkbenchExportError,
+    export_notes,
+    export_workbench,
+)
 from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
 from modeler.forms import IamPolicyOptionsForm, WorkbenchExportOptionsForm
 from modeler.sampledata import SampleDataError
@@ -68,6 +72,8 @@ def _render_format(
             )
         except SampleDataError as exc:
             return "", [], f"The sample data cannot be made: {exc}."
+        except WorkbenchExportError as exc:
+            return "", [], f"No model: {exc}."
         return text, [f"Not in the model: {n}." for n in export_notes(design)], ""
     if chosen.name == "iam-policy":
         if not iam_form.is_valid():

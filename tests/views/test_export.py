@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils.html import escape
 
+from modeler import design as d
 from modeler import services
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.models import Project
@@ -254,3 +255,20 @@ def test_workbench_export_can_add_generated_items(project, owner_client):
     page = html(owner_client.get(url(project, "?format=nosql-workbench&generated=99")))
     assert "Ensure this value is less than or equal to 50." in page
     assert 'id="export-code"' not in page
+
+
+def test_a_design_saved_with_a_broken_template_says_why_there_is_no_model(
+    owner, order_design, owner_client
+):
+    customer = order_design.entities[0]
+    broken = dataclasses.replace(
+        customer, keys={**customer.keys, "PK": d.KeyTemplate("CUST#{customerId")}
+    )
+    design = dataclasses.replace(
+        order_design, entities=(broken, *order_design.entities[1:])
+    )
+    project = services.project_create(owner=owner, design=design)
+    response = owner_client.get(url(project, "?format=nosql-workbench"))
+    assert response.status_code == 200
+    assert "No model: entities.Customer.keys.PK: unclosed" in html(response)
+    assert owner_client.get(url(project, "terraform/download/")).status_code == 200

@@ -12,6 +12,7 @@ from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.exporters.iam import PolicyError, iam_policy
 from modeler.exporters.nosql_workbench import (
     MAX_GENERATED,
+    WorkbenchExportError,
     export_notes,
     export_workbench,
 )
@@ -87,7 +88,7 @@ class Command(BaseCommand):
                 )
             try:
                 text = export_workbench(loaded, generated=options["generated_items"])
-            except SampleDataError as exc:
+            except (SampleDataError, WorkbenchExportError) as exc:
                 raise CommandError(f"nosql-workbench: {exc}") from None
             notes = export_notes(loaded)
         else:
