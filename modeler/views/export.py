@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from modeler import design as d
 from modeler import selectors
-from modeler.exporters.cfnlint import lint_template
+from modeler.exporters.cfnlint import LintResult, lint_template
 from modeler.exporters.cli import follow_up_commands
 from modeler.exporters.formats import EXPORT_FORMATS, ExportFormat
 from modeler.exporters.highlight import highlight
@@ -83,7 +83,18 @@ def _render_format(
         except PolicyError as exc:
             return "", [], f"No policy: {exc}."
         return policy.json(), list(policy.notes), ""
-    text = chosen.render(design)
+    try:
+        text = chosen.render(design)
+    except Exception as exc:
+        # A design saved with errors (the editor allows that while it is
+        # being built) may lack what an export needs: say so, keep the page.
+        logger.exception("The %s export of %r failed", chosen.name, design.name)
+        return (
+            "",
+            [],
+            f"This export cannot be made from the design as saved "
+            f"({type(exc).__name__}: {exc}); fix the errors the editor lists.",
+        )
     notes: list[str] = []
     if chosen.name == "cli-json":
         commands = follow_up_commands(design)
@@ -183,7 +194,8 @@ def export_lint(
     if format_name not in LINTED:
         raise Http404(f"cfn-lint checks CloudFormation, not '{format_name}'")
     chosen = EXPORT_FORMATS[format_name]
-    lint = _lint(chosen, chosen.render(design))
+    text, _, problem = _render_format(chosen, design, *_option_forms(request))
+    lint = _lint(chosen, text) if text else LintResult(problem=problem)
     return render(
         request,
         "modeler/export.html#export-lint",

@@ -272,3 +272,22 @@ def test_a_design_saved_with_a_broken_template_says_why_there_is_no_model(
     assert response.status_code == 200
     assert "No model: entities.Customer.keys.PK: unclosed" in html(response)
     assert owner_client.get(url(project, "terraform/download/")).status_code == 200
+
+
+def test_an_lsi_saved_without_its_sort_key_gives_a_message_not_an_error(
+    owner, order_design, owner_client
+):
+    lsi = d.Index("LSI1", "local", (), ())
+    table = dataclasses.replace(
+        order_design.table, indexes=(*order_design.table.indexes, lsi)
+    )
+    project = services.project_create(
+        owner=owner, design=dataclasses.replace(order_design, table=table)
+    )
+    response = owner_client.get(url(project, "?format=terraform"))
+    assert response.status_code == 200
+    assert "This export cannot be made from the design as saved" in html(response)
+    # The CloudFormation is made, and cfn-lint says what is wrong with it.
+    response = owner_client.get(url(project, "cloudformation-yaml/lint/"))
+    assert 'class="badge badge-error"' in html(response)
+    assert "No errors, no warnings." not in html(response)
