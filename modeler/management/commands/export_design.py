@@ -92,7 +92,14 @@ class Command(BaseCommand):
                 raise CommandError(f"nosql-workbench: {exc}") from None
             notes = export_notes(loaded)
         else:
-            text, notes = chosen.render(loaded), []
+            try:
+                text, notes = chosen.render(loaded), []
+            except (IndexError, KeyError, ValueError) as exc:
+                # A project saved with errors may lack what the export needs.
+                raise CommandError(
+                    f"{chosen.name}: the design cannot be exported as saved "
+                    f"({type(exc).__name__}: {exc}); run check_design on it"
+                ) from None
         for note in notes:
             self.stderr.write(f"note: not exported: {note}")
         if output == "-":
