@@ -116,9 +116,7 @@ def _index_from_row(row: m.Index) -> d.Index:
         kind=row.kind,
         partition_key=part(m.IndexKeyAttribute.PARTITION),
         sort_key=part(m.IndexKeyAttribute.SORT),
-        projection=d.Projection(
-            row.projection_type, tuple(row.projection_attributes)
-        ),
+        projection=d.Projection(row.projection_type, tuple(row.projection_attributes)),
         capacity=_capacity(row.read_capacity, row.write_capacity),
     )
 
@@ -128,10 +126,12 @@ def _entity_from_row(row: m.Entity) -> d.Entity:
         name=row.name,
         description=row.description,
         attributes=tuple(_attribute_from_row(a) for a in row.attributes.all()),
-        keys=d.freeze({
-            k.key_attribute: d.KeyTemplate(k.template, k.condition)
-            for k in row.key_templates.all()
-        }),
+        keys=d.freeze(
+            {
+                k.key_attribute: d.KeyTemplate(k.template, k.condition)
+                for k in row.key_templates.all()
+            }
+        ),
         sample=d.SampleSettings(
             count=d.Count(
                 row.count_distribution,
@@ -310,7 +310,10 @@ def _write_entity(project: m.Project, position: int, entity: d.Entity) -> None:
     )
     m.KeyTemplate.objects.bulk_create(
         m.KeyTemplate(
-            entity=row, position=i, key_attribute=name, template=k.template,
+            entity=row,
+            position=i,
+            key_attribute=name,
+            template=k.template,
             condition=k.when,
         )
         for i, (name, k) in enumerate(entity.keys.items())
@@ -337,8 +340,11 @@ def _write_pattern(project: m.Project, position: int, pattern: d.AccessPattern) 
         expects_entities=list(expects.entities) if expects else [],
         expects_where=(
             [
-                {"attribute": p.attribute, "operator": p.operator,
-                 "values": list(p.values)}
+                {
+                    "attribute": p.attribute,
+                    "operator": p.operator,
+                    "values": list(p.values),
+                }
                 for p in expects.where
             ]
             if expects

@@ -33,9 +33,7 @@ def _pattern_texts(pattern: d.AccessPattern) -> Iterator[str]:
         yield action.count
 
 
-def _implicit_key_attributes(
-    design: d.Design, action: d.Action
-) -> Iterator[str]:
+def _implicit_key_attributes(design: d.Design, action: d.Action) -> Iterator[str]:
     """An action on an existing item without an explicit key finds it with
     the entity's table key templates, whose attributes become parameters."""
     if action.operation == "Put" or action.key:

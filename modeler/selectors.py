@@ -109,4 +109,3 @@ def project_cost_settings(*, project: Project) -> CostSettings:
         region=row.region or "us-east-1",
     )
     return CostSettings(prices, own_prices=True, stored_items=row.stored_items)
-

@@ -271,4 +271,3 @@ def project_cost_settings_reset(*, project: Project) -> None:
     ReviewSettings.objects.filter(project=project).update(
         region="", **dict.fromkeys(PRICE_FIELDS)
     )
-

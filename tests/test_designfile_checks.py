@@ -163,7 +163,10 @@ def test_a_kms_key_aws_would_not_take_is_an_error(kms_key):
 
 def test_key_attribute_and_ttl_names_have_at_most_255_bytes():
     long = "k" * 256
-    table = f"{{name: limits, partition_key: {{name: {long}, type: S}}, ttl_attribute: {long}}}"
+    table = (
+        f"{{name: limits, partition_key: {{name: {long}, type: S}}, "
+        f"ttl_attribute: {long}}}"
+    )
     assert _table_problems(table) == [
         (
             "table",

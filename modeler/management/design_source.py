@@ -96,7 +96,8 @@ def read_design_file(path: str) -> ReadResult:
 def design_from_project_argument(project: str, *, or_file: bool = False) -> Design:
     projects = project_design_queryset()
     found = list(
-        projects.filter(pk=int(project)) if project.isdigit()
+        projects.filter(pk=int(project))
+        if project.isdigit()
         else projects.filter(name=project)
     )
     if not found:
@@ -126,7 +127,8 @@ def load_design(source: str) -> Design:
                 f"{p.path}: {p.message}"
                 for p in result.problems
             )
-            raise CommandError(f"{problems}\n{source}: fix the errors above",
-                               returncode=1)
+            raise CommandError(
+                f"{problems}\n{source}: fix the errors above", returncode=1
+            )
         return result.design
     return design_from_project_argument(source, or_file=True)

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,224 +14,565 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='AccessPattern',
+            name="AccessPattern",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=200)),
-                ('description', models.TextField(blank=True)),
-                ('operation', models.CharField(choices=[('GetItem', 'GetItem'), ('Query', 'Query'), ('Scan', 'Scan'), ('BatchGetItem', 'BatchGetItem'), ('TransactGetItems', 'TransactGetItems'), ('PutItem', 'PutItem'), ('UpdateItem', 'UpdateItem'), ('DeleteItem', 'DeleteItem'), ('BatchWriteItem', 'BatchWriteItem'), ('TransactWriteItems', 'TransactWriteItems')], max_length=20)),
-                ('index_name', models.CharField(default='table', max_length=255)),
-                ('key', models.JSONField(blank=True, default=list)),
-                ('filter', models.TextField(blank=True)),
-                ('projection', models.JSONField(blank=True, default=list)),
-                ('scan_forward', models.BooleanField(default=True)),
-                ('limit', models.PositiveIntegerField(blank=True, null=True)),
-                ('consistent_read', models.BooleanField(default=False)),
-                ('rps', models.FloatField(default=0.0)),
-                ('peak_rps', models.FloatField(default=0.0)),
-                ('expects_entities', models.JSONField(blank=True, default=list)),
-                ('expects_where', models.JSONField(blank=True, default=list)),
-                ('expects_order_by', models.JSONField(blank=True, default=list)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=200)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "operation",
+                    models.CharField(
+                        choices=[
+                            ("GetItem", "GetItem"),
+                            ("Query", "Query"),
+                            ("Scan", "Scan"),
+                            ("BatchGetItem", "BatchGetItem"),
+                            ("TransactGetItems", "TransactGetItems"),
+                            ("PutItem", "PutItem"),
+                            ("UpdateItem", "UpdateItem"),
+                            ("DeleteItem", "DeleteItem"),
+                            ("BatchWriteItem", "BatchWriteItem"),
+                            ("TransactWriteItems", "TransactWriteItems"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("index_name", models.CharField(default="table", max_length=255)),
+                ("key", models.JSONField(blank=True, default=list)),
+                ("filter", models.TextField(blank=True)),
+                ("projection", models.JSONField(blank=True, default=list)),
+                ("scan_forward", models.BooleanField(default=True)),
+                ("limit", models.PositiveIntegerField(blank=True, null=True)),
+                ("consistent_read", models.BooleanField(default=False)),
+                ("rps", models.FloatField(default=0.0)),
+                ("peak_rps", models.FloatField(default=0.0)),
+                ("expects_entities", models.JSONField(blank=True, default=list)),
+                ("expects_where", models.JSONField(blank=True, default=list)),
+                ("expects_order_by", models.JSONField(blank=True, default=list)),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='Entity',
+            name="Entity",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=64)),
-                ('description', models.TextField(blank=True)),
-                ('sample_per', models.CharField(blank=True, max_length=64)),
-                ('count_distribution', models.CharField(choices=[('fixed', 'fixed'), ('uniform', 'uniform'), ('zipf', 'zipf')], default='fixed', max_length=7)),
-                ('count_value', models.PositiveIntegerField(default=10)),
-                ('count_low', models.PositiveIntegerField(default=0)),
-                ('count_high', models.PositiveIntegerField(default=0)),
-                ('count_s', models.FloatField(default=0.0)),
-                ('hot_keys', models.PositiveIntegerField(default=0)),
-                ('hot_share', models.FloatField(default=0.0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=64)),
+                ("description", models.TextField(blank=True)),
+                ("sample_per", models.CharField(blank=True, max_length=64)),
+                (
+                    "count_distribution",
+                    models.CharField(
+                        choices=[
+                            ("fixed", "fixed"),
+                            ("uniform", "uniform"),
+                            ("zipf", "zipf"),
+                        ],
+                        default="fixed",
+                        max_length=7,
+                    ),
+                ),
+                ("count_value", models.PositiveIntegerField(default=10)),
+                ("count_low", models.PositiveIntegerField(default=0)),
+                ("count_high", models.PositiveIntegerField(default=0)),
+                ("count_s", models.FloatField(default=0.0)),
+                ("hot_keys", models.PositiveIntegerField(default=0)),
+                ("hot_share", models.FloatField(default=0.0)),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='Index',
+            name="Index",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=255)),
-                ('kind', models.CharField(choices=[('global', 'global'), ('local', 'local')], max_length=6)),
-                ('projection_type', models.CharField(choices=[('KEYS_ONLY', 'KEYS_ONLY'), ('INCLUDE', 'INCLUDE'), ('ALL', 'ALL')], default='ALL', max_length=9)),
-                ('projection_attributes', models.JSONField(blank=True, default=list)),
-                ('read_capacity', models.PositiveIntegerField(blank=True, null=True)),
-                ('write_capacity', models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=255)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("global", "global"), ("local", "local")], max_length=6
+                    ),
+                ),
+                (
+                    "projection_type",
+                    models.CharField(
+                        choices=[
+                            ("KEYS_ONLY", "KEYS_ONLY"),
+                            ("INCLUDE", "INCLUDE"),
+                            ("ALL", "ALL"),
+                        ],
+                        default="ALL",
+                        max_length=9,
+                    ),
+                ),
+                ("projection_attributes", models.JSONField(blank=True, default=list)),
+                ("read_capacity", models.PositiveIntegerField(blank=True, null=True)),
+                ("write_capacity", models.PositiveIntegerField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='Attribute',
+            name="Attribute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=255)),
-                ('type', models.CharField(choices=[('S', 'S'), ('N', 'N'), ('B', 'B'), ('BOOL', 'BOOL'), ('NULL', 'NULL'), ('L', 'L'), ('M', 'M'), ('SS', 'SS'), ('NS', 'NS'), ('BS', 'BS')], max_length=4)),
-                ('required', models.BooleanField(default=True)),
-                ('presence', models.FloatField(default=1.0)),
-                ('generator', models.JSONField(blank=True, null=True)),
-                ('description', models.TextField(blank=True)),
-                ('max_length', models.PositiveIntegerField(blank=True, null=True)),
-                ('entity', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attributes', to='modeler.entity')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=255)),
+                (
+                    "type",
+                    models.CharField(
+                        choices=[
+                            ("S", "S"),
+                            ("N", "N"),
+                            ("B", "B"),
+                            ("BOOL", "BOOL"),
+                            ("NULL", "NULL"),
+                            ("L", "L"),
+                            ("M", "M"),
+                            ("SS", "SS"),
+                            ("NS", "NS"),
+                            ("BS", "BS"),
+                        ],
+                        max_length=4,
+                    ),
+                ),
+                ("required", models.BooleanField(default=True)),
+                ("presence", models.FloatField(default=1.0)),
+                ("generator", models.JSONField(blank=True, null=True)),
+                ("description", models.TextField(blank=True)),
+                ("max_length", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "entity",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attributes",
+                        to="modeler.entity",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='IndexKeyAttribute',
+            name="IndexKeyAttribute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('part', models.CharField(choices=[('partition', 'partition'), ('sort', 'sort')], max_length=9)),
-                ('position', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=255)),
-                ('type', models.CharField(choices=[('S', 'S'), ('N', 'N'), ('B', 'B')], default='S', max_length=1)),
-                ('index', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='key_attributes', to='modeler.index')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                (
+                    "part",
+                    models.CharField(
+                        choices=[("partition", "partition"), ("sort", "sort")],
+                        max_length=9,
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=255)),
+                (
+                    "type",
+                    models.CharField(
+                        choices=[("S", "S"), ("N", "N"), ("B", "B")],
+                        default="S",
+                        max_length=1,
+                    ),
+                ),
+                (
+                    "index",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="key_attributes",
+                        to="modeler.index",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['part', 'position'],
+                "ordering": ["part", "position"],
             },
         ),
         migrations.CreateModel(
-            name='KeyTemplate',
+            name="KeyTemplate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('key_attribute', models.CharField(max_length=255)),
-                ('template', models.CharField(max_length=2048)),
-                ('condition', models.CharField(blank=True, max_length=1000)),
-                ('entity', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='key_templates', to='modeler.entity')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("key_attribute", models.CharField(max_length=255)),
+                ("template", models.CharField(max_length=2048)),
+                ("condition", models.CharField(blank=True, max_length=1000)),
+                (
+                    "entity",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="key_templates",
+                        to="modeler.entity",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='PatternAction',
+            name="PatternAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('operation', models.CharField(choices=[('Get', 'Get'), ('Put', 'Put'), ('Update', 'Update'), ('Delete', 'Delete'), ('ConditionCheck', 'ConditionCheck')], max_length=14)),
-                ('entity', models.CharField(max_length=64)),
-                ('key', models.JSONField(blank=True, default=list)),
-                ('set', models.JSONField(blank=True, default=list)),
-                ('remove', models.JSONField(blank=True, default=list)),
-                ('condition', models.TextField(blank=True)),
-                ('count', models.CharField(blank=True, max_length=255)),
-                ('pattern', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='modeler.accesspattern')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                (
+                    "operation",
+                    models.CharField(
+                        choices=[
+                            ("Get", "Get"),
+                            ("Put", "Put"),
+                            ("Update", "Update"),
+                            ("Delete", "Delete"),
+                            ("ConditionCheck", "ConditionCheck"),
+                        ],
+                        max_length=14,
+                    ),
+                ),
+                ("entity", models.CharField(max_length=64)),
+                ("key", models.JSONField(blank=True, default=list)),
+                ("set", models.JSONField(blank=True, default=list)),
+                ("remove", models.JSONField(blank=True, default=list)),
+                ("condition", models.TextField(blank=True)),
+                ("count", models.CharField(blank=True, max_length=255)),
+                (
+                    "pattern",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="actions",
+                        to="modeler.accesspattern",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='PatternParameter',
+            name="PatternParameter",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=255)),
-                ('type', models.CharField(choices=[('S', 'S'), ('N', 'N'), ('B', 'B')], default='S', max_length=1)),
-                ('example', models.CharField(blank=True, max_length=2048)),
-                ('pattern', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='parameters', to='modeler.accesspattern')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=255)),
+                (
+                    "type",
+                    models.CharField(
+                        choices=[("S", "S"), ("N", "N"), ("B", "B")],
+                        default="S",
+                        max_length=1,
+                    ),
+                ),
+                ("example", models.CharField(blank=True, max_length=2048)),
+                (
+                    "pattern",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="parameters",
+                        to="modeler.accesspattern",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='Project',
+            name="Project",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('description', models.TextField(blank=True)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('sample_seed', models.BigIntegerField(default=1)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='owned_projects', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                ("description", models.TextField(blank=True)),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("sample_seed", models.BigIntegerField(default=1)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="owned_projects",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.AddField(
-            model_name='entity',
-            name='project',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entities', to='modeler.project'),
+            model_name="entity",
+            name="project",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entities",
+                to="modeler.project",
+            ),
         ),
         migrations.AddField(
-            model_name='accesspattern',
-            name='project',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='access_patterns', to='modeler.project'),
+            model_name="accesspattern",
+            name="project",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="access_patterns",
+                to="modeler.project",
+            ),
         ),
         migrations.CreateModel(
-            name='SampleItem',
+            name="SampleItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('item', models.JSONField()),
-                ('project', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sample_items', to='modeler.project')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                ("item", models.JSONField()),
+                (
+                    "project",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sample_items",
+                        to="modeler.project",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=255)),
-                ('partition_key_name', models.CharField(max_length=255)),
-                ('partition_key_type', models.CharField(choices=[('S', 'S'), ('N', 'N'), ('B', 'B')], default='S', max_length=1)),
-                ('sort_key_name', models.CharField(blank=True, max_length=255)),
-                ('sort_key_type', models.CharField(choices=[('S', 'S'), ('N', 'N'), ('B', 'B')], default='S', max_length=1)),
-                ('billing_mode', models.CharField(choices=[('PAY_PER_REQUEST', 'PAY_PER_REQUEST'), ('PROVISIONED', 'PROVISIONED')], default='PAY_PER_REQUEST', max_length=20)),
-                ('read_capacity', models.PositiveIntegerField(blank=True, null=True)),
-                ('write_capacity', models.PositiveIntegerField(blank=True, null=True)),
-                ('ttl_attribute', models.CharField(blank=True, max_length=255)),
-                ('stream_view_type', models.CharField(blank=True, choices=[('NEW_IMAGE', 'NEW_IMAGE'), ('OLD_IMAGE', 'OLD_IMAGE'), ('NEW_AND_OLD_IMAGES', 'NEW_AND_OLD_IMAGES'), ('KEYS_ONLY', 'KEYS_ONLY')], max_length=20)),
-                ('point_in_time_recovery', models.BooleanField(default=False)),
-                ('encryption_type', models.CharField(choices=[('AWS_OWNED', 'AWS_OWNED'), ('AWS_MANAGED', 'AWS_MANAGED'), ('KMS', 'KMS')], default='AWS_OWNED', max_length=12)),
-                ('kms_key', models.CharField(blank=True, max_length=2048)),
-                ('table_class', models.CharField(choices=[('STANDARD', 'STANDARD'), ('STANDARD_INFREQUENT_ACCESS', 'STANDARD_INFREQUENT_ACCESS')], default='STANDARD', max_length=30)),
-                ('deletion_protection', models.BooleanField(default=False)),
-                ('tags', models.JSONField(blank=True, default=list)),
-                ('project', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='table', to='modeler.project')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("name", models.CharField(max_length=255)),
+                ("partition_key_name", models.CharField(max_length=255)),
+                (
+                    "partition_key_type",
+                    models.CharField(
+                        choices=[("S", "S"), ("N", "N"), ("B", "B")],
+                        default="S",
+                        max_length=1,
+                    ),
+                ),
+                ("sort_key_name", models.CharField(blank=True, max_length=255)),
+                (
+                    "sort_key_type",
+                    models.CharField(
+                        choices=[("S", "S"), ("N", "N"), ("B", "B")],
+                        default="S",
+                        max_length=1,
+                    ),
+                ),
+                (
+                    "billing_mode",
+                    models.CharField(
+                        choices=[
+                            ("PAY_PER_REQUEST", "PAY_PER_REQUEST"),
+                            ("PROVISIONED", "PROVISIONED"),
+                        ],
+                        default="PAY_PER_REQUEST",
+                        max_length=20,
+                    ),
+                ),
+                ("read_capacity", models.PositiveIntegerField(blank=True, null=True)),
+                ("write_capacity", models.PositiveIntegerField(blank=True, null=True)),
+                ("ttl_attribute", models.CharField(blank=True, max_length=255)),
+                (
+                    "stream_view_type",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("NEW_IMAGE", "NEW_IMAGE"),
+                            ("OLD_IMAGE", "OLD_IMAGE"),
+                            ("NEW_AND_OLD_IMAGES", "NEW_AND_OLD_IMAGES"),
+                            ("KEYS_ONLY", "KEYS_ONLY"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("point_in_time_recovery", models.BooleanField(default=False)),
+                (
+                    "encryption_type",
+                    models.CharField(
+                        choices=[
+                            ("AWS_OWNED", "AWS_OWNED"),
+                            ("AWS_MANAGED", "AWS_MANAGED"),
+                            ("KMS", "KMS"),
+                        ],
+                        default="AWS_OWNED",
+                        max_length=12,
+                    ),
+                ),
+                ("kms_key", models.CharField(blank=True, max_length=2048)),
+                (
+                    "table_class",
+                    models.CharField(
+                        choices=[
+                            ("STANDARD", "STANDARD"),
+                            (
+                                "STANDARD_INFREQUENT_ACCESS",
+                                "STANDARD_INFREQUENT_ACCESS",
+                            ),
+                        ],
+                        default="STANDARD",
+                        max_length=30,
+                    ),
+                ),
+                ("deletion_protection", models.BooleanField(default=False)),
+                ("tags", models.JSONField(blank=True, default=list)),
+                (
+                    "project",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="table",
+                        to="modeler.project",
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='index',
-            name='table',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='indexes', to='modeler.table'),
+            model_name="index",
+            name="table",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="indexes",
+                to="modeler.table",
+            ),
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('editor', 'Editor'), ('viewer', 'Viewer')], max_length=10)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
-                ('project', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='modeler.project')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("editor", "Editor"), ("viewer", "Viewer")],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "project",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="modeler.project",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('project', 'user'), name='one_role')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("project", "user"), name="one_role")
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='entity',
-            constraint=models.UniqueConstraint(fields=('project', 'name'), name='unique_entity_name'),
+            model_name="entity",
+            constraint=models.UniqueConstraint(
+                fields=("project", "name"), name="unique_entity_name"
+            ),
         ),
     ]

@@ -70,8 +70,10 @@ def project_import(request: HttpRequest) -> HttpResponse:
         filename=upload.name if upload else "",
     )
     if not outcome.projects:
-        form.add_error(None, f"Nothing was imported: {form.source_name} has "
-                       f"problems, listed below.")
+        form.add_error(
+            None,
+            f"Nothing was imported: {form.source_name} has problems, listed below.",
+        )
         return _render_list(
             request, import_form=form, import_problems=outcome.problems, status=400
         )
@@ -80,8 +82,11 @@ def project_import(request: HttpRequest) -> HttpResponse:
     messages.success(
         request,
         f"Imported {names}"
-        + (f" with {warnings} warning{'s' if warnings > 1 else ''}." if warnings
-           else "."),
+        + (
+            f" with {warnings} warning{'s' if warnings > 1 else ''}."
+            if warnings
+            else "."
+        ),
     )
     if len(outcome.projects) > 1 or outcome.notes:
         # Several projects, or things the model could not carry over: the
@@ -134,8 +139,11 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
             "design": design,
             "table_keys": presenters.key_schema_text(design.table.key_attributes),
             "indexes": [
-                (i, presenters.key_schema_text(i.partition_key),
-                 presenters.key_schema_text(i.sort_key))
+                (
+                    i,
+                    presenters.key_schema_text(i.partition_key),
+                    presenters.key_schema_text(i.sort_key),
+                )
                 for i in design.table.indexes
             ],
             "entities": entities,
@@ -171,12 +179,16 @@ def project_delete(request: HttpRequest, project_id: int) -> HttpResponse:
         services.project_delete(project=project)
         messages.success(request, f"Deleted {name}.")
         return redirect("project-list")
-    return render(request, "modeler/project-delete.html", {
-        "project": project,
-        "entity_count": project.entities.count(),
-        "pattern_count": project.access_patterns.count(),
-        "member_count": project.memberships.count(),
-    })
+    return render(
+        request,
+        "modeler/project-delete.html",
+        {
+            "project": project,
+            "entity_count": project.entities.count(),
+            "pattern_count": project.access_patterns.count(),
+            "member_count": project.memberships.count(),
+        },
+    )
 
 
 @login_required
@@ -196,14 +208,21 @@ def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
         else:
             messages.success(request, f"{user.get_username()} is now a {role}.")
             return redirect("project-members", project_id=project_id)
-    memberships = Membership.objects.filter(project=access.project).select_related(
-        "user"
-    ).order_by("user__username")
+    memberships = (
+        Membership.objects.filter(project=access.project)
+        .select_related("user")
+        .order_by("user__username")
+    )
     return render(
         request,
         "modeler/project-members.html",
-        {"access": access, "project": access.project, "form": form,
-         "memberships": memberships, "section": "members"},
+        {
+            "access": access,
+            "project": access.project,
+            "form": form,
+            "memberships": memberships,
+            "section": "members",
+        },
         status=400 if write else 200,
     )
 
@@ -222,4 +241,3 @@ def project_member_remove(
     if username:
         messages.success(request, f"Removed {username}.")
     return redirect("project-members", project_id=project_id)
-

@@ -29,8 +29,10 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
-        pytest.skip("Chromium is not installed at /usr/bin/chromium "
-                    "(apt-get install chromium; .ci/run does it)")
+        pytest.skip(
+            "Chromium is not installed at /usr/bin/chromium "
+            "(apt-get install chromium; .ci/run does it)"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -43,8 +45,9 @@ def browser():
 
 @pytest.fixture
 def page(browser, live_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                  base_url=live_server.url)
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=live_server.url
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page

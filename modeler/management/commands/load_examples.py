@@ -27,8 +27,10 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, username: str, **options):  # type: ignore[no-untyped-def]
         if not settings.DEBUG:
-            raise CommandError("load_examples creates an account with a known "
-                               "password; it only runs with DEBUG on")
+            raise CommandError(
+                "load_examples creates an account with a known "
+                "password; it only runs with DEBUG on"
+            )
         designs = []
         for path in sorted(EXAMPLES_DIR.glob("*.yaml")):
             result = read_design(path.read_bytes())
@@ -41,9 +43,11 @@ class Command(BaseCommand):
         Project.objects.filter(owner=user, name__in=names).delete()
         for design in designs:
             project_create(owner=user, design=design)
-        self.stdout.write(self.style.SUCCESS(
-            f"Loaded {len(designs)} example designs: {', '.join(names)}"
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Loaded {len(designs)} example designs: {', '.join(names)}"
+            )
+        )
         self.stdout.write(f"Log in as '{username}' with password '{password}'")
 
     def _demo_user(self, username: str):  # type: ignore[no-untyped-def]
