@@ -193,7 +193,15 @@ def iam_policy(
             }
         statements.append(statement)
     if not statements:
-        notes.append("the design has no access patterns, so the policy grants nothing")
+        # AWS refuses a policy without statements: say why there is none.
+        if not design.access_patterns:
+            raise PolicyError(
+                "the design has no access patterns, so there is nothing to "
+                "grant: list the reads and writes the application makes"
+            )
+        raise PolicyError(
+            "no access pattern can be confined to one tenant: " + "; ".join(notes)
+        )
     return Policy({"Version": "2012-10-17", "Statement": statements}, tuple(notes))
 
 

@@ -104,11 +104,15 @@ def test_transactions_need_the_actions_of_their_elements():
     assert "dynamodb:TransactWriteItems" not in actions
 
 
-def test_a_design_without_patterns_grants_nothing_and_says_so():
+def test_a_design_without_patterns_has_no_policy_and_says_why():
+    """AWS refuses a policy with no statements: no document is made."""
     design = dataclasses.replace(example(EXAMPLES[0]), access_patterns=())
-    policy = iam_policy(design)
-    assert policy.document["Statement"] == []
-    assert "grants nothing" in policy.notes[0]
+    with pytest.raises(PolicyError) as error:
+        iam_policy(design)
+    assert str(error.value) == (
+        "the design has no access patterns, so there is nothing to grant: list "
+        "the reads and writes the application makes"
+    )
 
 
 def tenant_design() -> d.Design:
@@ -151,3 +155,19 @@ def test_leading_keys_need_a_tenant_attribute():
         iam_policy(design, tenant=True)
     with pytest.raises(PolicyError, match=r"do not all start with \{tenantId\}"):
         iam_policy(design, tenant="tenantId")
+
+
+def test_a_tenant_policy_none_of_whose_patterns_can_be_confined_is_refused():
+    design = tenant_design()
+    gsi_only = dataclasses.replace(
+        design,
+        access_patterns=tuple(
+            p for p in design.access_patterns if p.index.startswith("GSI")
+        ),
+    )
+    with pytest.raises(PolicyError) as error:
+        iam_policy(gsi_only, tenant=True)
+    assert str(error.value).startswith(
+        "no access pattern can be confined to one tenant: "
+    )
+    assert "'Find customer by email' (Query on GSI1) is left out" in str(error.value)
