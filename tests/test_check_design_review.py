@@ -126,3 +126,22 @@ def test_a_design_whose_sample_data_cannot_be_made_is_still_reviewed(tmp_path):
         "made or loaded: the sample data would hold more than 1,000,000 items"
     ) in stdout
     assert stdout.splitlines()[-1].endswith("(0 errors, 2 other problems)")
+
+
+def test_a_project_is_checked_by_its_name_or_id(owner):
+    path = EXAMPLES_DIR / "order-management.yaml"
+    call_command("import_design", str(path), "--owner", "owner", stdout=io.StringIO())
+    from_file, _ = _check(path)
+    from_project, error = _check(Path("Order management"))
+    assert error is None
+    # The same findings, named after the project instead of the file.
+    file_lines = [line.removeprefix(f"{path}: ") for line in from_file.splitlines()]
+    project_lines = [
+        line.removeprefix("Order management: ") for line in from_project.splitlines()
+    ]
+    assert project_lines == file_lines
+
+
+def test_an_unknown_project_or_file_is_named(db):
+    _, error = _check(Path("No such design"))
+    assert str(error) == "no design file or project with id or name 'No such design'"

@@ -714,3 +714,15 @@ def test_load_gives_up_on_items_that_stay_unprocessed(sleeps):
     )
     assert len(client.calls) == 8
     assert sleeps == [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 2.0]
+
+
+def test_simulate_a_design_without_patterns_says_what_to_add(tmp_path):
+    text = SOCIAL_FILE.read_text().split("access_patterns:")[0]
+    path = _write(tmp_path, "no-patterns.yaml", text)
+
+    stdout, _ = _run("simulate", str(path))
+
+    assert stdout.splitlines()[-1] == (
+        "No access patterns to simulate: list the reads and writes the "
+        "application makes (access_patterns in the design file)."
+    )

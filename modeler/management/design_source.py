@@ -111,15 +111,21 @@ def design_from_project_argument(project: str, *, or_file: bool = False) -> Desi
     return design_from_project(found[0])
 
 
-def load_design(source: str) -> Design:
-    """A design from a file path (or '-') or else a project id or name;
-    a file with errors stops the command with every problem listed."""
+def is_file_argument(source: str) -> bool:
+    """Whether a DESIGN argument names a file (or stdin) rather than a
+    project: '-', an existing path, or a design file's extension."""
     file, _ = _split_table(source)
-    if (
+    return (
         source == "-"
         or Path(file).exists()
         or source.endswith((".yaml", ".yml", ".json"))
-    ):
+    )
+
+
+def load_design(source: str) -> Design:
+    """A design from a file path (or '-') or else a project id or name;
+    a file with errors stops the command with every problem listed."""
+    if is_file_argument(source):
         result = read_design_file(source)
         if result.design is None:
             problems = "\n".join(

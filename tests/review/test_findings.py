@@ -339,6 +339,15 @@ access_patterns:
     busy = only(review(text.replace("PEAK", "1800")), "low-cardinality-key")
     assert busy.severity == "warning"
     assert busy.figures["utilization"] >= 0.5
+    # No traffic stated: no "fine up to a billion times today's peak".
+    idle = only(
+        review(text.replace("PEAK", "0").replace("rps: 100", "rps: 0")),
+        "low-cardinality-key",
+    )
+    assert idle.fix.startswith(
+        "No access pattern reads or writes it at a stated rate yet, so its 3 key "
+        "values carry no load;"
+    )
 
 
 def test_a_day_bucket_key_takes_every_current_write():

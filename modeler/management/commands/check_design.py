@@ -1,6 +1,6 @@
-"""`manage.py check_design FILE`: every problem of a design file and the
-design review's findings; exit 1 on an error, so a design kept in git can
-gate CI. Needs no database."""
+"""`manage.py check_design FILE|PROJECT`: every problem of a design file (or
+of a project) and the design review's findings; exit 1 on an error, so a
+design kept in git can gate CI. A file needs no database."""
 
 from __future__ import annotations
 
@@ -9,12 +9,27 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design import Design
-from modeler.management.design_source import read_design_file
+from modeler.design_check import check_design
+from modeler.designfile import ReadResult
+from modeler.management.design_source import (
+    design_from_project_argument,
+    is_file_argument,
+    read_design_file,
+)
 from modeler.problems import has_errors
 from modeler.review import ALSO_DESIGN_PROBLEMS, Prices, PricesError, review_design
 from modeler.review.review import Review
 from modeler.sampledata import SampleDataError
 from modeler.simulation import Simulation
+
+
+def _read(source: str) -> ReadResult:
+    """A design file, or a project of the database (checked as it is
+    stored: a project can be saved with problems while it is worked on)."""
+    if is_file_argument(source):
+        return read_design_file(source)
+    design = design_from_project_argument(source, or_file=True)
+    return ReadResult(design, tuple(check_design(design)))
 
 
 class Command(BaseCommand):
@@ -25,7 +40,11 @@ class Command(BaseCommand):
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument("file", help="a design YAML file, or - for stdin")
+        parser.add_argument(
+            "file",
+            help="a design file (YAML or NoSQL Workbench), - for stdin, or a "
+            "project id or name",
+        )
         parser.add_argument(
             "--no-review",
             action="store_true",
@@ -50,7 +69,7 @@ class Command(BaseCommand):
         stored = options.get("stored_items")
         if stored is not None and stored < 0:
             raise CommandError("--stored-items must be 0 or more")
-        result = read_design_file(file)
+        result = _read(file)
         for problem in result.problems:
             line = f":{problem.line}" if problem.line else ""
             self.stdout.write(

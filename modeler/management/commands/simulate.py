@@ -91,6 +91,11 @@ class Command(BaseCommand):
             )
             for run in runs:
                 self.stdout.write(_line(run))
+            if not runs:
+                self.stdout.write(
+                    "No access patterns to simulate: list the reads and writes "
+                    "the application makes (access_patterns in the design file)."
+                )
         if failed:
             raise CommandError(
                 f"{len(failed)} of {len(runs)} access patterns fail: "

@@ -289,7 +289,15 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
                 )
             shards = max(1, math.ceil(load.write / PARTITION_WRITE_LIMIT))
             spread = plural(narrow.live_values, "key value")
-            if utilization < 1:
+            if utilization <= 0:
+                fix = (
+                    f"No access pattern reads or writes it at a stated rate yet, "
+                    f"so its {spread} carry no load; give the patterns their "
+                    "traffic to see how far they go, and plan to write-shard "
+                    "the key (a suffix #0..#N-1, N = ceil(peak WCU per key / "
+                    "1,000)) or add a high-cardinality part such as an id."
+                )
+            elif utilization < 1:
                 fix = (
                     f"Fine up to about {1 / max(utilization, 1e-9):,.0f} times "
                     f"today's peak on {spread}; before traffic passes that, "
