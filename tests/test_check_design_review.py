@@ -139,7 +139,9 @@ def test_a_project_is_checked_by_its_name_or_id(owner):
     project_lines = [
         line.removeprefix("Order management: ") for line in from_project.splitlines()
     ]
-    assert project_lines == file_lines
+    assert project_lines[:-1] == file_lines[:-1]
+    assert project_lines[-1] == "no errors (0 errors, 4 other problems)"
+    assert file_lines[-1] == "Order management: no errors (0 errors, 4 other problems)"
 
 
 def test_an_unknown_project_or_file_is_named(db):

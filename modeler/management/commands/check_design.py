@@ -99,7 +99,9 @@ class Command(BaseCommand):
         if has_errors(result.problems) or errors:
             raise CommandError(f"{file}: {summary}", returncode=1)
         name = result.design.name if result.design else ""
-        self.stdout.write(self.style.SUCCESS(f"{file}: {name}: no errors ({summary})"))
+        # A project named on the command line is not named twice.
+        named = f"{file}: {name}" if name != file else file
+        self.stdout.write(self.style.SUCCESS(f"{named}: no errors ({summary})"))
 
     def _review(self, design: Design, stored: int | None) -> Review:
         try:
