@@ -21,6 +21,7 @@ import yaml
 from modeler import design as d
 from modeler.design_check import check_design
 from modeler.problems import Problem, has_errors
+from modeler.textfiles import TextFileError, file_text
 
 FORMAT = "single-table-workbench/v1"
 DEFAULT_MAX_BYTES = 1_000_000
@@ -63,17 +64,10 @@ def read_design(
 ) -> ReadResult:
     """Read a design file's text. Problems have paths like
     `entities.Order.keys.GSI1SK` and the line they were found on."""
-    size = len(source.encode("utf-8") if isinstance(source, str) else source)
-    if size > max_bytes:
-        return _failed(
-            f"the file is {size:,} bytes; design files are limited to "
-            f"{max_bytes:,} bytes"
-        )
-    if isinstance(source, bytes):
-        try:
-            source = source.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return _failed(f"the file is not UTF-8 text (byte {exc.start})")
+    try:
+        source = file_text(source, max_bytes=max_bytes, kind="design files")
+    except TextFileError as exc:
+        return _failed(str(exc))
     try:
         loader = _NoAliasLoader(source)
         try:

@@ -175,3 +175,20 @@ def test_key_attribute_and_ttl_names_have_at_most_255_bytes():
         ),
         ("table.ttl_attribute", "a TTL attribute name has at most 255 bytes"),
     ]
+
+
+def test_a_design_file_saved_with_a_byte_order_mark_reads():
+    text = (
+        "format: single-table-workbench/v1\nname: BOM\n"
+        "table: {name: bom-table, partition_key: {name: PK, type: S}}\n"
+    )
+    result = read_design(("\ufeff" + text).encode("utf-8"))
+    assert result.design is not None, result.problems
+    assert result.design.name == "BOM"
+
+
+def test_a_design_file_not_in_utf8_says_where():
+    result = read_design("name: Caf\u00e9\n".encode("latin-1"))
+    assert [(p.path, p.message) for p in result.problems] == [
+        ("file", "the file is not UTF-8 text (byte 9)")
+    ]

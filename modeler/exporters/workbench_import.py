@@ -45,6 +45,7 @@ from modeler.exporters.workbench_infer import (
 from modeler.exporters.workbench_values import BadValue, is_number, wire_value
 from modeler.problems import Problem
 from modeler.sampledata.recognise import EntityRecogniser
+from modeler.textfiles import TextFileError, file_text
 
 VERSIONS = ("1.0", "2.0", "3.0")
 SEPARATORS = "#|:/"
@@ -137,17 +138,10 @@ def read_workbench(
     source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> WorkbenchImport:
     """Read a model file; never raises on bad input."""
-    size = len(source.encode("utf-8") if isinstance(source, str) else source)
-    if size > max_bytes:
-        return _failed(
-            f"the file is {size:,} bytes; model files are limited to "
-            f"{max_bytes:,} bytes"
-        )
-    if isinstance(source, bytes):
-        try:
-            source = source.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            return _failed(f"the file is not UTF-8 text (byte {exc.start})")
+    try:
+        source = file_text(source, max_bytes=max_bytes, kind="model files")
+    except TextFileError as exc:
+        return _failed(str(exc))
     try:
         model = json.loads(source, parse_float=Decimal)
     except json.JSONDecodeError as exc:
