@@ -33,6 +33,10 @@ from modeler import design as d
 from modeler.engine.types import BinarySet, NumberSet, StringSet
 from modeler.keys import parse_template
 
+# Faker's date and time providers count from the clock (`time` is a time of
+# day up to now, `date_this_year` a day of this year): they count from this
+# moment instead, so a seed gives the same values whatever day it runs.
+FAKER_NOW = dt.datetime(2026, 6, 30, tzinfo=dt.UTC)
 # Faker is slow (tens of microseconds a value): after this many fresh values
 # of one provider, later items draw from the ones already made.
 FAKER_POOL = 2000
@@ -355,6 +359,45 @@ def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
     return shared
 
 
+class _StandIn(type):
+    """The metaclass of a stand-in for a datetime class: values of the real
+    class still pass Faker's isinstance checks."""
+
+    def __instancecheck__(cls, value: object) -> bool:
+        return isinstance(value, cls.__mro__[1])
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, cls.__mro__[1])
+
+
+class _PinnedDatetime(dt.datetime, metaclass=_StandIn):
+    @classmethod
+    def now(cls, tz: dt.tzinfo | None = None) -> dt.datetime:  # type: ignore[override]
+        if tz is None:
+            return FAKER_NOW.replace(tzinfo=None)
+        return FAKER_NOW.astimezone(tz)
+
+
+class _PinnedDate(dt.date, metaclass=_StandIn):
+    @classmethod
+    def today(cls) -> dt.date:  # type: ignore[override]
+        return FAKER_NOW.date()
+
+
+def _pin_faker_clock() -> None:
+    """Faker's date and time providers read the clock through their module's
+    `datetime` and `dtdate` names and the machine's time zone: all three are
+    pinned (this process uses Faker for sample data only)."""
+    from faker.providers import date_time as faker_dates
+
+    faker_dates.datetime = _PinnedDatetime  # type: ignore[misc]
+    faker_dates.dtdate = _PinnedDate  # type: ignore[misc]
+    faker_dates._get_local_timezone = lambda: dt.UTC  # type: ignore[attr-defined]
+
+
+_pin_faker_clock()
+
+
 def _between(rng: Random, low: int, high: int) -> int:
     """A whole number from low to high inclusive: faster than randint, and
     as even while the range fits a float's 53 bits."""
@@ -375,10 +418,16 @@ _PLACEHOLDERS: dict[str, dict[str, tuple[str, ...]]] = {
         "!": ("",) * 10 + tuple(_DIGITS),
         "@": ("",) * 9 + tuple(_DIGITS[1:]),
     },
-    "lexify": {"?": ()},
+    "lexify": {"?": tuple(string.ascii_letters)},
     "hexify": {"^": tuple("0123456789abcdef")},
 }
 _PLACEHOLDERS["bothify"] = {**_PLACEHOLDERS["numerify"], **_PLACEHOLDERS["lexify"]}
+_PATTERN_ARGUMENTS = {
+    "numerify": {"text"},
+    "lexify": {"text", "letters"},
+    "bothify": {"text", "letters"},
+    "hexify": {"text", "upper"},
+}
 _PATTERN_DEFAULTS = {
     "numerify": "###",
     "lexify": "????",
@@ -402,32 +451,23 @@ def _pattern_draw(provider: str, kwargs: Mapping[str, Any]) -> Draw | None:
     """A draw for bothify, numerify, lexify and hexify, or None for other
     providers (and for arguments these do not take)."""
     placeholders = _PLACEHOLDERS.get(provider)
-    allowed = {"text", "letters"} if "?" in (placeholders or {}) else {"text"}
-    if provider == "hexify":
-        allowed = {"text", "upper"}
-    if placeholders is None or set(kwargs) - allowed:
+    if placeholders is None or set(kwargs) - _PATTERN_ARGUMENTS[provider]:
         return None
     text = str(kwargs.get("text", _PATTERN_DEFAULTS[provider]))
-    letters = tuple(str(kwargs.get("letters", string.ascii_letters)))
-    hex_digits = placeholders.get("^", ())
-    if kwargs.get("upper"):
-        hex_digits = tuple("".join(hex_digits).upper())
+    options = dict(placeholders)
+    if "?" in options:
+        options["?"] = tuple(str(kwargs.get("letters", string.ascii_letters)))
+    if "^" in options and kwargs.get("upper"):
+        options["^"] = tuple("".join(options["^"]).upper())
     # Runs of '#' become one zero-padded number; other placeholders one
     # choice each; literal text stays as it is.
     parts: list[str | tuple[str, ...] | int] = []
     for char, run in itertools.groupby(text):
         width = len(list(run))
-        if char == "#" and char in placeholders:
+        if char == "#" and char in options:
             parts.append(width)
-        elif char in placeholders:
-            options = (
-                letters
-                if char == "?"
-                else hex_digits
-                if char == "^"
-                else placeholders[char]
-            )
-            parts.extend([options] * width)
+        elif char in options:
+            parts.extend([options[char]] * width)
         else:
             parts.append(char * width)
 

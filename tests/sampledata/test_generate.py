@@ -3,12 +3,16 @@ made of exactly the items the design's key templates would write."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from modeler.sampledata import MAX_ITEMS, SampleDataError, generate, write_jsonl
-from tests.sampledata.helpers import design_from, example
+from tests.sampledata.helpers import design_from, example, one_attribute
 
 
 @pytest.fixture(scope="module")
@@ -208,3 +212,35 @@ def test_asking_for_a_number_of_items_gives_exactly_that_many(wanted):
     dataset = generate(example("order-management"), items=wanted)
     assert len(dataset) == wanted
     assert dataset.entities[0] == "Customer"
+
+
+def test_faker_dates_count_from_a_fixed_moment_not_from_today():
+    """`past_date` is a day of the 30 before "now": now is pinned to
+    2026-06-30, so the values do not move with the day the data is made."""
+    design = one_attribute("S", "{faker: past_date}", count=50)
+    days = [item["v"] for item in generate(design).items]
+    assert all("2026-05-31" <= day <= "2026-06-30" for day in days), days[:3]
+
+
+def test_the_same_seed_gives_the_same_bytes_in_another_process():
+    """Nothing depends on the process: not the clock (Faker's `time` in the
+    telemetry example), not string hashing."""
+    script = (
+        "import hashlib, sys;"
+        "from modeler.sampledata import generate, write_jsonl;"
+        "from tests.sampledata.helpers import example;"
+        "lines = write_jsonl(generate(example('device-telemetry')).items);"
+        "print(hashlib.sha256('\\n'.join(lines).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            cwd=Path(__file__).resolve().parents[2],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
