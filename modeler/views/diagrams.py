@@ -4,12 +4,8 @@ these views check access, read the query string and render."""
 
 from __future__ import annotations
 
-import logging
-import threading
-from dataclasses import dataclass
 from typing import Any
 
-from botocore.exceptions import ClientError
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,14 +15,10 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from modeler import design as d
-from modeler import diagrams, selectors
+from modeler import diagrams
 from modeler.diagram_forms import CollectionsForm, DiagramForm
-from modeler.sampledata import SampleDataError
 from modeler.selectors import ProjectAccess
-from modeler.simulation import Simulation
-from modeler.simulation.cache import cached_simulation
-
-logger = logging.getLogger(__name__)
+from modeler.views.workspace import design_for, load_simulation
 
 ITEMS_PER_PAGE = 50
 DOWNLOADS = {
@@ -34,43 +26,6 @@ DOWNLOADS = {
     "png": "image/png",
     "dot": "text/vnd.graphviz; charset=utf-8",
 }
-
-
-@dataclass(frozen=True)
-class Loaded:
-    simulation: Simulation | None = None
-    lock: threading.Lock | None = None
-    problem: str = ""
-
-
-def _design_for(
-    request: HttpRequest, project_id: int
-) -> tuple[ProjectAccess, d.Design]:
-    access = selectors.project_get_for_user(
-        user=request.user, project_id=project_id, with_design=True
-    )
-    return access, selectors.project_design(project=access.project)
-
-
-def _load(design: d.Design) -> Loaded:
-    """The design's simulated table (shared with the Simulation section),
-    or why there is none."""
-    try:
-        simulation, lock = cached_simulation(design)
-    except SampleDataError as exc:
-        return Loaded(problem=f"The sample data cannot be made: {exc}.")
-    except ClientError as exc:
-        error = exc.response["Error"]
-        return Loaded(
-            problem=f"The table cannot be created: {error['Code']}: {error['Message']}"
-        )
-    except Exception as exc:
-        logger.exception("Loading the sample data of %r failed", design.name)
-        return Loaded(
-            problem="The sample data could not be loaded "
-            f"({type(exc).__name__}: {exc})."
-        )
-    return Loaded(simulation, lock)
 
 
 def _template(request: HttpRequest, page: str, region: str) -> str:
@@ -98,7 +53,7 @@ def _context(access: ProjectAccess, design: d.Design, section: str) -> dict[str,
 @login_required
 @require_GET
 def keymap_page(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     context = _context(access, design, "keymap")
     context.update(
         keymap=diagrams.key_map(design), patterns=diagrams.pattern_map(design)
@@ -111,9 +66,9 @@ def keymap_page(request: HttpRequest, project_id: int) -> HttpResponse:
 def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
     """The access-pattern map with each pattern's simulation verdict (run
     against the sample data, kept for the design's content)."""
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     patterns = diagrams.pattern_map(design)
-    loaded = _load(design)
+    loaded = load_simulation(design)
     verdicts: list = []
     if loaded.simulation is not None and loaded.lock is not None:
         simulation, lock = loaded.simulation, loaded.lock
@@ -139,7 +94,7 @@ def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     form = CollectionsForm(request.GET, design=design)
     context = _context(access, design, "collections")
     context["form"] = form
@@ -147,7 +102,7 @@ def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
     if not form.is_valid():
         status = 400
     else:
-        loaded = _load(design)
+        loaded = load_simulation(design)
         context["problem"] = loaded.problem
         if loaded.simulation is not None and loaded.lock is not None:
             c = form.cleaned_data
@@ -199,7 +154,7 @@ def _dot_source(design: d.Design, form: DiagramForm) -> tuple[str, str]:
     c = form.cleaned_data
     if c["kind"] == DiagramForm.OVERVIEW:
         return diagrams.overview_dot(design), ""
-    loaded = _load(design)
+    loaded = load_simulation(design)
     if loaded.simulation is None or loaded.lock is None:
         return "", loaded.problem
     collections = diagrams.collections_for(loaded.simulation)
@@ -252,7 +207,7 @@ def _rendered(design: d.Design, form: DiagramForm, fmt: str) -> bytes | str:
 @login_required
 @require_GET
 def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     form = _diagram_form(request, design)
     context = _context(access, design, "diagrams")
     context["form"] = form
@@ -281,7 +236,7 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     if fmt not in DOWNLOADS:
         raise Http404("No such format")
     form = _diagram_form(request, design)

@@ -12,6 +12,7 @@ first) with the form as typed and the reason beside the field.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -24,7 +25,6 @@ from django_htmx.http import push_url, retarget, trigger_client_event
 
 from modeler import design as d
 from modeler import editor_services as edit
-from modeler import selectors
 from modeler.design_check import check_design
 from modeler.design_edits import EditError, index_dependants
 from modeler.editor_forms import IndexForm, TableForm, VersionedForm
@@ -33,19 +33,9 @@ from modeler.forms import VersionForm
 from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
 from modeler.services import StaleVersionError
+from modeler.views.workspace import design_for as load
 
 STALE = 409
-
-
-def load(
-    request: HttpRequest, project_id: int, *, write: bool = False
-) -> tuple[ProjectAccess, d.Design]:
-    """The project (access-checked: 404 for outsiders, 403 for a viewer who
-    writes) and its design, in a fixed number of queries."""
-    access = selectors.project_get_for_user(
-        user=request.user, project_id=project_id, with_design=True, write=write
-    )
-    return access, selectors.project_design(project=access.project)
 
 
 def is_partial(request: HttpRequest) -> bool:
@@ -103,11 +93,51 @@ def refusal(form: VersionedForm, exc: Exception) -> int:
     raise exc
 
 
-def version_refusal(request: HttpRequest, exc: Exception) -> tuple[str, int]:
-    """For actions without a form (move, delete): the message and status."""
-    if isinstance(exc, StaleVersionError):
-        return str(exc), STALE
-    return str(exc), 400
+def form_edit(
+    form: VersionedForm, run: Callable[[int], Saved]
+) -> tuple[Saved | None, int]:
+    """An edit made from a form: `run` saves it at the form's version. The
+    saved result, or None and the status of the refusal (400 for invalid
+    input, 409 when someone saved first), its reason put on the form."""
+    if not form.is_valid():
+        return None, 400
+    try:
+        return run(form.cleaned_data["version"]), 200
+    except (StaleVersionError, EditRefused, EditError) as exc:
+        return None, refusal(form, exc)
+
+
+def version_edit(
+    request: HttpRequest, run: Callable[[int], Saved]
+) -> tuple[Saved | None, str, int]:
+    """An edit without a form (move, delete) at the version the page sent:
+    the saved result, or None with the reason and the status."""
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        return None, "The page sent no version; reload it.", 400
+    try:
+        return run(form.cleaned_data["version"]), "", 200
+    except StaleVersionError as exc:
+        return None, str(exc), STALE
+    except EditError as exc:
+        return None, str(exc), 400
+
+
+def edited(
+    request: HttpRequest,
+    result: Saved,
+    message: str,
+    *,
+    url: str,
+    respond: Callable[[d.Design], HttpResponse],
+) -> HttpResponse:
+    """A successful edit. Without htmx: the toast, and back to `url`. With
+    htmx: what changed (`respond` renders it from the saved design), the
+    toast, and the new version for the page's other forms."""
+    if not is_partial(request):
+        messages.success(request, message)
+        return redirect(url)
+    return saved(request, respond(result.design), result, message)
 
 
 def problems_by_part(problems: list[Problem], part: str) -> list[Problem]:
@@ -202,24 +232,27 @@ def table_page(request: HttpRequest, project_id: int) -> HttpResponse:
 def table_update(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     form = TableForm(request.POST)
-    status = 400
-    if form.is_valid():
-        try:
-            result = edit.table_update(
-                project=access.project,
-                design=design,
-                version=form.cleaned_data["version"],
-                table=form.to_table(),
-            )
-        except (StaleVersionError, EditRefused, EditError) as exc:
-            status = refusal(form, exc)
-        else:
-            if not is_partial(request):
-                messages.success(request, "Saved the table settings.")
-                return redirect("editor-table", project_id=project_id)
-            context = _table_context(access, result.design)
-            response = render(request, f"{TABLE_TEMPLATE}#table-settings", context)
-            return saved(request, response, result, "Saved the table settings.")
+    result, status = form_edit(
+        form,
+        lambda version: edit.table_update(
+            project=access.project,
+            design=design,
+            version=version,
+            table=form.to_table(),
+        ),
+    )
+    if result:
+        return edited(
+            request,
+            result,
+            "Saved the table settings.",
+            url=section_url("editor-table", project_id),
+            respond=lambda saved_design: render(
+                request,
+                f"{TABLE_TEMPLATE}#table-settings",
+                _table_context(access, saved_design),
+            ),
+        )
     context = _table_context(access, design, table_form=form)
     return render_section(
         request, TABLE_TEMPLATE, context, partial="table-settings", status=status
@@ -246,24 +279,25 @@ def _indexes_response(
 def index_create(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     form = _index_form(design, access.project.version, data=request.POST)
-    status = 400
-    if form.is_valid():
-        try:
-            result = edit.index_create(
-                project=access.project,
-                design=design,
-                version=form.cleaned_data["version"],
-                index=form.to_index(design.table),
-            )
-        except (StaleVersionError, EditRefused, EditError) as exc:
-            status = refusal(form, exc)
-        else:
-            message = f"Added the index {form.cleaned_data['name']}."
-            if not is_partial(request):
-                messages.success(request, message)
-                return redirect("editor-table", project_id=project_id)
-            response = _indexes_response(request, access, result.design)
-            return saved(request, response, result, message)
+    result, status = form_edit(
+        form,
+        lambda version: edit.index_create(
+            project=access.project,
+            design=design,
+            version=version,
+            index=form.to_index(design.table),
+        ),
+    )
+    if result:
+        return edited(
+            request,
+            result,
+            f"Added the index {form.cleaned_data['name']}.",
+            url=section_url("editor-table", project_id),
+            respond=lambda saved_design: _indexes_response(
+                request, access, saved_design
+            ),
+        )
     return _indexes_response(request, access, design, index_form=form, status=status)
 
 
@@ -278,25 +312,26 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
     if not write:
         return _indexes_response(request, access, design, editing=name)
     form = _index_form(design, access.project.version, index, data=request.POST)
-    status = 400
-    if form.is_valid():
-        try:
-            result = edit.index_update(
-                project=access.project,
-                design=design,
-                version=form.cleaned_data["version"],
-                name=name,
-                index=form.to_index(design.table),
-            )
-        except (StaleVersionError, EditRefused, EditError) as exc:
-            status = refusal(form, exc)
-        else:
-            message = f"Saved the index {form.cleaned_data['name']}."
-            if not is_partial(request):
-                messages.success(request, message)
-                return redirect("editor-table", project_id=project_id)
-            response = _indexes_response(request, access, result.design)
-            return saved(request, response, result, message)
+    result, status = form_edit(
+        form,
+        lambda version: edit.index_update(
+            project=access.project,
+            design=design,
+            version=version,
+            name=name,
+            index=form.to_index(design.table),
+        ),
+    )
+    if result:
+        return edited(
+            request,
+            result,
+            f"Saved the index {form.cleaned_data['name']}.",
+            url=section_url("editor-table", project_id),
+            respond=lambda saved_design: _indexes_response(
+                request, access, saved_design
+            ),
+        )
     return _indexes_response(
         request, access, design, editing=name, edit_form=form, status=status
     )
@@ -313,68 +348,53 @@ def _gone(
 @require_POST
 def index_move(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
     access, design = load(request, project_id, write=True)
-    form = VersionForm(request.POST)
     offset = -1 if request.POST.get("direction") == "up" else 1
-    if not form.is_valid():
-        return _indexes_response(
-            request, access, design, notice="The page sent no version.", status=400
-        )
-    try:
-        result = edit.index_move(
+    result, notice, status = version_edit(
+        request,
+        lambda version: edit.index_move(
             project=access.project,
             design=design,
-            version=form.cleaned_data["version"],
+            version=version,
             name=name,
             offset=offset,
-        )
-    except (StaleVersionError, EditError) as exc:
-        message, status = version_refusal(request, exc)
-        return _indexes_response(request, access, design, notice=message, status=status)
-    if not is_partial(request):
-        return redirect("editor-table", project_id=project_id)
-    response = _indexes_response(request, access, result.design)
-    return saved(
-        request, response, result, f"Moved {name} {'up' if offset < 0 else 'down'}."
+        ),
+    )
+    if not result:
+        return _indexes_response(request, access, design, notice=notice, status=status)
+    return edited(
+        request,
+        result,
+        f"Moved {name} {'up' if offset < 0 else 'down'}.",
+        url=section_url("editor-table", project_id),
+        respond=lambda saved_design: _indexes_response(request, access, saved_design),
     )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def index_delete(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
-    write = request.method == "POST"
     access, design = load(request, project_id, write=True)
     if design.table.index(name) is None:
         return _gone(request, access, design, f"The index '{name}' no longer exists.")
-    if not write:
+    if request.method == "GET":
         return _indexes_response(request, access, design, deleting=name)
-    form = VersionForm(request.POST)
-    if not form.is_valid():
+    result, notice, status = version_edit(
+        request,
+        lambda version: edit.index_delete(
+            project=access.project, design=design, version=version, name=name
+        ),
+    )
+    if not result:
         return _indexes_response(
-            request,
-            access,
-            design,
-            deleting=name,
-            notice="The page sent no version.",
-            status=400,
+            request, access, design, deleting=name, notice=notice, status=status
         )
-    try:
-        result = edit.index_delete(
-            project=access.project,
-            design=design,
-            version=form.cleaned_data["version"],
-            name=name,
-        )
-    except (StaleVersionError, EditError) as exc:
-        message, status = version_refusal(request, exc)
-        return _indexes_response(
-            request, access, design, deleting=name, notice=message, status=status
-        )
-    message = f"Deleted the index {name}."
-    if not is_partial(request):
-        messages.success(request, message)
-        return redirect("editor-table", project_id=project_id)
-    response = _indexes_response(request, access, result.design)
-    return saved(request, response, result, message)
+    return edited(
+        request,
+        result,
+        f"Deleted the index {name}.",
+        url=section_url("editor-table", project_id),
+        respond=lambda saved_design: _indexes_response(request, access, saved_design),
+    )
 
 
 def section_url(name: str, project_id: int) -> str:

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import push_url, reswap, retarget
@@ -21,19 +20,16 @@ from modeler.design_edits import EditError, entity_dependants, entity_replace
 from modeler.editor_forms import EntityCreateForm, EntityForm, entity_draft
 from modeler.editor_preview import entity_preview as build_preview
 from modeler.editor_preview import example_values
-from modeler.editor_services import EditRefused
-from modeler.forms import VersionForm
 from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
-from modeler.services import StaleVersionError
 from modeler.views.editor import (
+    edited,
+    form_edit,
     is_partial,
     load,
-    refusal,
     render_section,
-    saved,
     section_context,
-    version_refusal,
+    version_edit,
 )
 
 TEMPLATE = "modeler/editor-entities.html"
@@ -152,27 +148,30 @@ def entities_page(request: HttpRequest, project_id: int) -> HttpResponse:
 def entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     form = EntityCreateForm(request.POST, prefix="new")
-    status = 400
-    if form.is_valid():
-        try:
-            result = edit.entity_create(
-                project=access.project,
-                design=design,
-                version=form.cleaned_data["version"],
-                entity=form.to_entity(),
-            )
-        except (StaleVersionError, EditRefused, EditError) as exc:
-            status = refusal(form, exc)
-        else:
-            name = form.cleaned_data["name"]
-            message = f"Added the entity {name}; now give it attributes and keys."
-            url = reverse("editor-entity", args=[project_id, name])
-            if not is_partial(request):
-                messages.success(request, message)
-                return redirect(url)
-            context = _context(access, result.design, selected=name)
-            response = push_url(_editor_response(request, context), url)
-            return saved(request, response, result, message)
+    result, status = form_edit(
+        form,
+        lambda version: edit.entity_create(
+            project=access.project,
+            design=design,
+            version=version,
+            entity=form.to_entity(),
+        ),
+    )
+    if result:
+        name = form.cleaned_data["name"]
+        url = reverse("editor-entity", args=[project_id, name])
+        return edited(
+            request,
+            result,
+            f"Added the entity {name}; now give it attributes and keys.",
+            url=url,
+            respond=lambda saved_design: push_url(
+                _editor_response(
+                    request, _context(access, saved_design, selected=name)
+                ),
+                url,
+            ),
+        )
     context = _context(access, design, create_form=form)
     if not is_partial(request):
         return render(request, TEMPLATE, context, status=status)
@@ -210,30 +209,26 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
         return _editor_response(
             request, _context(access, design, selected=name, form=form)
         )
-    status = 400
-    if form.is_valid():
-        try:
-            result = edit.entity_update(
-                project=access.project,
-                design=design,
-                version=form.cleaned_data["version"],
-                name=name,
-                entity=form.to_entity(),
-            )
-        except (StaleVersionError, EditRefused, EditError) as exc:
-            status = refusal(form, exc)
-        else:
-            new_name = form.cleaned_data["name"]
-            message = f"Saved {new_name}."
-            url = reverse("editor-entity", args=[project_id, new_name])
-            if not is_partial(request):
-                messages.success(request, message)
-                return redirect(url)
-            context = _context(access, result.design, selected=new_name)
+    result, status = form_edit(
+        form,
+        lambda version: edit.entity_update(
+            project=access.project,
+            design=design,
+            version=version,
+            name=name,
+            entity=form.to_entity(),
+        ),
+    )
+    if result:
+        new_name = form.cleaned_data["name"]
+        url = reverse("editor-entity", args=[project_id, new_name])
+
+        def respond(saved_design: d.Design) -> HttpResponse:
+            context = _context(access, saved_design, selected=new_name)
             response = _editor_response(request, context)
-            if new_name != name:
-                response = push_url(response, url)
-            return saved(request, response, result, message)
+            return push_url(response, url) if new_name != name else response
+
+        return edited(request, result, f"Saved {new_name}.", url=url, respond=respond)
     context = _context(access, design, selected=name, form=form)
     return _editor_response(request, context, status=status)
 
@@ -272,25 +267,23 @@ def entity_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespo
         return _editor_response(
             request, _context(access, design, selected=name, deleting=True)
         )
-    form = VersionForm(request.POST)
-    try:
-        if not form.is_valid():
-            raise EditError("The page sent no version; reload it.")
-        result = edit.entity_delete(
-            project=access.project,
-            design=design,
-            version=form.cleaned_data["version"],
-            name=name,
-        )
-    except (StaleVersionError, EditError) as exc:
-        message, status = version_refusal(request, exc)
-        context = _context(access, design, selected=name, deleting=True, notice=message)
+    result, notice, status = version_edit(
+        request,
+        lambda version: edit.entity_delete(
+            project=access.project, design=design, version=version, name=name
+        ),
+    )
+    if not result:
+        context = _context(access, design, selected=name, deleting=True, notice=notice)
         return _editor_response(request, context, status=status)
-    message = f"Deleted the entity {name}."
     url = reverse("editor-entities", args=[project_id])
-    if not is_partial(request):
-        messages.success(request, message)
-        return redirect(url)
-    response = render(request, f"{TEMPLATE}#workspace", _context(access, result.design))
-    response = push_url(reswap(retarget(response, "#main"), "innerHTML"), url)
-    return saved(request, response, result, message)
+
+    def respond(saved_design: d.Design) -> HttpResponse:
+        workspace = render(
+            request, f"{TEMPLATE}#workspace", _context(access, saved_design)
+        )
+        return push_url(reswap(retarget(workspace, "#main"), "innerHTML"), url)
+
+    return edited(
+        request, result, f"Deleted the entity {name}.", url=url, respond=respond
+    )

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -17,21 +16,19 @@ from modeler import design as d
 from modeler import editor_services as edit
 from modeler import presenters
 from modeler.design_check import check_design
-from modeler.design_edits import EditError
 from modeler.editor_forms import PatternForm, pattern_draft
 from modeler.editor_preview import pattern_preview as build_preview
-from modeler.editor_services import EditRefused
-from modeler.forms import VersionForm
+from modeler.editor_services import Saved
 from modeler.selectors import ProjectAccess
-from modeler.services import StaleVersionError
 from modeler.views.editor import (
+    edited,
+    form_edit,
     is_partial,
     load,
-    refusal,
     render_section,
-    saved,
     section_context,
-    version_refusal,
+    section_url,
+    version_edit,
 )
 
 TEMPLATE = "modeler/editor-patterns.html"
@@ -143,35 +140,35 @@ def _save(
         form.errors  # noqa: B018 - show what the form has, with its errors
         context = _context(access, design, editing=position, form=form)
         return _list_response(request, context)
-    status = 400
-    if form.is_valid():
-        pattern = form.to_pattern()
-        try:
-            if position == NEW:
-                result = edit.access_pattern_create(
-                    project=access.project,
-                    design=design,
-                    version=form.cleaned_data["version"],
-                    pattern=pattern,
-                )
-            else:
-                result = edit.access_pattern_update(
-                    project=access.project,
-                    design=design,
-                    version=form.cleaned_data["version"],
-                    position=position,
-                    pattern=pattern,
-                )
-        except (StaleVersionError, EditRefused, EditError) as exc:
-            status = refusal(form, exc)
-        else:
-            verb = "Added" if position == NEW else "Saved"
-            message = f"{verb} the access pattern '{pattern.name}'."
-            if not is_partial(request):
-                messages.success(request, message)
-                return redirect("editor-patterns", project_id=access.project.pk)
-            response = _list_response(request, _context(access, result.design))
-            return saved(request, response, result, message)
+
+    def run(version: int) -> Saved:
+        if position == NEW:
+            return edit.access_pattern_create(
+                project=access.project,
+                design=design,
+                version=version,
+                pattern=form.to_pattern(),
+            )
+        return edit.access_pattern_update(
+            project=access.project,
+            design=design,
+            version=version,
+            position=position,
+            pattern=form.to_pattern(),
+        )
+
+    result, status = form_edit(form, run)
+    if result:
+        verb = "Added" if position == NEW else "Saved"
+        return edited(
+            request,
+            result,
+            f"{verb} the access pattern '{form.cleaned_data['name']}'.",
+            url=_section_url(access),
+            respond=lambda saved_design: _list_response(
+                request, _context(access, saved_design)
+            ),
+        )
     context = _context(access, design, editing=position, form=form)
     return _list_response(request, context, status=status)
 
@@ -235,29 +232,29 @@ def pattern_preview(request: HttpRequest, project_id: int) -> HttpResponse:
 @require_POST
 def pattern_move(request: HttpRequest, project_id: int, position: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
-    form = VersionForm(request.POST)
     offset = -1 if request.POST.get("direction") == "up" else 1
-    try:
-        if not form.is_valid():
-            raise EditError("The page sent no version; reload it.")
-        result = edit.access_pattern_move(
+    result, notice, status = version_edit(
+        request,
+        lambda version: edit.access_pattern_move(
             project=access.project,
             design=design,
-            version=form.cleaned_data["version"],
+            version=version,
             position=position,
             offset=offset,
-        )
-    except (StaleVersionError, EditError) as exc:
-        message, status = version_refusal(request, exc)
-        return _list_response(
-            request, _context(access, design, notice=message), status=status
-        )
-    if not is_partial(request):
-        return redirect("editor-patterns", project_id=project_id)
+        ),
+    )
+    if not result:
+        context = _context(access, design, notice=notice)
+        return _list_response(request, context, status=status)
     name = design.access_patterns[position].name
-    response = _list_response(request, _context(access, result.design))
-    return saved(
-        request, response, result, f"Moved '{name}' {'up' if offset < 0 else 'down'}."
+    return edited(
+        request,
+        result,
+        f"Moved '{name}' {'up' if offset < 0 else 'down'}.",
+        url=_section_url(access),
+        respond=lambda saved_design: _list_response(
+            request, _context(access, saved_design)
+        ),
     )
 
 
@@ -271,24 +268,25 @@ def pattern_delete(
         return _missing(request, access, design)
     if request.method == "GET":
         return _list_response(request, _context(access, design, deleting=position))
-    form = VersionForm(request.POST)
-    name = design.access_patterns[position].name
-    try:
-        if not form.is_valid():
-            raise EditError("The page sent no version; reload it.")
-        result = edit.access_pattern_delete(
-            project=access.project,
-            design=design,
-            version=form.cleaned_data["version"],
-            position=position,
-        )
-    except (StaleVersionError, EditError) as exc:
-        message, status = version_refusal(request, exc)
-        context = _context(access, design, deleting=position, notice=message)
+    result, notice, status = version_edit(
+        request,
+        lambda version: edit.access_pattern_delete(
+            project=access.project, design=design, version=version, position=position
+        ),
+    )
+    if not result:
+        context = _context(access, design, deleting=position, notice=notice)
         return _list_response(request, context, status=status)
-    message = f"Deleted the access pattern '{name}'."
-    if not is_partial(request):
-        messages.success(request, message)
-        return redirect("editor-patterns", project_id=project_id)
-    response = _list_response(request, _context(access, result.design))
-    return saved(request, response, result, message)
+    return edited(
+        request,
+        result,
+        f"Deleted the access pattern '{design.access_patterns[position].name}'.",
+        url=_section_url(access),
+        respond=lambda saved_design: _list_response(
+            request, _context(access, saved_design)
+        ),
+    )
+
+
+def _section_url(access: ProjectAccess) -> str:
+    return section_url("editor-patterns", access.project.pk)

@@ -14,7 +14,6 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from modeler import design as d
-from modeler import selectors
 from modeler.exporters.cfnlint import LintResult, lint_template
 from modeler.exporters.cli import follow_up_commands
 from modeler.exporters.formats import EXPORT_FORMATS, ExportFormat
@@ -28,7 +27,7 @@ from modeler.exporters.nosql_workbench import (
 from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
 from modeler.forms import IamPolicyOptionsForm, WorkbenchExportOptionsForm
 from modeler.sampledata import SampleDataError
-from modeler.selectors import ProjectAccess
+from modeler.views.workspace import design_for
 
 logger = logging.getLogger(__name__)
 
@@ -39,15 +38,6 @@ CODE_DOWNLOADS = {
     "patterns.py": ("python", "text/x-python"),
     "patterns.sh": ("shell", "text/x-shellscript"),
 }
-
-
-def _design_for(
-    request: HttpRequest, project_id: int
-) -> tuple[ProjectAccess, d.Design]:
-    access = selectors.project_get_for_user(
-        user=request.user, project_id=project_id, with_design=True
-    )
-    return access, selectors.project_design(project=access.project)
 
 
 def _chosen(name: str) -> str:
@@ -138,7 +128,7 @@ def _snippets(design: d.Design) -> tuple[list[dict[str, Any]], str]:
 @login_required
 @require_GET
 def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     name = _chosen(request.GET.get("format", DEFAULT_FORMAT))
     context: dict[str, Any] = {
         "access": access,
@@ -190,7 +180,7 @@ def export_lint(
 ) -> HttpResponse:
     """cfn-lint's findings on the CloudFormation export (loaded by the page
     after it shows the template: a lint takes a second or two)."""
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     if format_name not in LINTED:
         raise Http404(f"cfn-lint checks CloudFormation, not '{format_name}'")
     chosen = EXPORT_FORMATS[format_name]
@@ -208,7 +198,7 @@ def export_lint(
 def export_download(
     request: HttpRequest, project_id: int, format_name: str
 ) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     if format_name in CODE_DOWNLOADS:
         try:
             snippets = pattern_snippets(design)

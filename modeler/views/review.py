@@ -27,6 +27,7 @@ from modeler.review import SEVERITIES, Finding, Location, Review
 from modeler.review.cache import cached_review
 from modeler.review.prices import BYTES_PER_GB
 from modeler.selectors import ProjectAccess
+from modeler.views.workspace import design_for
 
 TEMPLATE = "modeler/review.html"
 SEVERITY_HEADINGS = {"error": "Errors", "warning": "Warnings", "advice": "Advice"}
@@ -86,15 +87,6 @@ def review_findings_by_location(
         key: [finding_row(project.pk, f) for f in findings]
         for key, findings in review.by_location.items()
     }
-
-
-def _design_for(
-    request: HttpRequest, project_id: int, *, write: bool = False
-) -> tuple[ProjectAccess, d.Design]:
-    access = selectors.project_get_for_user(
-        user=request.user, project_id=project_id, with_design=True, write=write
-    )
-    return access, selectors.project_design(project=access.project)
 
 
 def _render(
@@ -195,14 +187,14 @@ def _pattern_rows(project_id: int, review: Review) -> list[dict[str, Any]]:
 @login_required
 @require_GET
 def review_page(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     return _render(request, access, design)
 
 
 @login_required
 @require_POST
 def review_prices(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id, write=True)
+    access, design = design_for(request, project_id, write=True)
     form = CostSettingsForm(request.POST)
     if not form.is_valid():
         return _render(request, access, design, form=form, status=400)
@@ -218,7 +210,7 @@ def review_prices(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def review_prices_reset(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, _ = _design_for(request, project_id, write=True)
+    access, _ = design_for(request, project_id, write=True)
     services.project_cost_settings_reset(project=access.project)
     messages.success(request, "The cost estimate uses the site's prices again.")
     return redirect("review-page", project_id=project_id)

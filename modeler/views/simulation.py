@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from botocore.exceptions import ClientError
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -23,28 +22,19 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
 
 from modeler import design as d
-from modeler import selectors, services
+from modeler import services
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.parameters import pattern_parameters
-from modeler.sampledata import FileProblem, ItemsFileError, SampleDataError, write_jsonl
+from modeler.sampledata import FileProblem, ItemsFileError, write_jsonl
 from modeler.selectors import ProjectAccess
 from modeler.simulation import PatternRun, Simulation
-from modeler.simulation.cache import cached_simulation
+from modeler.views.workspace import design_for, load_simulation
 
 logger = logging.getLogger(__name__)
 
 MAX_ITEMS_SHOWN = 25
 LINES_PER_CHUNK = 500
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A design's simulation, or the reason it has none."""
-
-    simulation: Simulation | None = None
-    lock: threading.Lock | None = None
-    problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,42 +45,13 @@ class EntityCount:
     own: int
 
 
-def _design_for(
-    request: HttpRequest, project_id: int, *, write: bool = False
-) -> tuple[ProjectAccess, d.Design]:
-    access = selectors.project_get_for_user(
-        user=request.user, project_id=project_id, with_design=True, write=write
-    )
-    return access, selectors.project_design(project=access.project)
-
-
-def _load(design: d.Design) -> Loaded:
-    try:
-        simulation, lock = cached_simulation(design)
-    except SampleDataError as exc:
-        return Loaded(problem=f"The sample data cannot be made: {exc}.")
-    except ClientError as exc:
-        error = exc.response["Error"]
-        return Loaded(
-            problem=f"The table cannot be created: {error['Code']}: {error['Message']}"
-        )
-    except Exception as exc:
-        # A simulator bug must not take the page down; the log keeps it.
-        logger.exception("Loading the simulation of %r failed", design.name)
-        return Loaded(
-            problem=f"The simulator could not load this design "
-            f"({type(exc).__name__}: {exc})."
-        )
-    return Loaded(simulation, lock)
-
-
 # --- The page and its forms -----------------------------------------------------
 
 
 @login_required
 @require_GET
 def simulation_page(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     return _render_page(request, access, design)
 
 
@@ -111,7 +72,7 @@ def _render_page(
     project = access.project
     # Loaded here rather than by the first pattern, so that the pattern
     # requests, sent together, find it built instead of each building it.
-    loaded = _load(design)
+    loaded = load_simulation(design)
     counts = _entity_counts(design, loaded.simulation)
     context = {
         "access": access,
@@ -166,7 +127,7 @@ def _entity_counts(
 @login_required
 @require_POST
 def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id, write=True)
+    access, design = design_for(request, project_id, write=True)
     form = SampleSeedForm(request.POST)
     stale = False
     if form.is_valid():
@@ -189,7 +150,7 @@ def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def simulation_items_import(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, design = _design_for(request, project_id, write=True)
+    access, design = design_for(request, project_id, write=True)
     form = SampleItemsImportForm(request.POST, request.FILES)
     problems: list[FileProblem] = []
     stale = False
@@ -237,7 +198,7 @@ def simulation_items_import(request: HttpRequest, project_id: int) -> HttpRespon
 @login_required
 @require_POST
 def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, _ = _design_for(request, project_id, write=True)
+    access, _ = design_for(request, project_id, write=True)
     form = VersionForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Nothing was removed: reload the page and try again.")
@@ -260,8 +221,8 @@ def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpRespon
 def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
     """The simulated table's items, generated and own, as DynamoDB JSON
     lines."""
-    access, design = _design_for(request, project_id)
-    loaded = _load(design)
+    access, design = design_for(request, project_id)
+    loaded = load_simulation(design)
     if loaded.simulation is None:
         messages.error(request, f"Nothing to download. {loaded.problem}")
         return redirect("simulation-page", project_id=project_id)
@@ -294,11 +255,11 @@ def _chunks(lines: Iterable[str]) -> Iterator[bytes]:
 def simulation_pattern(
     request: HttpRequest, project_id: int, position: int
 ) -> HttpResponse:
-    access, design = _design_for(request, project_id)
+    access, design = design_for(request, project_id)
     if position >= len(design.access_patterns):
         raise Http404("No such access pattern")
     pattern = design.access_patterns[position]
-    loaded = _load(design)
+    loaded = load_simulation(design)
     context: dict[str, Any] = {
         "access": access,
         "project": access.project,

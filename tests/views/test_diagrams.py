@@ -426,7 +426,7 @@ def test_sample_data_that_cannot_be_made_is_explained(
     def refuse(design, **options):
         raise SampleDataError("LineItem needs 9 parents")
 
-    monkeypatch.setattr("modeler.views.diagrams.cached_simulation", refuse)
+    monkeypatch.setattr("modeler.views.workspace.cached_simulation", refuse)
     response = viewer_client.get(_url(project, path))
     assert response.status_code == 200
     assert message in _html(response)
