@@ -8,6 +8,7 @@ A model with several tables is one design per table: name the table as
 from __future__ import annotations
 
 import sys
+from argparse import ArgumentParser
 from pathlib import Path
 
 from django.conf import settings
@@ -109,6 +110,25 @@ def design_from_project_argument(project: str, *, or_file: bool = False) -> Desi
             f"{len(found)} projects are called '{project}' (ids {ids}); give the id"
         )
     return design_from_project(found[0])
+
+
+DESIGN_HELP = (
+    "a design file (YAML, or a NoSQL Workbench model: MODEL.json#TABLE for one "
+    "of several tables), - for stdin, or a project's id or exact name"
+)
+
+
+def add_design_arguments(parser: ArgumentParser, *, seed: bool = False) -> None:
+    """The DESIGN argument every command that reads a design takes, and with
+    `seed` the sample data's --seed."""
+    parser.add_argument("design", metavar="DESIGN", help=DESIGN_HELP)
+    if seed:
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="sample data seed (default: the design's)",
+        )
 
 
 def is_file_argument(source: str) -> bool:

@@ -12,6 +12,7 @@ from modeler.design import Design
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult
 from modeler.management.design_source import (
+    DESIGN_HELP,
     design_from_project_argument,
     is_file_argument,
     read_design_file,
@@ -40,11 +41,7 @@ class Command(BaseCommand):
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument(
-            "file",
-            help="a design file (YAML or NoSQL Workbench), - for stdin, or a "
-            "project id or name",
-        )
+        parser.add_argument("file", metavar="DESIGN", help=DESIGN_HELP)
         parser.add_argument(
             "--no-review",
             action="store_true",

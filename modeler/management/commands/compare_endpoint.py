@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from modeler.dynamodb import Endpoint, EndpointError, compare_with_endpoint, make_client
 from modeler.management.commands.sample_data import positive_int
-from modeler.management.design_source import load_design
+from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import SampleDataError
 from modeler.simulation import Simulation
 
@@ -25,9 +25,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument(
-            "design", help="a design YAML file, or a project id or name"
-        )
+        add_design_arguments(parser, seed=True)
         parser.add_argument(
             "--endpoint-url",
             default=settings.DYNAMODB_ENDPOINT_URL,
@@ -37,7 +35,6 @@ class Command(BaseCommand):
         parser.add_argument(
             "--table-name", default="", help="default: <table>-workbench"
         )
-        parser.add_argument("--seed", type=int, default=None)
         parser.add_argument(
             "--items",
             type=positive_int,

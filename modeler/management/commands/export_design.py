@@ -16,7 +16,7 @@ from modeler.exporters.nosql_workbench import (
     export_notes,
     export_workbench,
 )
-from modeler.management.design_source import load_design
+from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import SampleDataError
 
 
@@ -27,12 +27,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument(
-            "design",
-            metavar="PROJECT|FILE",
-            help="a project's id or exact name, or a design file (YAML or a "
-            "NoSQL Workbench model; MODEL.json#TABLE for one of several tables)",
-        )
+        add_design_arguments(parser)
         parser.add_argument(
             "--format",
             default="yaml",

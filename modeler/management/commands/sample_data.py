@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design import Design, SampleData
-from modeler.management.design_source import load_design
+from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import (
     MAX_ITEMS,
     SampleDataError,
@@ -37,15 +37,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument(
-            "design", help="a design YAML file, or a project id or name"
-        )
-        parser.add_argument(
-            "--seed",
-            type=int,
-            default=None,
-            help="sample data seed (default: the design's)",
-        )
+        add_design_arguments(parser, seed=True)
         parser.add_argument(
             "--items",
             type=positive_int,

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.engine.types import item_to_json_wire, to_json_wire
-from modeler.management.design_source import load_design
+from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import SampleDataError
 from modeler.simulation import PatternRun, Simulation
 
@@ -48,15 +48,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument(
-            "design", help="a design YAML file, or a project id or name"
-        )
-        parser.add_argument(
-            "--seed",
-            type=int,
-            default=None,
-            help="sample data seed (default: the design's)",
-        )
+        add_design_arguments(parser, seed=True)
         parser.add_argument(
             "--json",
             action="store_true",
