@@ -1,374 +1,167 @@
-"""The one place where ORM rows become a `Design` and a `Design` becomes rows.
+"""The one place where stored revisions become a `Design` and a `Design`
+becomes a revision.
 
-`design_from_project` reads a project in a fixed number of queries;
-`design_write_rows` replaces a project's design rows with the design's.
-Reading back what was written gives an equal Design.
+A revision holds the whole design as a document (`modeler.history.codec`)
+and its own items in an `ItemSet` shared by the revisions that did not change
+them. Revisions never change, so a decoded design is kept in memory by
+revision id and a page reads its project's design without a query for it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Prefetch
+from django.contrib.auth.models import AbstractBaseUser
 
 from modeler import design as d
 from modeler import models as m
+from modeler.history import codec
 
-
-def _clauses_to_json(clauses: tuple[d.KeyClause, ...]) -> list[dict[str, Any]]:
-    return [
-        {"attribute": c.attribute, "operator": c.operator, "values": list(c.values)}
-        for c in clauses
-    ]
-
-
-def _clauses_from_json(rows: list[dict[str, Any]]) -> tuple[d.KeyClause, ...]:
-    return tuple(
-        d.KeyClause(r["attribute"], r["operator"], tuple(r["values"])) for r in rows
-    )
-
-
-def _predicates_from_json(rows: list[dict[str, Any]]) -> tuple[d.Predicate, ...]:
-    return tuple(
-        d.Predicate(r["attribute"], r["operator"], tuple(r["values"])) for r in rows
-    )
-
-
-def _capacity(read: int | None, write: int | None) -> d.Capacity | None:
-    return d.Capacity(read, write) if read is not None and write is not None else None
-
-
-# --- Rows -> Design -----------------------------------------------------------
+# Decoded designs by revision id. A design is a few kilobytes (and its own
+# items at most OWN_ITEMS_MAX), so this many is a few megabytes a process.
+_DECODED_MAX = 256
+_decoded: OrderedDict[int, d.Design] = OrderedDict()
+_decoded_lock = threading.Lock()
 
 
 def project_design_queryset() -> Any:
-    """Projects with everything a Design needs, prefetched."""
-    return m.Project.objects.select_related("table").prefetch_related(
-        Prefetch(
-            "table__indexes",
-            queryset=m.Index.objects.prefetch_related("key_attributes"),
-        ),
-        Prefetch(
-            "entities",
-            queryset=m.Entity.objects.prefetch_related("attributes", "key_templates"),
-        ),
-        Prefetch(
-            "access_patterns",
-            queryset=m.AccessPattern.objects.prefetch_related("parameters", "actions"),
-        ),
-        "sample_items",
-    )
+    """Projects ready for `design_from_project`: the design itself is read
+    from memory, or with one or two queries on first use."""
+    return m.Project.objects.all()
 
 
 def design_from_project(project: m.Project) -> d.Design:
-    """The project's design. Pass a project from `project_design_queryset()`
-    to read it without further queries."""
-    return d.Design(
-        name=project.name,
-        description=project.description,
-        table=_table_from_row(project.table),
-        entities=tuple(_entity_from_row(e) for e in project.entities.all()),
-        access_patterns=tuple(
-            _pattern_from_row(p) for p in project.access_patterns.all()
-        ),
-        sample_data=d.SampleData(
-            seed=project.sample_seed,
-            items=tuple(d.freeze(i.item) for i in project.sample_items.all()),
-        ),
-    )
+    """The project's current design."""
+    if project.head_id is None:
+        raise m.Revision.DoesNotExist(f"project {project.pk} has no revision")
+    return design_from_revision_id(project.head_id)
 
 
-def _table_from_row(row: m.Table) -> d.Table:
-    return d.Table(
-        name=row.name,
-        partition_key=d.KeyAttribute(row.partition_key_name, row.partition_key_type),
-        sort_key=(
-            d.KeyAttribute(row.sort_key_name, row.sort_key_type)
-            if row.sort_key_name
-            else None
-        ),
-        billing_mode=row.billing_mode,
-        capacity=_capacity(row.read_capacity, row.write_capacity),
-        indexes=tuple(_index_from_row(i) for i in row.indexes.all()),
-        ttl_attribute=row.ttl_attribute,
-        stream_view_type=row.stream_view_type,
-        point_in_time_recovery=row.point_in_time_recovery,
-        encryption=d.Encryption(row.encryption_type, row.kms_key),
-        table_class=row.table_class,
-        deletion_protection=row.deletion_protection,
-        tags=tuple((k, v) for k, v in row.tags),
-    )
+def design_from_revision_id(revision_id: int) -> d.Design:
+    with _decoded_lock:
+        design = _decoded.get(revision_id)
+        if design is not None:
+            _decoded.move_to_end(revision_id)
+            return design
+    return design_from_revision(m.Revision.objects.get(pk=revision_id))
 
 
-def _index_from_row(row: m.Index) -> d.Index:
-    keys = list(row.key_attributes.all())
-
-    def part(name: str) -> tuple[d.KeyAttribute, ...]:
-        return tuple(
-            d.KeyAttribute(k.name, k.type)
-            for k in sorted(keys, key=lambda k: k.position)
-            if k.part == name
-        )
-
-    return d.Index(
-        name=row.name,
-        kind=row.kind,
-        partition_key=part(m.IndexKeyAttribute.PARTITION),
-        sort_key=part(m.IndexKeyAttribute.SORT),
-        projection=d.Projection(row.projection_type, tuple(row.projection_attributes)),
-        capacity=_capacity(row.read_capacity, row.write_capacity),
-    )
-
-
-def _entity_from_row(row: m.Entity) -> d.Entity:
-    return d.Entity(
-        name=row.name,
-        description=row.description,
-        attributes=tuple(_attribute_from_row(a) for a in row.attributes.all()),
-        keys=d.freeze(
-            {
-                k.key_attribute: d.KeyTemplate(k.template, k.condition)
-                for k in row.key_templates.all()
-            }
-        ),
-        sample=d.SampleSettings(
-            count=d.Count(
-                row.count_distribution,
-                value=row.count_value,
-                low=row.count_low,
-                high=row.count_high,
-                s=row.count_s,
-            ),
-            per=row.sample_per,
-            hot_keys=row.hot_keys,
-            hot_share=row.hot_share,
-        ),
-    )
-
-
-def _attribute_from_row(row: m.Attribute) -> d.Attribute:
-    generator = None
-    if row.generator is not None:
-        generator = d.Generator(
-            row.generator["kind"], d.freeze(row.generator.get("params", {}))
-        )
-    return d.Attribute(
-        name=row.name,
-        type=row.type,
-        required=row.required,
-        presence=row.presence,
-        generator=generator,
-        description=row.description,
-        max_length=row.max_length,
-    )
-
-
-def _pattern_from_row(row: m.AccessPattern) -> d.AccessPattern:
-    expects = None
-    if row.expects_entities:
-        expects = d.Expectation(
-            tuple(row.expects_entities),
-            _predicates_from_json(row.expects_where),
-            tuple(row.expects_order_by),
-        )
-    return d.AccessPattern(
-        name=row.name,
-        operation=row.operation,
-        description=row.description,
-        index=row.index_name,
-        key=_clauses_from_json(row.key),
-        filter=row.filter,
-        projection=tuple(row.projection),
-        scan_forward=row.scan_forward,
-        limit=row.limit,
-        consistent_read=row.consistent_read,
-        parameters=tuple(
-            d.Parameter(p.name, p.type, p.example) for p in row.parameters.all()
-        ),
-        traffic=d.Traffic(row.rps, row.peak_rps),
-        expects=expects,
-        actions=tuple(
-            d.Action(
-                operation=a.operation,
-                entity=a.entity,
-                key=_clauses_from_json(a.key),
-                set=tuple((k, v) for k, v in a.set),
-                remove=tuple(a.remove),
-                condition=a.condition,
-                count=a.count,
+def design_from_revision(revision: m.Revision) -> d.Design:
+    with _decoded_lock:
+        design = _decoded.get(revision.pk)
+    if design is None:
+        design = codec.decode(revision.document)
+        if revision.items_id is not None:
+            items = m.ItemSet.objects.values_list("items", flat=True).get(
+                pk=revision.items_id
             )
-            for a in row.actions.all()
-        ),
+            design = dataclasses.replace(
+                design,
+                sample_data=dataclasses.replace(
+                    design.sample_data, items=d.freeze(items)
+                ),
+            )
+        _remember(revision.pk, design)
+    return design
+
+
+def _remember(revision_id: int, design: d.Design) -> None:
+    with _decoded_lock:
+        _decoded[revision_id] = design
+        _decoded.move_to_end(revision_id)
+        while len(_decoded) > _DECODED_MAX:
+            _decoded.popitem(last=False)
+
+
+@dataclass
+class RevisionRecord:
+    """A revision ready to be written: prepared before the project's row is
+    locked, so that the lock is held only for the writes."""
+
+    design: d.Design  # its elements identified
+    summary: str
+    changed: list[str] = field(default_factory=list)
+    previous: m.Revision | None = None
+    previous_design: d.Design | None = None
+    document: dict[str, Any] = field(init=False)
+    items: list[Any] | None = field(init=False)
+    digest: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        design = self.design
+        self.document = codec.encode(
+            dataclasses.replace(
+                design, sample_data=dataclasses.replace(design.sample_data, items=())
+            )
+        )
+        items = design.sample_data.items
+        kept = (
+            self.previous_design is not None
+            and items == self.previous_design.sample_data.items
+        )
+        if kept or not items:
+            self.items, self.digest = None, ""
+        else:
+            self.items = d.thaw(items)
+            self.digest = hashlib.sha256(
+                json.dumps(self.items, sort_keys=True, separators=(",", ":")).encode()
+            ).hexdigest()
+
+
+def revision_write(
+    *,
+    project: m.Project,
+    record: RevisionRecord,
+    number: int,
+    author: AbstractBaseUser | None,
+    kind: str,
+    reverts: m.Revision | None = None,
+) -> m.Revision:
+    """Store the record as revision `number` and make it the project's
+    current one. The caller holds the project's version."""
+    if record.items is not None:
+        item_set, _ = m.ItemSet.objects.get_or_create(
+            project=project,
+            digest=record.digest,
+            defaults={"items": record.items, "count": len(record.items)},
+        )
+        item_set_id: int | None = item_set.pk
+    elif record.design.sample_data.items and record.previous is not None:
+        item_set_id = record.previous.items_id
+    else:
+        item_set_id = None
+    design = record.design
+    revision = m.Revision.objects.create(
+        project=project,
+        number=number,
+        document=record.document,
+        items_id=item_set_id,
+        author=author if author is not None and author.is_authenticated else None,
+        kind=kind,
+        summary=record.summary[:500],
+        changed=record.changed,
+        reverts=reverts,
     )
-
-
-# --- Design -> rows -----------------------------------------------------------
-
-
-@transaction.atomic
-def design_write_rows(project: m.Project, design: d.Design) -> None:
-    """Replace the project's design rows with `design` (name and description
-    included). The caller checks the design and the project's version."""
+    project.head = revision
+    project.version = number
     project.name = design.name
     project.description = design.description
-    project.sample_seed = design.sample_data.seed
-    project.save()
-    m.Table.objects.filter(project=project).delete()
-    project.entities.all().delete()
-    project.access_patterns.all().delete()
-    project.sample_items.all().delete()
-    _write_table(project, design.table)
-    for position, entity in enumerate(design.entities):
-        _write_entity(project, position, entity)
-    for position, pattern in enumerate(design.access_patterns):
-        _write_pattern(project, position, pattern)
-    m.SampleItem.objects.bulk_create(
-        m.SampleItem(project=project, position=i, item=d.thaw(item))
-        for i, item in enumerate(design.sample_data.items)
+    project.table_name = design.table.name
+    project.save(
+        update_fields=[
+            "head",
+            "version",
+            "name",
+            "description",
+            "table_name",
+            "updated",
+        ]
     )
-
-
-def _write_table(project: m.Project, table: d.Table) -> None:
-    row = m.Table.objects.create(
-        project=project,
-        name=table.name,
-        partition_key_name=table.partition_key.name,
-        partition_key_type=table.partition_key.type,
-        sort_key_name=table.sort_key.name if table.sort_key else "",
-        sort_key_type=table.sort_key.type if table.sort_key else "S",
-        billing_mode=table.billing_mode,
-        read_capacity=table.capacity.read if table.capacity else None,
-        write_capacity=table.capacity.write if table.capacity else None,
-        ttl_attribute=table.ttl_attribute,
-        stream_view_type=table.stream_view_type,
-        point_in_time_recovery=table.point_in_time_recovery,
-        encryption_type=table.encryption.type,
-        kms_key=table.encryption.kms_key,
-        table_class=table.table_class,
-        deletion_protection=table.deletion_protection,
-        tags=[list(pair) for pair in table.tags],
-    )
-    for position, index in enumerate(table.indexes):
-        index_row = m.Index.objects.create(
-            table=row,
-            position=position,
-            name=index.name,
-            kind=index.kind,
-            projection_type=index.projection.type,
-            projection_attributes=list(index.projection.attributes),
-            read_capacity=index.capacity.read if index.capacity else None,
-            write_capacity=index.capacity.write if index.capacity else None,
-        )
-        m.IndexKeyAttribute.objects.bulk_create(
-            [
-                m.IndexKeyAttribute(
-                    index=index_row, part=part, position=i, name=a.name, type=a.type
-                )
-                for part, attrs in (
-                    (m.IndexKeyAttribute.PARTITION, index.partition_key),
-                    (m.IndexKeyAttribute.SORT, index.sort_key),
-                )
-                for i, a in enumerate(attrs)
-            ]
-        )
-
-
-def _write_entity(project: m.Project, position: int, entity: d.Entity) -> None:
-    count = entity.sample.count
-    row = m.Entity.objects.create(
-        project=project,
-        position=position,
-        name=entity.name,
-        description=entity.description,
-        sample_per=entity.sample.per,
-        count_distribution=count.distribution,
-        count_value=count.value,
-        count_low=count.low,
-        count_high=count.high,
-        count_s=count.s,
-        hot_keys=entity.sample.hot_keys,
-        hot_share=entity.sample.hot_share,
-    )
-    m.Attribute.objects.bulk_create(
-        m.Attribute(
-            entity=row,
-            position=i,
-            name=a.name,
-            type=a.type,
-            required=a.required,
-            presence=a.presence,
-            generator=(
-                {"kind": a.generator.kind, "params": d.thaw(a.generator.params)}
-                if a.generator
-                else None
-            ),
-            description=a.description,
-            max_length=a.max_length,
-        )
-        for i, a in enumerate(entity.attributes)
-    )
-    m.KeyTemplate.objects.bulk_create(
-        m.KeyTemplate(
-            entity=row,
-            position=i,
-            key_attribute=name,
-            template=k.template,
-            condition=k.when,
-        )
-        for i, (name, k) in enumerate(entity.keys.items())
-    )
-
-
-def _write_pattern(project: m.Project, position: int, pattern: d.AccessPattern) -> None:
-    expects = pattern.expects
-    row = m.AccessPattern.objects.create(
-        project=project,
-        position=position,
-        name=pattern.name,
-        description=pattern.description,
-        operation=pattern.operation,
-        index_name=pattern.index,
-        key=_clauses_to_json(pattern.key),
-        filter=pattern.filter,
-        projection=list(pattern.projection),
-        scan_forward=pattern.scan_forward,
-        limit=pattern.limit,
-        consistent_read=pattern.consistent_read,
-        rps=pattern.traffic.rps,
-        peak_rps=pattern.traffic.peak_rps,
-        expects_entities=list(expects.entities) if expects else [],
-        expects_where=(
-            [
-                {
-                    "attribute": p.attribute,
-                    "operator": p.operator,
-                    "values": list(p.values),
-                }
-                for p in expects.where
-            ]
-            if expects
-            else []
-        ),
-        expects_order_by=list(expects.order_by) if expects else [],
-    )
-    m.PatternParameter.objects.bulk_create(
-        m.PatternParameter(
-            pattern=row, position=i, name=p.name, type=p.type, example=p.example
-        )
-        for i, p in enumerate(pattern.parameters)
-    )
-    m.PatternAction.objects.bulk_create(
-        m.PatternAction(
-            pattern=row,
-            position=i,
-            operation=a.operation,
-            entity=a.entity,
-            key=_clauses_to_json(a.key),
-            set=[list(pair) for pair in a.set],
-            remove=list(a.remove),
-            condition=a.condition,
-            count=a.count,
-        )
-        for i, a in enumerate(pattern.actions)
-    )
+    _remember(revision.pk, design)
+    return revision

@@ -1,12 +1,18 @@
 """The design model as plain, immutable Python values.
 
 A `Design` is what every domain package (keys, sampledata, engine, review,
-diagrams, exporters) works on. It holds no database identity: the ORM rows
-are converted to and from it in `modeler.conversion`, and the YAML format in
-`modeler.designfile` reads and writes it.
+diagrams, exporters) works on. It holds no database identity: a project
+stores it as revisions (`modeler.conversion`, `modeler.history.codec`), and
+the YAML format in `modeler.designfile` reads and writes it.
 
 Nested JSON-like values (generator parameters, sample items) are kept as
 read-only mappings and tuples so that a Design cannot be changed in place.
+
+Indexes, entities, attributes and access patterns carry a `uid`: a stable
+identity that survives renames, so that revisions, merges of concurrent
+edits and comments follow an element rather than its current name. It is
+given when a design is first saved (`modeler.history.identity`), takes no
+part in equality and is not written to design files.
 """
 
 from __future__ import annotations
@@ -113,6 +119,7 @@ class Index:
     sort_key: tuple[KeyAttribute, ...] = ()
     projection: Projection = field(default_factory=Projection)
     capacity: Capacity | None = None
+    uid: str = field(default="", compare=False)
 
     @property
     def is_global(self) -> bool:
@@ -183,6 +190,7 @@ class Attribute:
     generator: Generator | None = None
     description: str = ""
     max_length: int | None = None  # in characters, for S and B values
+    uid: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -226,6 +234,7 @@ class Entity:
         default_factory=lambda: MappingProxyType({})
     )
     sample: SampleSettings = field(default_factory=SampleSettings)
+    uid: str = field(default="", compare=False)
 
     def attribute(self, name: str) -> Attribute | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -305,6 +314,7 @@ class AccessPattern:
     traffic: Traffic = field(default_factory=Traffic)
     expects: Expectation | None = None
     actions: tuple[Action, ...] = ()
+    uid: str = field(default="", compare=False)
 
     @property
     def is_read(self) -> bool:

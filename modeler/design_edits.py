@@ -39,6 +39,14 @@ def _moved(items: Sequence[T], position: int, offset: int) -> tuple[T, ...]:
     return tuple(out)
 
 
+def _identity_kept(new: T, old: T | None) -> T:
+    """`new`, which replaces `old` (built from a form, it has no uid of its
+    own), as the same element: with `old`'s uid."""
+    if old is None or new.uid:  # type: ignore[attr-defined]
+        return new
+    return dataclasses.replace(new, uid=old.uid)  # type: ignore[attr-defined]
+
+
 # --- Table and indexes ----------------------------------------------------------
 
 
@@ -131,7 +139,7 @@ def index_replace(design: d.Design, name: str, index: d.Index) -> d.Design:
     _index_name_free(design, index.name, except_position=position)
     indexes = list(design.table.indexes)
     before = indexes[position]
-    indexes[position] = index
+    indexes[position] = index = _identity_kept(index, before)
     design = _with_indexes(design, tuple(indexes))
     pairs = list(zip(before.partition_key, index.partition_key, strict=False))
     pairs += list(zip(before.sort_key, index.sort_key, strict=False))
@@ -227,6 +235,14 @@ def entity_replace(design: d.Design, name: str, entity: d.Entity) -> d.Design:
     position = entity_position(design, name)
     _entity_name_free(design, entity.name, except_position=position)
     entities = list(design.entities)
+    entity = _identity_kept(entity, entities[position])
+    entity = dataclasses.replace(
+        entity,
+        attributes=tuple(
+            _identity_kept(a, entities[position].attribute(a.name))
+            for a in entity.attributes
+        ),
+    )
     entities[position] = entity
     design = dataclasses.replace(design, entities=tuple(entities))
     if entity.name != name:
@@ -315,6 +331,14 @@ def entity_dependants(design: d.Design, name: str) -> list[str]:
 # --- Access patterns ------------------------------------------------------------
 
 
+def access_pattern_position(design: d.Design, uid: str) -> int:
+    """Where the access pattern with this uid stands now."""
+    for position, pattern in enumerate(design.access_patterns):
+        if pattern.uid == uid:
+            return position
+    raise EditError("That access pattern no longer exists; someone removed it.")
+
+
 def _pattern_at(design: d.Design, position: int) -> d.AccessPattern:
     if not 0 <= position < len(design.access_patterns):
         raise EditError("That access pattern no longer exists; someone removed it.")
@@ -340,7 +364,7 @@ def access_pattern_replace(
     _pattern_at(design, position)
     _pattern_name_free(design, pattern.name, except_position=position)
     patterns = list(design.access_patterns)
-    patterns[position] = pattern
+    patterns[position] = _identity_kept(pattern, patterns[position])
     return dataclasses.replace(design, access_patterns=tuple(patterns))
 
 

@@ -1,9 +1,12 @@
 """Writes of the design editor: one service per edit, each applying an edit
-of `modeler.design_edits` to the project's current design and saving the
-whole design through the versioned `services.project_save_design`.
+of `modeler.design_edits` to the project's current design and saving it as
+a new revision through `services.project_edit`. An edit made on a page that
+showed an older revision is replayed on the current design when it changes
+other elements than those changed since.
 
 An edit is refused, and nothing is written, when:
-- the page was showing an older version (StaleVersionError);
+- it changes an element someone else changed since the page was shown
+  (services.EditConflict);
 - it cannot apply (EditError: a name already used, a part someone removed);
 - the part it changed has errors in its own fields (EditRefused: a template
   naming an unknown attribute, an LSI on a table without a sort key...).
@@ -17,19 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AbstractBaseUser
+
 from modeler import design as d
 from modeler import design_edits as edits
 from modeler import services
 from modeler.design_check import check_design
 from modeler.models import Project
 from modeler.problems import Problem
-from modeler.services import StaleVersionError
-
-STALE_MESSAGE = (
-    "Someone saved this project since you opened this page (another tab or "
-    "another person), so your change was not saved. Your input is kept: "
-    "reload the page to see their changes, then apply yours again."
-)
 
 
 class EditRefused(Exception):
@@ -62,23 +60,24 @@ def _within(path: str, part: str, *, inclusive: bool = False) -> bool:
 def _save(
     *,
     project: Project,
-    design: d.Design,
     version: int,
+    author: AbstractBaseUser | None,
     edit: Callable[[d.Design], d.Design],
     part: Callable[[d.Design], str] | None,
 ) -> Saved:
-    """Apply `edit` to `design` (the project's current design) and save it.
-    Errors in the fields of `part` (a path of the edited design) refuse it;
-    errors of the part as a whole (`entities.Order.keys`) do not."""
-    if project.version != version:
-        raise StaleVersionError(STALE_MESSAGE)
-    edited = edit(design)
-    problems = check_design(edited)
-    if part is not None:
+    """Apply `edit`, made on the page showing revision `version`, to the
+    project's design and save it (merged with what others saved since, when
+    they changed other elements). Errors in the fields of `part` (a path of
+    the edited design) refuse it; errors of the part as a whole
+    (`entities.Order.keys`) do not."""
+
+    def refuse_part_errors(edited: d.Design) -> None:
+        if part is None:
+            return
         where = part(edited)
         blocking = [
             p
-            for p in problems
+            for p in check_design(edited)
             if p.is_error
             and _within(p.path, where)
             and not p.path.endswith(".keys")  # the entity's keys as a whole
@@ -86,25 +85,27 @@ def _save(
         ]
         if blocking:
             raise EditRefused(blocking)
-    try:
-        project, problems = services.project_save_design(
-            project=project, design=edited, version=version, allow_errors=True
-        )
-    except StaleVersionError:
-        raise StaleVersionError(STALE_MESSAGE) from None
-    return Saved(project, edited, problems)
+
+    project, saved, problems = services.project_edit(
+        project=project,
+        version=version,
+        edit=edit,
+        author=author,
+        check=refuse_part_errors,
+    )
+    return Saved(project, saved, problems)
 
 
 # --- Table and indexes ----------------------------------------------------------
 
 
 def table_update(
-    *, project: Project, design: d.Design, version: int, table: d.Table
+    *, project: Project, version: int, author: AbstractBaseUser | None, table: d.Table
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.table_replace(current, table),
         part=lambda _: "table",
     )
@@ -115,48 +116,58 @@ def _index_part(name: str) -> Callable[[d.Design], str]:
 
 
 def index_create(
-    *, project: Project, design: d.Design, version: int, index: d.Index
+    *, project: Project, version: int, author: AbstractBaseUser | None, index: d.Index
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.index_add(current, index),
         part=_index_part(index.name),
     )
 
 
 def index_update(
-    *, project: Project, design: d.Design, version: int, name: str, index: d.Index
+    *,
+    project: Project,
+    version: int,
+    author: AbstractBaseUser | None,
+    name: str,
+    index: d.Index,
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.index_replace(current, name, index),
         part=_index_part(index.name),
     )
 
 
 def index_move(
-    *, project: Project, design: d.Design, version: int, name: str, offset: int
+    *,
+    project: Project,
+    version: int,
+    author: AbstractBaseUser | None,
+    name: str,
+    offset: int,
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.index_move(current, name, offset),
         part=None,
     )
 
 
 def index_delete(
-    *, project: Project, design: d.Design, version: int, name: str
+    *, project: Project, version: int, author: AbstractBaseUser | None, name: str
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.index_remove(current, name),
         part=None,
     )
@@ -166,36 +177,41 @@ def index_delete(
 
 
 def entity_create(
-    *, project: Project, design: d.Design, version: int, entity: d.Entity
+    *, project: Project, version: int, author: AbstractBaseUser | None, entity: d.Entity
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.entity_add(current, entity),
         part=lambda _: f"entities.{entity.name}",
     )
 
 
 def entity_update(
-    *, project: Project, design: d.Design, version: int, name: str, entity: d.Entity
+    *,
+    project: Project,
+    version: int,
+    author: AbstractBaseUser | None,
+    name: str,
+    entity: d.Entity,
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.entity_replace(current, name, entity),
         part=lambda _: f"entities.{entity.name}",
     )
 
 
 def entity_delete(
-    *, project: Project, design: d.Design, version: int, name: str
+    *, project: Project, version: int, author: AbstractBaseUser | None, name: str
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.entity_remove(current, name),
         part=None,
     )
@@ -205,53 +221,82 @@ def entity_delete(
 
 
 def access_pattern_create(
-    *, project: Project, design: d.Design, version: int, pattern: d.AccessPattern
+    *,
+    project: Project,
+    version: int,
+    author: AbstractBaseUser | None,
+    pattern: d.AccessPattern,
 ) -> Saved:
     return _save(
         project=project,
-        design=design,
         version=version,
+        author=author,
         edit=lambda current: edits.access_pattern_add(current, pattern),
         part=lambda edited: f"access_patterns[{len(edited.access_patterns) - 1}]",
     )
 
 
+def _pattern_uid(*, project: Project, version: int, position: int) -> str:
+    """The uid of the access pattern at `position` on the page that showed
+    revision `version`: the edit follows that pattern wherever it is now."""
+    page = services.project_revision_design(project=project, number=version)
+    if not 0 <= position < len(page.access_patterns):
+        raise edits.EditError("That access pattern no longer exists; reload the page.")
+    return page.access_patterns[position].uid
+
+
 def access_pattern_update(
     *,
     project: Project,
-    design: d.Design,
     version: int,
+    author: AbstractBaseUser | None,
     position: int,
     pattern: d.AccessPattern,
 ) -> Saved:
+    uid = _pattern_uid(project=project, version=version, position=position)
     return _save(
         project=project,
-        design=design,
         version=version,
-        edit=lambda current: edits.access_pattern_replace(current, position, pattern),
-        part=lambda _: f"access_patterns[{position}]",
+        author=author,
+        edit=lambda current: edits.access_pattern_replace(
+            current, edits.access_pattern_position(current, uid), pattern
+        ),
+        part=lambda edited: (
+            f"access_patterns[{edits.access_pattern_position(edited, uid)}]"
+        ),
     )
 
 
 def access_pattern_move(
-    *, project: Project, design: d.Design, version: int, position: int, offset: int
+    *,
+    project: Project,
+    version: int,
+    author: AbstractBaseUser | None,
+    position: int,
+    offset: int,
 ) -> Saved:
+    uid = _pattern_uid(project=project, version=version, position=position)
     return _save(
         project=project,
-        design=design,
         version=version,
-        edit=lambda current: edits.access_pattern_move(current, position, offset),
+        author=author,
+        edit=lambda current: edits.access_pattern_move(
+            current, edits.access_pattern_position(current, uid), offset
+        ),
         part=None,
     )
 
 
 def access_pattern_delete(
-    *, project: Project, design: d.Design, version: int, position: int
+    *, project: Project, version: int, author: AbstractBaseUser | None, position: int
 ) -> Saved:
+    uid = _pattern_uid(project=project, version=version, position=position)
     return _save(
         project=project,
-        design=design,
         version=version,
-        edit=lambda current: edits.access_pattern_remove(current, position),
+        author=author,
+        edit=lambda current: edits.access_pattern_remove(
+            current, edits.access_pattern_position(current, uid)
+        ),
         part=None,
     )

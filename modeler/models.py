@@ -1,16 +1,12 @@
-"""The design as stored rows. `modeler.conversion` turns these into a
-`Design` and back; nothing else reads them field by field."""
+"""Projects, their members and their design's history. A design is stored
+as revisions (`Revision`); `modeler.conversion` turns the current one into a
+`Design` and a `Design` into a new one; nothing else reads them."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-
-from modeler import design as d
-
-
-def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
-    return [(v, v) for v in values]
+from django.utils import timezone
 
 
 class Role(models.TextChoices):
@@ -20,15 +16,19 @@ class Role(models.TextChoices):
 
 
 class Project(models.Model):
+    # Copied from the current revision's design, for lists.
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    table_name = models.CharField(max_length=255, blank=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.CASCADE, related_name="owned_projects"
     )
-    # Raised on every saved change; a save based on an older version is
-    # refused rather than overwriting someone else's work.
+    # The number of the current revision. A save made from an older one is
+    # merged element by element, or refused as a conflict.
     version = models.PositiveIntegerField(default=1)
-    sample_seed = models.BigIntegerField(default=1)
+    head = models.OneToOneField(
+        "Revision", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -60,216 +60,77 @@ class Membership(models.Model):
         return f"{self.user} ({self.role}) in project {self.project_id}"
 
 
-class Table(models.Model):
-    project = models.OneToOneField(Project, models.CASCADE, related_name="table")
-    name = models.CharField(max_length=255)
-    partition_key_name = models.CharField(max_length=255)
-    partition_key_type = models.CharField(
-        max_length=1, choices=_choices(d.KEY_TYPES), default="S"
-    )
-    sort_key_name = models.CharField(max_length=255, blank=True)
-    sort_key_type = models.CharField(
-        max_length=1, choices=_choices(d.KEY_TYPES), default="S"
-    )
-    billing_mode = models.CharField(
-        max_length=20, choices=_choices(d.BILLING_MODES), default="PAY_PER_REQUEST"
-    )
-    read_capacity = models.PositiveIntegerField(null=True, blank=True)
-    write_capacity = models.PositiveIntegerField(null=True, blank=True)
-    ttl_attribute = models.CharField(max_length=255, blank=True)
-    stream_view_type = models.CharField(
-        max_length=20, choices=_choices(d.STREAM_VIEW_TYPES), blank=True
-    )
-    point_in_time_recovery = models.BooleanField(default=False)
-    encryption_type = models.CharField(
-        max_length=12, choices=_choices(d.ENCRYPTION_TYPES), default="AWS_OWNED"
-    )
-    kms_key = models.CharField(max_length=2048, blank=True)
-    table_class = models.CharField(
-        max_length=30, choices=_choices(d.TABLE_CLASSES), default="STANDARD"
-    )
-    deletion_protection = models.BooleanField(default=False)
-    tags = models.JSONField(default=list, blank=True)  # [[key, value], ...]
+class ItemSet(models.Model):
+    """The items a project's users typed or imported (DynamoDB JSON), kept
+    once per content: revisions that did not change them share the row."""
 
-    def __str__(self) -> str:
-        return self.name
-
-
-class Index(models.Model):
-    table = models.ForeignKey(Table, models.CASCADE, related_name="indexes")
-    position = models.PositiveIntegerField()
-    name = models.CharField(max_length=255)
-    kind = models.CharField(max_length=6, choices=_choices(d.INDEX_KINDS))
-    projection_type = models.CharField(
-        max_length=9, choices=_choices(d.PROJECTION_TYPES), default="ALL"
-    )
-    projection_attributes = models.JSONField(default=list, blank=True)
-    read_capacity = models.PositiveIntegerField(null=True, blank=True)
-    write_capacity = models.PositiveIntegerField(null=True, blank=True)
+    project = models.ForeignKey(Project, models.CASCADE, related_name="item_sets")
+    digest = models.CharField(max_length=64)  # SHA-256 of the items' JSON
+    items = models.JSONField(default=list)
+    count = models.PositiveIntegerField(default=0)
 
     class Meta:
-        ordering = ["position"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class IndexKeyAttribute(models.Model):
-    """One attribute of an index key; a GSI key has up to four per part."""
-
-    PARTITION, SORT = "partition", "sort"
-
-    index = models.ForeignKey(Index, models.CASCADE, related_name="key_attributes")
-    part = models.CharField(
-        max_length=9, choices=[(PARTITION, PARTITION), (SORT, SORT)]
-    )
-    position = models.PositiveIntegerField()
-    name = models.CharField(max_length=255)
-    type = models.CharField(max_length=1, choices=_choices(d.KEY_TYPES), default="S")
-
-    class Meta:
-        ordering = ["part", "position"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Entity(models.Model):
-    project = models.ForeignKey(Project, models.CASCADE, related_name="entities")
-    position = models.PositiveIntegerField()
-    name = models.CharField(max_length=64)
-    description = models.TextField(blank=True)
-    sample_per = models.CharField(max_length=64, blank=True)
-    count_distribution = models.CharField(
-        max_length=7, choices=_choices(d.COUNT_DISTRIBUTIONS), default="fixed"
-    )
-    count_value = models.PositiveIntegerField(default=10)
-    count_low = models.PositiveIntegerField(default=0)
-    count_high = models.PositiveIntegerField(default=0)
-    count_s = models.FloatField(default=0.0)
-    hot_keys = models.PositiveIntegerField(default=0)
-    hot_share = models.FloatField(default=0.0)
-
-    class Meta:
-        ordering = ["position"]
         constraints = [
             models.UniqueConstraint(
-                fields=["project", "name"], name="unique_entity_name"
+                fields=["project", "digest"], name="one_item_set_per_content"
             )
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return f"{self.count} items of project {self.project_id}"
 
 
-class Attribute(models.Model):
-    entity = models.ForeignKey(Entity, models.CASCADE, related_name="attributes")
-    position = models.PositiveIntegerField()
-    name = models.CharField(max_length=255)
-    type = models.CharField(max_length=4, choices=_choices(d.ATTRIBUTE_TYPES))
-    required = models.BooleanField(default=True)
-    presence = models.FloatField(default=1.0)
-    generator = models.JSONField(null=True, blank=True)  # {"kind", "params"}
-    description = models.TextField(blank=True)
-    max_length = models.PositiveIntegerField(null=True, blank=True)
+class Revision(models.Model):
+    """One saved state of a project's design: the whole `Design` (encoded by
+    `modeler.history.codec`, its own items in an `ItemSet`), who saved it,
+    when, and what changed in one line. A project's revisions are numbered
+    1, 2, 3... and its `version` is the number of the current one. Revisions
+    are never changed or deleted, but for their `label`."""
 
-    class Meta:
-        ordering = ["position"]
+    class Kind(models.TextChoices):
+        CREATE = "create", "Created"
+        EDIT = "edit", "Edit"
+        RESTORE = "restore", "Restore"
+        UNDO = "undo", "Undo"
+        REDO = "redo", "Redo"
 
-    def __str__(self) -> str:
-        return self.name
-
-
-class KeyTemplate(models.Model):
-    """An entity's template for one key attribute of the table or an index;
-    no row means the entity is absent from that index."""
-
-    entity = models.ForeignKey(Entity, models.CASCADE, related_name="key_templates")
-    position = models.PositiveIntegerField()
-    key_attribute = models.CharField(max_length=255)
-    template = models.CharField(max_length=2048)
-    condition = models.CharField(max_length=1000, blank=True)  # sparse: "when"
-
-    class Meta:
-        ordering = ["position"]
-
-    def __str__(self) -> str:
-        return f"{self.key_attribute}: {self.template}"
-
-
-class AccessPattern(models.Model):
-    project = models.ForeignKey(Project, models.CASCADE, related_name="access_patterns")
-    position = models.PositiveIntegerField()
-    name = models.CharField(max_length=200)
-    description = models.TextField(blank=True)
-    operation = models.CharField(max_length=20, choices=_choices(d.OPERATIONS))
-    index_name = models.CharField(max_length=255, default=d.TABLE_INDEX)
-    key = models.JSONField(default=list, blank=True)  # [{attribute, operator, values}]
-    filter = models.TextField(blank=True)
-    projection = models.JSONField(default=list, blank=True)
-    scan_forward = models.BooleanField(default=True)
-    limit = models.PositiveIntegerField(null=True, blank=True)
-    consistent_read = models.BooleanField(default=False)
-    rps = models.FloatField(default=0.0)
-    peak_rps = models.FloatField(default=0.0)
-    # The expectation; no entities means the pattern states none.
-    expects_entities = models.JSONField(default=list, blank=True)
-    expects_where = models.JSONField(default=list, blank=True)
-    expects_order_by = models.JSONField(default=list, blank=True)
-
-    class Meta:
-        ordering = ["position"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class PatternParameter(models.Model):
-    pattern = models.ForeignKey(
-        AccessPattern, models.CASCADE, related_name="parameters"
+    project = models.ForeignKey(Project, models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    items = models.ForeignKey(
+        ItemSet, models.CASCADE, null=True, blank=True, related_name="revisions"
     )
-    position = models.PositiveIntegerField()
-    name = models.CharField(max_length=255)
-    type = models.CharField(max_length=1, choices=_choices(d.KEY_TYPES), default="S")
-    example = models.CharField(max_length=2048, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="revisions",
+    )
+    created = models.DateTimeField(default=timezone.now)
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.EDIT)
+    summary = models.CharField(max_length=500)
+    # A name someone gave it ("reviewed 2026-11-30").
+    label = models.CharField(max_length=200, blank=True)
+    # The ids (`modeler.history.elements`) of the elements changed from the
+    # previous revision.
+    changed = models.JSONField(default=list, blank=True)
+    # An undo: the revision it took back; a redo: the undo it took back; a
+    # restore: the revision whose design it brought back.
+    reverts = models.ForeignKey(
+        "self", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
-        ordering = ["position"]
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "number"], name="one_revision_per_number"
+            )
+        ]
 
     def __str__(self) -> str:
-        return self.name
-
-
-class PatternAction(models.Model):
-    pattern = models.ForeignKey(AccessPattern, models.CASCADE, related_name="actions")
-    position = models.PositiveIntegerField()
-    operation = models.CharField(max_length=14, choices=_choices(d.ACTION_OPERATIONS))
-    entity = models.CharField(max_length=64)
-    key = models.JSONField(default=list, blank=True)
-    set = models.JSONField(default=list, blank=True)  # [[attribute, value], ...]
-    remove = models.JSONField(default=list, blank=True)
-    condition = models.TextField(blank=True)
-    count = models.CharField(max_length=255, blank=True)
-
-    class Meta:
-        ordering = ["position"]
-
-    def __str__(self) -> str:
-        return f"{self.operation} {self.entity}"
-
-
-class SampleItem(models.Model):
-    """An item a user typed or imported, in DynamoDB JSON."""
-
-    project = models.ForeignKey(Project, models.CASCADE, related_name="sample_items")
-    position = models.PositiveIntegerField()
-    item = models.JSONField()
-
-    class Meta:
-        ordering = ["position"]
-
-    def __str__(self) -> str:
-        return f"item {self.position} of project {self.project_id}"
+        return f"revision {self.number} of project {self.project_id}"
 
 
 def _price() -> models.DecimalField:

@@ -36,7 +36,7 @@ def project_list(*, user: AbstractBaseUser) -> QuerySet[Project]:
     return (
         Project.objects.filter(Q(owner=user) | Q(memberships__user=user))
         .distinct()
-        .select_related("owner", "table")
+        .select_related("owner")
     )
 
 

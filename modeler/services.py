@@ -4,20 +4,28 @@ either completes or changes nothing."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
 
 from modeler import design as d
-from modeler.conversion import design_write_rows
+from modeler.conversion import (
+    RevisionRecord,
+    design_from_project,
+    design_from_revision,
+    design_from_revision_id,
+    revision_write,
+)
 from modeler.design_check import check_design
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.design_files import read_design_source
-from modeler.models import Membership, Project, ReviewSettings, SampleItem
+from modeler.history import elements, merge
+from modeler.history.merge import Conflict, Edit
+from modeler.models import Membership, Project, ReviewSettings, Revision
 from modeler.problems import Problem, has_errors
 from modeler.review.prices import Prices
 from modeler.sampledata import read_items
@@ -38,6 +46,37 @@ PRICE_FIELDS = (
 
 class StaleVersionError(Exception):
     """The project changed since the caller read it."""
+
+
+YOU = "you"
+
+
+class EditConflict(Exception):
+    """An edit made on an older revision changes elements that others
+    changed since: `clashes` (each with the base, theirs and mine) and who
+    made the other changes (`authors`, by element id)."""
+
+    def __init__(self, conflict: Conflict, authors: dict[str, list[str]]) -> None:
+        super().__init__(str(conflict))
+        self.clashes = conflict.clashes
+        self.authors = authors
+
+    @property
+    def message(self) -> str:
+        parts = []
+        for clash in self.clashes:
+            who = self.authors.get(clash.id, [])
+            where = " in another tab" if who == [YOU] else ""
+            parts.append(
+                f"{' and '.join(who) or 'someone'} changed {clash.label}{where}"
+            )
+        text = "; ".join(parts)
+        return (
+            text[:1].upper()
+            + text[1:]
+            + " since you opened this page, so your change was not saved. "
+            "Your input is kept below."
+        )
 
 
 class TooManyItemsError(ValueError):
@@ -64,12 +103,24 @@ def new_design(*, name: str, description: str = "") -> d.Design:
 
 
 @transaction.atomic
-def project_create(*, owner: AbstractBaseUser, design: d.Design) -> Project:
-    """A new project holding `design`. The caller has checked the design."""
+def project_create(
+    *, owner: AbstractBaseUser, design: d.Design, summary: str = ""
+) -> Project:
+    """A new project holding `design`, its first revision. The caller has
+    checked the design."""
     project = Project.objects.create(
         owner=owner, name=design.name, description=design.description
     )
-    design_write_rows(project, design)
+    revision_write(
+        project=project,
+        record=RevisionRecord(
+            design=elements.with_uids(design),
+            summary=summary or "created the design",
+        ),
+        number=1,
+        author=owner,
+        kind=Revision.Kind.CREATE,
+    )
     return project
 
 
@@ -121,12 +172,20 @@ def project_import_designs(
     return projects
 
 
-@transaction.atomic
 def project_save_design(
-    *, project: Project, design: d.Design, version: int, allow_errors: bool = False
+    *,
+    project: Project,
+    design: d.Design,
+    version: int,
+    allow_errors: bool = False,
+    author: AbstractBaseUser | None = None,
+    kind: str = Revision.Kind.EDIT,
+    summary: str = "",
+    reverts: Revision | None = None,
 ) -> tuple[Project, list[Problem]]:
-    """Replace the project's design if it is still at `version` and has no
-    error. Returns the problems (warnings, or the errors that stopped it).
+    """Save `design` as the project's next revision if the project is still
+    at `version` and the design has no error. Returns the problems (warnings,
+    or the errors that stopped it).
 
     The editor saves with `allow_errors`: a design being built has errors
     that later edits resolve (an entity before its key templates); it has
@@ -134,17 +193,141 @@ def project_save_design(
     problems = check_design(design)
     if has_errors(problems) and not allow_errors:
         return project, problems
-    updated = Project.objects.filter(pk=project.pk, version=version).update(
-        version=version + 1
+    previous = (
+        Revision.objects.filter(project=project, number=version)
+        .only("id", "items_id")
+        .first()
     )
-    if not updated:
+    if previous is None:
         raise StaleVersionError(
-            "Someone saved this project since you opened it; reload to see "
-            "their changes. Your input is kept below."
+            f"This page showed version {version}, which the project does not "
+            "have; reload the page."
         )
-    project.version = version + 1
-    design_write_rows(project, design)
+    # Everything but the writes is done before the project's row is locked.
+    before = design_from_revision_id(previous.pk)
+    design = elements.with_uids(design, before)
+    record = RevisionRecord(
+        design=design,
+        summary=summary or elements.summary(before, design),
+        changed=elements.changed(before, design),
+        previous=previous,
+        previous_design=before,
+    )
+    with transaction.atomic():
+        updated = Project.objects.filter(pk=project.pk, version=version).update(
+            version=version + 1
+        )
+        if not updated:
+            raise StaleVersionError(
+                "Someone saved this project since you opened it; reload to see "
+                "their changes. Your input is kept below."
+            )
+        revision_write(
+            project=project,
+            record=record,
+            number=version + 1,
+            author=author,
+            kind=kind,
+            reverts=reverts,
+        )
     return project, problems
+
+
+# Saves made from an older revision are merged; if someone saves between the
+# merge and the save, the merge is done again, this many times at most.
+_EDIT_ATTEMPTS = 3
+
+
+def project_edit(
+    *,
+    project: Project,
+    version: int,
+    edit: Edit,
+    author: AbstractBaseUser | None,
+    check: Callable[[d.Design], None] | None = None,
+    force: bool = False,
+    summary: str = "",
+) -> tuple[Project, d.Design, list[Problem]]:
+    """Apply `edit`, made on the page that showed revision `version`, to the
+    project's current design and save it, errors allowed (the editor's
+    saves). When others saved since, the edit is replayed on their design if
+    it changes other elements than they did; otherwise EditConflict, unless
+    `force` (the user chose to keep their own change over the other). `check`
+    may refuse the edited design by raising. Returns the project, the saved
+    design and its problems."""
+    base: d.Design | None = None
+    for attempt in range(_EDIT_ATTEMPTS):
+        if attempt:
+            project.refresh_from_db(fields=["version", "head"])
+        current = design_from_project(project)
+        if project.version == version or force:
+            edited = edit(current)
+        else:
+            if base is None:
+                base = project_revision_design(project=project, number=version)
+            try:
+                edited = merge.rebase(edit, base=base, current=current)
+            except Conflict as conflict:
+                raise EditConflict(
+                    conflict, _authors_since(project, version, conflict, author)
+                ) from None
+        if check is not None:
+            check(edited)
+        if edited == current and not elements.changed(current, edited):
+            # Nothing to keep: no revision that changes nothing.
+            return project, current, check_design(current)
+        try:
+            with transaction.atomic():
+                project, problems = project_save_design(
+                    project=project,
+                    design=edited,
+                    version=project.version,
+                    allow_errors=True,
+                    author=author,
+                    summary=summary,
+                )
+        except StaleVersionError:
+            continue
+        return project, design_from_project(project), problems
+    raise StaleVersionError(
+        "Others are saving this project right now; your change was not saved. "
+        "Your input is kept: try again in a moment."
+    )
+
+
+def _authors_since(
+    project: Project,
+    version: int,
+    conflict: Conflict,
+    me: AbstractBaseUser | None,
+) -> dict[str, list[str]]:
+    """Who changed each clashing element after revision `version` (YOU for
+    the user who is saving, in another tab)."""
+    ids = {clash.id for clash in conflict.clashes}
+    out: dict[str, list[str]] = {}
+    revisions = Revision.objects.filter(project=project, number__gt=version)
+    for changed, author_id, username in revisions.values_list(
+        "changed", "author_id", "author__username"
+    ):
+        name = YOU if me is not None and author_id == me.pk else username
+        for key in ids.intersection(changed):
+            names = out.setdefault(key, [])
+            if (name or "someone") not in names:
+                names.append(name or "someone")
+    return out
+
+
+def project_revision_design(*, project: Project, number: int) -> d.Design:
+    """The design as it was at revision `number`; StaleVersionError if the
+    project has no such revision (a page from before a restore of the
+    database, or a made-up version)."""
+    revision = Revision.objects.filter(project=project, number=number).first()
+    if revision is None:
+        raise StaleVersionError(
+            f"This page showed version {number}, which the project does not "
+            "have; reload the page."
+        )
+    return design_from_revision(revision)
 
 
 def project_delete(*, project: Project) -> None:
@@ -177,26 +360,22 @@ def membership_remove(*, project: Project, membership_id: int) -> str:
 # --- Sample data ----------------------------------------------------------------
 
 
-def _project_update(*, project: Project, version: int, **fields: Any) -> None:
-    """Set `fields` and advance the version, if the project is still at
-    `version`; otherwise raise StaleVersionError and change nothing."""
-    now = timezone.now()
-    updated = Project.objects.filter(pk=project.pk, version=version).update(
-        version=version + 1, updated=now, **fields
+def _sample_data_edit(**changes: Any) -> Edit:
+    return lambda design: dataclasses.replace(
+        design, sample_data=dataclasses.replace(design.sample_data, **changes)
     )
-    if not updated:
-        raise StaleVersionError(
-            "Someone changed this project since you opened this page; it now "
-            "shows their changes. Submit again to apply yours."
-        )
-    for name, value in {"version": version + 1, "updated": now, **fields}.items():
-        setattr(project, name, value)
 
 
-@transaction.atomic
-def sample_seed_set(*, project: Project, seed: int, version: int) -> None:
+def sample_seed_set(
+    *, project: Project, seed: int, version: int, author: AbstractBaseUser | None
+) -> None:
     """Generate the project's sample data from another seed."""
-    _project_update(project=project, version=version, sample_seed=seed)
+    project_edit(
+        project=project,
+        version=version,
+        edit=_sample_data_edit(seed=seed),
+        author=author,
+    )
 
 
 def sample_items_import(
@@ -207,6 +386,7 @@ def sample_items_import(
     source: str,
     replace: bool,
     version: int,
+    author: AbstractBaseUser | None,
 ) -> tuple[int, int]:
     """Store the items of a file (DynamoDB JSON lines, CSV or a NoSQL
     Workbench model) as the user's own sample items, replacing the stored
@@ -214,41 +394,50 @@ def sample_items_import(
     of an earlier line, replaces it, as a PutItem would.
 
     All or nothing: raises ItemsFileError (every problem, with its line),
-    TooManyItemsError or StaleVersionError before anything is written.
-    Returns the number of items read and the number stored now."""
+    TooManyItemsError, StaleVersionError or EditConflict before anything is
+    written. Returns the number of items read and the number stored now."""
     items = read_items(text, design=design, source=source)
-    key_names = [k.name for k in design.table.key_attributes]
-    merged: dict[tuple, dict[str, Any]] = {}
-    if not replace:
-        for stored in design.sample_data.items:
-            wire = d.thaw(stored)
-            merged[_primary_key(item_from_wire(wire), key_names)] = wire
-    for item in items:
-        merged[_primary_key(item, key_names)] = item_to_json_wire(item)
-    if len(merged) > OWN_ITEMS_MAX:
-        raise TooManyItemsError(
-            f"That would make {len(merged):,} items of your own; a project keeps "
-            f"at most {OWN_ITEMS_MAX:,} (the generated data has no such limit)."
-        )
-    with transaction.atomic():
-        _project_update(project=project, version=version)
-        SampleItem.objects.filter(project=project).delete()
-        SampleItem.objects.bulk_create(
-            SampleItem(project=project, position=i, item=item)
-            for i, item in enumerate(merged.values())
-        )
-    return len(items), len(merged)
+    stored = 0
+
+    def imported(current: d.Design) -> d.Design:
+        nonlocal stored
+        key_names = [k.name for k in current.table.key_attributes]
+        merged: dict[tuple, dict[str, Any]] = {}
+        if not replace:
+            for kept in current.sample_data.items:
+                wire = d.thaw(kept)
+                merged[_primary_key(item_from_wire(wire), key_names)] = wire
+        for item in items:
+            merged[_primary_key(item, key_names)] = item_to_json_wire(item)
+        if len(merged) > OWN_ITEMS_MAX:
+            raise TooManyItemsError(
+                f"That would make {len(merged):,} items of your own; a project "
+                f"keeps at most {OWN_ITEMS_MAX:,} (the generated data has no "
+                "such limit)."
+            )
+        stored = len(merged)
+        return _sample_data_edit(items=d.freeze(list(merged.values())))(current)
+
+    project_edit(project=project, version=version, edit=imported, author=author)
+    return len(items), stored
 
 
 def _primary_key(item: dict[str, Any], key_names: list[str]) -> tuple:
     return tuple(item.get(name) for name in key_names)
 
 
-@transaction.atomic
-def sample_items_remove(*, project: Project, version: int) -> int:
+def sample_items_remove(
+    *, project: Project, version: int, author: AbstractBaseUser | None
+) -> int:
     """Remove the user's own sample items; returns how many there were."""
-    _project_update(project=project, version=version)
-    removed, _ = SampleItem.objects.filter(project=project).delete()
+    removed = 0
+
+    def emptied(current: d.Design) -> d.Design:
+        nonlocal removed
+        removed = len(current.sample_data.items)
+        return _sample_data_edit(items=())(current)
+
+    project_edit(project=project, version=version, edit=emptied, author=author)
     return removed
 
 

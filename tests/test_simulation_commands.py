@@ -374,6 +374,7 @@ def test_sample_data_of_a_project_includes_its_users_items(owner, tmp_path):
         source="own.jsonl",
         replace=True,
         version=project.version,
+        author=owner,
     )
 
     with_own, _ = _run("sample_data", "Social graph")

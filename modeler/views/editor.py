@@ -32,7 +32,7 @@ from modeler.editor_services import EditRefused, Saved
 from modeler.forms import VersionForm
 from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
-from modeler.services import StaleVersionError
+from modeler.services import EditConflict, StaleVersionError
 from modeler.views.workspace import design_for as load
 
 STALE = 409
@@ -80,6 +80,9 @@ def saved(
 
 def refusal(form: VersionedForm, exc: Exception) -> int:
     """Put a refused edit's reason on the form; the response status."""
+    if isinstance(exc, EditConflict):
+        form.add_error(None, exc.message)
+        return STALE
     if isinstance(exc, StaleVersionError):
         form.add_error(None, str(exc))
         return STALE
@@ -103,7 +106,7 @@ def form_edit(
         return None, 400
     try:
         return run(form.cleaned_data["version"]), 200
-    except (StaleVersionError, EditRefused, EditError) as exc:
+    except (StaleVersionError, EditConflict, EditRefused, EditError) as exc:
         return None, refusal(form, exc)
 
 
@@ -117,6 +120,8 @@ def version_edit(
         return None, "The page sent no version; reload it.", 400
     try:
         return run(form.cleaned_data["version"]), "", 200
+    except EditConflict as exc:
+        return None, exc.message, STALE
     except StaleVersionError as exc:
         return None, str(exc), STALE
     except EditError as exc:
@@ -236,7 +241,7 @@ def table_update(request: HttpRequest, project_id: int) -> HttpResponse:
         form,
         lambda version: edit.table_update(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             table=form.to_table(),
         ),
@@ -283,7 +288,7 @@ def index_create(request: HttpRequest, project_id: int) -> HttpResponse:
         form,
         lambda version: edit.index_create(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             index=form.to_index(design.table),
         ),
@@ -316,7 +321,7 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
         form,
         lambda version: edit.index_update(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             name=name,
             index=form.to_index(design.table),
@@ -353,7 +358,7 @@ def index_move(request: HttpRequest, project_id: int, name: str) -> HttpResponse
         request,
         lambda version: edit.index_move(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             name=name,
             offset=offset,
@@ -381,7 +386,7 @@ def index_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespon
     result, notice, status = version_edit(
         request,
         lambda version: edit.index_delete(
-            project=access.project, design=design, version=version, name=name
+            project=access.project, author=request.user, version=version, name=name
         ),
     )
     if not result:

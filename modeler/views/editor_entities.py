@@ -152,7 +152,7 @@ def entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
         form,
         lambda version: edit.entity_create(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             entity=form.to_entity(),
         ),
@@ -213,7 +213,7 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
         form,
         lambda version: edit.entity_update(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             name=name,
             entity=form.to_entity(),
@@ -270,7 +270,7 @@ def entity_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespo
     result, notice, status = version_edit(
         request,
         lambda version: edit.entity_delete(
-            project=access.project, design=design, version=version, name=name
+            project=access.project, author=request.user, version=version, name=name
         ),
     )
     if not result:

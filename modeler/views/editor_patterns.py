@@ -145,13 +145,13 @@ def _save(
         if position == NEW:
             return edit.access_pattern_create(
                 project=access.project,
-                design=design,
+                author=request.user,
                 version=version,
                 pattern=form.to_pattern(),
             )
         return edit.access_pattern_update(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             position=position,
             pattern=form.to_pattern(),
@@ -237,7 +237,7 @@ def pattern_move(request: HttpRequest, project_id: int, position: int) -> HttpRe
         request,
         lambda version: edit.access_pattern_move(
             project=access.project,
-            design=design,
+            author=request.user,
             version=version,
             position=position,
             offset=offset,
@@ -271,7 +271,10 @@ def pattern_delete(
     result, notice, status = version_edit(
         request,
         lambda version: edit.access_pattern_delete(
-            project=access.project, design=design, version=version, position=position
+            project=access.project,
+            author=request.user,
+            version=version,
+            position=position,
         ),
     )
     if not result:

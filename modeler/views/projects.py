@@ -179,13 +179,14 @@ def project_delete(request: HttpRequest, project_id: int) -> HttpResponse:
         services.project_delete(project=project)
         messages.success(request, f"Deleted {name}.")
         return redirect("project-list")
+    design = selectors.project_design(project=project)
     return render(
         request,
         "modeler/project-delete.html",
         {
             "project": project,
-            "entity_count": project.entities.count(),
-            "pattern_count": project.access_patterns.count(),
+            "entity_count": len(design.entities),
+            "pattern_count": len(design.access_patterns),
             "member_count": project.memberships.count(),
         },
     )

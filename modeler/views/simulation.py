@@ -86,7 +86,8 @@ def _render_page(
         "counts": counts,
         "generated_total": sum(c.generated for c in counts),
         "own_total": len(design.sample_data.items),
-        "seed_form": seed_form or SampleSeedForm(initial={"seed": project.sample_seed}),
+        "seed_form": seed_form
+        or SampleSeedForm(initial={"seed": design.sample_data.seed}),
         "import_form": import_form or SampleItemsImportForm(),
         "import_problems": list(import_problems),
     }
@@ -134,8 +135,14 @@ def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
         seed = form.cleaned_data["seed"]
         try:
             services.sample_seed_set(
-                project=access.project, seed=seed, version=form.cleaned_data["version"]
+                project=access.project,
+                seed=seed,
+                version=form.cleaned_data["version"],
+                author=request.user,
             )
+        except services.EditConflict as exc:
+            form.add_error(None, exc.message)
+            stale = True
         except services.StaleVersionError as exc:
             form.add_error(None, str(exc))
             stale = True
@@ -163,6 +170,7 @@ def simulation_items_import(request: HttpRequest, project_id: int) -> HttpRespon
                 source=form.source_name,
                 replace=form.cleaned_data["mode"] == SampleItemsImportForm.REPLACE,
                 version=form.cleaned_data["version"],
+                author=request.user,
             )
         except ItemsFileError as exc:
             problems = exc.problems
@@ -174,6 +182,9 @@ def simulation_items_import(request: HttpRequest, project_id: int) -> HttpRespon
             )
         except services.TooManyItemsError as exc:
             form.add_error(None, f"Nothing was imported. {exc}")
+        except services.EditConflict as exc:
+            form.add_error(None, f"Nothing was imported. {exc.message}")
+            stale = True
         except services.StaleVersionError as exc:
             form.add_error(None, f"Nothing was imported. {exc}")
             stale = True
@@ -205,8 +216,12 @@ def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpRespon
         return redirect("simulation-page", project_id=project_id)
     try:
         removed = services.sample_items_remove(
-            project=access.project, version=form.cleaned_data["version"]
+            project=access.project,
+            version=form.cleaned_data["version"],
+            author=request.user,
         )
+    except services.EditConflict as exc:
+        messages.error(request, f"Nothing was removed. {exc.message}")
     except services.StaleVersionError as exc:
         messages.error(request, f"Nothing was removed. {exc}")
     else:

@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from modeler import selectors, services
+from modeler import services
 from modeler.designfile import read_design
+from tests.views.conftest import stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +59,7 @@ def test_sample_counts_attribute_details_operations_and_findings(
     _shot(page, screenshot, "editor-details-01-entity-sample-and-presence")
     page.click("text=Save Order")
     expect(page.locator(".toast", has_text="Saved Order.").first).to_be_visible()
-    order = selectors.project_design(project=project).entity("Order")
+    order = stored_design(project).entity("Order")
     assert (order.sample.count.distribution, order.sample.count.high) == (
         "uniform",
         4,

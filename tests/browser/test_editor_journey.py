@@ -143,7 +143,8 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     _toast(page, "Added the access pattern")
     assert _design().access_patterns[0].expects.entities == ("Order",)
 
-    # Two tabs: the second one's save, based on an older version, is refused.
+    # Two tabs editing one entity: the second one's save, based on an older
+    # version, is refused and says who changed it.
     page.goto(project_url + "entities/Customer/")
     other = page.context.new_page()
     other.goto(project_url + "entities/Customer/")
@@ -152,7 +153,9 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
     _toast(page, "Saved Customer.")
     other.fill("#id_description", "Typed in the second tab")
     other.click("text=Save Customer")
-    expect(other.locator(".form-alert")).to_contain_text("Someone saved this project")
+    expect(other.locator(".form-alert")).to_contain_text(
+        "You changed entity Customer in another tab since you opened this page"
+    )
     expect(other.locator("#id_description")).to_have_value("Typed in the second tab")
     other.evaluate("window.scrollTo(0, 0)")
     other.screenshot(path=str(SCREENSHOTS / "editor-05-conflict.png"), full_page=True)

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from modeler import services
 from modeler.designfile import read_design
-from modeler.models import Project, SampleItem
 from tests.browser.conftest import SCREENSHOTS
+from tests.views.conftest import stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,8 +92,7 @@ def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):
     expect(page.locator("[data-simulation-summary]")).to_have_text(
         f"{patterns} of {patterns} patterns pass"
     )
-    project.refresh_from_db()
-    assert project.sample_seed == 7
+    assert stored_design(project).sample_data.seed == 7
 
     # A broken file is refused with every problem, and nothing is kept.
     download = page.locator("a", has_text="Download .jsonl")
@@ -116,7 +115,7 @@ def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):
     expect(problems).to_have_count(2)
     expect(problems.first).to_contain_text("mine.jsonl:2")
     expect(problems.nth(1)).to_contain_text("mine.jsonl:4")
-    assert not SampleItem.objects.exists()
+    assert not stored_design(project).sample_data.items
     screenshot("12-simulation-import-problems")
 
     # Two good lines are imported and counted as the user's own.
@@ -136,4 +135,4 @@ def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):
         page.locator(".stats div", has_text="Your items").locator("dd")
     ).to_have_text("2")
     _wait_for_every_verdict(page, patterns)
-    assert Project.objects.get().sample_items.count() == 2
+    assert len(stored_design(project).sample_data.items) == 2

@@ -4,6 +4,7 @@ for each user."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from modeler import services
-from modeler.design import Design
+from modeler import selectors, services
+from modeler.design import Design, freeze
 from modeler.designfile import read_design
 from modeler.models import Project, Role
 
@@ -37,6 +38,27 @@ def project(owner: User, editor: User, viewer: User, order_design: Design) -> Pr
     services.membership_set(project=project, user=editor, role=Role.EDITOR)
     services.membership_set(project=project, user=viewer, role=Role.VIEWER)
     return project
+
+
+def stored_design(project: Project) -> Design:
+    """The project's design as saved now (the object may be out of date)."""
+    project.refresh_from_db()
+    return selectors.project_design(project=project)
+
+
+def store_own_items(project: Project, items: list[dict]) -> None:
+    """Give the project these items of the user's own, as a new revision."""
+    design = stored_design(project)
+    services.project_save_design(
+        project=project,
+        design=dataclasses.replace(
+            design,
+            sample_data=dataclasses.replace(
+                design.sample_data, items=tuple(freeze(i) for i in items)
+            ),
+        ),
+        version=project.version,
+    )
 
 
 def logged_in(user: User, **kwargs: bool) -> Client:

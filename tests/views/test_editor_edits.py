@@ -148,16 +148,21 @@ def test_an_invalid_table_name_from_the_design_check_is_refused(
 
 @pytest.mark.django_db
 def test_stale_table_save_is_refused_and_input_kept(
-    owner_client: Client, project: Project
+    owner_client: Client, editor_client: Client, project: Project
 ):
     data = table_data(project, ttl_attribute="expiresAt")
-    owner_client.post(_url("editor-table-update", project), table_data(project), **HTMX)
+    editor_client.post(
+        _url("editor-table-update", project),
+        table_data(project, stream_view_type="NEW_IMAGE"),
+        **HTMX,
+    )
     response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
     assert response.status_code == 409
     html = response.content.decode()
-    assert "Someone saved this project since you opened this page" in html
+    assert "Editor changed the table since you opened this page" in html
     assert 'value="expiresAt"' in html
-    assert _design(project).table.ttl_attribute == ""
+    table = _design(project).table
+    assert (table.ttl_attribute, table.stream_view_type) == ("", "NEW_IMAGE")
 
 
 # --- Indexes --------------------------------------------------------------------
@@ -289,12 +294,32 @@ def test_delete_an_index_asks_first_naming_dependants(
 
 
 @pytest.mark.django_db
-def test_stale_index_delete_is_refused(owner_client: Client, project: Project):
+def test_index_delete_from_an_unknown_version_is_refused(
+    owner_client: Client, project: Project
+):
     url = _url("editor-index-delete", project, "GSI2")
-    response = owner_client.post(url, {"version": project.version - 1 or 99}, **HTMX)
+    response = owner_client.post(url, {"version": 99}, **HTMX)
     assert response.status_code == 409
-    assert "Someone saved this project" in response.content.decode()
+    assert "This page showed version 99" in response.content.decode()
     assert _design(project).table.index("GSI2") is not None
+
+
+@pytest.mark.django_db
+def test_index_delete_from_an_older_page_keeps_the_edit_made_since(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    page_version = project.version
+    editor_client.post(
+        _url("editor-table-update", project),
+        table_data(project, ttl_attribute="expiresAt"),
+        **HTMX,
+    )
+    url = _url("editor-index-delete", project, "GSI2")
+    response = owner_client.post(url, {"version": page_version}, **HTMX)
+    assert response.status_code == 200
+    design = _design(project)
+    assert design.table.index("GSI2") is None
+    assert design.table.ttl_attribute == "expiresAt"
 
 
 # --- Entities -------------------------------------------------------------------
@@ -433,8 +458,28 @@ def test_stale_entity_save_is_refused_with_input_kept(
     )
     assert response.status_code == 409
     html = response.content.decode()
-    assert "Someone saved this project" in html and "Changed in tab two" in html
+    assert (
+        "You changed entity Customer in another tab since you opened this page" in html
+    )
+    assert "Changed in tab two" in html
     assert _design(project).entity("Customer").description == "Changed in tab one"
+
+
+@pytest.mark.django_db
+def test_two_people_editing_two_entities_from_one_version_both_save(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    mine = entity_data(project, "Customer", description="Owner's words")
+    theirs = entity_data(project, "Order", description="Editor's words")
+    first = editor_client.post(_url("editor-entity", project, "Order"), theirs, **HTMX)
+    second = owner_client.post(_url("editor-entity", project, "Customer"), mine, **HTMX)
+    assert (first.status_code, second.status_code) == (200, 200)
+    design = _design(project)
+    assert design.entity("Customer").description == "Owner's words"
+    assert design.entity("Order").description == "Editor's words"
+    latest = project.revisions.select_related("author").first()
+    assert (latest.number, latest.author.username) == (3, "owner")
+    assert latest.summary == "changed entity Customer (description)"
 
 
 @pytest.mark.django_db
@@ -649,15 +694,19 @@ def test_move_and_delete_patterns(editor_client: Client, project: Project):
 
 
 @pytest.mark.django_db
-def test_stale_pattern_save_is_refused(owner_client: Client, project: Project):
+def test_pattern_saved_from_an_older_page_follows_it_where_it_moved(
+    owner_client: Client, project: Project
+):
     data = pattern_data(project, 0, description="Mine")
+    name = _design(project).access_patterns[0].name
     owner_client.post(
         _url("editor-pattern-move", project, 0),
         {"version": project.version, "direction": "down"},
     )
     response = owner_client.post(_url("editor-pattern", project, 0), data, **HTMX)
-    assert response.status_code == 409
-    assert "Mine" in response.content.decode()
+    assert response.status_code == 200
+    patterns = _design(project).access_patterns
+    assert (patterns[1].name, patterns[1].description) == (name, "Mine")
 
 
 @pytest.mark.django_db

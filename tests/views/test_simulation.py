@@ -18,11 +18,11 @@ from django.utils.html import escape
 
 from modeler import design as d
 from modeler import services
-from modeler.design import Design
-from modeler.models import Project, Role, SampleItem
+from modeler.design import Design, thaw
+from modeler.models import Project, Role
 from modeler.sampledata import generate, read_items
 from modeler.simulation import Simulation
-from tests.views.conftest import logged_in
+from tests.views.conftest import logged_in, store_own_items, stored_design
 
 SCRIPT = "<script>alert(1)</script>"
 CUSTOMER = (
@@ -88,12 +88,8 @@ def _url(project: Project, rest: str = "") -> str:
 
 def _state(project: Project) -> tuple:
     """What the writes change, to show that a refused one changed nothing."""
-    project.refresh_from_db()
-    return (
-        project.version,
-        project.sample_seed,
-        list(SampleItem.objects.filter(project=project).values_list("item", flat=True)),
-    )
+    design = stored_design(project)
+    return (project.version, design.sample_data.seed, thaw(design.sample_data.items))
 
 
 def _upload(content: str | bytes, name: str = "items.jsonl") -> SimpleUploadedFile:
@@ -160,7 +156,7 @@ def test_anonymous_visitors_are_sent_to_log_in(project, method, path):
     ],
 )
 def test_viewers_cannot_write(project, viewer_client, path, data):
-    SampleItem.objects.create(project=project, position=0, item=STORED_CUSTOMER)
+    store_own_items(project, [STORED_CUSTOMER])
     if "file" in data:
         data = {**data, "file": _upload(data["file"])}
     before = _state(project)
@@ -180,7 +176,7 @@ def test_viewers_cannot_write(project, viewer_client, path, data):
     ],
 )
 def test_posts_need_the_csrf_token(project, owner, path, data):
-    SampleItem.objects.create(project=project, position=0, item=STORED_CUSTOMER)
+    store_own_items(project, [STORED_CUSTOMER])
     if "file" in data:
         data = {**data, "file": _upload(data["file"])}
     client = logged_in(owner, enforce_csrf_checks=True)
@@ -267,9 +263,9 @@ def test_page_queries_do_not_grow_with_the_users_items(project, owner_client):
         assert response.status_code == 200
         counts.append(len(queries))
 
-    # The session, the user, the project with its design (as on the design
-    # page), and the caller's role.
-    assert counts == [12, 12]
+    # The session, the user and the project (its owner needs no membership);
+    # the design comes from memory (a revision never changes).
+    assert counts == [3, 3]
     assert "<dt>Your items</dt><dd>20</dd>" in _html(response)
 
 
@@ -509,15 +505,15 @@ def test_seed_form_error_through_htmx_swaps_only_the_panel(project, owner_client
     assert "Ensure this value is greater than or equal to 0." in html
 
 
-def test_seed_change_on_a_stale_page_is_refused(project, owner_client):
-    services.sample_seed_set(project=project, seed=5, version=1)
+def test_seed_change_on_a_stale_page_is_refused(project, owner_client, editor):
+    services.sample_seed_set(project=project, seed=5, version=1, author=editor)
     before = _state(project)
 
     response = owner_client.post(_url(project, "seed/"), {"seed": "7", "version": "1"})
 
     assert response.status_code == 400
     html = _html(response)
-    assert "Someone changed this project since you opened this page" in html
+    assert "Editor changed the sample seed since you opened this page" in html
     # The form keeps the input and now carries the current version.
     assert 'name="seed" value="7"' in html
     assert '<input type="hidden" name="version" value="2">' in html
@@ -612,7 +608,7 @@ def test_import_error_through_htmx_swaps_only_the_panel(project, owner_client):
     assert response.status_code == 400
     assert response["HX-Retarget"] == "#sample-data"
     assert "items.jsonl:1</code>" in _html(response)
-    assert not SampleItem.objects.exists()
+    assert not stored_design(project).sample_data.items
 
 
 def test_import_through_htmx_swaps_in_the_section(project, owner_client):
@@ -655,7 +651,7 @@ def test_import_refuses_a_file_that_is_not_utf8(project, owner_client):
             "again."
         ]
     }
-    assert not SampleItem.objects.exists()
+    assert not stored_design(project).sample_data.items
 
 
 def test_import_without_a_file_asks_for_one(project, owner_client):
@@ -686,14 +682,26 @@ def test_import_refuses_more_items_than_a_project_keeps(
     assert _state(project) == before
 
 
-def test_import_on_a_stale_page_is_refused(project, owner_client):
-    services.sample_seed_set(project=project, seed=5, version=1)
-    before = _state(project)
+def test_import_on_a_stale_page_keeps_the_seed_set_since(project, owner_client):
+    services.sample_seed_set(project=project, seed=5, version=1, author=None)
 
     response = _import(owner_client, project, CUSTOMER, version=1)
 
+    assert response.status_code == 302
+    version, seed, items = _state(project)
+    assert (version, seed, len(items)) == (3, 5, 1)
+
+
+def test_import_over_items_imported_since_is_refused(project, owner_client, editor):
+    _import(logged_in(editor), project, CUSTOMER, version=1)
+    before = _state(project)
+
+    response = _import(owner_client, project, CUSTOMER.replace("mine", "x"), version=1)
+
     assert response.status_code == 400
-    assert "Nothing was imported. Someone changed this project" in _html(response)
+    assert "Nothing was imported. Editor changed the own sample items since" in _html(
+        response
+    )
     assert _state(project) == before
 
 
@@ -722,13 +730,16 @@ def test_remove_through_htmx_swaps_in_the_section(project, owner_client):
 
     assert _html(response).lstrip().startswith('<div id="simulation">')
     assert "Removed 1 item of yours." in response["HX-Trigger"]
-    assert not SampleItem.objects.exists()
+    assert not stored_design(project).sample_data.items
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"version": 1}, "Nothing was removed. Someone changed this project"),
+        (
+            {"version": 1},
+            "Nothing was removed. You changed the own sample items in another tab",
+        ),
         ({}, "Nothing was removed: reload the page and try again."),
     ],
 )
