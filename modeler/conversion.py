@@ -71,6 +71,14 @@ def design_from_revision(revision: m.Revision) -> d.Design:
     return design
 
 
+def forget_decoded() -> None:
+    """Empty the memory of decoded designs. Revision ids are never reused in
+    a database (SQLite's AUTOINCREMENT, PostgreSQL's sequences); a test that
+    empties the database and starts ids again calls this."""
+    with _decoded_lock:
+        _decoded.clear()
+
+
 def _remember(revision_id: int, design: d.Design) -> None:
     with _decoded_lock:
         _decoded[revision_id] = design

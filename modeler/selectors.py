@@ -11,9 +11,13 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from modeler.conversion import design_from_project, project_design_queryset
+from modeler.conversion import (
+    design_from_project,
+    design_from_revision,
+    project_design_queryset,
+)
 from modeler.design import Design
-from modeler.models import Membership, Project, ReviewSettings, Role
+from modeler.models import Membership, Project, ReviewSettings, Revision, Role
 from modeler.review.prices import Prices
 
 
@@ -75,7 +79,28 @@ def project_get_for_user(
 
 
 def project_design(*, project: Project) -> Design:
+    """The project's design at its current revision (as the object was
+    loaded: refresh a project kept across saves)."""
     return design_from_project(project)
+
+
+def revision_list(
+    *, project: Project, limit: int = 50, before: int | None = None
+) -> list[Revision]:
+    """The project's revisions, newest first, with their authors; `before`
+    a number pages back through older ones."""
+    revisions = Revision.objects.filter(project=project)
+    if before is not None:
+        revisions = revisions.filter(number__lt=before)
+    return list(
+        revisions.select_related("author").defer("document").order_by("-number")[:limit]
+    )
+
+
+def revision_design(*, project: Project, number: int) -> Design | None:
+    """The design as it was at revision `number`, or None if there is none."""
+    revision = Revision.objects.filter(project=project, number=number).first()
+    return design_from_revision(revision) if revision else None
 
 
 @dataclass(frozen=True)

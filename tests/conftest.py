@@ -7,10 +7,18 @@ import pytest
 from django.contrib.auth.models import User
 from hypothesis import settings as hypothesis_settings
 
+from modeler.conversion import forget_decoded
+
 # Property tests check behaviour, not speed (bench/ does): no per-example
 # deadline, which a loaded CI machine would miss now and then.
 hypothesis_settings.register_profile("workbench", deadline=None)
 hypothesis_settings.load_profile("workbench")
+
+
+@pytest.fixture(autouse=True)
+def _no_designs_from_other_tests():
+    # Tests that empty the database start revision ids again from 1.
+    forget_decoded()
 
 
 @pytest.fixture(autouse=True)
