@@ -8,9 +8,9 @@ from modeler.designfile import read_design
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES_DIR = ROOT / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
-FIXTURES = Path("/work/shared/fixtures/nosql-workbench")
-if not FIXTURES.is_dir():
-    FIXTURES = ROOT.parent / "shared" / "fixtures" / "nosql-workbench"
+# Real NoSQL Workbench models; tests/fixtures/nosql-workbench/SOURCES.md says
+# where each comes from.
+FIXTURES = ROOT / "tests" / "fixtures" / "nosql-workbench"
 WORKBENCH_FIXTURES = sorted(FIXTURES.glob("*.json"))
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -18,11 +17,8 @@ from modeler.sampledata import (
     read_jsonl,
     write_jsonl,
 )
+from tests.exporters.helpers import FIXTURES
 from tests.sampledata.helpers import design_from, example
-
-FIXTURES = (
-    Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "nosql-workbench"
-)
 
 
 @pytest.fixture(scope="module")
