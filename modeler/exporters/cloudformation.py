@@ -66,9 +66,9 @@ def template(
         while base in used:
             base += "X"
         used.add(base)
-        resource_id = f"table/${{{TABLE}}}" + (
-            f"/index/{target.index}" if target.index else ""
-        )
+        # `${` in the index's name is literal text, `${!` to Fn::Sub.
+        index_path = f"/index/{target.index}".replace("${", "${!")
+        resource_id = f"table/${{{TABLE}}}" + (index_path if target.index else "")
         resources[f"{base}ScalableTarget"] = {
             "Type": "AWS::ApplicationAutoScaling::ScalableTarget",
             "Properties": {

@@ -5,9 +5,10 @@ can never become an interpolation or break out of its quotes."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
+
+from modeler.exporters.literals import hcl_string
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
@@ -20,10 +21,9 @@ class Raw:
 
 
 def string(value: str) -> str:
-    """A quoted HCL string: JSON escapes, plus `${` and `%{` doubled so
-    they stay literal text."""
-    quoted = json.dumps(value, ensure_ascii=False)
-    return quoted.replace("${", "$${").replace("%{", "%%{")
+    """A quoted HCL string whose value is `value`, interpolations included
+    as plain text (see `hcl_string`)."""
+    return hcl_string(value)
 
 
 def expression(value: object) -> str:

@@ -11,12 +11,15 @@ LastEvaluatedKey); batches retry their unprocessed keys or items.
 
 from __future__ import annotations
 
+import builtins
 import json
+import keyword
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from modeler import design as d
+from modeler.exporters.literals import comment_text, python_docstring, python_string
 from modeler.simulation.cache import cached_simulation
 from modeler.simulation.requests import cli_command
 
@@ -32,6 +35,11 @@ _METHODS = {
     "BatchWriteItem": "batch_write_item",
     "TransactWriteItems": "transact_write_items",
 }
+
+# Names a pattern's function must not take: Python's keywords, the builtins
+# the functions call (a module-level `dict` would shadow the builtin), and
+# the names the module itself binds.
+_TAKEN_NAMES = frozenset(dir(builtins)) | {"boto3", "client"}
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,8 @@ def _function_name(name: str, taken: set[str]) -> str:
     base = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "pattern"
     if base[0].isdigit():
         base = f"pattern_{base}"
+    if keyword.iskeyword(base) or base in _TAKEN_NAMES:
+        base = f"{base}_pattern"
     candidate, n = base, 2
     while candidate in taken:
         candidate = f"{base}_{n}"
@@ -116,8 +126,7 @@ def python_literal(value: Any, indent: int = 0) -> str:
         if not value:
             return "{}"
         body = ",\n".join(
-            f"{inner}{json.dumps(str(k), ensure_ascii=False)}: "
-            f"{python_literal(v, indent + 4)}"
+            f"{inner}{python_string(str(k))}: {python_literal(v, indent + 4)}"
             for k, v in value.items()
         )
         return "{\n" + body + ",\n" + pad + "}"
@@ -131,7 +140,7 @@ def python_literal(value: Any, indent: int = 0) -> str:
     if isinstance(value, bytes):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return python_string(value)
     if value is None:
         return "None"
     return repr(value)
@@ -140,10 +149,7 @@ def python_literal(value: Any, indent: int = 0) -> str:
 def _compact(value: Any) -> str | None:
     """The value on one line, as ruff format writes a short literal."""
     if isinstance(value, dict):
-        parts = [
-            f"{json.dumps(str(k), ensure_ascii=False)}: {_compact(v)}"
-            for k, v in value.items()
-        ]
+        parts = [f"{python_string(str(k))}: {_compact(v)}" for k, v in value.items()]
         return None if "None" in parts else "{" + ", ".join(parts) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(str(_compact(v)) for v in value) + "]"
@@ -152,7 +158,7 @@ def _compact(value: Any) -> str | None:
     if isinstance(value, bytes):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return python_string(value)
     return repr(value)
 
 
@@ -166,14 +172,13 @@ def _kwargs(request: dict[str, Any], indent: int) -> str:
 def _docstring(
     pattern: d.AccessPattern, parameters: tuple[tuple[str, str], ...]
 ) -> str:
-    lines = [pattern.name.replace('"""', "'''").replace("\\", "\\\\")]
+    lines = [" ".join(pattern.name.split())]
     if pattern.description:
-        lines += ["", *_wrap(pattern.description.replace('"""', "'''"))]
+        lines += ["", *_wrap(pattern.description)]
     if parameters:
         lines += ["", "Sent with the sample data's values:"]
-        lines += [f"    {k} = {v}".replace("\\", "\\\\") for k, v in parameters]
-    body = "\n".join(f"    {line}" if line else "" for line in lines).lstrip()
-    return f'    """{body}\n    """\n'
+        lines += [f"    {k} = {v}" for k, v in parameters]
+    return "    " + python_docstring("\n".join(lines) + "\n", "    ") + "\n"
 
 
 def _wrap(text: str, width: int = 72) -> list[str]:
@@ -200,11 +205,11 @@ def _python(
 ) -> str:
     method = _METHODS[operation]
     doc = _docstring(pattern, parameters)
-    table = json.dumps(design.table.name)
+    table = python_string(design.table.name)
     if operation in ("Query", "Scan") and pattern.limit is None:
         return (
             f"def {function}(client):\n{doc}"
-            f"    paginator = client.get_paginator({json.dumps(method)})\n"
+            f"    paginator = client.get_paginator({python_string(method)})\n"
             "    items = []\n"
             "    for page in paginator.paginate(\n"
             f"{_kwargs(request, 8)}"
@@ -270,20 +275,18 @@ def _cli(pattern: d.AccessPattern, operation: str, request: dict[str, Any]) -> s
 
 
 def python_module(design: d.Design, snippets: list[PatternSnippet]) -> str:
-    header = (
-        f'"""The access patterns of the design “{" ".join(design.name.split())}”'
-        " on boto3's DynamoDB client.\n\nExported by the single-table workbench. "
-        "Each function sends the request the\nsimulator checked, with the sample "
-        'data\'s key values."""\n\nimport boto3\n'
+    summary = (
+        f"The access patterns of the design “{' '.join(design.name.split())}” on "
+        "boto3's DynamoDB client.\n\nExported by the single-table workbench. Each "
+        "function sends the request the\nsimulator checked, with the sample data's "
+        "key values."
     )
-    parts = [header.replace("\\", "\\\\")]
+    parts = [python_docstring(summary) + "\n\nimport boto3\n"]
     for snippet in snippets:
         if snippet.python:
             parts.append("\n\n" + snippet.python)
         else:
-            what = " ".join(
-                f"{snippet.pattern}: no request ({snippet.problem})".split()
-            )
+            what = comment_text(f"{snippet.pattern}: no request ({snippet.problem})")
             parts.append(f"\n\n# {what}\n")
     parts.append(
         '\n\nif __name__ == "__main__":\n'
@@ -298,7 +301,7 @@ def python_module(design: d.Design, snippets: list[PatternSnippet]) -> str:
 def shell_script(design: d.Design, snippets: list[PatternSnippet]) -> str:
     lines = [
         "#!/bin/sh",
-        f"# The access patterns of the design “{' '.join(design.name.split())}”"
+        f"# The access patterns of the design “{comment_text(design.name)}”"
         " as AWS CLI commands,",
         "# exported by the single-table workbench. Add --endpoint-url "
         "http://localhost:8000 for DynamoDB Local.",
@@ -306,10 +309,10 @@ def shell_script(design: d.Design, snippets: list[PatternSnippet]) -> str:
     ]
     for snippet in snippets:
         lines.append("")
-        lines.append(f"# {' '.join(snippet.pattern.split())} ({snippet.operation})")
+        lines.append(f"# {comment_text(snippet.pattern)} ({snippet.operation})")
         lines.append(
             snippet.cli
             if snippet.cli
-            else "# no request: " + " ".join(snippet.problem.split())
+            else "# no request: " + comment_text(snippet.problem)
         )
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from modeler import design as d
 from modeler.exporters.hcl import Block, Raw, render
+from modeler.exporters.literals import comment_text, hcl_string
 from modeler.exporters.tabledef import (
     DEFAULT_TARGET_UTILISATION,
     attribute_definitions,
@@ -36,13 +37,15 @@ def export_terraform(
         blocks.append(alias)
     blocks.append(_table(design, name, bool(kms_alias)))
     for target in scaling_targets(table):
-        resource_id = f"table/${{aws_dynamodb_table.{name}.name}}" + (
-            f"/index/{target.index}" if target.index else ""
+        resource_id = _interpolated(
+            "table/",
+            Raw(f"aws_dynamodb_table.{name}.name"),
+            f"/index/{target.index}" if target.index else "",
         )
         scalable = Block("resource", ("aws_appautoscaling_target", target.label))
         scalable.set("max_capacity", target.max_capacity)
         scalable.set("min_capacity", target.min_capacity)
-        scalable.set("resource_id", Raw(_interpolated(resource_id)))
+        scalable.set("resource_id", resource_id)
         scalable.set("scalable_dimension", target.scalable_dimension)
         scalable.set("service_namespace", "dynamodb")
         blocks.append(scalable)
@@ -50,7 +53,7 @@ def export_terraform(
         policy = Block("resource", ("aws_appautoscaling_policy", target.label))
         policy.set(
             "name",
-            Raw(_interpolated(f"{target.metric}:${{{ref}.resource_id}}")),
+            _interpolated(f"{target.metric}:", Raw(f"{ref}.resource_id")),
         )
         policy.set("policy_type", "TargetTrackingScaling")
         policy.set("resource_id", Raw(f"{ref}.resource_id"))
@@ -64,20 +67,21 @@ def export_terraform(
         blocks.append(policy)
     blocks += _outputs(name, table)
     header = (
-        f"# Terraform for the DynamoDB table of the design “{_comment(design.name)}”,\n"
+        "# Terraform for the DynamoDB table of the design "
+        f"“{comment_text(design.name)}”,\n"
         "# exported by the single-table workbench.\n\n"
     )
     return render(blocks, header)
 
 
-def _comment(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _interpolated(template: str) -> str:
-    """A quoted string whose `${...}` parts are references we wrote; the
-    literal parts come from validated names (no quotes or `${`)."""
-    return f'"{template}"'
+def _interpolated(*parts: str | Raw) -> Raw:
+    """A quoted string of literal text (escaped, whatever a name holds) and
+    `${...}` interpolations of the references we wrote."""
+    body = "".join(
+        f"${{{part.text}}}" if isinstance(part, Raw) else hcl_string(part)[1:-1]
+        for part in parts
+    )
+    return Raw(f'"{body}"')
 
 
 def _terraform_block() -> Block:

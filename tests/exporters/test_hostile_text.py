@@ -1,0 +1,307 @@
+"""User text in every export is data, never code.
+
+A design whose names, descriptions, tags, template literals, choice values
+and parameter examples hold quotes, backslashes, newlines, triple quotes,
+`${}`/`%{}` interpolations, YAML tags, shell metacharacters and NUL is
+exported in every format, and each export is read back by the tool that
+would consume it: the Python module parses with `ast` and imports without
+side effects, Terraform parses with python-hcl2, CloudFormation passes
+cfn-lint, the shell script runs each AWS CLI command as the single
+arguments it shows, and the JSON and YAML formats load to the same text.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import hcl2
+import pytest
+import yaml
+from lark import Token
+
+from modeler import design as d
+from modeler.designfile import read_design
+from modeler.exporters.cfnlint import lint_template
+from modeler.exporters.formats import EXPORT_FORMATS
+from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
+from tests.exporters.helpers import EXAMPLES_DIR
+
+# Each one breaks a naive exporter of some format.
+HOSTILE = (
+    'X"""; __import__("os").system("touch PWNED"); """',
+    "C:\\Users\\new\\x",
+    "ends with a backslash \\",
+    "two\nlines\r\nand\x0ca\u2028separator\x85",
+    '${file("/etc/passwd")} %{ if true }x%{ endif } $${kept}',
+    "'; touch PWNED; echo '",
+    '$(touch PWNED) `touch PWNED` "$HOME"',
+    "!!python/object/apply:os.system ['touch PWNED']",
+    "*alias &anchor ? - : # not a comment",
+    "NUL\x00in text",
+    "\"'\\\"\\'{{}}<script>alert(1)</script>",
+)
+NAME = HOSTILE[0]
+
+
+@functools.cache
+def hostile_design() -> d.Design:
+    """The order-management example with hostile text everywhere a user can
+    type free text: key template literals and a choice value are replaced in
+    the YAML (so patterns and keys stay consistent), the rest on the value."""
+    text = (EXAMPLES_DIR / "order-management.yaml").read_text()
+    literal = 'PROFILE"""\\\'${x}%{y}$(touch PWNED)`id`\\n!!str #'
+    text = text.replace(
+        '"PROFILE"', json.dumps(literal.replace("{", "{{").replace("}", "}}"))
+    )
+    status = 'SHIP"""\'$(touch PWNED)`id` \\ #!!str'
+    text = text.replace(
+        '"CUST#{customerId}#SHIPPED"', json.dumps("CUST#{customerId}#" + status)
+    )
+    text = text.replace("SHIPPED", json.dumps(status))
+    result = read_design(text)
+    assert result.design is not None, result.problems
+    design = result.design
+    patterns = tuple(
+        dataclasses.replace(
+            pattern,
+            name=f"{HOSTILE[n % len(HOSTILE)]} {n}",
+            description=HOSTILE[(n + 1) % len(HOSTILE)],
+        )
+        for n, pattern in enumerate(design.access_patterns)
+    )
+    entities = tuple(
+        dataclasses.replace(
+            entity,
+            description=HOSTILE[n % len(HOSTILE)],
+            attributes=tuple(
+                dataclasses.replace(a, description=HOSTILE[(n + i) % len(HOSTILE)])
+                for i, a in enumerate(entity.attributes)
+            ),
+        )
+        for n, entity in enumerate(design.entities)
+    )
+    tags = tuple((f"tag{n}", value) for n, value in enumerate(HOSTILE))
+    return dataclasses.replace(
+        design,
+        name=NAME,
+        description="\n".join(HOSTILE),
+        table=dataclasses.replace(design.table, tags=tags),
+        entities=entities,
+        access_patterns=patterns,
+    )
+
+
+@pytest.fixture(scope="module")
+def design():
+    return hostile_design()
+
+
+@pytest.fixture(scope="module")
+def snippets(design):
+    return pattern_snippets(design)
+
+
+def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(  # noqa: S603 (our interpreter, fixed arguments)
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(cwd)},
+    )
+
+
+def test_the_python_module_parses_and_imports_without_side_effects(
+    design, snippets, tmp_path
+):
+    module = python_module(design, snippets)
+    tree = ast.parse(module)
+    # The design's name is in the docstring, as text.
+    assert NAME in ast.get_docstring(tree, clean=False)
+    (tmp_path / "patterns.py").write_text(module, encoding="utf-8")
+    imported = run_python(
+        "import patterns; print(sorted(n for n in vars(patterns) if not "
+        "n.startswith('_')))",
+        tmp_path,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert not (tmp_path / "PWNED").exists()
+    # Every pattern's function is defined, under the name the snippet shows.
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert {s.function for s in snippets if s.python} <= defined
+    # Each function's docstring holds the pattern's name and description.
+    docstrings = {
+        node.name: ast.get_docstring(node, clean=False)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    for snippet, pattern in zip(snippets, design.access_patterns, strict=True):
+        if snippet.python:
+            # The name is its first line: its line breaks become spaces.
+            name = " ".join(pattern.name.split())
+            assert docstrings[snippet.function].startswith(name + "\n")
+            words = " ".join(docstrings[snippet.function].split())
+            assert " ".join(pattern.description.split()) in words
+
+
+@pytest.mark.parametrize(
+    "name", ["class", "None", "import", "boto3", "client", "123", "__import__"]
+)
+def test_pattern_names_never_make_invalid_or_shadowing_functions(name, tmp_path):
+    base = hostile_design()
+    pattern = dataclasses.replace(base.access_patterns[0], name=name)
+    design = dataclasses.replace(base, access_patterns=(pattern,))
+    snippets = pattern_snippets(design)
+    module = python_module(design, snippets)
+    ast.parse(module)
+    (tmp_path / "patterns.py").write_text(module, encoding="utf-8")
+    imported = run_python(
+        "import patterns, boto3; assert patterns.boto3 is boto3", tmp_path
+    )
+    assert imported.returncode == 0, imported.stderr
+
+
+def test_the_shell_script_passes_each_value_as_one_argument(design, snippets, tmp_path):
+    script = shell_script(design, snippets)
+    # A stand-in `aws` that records the arguments it was given.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "aws.log"
+    fake = bin_dir / "aws"
+    fake.write_text(
+        f"#!/bin/sh\nprintf '%s\\0' \"$@\" >> {shlex.quote(str(log))}\n"
+        f"printf '\\n\\0' >> {shlex.quote(str(log))}\n"
+    )
+    fake.chmod(0o755)
+    path = tmp_path / "patterns.sh"
+    path.write_text(script, encoding="utf-8")
+    completed = subprocess.run(  # noqa: S603 (our script, fixed arguments)
+        ["/bin/sh", str(path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert not (tmp_path / "PWNED").exists()
+    calls = [
+        call.strip("\0").split("\0")
+        for call in log.read_text(encoding="utf-8").split("\n\0")
+        if call.strip("\0")
+    ]
+    commands = [s.cli for s in snippets if s.cli]
+    assert len(calls) == len(commands)
+    for call, command in zip(calls, commands, strict=True):
+        assert ["aws", *call] == shlex.split(command)
+
+
+# HCL's escapes in a quoted string: backslash escapes, and `$${`/`%%{` for a
+# literal `${`/`%{`.
+_HCL_ESCAPE = re.compile(
+    r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))|([$%])\4\{", re.DOTALL
+)
+_HCL_SIMPLE = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _hcl_unescape(match: re.Match) -> str:
+    if match[4]:
+        return match[4] + "{"
+    if match[1] or match[2]:
+        return chr(int(match[1] or match[2], 16))
+    return _HCL_SIMPLE[match[3]]
+
+
+def hcl_strings(text: str) -> tuple[list[str], list]:
+    """Every quoted string of an HCL file as its text, by HCL's rules, from
+    python-hcl2's parse tree (its own unescaping is not HCL's); and the
+    interpolations in them."""
+    texts, interpolations = [], []
+    for node in hcl2.parses(text).iter_subtrees():
+        if node.data != "string":
+            continue
+        pieces = []
+        for part in node.children:
+            for child in part.children:
+                if isinstance(child, Token):
+                    pieces.append(_HCL_ESCAPE.sub(_hcl_unescape, child.value))
+                else:
+                    interpolations.append(child)
+        texts.append("".join(pieces))
+    return texts, interpolations
+
+
+def test_terraform_parses_and_keeps_the_text(design):
+    text = EXPORT_FORMATS["terraform"].render(design)
+    strings, interpolations = hcl_strings(text)
+    assert {value for _, value in design.table.tags} <= set(strings)
+    assert interpolations == []  # an on-demand table has no auto scaling
+    lines = text.splitlines()
+    assert lines[0].startswith("# Terraform for the DynamoDB table of the design")
+    assert lines[1].startswith("# exported by")
+
+
+def test_terraform_interpolates_only_its_own_references():
+    base = hostile_design()
+    hostile_index = dataclasses.replace(
+        base.table.indexes[0], name='GSI1"${x}%{y}\\', capacity=d.Capacity(5, 5)
+    )
+    table = dataclasses.replace(
+        base.table,
+        billing_mode="PROVISIONED",
+        capacity=d.Capacity(5, 5),
+        indexes=(hostile_index, *base.table.indexes[1:]),
+    )
+    text = EXPORT_FORMATS["terraform"].render(dataclasses.replace(base, table=table))
+    strings, interpolations = hcl_strings(text)
+    assert any(s.endswith('/index/GSI1"${x}%{y}\\') for s in strings)
+    assert interpolations  # the scaling targets refer to the table
+    assert all(
+        str(tree).count("aws_") or str(tree).count("var.") for tree in interpolations
+    )
+    cloudformation = EXPORT_FORMATS["cloudformation-yaml"].render(
+        dataclasses.replace(base, table=table)
+    )
+    resources = yaml.safe_load(cloudformation)["Resources"]
+    assert {"Fn::Sub": 'table/${Table}/index/GSI1"${!x}%{y}\\'} in [
+        r["Properties"].get("ResourceId") for r in resources.values()
+    ]
+
+
+@pytest.mark.parametrize("name", ["cloudformation-yaml", "cloudformation-json"])
+def test_cloudformation_passes_cfn_lint_and_keeps_the_text(design, name):
+    text = EXPORT_FORMATS[name].render(design)
+    document = yaml.safe_load(text) if name.endswith("yaml") else json.loads(text)
+    tags = {
+        t["Key"]: t["Value"]
+        for t in document["Resources"]["Table"]["Properties"]["Tags"]
+    }
+    assert {k: tags[k] for k, _ in design.table.tags} == dict(design.table.tags)
+    result = lint_template(text, suffix=".yaml" if name.endswith("yaml") else ".json")
+    assert result.clean, (result.problem, result.findings)
+
+
+@pytest.mark.parametrize("name", ["cli-json", "iam-policy", "nosql-workbench"])
+def test_json_exports_load(design, name):
+    json.loads(EXPORT_FORMATS[name].render(design))
+
+
+def test_the_design_yaml_reads_back_the_same_text(design):
+    text = EXPORT_FORMATS["yaml"].render(design)
+    yaml.safe_load(text)  # no tag is honoured: a safe loader reads it
+    again = read_design(text)
+    assert again.design is not None, again.problems
+    assert again.design.name == design.name
+    assert again.design.access_patterns == design.access_patterns
