@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from modeler.keys.matching import Element, Matcher
+
 ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 _INTEGER_FORMAT = re.compile(r"0([1-9][0-9]*)d")
 _DECIMAL_FORMAT = re.compile(r"0([1-9][0-9]*)\.([1-9][0-9]*)f")
@@ -224,12 +226,12 @@ class Template:
         return self.placeholders[0]
 
     def _match_text(self, key: str) -> dict[str, str] | None:
-        found = self._pattern.fullmatch(key)
-        if found is None:
+        texts = self._matcher.match(key)
+        if texts is None:
             return None
         values: dict[str, str] = {}
-        for group, placeholder in self._groups:
-            value = _unpad(found.group(group), placeholder)
+        for text, placeholder in zip(texts, self._groups, strict=True):
+            value = _unpad(text, placeholder)
             if values.setdefault(placeholder.attribute, value) != value:
                 return None
         return values
@@ -241,54 +243,57 @@ class Template:
         return tuple(p.text if isinstance(p, Literal) else p for p in self.parts)
 
     @functools.cached_property
-    def _groups(self) -> tuple[tuple[str, Placeholder], ...]:
-        """Regex group name for each placeholder that captures its own text.
-
-        A repeat of an attribute with the same format is a backreference in
-        the pattern instead, so the regex itself looks for a consistent split;
-        a repeat with another format captures and is compared after unpadding.
-        """
-        groups: dict[tuple[str, str], tuple[str, Placeholder]] = {}
+    def _groups(self) -> tuple[Placeholder, ...]:
+        """The placeholder of each captured value: one per attribute and
+        format. A repeat with the same format must take the same text (the
+        matcher sees to it); a repeat with another format captures its own
+        text, compared once the padding is removed."""
+        groups: dict[tuple[str, str], Placeholder] = {}
         for placeholder in self.placeholders:
-            key = (placeholder.attribute, placeholder.format_spec)
-            groups.setdefault(key, (f"g{len(groups)}", placeholder))
+            groups.setdefault(
+                (placeholder.attribute, placeholder.format_spec), placeholder
+            )
         return tuple(groups.values())
 
     @functools.cached_property
-    def _pattern(self) -> re.Pattern[str]:
-        group_of = {(p.attribute, p.format_spec): g for g, p in self._groups}
+    def _matcher(self) -> Matcher:
+        group_of = {(p.attribute, p.format_spec): n for n, p in enumerate(self._groups)}
         last = max(
             (i for i, part in enumerate(self.parts) if isinstance(part, Placeholder)),
             default=-1,
         )
-        seen: set[str] = set()
-        pattern = []
+        elements, seen = [], set()
         for index, part in enumerate(self.parts):
             if isinstance(part, Literal):
-                pattern.append(re.escape(part.text))
+                elements.append(Element("text", text=part.text))
                 continue
             group = group_of[(part.attribute, part.format_spec)]
             if group in seen:
-                pattern.append(f"(?P={group})")
+                elements.append(Element("same", group=group))
                 continue
             seen.add(group)
-            # Lazy so that the first separator ends a value, except for the
-            # last value, which takes the rest: it may contain the separator.
-            body = _value_pattern(part, lazy=index != last)
-            pattern.append(f"(?P<{group}>{body})")
-        return re.compile("".join(pattern), re.DOTALL)
+            elements.append(_value_element(part, group, lazy=index != last))
+        return Matcher(elements, len(group_of))
 
 
-def _value_pattern(placeholder: Placeholder, *, lazy: bool) -> str:
+def _value_element(placeholder: Placeholder, group: int, *, lazy: bool) -> Element:
+    """The first value of each text ends at the first separator, except the
+    last, which takes the rest (it may contain the separator). Padded
+    numbers take their digits; Python pads after the sign, so format(-42,
+    "06d") is "-00042", one digit fewer than a positive value."""
     width, places = placeholder.width, placeholder.places
     if width is None:
-        return ".+?" if lazy else ".+"
-    # Python pads after the sign: format(-42, "06d") is "-00042", one digit
-    # fewer than a positive value of the same width.
+        return Element("any", lazy=lazy, group=group)
     if places is None:
-        return rf"(?:-\d{{{max(1, width - 1)},}}|\d{{{width},}})"
+        return Element("int", low=width, negative_low=max(1, width - 1), group=group)
     digits = max(1, width - places - 1)
-    return rf"(?:-\d{{{max(1, digits - 1)},}}|\d{{{digits},}})\.\d{{{places}}}"
+    return Element(
+        "dec",
+        low=digits,
+        negative_low=max(1, digits - 1),
+        places=places,
+        group=group,
+    )
 
 
 def _unpad(text: str, placeholder: Placeholder) -> str:
