@@ -17,6 +17,7 @@ part in equality and is not written to design files.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -344,4 +345,13 @@ class Design:
     sample_data: SampleData = field(default_factory=SampleData)
 
     def entity(self, name: str) -> Entity | None:
-        return next((e for e in self.entities if e.name == name), None)
+        return self._entities_by_name.get(name)
+
+    @functools.cached_property
+    def _entities_by_name(self) -> dict[str, Entity]:
+        # Checks look entities up by name for every reference: a dict keeps
+        # them linear in the design's size. The first of a repeated name wins.
+        by_name: dict[str, Entity] = {}
+        for entity in self.entities:
+            by_name.setdefault(entity.name, entity)
+        return by_name

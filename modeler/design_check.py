@@ -9,6 +9,7 @@ problems serve the YAML import, `check_design` and the editor.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from functools import cache
@@ -338,16 +339,16 @@ def lsi_partition_key(table: d.Table, index: d.Index) -> tuple[d.KeyAttribute, .
 
 
 def _check_entities(design: d.Design) -> Iterator[Problem]:
-    names = [e.name for e in design.entities]
+    repeated = Counter(e.name for e in design.entities)
     key_names = {a.name for a in design.table.all_key_attributes()}
     for entity in design.entities:
         path = f"entities.{entity.name}"
-        if names.count(entity.name) > 1:
+        if repeated[entity.name] > 1:
             yield _error(path, f"the entity name '{entity.name}' is used twice")
-        attr_names = [a.name for a in entity.attributes]
+        attr_counts = Counter(a.name for a in entity.attributes)
         for attr in entity.attributes:
             apath = f"{path}.attributes.{attr.name}"
-            if attr_names.count(attr.name) > 1:
+            if attr_counts[attr.name] > 1:
                 yield _error(apath, "is declared twice")
             if attr.name in key_names:
                 yield _error(
@@ -623,10 +624,10 @@ def _parse_iso(value: object) -> datetime | None:
 
 
 def _check_patterns(design: d.Design) -> Iterator[Problem]:
-    names = [p.name for p in design.access_patterns]
+    pattern_counts = Counter(p.name for p in design.access_patterns)
     for i, pattern in enumerate(design.access_patterns):
         path = f"access_patterns[{i}]"
-        if names.count(pattern.name) > 1:
+        if pattern_counts[pattern.name] > 1:
             yield _error(
                 f"{path}.name",
                 f"the name '{pattern.name}' is used by another access pattern",

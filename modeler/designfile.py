@@ -9,8 +9,10 @@ without errors is a design that can be saved.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -43,20 +45,32 @@ class ReadResult:
         return self.design is not None
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """A safe loader that refuses aliases: a design never needs them, and
-    they make 'billion laughs' documents possible."""
+# libyaml's loader when PyYAML has it (four to six times quicker on a large
+# design); the safe loader either way.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
-    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+
+def _check_structure(source: str) -> None:
+    """Refuse aliases (a design never needs them, and they make 'billion
+    laughs' documents possible) and nesting past MAX_DEPTH, from the parser's
+    flat stream of events, before a composer recurses into the document."""
+    depth = 0
+    for event in yaml.parse(source, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
             raise yaml.MarkedYAMLError(
                 None,
                 None,
                 "aliases (*name) are not allowed in a design file",
                 event.start_mark,
             )
-        return super().compose_node(parent, index)
+        if isinstance(event, _OPENING):
+            depth += 1
+            if depth > MAX_DEPTH + 1:
+                raise _TooDeep
+        elif isinstance(event, _CLOSING):
+            depth -= 1
 
 
 def read_design(
@@ -64,12 +78,34 @@ def read_design(
 ) -> ReadResult:
     """Read a design file's text. Problems have paths like
     `entities.Order.keys.GSI1SK` and the line they were found on."""
+    with _collector_paused():
+        return _read_design(source, max_bytes)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Reading makes hundreds of thousands of objects and no garbage cycles;
+    Python's cyclic collector, triggered by the count of new objects, would
+    walk the growing heap again and again and make a large file's reading
+    grow faster than its size (1.8 ms an entity at 3,000 entities, against
+    0.9 ms with the collector paused)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read_design(source: str | bytes, max_bytes: int) -> ReadResult:
     try:
         source = file_text(source, max_bytes=max_bytes, kind="design files")
     except TextFileError as exc:
         return _failed(str(exc))
     try:
-        loader = _NoAliasLoader(source)
+        _check_structure(source)
+        loader = _Loader(source)
         try:
             node = loader.get_single_node()
             if node is None:

@@ -225,3 +225,72 @@ def test_an_example_collision_is_a_key_both_templates_match(a, b):
     if example is not None:
         assert a.match(example) is not None
         assert b.match(example) is not None
+
+
+# --- Only pairs whose literal prefixes and suffixes agree are compared -------
+
+TEMPLATES = st.sampled_from(
+    ["{id}", "C#{id}", "C#{id}#X", "C{id}", "CUST#{customerId}", "O#{orderId}"]
+    + ["{qty:04d}", "P", "C#", "{id}#X", "{id}#Y", "C#{id}#{sku}", "A{qty}"]
+)
+
+
+def all_pairs(the_design):
+    """The collisions found by comparing every pair, as before the grouping."""
+    found = []
+    for index_name, attrs in [("", the_design.table.key_attributes)] + [
+        (i.name, i.key_attributes) for i in the_design.table.indexes
+    ]:
+        members = []
+        for one in the_design.entities:
+            if all(a.name in one.keys for a in attrs):
+                members.append(one)
+        for n, a in enumerate(members):
+            for b in members[n + 1 :]:
+                if all(
+                    common_value(*(entity_tokens(e, attr) for e in (a, b))) is not None
+                    for attr in attrs
+                ):
+                    found.append((index_name, a.name, b.name))
+    return found
+
+
+def entity_tokens(one, attr):
+    return template_tokens(
+        parse_template(one.keys[attr.name].template),
+        lambda p: p.width is not None or attr.type == "N" or p.attribute == "qty",
+    )
+
+
+@given(st.lists(st.tuples(TEMPLATES, TEMPLATES), min_size=2, max_size=7))
+def test_grouping_by_prefix_finds_every_collision(keys):
+    the_design = design(
+        *(
+            entity(f"E{n}", {"PK": pk, "SK": sk}, ATTRIBUTES)
+            for n, (pk, sk) in enumerate(keys)
+        ),
+        on=table(),
+    )
+    found = [
+        (p.message.split()[1], p.message.split()[3])
+        for p in check_key_collisions(the_design)
+    ]
+    expected = [(a, b) for _, a, b in all_pairs(the_design)]
+    assert sorted(found) == sorted(expected)
+
+
+def test_entities_sharing_every_prefix_are_compared_up_to_a_budget(monkeypatch):
+    from modeler.keys import collisions
+
+    monkeypatch.setattr(collisions, "MIN_COMPARISONS", 10)
+    monkeypatch.setattr(collisions, "COMPARISONS_PER_ENTITY", 1)
+    the_design = design(
+        *(
+            entity(f"E{n}", {"PK": "T#{id}", "SK": f"{{sku}}#{n}"}, ATTRIBUTES)
+            for n in range(8)
+        ),
+        on=table(),
+    )
+    problems = check_key_collisions(the_design)
+    assert problems[-1].severity == "warning"
+    assert "stopped after 10 comparisons" in problems[-1].message
