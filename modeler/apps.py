@@ -5,3 +5,20 @@ class ModelerConfig(AppConfig):
     name = "modeler"
     verbose_name = "Single-table modeler"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The domain code reads the design limits from modeler.limits, which
+        # imports nothing from Django: hand it the site's settings.
+        from django.conf import settings
+
+        from modeler import limits
+
+        limits.configure(
+            limits.DesignLimits(
+                entities=settings.DESIGN_MAX_ENTITIES,
+                attributes=settings.DESIGN_MAX_ATTRIBUTES,
+                patterns=settings.DESIGN_MAX_PATTERNS,
+                template_chars=settings.DESIGN_MAX_TEMPLATE_CHARS,
+                sample_items=settings.SAMPLE_MAX_ITEMS,
+            )
+        )

@@ -16,8 +16,11 @@ from functools import cache
 
 from modeler import design as d
 from modeler.keys import check_keys
+from modeler.limits import check_sample_size, check_shape
+from modeler.limits import current as current_limits
 from modeler.parameters import placeholders, used_parameter_names
 from modeler.problems import Problem
+from modeler.sampledata.faker_arguments import faker_arguments_problem
 
 MAX_GSIS = 20  # the default quota per table
 MAX_LSIS = 5
@@ -27,6 +30,10 @@ MAX_TRANSACTION_ITEMS = 100
 MAX_BATCH_GET_ITEMS = 100
 MAX_BATCH_WRITE_ITEMS = 25
 MAX_TAGS = 50
+# Sample values: the elements one value of an attribute holds (lists and maps
+# nested in it multiplied), and the digits of a sequence.
+MAX_VALUES_PER_ATTRIBUTE = 1_000
+MAX_SEQUENCE_WIDTH = 100
 
 _TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
 # The forms AWS takes for a table's KMS key: key id (or multi-Region key
@@ -62,8 +69,12 @@ GENERATOR_KINDS = (
 
 
 def check_design(design: d.Design) -> list[Problem]:
-    """Every problem of the design, errors first within each part."""
-    problems: list[Problem] = []
+    """Every problem of the design, errors first within each part. A design
+    past the limits on its shape gets only those problems: the other checks
+    would take time in proportion to its excess."""
+    problems: list[Problem] = check_shape(design)
+    if problems:
+        return problems
     problems += _check_names(design)
     problems += _check_table(design.table)
     problems += _check_indexes(design.table)
@@ -71,6 +82,7 @@ def check_design(design: d.Design) -> list[Problem]:
     problems += check_keys(design)
     problems += _check_patterns(design)
     problems += _check_sample_items(design)
+    problems += check_sample_size(design)
     return problems
 
 
@@ -93,14 +105,19 @@ def _check_names(design: d.Design) -> Iterator[Problem]:
                 f"access_patterns[{i}].name",
                 f"has {len(pattern.name)} characters; at most {MAX_NAME}",
             )
+    limits = current_limits()
+    # The database keeps templates of up to MAX_TEMPLATE characters.
+    template_chars = min(MAX_TEMPLATE, limits.template_chars)
     for entity in design.entities:
         for name, key in entity.keys.items():
             path = f"entities.{entity.name}.keys.{name}"
-            if len(key.template) > MAX_TEMPLATE:
+            if len(key.template) > template_chars:
                 yield _error(
                     path,
-                    f"the template has {len(key.template)} "
-                    f"characters; at most {MAX_TEMPLATE}",
+                    limits.exceeded(
+                        "template_chars",
+                        f"the template has {len(key.template):,} characters",
+                    ),
                 )
             if len(key.when) > MAX_CONDITION:
                 yield _error(
@@ -395,7 +412,10 @@ def _check_generator(
     attr: d.Attribute,
     generator: d.Generator,
     path: str,
+    repeat: int = 1,
 ) -> Iterator[Problem]:
+    """`repeat`: how many values of this generator one value of the
+    attribute holds (lists and maps multiply it)."""
     kind, params = generator.kind, generator.params
     if kind not in GENERATOR_KINDS:
         yield _error(
@@ -413,6 +433,15 @@ def _check_generator(
                 f"'{provider}' is not a Faker provider (such as "
                 "name, email, company, address, phone_number, sentence)",
             )
+        elif problem := faker_arguments_problem(
+            provider,
+            {
+                k: d.thaw(v)
+                for k, v in params.items()
+                if k not in ("provider", "value", "unique")
+            },
+        ):
+            yield _error(path, problem)
         if not isinstance(params.get("unique", False), bool):
             yield _error(path, "unique is true or false")
     elif kind == "choice":
@@ -463,6 +492,9 @@ def _check_generator(
                 isinstance(params[name], int) and params[name] >= 0
             ):
                 yield _error(path, f"sequence {name} is a whole number of 0 or more")
+        width = params.get("width", 0)
+        if isinstance(width, int) and width > MAX_SEQUENCE_WIDTH:
+            yield _error(path, f"sequence width is at most {MAX_SEQUENCE_WIDTH}")
     elif kind == "ref":
         yield from _check_reference(design, entity, value, path)
     elif kind == "pick":
@@ -482,17 +514,32 @@ def _check_generator(
                     )
     elif kind == "list":
         inner = _inner_generator(params.get("of"))
-        if inner is None:
-            yield _error(path, "list needs 'of': the generator of its elements")
-        else:
-            yield from _check_generator(design, entity, attr, inner, f"{path}.of")
         low, high = params.get("min", 0), params.get("max", 5)
         if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
             yield _error(path, "list min and max are whole numbers, min <= max")
+        elif repeat * high > MAX_VALUES_PER_ATTRIBUTE:
+            yield _error(
+                path,
+                f"a value of {attr.name} could hold {repeat * high:,} elements; "
+                f"at most {MAX_VALUES_PER_ATTRIBUTE:,}",
+            )
+        elif inner is None:
+            yield _error(path, "list needs 'of': the generator of its elements")
+        else:
+            yield from _check_generator(
+                design, entity, attr, inner, f"{path}.of", repeat * max(high, 1)
+            )
     elif kind == "map":
         fields = params.get("fields")
         if not isinstance(fields, Mapping) or not fields:
             yield _error(path, "map needs 'fields': a generator for each field")
+            return
+        if repeat * len(fields) > MAX_VALUES_PER_ATTRIBUTE:
+            yield _error(
+                path,
+                f"a value of {attr.name} could hold {repeat * len(fields):,} "
+                f"elements; at most {MAX_VALUES_PER_ATTRIBUTE:,}",
+            )
             return
         for name, spec in fields.items():
             inner = _inner_generator(spec)
@@ -500,7 +547,7 @@ def _check_generator(
                 yield _error(f"{path}.fields.{name}", "expected a generator")
             else:
                 yield from _check_generator(
-                    design, entity, attr, inner, f"{path}.fields.{name}"
+                    design, entity, attr, inner, f"{path}.fields.{name}", repeat
                 )
     elif kind == "bool":
         share = value if value is not None else params.get("true", 0.5)

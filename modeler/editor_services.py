@@ -26,6 +26,7 @@ from modeler import design as d
 from modeler import design_edits as edits
 from modeler import services
 from modeler.design_check import check_design
+from modeler.limits import new_excesses
 from modeler.models import Project
 from modeler.problems import Problem
 
@@ -71,18 +72,21 @@ def _save(
     the edited design) refuse it; errors of the part as a whole
     (`entities.Order.keys`) do not."""
 
-    def refuse_part_errors(edited: d.Design) -> None:
-        if part is None:
-            return
-        where = part(edited)
-        blocking = [
-            p
-            for p in check_design(edited)
-            if p.is_error
-            and _within(p.path, where)
-            and not p.path.endswith(".keys")  # the entity's keys as a whole
-            and not (where == "table" and _within(p.path, "table.indexes"))
-        ]
+    def refuse_part_errors(current: d.Design, edited: d.Design) -> None:
+        blocking: list[Problem] = []
+        if part is not None:
+            where = part(edited)
+            blocking = [
+                p
+                for p in check_design(edited)
+                if p.is_error
+                and _within(p.path, where)
+                and not p.path.endswith(".keys")  # the entity's keys as a whole
+                and not (where == "table" and _within(p.path, "table.indexes"))
+            ]
+        # Taking the design past a limit is refused whatever part was
+        # edited: raising a parent's count can take a child's sample past it.
+        blocking += [p for p in new_excesses(current, edited) if p not in blocking]
         if blocking:
             raise EditRefused(blocking)
 

@@ -25,6 +25,7 @@ from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.design_files import read_design_source
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
+from modeler.limits import check_limits
 from modeler.models import Membership, Project, ReviewSettings, Revision
 from modeler.problems import Problem, has_errors
 from modeler.review.prices import Prices
@@ -150,6 +151,11 @@ def project_import(
     )
     if not found.ok:
         return ImportOutcome((), found.problems, found.notes, found.kind_label)
+    # A NoSQL Workbench model is converted, not checked as a design file is:
+    # the limits apply to every design an import makes.
+    past_limits = [p for design in found.designs for p in check_limits(design)]
+    if has_errors(past_limits):
+        return ImportOutcome((), tuple(past_limits), found.notes, found.kind_label)
     projects = project_import_designs(owner=owner, designs=found.designs, name=name)
     return ImportOutcome(tuple(projects), found.problems, found.notes, found.kind_label)
 
@@ -244,7 +250,7 @@ def project_edit(
     version: int,
     edit: Edit,
     author: AbstractBaseUser | None,
-    check: Callable[[d.Design], None] | None = None,
+    check: Callable[[d.Design, d.Design], None] | None = None,
     force: bool = False,
     summary: str = "",
     kind: str = Revision.Kind.EDIT,
@@ -255,7 +261,8 @@ def project_edit(
     saves). When others saved since, the edit is replayed on their design if
     it changes other elements than they did; otherwise EditConflict, unless
     `force` (the user chose to keep their own change over the other). `check`
-    may refuse the edited design by raising. Returns the project, the saved
+    may refuse the edited design (given after the design it was made from)
+    by raising. Returns the project, the saved
     design and its problems."""
     base: d.Design | None = None
     for attempt in range(_EDIT_ATTEMPTS):
@@ -275,7 +282,7 @@ def project_edit(
                 conflict, _authors_since(project, since, conflict, author)
             ) from None
         if check is not None:
-            check(edited)
+            check(current, edited)
         if edited == current and not elements.changed(current, edited):
             # Nothing to keep: no revision that changes nothing.
             return project, current, check_design(current)

@@ -115,15 +115,23 @@ def test_prices_in_settings_are_checked(settings):
 
 
 def test_a_design_whose_sample_data_cannot_be_made_is_still_reviewed(tmp_path):
-    path = tmp_path / "big.yaml"
+    # Ten devices whose ids are one unique digit each: the eleventh cannot be
+    # made, which only generating finds out.
+    path = tmp_path / "unmakeable.yaml"
     path.write_text(
-        HOT.replace("PEAK", "900").replace("{count: 10}", "{count: 5000000}")
+        HOT.replace("PEAK", "900")
+        .replace("{count: 10}", "{count: 11}")
+        .replace(
+            "{deviceId: {type: S, generator: uuid}}",
+            '{deviceId: {type: S, generator: {faker: {provider: numerify, text: "%", '
+            "unique: true}}}}",
+        )
     )
     stdout, error = _check(path)
     assert error is None
     assert (
         f"{path}: warning: sample_data: not simulated: the sample data cannot be "
-        "made or loaded: the sample data would hold more than 1,000,000 items"
+        "made or loaded: Device.deviceId: made 9 distinct values and cannot make more"
     ) in stdout
     assert stdout.splitlines()[-1].endswith("(0 errors, 2 other problems)")
 

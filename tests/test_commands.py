@@ -3,6 +3,7 @@ export_design and load_examples."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import subprocess
 import sys
@@ -226,7 +227,7 @@ def test_export_design_to_a_file_that_checks_and_imports_again(
     _run("import_design", str(path), "--owner", "owner", "--project", "Copy")
     copy = Project.objects.get(name="Copy")
     design = selectors.project_design(project=copy)
-    assert design == Design(**{**order_design.__dict__, "name": "Copy"})
+    assert design == dataclasses.replace(order_design, name="Copy")
 
 
 # --- load_examples ----------------------------------------------------------------

@@ -20,7 +20,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from moto.server import ThreadedMotoServer
 
-from modeler import dynamodb, services
+from modeler import dynamodb, limits, services
 from modeler.design import Design
 from modeler.designfile import read_design
 from modeler.dynamodb import Endpoint, EndpointError
@@ -326,7 +326,10 @@ def test_simulate_of_a_design_too_large_to_generate(tmp_path):
     )
     path = _write(tmp_path, "huge.yaml", text)
 
-    with pytest.raises(CommandError) as raised:
+    with (
+        pytest.raises(CommandError) as raised,
+        limits.configured(limits.DesignLimits(sample_items=10**8)),
+    ):
         _run("simulate", str(path))
 
     assert str(raised.value) == (

@@ -80,9 +80,19 @@ def env_bool(name: str, default: bool | _Required = REQUIRED) -> bool:
 
 
 def env_int(
-    name: str, default: int | _Required = REQUIRED, *, min_value: int | None = None
+    name: str,
+    default: int | _Required = REQUIRED,
+    *,
+    min_value: int | None = None,
+    max_value: int | None = None,
 ) -> int:
-    expected = "an integer" if min_value is None else f"an integer >= {min_value}"
+    expected = "an integer"
+    if min_value is not None and max_value is not None:
+        expected = f"an integer from {min_value} to {max_value}"
+    elif min_value is not None:
+        expected = f"an integer >= {min_value}"
+    elif max_value is not None:
+        expected = f"an integer <= {max_value}"
     value = _raw(name)
     if value is None:
         if isinstance(default, _Required):
@@ -92,7 +102,9 @@ def env_int(
         number = int(value)
     except ValueError:
         raise _malformed(name, expected, value) from None
-    if min_value is not None and number < min_value:
+    if (min_value is not None and number < min_value) or (
+        max_value is not None and number > max_value
+    ):
         raise _malformed(name, expected, value)
     return number
 

@@ -171,6 +171,17 @@ if not DEBUG:
 # Limits. A design file may be uploaded or pasted into a form field; pasted
 # text is URL-encoded, which can triple its size, hence the larger body limit.
 DESIGN_FILE_MAX_BYTES = env_int("DESIGN_FILE_MAX_BYTES", default=1_000_000, min_value=1)
+# How large a design may be (modeler/limits.py): every page reads, checks and
+# simulates it, so these keep one design from holding a worker. A design past
+# one is refused with a message naming the setting.
+DESIGN_MAX_ENTITIES = env_int("DESIGN_MAX_ENTITIES", default=1_000, min_value=1)
+DESIGN_MAX_ATTRIBUTES = env_int("DESIGN_MAX_ATTRIBUTES", default=200, min_value=1)
+DESIGN_MAX_PATTERNS = env_int("DESIGN_MAX_PATTERNS", default=1_000, min_value=1)
+# The database keeps templates of up to 2,048 characters.
+DESIGN_MAX_TEMPLATE_CHARS = env_int(
+    "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
+)
+SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * DESIGN_FILE_MAX_BYTES + 100_000
 # Every upload is a design or items file: past DESIGN_FILE_MAX_BYTES the rest
 # of a file is not kept, in memory or on disk.

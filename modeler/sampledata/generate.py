@@ -108,17 +108,40 @@ def _scale_for(design: d.Design, seed: int, wanted: int) -> float:
 
 
 def _planned_total(design: d.Design, seed: int, scale: float) -> int:
+    # Past twice the maximum the scale is known to be too large.
+    total, _ = planned_items(design, seed=seed, scale=scale, stop_after=MAX_ITEMS * 2)
+    return total
+
+
+def planned_items(
+    design: d.Design,
+    *,
+    stop_after: int,
+    seed: int | None = None,
+    scale: float = 1.0,
+) -> tuple[int, str]:
+    """How many items `generate` makes, from the counts alone (drawn from
+    their own random generators, as generating draws them), and the last
+    entity counted. Stops as soon as the total passes `stop_after`, so the
+    work is bounded by it, whatever the counts say."""
+    seed = design.sample_data.seed if seed is None else seed
     counts: dict[str, int] = {}
+    total, last = 0, ""
     for entity in _parents_first(design):
         rng = Random(f"{seed}:{entity.name}:counts")
-        if not entity.sample.per:
+        sample = entity.sample
+        if not sample.per:
             counts[entity.name] = _root_count(entity, rng, scale)
+        elif sample.count.distribution == "fixed" and not sample.hot_keys:
+            # Every parent has the same number of children: no draw needed.
+            counts[entity.name] = counts.get(sample.per, 0) * sample.count.value
         else:
-            parents = counts.get(entity.sample.per, 0)
+            parents = counts.get(sample.per, 0)
             counts[entity.name] = sum(_child_counts(entity, rng, parents))
-        if sum(counts.values()) > MAX_ITEMS * 2:
-            break  # enough to know the scale is too large
-    return sum(counts.values())
+        total, last = total + counts[entity.name], entity.name
+        if total > stop_after:
+            break
+    return total, last
 
 
 def _parents_first(design: d.Design) -> list[d.Entity]:

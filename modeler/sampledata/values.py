@@ -32,6 +32,7 @@ from faker import Faker
 from modeler import design as d
 from modeler.engine.types import BinarySet, NumberSet, StringSet
 from modeler.keys import parse_template
+from modeler.sampledata.faker_arguments import value_size_problem
 
 # Faker's date and time providers count from the clock (`time` is a time of
 # day up to now, `date_this_year` a day of this year): they count from this
@@ -163,8 +164,11 @@ class Compiler:
 
         def draw(rng: Random, context: Context) -> Any:
             if len(pool) < FAKER_POOL:
-                pool.append(_plain_value(method(**kwargs)))
-                return pool[-1]
+                value = _plain_value(method(**kwargs))
+                if too_large := value_size_problem(value):
+                    raise SampleDataError(f"{where}: faker {provider} {too_large}")
+                pool.append(value)
+                return value
             return pool[int(rng.random() * FAKER_POOL)]
 
         return draw

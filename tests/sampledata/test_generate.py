@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from modeler import limits
 from modeler.sampledata import MAX_ITEMS, SampleDataError, generate, write_jsonl
 from tests.sampledata.helpers import design_from, example, one_attribute
 
@@ -192,17 +193,20 @@ def test_a_table_key_attribute_is_present_even_when_optional():
 
 
 def test_too_many_items_is_refused_before_memory_runs_out():
-    design = design_from(f"""
-        format: single-table-workbench/v1
-        name: Huge
-        table: {{name: huge, partition_key: {{name: PK, type: S}}}}
-        entities:
-          Thing:
-            attributes:
-              id: {{type: S, generator: uuid}}
-            keys: {{PK: "THING#{{id}}"}}
-            sample: {{count: {MAX_ITEMS + 1}}}
-        """)
+    # Past the site's limit on sample items (checked when a design is read),
+    # generating still refuses past MAX_ITEMS: the commands ask for up to that.
+    with limits.configured(limits.DesignLimits(sample_items=MAX_ITEMS * 2)):
+        design = design_from(f"""
+            format: single-table-workbench/v1
+            name: Huge
+            table: {{name: huge, partition_key: {{name: PK, type: S}}}}
+            entities:
+              Thing:
+                attributes:
+                  id: {{type: S, generator: uuid}}
+                keys: {{PK: "THING#{{id}}"}}
+                sample: {{count: {MAX_ITEMS + 1}}}
+            """)
     with pytest.raises(SampleDataError, match="more than 1,000,000 items"):
         generate(design)
 
