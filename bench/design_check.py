@@ -7,14 +7,18 @@ check, as an import does) and checked on its own (`check_design`, as every
 editor save does). Per size: CPU and wall time, time per entity, and the
 ratio of the time per entity to that of the smallest size (1.0 is linear;
 the former checks were quadratic: 1,000 entities took 21 s, 3,000 killed
-the worker). The design limits are lifted for the run (the default allows
-1,000 entities).
+the worker). The last column checks again with Python's cyclic garbage
+collector paused: what growth remains in the check's time per entity is the
+collector walking the larger heap (reading pauses it; see designfile.py).
+The design limits are lifted for the run (the default allows 1,000
+entities).
 
     make bench      (or: PYTHONPATH=. .venv/bin/python bench/design_check.py)
 """
 
 from __future__ import annotations
 
+import gc
 import time
 
 import yaml
@@ -108,6 +112,9 @@ def main() -> None:
             if result.design is None:
                 raise SystemExit(f"{size} entities: {result.problems[:3]}")
             problems, cpu, wall = timed(lambda d=result.design: check_design(d))
+            gc.disable()
+            _, paused_cpu, _ = timed(lambda d=result.design: check_design(d))
+            gc.enable()
             errors = [p for p in problems if p.is_error]
             if errors:
                 raise SystemExit(f"{size} entities: {errors[:3]}")
@@ -117,6 +124,7 @@ def main() -> None:
                 f"{size:>8}   {read_cpu:7.2f} s ({read_wall:7.2f} s)   "
                 f"{read_cpu / size * 1000:7.2f} ms   {cpu:7.2f} s ({wall:7.2f} s)"
                 f"   {per_entity * 1000:7.2f} ms   {per_entity / first:5.2f}"
+                f"   {paused_cpu / size * 1000:7.2f} ms"
             )
 
 

@@ -304,12 +304,13 @@ def _unpad(text: str, placeholder: Placeholder) -> str:
     return text
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16_384)
 def parse_template(source: str) -> Template:
     """Parse a template; raises TemplateSyntaxError with the column.
 
     Cached: sample data generation renders the same few templates for every
-    item it makes.
+    item it makes, and a check reads each template several times (room for
+    the templates of 3,000 entities with five keys each).
     """
     parts: list[Part] = []
     literal: list[str] = []
