@@ -8,6 +8,7 @@ problems serve the YAML import, `check_design` and the editor.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -15,6 +16,9 @@ from datetime import date, datetime
 from functools import cache
 
 from modeler import design as d
+from modeler.engine.errors import ValidationException
+from modeler.engine.size import MAX_ITEM_SIZE, item_size
+from modeler.engine.types import from_wire, type_of
 from modeler.keys import check_keys
 from modeler.limits import check_sample_size, check_shape
 from modeler.limits import current as current_limits
@@ -82,7 +86,8 @@ def check_design(design: d.Design) -> list[Problem]:
     problems += check_keys(design)
     problems += _check_patterns(design)
     problems += _check_sample_items(design)
-    problems += check_sample_size(design)
+    if not any(p.is_error for p in problems):
+        problems += check_sample_size(design)
     return problems
 
 
@@ -651,7 +656,12 @@ def _check_sample_settings(
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite int or float: YAML reads .inf and .nan as floats."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+    )
 
 
 def _parse_iso(value: object) -> datetime | None:
@@ -1068,11 +1078,31 @@ def _check_parameters(
 
 
 def _check_sample_items(design: d.Design) -> Iterator[Problem]:
-    required = [a.name for a in design.table.key_attributes]
-    for i, item in enumerate(design.sample_data.items):
-        for name in required:
-            if name not in item:
+    """Each item is one DynamoDB accepts: its values valid DynamoDB JSON
+    (numbers within 38 digits and 1E+126, base64 binaries, sets not empty),
+    the table's primary key with its types, at most 400 KB."""
+    keys = design.table.key_attributes
+    for i, stored in enumerate(design.sample_data.items):
+        path = f"sample_data.items[{i}]"
+        item = {}
+        for name, value in d.thaw(stored).items():
+            try:
+                item[name] = from_wire(value)
+            except ValidationException as exc:
+                yield _error(f"{path}.{name}", f"not a DynamoDB value: {exc.message}")
+        for key in keys:
+            if key.name not in stored:
                 yield _error(
-                    f"sample_data.items[{i}]",
-                    f"has no '{name}': every item needs the table's primary key",
+                    path,
+                    f"has no '{key.name}': every item needs the table's primary key",
                 )
+            elif key.name in item and type_of(item[key.name]) != key.type:
+                yield _error(
+                    f"{path}.{key.name}",
+                    f"is {type_of(item[key.name])}; the table's key is {key.type}",
+                )
+        if (size := item_size(item)) > MAX_ITEM_SIZE:
+            yield _error(
+                path,
+                f"the item has {size:,} bytes; DynamoDB's limit is {MAX_ITEM_SIZE:,}",
+            )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -293,7 +294,11 @@ class _Reader:
 
     def number(self, data: dict, key: str, path: str, default: float) -> float:
         value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
             self.error(_join(path, key), f"expected a number, found {value!r}")
             return default
         if value < 0:
