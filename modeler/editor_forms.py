@@ -167,7 +167,15 @@ class VersionedForm(forms.Form):
         return self.data.get(self.add_prefix(name)) or ""
 
     def draft_data(self) -> dict[str, Any]:
-        """The posted values by field name (the form's prefix removed)."""
+        """The posted values by field name (the form's prefix removed): a
+        list for a field of several choices, else one text. A field posted
+        twice (a hidden copy kept as typed beside the shown one) gives its
+        last value, as binding the form does."""
+        multiple = {
+            name
+            for name, field in self.fields.items()
+            if isinstance(field, forms.MultipleChoiceField)
+        }
         out: dict[str, Any] = {}
         for key in self.data:
             name = key[len(self.prefix) + 1 :] if self.prefix else key
@@ -178,7 +186,7 @@ class VersionedForm(forms.Form):
                 if hasattr(self.data, "getlist")
                 else [self.data[key]]
             )
-            out[name] = values if len(values) > 1 else values[0]
+            out[name] = values if name in multiple else values[-1]
         return out
 
     # How a problem path of the design check maps to a field of this form;

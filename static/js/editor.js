@@ -103,6 +103,18 @@
   let active = null;
   let choice = 0;
 
+  // htmx keeps a copy of the page for the back button: leave the list out of
+  // it (its position is an inline style, which the Content-Security-Policy
+  // refuses when the copy is restored), and put it back after.
+  document.body.addEventListener("htmx:beforeHistorySave", () => {
+    close();
+    list.remove();
+    queueMicrotask(() => document.body.append(list));
+  });
+  document.body.addEventListener("htmx:historyRestore", () => {
+    if (!list.isConnected) document.body.append(list);
+  });
+
   function attributeNames(form) {
     const typed = [...form.querySelectorAll("input.attr-name")]
       .map((input) => input.value.trim())

@@ -128,4 +128,23 @@
   document.body.addEventListener("htmx:responseError", showLoadFailure);
   document.body.addEventListener("htmx:sendError", showLoadFailure);
   summariseSimulation();
+
+  // A request whose element leaves the page is aborted (a section's review
+  // findings, when the user moves to another section before they arrive):
+  // its answer would have nowhere to go, nor the parts it sends out of band.
+  document.body.addEventListener("htmx:beforeCleanupElement", (event) => {
+    if (event.target instanceof Element && event.target.matches("[hx-get], [hx-post]")) {
+      htmx.trigger(event.target, "htmx:abort");
+    }
+  });
+
+  // htmx keeps a copy of the page for the back button, and the
+  // Content-Security-Policy refuses inline style when the copy is restored:
+  // leave out the empty style attributes a browser or a tool may leave on
+  // elements (scripts that position something remove it themselves).
+  document.body.addEventListener("htmx:beforeHistorySave", () => {
+    document.querySelectorAll("[style]").forEach((element) => {
+      if (!element.getAttribute("style").trim()) element.removeAttribute("style");
+    });
+  });
 })();

@@ -5,6 +5,7 @@ live test server. Skipped, with the reason, where Chromium is absent;
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -43,15 +44,46 @@ def browser():
         browser.close()
 
 
+# Console errors that are not: the browser's line for a response the
+# application sends on purpose (a form with errors answers 400, a stale save
+# 409), and htmx's log of a request it aborted because a newer one replaced
+# it (live previews, hx-sync). A failed response still logs
+# htmx:responseError, which fails the test.
+_EXPECTED = re.compile(
+    r"^Failed to load resource: the server responded with a status of (400|409)\b"
+    r"|^htmx:(sendAbort|afterRequest), "
+)
+
+
 @pytest.fixture
 def page(browser, live_server):
+    """A page that fails the test on any console error, uncaught page error
+    or Content-Security-Policy violation (an inline script or style the
+    policy blocked), except the status lines of deliberate 400 and 409
+    answers."""
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, base_url=live_server.url
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    problems: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error" and not _EXPECTED.match(message.text)
+            else None
+        ),
+    )
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', (event) => "
+        "console.error(`CSP violation: ${event.violatedDirective} ` + "
+        "`${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`));"
+    )
     yield page
     context.close()
+    assert problems == [], "\n".join(problems[:20])
 
 
 @pytest.fixture
