@@ -9,6 +9,9 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
     from django.core.management import execute_from_command_line
 
+    from workbench.startup import settings_or_exit
+
+    settings_or_exit()
     execute_from_command_line(sys.argv)
 
 

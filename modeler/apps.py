@@ -7,11 +7,12 @@ class ModelerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The domain code reads the design limits from modeler.limits, which
-        # imports nothing from Django: hand it the site's settings.
+        # The domain code reads the design limits (modeler.limits) and the
+        # number of child processes (modeler.processes) from modules that
+        # import nothing from Django: hand them the site's settings.
         from django.conf import settings
 
-        from modeler import limits
+        from modeler import limits, processes
 
         limits.configure(
             limits.DesignLimits(
@@ -20,5 +21,10 @@ class ModelerConfig(AppConfig):
                 patterns=settings.DESIGN_MAX_PATTERNS,
                 template_chars=settings.DESIGN_MAX_TEMPLATE_CHARS,
                 sample_items=settings.SAMPLE_MAX_ITEMS,
+            )
+        )
+        processes.configure(
+            processes.Slots(
+                processes.default_directory(), count=settings.SUBPROCESSES_MAX
             )
         )

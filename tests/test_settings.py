@@ -230,17 +230,72 @@ def test_deploy_checks_pass_with_production_settings():
     assert "?: (security" not in output
 
 
-def test_production_refuses_to_start_without_secret_key():
-    result = _manage("check", DEBUG="false", ALLOWED_HOSTS="example.com")
-    assert result.returncode != 0
-    assert "ImproperlyConfigured" in result.stderr
-    assert "SECRET_KEY" in result.stderr
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": secrets.token_urlsafe(45),
+    "ALLOWED_HOSTS": "example.com",
+}
 
 
-def test_production_requires_allowed_hosts():
-    result = _manage("check", DEBUG="false", SECRET_KEY=secrets.token_urlsafe(45))
-    assert result.returncode != 0
-    assert "ALLOWED_HOSTS" in result.stderr
+@pytest.mark.parametrize(
+    ("variables", "starts"),
+    [
+        ({"SECRET_KEY": ""}, "Set the environment variable SECRET_KEY"),
+        ({"SECRET_KEY": "short-and-weak"}, "Environment variable SECRET_KEY must"),
+        ({"SECRET_KEY": "a" * 60}, "Environment variable SECRET_KEY must"),
+        ({"ALLOWED_HOSTS": ""}, "Set the environment variable ALLOWED_HOSTS"),
+        ({"ALLOWED_HOSTS": "*"}, "Environment variable ALLOWED_HOSTS must"),
+        ({"ALLOWED_HOSTS": "example.com,*"}, "Environment variable ALLOWED_HOSTS"),
+        (
+            {"SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto,https"},
+            "Environment variable SECURE_PROXY_SSL_HEADER must",
+        ),
+        (
+            {"SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO"},
+            "Environment variable SECURE_PROXY_SSL_HEADER must",
+        ),
+        (
+            {"CSRF_TRUSTED_ORIGINS": "workbench.example.com"},
+            "Environment variable CSRF_TRUSTED_ORIGINS must",
+        ),
+        ({"DEBUG": "maybe"}, "Environment variable DEBUG must"),
+        ({"LOG_LEVEL": "loud"}, "Environment variable LOG_LEVEL must"),
+        ({"DESIGN_MAX_ENTITIES": "0"}, "Environment variable DESIGN_MAX_ENTITIES"),
+        (
+            {"DESIGN_MAX_TEMPLATE_CHARS": "5000"},
+            "Environment variable DESIGN_MAX_TEMPLATE_CHARS must be an integer "
+            "from 1 to 2048",
+        ),
+        ({"DATABASE_URL": "mysql://u:p@h/db"}, "Environment variable DATABASE_URL"),
+    ],
+)
+def test_unsafe_or_malformed_settings_stop_the_start_in_one_line(variables, starts):
+    result = _manage("check", **{**PRODUCTION, **variables})
+    assert result.returncode == 1, result.stdout
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"workbench: {starts}"), line
+    assert "Traceback" not in result.stderr
+
+
+def test_the_secret_key_is_never_echoed():
+    weak = "my-weak-secret"
+    result = _manage("check", **{**PRODUCTION, "SECRET_KEY": weak})
+    assert weak not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variables"),
+    [
+        {"LOG_LEVEL": " warning "},
+        {"DEBUG": "False"},
+        {"SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https"},
+        {"CSRF_TRUSTED_ORIGINS": "https://a.example.com, https://b.example.com:8443"},
+    ],
+)
+def test_values_read_alike(variables):
+    result = _manage("check", **{**PRODUCTION, **variables})
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.django_db

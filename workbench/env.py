@@ -9,6 +9,7 @@ counts as unset: a blank `NAME=` line in an env file means "use the default".
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Collection
 from pathlib import Path
@@ -53,14 +54,19 @@ def env_str(
     *,
     choices: Collection[str] | None = None,
 ) -> str:
+    """A string; with `choices`, one of them, read as booleans are: case and
+    surrounding spaces do not matter (`info` is INFO)."""
     expected = f"one of {', '.join(choices)}" if choices else "a non-empty string"
     value = _raw(name)
     if value is None:
         if isinstance(default, _Required):
             raise _missing(name, expected)
         return default
-    if choices and value not in choices:
-        raise _malformed(name, expected, value)
+    if choices:
+        chosen = {c.lower(): c for c in choices}.get(value.strip().lower())
+        if chosen is None:
+            raise _malformed(name, expected, value)
+        return chosen
     return value
 
 
@@ -120,6 +126,52 @@ def env_list(name: str, default: list[str] | _Required = REQUIRED) -> list[str]:
     if not all(items):
         raise _malformed(name, expected, value)
     return items
+
+
+def env_origins(name: str, default: list[str] | _Required = REQUIRED) -> list[str]:
+    """A comma-separated list of origins, each a scheme and a host:
+    https://workbench.example.com (Django refuses others at each request)."""
+    origins = env_list(name, default)
+    for origin in origins:
+        url = urlsplit(origin)
+        if url.scheme not in ("http", "https") or not url.netloc or url.path:
+            raise _malformed(
+                name, "a comma-separated list of origins like https://host", origin
+            )
+    return origins
+
+
+_HEADER = re.compile(r"HTTP_[A-Z0-9_]+")
+
+
+def env_proxy_ssl_header(name: str) -> tuple[str, str] | None:
+    """`HTTP_X_FORWARDED_PROTO,https`: the request header a TLS proxy sets,
+    as Django names it (HTTP_ and the header in capitals, dashes as
+    underscores), and its value for HTTPS; None when unset."""
+    expected = (
+        "a header and its value, as in HTTP_X_FORWARDED_PROTO,https (the "
+        "header as Django names it: HTTP_ then the name in capitals, dashes "
+        "as underscores)"
+    )
+    parts = env_list(name, default=[])
+    if not parts:
+        return None
+    if len(parts) != 2 or not _HEADER.fullmatch(parts[0]):
+        raise _malformed(name, expected, ",".join(parts))
+    return parts[0], parts[1]
+
+
+def check_secret_key(value: str) -> None:
+    """Refuse a SECRET_KEY that Django's deploy check would call weak: under
+    50 characters, under 5 different ones, or one of Django's generated
+    development keys."""
+    if len(value) < 50 or len(set(value)) < 5 or value.startswith("django-insecure"):
+        raise ImproperlyConfigured(
+            "Environment variable SECRET_KEY must be at least 50 random characters "
+            f"(it has {len(value)}, {len(set(value))} different) when DEBUG is off; "
+            "generate one with `python -c 'from django.core.management.utils "
+            "import get_random_secret_key; print(get_random_secret_key())'`."
+        )
 
 
 def env_database_url(

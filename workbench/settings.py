@@ -14,10 +14,13 @@ from django.core.exceptions import ImproperlyConfigured
 
 from workbench.env import (
     REQUIRED,
+    check_secret_key,
     env_bool,
     env_database_url,
     env_int,
     env_list,
+    env_origins,
+    env_proxy_ssl_header,
     env_str,
     generated_secret_key,
 )
@@ -36,11 +39,18 @@ if not SECRET_KEY:
             "utils import get_random_secret_key; print(get_random_secret_key())'`)."
         )
     SECRET_KEY = generated_secret_key(VAR_DIR / "secret_key")
+elif not DEBUG:
+    check_secret_key(SECRET_KEY)
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else REQUIRED
 )
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+if not DEBUG and "*" in ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "Environment variable ALLOWED_HOSTS must name the hosts served, not '*', "
+        "when DEBUG is off: any Host header would be trusted."
+    )
+CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -163,14 +173,9 @@ CONTENT_SECURITY_POLICY = (
     "object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
-_proxy_ssl_header = env_list("SECURE_PROXY_SSL_HEADER", default=[])
+_proxy_ssl_header = env_proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
 if _proxy_ssl_header:
-    if len(_proxy_ssl_header) != 2:
-        raise ImproperlyConfigured(
-            "Environment variable SECURE_PROXY_SSL_HEADER must be a header and "
-            "its value, as in HTTP_X_FORWARDED_PROTO,https."
-        )
-    SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header[0], _proxy_ssl_header[1])
+    SECURE_PROXY_SSL_HEADER = _proxy_ssl_header
 # Only over HTTPS, so not on a developer's runserver:
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
@@ -198,6 +203,9 @@ DESIGN_MAX_TEMPLATE_CHARS = env_int(
     "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
 )
 SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
+# Graphviz and cfn-lint runs at once, across every worker process of the
+# machine (modeler/processes.py); a request past them waits up to 10 s.
+SUBPROCESSES_MAX = env_int("SUBPROCESSES_MAX", default=2, min_value=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * DESIGN_FILE_MAX_BYTES + 100_000
 # Every upload is a design or items file: past DESIGN_FILE_MAX_BYTES the rest
 # of a file is not kept, in memory or on disk.

@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree
 
+from modeler import processes
+
 FORMATS = ("svg", "png")
 # Seconds Graphviz may take: a PNG of a large diagram rasterises for a few
 # seconds (it is a download); the SVG a page shows must come quickly.
@@ -133,13 +135,16 @@ def render(source: str, fmt: str, *, timeout: float | None = None) -> bytes:
             "'graphviz-pure' (pip install -r requirements.txt installs it)."
         )
     try:
-        completed = subprocess.run(  # noqa: S603 (a fixed program, DOT on stdin)
-            [program, f"-T{fmt}"],
-            input=source.encode(),
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
+        with processes.slot("Graphviz"):
+            completed = subprocess.run(  # noqa: S603 (a fixed program, DOT on stdin)
+                [program, f"-T{fmt}"],
+                input=source.encode(),
+                capture_output=True,
+                timeout=timeout,
+                check=False,
+            )
+    except processes.SlotsBusy as exc:
+        raise RenderError(str(exc)) from None
     except subprocess.TimeoutExpired:
         raise RenderError(
             f"Graphviz did not finish within {timeout:g} s; choose fewer "

@@ -19,11 +19,15 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
+from modeler import processes
+
 TIME_LIMIT_SECONDS = 30
 MAX_CACHED = 64
 REGION = "us-east-1"
 
 _RUNNER = "import sys; from cfnlint.runner import main; sys.exit(main())"
+# Problems of the moment, not of the template: not kept in the cache.
+_NOT_KEPT = ("cfn-lint timed out", "The server is busy")
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ def lint_template(
             _cache.move_to_end(key)
             return _cache[key]
     result = _run(text, suffix, timeout)
-    if not result.problem or "timed out" not in result.problem:
+    if not result.problem or not result.problem.startswith(_NOT_KEPT):
         with _lock:
             _cache[key] = result
             while len(_cache) > MAX_CACHED:
@@ -87,27 +91,30 @@ def _run(text: str, suffix: str, timeout: float) -> LintResult:
         path = Path(folder) / f"template{suffix}"
         path.write_text(text, encoding="utf-8")
         try:
-            completed = subprocess.run(  # noqa: S603 (fixed argv, no shell)
-                [
-                    sys.executable,
-                    "-c",
-                    _RUNNER,
-                    str(path),
-                    "--format",
-                    "json",
-                    "--regions",
-                    REGION,
-                ],
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                cwd=folder,
-                check=False,
-            )
+            with processes.slot("cfn-lint"):
+                completed = subprocess.run(  # noqa: S603 (fixed argv, no shell)
+                    [
+                        sys.executable,
+                        "-c",
+                        _RUNNER,
+                        str(path),
+                        "--format",
+                        "json",
+                        "--regions",
+                        REGION,
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=timeout,
+                    cwd=folder,
+                    check=False,
+                )
         except subprocess.TimeoutExpired:
             return LintResult(
                 problem=f"cfn-lint timed out after {timeout:g} seconds", version=version
             )
+        except processes.SlotsBusy as exc:
+            return LintResult(problem=str(exc), version=version)
     try:
         raw = json.loads(completed.stdout)
         if not isinstance(raw, list):
