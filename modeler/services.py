@@ -20,7 +20,7 @@ from modeler.conversion import (
     design_from_revision_id,
     revision_write,
 )
-from modeler.design_check import check_design
+from modeler.design_check import check_design, check_storable
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.design_files import read_design_source
 from modeler.history import elements, merge
@@ -152,10 +152,15 @@ def project_import(
     if not found.ok:
         return ImportOutcome((), found.problems, found.notes, found.kind_label)
     # A NoSQL Workbench model is converted, not checked as a design file is:
-    # the limits apply to every design an import makes.
-    past_limits = [p for design in found.designs for p in check_limits(design)]
-    if has_errors(past_limits):
-        return ImportOutcome((), tuple(past_limits), found.notes, found.kind_label)
+    # what the database cannot store and the limits apply to every design an
+    # import makes.
+    refused = [
+        p
+        for design in found.designs
+        for p in check_storable(design) + check_limits(design)
+    ]
+    if has_errors(refused):
+        return ImportOutcome((), tuple(refused), found.notes, found.kind_label)
     projects = project_import_designs(owner=owner, designs=found.designs, name=name)
     return ImportOutcome(tuple(projects), found.problems, found.notes, found.kind_label)
 

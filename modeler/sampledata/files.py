@@ -272,6 +272,15 @@ def _checked(
                         f"{type_of(item[key.name])}; the table's key is {key.type}",
                     )
                 )
+        for name in _names_with_nul(item):
+            problems.append(
+                FileProblem(
+                    source,
+                    line,
+                    f"{label}'{name}' holds a NUL character (\\0), which cannot be "
+                    "stored",
+                )
+            )
         size = item_size(item)
         if size > MAX_ITEM_SIZE:
             problems.append(
@@ -286,3 +295,19 @@ def _checked(
     if problems:
         raise ItemsFileError(sorted(problems, key=lambda p: p.line))
     return items
+
+
+def _names_with_nul(item: Item) -> list[str]:
+    """The attributes whose name or text (at any depth) holds a NUL
+    character: PostgreSQL cannot store it in JSON. Binary values may."""
+    return [name for name, value in item.items() if "\x00" in name or _has_nul(value)]
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any("\x00" in k or _has_nul(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_has_nul(v) for v in value)
+    return False
