@@ -18,9 +18,17 @@ run: venv
 	$(BIN)/python manage.py load_examples
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# Extra pytest arguments: make test ARGS="-k signup -x"
+# Extra pytest arguments: make test ARGS="-k signup -x". With
+# TEST_DATABASE_URL set (.ci/run starts a PostgreSQL server for it), the
+# tests that use the database run a second time on that database (the domain
+# and browser tests, once).
 test: venv
 	$(BIN)/python -m pytest $(ARGS)
+	@if [ -n "$$TEST_DATABASE_URL" ]; then \
+		echo "== the database tests again, on $${TEST_DATABASE_URL%%:*}"; \
+		DATABASE_URL="$$TEST_DATABASE_URL" WORKBENCH_DATABASE_TESTS_ONLY=1 \
+			$(BIN)/python -m pytest $(ARGS); \
+	fi
 
 lint: venv
 	$(BIN)/ruff check .

@@ -3,11 +3,38 @@ owner, editor or viewer of a project, live in tests/views/conftest.py."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth.models import User
 from hypothesis import settings as hypothesis_settings
 
 from modeler.conversion import forget_decoded
+
+# `make test` runs the tests that use the database a second time on
+# PostgreSQL (TEST_DATABASE_URL), with this variable set: the others, which
+# need no database, ran once already.
+DATABASE_TESTS_ONLY = os.environ.get("WORKBENCH_DATABASE_TESTS_ONLY") == "1"
+_DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences"}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if not DATABASE_TESTS_ONLY:
+        return
+    kept, skipped = [], []
+    for item in items:
+        uses_database = item.get_closest_marker("django_db") is not None or bool(
+            _DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        )
+        # The browser tests drive the same views end to end; once is enough.
+        browser = item.get_closest_marker("browser") is not None or (
+            "live_server" in getattr(item, "fixturenames", ())
+        )
+        (kept if uses_database and not browser else skipped).append(item)
+    if skipped:
+        config.hook.pytest_deselected(items=skipped)
+        items[:] = kept
+
 
 # Property tests check behaviour, not speed (bench/ does): no per-example
 # deadline, which a loaded CI machine would miss now and then.

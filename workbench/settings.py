@@ -8,6 +8,8 @@ malformed ones.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -124,6 +126,12 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite creates the database file but not its directory.
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # Tests on a file, not in memory: the browser tests' live server answers
+    # from other threads, and SQLite's shared in-memory database fails a
+    # read that meets a write ("table is locked") where a file waits.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"workbench-test-{os.getpid()}.db")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
