@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
 
 from modeler.models import Role
 from modeler.uploads import upload_size_error
@@ -71,16 +72,29 @@ class DesignImportForm(forms.Form):
         return upload.name if upload else "the pasted text"
 
 
-class MembershipForm(forms.Form):
-    username = forms.CharField(max_length=150)
+class InvitationForm(forms.Form):
+    """Someone to invite, by the address their invitation goes to."""
+
+    email = forms.EmailField(label="Email address")
     role = forms.ChoiceField(choices=[(Role.EDITOR, "Editor"), (Role.VIEWER, "Viewer")])
 
-    def clean_username(self):  # type: ignore[no-untyped-def]
-        username = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise forms.ValidationError(f"No user is called '{username}'.")
-        return user
+
+class MemberRoleForm(forms.Form):
+    """Another role for one of the project's members (chosen from them, so
+    it tells nothing about other accounts)."""
+
+    member = forms.ChoiceField()
+    role = forms.ChoiceField(choices=[(Role.EDITOR, "Editor"), (Role.VIEWER, "Viewer")])
+
+    def __init__(self, *args, memberships=(), **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.memberships = {str(m.pk): m for m in memberships}
+        self.fields["member"].choices = [
+            (pk, m.user.get_username()) for pk, m in self.memberships.items()
+        ]
+
+    def clean_member(self):  # type: ignore[no-untyped-def]
+        return self.memberships[self.cleaned_data["member"]]
 
 
 class SampleSeedForm(forms.Form):
@@ -177,3 +191,47 @@ class WorkbenchExportOptionsForm(forms.Form):
 
     def clean_generated(self) -> int:
         return self.cleaned_data["generated"] or 0
+
+
+class SignupForm(forms.Form):
+    """A new account: its form only is checked here; whether the username or
+    the address is taken is told by email (modeler.accounts)."""
+
+    username = forms.CharField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @ . + - _ only.",
+        widget=forms.TextInput(attrs={"autocomplete": "username"}),
+    )
+    email = forms.EmailField(
+        label="Email address",
+        help_text="We send a link to confirm it; it is also how you reset a "
+        "forgotten password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        first, second = data.get("password1"), data.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords differ.")
+        elif first:
+            user = get_user_model()(
+                username=data.get("username", ""), email=data.get("email", "")
+            )
+            try:
+                password_validation.validate_password(first, user)
+            except forms.ValidationError as exc:
+                self.add_error("password1", exc)
+        return data

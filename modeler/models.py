@@ -60,6 +60,33 @@ class Membership(models.Model):
         return f"{self.user} ({self.role}) in project {self.project_id}"
 
 
+class Invitation(models.Model):
+    """An invitation by email to join a project, until it is accepted. The
+    emailed link carries a token; only its hash is kept."""
+
+    project = models.ForeignKey(Project, models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    role = models.CharField(
+        max_length=10,
+        choices=[(Role.EDITOR, "Editor"), (Role.VIEWER, "Viewer")],
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "email"], name="one_invitation_per_address"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.role}) invited to project {self.project_id}"
+
+
 class ItemSet(models.Model):
     """The items a project's users typed or imported (DynamoDB JSON), kept
     once per content: revisions that did not change them share the row."""

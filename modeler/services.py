@@ -4,13 +4,19 @@ either completes or changes nothing."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import hashlib
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mail
 from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
 
 from modeler import design as d
 from modeler.conversion import (
@@ -26,7 +32,7 @@ from modeler.exporters.design_files import read_design_source
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
 from modeler.limits import check_limits
-from modeler.models import Membership, Project, ReviewSettings, Revision
+from modeler.models import Invitation, Membership, Project, ReviewSettings, Revision
 from modeler.problems import Problem, has_errors
 from modeler.review.prices import Prices
 from modeler.sampledata import read_items
@@ -526,6 +532,80 @@ def membership_remove(*, project: Project, membership_id: int) -> str:
         return ""
     membership.delete()
     return membership.user.get_username()
+
+
+# An invitation's link works for this long.
+INVITATION_DAYS = 14
+
+
+def invitation_send(
+    *,
+    project: Project,
+    email: str,
+    role: str,
+    invited_by: AbstractBaseUser,
+    link: Callable[[str], str],
+) -> None:
+    """Email `email` a link that makes whoever opens it, logged in, a member
+    of the project with `role`. The same for any address, with an account
+    or not: the owner learns nothing about who has one. Inviting the same
+    address again replaces the earlier invitation (and its link)."""
+    token = secrets.token_urlsafe(32)
+    Invitation.objects.update_or_create(
+        project=project,
+        email=email.lower(),
+        defaults={
+            "role": role,
+            "token_hash": _token_hash(token),
+            "invited_by": invited_by,
+            "created": timezone.now(),
+        },
+    )
+    send_mail(
+        f"Single-table workbench: join the project {project.name}",
+        f"{invited_by.get_username()} invites you to the project "
+        f"'{project.name}' on the single-table workbench, as {role}.\n\n"
+        f"Join it: {link(reverse('invitation-accept', args=[token]))}\n\n"
+        "Log in first, or sign up if you have no account. The link works for "
+        f"{INVITATION_DAYS} days, once.",
+        settings.DEFAULT_FROM_EMAIL,
+        [email],
+    )
+
+
+def invitation_get(*, token: str) -> Invitation | None:
+    """The invitation a link names, if it is still valid."""
+    fresh = timezone.now() - dt.timedelta(days=INVITATION_DAYS)
+    return (
+        Invitation.objects.filter(token_hash=_token_hash(token), created__gte=fresh)
+        .select_related("project", "project__owner")
+        .first()
+    )
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Project:
+    """Make `user` a member with the invitation's role (the owner stays
+    owner; a member takes the invited role) and use the invitation up."""
+    project = invitation.project
+    if user.pk != project.owner_id:
+        membership_set(project=project, user=user, role=invitation.role)
+    invitation.delete()
+    return project
+
+
+def invitation_cancel(*, project: Project, invitation_id: int) -> str:
+    """Withdraw an invitation; returns its address, or '' if the project
+    has no such invitation."""
+    invitation = Invitation.objects.filter(project=project, pk=invitation_id).first()
+    if invitation is None:
+        return ""
+    invitation.delete()
+    return invitation.email
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 # --- Sample data ----------------------------------------------------------------

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from modeler.views import accounts, projects, simulation
+from modeler.views import accounts, members, projects, simulation
 
 urlpatterns = [
     path(
@@ -11,6 +11,32 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", accounts.signup, name="signup"),
+    path(
+        "signup/confirm/<str:uid>/<str:token>/",
+        accounts.signup_confirm,
+        name="signup-confirm",
+    ),
+    # Django's password reset, by email: the same answer for any address.
+    path(
+        "password-reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password-reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password-reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("", include("modeler.urls_diagrams")),
     path("", include("modeler.urls_editor")),
     path("", include("modeler.urls_review")),
@@ -31,13 +57,23 @@ urlpatterns = [
     ),
     path(
         "projects/<int:project_id>/members/",
-        projects.project_members,
+        members.project_members,
         name="project-members",
     ),
     path(
         "projects/<int:project_id>/members/<int:membership_id>/remove/",
-        projects.project_member_remove,
+        members.project_member_remove,
         name="project-member-remove",
+    ),
+    path(
+        "projects/<int:project_id>/invitations/<int:invitation_id>/cancel/",
+        members.project_invitation_cancel,
+        name="project-invitation-cancel",
+    ),
+    path(
+        "invitations/<str:token>/",
+        members.invitation_accept,
+        name="invitation-accept",
     ),
     path(
         "projects/<int:project_id>/simulation/",

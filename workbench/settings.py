@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -62,6 +63,8 @@ INSTALLED_APPS = [
     # runserver serves static files through WhiteNoise too, as gunicorn does.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # Login lockout after repeated failures (AXES_* below).
+    "axes",
     "django_htmx",
     # The loaders are configured below rather than patched in at start-up.
     "template_partials.apps.SimpleAppConfig",
@@ -83,6 +86,8 @@ MIDDLEWARE = [
     # Inside MessageMiddleware, so it takes the messages before they are
     # stored for the next request.
     "workbench.middleware.HtmxMessagesMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "workbench.urls"
@@ -148,6 +153,40 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "login"
+
+# Logging in: after LOGIN_FAILURE_LIMIT wrong passwords for one username from
+# one address, that pair is locked out for LOGIN_LOCKOUT_MINUTES, whatever
+# the password (django-axes, which logs each failure and lockout). Locking
+# the pair, not the username alone, keeps others from locking a user out.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, min_value=1)
+AXES_COOLOFF_TIME = timedelta(
+    minutes=env_int("LOGIN_LOCKOUT_MINUTES", default=15, min_value=1)
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked-out.html"
+# No banner at every start (commands print to the same output).
+AXES_VERBOSE = False
+
+# Email: sign-up confirmations, password resets and project invitations.
+# Written to the server's output unless EMAIL_HOST names an SMTP server.
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="workbench@localhost")
+EMAIL_HOST = env_str("EMAIL_HOST", default="")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", default=587, min_value=1, max_value=65_535)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# How long a sign-up confirmation or password reset link works.
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -261,5 +300,7 @@ LOGGING = {
     "loggers": {
         # Replaces Django's own handlers, which would print each line twice.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # Failures and lockouts are warnings; its INFO lines are bookkeeping.
+        "axes": {"level": "WARNING"},
     },
 }

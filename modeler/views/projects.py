@@ -13,8 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from modeler import presenters, selectors, services
 from modeler.design_check import check_design
 from modeler.designfile import dump_design
-from modeler.forms import DesignImportForm, MembershipForm, ProjectCreateForm
-from modeler.models import Membership
+from modeler.forms import DesignImportForm, ProjectCreateForm
 
 
 def _render_list(
@@ -190,55 +189,3 @@ def project_delete(request: HttpRequest, project_id: int) -> HttpResponse:
             "member_count": project.memberships.count(),
         },
     )
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
-    write = request.method == "POST"
-    access = selectors.project_get_for_user(
-        user=request.user, project_id=project_id, owner_only=write
-    )
-    form = MembershipForm(request.POST or None)
-    if write and form.is_valid():
-        user, role = form.cleaned_data["username"], form.cleaned_data["role"]
-        try:
-            services.membership_set(project=access.project, user=user, role=role)
-        except ValueError as exc:
-            form.add_error("username", str(exc))
-        else:
-            messages.success(request, f"{user.get_username()} is now a {role}.")
-            return redirect("project-members", project_id=project_id)
-    memberships = (
-        Membership.objects.filter(project=access.project)
-        .select_related("user")
-        .order_by("user__username")
-    )
-    return render(
-        request,
-        "modeler/project-members.html",
-        {
-            "access": access,
-            "project": access.project,
-            "form": form,
-            "memberships": memberships,
-            "section": "members",
-        },
-        status=400 if write else 200,
-    )
-
-
-@login_required
-@require_POST
-def project_member_remove(
-    request: HttpRequest, project_id: int, membership_id: int
-) -> HttpResponse:
-    access = selectors.project_get_for_user(
-        user=request.user, project_id=project_id, owner_only=True
-    )
-    username = services.membership_remove(
-        project=access.project, membership_id=membership_id
-    )
-    if username:
-        messages.success(request, f"Removed {username}.")
-    return redirect("project-members", project_id=project_id)

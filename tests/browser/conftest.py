@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+PASSWORD = "correct-horse-battery"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 CHROMIUM_ARGS = [
     "--headless",
@@ -96,3 +97,25 @@ def screenshot(page):
         return path
 
     return take
+
+
+@pytest.fixture
+def sign_up(page):
+    """Sign up through the form as a new visitor does, then open the
+    confirmation link of the email the site sent (the test server keeps
+    emails in memory), which logs in."""
+    from django.core import mail
+
+    def sign_up_as(username: str, password: str = PASSWORD) -> None:
+        address = f"{username}@example.com"
+        page.goto("/signup/")
+        page.fill("#id_username", username)
+        page.fill("#id_email", address)
+        page.fill("#id_password1", password)
+        page.fill("#id_password2", password)
+        page.click("button[type=submit]")
+        page.wait_for_selector("text=Check your email")
+        [message] = [m for m in mail.outbox if m.to == [address]]
+        page.goto(re.search(r"https?://[^/\s]+(/signup/confirm/\S+)", message.body)[1])
+
+    return sign_up_as

@@ -39,12 +39,8 @@ def _attribute(page: Page, row: int, name: str, kind: str, generator: str) -> No
     page.fill(f"#id_attr-{row}-generator", generator)
 
 
-def test_design_a_table_in_the_editor(page: Page, screenshot, browser) -> None:
-    page.goto("/signup/")
-    page.fill("#id_username", "grace")
-    page.fill("#id_password1", "correct-horse-battery")
-    page.fill("#id_password2", "correct-horse-battery")
-    page.click("button[type=submit]")
+def test_design_a_table_in_the_editor(page: Page, screenshot, browser, sign_up) -> None:
+    sign_up("grace")
     page.fill("#id_name", "Shop")
     page.click("text=Create project")
     expect(page).to_have_url(re.compile(r"/projects/\d+/$"))

@@ -17,12 +17,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PROJECT_URL = re.compile(r"/projects/\d+/$")
 
 
-def test_sign_up_create_import_view_and_delete(page, screenshot):
-    page.goto("/signup/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password1", "correct-horse-battery")
-    page.fill("#id_password2", "correct-horse-battery")
-    page.click("button[type=submit]")
+def test_sign_up_create_import_view_and_delete(page, screenshot, sign_up):
+    sign_up("ada")
     expect(page).to_have_url(re.compile(r"/$"))
     assert page.locator("h1").inner_text() == "Projects"
     screenshot("01-empty-project-list")

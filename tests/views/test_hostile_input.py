@@ -112,7 +112,10 @@ def test_project_forms(owner_client, project, kind):
     responses = [
         owner_client.post("/projects/new/", {"name": hostile, "description": hostile}),
         owner_client.post(
-            url("project-members", project), {"username": hostile, "role": "viewer"}
+            url("project-members", project), {"email": hostile, "role": "viewer"}
+        ),
+        owner_client.post(
+            url("project-members", project), {"member": hostile, "role": hostile}
         ),
         owner_client.post(
             url("simulation-seed", project),
@@ -143,7 +146,16 @@ def test_project_forms(owner_client, project, kind):
 def test_account_forms(client, owner, kind):
     hostile = HOSTILE[kind]
     for path, data in (
-        ("/signup/", {"username": hostile, "password1": hostile, "password2": hostile}),
+        (
+            "/signup/",
+            {
+                "username": hostile,
+                "email": hostile,
+                "password1": hostile,
+                "password2": hostile,
+            },
+        ),
+        ("/password-reset/", {"email": hostile}),
         ("/login/", {"username": hostile, "password": hostile}),
     ):
         assert client.post(path, data).status_code < 500

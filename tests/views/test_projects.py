@@ -4,6 +4,8 @@ overview, the YAML download, deleting and members."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import re
 
 import pytest
 from django.conf import settings
@@ -13,13 +15,14 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from django.utils.html import escape
 
 from modeler import selectors, services
 from modeler.design import Design
 from modeler.design_check import check_design
 from modeler.designfile import read_design
-from modeler.models import ItemSet, Membership, Project, Revision, Role
+from modeler.models import Invitation, ItemSet, Membership, Project, Revision, Role
 from tests.views.conftest import stored_design
 
 ORDER_YAML = (settings.BASE_DIR / "examples" / "order-management.yaml").read_text()
@@ -540,27 +543,111 @@ def test_members_page_lists_everyone(project, role, request):
             f'<td>{member}</td>\n            <td><span class="badge">{member}' in html
         )
     # Only the owner gets the forms.
-    assert ("Add or change a member" in html) == (role == "owner")
+    assert ("Invite someone" in html) == (role == "owner")
     assert ("/remove/" in html) == (role == "owner")
 
 
-def test_owner_adds_a_member(project, outsider, owner_client, outsider_client):
+def _invitation_link(message) -> str:
+    return re.search(r"http://testserver(/invitations/\S+/)", message.body)[1]
+
+
+def test_owner_invites_by_email_and_the_invitee_joins(
+    project, outsider, owner_client, outsider_client, mailoutbox
+):
     assert outsider_client.get(f"/projects/{project.pk}/").status_code == 404
 
     response = owner_client.post(
-        f"/projects/{project.pk}/members/", {"username": " outsider ", "role": "viewer"}
+        f"/projects/{project.pk}/members/",
+        {"email": "Out@Example.com", "role": "viewer"},
     )
 
     assert response.status_code == 302
     assert response["Location"] == f"/projects/{project.pk}/members/"
+    page = _html(owner_client.get(response["Location"]))
+    assert "Invitation sent to Out@Example.com" in page
+    assert "out@example.com <span" in page  # listed as invited
+    [message] = mailoutbox
+    assert message.to == ["Out@Example.com"]
+    link = _invitation_link(message)
+    # Only the token's hash is kept.
+    assert link.split("/")[2] not in str(
+        list(Invitation.objects.values_list("token_hash", flat=True))
+    )
+
+    assert outsider_client.get(link).status_code == 200
+    joined = outsider_client.post(link)
+
+    assert joined["Location"] == f"/projects/{project.pk}/"
     assert _membership(project, outsider).role == Role.VIEWER
     assert outsider_client.get(f"/projects/{project.pk}/").status_code == 200
-    assert "outsider is now a viewer." in _html(owner_client.get(response["Location"]))
+    assert not Invitation.objects.exists()
+    # Used up.
+    assert b"This invitation does not work" in outsider_client.get(link).content
+
+
+def test_inviting_tells_nothing_about_accounts(project, owner, owner_client, outsider):
+    outsider.email = "outsider@example.com"
+    outsider.save()
+    told = []
+    for address in ("outsider@example.com", "nobody@example.com"):
+        response = owner_client.post(
+            f"/projects/{project.pk}/members/",
+            {"email": address, "role": "editor"},
+            follow=True,
+        )
+        assert response.status_code == 200
+        message = [str(m) for m in response.context["messages"]]
+        told.append([m.replace(address, "ADDRESS") for m in message])
+        # Both wait as invitations, alike.
+        assert f'{address} <span class="muted small">invited</span>' in _html(response)
+    assert told[0] == told[1]
+    assert not Membership.objects.filter(user=outsider).exists()
+
+
+def test_an_invitation_link_asks_to_log_in_first(
+    project, owner_client, client, mailoutbox
+):
+    owner_client.post(
+        f"/projects/{project.pk}/members/", {"email": "a@example.com", "role": "viewer"}
+    )
+    link = _invitation_link(mailoutbox[0])
+    response = client.get(link)
+    assert response.status_code == 302
+    assert response["Location"] == f"/login/?next={link}"
+
+
+def test_a_wrong_or_old_invitation_does_not_work(
+    project, owner_client, outsider_client, mailoutbox
+):
+    assert outsider_client.get("/invitations/not-a-token/").status_code == 404
+    owner_client.post(
+        f"/projects/{project.pk}/members/", {"email": "a@example.com", "role": "editor"}
+    )
+    Invitation.objects.update(created=timezone.now() - dt.timedelta(days=15))
+    link = _invitation_link(mailoutbox[0])
+    assert outsider_client.post(link).status_code == 404
+    assert not Membership.objects.filter(role=Role.EDITOR, user__username="outsider")
+
+
+def test_owner_withdraws_an_invitation(
+    project, owner_client, mailoutbox, outsider_client
+):
+    owner_client.post(
+        f"/projects/{project.pk}/members/", {"email": "a@example.com", "role": "editor"}
+    )
+    invitation = Invitation.objects.get()
+    response = owner_client.post(
+        f"/projects/{project.pk}/invitations/{invitation.pk}/cancel/"
+    )
+    assert response.status_code == 302
+    assert not Invitation.objects.exists()
+    assert outsider_client.get(_invitation_link(mailoutbox[0])).status_code == 404
 
 
 def test_owner_changes_a_members_role(project, editor, owner_client, editor_client):
+    membership = _membership(project, editor)
     response = owner_client.post(
-        f"/projects/{project.pk}/members/", {"username": "editor", "role": "viewer"}
+        f"/projects/{project.pk}/members/", {"member": membership.pk, "role": "viewer"}
     )
 
     assert response.status_code == 302
@@ -570,40 +657,47 @@ def test_owner_changes_a_members_role(project, editor, owner_client, editor_clie
 
 
 @pytest.mark.parametrize(
-    ("data", "field", "error"),
+    ("data", "form", "field", "error"),
     [
         (
-            {"username": "nobody", "role": "editor"},
-            "username",
-            "No user is called 'nobody'.",
+            {"email": "not an address", "role": "editor"},
+            "invite_form",
+            "email",
+            "Enter a valid email address.",
         ),
         (
-            {"username": "owner", "role": "editor"},
-            "username",
-            "The owner already has every right on the project.",
+            {"email": "", "role": "editor"},
+            "invite_form",
+            "email",
+            "This field is required.",
         ),
         (
-            {"username": "outsider", "role": "owner"},
+            {"email": "a@example.com", "role": "owner"},
+            "invite_form",
             "role",
             "Select a valid choice. owner is not one of the available choices.",
         ),
-        ({"username": "", "role": "editor"}, "username", "This field is required."),
+        (
+            {"member": "999999", "role": "editor"},
+            "role_form",
+            "member",
+            "Select a valid choice. 999999 is not one of the available choices.",
+        ),
     ],
 )
-def test_adding_a_member_with_bad_input_shows_the_error(
-    project, outsider, owner_client, data, field, error
+def test_members_forms_show_their_errors(
+    project, owner_client, mailoutbox, data, form, field, error
 ):
     before = _state()
 
     response = owner_client.post(f"/projects/{project.pk}/members/", data)
 
     assert response.status_code == 400
-    assert response.context["form"].errors == {field: [error]}
-    html = _html(response)
-    assert escape(error) in html
-    if data["username"]:
-        assert f'value="{data["username"]}"' in html
+    assert response.context[form].errors == {field: [error]}
+    assert escape(error) in _html(response)
     assert _state() == before
+    assert mailoutbox == []
+    assert not Invitation.objects.exists()
 
 
 @pytest.mark.parametrize("role", ["editor", "viewer"])
@@ -612,7 +706,7 @@ def test_only_the_owner_changes_members(project, outsider, role, request):
     before = _state()
 
     response = client.post(
-        f"/projects/{project.pk}/members/", {"username": "outsider", "role": "editor"}
+        f"/projects/{project.pk}/members/", {"email": "a@example.com", "role": "editor"}
     )
 
     assert response.status_code == 403
@@ -706,7 +800,7 @@ def test_outsiders_get_404(project, viewer, outsider_client, method, template):
     before = _state()
 
     response = getattr(outsider_client, method)(
-        _url(template, project, viewer), {"username": "outsider", "role": "editor"}
+        _url(template, project, viewer), {"email": "a@example.com", "role": "editor"}
     )
 
     assert response.status_code == 404
@@ -719,7 +813,7 @@ def test_outsiders_get_404(project, viewer, outsider_client, method, template):
         ("/projects/new/", {"name": "New"}),
         ("/projects/import/", {"text": ORDER_YAML}),
         ("/projects/{project}/delete/", {}),
-        ("/projects/{project}/members/", {"username": "outsider", "role": "editor"}),
+        ("/projects/{project}/members/", {"email": "a@example.com", "role": "editor"}),
         ("/projects/{project}/members/{membership}/remove/", {}),
     ],
 )
