@@ -67,3 +67,13 @@ def test_htmx_is_configured_for_the_policy():
         "allowEval": False,
         "allowScriptTags": False,
     }
+
+
+@pytest.mark.django_db
+def test_debug_error_pages_are_sent_without_the_policy(settings):
+    # Django's own 404 and 500 pages for developers style themselves inline.
+    settings.DEBUG = True
+    assert "Content-Security-Policy" not in Client().get("/no-such-page/")
+    assert "Content-Security-Policy" in Client().get("/login/")
+    settings.DEBUG = False
+    assert "Content-Security-Policy" in Client().get("/no-such-page/")

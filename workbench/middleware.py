@@ -55,6 +55,8 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if self.policy and "Content-Security-Policy" not in response:
+        # Django's debug pages for errors (DEBUG on) style themselves inline.
+        debug_page = settings.DEBUG and response.status_code in (404, 500)
+        if self.policy and not debug_page and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
