@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import MaxLengthValidator
 
 from modeler.models import Role
 from modeler.uploads import upload_size_error
@@ -75,7 +77,7 @@ class DesignImportForm(forms.Form):
 class InvitationForm(forms.Form):
     """Someone to invite, by the address their invitation goes to."""
 
-    email = forms.EmailField(label="Email address")
+    email = forms.EmailField(label="Email address", max_length=254)
     role = forms.ChoiceField(choices=[(Role.EDITOR, "Editor"), (Role.VIEWER, "Viewer")])
 
 
@@ -205,6 +207,7 @@ class SignupForm(forms.Form):
     )
     email = forms.EmailField(
         label="Email address",
+        max_length=254,  # as the account keeps it
         help_text="We send a link to confirm it; it is also how you reset a "
         "forgotten password.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
@@ -235,3 +238,15 @@ class SignupForm(forms.Form):
             except forms.ValidationError as exc:
                 self.add_error("password1", exc)
         return data
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, refusing a username longer than any account's
+    before it is looked up: Django sets only the widget's maxlength, and
+    django-axes would store the attempt's username in a 255-character
+    column (PostgreSQL refuses a longer one)."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(field.max_length))

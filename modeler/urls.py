@@ -1,12 +1,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from modeler.forms import LoginForm
 from modeler.views import accounts, members, projects, simulation
 
 urlpatterns = [
     path(
         "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        auth_views.LoginView.as_view(
+            redirect_authenticated_user=True, authentication_form=LoginForm
+        ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -229,8 +229,8 @@ def test_an_edit_that_takes_the_sample_past_the_limit_is_refused(owner):
     with pytest.raises(editor_services.EditRefused) as refused:
         editor_services.entity_update(
             project=project,
-            design=design,
             version=project.version,
+            author=owner,
             name="Customer",
             entity=bigger,
         )
@@ -246,6 +246,6 @@ def test_a_design_already_past_a_lowered_limit_can_still_shrink(owner):
     project = services.project_create(owner=owner, design=design)
     with limits.configured(dataclasses.replace(SMALL, entities=2)):
         saved = editor_services.entity_delete(
-            project=project, design=design, version=project.version, name="E2"
+            project=project, version=project.version, author=owner, name="E2"
         )
     assert [e.name for e in saved.design.entities] == ["E0", "E1"]
