@@ -18,6 +18,7 @@ from modeler import design as d
 from modeler import diagrams
 from modeler.diagram_forms import CollectionsForm, DiagramForm
 from modeler.selectors import ProjectAccess
+from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for, load_simulation
 
 ITEMS_PER_PAGE = 50
@@ -100,7 +101,7 @@ def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
     context["form"] = form
     status = 200
     if not form.is_valid():
-        status = 400
+        status = INVALID
     else:
         loaded = load_simulation(design)
         context["problem"] = loaded.problem
@@ -213,7 +214,7 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
     context["form"] = form
     status = 200
     if not form.is_valid():
-        status = 400
+        status = INVALID
     else:
         try:
             context["svg"] = _rendered(design, form, "svg")

@@ -6,8 +6,9 @@ with its tabs, and the section) is the htmx answer to a tab click; smaller
 partials answer the edits. A successful edit answers with the parts it
 changed, a `designSaved` event carrying the new version (so the page's other
 forms stay current) and a toast; without htmx it redirects back to the
-section. A refused edit answers 400 (invalid input) or 409 (someone saved
-first) with the form as typed and the reason beside the field.
+section. A refused edit answers 422 (invalid input) or 409 (someone saved
+first) with the form as typed and the reason beside the field (see
+`modeler.views.statuses`).
 """
 
 from __future__ import annotations
@@ -33,9 +34,8 @@ from modeler.forms import VersionForm
 from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
 from modeler.services import EditConflict, StaleVersionError
+from modeler.views.statuses import INVALID, STALE, gone
 from modeler.views.workspace import design_for as load
-
-STALE = 409
 
 
 def is_partial(request: HttpRequest) -> bool:
@@ -88,11 +88,11 @@ def refusal(form: VersionedForm, exc: Exception) -> int:
         return STALE
     if isinstance(exc, EditRefused):
         form.add_problems(exc.problems)
-        return 400
+        return INVALID
     if isinstance(exc, EditError):
         field = exc.field if exc.field in form.fields else None
         form.add_error(field, str(exc))
-        return 400
+        return INVALID
     raise exc
 
 
@@ -100,10 +100,10 @@ def form_edit(
     form: VersionedForm, run: Callable[[int], Saved]
 ) -> tuple[Saved | None, int]:
     """An edit made from a form: `run` saves it at the form's version. The
-    saved result, or None and the status of the refusal (400 for invalid
+    saved result, or None and the status of the refusal (422 for invalid
     input, 409 when someone saved first), its reason put on the form."""
     if not form.is_valid():
-        return None, 400
+        return None, INVALID
     try:
         return run(form.cleaned_data["version"]), 200
     except (StaleVersionError, EditConflict, EditRefused, EditError) as exc:
@@ -117,7 +117,7 @@ def version_edit(
     the saved result, or None with the reason and the status."""
     form = VersionForm(request.POST)
     if not form.is_valid():
-        return None, "The page sent no version; reload it.", 400
+        return None, "The page sent no version; reload it.", INVALID
     try:
         return run(form.cleaned_data["version"]), "", 200
     except EditConflict as exc:
@@ -125,7 +125,7 @@ def version_edit(
     except StaleVersionError as exc:
         return None, str(exc), STALE
     except EditError as exc:
-        return None, str(exc), 400
+        return None, str(exc), INVALID
 
 
 def edited(
@@ -346,7 +346,9 @@ def _gone(
     request: HttpRequest, access: ProjectAccess, design: d.Design, message: str
 ) -> HttpResponse:
     """A part someone else removed: the section as it is now, saying so."""
-    return _indexes_response(request, access, design, notice=message, status=404)
+    return _indexes_response(
+        request, access, design, notice=message, status=gone(request)
+    )
 
 
 @login_required

@@ -31,6 +31,7 @@ from modeler.views.editor import (
     section_context,
     version_edit,
 )
+from modeler.views.statuses import gone
 
 TEMPLATE = "modeler/editor-entities.html"
 
@@ -189,7 +190,7 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
         context = _context(
             access, design, notice=f"The entity '{name}' no longer exists."
         )
-        return render_section(request, TEMPLATE, context, status=404)
+        return render_section(request, TEMPLATE, context, status=gone(request))
     if not write:
         return _editor_response(request, _context(access, design, selected=name))
     more_rows = "more_rows" in request.POST
@@ -242,7 +243,7 @@ def entity_preview(request: HttpRequest, project_id: int, name: str) -> HttpResp
     access, design = load(request, project_id)
     entity = design.entity(name)
     if entity is None:
-        return HttpResponse(status=404)
+        return HttpResponse(status=gone(request))
     form = EntityForm(
         request.POST,
         table=design.table,
@@ -262,7 +263,7 @@ def entity_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespo
         context = _context(
             access, design, notice=f"The entity '{name}' no longer exists."
         )
-        return render_section(request, TEMPLATE, context, status=404)
+        return render_section(request, TEMPLATE, context, status=gone(request))
     if request.method == "GET":
         return _editor_response(
             request, _context(access, design, selected=name, deleting=True)

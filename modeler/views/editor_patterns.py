@@ -30,6 +30,7 @@ from modeler.views.editor import (
     section_url,
     version_edit,
 )
+from modeler.views.statuses import gone
 
 TEMPLATE = "modeler/editor-patterns.html"
 NEW = -1  # the position of a pattern being added
@@ -192,7 +193,7 @@ def _missing(
         notice="That access pattern no longer exists; the list shows the "
         "patterns as they are now.",
     )
-    return _list_response(request, context, status=404)
+    return _list_response(request, context, status=gone(request))
 
 
 @login_required

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from modeler import selectors, services
 from modeler.forms import InvitationForm, MemberRoleForm
 from modeler.models import Membership
+from modeler.views.statuses import INVALID
 
 
 @login_required
@@ -72,7 +73,7 @@ def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
             "invitation_days": services.INVITATION_DAYS,
             "section": "members",
         },
-        status=400 if write else 200,
+        status=INVALID if write else 200,
     )
 
 

@@ -14,6 +14,7 @@ from modeler import presenters, selectors, services
 from modeler.design_check import check_design
 from modeler.designfile import dump_design
 from modeler.forms import DesignImportForm, ProjectCreateForm
+from modeler.views.statuses import INVALID
 
 
 def _render_list(
@@ -46,7 +47,7 @@ def project_list(request: HttpRequest) -> HttpResponse:
 def project_create(request: HttpRequest) -> HttpResponse:
     form = ProjectCreateForm(request.POST)
     if not form.is_valid():
-        return _render_list(request, create_form=form, status=400)
+        return _render_list(request, create_form=form, status=INVALID)
     design = services.new_design(
         name=form.cleaned_data["name"], description=form.cleaned_data["description"]
     )
@@ -60,7 +61,7 @@ def project_create(request: HttpRequest) -> HttpResponse:
 def project_import(request: HttpRequest) -> HttpResponse:
     form = DesignImportForm(request.POST, request.FILES)
     if not form.is_valid():
-        return _render_list(request, import_form=form, status=400)
+        return _render_list(request, import_form=form, status=INVALID)
     upload = request.FILES.get("file")
     outcome = services.project_import(
         owner=request.user,
@@ -74,7 +75,7 @@ def project_import(request: HttpRequest) -> HttpResponse:
             f"Nothing was imported: {form.source_name} has problems, listed below.",
         )
         return _render_list(
-            request, import_form=form, import_problems=outcome.problems, status=400
+            request, import_form=form, import_problems=outcome.problems, status=INVALID
         )
     warnings = sum(not p.is_error for p in outcome.problems)
     names = ", ".join(p.name for p in outcome.projects)

@@ -27,6 +27,7 @@ from modeler.review import SEVERITIES, Finding, Location, Review
 from modeler.review.cache import cached_review
 from modeler.review.prices import BYTES_PER_GB
 from modeler.selectors import ProjectAccess
+from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for
 
 TEMPLATE = "modeler/review.html"
@@ -197,7 +198,7 @@ def review_prices(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = design_for(request, project_id, write=True)
     form = CostSettingsForm(request.POST)
     if not form.is_valid():
-        return _render(request, access, design, form=form, status=400)
+        return _render(request, access, design, form=form, status=INVALID)
     services.project_cost_settings_set(
         project=access.project,
         prices=form.cleaned_data["prices"],

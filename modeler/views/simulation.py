@@ -29,6 +29,7 @@ from modeler.parameters import pattern_parameters
 from modeler.sampledata import FileProblem, ItemsFileError, write_jsonl
 from modeler.selectors import ProjectAccess
 from modeler.simulation import PatternRun, Simulation
+from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for, load_simulation
 
 logger = logging.getLogger(__name__)
@@ -150,7 +151,7 @@ def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
             messages.success(request, f"The sample data now comes from seed {seed}.")
             return redirect("simulation-page", project_id=project_id)
     return _render_page(
-        request, access, design, seed_form=form, status=400, panel_only=not stale
+        request, access, design, seed_form=form, status=INVALID, panel_only=not stale
     )
 
 
@@ -201,7 +202,7 @@ def simulation_items_import(request: HttpRequest, project_id: int) -> HttpRespon
         design,
         import_form=form,
         import_problems=problems,
-        status=400,
+        status=INVALID,
         panel_only=not stale,
     )
 

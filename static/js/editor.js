@@ -20,10 +20,11 @@
     });
   });
 
-  // 409 (someone saved first) answers with the form as typed and the reason:
-  // swap it in like the 400 of invalid input.
+  // 409 (someone saved first) answers with the form as typed and the reason,
+  // and 410 (someone removed the element) with the section as it is now:
+  // swap them in like the 422 of invalid input.
   document.body.addEventListener("htmx:beforeSwap", (event) => {
-    if (event.detail.xhr.status === 409 || event.detail.xhr.status === 404) {
+    if (event.detail.xhr.status === 409 || event.detail.xhr.status === 410) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

@@ -50,10 +50,10 @@
     true,
   );
 
-  // A 400 response to an htmx form is the form again with its errors: swap
+  // A 422 response to an htmx form is the form again with its errors: swap
   // it in like a success (htmx leaves 4xx responses out by default).
   document.body.addEventListener("htmx:beforeSwap", (event) => {
-    if (event.detail.xhr.status === 400) {
+    if (event.detail.xhr.status === 422) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }
@@ -129,13 +129,17 @@
   document.body.addEventListener("htmx:sendError", showLoadFailure);
   summariseSimulation();
 
-  // A request whose element leaves the page is aborted (a section's review
-  // findings, when the user moves to another section before they arrive):
-  // its answer would have nowhere to go, nor the parts it sends out of band.
+  // The answer to a request whose element has left the page (a section's
+  // review findings, when the user moved to another section before they
+  // arrived) has nowhere to go, nor the parts it sends out of band: drop it.
+  // Not aborted: htmx logs an abort as a console error.
+  // (A removed element's events no longer reach the body: listen on it.)
   document.body.addEventListener("htmx:beforeCleanupElement", (event) => {
-    if (event.target instanceof Element && event.target.matches("[hx-get], [hx-post]")) {
-      htmx.trigger(event.target, "htmx:abort");
-    }
+    const element = event.target;
+    if (!(element instanceof Element) || !element.matches("[hx-get], [hx-post]")) return;
+    element.addEventListener("htmx:beforeSwap", (swap) => {
+      if (!element.isConnected) swap.detail.shouldSwap = false;
+    });
   });
 
   // htmx keeps a copy of the page for the back button, and the

@@ -46,21 +46,28 @@ def browser():
 
 
 # Console errors that are not: the browser's line for a response the
-# application sends on purpose (a form with errors answers 400, a stale save
-# 409), and htmx's log of a request it aborted because a newer one replaced
-# it (live previews, hx-sync). A failed response still logs
+# application sends on purpose (a form with errors answers 422, a stale save
+# 409, an element someone removed 410). A failed response still logs
 # htmx:responseError, which fails the test.
 _EXPECTED = re.compile(
-    r"^Failed to load resource: the server responded with a status of (400|409)\b"
-    r"|^htmx:(sendAbort|afterRequest), "
+    r"^Failed to load resource: the server responded with a status of (409|410|422)\b"
 )
 
 
+@pytest.fixture(params=[False, True], ids=["debug-off", "debug-on"])
+def debug(request, settings):
+    """Each browser test runs with production's DEBUG off and with the
+    README's `make run` set-up (DEBUG on), where django-htmx adds its
+    debug error handler and Django its debug pages."""
+    settings.DEBUG = request.param
+    return request.param
+
+
 @pytest.fixture
-def page(browser, live_server):
+def page(browser, live_server, debug):
     """A page that fails the test on any console error, uncaught page error
     or Content-Security-Policy violation (an inline script or style the
-    policy blocked), except the status lines of deliberate 400 and 409
+    policy blocked), except the status lines of deliberate 409, 410 and 422
     answers."""
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, base_url=live_server.url
@@ -88,12 +95,15 @@ def page(browser, live_server):
 
 
 @pytest.fixture
-def screenshot(page):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def screenshot(page, debug):
+    """Saves a full-page screenshot under test-output/screenshots/, in a
+    folder per DEBUG mode."""
+    folder = SCREENSHOTS / ("debug-on" if debug else "debug-off")
+    folder.mkdir(parents=True, exist_ok=True)
 
-    def take(name: str) -> Path:
-        path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+    def take(name: str, target=None, *, full_page: bool = True) -> Path:
+        path = folder / f"{name}.png"
+        (target or page).screenshot(path=str(path), full_page=full_page)
         return path
 
     return take

@@ -12,7 +12,6 @@ from playwright.sync_api import Page, expect
 
 from modeler import selectors
 from modeler.models import Project
-from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -154,7 +153,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser, sign_up) 
     )
     expect(other.locator("#id_description")).to_have_value("Typed in the second tab")
     other.evaluate("window.scrollTo(0, 0)")
-    other.screenshot(path=str(SCREENSHOTS / "editor-05-conflict.png"), full_page=True)
+    screenshot("editor-05-conflict", other)
     assert _design().entity("Customer").description == "Saved from the first tab"
     other.close()
 

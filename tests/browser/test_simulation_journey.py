@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from modeler import services
 from modeler.designfile import read_design
-from tests.browser.conftest import SCREENSHOTS
 from tests.views.conftest import stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,7 +71,7 @@ def test_every_pattern_of_an_example_passes_and_shows_its_request(page, screensh
     page.evaluate("window.scrollTo(0, 0)")
     screenshot("10-simulation")
     card.evaluate("card => card.scrollIntoView()")
-    page.screenshot(path=str(SCREENSHOTS / "11-simulation-request.png"))
+    screenshot("11-simulation-request", full_page=False)
 
 
 def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):

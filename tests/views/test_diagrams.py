@@ -259,7 +259,7 @@ def test_the_filter_form_gets_the_results_partial(project, viewer_client):
 )
 def test_bad_filters_are_explained(project, viewer_client, query, message):
     response = viewer_client.get(_url(project, f"collections/?{query}"))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert message in _html(response)
     assert 'class="partition-key"' not in _html(response)
 
@@ -338,7 +338,7 @@ def test_an_unknown_format_is_404(project, viewer_client):
 )
 def test_bad_diagram_choices_are_explained(project, viewer_client, query, message):
     response = viewer_client.get(_url(project, f"diagrams/?{query}"))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert message in _html(response)
     assert "<svg" not in _html(response)
     download = viewer_client.get(_url(project, f"diagrams/diagram.svg?{query}"))

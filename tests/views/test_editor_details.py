@@ -131,7 +131,7 @@ def test_a_required_attribute_below_full_presence_is_refused_beside_it(
     )
     response = owner_client.post(url, data, **HTMX)
     html = response.content.decode()
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "A required attribute is on every item" in html
     assert value_of(html, "attr-3-presence") == "0.4"  # the input is kept
     assert "typed text" in html
@@ -148,7 +148,7 @@ def test_a_max_length_on_a_number_and_a_presence_above_one_are_refused(
     )
     response = owner_client.post(url, data)  # the full page, without htmx
     html = response.content.decode()
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "<html" in html
     assert "A max length applies to S and B attributes only, not N." in html
     assert "Ensure this value is less than or equal to 1." in html
@@ -241,7 +241,7 @@ def test_invalid_sample_settings_are_refused_beside_the_field(
     url = _url("editor-entity", project, entity)
     response = owner_client.post(url, entity_data(project, entity, **changes), **HTMX)
     html = response.content.decode()
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert message in html
     for name, value in changes.items():
         if value and name != "sample_distribution":
@@ -299,13 +299,13 @@ def test_an_action_key_with_a_bad_template_or_half_a_key_is_refused(
     data = pattern_data(social, position, **{"action-0-key-PK": "USER#{followedId"})
     response = owner_client.post(url, data, **HTMX)
     html = response.content.decode()
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert 'value="USER#{followedId"' in html
     assert "field-invalid" in html
     data = pattern_data(social, position, **{"action-0-key-SK": ""})
     response = owner_client.post(url, data, **HTMX)
     html = response.content.decode()
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "needs the full primary key: &#x27;SK&#x27; is missing" in html
     assert _design(social).access_patterns[position].actions[0].key[1].values == (
         "PROFILE",

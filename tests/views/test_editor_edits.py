@@ -126,7 +126,7 @@ def test_invalid_table_input_is_shown_beside_the_field_and_kept(
 ):
     data = table_data(project, name="x!", billing_mode="PROVISIONED", tags="nonsense")
     response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = response.content.decode()
     assert "A provisioned table needs read units." in html
     assert "expected key=value" in html
@@ -141,7 +141,7 @@ def test_an_invalid_table_name_from_the_design_check_is_refused(
     response = owner_client.post(
         _url("editor-table-update", project), table_data(project, name="x!"), **HTMX
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "is not a valid table name" in response.content.decode()
     assert _design(project).table.name == "order-management"
 
@@ -212,7 +212,7 @@ def test_a_gsi_without_a_partition_key_is_refused(
 ):
     data = index_data(project, None, name="GSI9", projection_type="ALL")
     response = owner_client.post(_url("editor-index-create", project), data, **HTMX)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "A GSI needs a partition key attribute." in response.content.decode()
     assert 'value="GSI9"' in response.content.decode()
 
@@ -221,7 +221,7 @@ def test_a_gsi_without_a_partition_key_is_refused(
 def test_a_duplicate_index_name_is_refused(owner_client: Client, project: Project):
     data = index_data(project, None, name="GSI1", pk_name_0="X")
     response = owner_client.post(_url("editor-index-create", project), data, **HTMX)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "An index is already called &#x27;GSI1&#x27;." in response.content.decode()
 
 
@@ -348,12 +348,12 @@ def test_an_invalid_or_duplicate_entity_name_is_refused(
     response = owner_client.post(
         url, {"new-version": project.version, "new-name": "9x"}, **HTMX
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "is not an entity name" in response.content.decode()
     response = owner_client.post(
         url, {"new-version": project.version, "new-name": "Order"}, **HTMX
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "An entity is already called" in response.content.decode()
 
 
@@ -393,7 +393,7 @@ def test_a_template_naming_an_unknown_attribute_is_refused_beside_it(
 ):
     data = entity_data(project, "Order", **{"key-SK-template": "ORDER#{orderDat}"})
     response = editor_client.post(_url("editor-entity", project, "Order"), data, **HTMX)
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = response.content.decode()
     assert "Unknown attribute &#x27;orderDat&#x27;" in html
     assert 'value="ORDER#{orderDat}"' in html
@@ -416,7 +416,7 @@ def test_a_template_syntax_error_and_a_bad_generator_are_refused(
         },
     )
     response = owner_client.post(_url("editor-entity", project, "Order"), data, **HTMX)
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = response.content.decode()
     assert "Not a generator" in html
     assert 'value="CUST#{customerId"' in html
@@ -631,7 +631,7 @@ def test_a_query_without_its_partition_key_is_refused(
 ):
     data = pattern_data(project, -1, name="Broken", operation="Query", index="GSI1")
     response = owner_client.post(_url("editor-pattern-create", project), data, **HTMX)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "a Query needs the partition key" in response.content.decode()
     assert 'value="Broken"' in response.content.decode()
 

@@ -215,7 +215,7 @@ def test_bad_workbench_files_create_nothing(owner_client, content, message):
         "/projects/import/",
         {"file": SimpleUploadedFile("model.json", content, "application/json")},
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert message in html(response)
     assert "Nothing was imported: model.json has problems" in html(response)
     assert not Project.objects.exists()
@@ -232,7 +232,7 @@ def test_an_oversize_model_is_refused(owner_client, settings):
             )
         },
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "design files are limited to 100 bytes" in html(response)
     assert not Project.objects.exists()
 

@@ -208,12 +208,12 @@ def test_design_files_that_cannot_be_stored_are_refused(owner_client, name, cont
     response = owner_client.post(
         "/projects/import/", {"file": SimpleUploadedFile(name, data)}
     )
-    assert response.status_code == 400, response.status_code
+    assert response.status_code == 422, response.status_code
     assert not Project.objects.exists()
     pasted = owner_client.post(
         "/projects/import/", {"text": data.decode(errors="replace")}
     )
-    assert pasted.status_code == 400
+    assert pasted.status_code == 422
     assert not Project.objects.exists()
 
 

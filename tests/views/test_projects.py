@@ -167,7 +167,7 @@ def test_create_with_a_bad_name_shows_the_error_and_keeps_the_input(
         "/projects/new/", {"name": name, "description": "Keep me"}
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.context["create_form"].errors == {"name": [error]}
     html = _html(response)
     assert escape(error) in html
@@ -240,7 +240,7 @@ def test_import_with_a_semantic_error_lists_the_problems_and_keeps_the_text(
 
     response = owner_client.post("/projects/import/", {"text": text})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = _html(response)
     assert "Nothing was imported: the pasted text has problems, listed below." in html
     assert '<span class="muted small">line 67</span>' in html
@@ -257,7 +257,7 @@ def test_import_reports_lines_of_the_text_as_pasted(owner_client):
 
     response = owner_client.post("/projects/import/", {"text": text})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     problems = response.context["import_problems"]
     assert [(p.path, p.line) for p in problems if p.is_error][0] == (
         "entities.Order.keys.SK",
@@ -270,7 +270,7 @@ def test_import_reports_lines_of_the_text_as_pasted(owner_client):
 def test_import_without_a_file_or_text_asks_for_one(owner_client):
     response = owner_client.post("/projects/import/", {"text": "  \n", "name": "x"})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Choose a design file or paste its text." in _html(response)
     assert 'value="x"' in _html(response)
     assert not Project.objects.exists()
@@ -281,7 +281,7 @@ def test_import_refuses_an_oversized_upload_before_reading_it(owner_client, sett
 
     response = owner_client.post("/projects/import/", {"file": _upload("x" * 101)})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.context["import_form"].errors == {
         "file": ["design.yaml is 101 bytes; design files are limited to 100 bytes."]
     }
@@ -293,7 +293,7 @@ def test_import_refuses_oversized_pasted_text(owner_client, settings):
 
     response = owner_client.post("/projects/import/", {"text": ORDER_YAML[:150]})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "the file is 150 bytes; design files are limited to 100 bytes" in _html(
         response
     )
@@ -337,7 +337,7 @@ def test_import_of_a_bad_file_changes_nothing(project, owner_client, case, as_up
 
     response = owner_client.post("/projects/import/", data)
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = _html(response)
     source = "design.yaml" if as_upload else "the pasted text"
     assert f"Nothing was imported: {source} has problems" in html
@@ -692,7 +692,7 @@ def test_members_forms_show_their_errors(
 
     response = owner_client.post(f"/projects/{project.pk}/members/", data)
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.context[form].errors == {field: [error]}
     assert escape(error) in _html(response)
     assert _state() == before

@@ -149,7 +149,7 @@ def test_invalid_prices_keep_the_input_and_change_nothing(
         {**VALID, "rcu_hour": "-1", "taken": tomorrow, "region": SCRIPT},
     )
     html = _html(response)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Ensure this value is greater than or equal to 0." in html
     assert "The prices cannot be taken in the future." in html
     assert 'value="-1"' in html
@@ -167,7 +167,7 @@ def test_htmx_invalid_prices_answer_the_section_with_the_errors(
         headers={"HX-Request": "true"},
     )
     html = _html(response)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "<html" not in html
     assert "Enter a number." in html
     assert 'value="lots"' in html

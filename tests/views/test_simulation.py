@@ -484,7 +484,7 @@ def test_seed_that_is_not_a_number_is_refused(project, owner_client, seed, error
 
     response = owner_client.post(_url(project, "seed/"), {"seed": seed, "version": 1})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.context["seed_form"].errors == {"seed": [error]}
     assert escape(error) in _html(response)
     assert _state(project) == before
@@ -495,7 +495,7 @@ def test_seed_form_error_through_htmx_swaps_only_the_panel(project, owner_client
         _url(project, "seed/"), {"seed": "-1", "version": 1}, headers=HTMX
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response["HX-Retarget"] == "#sample-data"
     html = _html(response)
     assert html.lstrip().startswith(
@@ -511,7 +511,7 @@ def test_seed_change_on_a_stale_page_is_refused(project, owner_client, editor):
 
     response = owner_client.post(_url(project, "seed/"), {"seed": "7", "version": "1"})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = _html(response)
     assert "Editor changed the sample seed since you opened this page" in html
     # The form keeps the input and now carries the current version.
@@ -583,7 +583,7 @@ def test_import_of_a_bad_file_lists_every_problem_and_keeps_nothing(
 
     response = _import(owner_client, project, "\n".join(lines), version=2)
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     html = _html(response)
     assert "Nothing was imported: items.jsonl has 3 problems, listed below." in html
     for line, message in [
@@ -605,7 +605,7 @@ def test_import_error_through_htmx_swaps_only_the_panel(project, owner_client):
         headers=HTMX,
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response["HX-Retarget"] == "#sample-data"
     assert "items.jsonl:1</code>" in _html(response)
     assert not stored_design(project).sample_data.items
@@ -633,7 +633,7 @@ def test_import_refuses_an_oversized_file_before_reading_it(
 
     response = _import(owner_client, project, CUSTOMER + "\n" + CUSTOMER)
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     size = len(CUSTOMER) * 2 + 1
     assert response.context["import_form"].errors == {
         "file": [f"items.jsonl is {size} bytes; item files are limited to 100 bytes."]
@@ -644,7 +644,7 @@ def test_import_refuses_an_oversized_file_before_reading_it(
 def test_import_refuses_a_file_that_is_not_utf8(project, owner_client):
     response = _import(owner_client, project, b"PK,SK\n\xff\xfe,x\n", name="items.csv")
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.context["import_form"].errors == {
         "file": [
             "items.csv is not UTF-8 text (byte 6); save it as UTF-8 and upload it "
@@ -657,7 +657,7 @@ def test_import_refuses_a_file_that_is_not_utf8(project, owner_client):
 def test_import_without_a_file_asks_for_one(project, owner_client):
     response = owner_client.post(_url(project, "items/"), {"mode": "add", "version": 1})
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.context["import_form"].errors == {
         "file": ["This field is required."]
     }
@@ -674,7 +674,7 @@ def test_import_refuses_more_items_than_a_project_keeps(
         owner_client, project, CUSTOMER.replace("mine", "other"), mode="add", version=2
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert (
         "Nothing was imported. That would make 2 items of your own; a project keeps "
         "at most 1" in _html(response)
@@ -698,7 +698,7 @@ def test_import_over_items_imported_since_is_refused(project, owner_client, edit
 
     response = _import(owner_client, project, CUSTOMER.replace("mine", "x"), version=1)
 
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Nothing was imported. Editor changed the own sample items since" in _html(
         response
     )
