@@ -40,7 +40,92 @@
     }
   });
 
-  // Escape cancels the form being edited (its [data-cancel] link).
+  // Nothing typed is lost without the user deciding. An editor form whose
+  // fields differ from what the server sent, or that came back refused
+  // (data-unsaved: its input as typed, not saved), is unsaved: moving elsewhere in the page (a tab, another
+  // entity, Escape) asks first, and so does leaving or closing the page. Its
+  // own Discard/Cancel link, clicked, is the user deciding.
+  const EDITOR_FORMS = "form.editor-form";
+  const sent = new WeakMap();
+
+  function fields(form) {
+    const data = new FormData(form);
+    data.delete("csrfmiddlewaretoken");
+    for (const name of [...data.keys()]) {
+      if (name === "version" || name.endsWith("-version")) data.delete(name);
+    }
+    return new URLSearchParams(data).toString();
+  }
+
+  function rememberForms(root) {
+    const forms = [...root.querySelectorAll(EDITOR_FORMS)];
+    if (root.matches && root.matches(EDITOR_FORMS)) forms.push(root);
+    forms.forEach((form) => {
+      if (!sent.has(form)) sent.set(form, fields(form));
+    });
+  }
+
+  function unsavedForms(root) {
+    const forms = [...root.querySelectorAll(EDITOR_FORMS)];
+    if (root.matches && root.matches(EDITOR_FORMS)) forms.push(root);
+    return forms.filter(
+      (form) =>
+        !form.querySelector("fieldset[disabled]") &&
+        (form.dataset.unsaved === "true" || (sent.has(form) && sent.get(form) !== fields(form))),
+    );
+  }
+
+  function mayLeave(forms) {
+    if (!forms.length) return true;
+    const names = forms.map((form) => form.dataset.editing || "this form");
+    return window.confirm(
+      `Your changes to ${names.join(" and ")} are not saved. Leave them?`,
+    );
+  }
+
+  rememberForms(document);
+  document.body.addEventListener("htmx:load", (event) => rememberForms(event.target));
+  let deciding = false; // the user clicked a Discard/Cancel link
+  document.addEventListener(
+    "click",
+    (event) => {
+      deciding = Boolean(event.target.closest && event.target.closest("[data-cancel]"));
+    },
+    true,
+  );
+  document.body.addEventListener("htmx:confirm", (event) => {
+    const { elt, target } = event.detail;
+    if (!target || deciding) {
+      deciding = false;
+      return;
+    }
+    const lost = unsavedForms(target).filter((form) => !form.contains(elt));
+    if (!lost.length) return;
+    event.preventDefault();
+    if (mayLeave(lost)) {
+      lost.forEach((form) => {
+        form.dataset.unsaved = "false";
+        sent.set(form, fields(form));
+      });
+      event.detail.issueRequest(true);
+    }
+  });
+  let submitting = false;
+  document.addEventListener("submit", () => {
+    submitting = true;
+    setTimeout(() => {
+      submitting = false;
+    }, 0);
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (!submitting && unsavedForms(document).length) {
+      event.preventDefault();
+      event.returnValue = "";
+    }
+  });
+
+  // Escape cancels the form being edited (its [data-cancel] link), after
+  // asking if it has unsaved input.
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || event.defaultPrevented) return;
     if (document.querySelector(".autocomplete:not([hidden])")) return;
@@ -48,10 +133,10 @@
     const scope = form ? form.closest("section, li, form") : document;
     const cancel = (form && form.querySelector("[data-cancel]")) ||
       (scope && scope.querySelector("[data-cancel]"));
-    if (cancel) {
-      event.preventDefault();
-      cancel.click();
-    }
+    if (!cancel) return;
+    event.preventDefault();
+    if (form && !mayLeave(unsavedForms(form))) return;
+    cancel.click();
   });
 
   // Fields shown for one choice only: data-show-for-kind, -projection, -op.

@@ -1,0 +1,163 @@
+"""The editor keeps what the user typed, in Chromium, with DEBUG on (the
+README's `make run`) and off: a refused edit shows its reason beside the
+field with the page's header, tabs and styles kept; Enter saves; leaving a
+form with unsaved input asks first, and the answer decides."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from modeler import services
+from tests.views.conftest import example_design, stored_design
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery"
+
+
+def _log_in(page: Page, username: str) -> None:
+    page.goto("/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+
+
+def _project(username: str = "lin"):
+    owner = User.objects.create_user(username, password=PASSWORD)
+    return services.project_create(
+        owner=owner, design=example_design("order-management")
+    )
+
+
+def _chrome_kept(page: Page) -> None:
+    """The refusal did not replace the document: header, tabs and styles."""
+    expect(page.locator("header.topbar")).to_be_visible()
+    expect(page.locator("nav.tabs")).to_be_visible()
+    assert page.evaluate("document.styleSheets.length") > 0
+    assert (
+        page.evaluate("getComputedStyle(document.body).fontFamily") != "Times New Roman"
+    )
+
+
+def test_refusals_render_in_place(page: Page, screenshot) -> None:
+    project = _project()
+    _log_in(page, "lin")
+    base = f"/projects/{project.pk}/"
+
+    # A table name DynamoDB refuses.
+    page.goto(base + "table/")
+    page.fill("#id_name", "x y")
+    page.click("text=Save table")
+    expect(page.locator("#id_name_error, .field-invalid").first).to_contain_text("x y")
+    _chrome_kept(page)
+    expect(page.locator("#id_name")).to_have_value("x y")
+    screenshot("trust-01-table-name-refused")
+
+    # Leaving the refused input asks first (accepted here, to go on).
+    page.on("dialog", lambda dialog: dialog.accept())
+    # An index named G (DynamoDB wants at least 3 characters).
+    page.goto(base + "table/")
+    page.click("summary:text('Add an index')")
+    page.fill("#id_index-name", "G")
+    page.click("button:text('Add index')")
+    expect(page.locator("form.index-form .field-invalid").first).to_be_visible()
+    _chrome_kept(page)
+    expect(page.locator("#id_index-name")).to_have_value("G")
+
+    # An entity key template naming an attribute the entity lacks.
+    page.goto(base + "entities/Customer/")
+    page.fill("#id_key-PK-template", "X#{nope}")
+    page.click("text=Save Customer")
+    expect(page.locator("#id_key-PK-template_error")).to_contain_text("nope")
+    _chrome_kept(page)
+    expect(page.locator("#id_key-PK-template")).to_have_value("X#{nope}")
+
+    # A pattern whose partition key is emptied.
+    page.goto(base + "patterns/0/")
+    key = page.locator("#id_p0-key-PK")
+    key.fill("")
+    page.click("button:text('Save pattern')")
+    expect(page.locator("#pattern-form .field-invalid").first).to_be_visible()
+    _chrome_kept(page)
+    screenshot("trust-02-pattern-key-refused")
+    assert stored_design(project).table.name == "order-management"
+
+
+def test_enter_saves_the_entity(page: Page) -> None:
+    project = _project()
+    _log_in(page, "lin")
+    page.goto(f"/projects/{project.pk}/entities/Customer/")
+    rows = page.locator("input.attr-name").count()
+    page.fill("#id_description", "Pressed Enter to save")
+    page.press("#id_key-PK-template", "Enter")
+    expect(page.locator(".toast", has_text="Saved Customer.").first).to_be_visible()
+    assert stored_design(project).entity("Customer").description == (
+        "Pressed Enter to save"
+    )
+    # No blank rows were added on the way.
+    assert page.locator("input.attr-name").count() == rows
+
+
+def test_leaving_unsaved_input_asks_first(page: Page) -> None:
+    project = _project()
+    _log_in(page, "lin")
+    page.goto(f"/projects/{project.pk}/entities/Customer/")
+    questions: list[str] = []
+
+    def answer(accept: bool):
+        def on_dialog(dialog) -> None:
+            questions.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        return on_dialog
+
+    # A tab click with an unsaved description: the user stays, input kept.
+    page.fill("#id_description", "Not saved yet")
+    page.once("dialog", answer(False))
+    page.click("nav.tabs >> text=Access patterns")
+    expect(page).to_have_url(re.compile(r"/entities/Customer/$"))
+    expect(page.locator("#id_description")).to_have_value("Not saved yet")
+    assert questions == ["Your changes to entity Customer are not saved. Leave them?"]
+
+    # Another entity, then Escape: asked each time, and staying keeps it.
+    page.once("dialog", answer(False))
+    page.click("#entity-list >> text=Order")
+    expect(page.locator("#id_description")).to_have_value("Not saved yet")
+    page.locator("#id_description").focus()
+    page.once("dialog", answer(False))
+    page.keyboard.press("Escape")
+    expect(page.locator("#id_description")).to_have_value("Not saved yet")
+    assert len(questions) == 3
+
+    # A form typed back to what was saved is not unsaved: no question.
+    original = stored_design(project).entity("Customer").description
+    page.fill("#id_description", original)
+    page.click("#entity-list >> text=Order")
+    expect(page).to_have_url(re.compile(r"/entities/Order/$"))
+    assert len(questions) == 3
+
+    # Leaving on purpose: the input is gone, nothing was saved.
+    page.fill("#id_description", "Typed on Order")
+    page.once("dialog", answer(True))
+    page.click("nav.tabs >> text=Access patterns")
+    expect(page).to_have_url(re.compile(r"/patterns/$"))
+    assert stored_design(project).entity("Order").description != "Typed on Order"
+
+    # A refused save keeps the input unsaved, even untouched since.
+    page.goto(f"/projects/{project.pk}/entities/Customer/")
+    page.fill("#id_key-PK-template", "X#{nope}")
+    page.click("text=Save Customer")
+    expect(page.locator("#id_key-PK-template_error")).to_be_visible()
+    page.once("dialog", answer(False))
+    page.click("nav.tabs >> text=Overview")
+    expect(page.locator("#id_key-PK-template")).to_have_value("X#{nope}")
+    assert len(questions) == 5
+
+    # The Discard changes link is the user deciding: no question.
+    page.click("text=Discard changes")
+    expect(page.locator("#id_key-PK-template")).not_to_have_value("X#{nope}")
+    assert len(questions) == 5
