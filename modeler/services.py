@@ -28,6 +28,7 @@ from modeler.conversion import (
 )
 from modeler.design_check import check_design, check_storable
 from modeler.engine.types import item_from_wire, item_to_json_wire
+from modeler.examples import Example
 from modeler.exporters.design_files import read_design_source
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
@@ -187,6 +188,15 @@ def project_import_designs(
             )
         projects.append(project_create(owner=owner, design=design))
     return projects
+
+
+def project_from_example(*, owner: AbstractBaseUser, example: Example) -> Project:
+    """A copy of an example design in `owner`'s own projects."""
+    return project_create(
+        owner=owner,
+        design=example.design,
+        summary=f"copied from the example '{example.design.name}'",
+    )
 
 
 def project_save_design(

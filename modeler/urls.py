@@ -47,6 +47,11 @@ urlpatterns = [
     path("", projects.project_list, name="project-list"),
     path("projects/new/", projects.project_create, name="project-create"),
     path("projects/import/", projects.project_import, name="project-import"),
+    path(
+        "projects/examples/<slug:slug>/",
+        projects.project_from_example,
+        name="project-from-example",
+    ),
     path("projects/<int:project_id>/", projects.project_detail, name="project-detail"),
     path(
         "projects/<int:project_id>/design.yaml",

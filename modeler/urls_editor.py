@@ -9,7 +9,8 @@ P = "projects/<int:project_id>/"
 urlpatterns = [
     path(f"{P}table/", editor.table_page, name="editor-table"),
     path(f"{P}table/settings/", editor.table_update, name="editor-table-update"),
-    path(f"{P}indexes/new/", editor.index_create, name="editor-index-create"),
+    # Adding posts to the collection: `new` is a name like any other.
+    path(f"{P}indexes/", editor.index_create, name="editor-index-create"),
     path(f"{P}indexes/<str:name>/", editor.index_edit, name="editor-index-edit"),
     path(f"{P}indexes/<str:name>/move/", editor.index_move, name="editor-index-move"),
     path(
@@ -18,11 +19,6 @@ urlpatterns = [
         name="editor-index-delete",
     ),
     path(f"{P}entities/", editor_entities.entities_page, name="editor-entities"),
-    path(
-        f"{P}entities/new/",
-        editor_entities.entity_create,
-        name="editor-entity-create",
-    ),
     path(
         f"{P}entities/<str:name>/",
         editor_entities.entity_edit,

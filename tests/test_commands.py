@@ -7,6 +7,7 @@ import dataclasses
 import io
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,9 @@ from django.core.management.base import CommandError
 from modeler import selectors, services
 from modeler.design import Design
 from modeler.designfile import read_design
-from modeler.management.commands import load_examples
-from modeler.models import Project
+from modeler.examples import EXAMPLES_DIR
+from modeler.models import Membership, Project, Revision, Role
 
-# Imported above so that EXAMPLES_DIR is fixed before a test changes BASE_DIR.
-EXAMPLES_DIR = load_examples.EXAMPLES_DIR
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 ORDER_FILE = EXAMPLES_DIR / "order-management.yaml"
 # Line 67 of the example: the sort key of Order.
@@ -252,23 +251,71 @@ def test_load_examples_creates_the_demo_account_and_projects(db, debug, tmp_path
     demo = User.objects.get(username="demo")
     names = list(Project.objects.filter(owner=demo).values_list("name", flat=True))
     assert names == ["Device telemetry", "Order management", "Social graph"]
-    assert stdout.startswith("Loaded 3 example designs: ")
+    assert stdout.startswith(
+        "Loaded: Device telemetry, Order management, Social graph\n"
+    )
     password = _password(stdout)
     assert demo.check_password(password)
     assert (tmp_path / "var" / "demo-password").read_text() == password
 
 
-def test_load_examples_twice_replaces_the_projects(db, debug):
+def test_load_examples_again_keeps_ids_edits_and_members(db, debug):
+    """`make run` loads the examples on every start: a restart must not
+    change their ids (shared links) nor lose edits and members."""
     first, _ = _run("load_examples")
     demo = User.objects.get(username="demo")
+    order = Project.objects.get(owner=demo, name="Order management")
+    colleague = User.objects.create_user("colleague")
+    services.membership_set(project=order, user=colleague, role=Role.EDITOR)
+    edited = selectors.project_design(project=order)
+    edited = replace(edited, description="Edited by the team.")
+    services.project_save_design(
+        project=order, design=edited, version=order.version, author=demo
+    )
     services.project_create(owner=demo, design=services.new_design(name="My own"))
+    ids = set(Project.objects.values_list("pk", flat=True))
 
     second, _ = _run("load_examples")
 
     assert _password(second) == _password(first)
-    assert Project.objects.count() == 4
-    assert Project.objects.filter(name="My own").exists()
-    assert User.objects.count() == 1
+    assert "Kept as they are: Device telemetry, Order management, Social graph" in (
+        second
+    )
+    assert set(Project.objects.values_list("pk", flat=True)) == ids
+    order.refresh_from_db()
+    assert selectors.project_design(project=order).description == (
+        "Edited by the team."
+    )
+    assert Membership.objects.filter(project=order, user=colleague).exists()
+    assert User.objects.count() == 2
+
+
+def test_load_examples_reset_restores_the_designs_as_a_revision(db, debug):
+    _run("load_examples")
+    demo = User.objects.get(username="demo")
+    order = Project.objects.get(owner=demo, name="Order management")
+    original = selectors.project_design(project=order)
+    services.project_save_design(
+        project=order,
+        design=replace(original, description="Edited."),
+        version=order.version,
+        author=demo,
+    )
+    Project.objects.filter(owner=demo, name="Social graph").delete()
+
+    stdout, _ = _run("load_examples", "--reset")
+
+    assert "Loaded: Social graph" in stdout
+    assert "Restored: Order management" in stdout
+    assert "Kept as they are: Device telemetry" in stdout
+    order.refresh_from_db()
+    assert selectors.project_design(project=order) == original
+    assert list(
+        Revision.objects.filter(project=order)
+        .order_by("number")
+        .values_list("kind", "summary")
+    )[-1] == (Revision.Kind.RESTORE, "restored the example design")
+    assert order.version == 3  # created, edited, restored: nothing destroyed
 
 
 def test_load_examples_refuses_without_debug(db, settings):

@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import push_url, reswap, retarget
 
 from modeler import design as d
@@ -138,15 +138,17 @@ def _editor_response(
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def entities_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The Entities section; a POST adds an entity (to the collection's URL,
+    so that an entity may be named `new`)."""
+    if request.method == "POST":
+        return _entity_create(request, project_id)
     access, design = load(request, project_id)
     return render_section(request, TEMPLATE, _context(access, design))
 
 
-@login_required
-@require_POST
-def entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
+def _entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     form = EntityCreateForm(request.POST, prefix="new")
     result, status = form_edit(

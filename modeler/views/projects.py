@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from modeler import presenters, selectors, services
 from modeler.design_check import check_design
 from modeler.designfile import dump_design
+from modeler.examples import example, examples
 from modeler.forms import DesignImportForm, ProjectCreateForm
 from modeler.views.statuses import INVALID
 
@@ -32,6 +33,7 @@ def _render_list(
         "create_form": create_form or ProjectCreateForm(),
         "import_form": import_form or DesignImportForm(),
         "import_problems": import_problems,
+        "examples": examples(),
     }
     return render(request, "modeler/project-list.html", context, status=status)
 
@@ -53,6 +55,18 @@ def project_create(request: HttpRequest) -> HttpResponse:
     )
     project = services.project_create(owner=request.user, design=design)
     messages.success(request, f"Created {project.name}.")
+    return redirect("project-detail", project_id=project.pk)
+
+
+@login_required
+@require_POST
+def project_from_example(request: HttpRequest, slug: str) -> HttpResponse:
+    """A copy of an example design in the user's own projects."""
+    chosen = example(slug)
+    if chosen is None:
+        raise Http404("No such example")
+    project = services.project_from_example(owner=request.user, example=chosen)
+    messages.success(request, f"Copied the example {project.name} into your projects.")
     return redirect("project-detail", project_id=project.pk)
 
 

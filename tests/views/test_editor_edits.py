@@ -328,7 +328,7 @@ def test_index_delete_from_an_older_page_keeps_the_edit_made_since(
 @pytest.mark.django_db
 def test_add_an_entity_opens_its_editor(owner_client: Client, project: Project):
     response = owner_client.post(
-        _url("editor-entity-create", project),
+        _url("editor-entities", project),
         {"new-version": project.version, "new-name": "Invoice"},
         **HTMX,
     )
@@ -341,10 +341,34 @@ def test_add_an_entity_opens_its_editor(owner_client: Client, project: Project):
 
 
 @pytest.mark.django_db
+def test_an_entity_and_an_index_named_new_have_pages(
+    owner_client: Client, project: Project
+):
+    """Adding posts to the collection's URL, so `new` is a name like any
+    other (it used to open the add endpoint: 405)."""
+    response = owner_client.post(
+        _url("editor-entities", project),
+        {"new-version": project.version, "new-name": "new"},
+    )
+    assert response.status_code == 302
+    page = owner_client.get(_url("editor-entity", project, "new"))
+    assert page.status_code == 200
+    assert "Save new" in page.content.decode()
+    data = index_data(
+        project, None, name="new", pk_name_0="newPK", pk_type_0="S"
+    )
+    response = owner_client.post(_url("editor-index-create", project), data)
+    assert response.status_code == 302, response.content.decode()
+    page = owner_client.get(_url("editor-index-edit", project, "new"))
+    assert page.status_code == 200
+    assert "Save new" in page.content.decode()
+
+
+@pytest.mark.django_db
 def test_an_invalid_or_duplicate_entity_name_is_refused(
     owner_client: Client, project: Project
 ):
-    url = _url("editor-entity-create", project)
+    url = _url("editor-entities", project)
     response = owner_client.post(
         url, {"new-version": project.version, "new-name": "9x"}, **HTMX
     )
@@ -491,7 +515,7 @@ def test_viewer_cannot_save_or_delete_entities(viewer_client: Client, project: P
     )
     assert (
         viewer_client.post(
-            _url("editor-entity-create", project), {"new-name": "X"}
+            _url("editor-entities", project), {"new-name": "X"}
         ).status_code
         == 403
     )

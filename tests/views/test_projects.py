@@ -851,3 +851,47 @@ def test_wrong_methods_get_405(project, viewer, owner_client, method, template):
 
     assert response.status_code == 405
     assert _state() == before
+
+
+# --- Start from an example ---------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_new_user_starts_from_an_example(outsider_client: Client, outsider: User):
+    """The project list offers the examples; one click copies an example
+    into the user's own projects (the examples folder is on the server,
+    out of a browser user's reach)."""
+    page = _html(outsider_client.get("/"))
+    assert "Start from an example" in page
+    assert 'action="/projects/examples/order-management/"' in page
+    assert "examples/</code> folder" not in page
+
+    response = outsider_client.post("/projects/examples/order-management/")
+
+    project = Project.objects.get(owner=outsider)
+    assert response.status_code == 302
+    assert response["Location"] == f"/projects/{project.pk}/"
+    assert stored_design(project) == read_design(ORDER_YAML.encode()).design
+    [revision] = Revision.objects.filter(project=project)
+    assert revision.summary == "copied from the example 'Order management'"
+    # A second copy is a project of its own.
+    outsider_client.post("/projects/examples/order-management/")
+    assert Project.objects.filter(owner=outsider).count() == 2
+
+
+@pytest.mark.django_db
+def test_starting_from_an_example_needs_a_post_and_a_known_example(
+    outsider_client: Client,
+):
+    assert outsider_client.get("/projects/examples/order-management/").status_code == (
+        405
+    )
+    assert outsider_client.post("/projects/examples/nope/").status_code == 404
+    assert not Project.objects.exists()
+    anonymous = Client()
+    response = anonymous.post("/projects/examples/order-management/")
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(User.objects.get(pk=outsider_client.session["_auth_user_id"]))
+    assert checked.post("/projects/examples/order-management/").status_code == 403
+    assert not Project.objects.exists()

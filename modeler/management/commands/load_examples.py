@@ -1,5 +1,11 @@
 """`manage.py load_examples`: the designs in examples/ as projects of a demo
-account, replaced on every run; prints how to log in."""
+account; prints how to log in.
+
+It creates the examples that are missing and leaves the others as they are:
+`make run` runs it on every start, and a project's id (its shared links),
+its edits and its members must survive a restart. `--reset` puts the example
+design back into each of them on purpose, as a new revision (the edits stay
+in the history)."""
 
 from __future__ import annotations
 
@@ -11,11 +17,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from modeler.designfile import read_design
-from modeler.models import Project
-from modeler.services import project_create
-
-EXAMPLES_DIR = Path(settings.BASE_DIR) / "examples"
+from modeler.examples import ExampleError, examples
+from modeler.models import Project, Revision
+from modeler.selectors import project_design
+from modeler.services import project_create, project_save_design
 
 
 class Command(BaseCommand):
@@ -23,31 +28,61 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument("--username", default="demo")
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="put the example designs back into the demo account's "
+            "projects that were edited (a new revision of each)",
+        )
 
     @transaction.atomic
-    def handle(self, *args, username: str, **options):  # type: ignore[no-untyped-def]
+    def handle(self, *args, username: str, reset: bool, **options):  # type: ignore[no-untyped-def]
         if not settings.DEBUG:
             raise CommandError(
                 "load_examples creates an account with a known "
                 "password; it only runs with DEBUG on"
             )
-        designs = []
-        for path in sorted(EXAMPLES_DIR.glob("*.yaml")):
-            result = read_design(path.read_bytes())
-            if result.design is None:
-                problems = "\n".join(str(p) for p in result.problems)
-                raise CommandError(f"{path.name} has errors:\n{problems}")
-            designs.append(result.design)
+        try:
+            designs = [example.design for example in examples()]
+        except ExampleError as exc:
+            raise CommandError(str(exc)) from exc
         user, password = self._demo_user(username)
-        names = [design.name for design in designs]
-        Project.objects.filter(owner=user, name__in=names).delete()
+        existing = {
+            project.name: project
+            for project in Project.objects.filter(
+                owner=user, name__in=[design.name for design in designs]
+            ).order_by("pk")
+        }
+        created, kept, restored = [], [], []
         for design in designs:
-            project_create(owner=user, design=design)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Loaded {len(designs)} example designs: {', '.join(names)}"
+            project = existing.get(design.name)
+            if project is None:
+                project_create(owner=user, design=design)
+                created.append(design.name)
+            elif reset and project_design(project=project) != design:
+                project_save_design(
+                    project=project,
+                    design=design,
+                    version=project.version,
+                    author=user,
+                    kind=Revision.Kind.RESTORE,
+                    summary="restored the example design",
+                )
+                restored.append(design.name)
+            else:
+                kept.append(design.name)
+        for verb, names in (
+            ("Loaded", created),
+            ("Restored", restored),
+            ("Kept as they are", kept),
+        ):
+            if names:
+                self.stdout.write(self.style.SUCCESS(f"{verb}: {', '.join(names)}"))
+        if kept and not reset:
+            self.stdout.write(
+                "(load_examples --reset puts the example designs back into "
+                "edited projects)"
             )
-        )
         self.stdout.write(f"Log in as '{username}' with password '{password}'")
 
     def _demo_user(self, username: str):  # type: ignore[no-untyped-def]
