@@ -989,6 +989,36 @@ def dump_design(design: d.Design) -> str:
     if design.sample_data.items:
         sample["items"] = [d.thaw(item) for item in design.sample_data.items]
     doc["sample_data"] = sample
+    return _yaml(doc)
+
+
+def dump_element(kind: str, value: Any) -> str:
+    """One element of a design (see `modeler.history.elements`) as the
+    design file writes it, to show two versions of it side by side: the
+    project's name and description, the table's settings (its indexes are
+    elements of their own), an index, an entity, an access pattern, the
+    sample seed or the own items."""
+    doc: Any
+    if kind == "project":
+        name, description = value
+        doc = {"name": name, "description": description}
+    elif kind == "table":
+        doc = _dump_table(value)
+        doc.pop("indexes", None)
+    elif kind == "index":
+        doc = _dump_index(value)
+    elif kind == "entity":
+        doc = {value.name: _dump_entity(value)}
+    elif kind == "pattern":
+        doc = _dump_pattern(value)
+    elif kind == "items":
+        doc = [d.thaw(item) for item in value]
+    else:
+        doc = {"seed": value}
+    return _yaml(doc)
+
+
+def _yaml(doc: Any) -> str:
     return yaml.dump(
         _flow_leaves(doc),
         Dumper=_Dumper,

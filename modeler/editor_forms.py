@@ -150,10 +150,20 @@ class VersionedForm(forms.Form):
     """Every editor form carries the project version its page showed."""
 
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    # After an edit conflict: the other person's version of each clashing
+    # element (presenters.TheirVersion), shown beside the input.
+    their_versions: list = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fast_widgets()
+
+    def keep_mine_at(self, version: int) -> None:
+        """The form as typed, now at `version` (which holds someone else's
+        change to the same element): saving it again keeps mine in place
+        of theirs."""
+        self.data = self.data.copy()
+        self.data[self.add_prefix("version")] = str(version)
 
     def fast_widgets(self) -> None:
         """Swap the plain widgets for ones that write their HTML directly."""

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
 from modeler import design as d
+from modeler.designfile import dump_element
+from modeler.history.elements import changed_fields
+from modeler.history.merge import Clash
 
 
 def _quoted(value: str) -> str:
@@ -45,3 +51,33 @@ def expectation_text(expects: d.Expectation | None) -> str:
 
 def key_schema_text(attrs: tuple[d.KeyAttribute, ...]) -> str:
     return " + ".join(f"{a.name} ({a.type})" for a in attrs)
+
+
+@dataclass(frozen=True)
+class TheirVersion:
+    """One element of an edit conflict as the other person saved it."""
+
+    label: str  # entity Customer
+    who: str  # bob, or "you" (another tab)
+    changed: list[str]  # what they changed: field labels
+    yaml: str  # their version, as the design file writes it; "" if removed
+
+
+def their_versions(
+    clashes: Iterable[Clash], authors: Mapping[str, list[str]]
+) -> list[TheirVersion]:
+    """What the other person did to each clashing element, to show beside
+    the user's own input."""
+    out = []
+    for clash in clashes:
+        theirs, base = clash.theirs, clash.base
+        changed = changed_fields(base, theirs) if base is not None and theirs else []
+        out.append(
+            TheirVersion(
+                label=clash.label,
+                who=" and ".join(authors.get(clash.id, [])) or "someone",
+                changed=changed,
+                yaml=dump_element(theirs.kind, theirs.value) if theirs else "",
+            )
+        )
+    return out

@@ -62,12 +62,17 @@ YOU = "you"
 class EditConflict(Exception):
     """An edit made on an older revision changes elements that others
     changed since: `clashes` (each with the base, theirs and mine) and who
-    made the other changes (`authors`, by element id)."""
+    made the other changes (`authors`, by element id). `version` is the
+    project's version that holds their changes: an edit made again at it
+    keeps mine in their place."""
 
-    def __init__(self, conflict: Conflict, authors: dict[str, list[str]]) -> None:
+    def __init__(
+        self, conflict: Conflict, authors: dict[str, list[str]], version: int
+    ) -> None:
         super().__init__(str(conflict))
         self.clashes = conflict.clashes
         self.authors = authors
+        self.version = version
 
     @property
     def message(self) -> str:
@@ -79,10 +84,10 @@ class EditConflict(Exception):
                 f"{' and '.join(who) or 'someone'} changed {clash.label}{where}"
             )
         text = "; ".join(parts)
+        if text.startswith(("you ", "someone ")):  # not a username: as typed
+            text = text[:1].upper() + text[1:]
         return (
-            text[:1].upper()
-            + text[1:]
-            + " since you opened this page, so your change was not saved. "
+            text + " since you opened this page, so your change was not saved. "
             "Your input is kept below."
         )
 
@@ -300,7 +305,9 @@ def project_edit(
         except Conflict as conflict:
             since = reverts.number if reverts is not None else version
             raise EditConflict(
-                conflict, _authors_since(project, since, conflict, author)
+                conflict,
+                _authors_since(project, since, conflict, author),
+                project.version,
             ) from None
         if check is not None:
             check(current, edited)

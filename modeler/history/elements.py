@@ -282,6 +282,14 @@ def _phrase(old: Element | None, new: Element | None) -> str:
     return f"changed {what} ({', '.join(fields)})" if fields else f"changed {what}"
 
 
+def changed_fields(old: Element, new: Element) -> list[str]:
+    """What changed from one version of an element to another, as field
+    labels ("key templates", "description")."""
+    if old.kind in (PROJECT, SEED, ITEMS):
+        return [] if old.value == new.value else [old.label.removeprefix("the ")]
+    return _changed_fields(old.value, new.value)
+
+
 def _changed_fields(old: Any, new: Any) -> list[str]:
     names = [
         f.name

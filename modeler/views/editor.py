@@ -31,6 +31,7 @@ from modeler.design_edits import EditError, index_dependants
 from modeler.editor_forms import IndexForm, TableForm, VersionedForm
 from modeler.editor_services import EditRefused, Saved
 from modeler.forms import VersionForm
+from modeler.presenters import their_versions
 from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
 from modeler.services import EditConflict, StaleVersionError
@@ -82,6 +83,8 @@ def refusal(form: VersionedForm, exc: Exception) -> int:
     """Put a refused edit's reason on the form; the response status."""
     if isinstance(exc, EditConflict):
         form.add_error(None, exc.message)
+        form.keep_mine_at(exc.version)
+        form.their_versions = their_versions(exc.clashes, exc.authors)
         return STALE
     if isinstance(exc, StaleVersionError):
         form.add_error(None, str(exc))

@@ -124,6 +124,13 @@
     }
   });
 
+  // After an edit conflict, Take theirs is the form's Discard/Cancel link.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-take-theirs]");
+    const cancel = button && button.closest("form")?.querySelector("[data-cancel]");
+    if (cancel) cancel.click();
+  });
+
   // Escape cancels the form being edited (its [data-cancel] link), after
   // asking if it has unsaved input.
   document.addEventListener("keydown", (event) => {

@@ -63,18 +63,16 @@ def debug(request, settings):
     return request.param
 
 
-@pytest.fixture
-def page(browser, live_server, debug):
-    """A page that fails the test on any console error, uncaught page error
-    or Content-Security-Policy violation (an inline script or style the
-    policy blocked), except the status lines of deliberate 409, 410 and 422
-    answers."""
+def _watched_page(browser, base_url: str, problems: list[str]):
+    """A page in a context of its own (a browser profile: its own cookies)
+    whose console errors, page errors and Content-Security-Policy
+    violations go into `problems`, except the status lines of deliberate
+    409, 410 and 422 answers."""
     context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, base_url=live_server.url
+        viewport={"width": 1280, "height": 900}, base_url=base_url
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
-    problems: list[str] = []
     page.on(
         "console",
         lambda message: (
@@ -89,8 +87,28 @@ def page(browser, live_server, debug):
         "console.error(`CSP violation: ${event.violatedDirective} ` + "
         "`${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`));"
     )
+    return page
+
+
+@pytest.fixture
+def page(browser, live_server, debug):
+    """A page that fails the test on any console error, uncaught page error
+    or Content-Security-Policy violation (an inline script or style the
+    policy blocked)."""
+    problems: list[str] = []
+    page = _watched_page(browser, live_server.url, problems)
     yield page
-    context.close()
+    page.context.close()
+    assert problems == [], "\n".join(problems[:20])
+
+
+@pytest.fixture
+def other_page(browser, live_server, debug):
+    """A second person's browser, watched like `page`."""
+    problems: list[str] = []
+    page = _watched_page(browser, live_server.url, problems)
+    yield page
+    page.context.close()
     assert problems == [], "\n".join(problems[:20])
 
 

@@ -161,3 +161,73 @@ def test_leaving_unsaved_input_asks_first(page: Page) -> None:
     page.click("text=Discard changes")
     expect(page.locator("#id_key-PK-template")).not_to_have_value("X#{nope}")
     assert len(questions) == 5
+
+
+def test_two_people_edit_at_once(page: Page, other_page: Page, screenshot) -> None:
+    """Two people on the same version: different entities both save; the
+    same entity shows the other person's version beside the input as typed,
+    and Keep mine or Take theirs decides."""
+    from modeler.models import Role
+
+    project = _project("ann")
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    services.membership_set(project=project, user=bob, role=Role.EDITOR)
+    ann, other = page, other_page
+    _log_in(ann, "ann")
+    _log_in(other, "bob")
+    base = f"/projects/{project.pk}/entities/"
+
+    # Different entities, both from version 1: both land.
+    ann.goto(base + "Customer/")
+    other.goto(base + "Order/")
+    ann.fill("#id_description", "Customers, by Ann")
+    ann.click("text=Save Customer")
+    expect(ann.locator(".toast", has_text="Saved Customer.").first).to_be_visible()
+    other.fill("#id_description", "Orders, by Bob")
+    other.click("text=Save Order")
+    expect(other.locator(".toast", has_text="Saved Order.").first).to_be_visible()
+    design = stored_design(project)
+    assert design.entity("Customer").description == "Customers, by Ann"
+    assert design.entity("Order").description == "Orders, by Bob"
+
+    # The same entity: Bob sees Ann's version beside his input.
+    ann.goto(base + "Customer/")
+    other.goto(base + "Customer/")
+    ann.fill("#id_description", "Ann's second thoughts")
+    ann.click("text=Save Customer")
+    expect(ann.locator(".toast", has_text="Saved Customer.").first).to_be_visible()
+    other.fill("#id_description", "Bob's own words")
+    other.click("text=Save Customer")
+    expect(other.locator(".form-alert")).to_contain_text(
+        "ann changed entity Customer since you opened this page"
+    )
+    theirs = other.locator(".conflict-theirs")
+    expect(theirs).to_contain_text("ann's version of entity Customer")
+    expect(theirs).to_contain_text("Changed: description.")
+    expect(theirs.locator("pre")).to_contain_text("Ann's second thoughts")
+    expect(other.locator("#id_description")).to_have_value("Bob's own words")
+    screenshot("trust-03-conflict-both-versions", other)
+    assert stored_design(project).entity("Customer").description == (
+        "Ann's second thoughts"
+    )
+
+    # Keep mine: Bob's input replaces Ann's, and the history keeps both.
+    other.click("button:text('Keep mine')")
+    expect(other.locator(".toast", has_text="Saved Customer.").first).to_be_visible()
+    assert stored_design(project).entity("Customer").description == ("Bob's own words")
+
+    # Take theirs: Bob's input goes, Ann's version is what he sees.
+    ann.goto(base + "Customer/")
+    other.goto(base + "Customer/")
+    ann.fill("#id_description", "Ann wins this one")
+    ann.click("text=Save Customer")
+    expect(ann.locator(".toast", has_text="Saved Customer.").first).to_be_visible()
+    other.fill("#id_description", "Bob tries again")
+    other.click("text=Save Customer")
+    expect(other.locator(".conflict-theirs pre")).to_contain_text("Ann wins this one")
+    other.click("button:text('Take theirs')")
+    expect(other.locator("#id_description")).to_have_value("Ann wins this one")
+    expect(other.locator(".conflict")).to_have_count(0)
+    assert stored_design(project).entity("Customer").description == (
+        "Ann wins this one"
+    )

@@ -354,9 +354,7 @@ def test_an_entity_and_an_index_named_new_have_pages(
     page = owner_client.get(_url("editor-entity", project, "new"))
     assert page.status_code == 200
     assert "Save new" in page.content.decode()
-    data = index_data(
-        project, None, name="new", pk_name_0="newPK", pk_type_0="S"
-    )
+    data = index_data(project, None, name="new", pk_name_0="newPK", pk_type_0="S")
     response = owner_client.post(_url("editor-index-create", project), data)
     assert response.status_code == 302, response.content.decode()
     page = owner_client.get(_url("editor-index-edit", project, "new"))
