@@ -159,7 +159,7 @@ def test_stale_table_save_is_refused_and_input_kept(
     response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
     assert response.status_code == 409
     html = response.content.decode()
-    assert "Editor changed the table since you opened this page" in html
+    assert "editor changed the table since you opened this page" in html
     assert 'value="expiresAt"' in html
     table = _design(project).table
     assert (table.ttl_attribute, table.stream_view_type) == ("", "NEW_IMAGE")

@@ -115,7 +115,7 @@ def test_undo_of_a_change_someone_changed_again_is_refused(project, owner, edito
     with pytest.raises(services.EditConflict) as raised:
         _undo(project, owner)
 
-    assert raised.value.message.startswith("Editor changed entity Customer since")
+    assert raised.value.message.startswith("editor changed entity Customer since")
     assert project.revisions.count() == before
     assert stored_design(project).entity("Customer").description == "editor's"
 

@@ -513,7 +513,7 @@ def test_seed_change_on_a_stale_page_is_refused(project, owner_client, editor):
 
     assert response.status_code == 422
     html = _html(response)
-    assert "Editor changed the sample seed since you opened this page" in html
+    assert "editor changed the sample seed since you opened this page" in html
     # The form keeps the input and now carries the current version.
     assert 'name="seed" value="7"' in html
     assert '<input type="hidden" name="version" value="2">' in html
@@ -699,7 +699,7 @@ def test_import_over_items_imported_since_is_refused(project, owner_client, edit
     response = _import(owner_client, project, CUSTOMER.replace("mine", "x"), version=1)
 
     assert response.status_code == 422
-    assert "Nothing was imported. Editor changed the own sample items since" in _html(
+    assert "Nothing was imported. editor changed the own sample items since" in _html(
         response
     )
     assert _state(project) == before
