@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from modeler.forms import LoginForm
-from modeler.views import accounts, members, projects, simulation
+from modeler.views import accounts, history, members, projects, simulation
 
 urlpatterns = [
     path(
@@ -53,6 +53,13 @@ urlpatterns = [
         name="project-from-example",
     ),
     path("projects/<int:project_id>/", projects.project_detail, name="project-detail"),
+    path("projects/<int:project_id>/undo/", history.undo, name="history-undo"),
+    path("projects/<int:project_id>/redo/", history.redo, name="history-redo"),
+    path(
+        "projects/<int:project_id>/undo-bar/",
+        history.undo_bar,
+        name="history-undo-bar",
+    ),
     path(
         "projects/<int:project_id>/design.yaml",
         projects.project_export,

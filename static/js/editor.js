@@ -131,6 +131,20 @@
     if (cancel) cancel.click();
   });
 
+  // Ctrl+Z and Ctrl+Shift+Z (Cmd on a Mac) press Undo and Redo, outside
+  // text fields (where they undo typing).
+  document.addEventListener("keydown", (event) => {
+    if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== "z") return;
+    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) {
+      return;
+    }
+    const button = document.querySelector(event.shiftKey ? "[data-redo]" : "[data-undo]");
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
   // Escape cancels the form being edited (its [data-cancel] link), after
   // asking if it has unsaved input.
   document.addEventListener("keydown", (event) => {

@@ -231,3 +231,38 @@ def test_two_people_edit_at_once(page: Page, other_page: Page, screenshot) -> No
     assert stored_design(project).entity("Customer").description == (
         "Ann wins this one"
     )
+
+
+def test_undo_and_redo_of_edits(page: Page, screenshot) -> None:
+    """The header's Undo names the user's latest change and follows each
+    save; Undo and Redo (buttons or Ctrl+Z / Ctrl+Shift+Z) take it back and
+    make it again."""
+    project = _project()
+    _log_in(page, "lin")
+    page.goto(f"/projects/{project.pk}/entities/Customer/")
+    undo = page.locator("[data-undo]")
+    expect(undo).to_be_disabled()
+    page.fill("#id_description", "Described once")
+    page.click("text=Save Customer")
+    expect(undo).to_have_text("Undo: changed entity Customer (description)")
+    screenshot("trust-04-undo-button")
+
+    undo.click()
+    expect(
+        page.locator(".toast", has_text="Undid: changed entity Customer")
+    ).to_be_visible()
+    original = example_design("order-management").entity("Customer").description
+    expect(page.locator("#id_description")).to_have_value(original)
+    expect(page.locator("[data-redo]")).to_have_text(
+        "Redo: changed entity Customer (description)"
+    )
+    # Ctrl+Shift+Z outside a field redoes.
+    page.locator("h1").click()
+    page.keyboard.press("Control+Shift+Z")
+    expect(page.locator("#id_description")).to_have_value("Described once")
+    assert stored_design(project).entity("Customer").description == "Described once"
+    # Ctrl+Z outside a field undoes.
+    page.locator("h1").click()
+    page.keyboard.press("Control+z")
+    expect(page.locator("#id_description")).to_have_value(original)
+    assert stored_design(project).entity("Customer").description == original
