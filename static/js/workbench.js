@@ -137,8 +137,8 @@
   document.body.addEventListener("htmx:beforeCleanupElement", (event) => {
     const element = event.target;
     if (!(element instanceof Element) || !element.matches("[hx-get], [hx-post]")) return;
-    element.addEventListener("htmx:beforeSwap", (swap) => {
-      if (!element.isConnected) swap.detail.shouldSwap = false;
+    element.addEventListener("htmx:beforeOnLoad", (loaded) => {
+      if (!element.isConnected) loaded.preventDefault();
     });
   });
 
