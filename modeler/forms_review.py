@@ -43,6 +43,8 @@ class CostSettingsForm(forms.Form):
     rcu_hour = _money("Provisioned reads ($ per RCU-hour)")
     wcu_hour = _money("Provisioned writes ($ per WCU-hour)")
     storage_gb_month = _money("Storage ($ per GB-month)")
+    # The version of the settings the page showed (0: never saved).
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     stored_items = forms.IntegerField(
         label="Items in the table",
         required=False,
@@ -52,11 +54,14 @@ class CostSettingsForm(forms.Form):
     )
 
     @classmethod
-    def for_settings(cls, prices: Prices, stored_items: int | None) -> CostSettingsForm:
+    def for_settings(
+        cls, prices: Prices, stored_items: int | None, version: int = 0
+    ) -> CostSettingsForm:
         initial: dict[str, Any] = {
             "region": prices.region,
             "taken": prices.taken,
             "stored_items": stored_items,
+            "version": version,
         }
         for name in (
             "read_request_per_million",

@@ -183,6 +183,16 @@ class ReviewSettings(models.Model):
     storage_gb_month = _price()
     stored_items = models.PositiveBigIntegerField(null=True, blank=True)
     updated = models.DateTimeField(auto_now=True)
+    # Saves are checked against the version the page showed, as the
+    # design's are: two people's settings never overwrite each other unseen.
+    version = models.PositiveIntegerField(default=0)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     def __str__(self) -> str:
         return f"review settings of project {self.project_id}"

@@ -111,6 +111,8 @@ class CostSettings:
     prices: Prices
     own_prices: bool
     stored_items: int | None
+    version: int = 0  # of the saved settings (0: never saved)
+    updated_by: str = ""  # who saved them last
 
 
 def site_prices() -> Prices:
@@ -119,11 +121,19 @@ def site_prices() -> Prices:
 
 
 def project_cost_settings(*, project: Project) -> CostSettings:
-    row = ReviewSettings.objects.filter(project=project).first()
+    row = (
+        ReviewSettings.objects.filter(project=project)
+        .select_related("updated_by")
+        .first()
+    )
     if row is None:
         return CostSettings(site_prices(), own_prices=False, stored_items=None)
+    saved = {
+        "version": row.version,
+        "updated_by": row.updated_by.get_username() if row.updated_by else "",
+    }
     if row.taken is None:
-        return CostSettings(site_prices(), False, row.stored_items)
+        return CostSettings(site_prices(), False, row.stored_items, **saved)
     prices = Prices(
         read_request_per_million=row.read_request_per_million,
         write_request_per_million=row.write_request_per_million,
@@ -133,4 +143,4 @@ def project_cost_settings(*, project: Project) -> CostSettings:
         taken=row.taken,
         region=row.region or "us-east-1",
     )
-    return CostSettings(prices, own_prices=True, stored_items=row.stored_items)
+    return CostSettings(prices, own_prices=True, stored_items=row.stored_items, **saved)

@@ -709,22 +709,66 @@ def sample_items_remove(
     return removed
 
 
+class SettingsChanged(Exception):
+    """Someone saved the cost settings since the page showed them."""
+
+    def __init__(self, who: str, version: int) -> None:
+        super().__init__(
+            f"{who or 'someone'} changed the prices and items since you opened "
+            "this page, so yours were not saved. The estimate and the values "
+            "below are theirs; your input is kept: save again to keep yours."
+        )
+        self.version = version
+
+
+def _settings_for_update(
+    project: Project, version: int, author: AbstractBaseUser | None
+) -> ReviewSettings:
+    """The project's settings row, locked, if it is still at `version`."""
+    row, _ = ReviewSettings.objects.select_for_update().get_or_create(project=project)
+    if row.version != version:
+        who = ""
+        if row.updated_by_id is not None:
+            mine = author is not None and row.updated_by_id == author.pk
+            who = "you (in another tab)" if mine else row.updated_by.get_username()
+        raise SettingsChanged(who, row.version)
+    return row
+
+
+@transaction.atomic
 def project_cost_settings_set(
-    *, project: Project, prices: Prices, stored_items: int | None
+    *,
+    project: Project,
+    prices: Prices,
+    stored_items: int | None,
+    version: int = 0,
+    author: AbstractBaseUser | None = None,
 ) -> None:
-    """Keep a project's prices and item count for the cost estimate. Prices
+    """Keep a project's prices and item count for the cost estimate, if the
+    settings are still at `version` (SettingsChanged otherwise). Prices
     equal to the site's are not copied, so the project keeps following the
     site's prices when they are updated."""
+    row = _settings_for_update(project, version, author)
     own = prices != Prices.from_mapping(settings.DYNAMODB_PRICES)
-    values: dict[str, Any] = {"stored_items": stored_items}
+    row.stored_items = stored_items
     for name in PRICE_FIELDS:
-        values[name] = getattr(prices, name) if own else None
-    values["region"] = prices.region if own else ""
-    ReviewSettings.objects.update_or_create(project=project, defaults=values)
+        setattr(row, name, getattr(prices, name) if own else None)
+    row.region = prices.region if own else ""
+    row.version += 1
+    row.updated_by = author
+    row.save()
 
 
-def project_cost_settings_reset(*, project: Project) -> None:
-    """Back to the site's prices; the item count stays."""
-    ReviewSettings.objects.filter(project=project).update(
-        region="", **dict.fromkeys(PRICE_FIELDS)
-    )
+@transaction.atomic
+def project_cost_settings_reset(
+    *, project: Project, version: int = 0, author: AbstractBaseUser | None = None
+) -> None:
+    """Back to the site's prices, if the settings are still at `version`;
+    the item count stays."""
+    row = _settings_for_update(project, version, author)
+    row.region = ""
+    for name in PRICE_FIELDS:
+        setattr(row, name, None)
+    row.version += 1
+    row.updated_by = author
+    row.save()

@@ -22,7 +22,7 @@ ENTITY_COLOURS = (
     ("#dbeafe", "#1e3a8a", "#93c5fd"),
     ("#dcfce7", "#14532d", "#86efac"),
     ("#fef3c7", "#78350f", "#fcd34d"),
-    ("#ffe4e6", "#881337", "#fda4af"),
+    ("#e0e7ff", "#312e81", "#a5b4fc"),  # indigo: a red would read as an error
     ("#ede9fe", "#4c1d95", "#c4b5fd"),
     ("#ccfbf1", "#134e4a", "#5eead4"),
     ("#ffedd5", "#7c2d12", "#fdba74"),

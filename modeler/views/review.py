@@ -21,13 +21,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from modeler import design as d
 from modeler import selectors, services
+from modeler.forms import VersionForm
 from modeler.forms_review import CostSettingsForm, money_text
 from modeler.models import Project
 from modeler.review import SEVERITIES, Finding, Location, Review
 from modeler.review.cache import cached_review
 from modeler.review.prices import BYTES_PER_GB
 from modeler.selectors import ProjectAccess
-from modeler.views.statuses import INVALID
+from modeler.services import SettingsChanged
+from modeler.views.statuses import INVALID, STALE
 from modeler.views.workspace import design_for
 
 TEMPLATE = "modeler/review.html"
@@ -138,7 +140,9 @@ def _render(
         "site_prices": selectors.site_prices(),
         "price_facts": _price_facts(review),
         "form": form
-        or CostSettingsForm.for_settings(settings.prices, settings.stored_items),
+        or CostSettingsForm.for_settings(
+            settings.prices, settings.stored_items, settings.version
+        ),
     }
     if request.htmx and not request.htmx.boosted:
         return render(request, f"{TEMPLATE}#review-content", context, status=status)
@@ -199,19 +203,48 @@ def review_prices(request: HttpRequest, project_id: int) -> HttpResponse:
     form = CostSettingsForm(request.POST)
     if not form.is_valid():
         return _render(request, access, design, form=form, status=INVALID)
-    services.project_cost_settings_set(
-        project=access.project,
-        prices=form.cleaned_data["prices"],
-        stored_items=form.cleaned_data["stored_items"],
-    )
+    try:
+        services.project_cost_settings_set(
+            project=access.project,
+            prices=form.cleaned_data["prices"],
+            stored_items=form.cleaned_data["stored_items"],
+            version=form.cleaned_data["version"],
+            author=request.user,
+        )
+    except SettingsChanged as exc:
+        return _settings_changed(request, access, design, form, exc)
     messages.success(request, "The cost estimate uses the new settings.")
     return redirect("review-page", project_id=project_id)
+
+
+def _settings_changed(
+    request: HttpRequest,
+    access: ProjectAccess,
+    design: d.Design,
+    form: CostSettingsForm,
+    exc: SettingsChanged,
+) -> HttpResponse:
+    """The form as typed, now at the settings' version (saving again keeps
+    mine), beside the estimate with theirs."""
+    form.add_error(None, str(exc))
+    form.theirs = True  # the template lists the values saved now
+    form.data = form.data.copy()
+    form.data["version"] = str(exc.version)
+    return _render(request, access, design, form=form, status=STALE)
 
 
 @login_required
 @require_POST
 def review_prices_reset(request: HttpRequest, project_id: int) -> HttpResponse:
-    access, _ = design_for(request, project_id, write=True)
-    services.project_cost_settings_reset(project=access.project)
+    access, design = design_for(request, project_id, write=True)
+    form = VersionForm(request.POST)
+    version = form.cleaned_data["version"] if form.is_valid() else -1
+    try:
+        services.project_cost_settings_reset(
+            project=access.project, version=version, author=request.user
+        )
+    except SettingsChanged as exc:
+        messages.error(request, str(exc))
+        return redirect("review-page", project_id=project_id)
     messages.success(request, "The cost estimate uses the site's prices again.")
     return redirect("review-page", project_id=project_id)

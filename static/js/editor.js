@@ -170,6 +170,15 @@
       const kind = value("kind");
       const projection = value("projection_type");
       const distribution = value("sample_distribution");
+      // Capacity units mean something under provisioned billing only.
+      const billing = value("billing_mode");
+      form.querySelectorAll("[data-provisioned-only]").forEach((el) => {
+        const onDemand = billing === "PAY_PER_REQUEST";
+        el.classList.toggle("is-inapplicable", onDemand);
+        el.querySelectorAll("input").forEach((input) => {
+          if (!input.closest("fieldset[disabled]")) input.disabled = onDemand;
+        });
+      });
       form.querySelectorAll("[data-show-for-distribution]").forEach((el) => {
         if (distribution !== null) {
           el.hidden = !el.dataset.showForDistribution.split(" ").includes(distribution);

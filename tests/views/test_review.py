@@ -30,6 +30,7 @@ VALID = {
     "wcu_hour": "0.0013",
     "storage_gb_month": "0.5",
     "stored_items": "2000000",
+    "version": "0",
 }
 SITE = {
     "region": "us-east-1",
@@ -40,6 +41,7 @@ SITE = {
     "wcu_hour": "0.00065",
     "storage_gb_month": "0.25",
     "stored_items": "",
+    "version": "0",
 }
 
 
@@ -187,12 +189,52 @@ def test_reset_goes_back_to_the_sites_prices_and_keeps_the_item_count(
     html = _html(owner_client.get(_page(project)))
     assert "Use the site's prices (as of 2024-11-01)" in html
 
-    response = owner_client.post(reverse("review-prices-reset", args=[project.pk]))
+    response = owner_client.post(
+        reverse("review-prices-reset", args=[project.pk]), {"version": 1}
+    )
 
     assert response.status_code == 302
     row = ReviewSettings.objects.get(project=project)
     assert row.taken is None and row.stored_items == 2_000_000
     assert "(the site's)" in _html(owner_client.get(_page(project)))
+
+
+def test_two_people_saving_prices_do_not_overwrite_each_other(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    """Both opened the page at the same settings; the second save is refused
+    with the first one's values shown beside the input as typed, and saving
+    again (at the version now shown) keeps it."""
+    assert editor_client.post(_prices(project), VALID).status_code == 302
+    mine = {**VALID, "region": "ap-south-1", "rcu_hour": "0.0003"}
+
+    response = owner_client.post(_prices(project), mine)
+
+    assert response.status_code == 409
+    html = _html(response)
+    assert "editor changed the prices and items since you opened this page" in html
+    assert "The prices and items saved now (by editor)" in html
+    assert 'value="ap-south-1"' in html  # the input as typed
+    assert '<input type="hidden" name="version" value="1"' in html
+    row = ReviewSettings.objects.get(project=project)
+    assert (row.region, row.version) == ("eu-west-1", 1)
+
+    response = owner_client.post(_prices(project), {**mine, "version": "1"})
+
+    assert response.status_code == 302
+    row.refresh_from_db()
+    assert (row.region, row.version, row.updated_by.username) == (
+        "ap-south-1",
+        2,
+        "owner",
+    )
+    # A reset from a page showing older settings is refused too.
+    stale = owner_client.post(
+        reverse("review-prices-reset", args=[project.pk]), {"version": 1}
+    )
+    assert stale.status_code == 302
+    row.refresh_from_db()
+    assert row.region == "ap-south-1"
 
 
 @pytest.mark.parametrize("name", ["review-prices", "review-prices-reset"])
