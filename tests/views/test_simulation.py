@@ -263,9 +263,10 @@ def test_page_queries_do_not_grow_with_the_users_items(project, owner_client):
         assert response.status_code == 200
         counts.append(len(queries))
 
-    # The session, the user and the project (its owner needs no membership);
-    # the design comes from memory (a revision never changes).
-    assert counts == [3, 3]
+    # The session, the user, the project (its owner needs no membership) and
+    # the user's latest revisions (the Undo button); the design comes from
+    # memory (a revision never changes).
+    assert counts == [4, 4]
     assert "<dt>Your items</dt><dd>20</dd>" in _html(response)
 
 
