@@ -142,6 +142,44 @@
     });
   });
 
+  // Key templates wrap between their parts, never inside a {placeholder}:
+  // each placeholder in code becomes an unbreakable span.
+  const PLACEHOLDER = /\{[A-Za-z0-9_.:-]+\}/g;
+  function keepPlaceholdersWhole(root) {
+    const element = root.nodeType === Node.ELEMENT_NODE ? root : document.body;
+    {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      const nodes = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (
+          parent &&
+          !parent.closest(".placeholder, pre, textarea, script, style, option") &&
+          PLACEHOLDER.test(node.textContent)
+        ) {
+          nodes.push(node);
+        }
+        PLACEHOLDER.lastIndex = 0;
+      }
+      nodes.forEach((node) => {
+        const parts = [];
+        let last = 0;
+        for (const match of node.textContent.matchAll(PLACEHOLDER)) {
+          parts.push(document.createTextNode(node.textContent.slice(last, match.index)));
+          const span = document.createElement("span");
+          span.className = "placeholder";
+          span.textContent = match[0];
+          parts.push(span);
+          last = match.index + match[0].length;
+        }
+        parts.push(document.createTextNode(node.textContent.slice(last)));
+        node.replaceWith(...parts);
+      });
+    }
+  }
+  keepPlaceholdersWhole(document);
+  document.body.addEventListener("htmx:load", (event) => keepPlaceholdersWhole(event.target));
+
   // htmx keeps a copy of the page for the back button, and the
   // Content-Security-Policy refuses inline style when the copy is restored:
   // leave out the empty style attributes a browser or a tool may leave on

@@ -1,0 +1,99 @@
+"""Every section at 390, 1024, 1440 and 1920 px: the page never scrolls
+sideways, nothing sits in a scroll box of its own where the page could
+scroll instead (at 1024 px and wider), and key templates never break
+inside a {placeholder}. Screenshots of each land in test-output/."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page
+
+from modeler import services
+from tests.views.conftest import example_design
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery"
+SECTIONS = {
+    "overview": "",
+    "table": "table/",
+    "entities": "entities/Order/",
+    "patterns": "patterns/",
+    "simulation": "simulation/",
+    "keymap": "key-map/",
+    "collections": "collections/",
+    "diagrams": "diagrams/",
+    "review": "review/",
+    "export": "export/",
+    "members": "members/",
+}
+WIDTHS = (390, 1024, 1440, 1920)
+
+# Boxes that scroll on their own (content clipped unless the user scrolls
+# inside them), and how far their content runs past them.
+_SCROLL_BOXES = """() => [...document.querySelectorAll('main *')].filter((el) => {
+  const style = getComputedStyle(el);
+  // Tables of sample items hold every attribute: they may scroll sideways.
+  const x = /(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1
+    && !el.classList.contains('items-wrap');
+  const y = /(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+  return (x || y) && el.offsetParent !== null && !el.closest('details:not([open])')
+    && el.tagName !== 'TEXTAREA' && el.tagName !== 'PRE';
+}).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}#${el.id}`
+  + ` ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`)"""
+
+# The outermost elements that reach past the window's right edge.
+_PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')].filter((el) => {
+  const beyond = (e) => e.getBoundingClientRect().right > window.innerWidth + 1;
+  return beyond(el) && !(el.parentElement && beyond(el.parentElement));
+}).slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+  + ` (${Math.round(el.getBoundingClientRect().right)} px)`)"""
+
+# Placeholders ({customerId}, {lineNo:03d}) drawn over two lines.
+_BROKEN_PLACEHOLDERS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.offsetParent) continue;
+    for (const match of node.textContent.matchAll(/\\{[A-Za-z0-9_.:-]+\\}/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_section_fits(page: Page, screenshot, width: int) -> None:
+    owner = User.objects.create_user("lin", password=PASSWORD)
+    project = services.project_create(
+        owner=owner, design=example_design("order-management")
+    )
+    page.goto("/login/")
+    page.fill("#id_username", "lin")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.set_viewport_size({"width": width, "height": 900})
+    problems = []
+    for name, path in SECTIONS.items():
+        page.goto(f"/projects/{project.pk}/{path}")
+        page.wait_for_load_state("networkidle")
+        screenshot(f"layout-{width}-{name}")
+        page_width = page.evaluate("document.documentElement.scrollWidth")
+        if page_width > width:
+            problems.append(
+                f"{name}: the page is {page_width} px wide, past its right edge: "
+                + ", ".join(page.evaluate(_PAST_THE_EDGE))
+            )
+        if width >= 1024:
+            problems += [f"{name}: {box}" for box in page.evaluate(_SCROLL_BOXES)]
+        problems += [
+            f"{name}: {text} broken over two lines"
+            for text in page.evaluate(_BROKEN_PLACEHOLDERS)
+        ]
+    assert problems == [], "\n".join(problems)
