@@ -37,7 +37,8 @@ _SCROLL_BOXES = """() => [...document.querySelectorAll('main *')].filter((el) =>
   // Tables of sample items hold every attribute: they may scroll sideways.
   const x = /(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1
     && !el.classList.contains('items-wrap');
-  const y = /(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+  const y = /(auto|scroll)/.test(style.overflowY)
+    && el.scrollHeight > el.clientHeight + 1;
   return (x || y) && el.offsetParent !== null && !el.closest('details:not([open])')
     && el.tagName !== 'TEXTAREA' && el.tagName !== 'PRE';
 }).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}#${el.id}`
@@ -53,7 +54,8 @@ _PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')].filter((el) =
 # Placeholders ({customerId}, {lineNo:03d}) drawn over two lines.
 _BROKEN_PLACEHOLDERS = """() => {
   const broken = [];
-  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  const main = document.querySelector('main');
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (!node.parentElement.offsetParent) continue;
     for (const match of node.textContent.matchAll(/\\{[A-Za-z0-9_.:-]+\\}/g)) {
