@@ -413,6 +413,16 @@ def _faker_providers() -> frozenset[str]:
     )
 
 
+def generator_problems(
+    design: d.Design, entity: d.Entity, attr: d.Attribute
+) -> list[Problem]:
+    """What is wrong with `attr`'s generator in `entity` (the generator
+    picker checks a generator before offering it)."""
+    if attr.generator is None:
+        return []
+    return list(_check_generator(design, entity, attr, attr.generator, "generator"))
+
+
 def _check_generator(
     design: d.Design,
     entity: d.Entity,

@@ -10,6 +10,7 @@ runs. Pure Python; nothing here imports Django.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import random
 from collections.abc import Mapping
@@ -109,6 +110,34 @@ def _example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
             context.item[attr.name] = value
         out[attr.name] = text
     return out
+
+
+def sample_values(
+    design: d.Design, entity: d.Entity, attr: d.Attribute, count: int = 5
+) -> list[str]:
+    """`count` values of `attr` as its generator makes them for `entity`
+    (the generator picker's preview). Raises ValueError with the reason when
+    it cannot make them alone: a copy of a parent's value (ref, template)
+    needs the parent's item."""
+    others = tuple(a for a in entity.attributes if a.name != attr.name)
+    entity = dataclasses.replace(entity, attributes=(*others, attr))
+    try:
+        compiler = Compiler(design, entity, EXAMPLE_SEED, Populations())
+        make = compiler.attribute(attr)
+    except Exception as exc:  # noqa: BLE001 - a design mid-edit
+        raise ValueError(str(exc)) from None
+    values = []
+    for n in range(count):
+        try:
+            value = make(random.Random(EXAMPLE_SEED + n), Context())  # noqa: S311
+        except Exception as exc:  # noqa: BLE001 - the generator's own failure
+            raise ValueError(
+                str(exc)
+                or f"{type(exc).__name__}: it needs the values of the item "
+                "or its parent, which a preview does not have"
+            ) from None
+        values.append("(absent)" if value is None else _text(value))
+    return values
 
 
 def typed_example(text: str, type_name: str) -> Any:

@@ -30,6 +30,11 @@ urlpatterns = [
         name="editor-entity-preview",
     ),
     path(
+        f"{P}entities/<str:name>/generator/",
+        editor_entities.generator_picker,
+        name="editor-generator-picker",
+    ),
+    path(
         f"{P}entities/<str:name>/delete/",
         editor_entities.entity_delete,
         name="editor-entity-delete",

@@ -10,17 +10,29 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import push_url, reswap, retarget
 
 from modeler import design as d
 from modeler import editor_services as edit
-from modeler.design_check import GENERATOR_KINDS, check_design
+from modeler.design_check import GENERATOR_KINDS, check_design, generator_problems
 from modeler.design_edits import EditError, entity_dependants, entity_replace
-from modeler.editor_forms import EntityCreateForm, EntityForm, entity_draft
+from modeler.editor_forms import (
+    EntityCreateForm,
+    EntityForm,
+    entity_draft,
+    generator_text,
+)
 from modeler.editor_preview import entity_preview as build_preview
-from modeler.editor_preview import example_values
+from modeler.editor_preview import example_values, sample_values
+from modeler.forms_generator import (
+    BY_NAME,
+    FAKER_PROVIDERS,
+    GeneratorPickerForm,
+    current_generator,
+)
 from modeler.problems import Problem
+from modeler.sampledata.values import default_generator
 from modeler.selectors import ProjectAccess
 from modeler.views.editor import (
     edited,
@@ -290,3 +302,64 @@ def entity_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespo
     return edited(
         request, result, f"Deleted the entity {name}.", url=url, respond=respond
     )
+
+
+@login_required
+@require_GET
+def generator_picker(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
+    """The generator picker for one attribute row of the entity editor: the
+    kind and its fields, the default that the attribute's name and type
+    imply, five sample values, and the generator in the design file's
+    syntax for the row's input. Saves nothing."""
+    access, design = load(request, project_id)
+    entity = design.entity(name) or d.Entity(name=name)
+    attr_name = request.GET.get("attr_name", "").strip()[:255] or "value"
+    attr_type = request.GET.get("attr_type", "S")
+    if attr_type not in d.ATTRIBUTE_TYPES:
+        attr_type = "S"
+    default = default_generator(d.Attribute(attr_name, attr_type))
+    kind = request.GET.get("kind")
+    if kind and kind == request.GET.get("shown_kind"):
+        form = GeneratorPickerForm(request.GET)
+    else:
+        # First opened (from the row's input, else the default), or a new
+        # kind chosen (from its example).
+        start = (
+            current_generator(BY_NAME[kind].example)
+            if kind in BY_NAME
+            else current_generator(request.GET.get("current", "")) or default
+        )
+        form = GeneratorPickerForm(GeneratorPickerForm.for_generator(start).initial)
+    generator = form.generator()
+    samples: list[str] = []
+    problems: list[str] = []
+    preview_note = ""
+    if generator is not None:
+        attr = d.Attribute(attr_name, attr_type, generator=generator)
+        problems = [p.message for p in generator_problems(design, entity, attr)]
+        if not problems:
+            try:
+                samples = sample_values(design, entity, attr)
+            except ValueError as exc:
+                preview_note = f"No preview here: {exc}"
+    chosen = BY_NAME.get(form["kind"].value())
+    context = {
+        "access": access,
+        "project": access.project,
+        "entity_name": name,
+        "form": form,
+        "kind": chosen,
+        "attr_name": attr_name,
+        "attr_type": attr_type,
+        "row": request.GET.get("row", ""),
+        "text": generator_text(generator) if generator else "",
+        "default_text": generator_text(default),
+        "samples": samples,
+        "problems": problems,
+        "preview_note": preview_note,
+        "providers": FAKER_PROVIDERS,
+        "sources": [
+            f"{e.name}.{a.name}" for e in design.entities for a in e.attributes
+        ],
+    }
+    return render(request, "modeler/_generator-picker.html", context)

@@ -124,6 +124,44 @@
     }
   });
 
+  // The generator picker: Pick… opens it for its attribute row (name, type
+  // and the generator as typed); Use writes the chosen generator into the
+  // row's input, which updates the live preview.
+  function rowInput(row, part) {
+    return document.getElementById(`id_attr-${row}-${part}`);
+  }
+  document.addEventListener("click", (event) => {
+    const pick = event.target.closest && event.target.closest("[data-generator-pick]");
+    if (pick) {
+      const dialog = document.getElementById("generator-picker");
+      const row = pick.dataset.generatorPick;
+      const params = new URLSearchParams({
+        row,
+        attr_name: rowInput(row, "name").value,
+        attr_type: rowInput(row, "type").value,
+        current: rowInput(row, "generator").value,
+      });
+      dialog.showModal();
+      htmx.ajax("GET", `${dialog.dataset.pickerUrl}?${params}`, {
+        target: "#generator-picker-body",
+        swap: "outerHTML",
+      });
+      return;
+    }
+    const use = event.target.closest && event.target.closest("[data-generator-use]");
+    if (use) {
+      const input = rowInput(use.dataset.row, "generator");
+      input.value = use.dataset.generatorUse;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      use.closest("dialog").close();
+      input.focus();
+      return;
+    }
+    const close = event.target.closest && event.target.closest("[data-generator-close]");
+    if (close) close.closest("dialog").close();
+  });
+
   // After an edit conflict, Take theirs is the form's Discard/Cancel link.
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("[data-take-theirs]");

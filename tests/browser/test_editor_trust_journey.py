@@ -266,3 +266,41 @@ def test_undo_and_redo_of_edits(page: Page, screenshot) -> None:
     page.keyboard.press("Control+z")
     expect(page.locator("#id_description")).to_have_value(original)
     assert stored_design(project).entity("Customer").description == original
+
+
+def test_the_generator_picker(page: Page, screenshot) -> None:
+    """Pick… beside an attribute: the kind, its fields, five sample values;
+    Use writes the generator into the row and Save keeps it."""
+    project = _project()
+    _log_in(page, "lin")
+    page.goto(f"/projects/{project.pk}/entities/Order/")
+    row = next(
+        i
+        for i in range(page.locator("input.attr-name").count())
+        if page.locator(f"#id_attr-{i}-name").input_value() == "total"
+    )
+    page.click(f"[data-generator-pick='{row}']")
+    dialog = page.locator("#generator-picker")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Sample generator for total")
+    expect(dialog.locator("[data-generator-samples] li")).to_have_count(5)
+    dialog.locator("select[name=kind]").select_option("int")
+    expect(dialog.locator("[data-generator-result]")).to_have_text(
+        "{int: {max: 5, min: 1}}"
+    )
+    dialog.locator("input[name=high]").fill("9")
+    expect(dialog.locator("[data-generator-result]")).to_have_text(
+        "{int: {max: 9, min: 1}}"
+    )
+    values = dialog.locator("[data-generator-samples] code").all_inner_texts()
+    assert len(values) == 5 and all(1 <= int(v) <= 9 for v in values)
+    screenshot("trust-05-generator-picker")
+    dialog.locator("button:text('Use this generator')").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator(f"#id_attr-{row}-generator")).to_have_value(
+        "{int: {max: 9, min: 1}}"
+    )
+    page.click("text=Save Order")
+    expect(page.locator(".toast", has_text="Saved Order.").first).to_be_visible()
+    generator = stored_design(project).entity("Order").attribute("total").generator
+    assert (generator.kind, dict(generator.params)) == ("int", {"max": 9, "min": 1})
