@@ -37,7 +37,7 @@ from django.test.utils import setup_test_environment  # noqa: E402
 from modeler import services  # noqa: E402
 from modeler.design import Design  # noqa: E402
 from modeler.designfile import read_design  # noqa: E402
-from modeler.editor_forms import EntityForm, PatternForm  # noqa: E402
+from modeler.editor.forms import EntityForm, PatternForm  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RUNS = 25

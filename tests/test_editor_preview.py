@@ -1,4 +1,4 @@
-"""The editor's live previews (modeler.editor_preview): keys rendered from
+"""The editor's live previews (modeler.editor.preview): keys rendered from
 example values, and the exact requests of access patterns."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from modeler import design as d
 from modeler.designfile import read_design
-from modeler.editor_preview import entity_preview, example_values, pattern_preview
+from modeler.editor.preview import entity_preview, example_values, pattern_preview
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

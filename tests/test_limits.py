@@ -12,8 +12,9 @@ import pytest
 from django.conf import settings
 
 from modeler import design as d
-from modeler import editor_services, limits, services
+from modeler import limits, services
 from modeler.designfile import read_design
+from modeler.editor import services as editor_services
 from modeler.sampledata import SampleDataError, generate
 from modeler.sampledata.generate import planned_items
 from tests.sampledata.helpers import example

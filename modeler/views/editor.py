@@ -25,11 +25,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import push_url, retarget, trigger_client_event
 
 from modeler import design as d
-from modeler import editor_services as edit
 from modeler.design_check import check_design
 from modeler.design_edits import EditError, index_dependants
-from modeler.editor_forms import IndexForm, TableForm, VersionedForm
-from modeler.editor_services import EditRefused, Saved
+from modeler.editor import services as edit
+from modeler.editor.forms import IndexForm, TableForm, VersionedForm
+from modeler.editor.services import EditRefused, Saved
 from modeler.forms import VersionForm
 from modeler.presenters import their_versions
 from modeler.problems import Problem

@@ -14,23 +14,23 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import push_url, reswap, retarget
 
 from modeler import design as d
-from modeler import editor_services as edit
 from modeler.design_check import GENERATOR_KINDS, check_design, generator_problems
 from modeler.design_edits import EditError, entity_dependants, entity_replace
-from modeler.editor_forms import (
+from modeler.editor import services as edit
+from modeler.editor.forms import (
     EntityCreateForm,
     EntityForm,
     entity_draft,
     generator_text,
 )
-from modeler.editor_preview import entity_preview as build_preview
-from modeler.editor_preview import example_values, sample_values
-from modeler.forms_generator import (
+from modeler.editor.forms.generator import (
     BY_NAME,
     FAKER_PROVIDERS,
     GeneratorPickerForm,
     current_generator,
 )
+from modeler.editor.preview import entity_preview as build_preview
+from modeler.editor.preview import example_values, sample_values
 from modeler.problems import Problem
 from modeler.sampledata.values import default_generator
 from modeler.selectors import ProjectAccess

@@ -13,12 +13,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget
 
 from modeler import design as d
-from modeler import editor_services as edit
 from modeler import presenters
 from modeler.design_check import check_design
-from modeler.editor_forms import PatternForm, pattern_draft
-from modeler.editor_preview import pattern_preview as build_preview
-from modeler.editor_services import Saved
+from modeler.editor import services as edit
+from modeler.editor.forms import PatternForm, pattern_draft
+from modeler.editor.preview import pattern_preview as build_preview
+from modeler.editor.services import Saved
 from modeler.selectors import ProjectAccess
 from modeler.views.editor import (
     edited,

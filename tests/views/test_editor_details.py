@@ -16,7 +16,7 @@ from django.test import Client
 
 from modeler import services
 from modeler.designfile import read_design
-from modeler.editor_forms import EntityForm, PatternForm
+from modeler.editor.forms import EntityForm, PatternForm
 from modeler.models import Project, Role
 from tests.views.conftest import example_design
 from tests.views.test_editor_edits import (

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from modeler import selectors
 from modeler.design import Design
-from modeler.editor_forms import EntityForm, IndexForm, PatternForm, TableForm
+from modeler.editor.forms import EntityForm, IndexForm, PatternForm, TableForm
 from modeler.models import Project
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

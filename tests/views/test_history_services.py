@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from modeler import design as d
-from modeler import editor_services as edit
 from modeler import selectors, services
+from modeler.editor import services as edit
 from modeler.models import Revision
 from tests.views.conftest import stored_design
 

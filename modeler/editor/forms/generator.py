@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 
 from modeler import design as d
-from modeler.editor_forms import generator_text, parse_generator
+from modeler.editor.forms.entity import generator_text, parse_generator
 
 
 @dataclass(frozen=True)

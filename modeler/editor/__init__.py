@@ -1,0 +1,4 @@
+"""The design editor: its forms (one module per element: table, index,
+entity, access pattern, and the generator picker), its writes (`services`:
+one per edit, each a new revision through `modeler.services.project_edit`)
+and its live previews (`preview`). Its views are `modeler.views.editor*`."""
