@@ -131,7 +131,10 @@
 
   // The answer to a request whose element has left the page (a section's
   // review findings, when the user moved to another section before they
-  // arrived) has nowhere to go, nor the parts it sends out of band: drop it.
+  // arrived; a tab or an entity clicked before another one whose answer
+  // came first) has nowhere to go, nor the parts it sends out of band: drop
+  // it, so that answers coming back out of order never show one section
+  // under another's URL.
   // Not aborted: htmx logs an abort as a console error.
   // (A removed element's events no longer reach the body: listen on it.)
   document.body.addEventListener("htmx:beforeCleanupElement", (event) => {
