@@ -61,6 +61,36 @@ urlpatterns = [
         name="history-undo-bar",
     ),
     path(
+        "projects/<int:project_id>/history/",
+        history.history_page,
+        name="history-page",
+    ),
+    path(
+        "projects/<int:project_id>/history/compare/",
+        history.history_compare,
+        name="history-compare",
+    ),
+    path(
+        "projects/<int:project_id>/history/compare/consequences/",
+        history.history_consequences,
+        name="history-consequences",
+    ),
+    path(
+        "projects/<int:project_id>/history/<int:number>/design.yaml",
+        history.revision_yaml,
+        name="history-yaml",
+    ),
+    path(
+        "projects/<int:project_id>/history/<int:number>/label/",
+        history.revision_label,
+        name="history-label",
+    ),
+    path(
+        "projects/<int:project_id>/history/<int:number>/restore/",
+        history.revision_restore,
+        name="history-restore",
+    ),
+    path(
         "projects/<int:project_id>/design.yaml",
         projects.project_export,
         name="project-export",

@@ -285,7 +285,10 @@ def _phrase(old: Element | None, new: Element | None) -> str:
 def changed_fields(old: Element, new: Element) -> list[str]:
     """What changed from one version of an element to another, as field
     labels ("key templates", "description")."""
-    if old.kind in (PROJECT, SEED, ITEMS):
+    if old.kind == PROJECT:
+        parts = zip(("name", "description"), old.value, new.value, strict=True)
+        return [part for part, was, now in parts if was != now]
+    if old.kind in (SEED, ITEMS):
         return [] if old.value == new.value else [old.label.removeprefix("the ")]
     return _changed_fields(old.value, new.value)
 

@@ -1,18 +1,24 @@
-"""Undo and redo of a user's own changes to a project (the buttons of the
-project header). Both are plain form posts that come back to the page they
-were made on, which then shows the design as it is now."""
+"""The project's history: Undo and Redo of a user's own changes (the
+buttons of the project header: plain form posts that come back to the page
+they were made on), and the History section (every revision; compare any
+two; download, name or restore one)."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
+from modeler import design as d
 from modeler import selectors, services
+from modeler.designfile import dump_design
+from modeler.history.diff import consequences, design_diff, diff_text
+from modeler.review.cache import cached_review
 from modeler.services import EditConflict, HistoryError
 from modeler.templatetags.history import undo_bar as undo_bar_context
 
@@ -77,3 +83,180 @@ def undo_bar(request: HttpRequest, project_id: int) -> HttpResponse:
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
     context = undo_bar_context({"access": access, "user": request.user})
     return render(request, "modeler/_undo-bar.html", context)
+
+
+# --- The History section -----------------------------------------------------------
+
+HISTORY_PAGE = 50
+
+
+class _LabelForm(forms.Form):
+    label = forms.CharField(max_length=200, required=False, strip=True)
+
+
+class _CompareForm(forms.Form):
+    before = forms.IntegerField(min_value=1)
+    after = forms.IntegerField(min_value=1)
+
+
+@login_required
+@require_GET
+def history_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Every revision, newest first (50 a page): who, when, what changed,
+    its name; compare any two, download one, name or restore it."""
+    access = selectors.project_get_for_user(user=request.user, project_id=project_id)
+    before = request.GET.get("before", "")
+    revisions = selectors.revision_list(
+        project=access.project,
+        limit=HISTORY_PAGE,
+        before=int(before) if before.isdigit() else None,
+    )
+    older = revisions[-1].number if len(revisions) == HISTORY_PAGE else None
+    context = {
+        "access": access,
+        "project": access.project,
+        "section": "history",
+        "revisions": revisions,
+        "older": older if older and older > 1 else None,
+        "latest": access.project.version,
+    }
+    name = "modeler/history.html"
+    if request.htmx and not request.htmx.boosted:
+        name += "#workspace"
+    return render(request, name, context)
+
+
+def _revision_or_404(project, number: int) -> d.Design:  # noqa: ANN001
+    design = selectors.revision_design(project=project, number=number)
+    if design is None:
+        raise Http404("No such revision")
+    return design
+
+
+@login_required
+@require_GET
+def revision_yaml(request: HttpRequest, project_id: int, number: int) -> HttpResponse:
+    access = selectors.project_get_for_user(user=request.user, project_id=project_id)
+    text = dump_design(_revision_or_404(access.project, number))
+    response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
+    filename = f"{slugify(access.project.name) or 'design'}-r{number}.yaml"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_POST
+def revision_label(request: HttpRequest, project_id: int, number: int) -> HttpResponse:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, write=True
+    )
+    form = _LabelForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A revision's name is at most 200 characters.")
+        return redirect("history-page", project_id=project_id)
+    try:
+        revision = services.revision_label_set(
+            project=access.project, number=number, label=form.cleaned_data["label"]
+        )
+    except HistoryError as exc:
+        raise Http404(str(exc)) from None
+    if revision.label:
+        messages.success(request, f"Named revision {number} “{revision.label}”.")
+    else:
+        messages.success(request, f"Revision {number} has no name now.")
+    return redirect("history-page", project_id=project_id)
+
+
+@login_required
+@require_POST
+def revision_restore(
+    request: HttpRequest, project_id: int, number: int
+) -> HttpResponse:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, write=True
+    )
+    try:
+        restored = services.revision_restore(
+            project=access.project, user=request.user, number=number
+        )
+    except HistoryError as exc:
+        raise Http404(str(exc)) from None
+    messages.success(
+        request,
+        f"Restored revision {number} as revision {restored.number}; the "
+        "revisions since stay in the history.",
+    )
+    return redirect("history-page", project_id=project_id)
+
+
+def _compared(request: HttpRequest, project_id: int):  # noqa: ANN202
+    """The project and the two revisions the query names (404 if either is
+    not one of the project's)."""
+    access = selectors.project_get_for_user(user=request.user, project_id=project_id)
+    form = _CompareForm(request.GET)
+    if not form.is_valid():
+        raise Http404("Name two revisions: ?before=N&after=M")
+    numbers = form.cleaned_data["before"], form.cleaned_data["after"]
+    designs = [_revision_or_404(access.project, n) for n in numbers]
+    return access, numbers, designs
+
+
+@login_required
+@require_GET
+def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The semantic diff of two revisions: each changed element side by
+    side, the key map's changed cells, and (loaded after) what the change
+    does to verdicts, findings and cost. `?format=text` downloads it."""
+    access, (first, second), (before, after) = _compared(request, project_id)
+    if request.GET.get("format") == "text":
+        title = f"{access.project.name}: revision {first} to revision {second}"
+        text = diff_text(before, after, title=title)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        filename = f"{slugify(access.project.name) or 'design'}-r{first}-r{second}.diff"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+    diff = design_diff(before, after)
+    key_attributes = [k.name for k in after.table.all_key_attributes()]
+    context = {
+        "access": access,
+        "project": access.project,
+        "section": "history",
+        "first": first,
+        "second": second,
+        "diff": diff,
+        "key_attributes": key_attributes,
+        "key_rows": [
+            {
+                "entity": entity.name,
+                "cells": [
+                    {
+                        "template": entity.keys[name].template
+                        if name in entity.keys
+                        else "",
+                        "changed": (entity.name, name) in diff.key_cells,
+                    }
+                    for name in key_attributes
+                ],
+            }
+            for entity in after.entities
+        ],
+    }
+    name = "modeler/history-compare.html"
+    if request.htmx and not request.htmx.boosted:
+        name += "#workspace"
+    return render(request, name, context)
+
+
+@login_required
+@require_GET
+def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
+    """What the change between two revisions does to the review: loaded by
+    the diff page after it shows (a review on a cold cache takes seconds)."""
+    access, _, (before, after) = _compared(request, project_id)
+    cost = selectors.project_cost_settings(project=access.project)
+    reviews = [
+        cached_review(design, prices=cost.prices, stored_items=cost.stored_items)
+        for design in (before, after)
+    ]
+    context = {"outcome": consequences(*reviews)}
+    return render(request, "modeler/_history-consequences.html", context)

@@ -120,3 +120,108 @@ def test_undo_needs_csrf_and_post(project, editor):
     )
     assert client.get(f"/projects/{project.pk}/undo/").status_code == 405
     assert stored_design(project).entity("Customer").description == "described"
+
+
+# --- The History section -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_history_lists_revisions_with_author_and_summary(
+    project, editor, viewer_client: Client
+):
+    _rename(project, editor, "Order", "Purchase")
+    html = viewer_client.get(f"/projects/{project.pk}/history/").content.decode()
+    assert "renamed entity Order to Purchase" in html
+    assert "created the design" in html
+    assert ">editor<" in html
+    assert 'aria-current="page">History<' in html
+    # Viewers compare and download, but cannot name or restore.
+    assert "Name or restore" not in html
+    assert f"/projects/{project.pk}/history/1/design.yaml" in html
+    partial = viewer_client.get(f"/projects/{project.pk}/history/", **HTMX)
+    assert "<html" not in partial.content.decode()
+
+
+@pytest.mark.django_db
+def test_compare_two_revisions_side_by_side(project, editor, viewer_client: Client):
+    _describe(project, editor, "Customer", "Described in revision 2")
+    url = f"/projects/{project.pk}/history/compare/?before=1&after=2"
+    html = viewer_client.get(url).content.decode()
+    assert "Revision 1 → revision 2" in html
+    assert "<strong>Changed entity Customer (description).</strong>" in html
+    assert "Described in revision 2" in html
+    assert 'id="history-consequences"' in html  # loaded after the page
+    text = viewer_client.get(url + "&format=text")
+    assert text["Content-Disposition"].endswith('-r1-r2.diff"')
+    assert "+    description: Described in revision 2" in text.content.decode()
+
+
+@pytest.mark.django_db
+def test_consequences_of_a_change(project, editor, viewer_client: Client):
+    _describe(project, editor, "Customer", "A description changes no verdict")
+    html = viewer_client.get(
+        f"/projects/{project.pk}/history/compare/consequences/?before=1&after=2",
+        **HTMX,
+    ).content.decode()
+    assert "This change costs the same on demand." in html
+
+
+@pytest.mark.django_db
+def test_download_name_and_restore_a_revision(project, editor, editor_client: Client):
+    original = stored_design(project).entity("Customer").description
+    _describe(project, editor, "Customer", "changed")
+    yaml_response = editor_client.get(f"/projects/{project.pk}/history/1/design.yaml")
+    assert yaml_response["Content-Disposition"].endswith('-r1.yaml"')
+    assert original.split("\n")[0] in yaml_response.content.decode()
+
+    response = editor_client.post(
+        f"/projects/{project.pk}/history/1/label/", {"label": "reviewed 2026-11-30"}
+    )
+    assert response.status_code == 302
+    assert (
+        "reviewed 2026-11-30"
+        in editor_client.get(f"/projects/{project.pk}/history/").content.decode()
+    )
+
+    response = editor_client.post(f"/projects/{project.pk}/history/1/restore/")
+    assert response.status_code == 302
+    project.refresh_from_db()
+    assert project.version == 3
+    assert stored_design(project).entity("Customer").description == original
+    assert _messages(response)[-1].startswith("Restored revision 1 as revision 3")
+
+
+@pytest.mark.django_db
+def test_history_access_rules(
+    project, editor, viewer_client: Client, outsider_client: Client
+):
+    _describe(project, editor, "Customer", "changed")
+    base = f"/projects/{project.pk}/history/"
+    reads = [
+        base,
+        base + "compare/?before=1&after=2",
+        base + "compare/consequences/?before=1&after=2",
+        base + "1/design.yaml",
+    ]
+    for url in reads:
+        assert outsider_client.get(url).status_code == 404
+        anonymous = Client().get(url)
+        assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    for url in (base + "1/label/", base + "1/restore/"):
+        assert viewer_client.post(url, {"label": "x"}).status_code == 403
+        assert outsider_client.post(url, {"label": "x"}).status_code == 404
+        assert viewer_client.get(url).status_code == 405
+    assert viewer_client.get(base + "9/design.yaml").status_code == 404
+    assert viewer_client.get(base + "compare/?before=1&after=9").status_code == 404
+    assert viewer_client.get(base + "compare/?before=x").status_code == 404
+    project.refresh_from_db()
+    assert project.version == 2
+
+
+@pytest.mark.django_db
+def test_naming_and_restoring_need_csrf(project, editor):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(editor)
+    base = f"/projects/{project.pk}/history/1/"
+    assert client.post(base + "label/", {"label": "x"}).status_code == 403
+    assert client.post(base + "restore/").status_code == 403
