@@ -48,13 +48,23 @@
   const EDITOR_FORMS = "form.editor-form";
   const sent = new WeakMap();
 
+  // What the user can change in a form, disabled fields included (a field
+  // the page disables, such as capacity under on-demand billing, is not an
+  // edit of the user's).
   function fields(form) {
-    const data = new FormData(form);
-    data.delete("csrfmiddlewaretoken");
-    for (const name of [...data.keys()]) {
-      if (name === "version" || name.endsWith("-version")) data.delete(name);
+    const parts = [];
+    for (const element of form.elements) {
+      const name = element.name;
+      if (!name || name === "csrfmiddlewaretoken" || name === "version") continue;
+      if (name.endsWith("-version") || ["submit", "button"].includes(element.type)) continue;
+      if (["checkbox", "radio"].includes(element.type) && !element.checked) continue;
+      if (element.tagName === "SELECT" && element.multiple) {
+        for (const option of element.selectedOptions) parts.push([name, option.value]);
+        continue;
+      }
+      parts.push([name, element.value]);
     }
-    return new URLSearchParams(data).toString();
+    return new URLSearchParams(parts).toString();
   }
 
   function rememberForms(root) {

@@ -83,7 +83,8 @@ def test_every_section_fits(page: Page, screenshot, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 900})
     problems = []
     for name, path in SECTIONS.items():
-        page.goto(f"/projects/{project.pk}/{path}")
+        response = page.goto(f"/projects/{project.pk}/{path}")
+        assert response.ok, f"{name}: HTTP {response.status}"
         page.wait_for_load_state("networkidle")
         screenshot(f"layout-{width}-{name}")
         page_width = page.evaluate("document.documentElement.scrollWidth")
