@@ -196,3 +196,70 @@ class ReviewSettings(models.Model):
 
     def __str__(self) -> str:
         return f"review settings of project {self.project_id}"
+
+
+class ReviewSession(models.Model):
+    """A design review held on one revision: its title, the members taking
+    part, and where it stands. Approving records who approved which
+    revision; the design may change after, which the Overview then says."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+        APPROVED = "approved", "Approved"
+
+    project = models.ForeignKey(Project, models.CASCADE, related_name="review_sessions")
+    revision = models.ForeignKey(Revision, models.PROTECT, related_name="+")
+    title = models.CharField(max_length=200)
+    status = models.CharField(max_length=20, choices=Status, default=Status.OPEN)
+    participants = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now)
+    # Who set the status last, and when (the approver, once approved).
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"review {self.title!r} of project {self.project_id}"
+
+
+class ReviewComment(models.Model):
+    """A comment in a review, on one element of the design (its id in
+    `modeler.history.elements`, so it follows renames) or on the review as
+    a whole (element ""), or a reply to another comment."""
+
+    session = models.ForeignKey(ReviewSession, models.CASCADE, related_name="comments")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+    element = models.CharField(max_length=80, blank=True)
+    # The element's label when the comment was written (entity Order), for
+    # an element removed since.
+    element_label = models.CharField(max_length=300, blank=True)
+    parent = models.ForeignKey(
+        "self", models.CASCADE, null=True, blank=True, related_name="replies"
+    )
+    body = models.TextField()
+    # The project's version when it was written: the element as it was then.
+    written_at = models.PositiveIntegerField()
+    resolved = models.BooleanField(default=False)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"comment {self.pk} in review {self.session_id}"

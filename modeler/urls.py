@@ -2,7 +2,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from modeler.forms import LoginForm
-from modeler.views import accounts, history, members, projects, simulation
+from modeler.views import (
+    accounts,
+    history,
+    members,
+    projects,
+    reviews,
+    simulation,
+)
 
 urlpatterns = [
     path(
@@ -64,6 +71,31 @@ urlpatterns = [
         "projects/<int:project_id>/history/",
         history.history_page,
         name="history-page",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/",
+        reviews.reviews_page,
+        name="reviews-page",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/",
+        reviews.review_session,
+        name="review-session",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/comments/",
+        reviews.review_comment,
+        name="review-comment",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/comments/<int:comment_id>/resolve/",
+        reviews.review_comment_resolve,
+        name="review-comment-resolve",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/status/",
+        reviews.review_status,
+        name="review-status",
     ),
     path(
         "projects/<int:project_id>/history/compare/",

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from modeler import presenters, selectors, services
+from modeler import presenters, review_sessions, selectors, services
 from modeler.design_check import check_design
 from modeler.designfile import dump_design
 from modeler.examples import example, examples
@@ -164,6 +164,7 @@ def project_detail(request: HttpRequest, project_id: int) -> HttpResponse:
             "patterns": patterns,
             "problems": check_design(design),
             "section": "overview",
+            "approved": review_sessions.approved_since(access.project),
         },
     )
 

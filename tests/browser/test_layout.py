@@ -26,6 +26,8 @@ SECTIONS = {
     "diagrams": "diagrams/",
     "review": "review/",
     "export": "export/",
+    "reviews": "reviews/",
+    "history": "history/",
     "members": "members/",
 }
 WIDTHS = (390, 1024, 1440, 1920)

@@ -449,10 +449,10 @@ def test_detail_queries_do_not_grow_with_the_entities(
         assert response.status_code == 200
         counts.append(len(queries))
 
-    # The session, the user, the project (its owner needs no membership) and
-    # the user's latest revisions (the Undo button); the design comes from
-    # memory (a revision never changes).
-    assert counts == [4, 4]
+    # The session, the user, the project (its owner needs no membership),
+    # the user's latest revisions (the Undo button) and the latest approved
+    # review; the design comes from memory (a revision never changes).
+    assert counts == [5, 5]
     assert b'">LineItem3</span></h3>' in response.content
 
 

@@ -1,0 +1,195 @@
+"""Review sessions: a review opened on one revision, comments on the
+design's elements (kept on the element across renames, marked outdated when
+the element changed after they were written), replies, resolve and reopen,
+and a status that owners and editors set (approving records who approved
+which revision). Reads and writes, with the caller's access checked by the
+views."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from modeler import design as d
+from modeler.conversion import design_from_revision
+from modeler.history.elements import Element, elements
+from modeler.models import Project, ReviewComment, ReviewSession, Revision
+from modeler.selectors import project_design
+
+WHOLE_REVIEW = ""  # the element of a comment on the review as a whole
+BODY_MAX_CHARS = 5000
+
+
+class ReviewError(Exception):
+    """A review action that cannot be done; the message says why."""
+
+
+def session_open(
+    *,
+    project: Project,
+    author: AbstractBaseUser,
+    number: int,
+    title: str,
+    participants: Iterable[AbstractBaseUser] = (),
+) -> ReviewSession:
+    revision = Revision.objects.filter(project=project, number=number).first()
+    if revision is None:
+        raise ReviewError(f"The project has no revision {number}.")
+    with transaction.atomic():
+        session = ReviewSession.objects.create(
+            project=project, revision=revision, title=title, created_by=author
+        )
+        session.participants.set(participants)
+    return session
+
+
+def session_decide(
+    *, session: ReviewSession, user: AbstractBaseUser, status: str
+) -> ReviewSession:
+    if status not in ReviewSession.Status.values:
+        raise ReviewError(f"'{status}' is not a review status.")
+    session.status = status
+    session.decided_by = user
+    session.decided = timezone.now()
+    session.save(update_fields=["status", "decided_by", "decided"])
+    return session
+
+
+def comment_add(
+    *,
+    session: ReviewSession,
+    author: AbstractBaseUser,
+    body: str,
+    element: str = WHOLE_REVIEW,
+    parent: ReviewComment | None = None,
+) -> ReviewComment:
+    """A comment on `element` (an id of the reviewed revision's elements),
+    or a reply to `parent` (on the parent's element)."""
+    body = body.strip()
+    if not body:
+        raise ReviewError("Write something first.")
+    if len(body) > BODY_MAX_CHARS:
+        raise ReviewError(f"A comment is at most {BODY_MAX_CHARS} characters.")
+    if parent is not None:
+        if parent.session_id != session.pk:
+            raise ReviewError("That comment is in another review.")
+        element, label = parent.element, parent.element_label
+    else:
+        label = ""
+        if element != WHOLE_REVIEW:
+            found = elements(_reviewed_design(session)).get(element)
+            if found is None:
+                raise ReviewError("The reviewed revision has no such element.")
+            label = found.label
+    return ReviewComment.objects.create(
+        session=session,
+        author=author,
+        element=element,
+        element_label=label,
+        parent=parent,
+        body=body,
+        written_at=session.project.version,
+    )
+
+
+def comment_resolve(*, comment: ReviewComment, resolved: bool) -> ReviewComment:
+    comment.resolved = resolved
+    comment.save(update_fields=["resolved"])
+    return comment
+
+
+def _reviewed_design(session: ReviewSession) -> d.Design:
+    return design_from_revision(session.revision)
+
+
+# --- Reads ------------------------------------------------------------------------
+
+
+@dataclass
+class Thread:
+    """A comment with its replies, on an element as it is now."""
+
+    comment: ReviewComment
+    replies: list[ReviewComment] = field(default_factory=list)
+    label: str = ""  # the element's label now (renames followed)
+    outdated: bool = False  # the element changed after the comment
+    removed: bool = False  # the element is no longer in the design
+
+
+@dataclass
+class ElementThreads:
+    element: str  # id, or "" for the review as a whole
+    label: str
+    threads: list[Thread]
+
+
+def session_threads(session: ReviewSession) -> list[ElementThreads]:
+    """The review's comments by element, in the order of the design's
+    elements (the review as a whole first); each thread says whether its
+    element changed since the comment was written."""
+    project = session.project
+    current = elements(project_design(project=project))
+    comments = list(session.comments.select_related("author"))
+    written = {c.written_at for c in comments if c.parent_id is None}
+    then: dict[int, dict[str, Element]] = {
+        revision.number: elements(design_from_revision(revision))
+        for revision in Revision.objects.filter(project=project, number__in=written)
+    }
+    threads: dict[int, Thread] = {}
+    for comment in comments:
+        if comment.parent_id is None:
+            now = current.get(comment.element) if comment.element else None
+            was = then.get(comment.written_at, {}).get(comment.element)
+            threads[comment.pk] = Thread(
+                comment=comment,
+                label=now.label if now else comment.element_label,
+                removed=bool(comment.element) and now is None,
+                outdated=bool(comment.element)
+                and now is not None
+                and (was is None or was.value != now.value),
+            )
+    for comment in comments:
+        if comment.parent_id is not None and comment.parent_id in threads:
+            threads[comment.parent_id].replies.append(comment)
+    order = {element_id: i for i, element_id in enumerate(current)}
+    grouped: dict[str, ElementThreads] = {}
+    for thread in threads.values():
+        key = thread.comment.element
+        if key not in grouped:
+            label = "The review as a whole" if key == WHOLE_REVIEW else thread.label
+            grouped[key] = ElementThreads(key, label, [])
+        grouped[key].threads.append(thread)
+    return sorted(
+        grouped.values(),
+        key=lambda g: (g.element != WHOLE_REVIEW, order.get(g.element, len(order))),
+    )
+
+
+def element_choices(session: ReviewSession) -> list[tuple[str, str]]:
+    """What a comment can be about: the review as a whole, then every
+    element of the reviewed revision."""
+    found = elements(_reviewed_design(session))
+    return [(WHOLE_REVIEW, "The review as a whole")] + [
+        (element_id, element.label[:1].upper() + element.label[1:])
+        for element_id, element in found.items()
+    ]
+
+
+def approved_since(project: Project) -> ReviewSession | None:
+    """The latest approved review when the design changed after the
+    revision it approved (the Overview says so), else None."""
+    latest = (
+        ReviewSession.objects.filter(
+            project=project, status=ReviewSession.Status.APPROVED
+        )
+        .select_related("revision", "decided_by")
+        .order_by("-decided", "-pk")
+        .first()
+    )
+    if latest is None or latest.revision.number >= project.version:
+        return None
+    return latest

@@ -1,0 +1,186 @@
+"""Review sessions: the list of a project's reviews (owners and editors
+open one on a revision), and a review's page: its comments by design
+element, replies, resolve and reopen (any member may comment), and its
+status (owners and editors approve or ask for changes)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from modeler import review_sessions as sessions
+from modeler import selectors
+from modeler.forms import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
+from modeler.models import ReviewComment, ReviewSession
+from modeler.views.statuses import INVALID
+
+
+def _members(project):  # noqa: ANN001, ANN202
+    return (
+        get_user_model()
+        .objects.filter(Q(pk=project.owner_id) | Q(memberships__project=project))
+        .distinct()
+        .order_by("username")
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def reviews_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    write = request.method == "POST"
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, write=write
+    )
+    project = access.project
+    members = _members(project)
+    form = ReviewOpenForm(
+        request.POST or None,
+        members=members,
+        initial={"number": project.version},
+    )
+    status = 200
+    if write:
+        if form.is_valid():
+            try:
+                session = sessions.session_open(
+                    project=project,
+                    author=request.user,
+                    number=form.cleaned_data["number"],
+                    title=form.cleaned_data["title"],
+                    participants=form.cleaned_data["participants"],
+                )
+            except sessions.ReviewError as exc:
+                form.add_error("number", str(exc))
+            else:
+                messages.success(request, f"Opened the review “{session.title}”.")
+                return redirect("review-session", project_id=project_id, pk=session.pk)
+        status = INVALID
+    context = {
+        "access": access,
+        "project": project,
+        "section": "reviews",
+        "sessions": ReviewSession.objects.filter(project=project).select_related(
+            "revision", "created_by", "decided_by"
+        ),
+        "form": form,
+    }
+    name = "modeler/reviews.html"
+    if request.htmx and not request.htmx.boosted:
+        name += "#workspace"
+    return render(request, name, context, status=status)
+
+
+def _session(request: HttpRequest, project_id: int, pk: int, *, write: bool = False):  # noqa: ANN202
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, write=write
+    )
+    session = (
+        ReviewSession.objects.filter(project=access.project, pk=pk)
+        .select_related("revision", "created_by", "decided_by", "project")
+        .first()
+    )
+    if session is None:
+        raise Http404("No such review")
+    return access, session
+
+
+@login_required
+@require_http_methods(["GET"])
+def review_session(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
+    access, session = _session(request, project_id, pk)
+    return _render_session(request, access, session)
+
+
+def _render_session(request, access, session, *, form=None, status=200):  # noqa: ANN001, ANN202
+    context = {
+        "access": access,
+        "project": access.project,
+        "section": "reviews",
+        "session": session,
+        "participants": session.participants.order_by("username"),
+        "groups": sessions.session_threads(session),
+        "element_choices": sessions.element_choices(session),
+        "comment_form": form or ReviewCommentForm(),
+        "statuses": ReviewSession.Status.choices,
+        "changed_since": access.project.version > session.revision.number,
+    }
+    return render(request, "modeler/review-session.html", context, status=status)
+
+
+@login_required
+@require_POST
+def review_comment(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
+    """A comment or a reply: every member may write one, viewers too."""
+    access, session = _session(request, project_id, pk)
+    form = ReviewCommentForm(request.POST)
+    if form.is_valid():
+        parent = None
+        if form.cleaned_data["parent"]:
+            parent = ReviewComment.objects.filter(
+                session=session, pk=form.cleaned_data["parent"]
+            ).first()
+            if parent is None:
+                raise Http404("No such comment")
+        try:
+            comment = sessions.comment_add(
+                session=session,
+                author=request.user,
+                body=form.cleaned_data["body"],
+                element=form.cleaned_data["element"] or sessions.WHOLE_REVIEW,
+                parent=parent,
+            )
+        except sessions.ReviewError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Comment added.")
+            url = redirect("review-session", project_id=project_id, pk=pk)
+            url["Location"] += f"#comment-{(parent or comment).pk}"
+            return url
+    return _render_session(request, access, session, form=form, status=INVALID)
+
+
+@login_required
+@require_POST
+def review_comment_resolve(
+    request: HttpRequest, project_id: int, pk: int, comment_id: int
+) -> HttpResponse:
+    """Resolve or reopen a thread: its author, owners and editors."""
+    access, session = _session(request, project_id, pk)
+    comment = ReviewComment.objects.filter(
+        session=session, pk=comment_id, parent=None
+    ).first()
+    if comment is None:
+        raise Http404("No such comment")
+    if not access.can_write and comment.author_id != request.user.pk:
+        raise PermissionDenied("Only its author, owners and editors resolve a comment.")
+    resolved = request.POST.get("resolved") == "true"
+    sessions.comment_resolve(comment=comment, resolved=resolved)
+    messages.success(request, "Resolved." if resolved else "Reopened.")
+    response = redirect("review-session", project_id=project_id, pk=pk)
+    response["Location"] += f"#comment-{comment.pk}"
+    return response
+
+
+@login_required
+@require_POST
+def review_status(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
+    """Approve, ask for changes or reopen: owners and editors."""
+    access, session = _session(request, project_id, pk, write=True)
+    form = ReviewStatusForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose open, changes requested or approved.")
+        return redirect("review-session", project_id=project_id, pk=pk)
+    sessions.session_decide(
+        session=session, user=request.user, status=form.cleaned_data["status"]
+    )
+    label = ReviewSession.Status(session.status).label.lower()
+    messages.success(
+        request, f"The review of revision {session.revision.number} is {label}."
+    )
+    return redirect("review-session", project_id=project_id, pk=pk)

@@ -1,0 +1,170 @@
+"""Review sessions: owners and editors open a review on a revision; every
+member comments on the design's elements (comments follow renames and show
+as outdated when the element changed since), replies, resolves; owners and
+editors approve, and the Overview then says when the design changed since
+the approved revision. Outsiders get 404, viewers cannot open or approve."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from modeler.history.elements import elements
+from modeler.models import ReviewComment, ReviewSession
+from tests.views.conftest import stored_design
+from tests.views.test_history_services import _describe, _rename
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def _open(client: Client, project, **data) -> ReviewSession:
+    response = client.post(
+        f"/projects/{project.pk}/reviews/",
+        {"title": "Design review", "number": project.version, **data},
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    return ReviewSession.objects.latest("pk")
+
+
+def _entity_id(project, name: str) -> str:
+    found = elements(stored_design(project))
+    return next(i for i, e in found.items() if e.kind == "entity" and e.name == name)
+
+
+@pytest.mark.django_db
+def test_open_a_review_comment_reply_and_resolve(
+    project, editor, viewer, editor_client: Client, viewer_client: Client
+):
+    session = _open(editor_client, project, participants=[viewer.pk])
+    assert session.revision.number == project.version
+    assert list(session.participants.all()) == [viewer]
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    order = _entity_id(project, "Order")
+
+    # A viewer comments on an entity; the editor replies.
+    response = viewer_client.post(
+        url + "comments/", {"element": order, "body": "Why ORDER# first?"}
+    )
+    assert response.status_code == 302
+    comment = ReviewComment.objects.get(parent=None)
+    assert response["Location"].endswith(f"#comment-{comment.pk}")
+    assert comment.element_label == "entity Order"
+    editor_client.post(url + "comments/", {"parent": comment.pk, "body": "Sorting."})
+    html = viewer_client.get(url).content.decode()
+    assert "<h3>Entity Order</h3>" in html
+    assert "Why ORDER# first?" in html and "Sorting." in html
+
+    # The author resolves it; the viewer cannot resolve someone else's.
+    other = ReviewComment.objects.create(
+        session=session, author=editor, body="x", written_at=1
+    )
+    forbidden = viewer_client.post(
+        url + f"comments/{other.pk}/resolve/", {"resolved": "true"}
+    )
+    assert forbidden.status_code == 403
+    viewer_client.post(url + f"comments/{comment.pk}/resolve/", {"resolved": "true"})
+    comment.refresh_from_db()
+    assert comment.resolved
+
+
+@pytest.mark.django_db
+def test_comments_follow_renames_and_show_when_outdated(
+    project, editor, editor_client: Client
+):
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    customer = _entity_id(project, "Customer")
+    order = _entity_id(project, "Order")
+    editor_client.post(url + "comments/", {"element": customer, "body": "Fine."})
+    editor_client.post(url + "comments/", {"element": order, "body": "Rename?"})
+    html = editor_client.get(url).content.decode()
+    assert "outdated" not in html
+
+    _rename(project, editor, "Order", "Purchase")
+    _describe(project, editor, "Customer", "changed since")
+
+    html = editor_client.get(url).content.decode()
+    assert "<h3>Entity Purchase</h3>" in html  # the rename followed
+    assert html.count("outdated: changed since") == 2
+    assert "The design changed since revision 1" in html
+
+
+@pytest.mark.django_db
+def test_approval_and_changed_since_on_the_overview(
+    project, owner, editor, owner_client: Client, viewer_client: Client
+):
+    session = _open(owner_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    assert (
+        viewer_client.post(url + "status/", {"status": "approved"}).status_code == 403
+    )
+    owner_client.post(url + "status/", {"status": "approved"})
+    session.refresh_from_db()
+    assert (session.status, session.decided_by) == ("approved", owner)
+    overview = f"/projects/{project.pk}/"
+    assert (
+        "data-changed-since-approval"
+        not in viewer_client.get(overview).content.decode()
+    )
+
+    _describe(project, editor, "Customer", "after the approval")
+
+    html = viewer_client.get(overview).content.decode()
+    assert "Changed since the approved revision 1" in html
+    assert "approved by owner" in html
+    assert "?before=1&amp;after=2" in html
+
+
+@pytest.mark.django_db
+def test_bad_input_is_refused_and_escaped(project, editor_client: Client):
+    response = editor_client.post(
+        f"/projects/{project.pk}/reviews/", {"title": "", "number": 99}
+    )
+    assert response.status_code == 422
+    assert not ReviewSession.objects.exists()
+    response = editor_client.post(
+        f"/projects/{project.pk}/reviews/", {"title": "R", "number": 99}
+    )
+    assert response.status_code == 422
+    assert "The project has no revision 99." in response.content.decode()
+    session = _open(editor_client, project, title=SCRIPT)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    response = editor_client.post(url + "comments/", {"element": "nope", "body": "x"})
+    assert response.status_code == 422
+    assert "The reviewed revision has no such element." in response.content.decode()
+    editor_client.post(url + "comments/", {"body": SCRIPT})
+    html = editor_client.get(url).content.decode()
+    assert SCRIPT not in html
+    assert html.count("&lt;script&gt;") >= 2
+    assert re.search(r"<h3>The review as a whole</h3>", html)
+
+
+@pytest.mark.django_db
+def test_review_access_rules(
+    project, editor_client: Client, viewer_client: Client, outsider_client: Client
+):
+    session = _open(editor_client, project)
+    base = f"/projects/{project.pk}/reviews/"
+    url = f"{base}{session.pk}/"
+    assert viewer_client.get(base).status_code == 200
+    assert "Open a review" not in viewer_client.get(base).content.decode()
+    assert viewer_client.post(base, {"title": "x", "number": 1}).status_code == 403
+    for path in (base, url):
+        assert outsider_client.get(path).status_code == 404
+        anonymous = Client().get(path)
+        assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    for path in (url + "comments/", url + "status/"):
+        assert outsider_client.post(path, {"body": "x"}).status_code == 404
+    assert viewer_client.get(f"{base}999/").status_code == 404
+    assert ReviewComment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_review_posts_need_csrf(project, editor):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(editor)
+    base = f"/projects/{project.pk}/reviews/"
+    assert client.post(base, {"title": "x", "number": 1}).status_code == 403
+    assert not ReviewSession.objects.exists()
