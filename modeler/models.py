@@ -263,3 +263,22 @@ class ReviewComment(models.Model):
 
     def __str__(self) -> str:
         return f"comment {self.pk} in review {self.session_id}"
+
+
+class ReviewVisit(models.Model):
+    """When a member last opened a review: the comments written after by
+    others are unread for them."""
+
+    session = models.ForeignKey(ReviewSession, models.CASCADE, related_name="visits")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "user"], name="one_visit_per_user"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"visit of user {self.user_id} to review {self.session_id}"

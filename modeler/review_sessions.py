@@ -7,17 +7,27 @@ views."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from modeler import design as d
 from modeler.conversion import design_from_revision
 from modeler.history.elements import Element, elements
-from modeler.models import Project, ReviewComment, ReviewSession, Revision
+from modeler.models import (
+    Project,
+    ReviewComment,
+    ReviewSession,
+    ReviewVisit,
+    Revision,
+)
 from modeler.selectors import project_design
 
 WHOLE_REVIEW = ""  # the element of a comment on the review as a whole
@@ -66,9 +76,11 @@ def comment_add(
     body: str,
     element: str = WHOLE_REVIEW,
     parent: ReviewComment | None = None,
+    link: str = "",
 ) -> ReviewComment:
     """A comment on `element` (an id of the reviewed revision's elements),
-    or a reply to `parent` (on the parent's element)."""
+    or a reply to `parent` (on the parent's element). The members it names
+    as @username get an email with `link` (the review's address)."""
     body = body.strip()
     if not body:
         raise ReviewError("Write something first.")
@@ -85,7 +97,7 @@ def comment_add(
             if found is None:
                 raise ReviewError("The reviewed revision has no such element.")
             label = found.label
-    return ReviewComment.objects.create(
+    comment = ReviewComment.objects.create(
         session=session,
         author=author,
         element=element,
@@ -94,6 +106,47 @@ def comment_add(
         body=body,
         written_at=session.project.version,
     )
+    if link:
+        _notify_mentioned(comment, link)
+    return comment
+
+
+MENTION = re.compile(r"(?<![\w.])@([\w.@+-]+)")
+
+
+def mentioned(session: ReviewSession, body: str) -> list[AbstractBaseUser]:
+    """The project's members named as @username in `body`."""
+    names = {name.rstrip(".") for name in MENTION.findall(body)}
+    if not names:
+        return []
+    project = session.project
+    return list(
+        get_user_model()
+        .objects.filter(username__in=names)
+        .filter(Q(pk=project.owner_id) | Q(memberships__project=project))
+        .distinct()
+    )
+
+
+def _notify_mentioned(comment: ReviewComment, link: str) -> None:
+    """Email each member the comment names (not its author), through
+    Django's email backend."""
+    session = comment.session
+    author = comment.author.get_username() if comment.author else "Someone"
+    for user in mentioned(session, comment.body):
+        if user.pk == comment.author_id or not user.email:
+            continue
+        send_mail(
+            subject=f"{author} mentioned you in the review “{session.title}”",
+            message=(
+                f"{author} mentioned you in the review “{session.title}” of "
+                f"the project {session.project.name}"
+                + (f", on {comment.element_label}" if comment.element_label else "")
+                + f":\n\n{comment.body}\n\nOpen the review: {link}\n"
+            ),
+            from_email=None,
+            recipient_list=[user.email],
+        )
 
 
 def comment_resolve(*, comment: ReviewComment, resolved: bool) -> ReviewComment:
@@ -193,3 +246,40 @@ def approved_since(project: Project) -> ReviewSession | None:
     if latest is None or latest.revision.number >= project.version:
         return None
     return latest
+
+
+def session_seen(*, session: ReviewSession, user: AbstractBaseUser) -> None:
+    """`user` has read the review's comments up to now."""
+    ReviewVisit.objects.update_or_create(
+        session=session, user=user, defaults={"seen": timezone.now()}
+    )
+
+
+def sessions_with_unread(
+    *, project: Project, user: AbstractBaseUser
+) -> list[ReviewSession]:
+    """The project's reviews, each with `unread`: the comments others wrote
+    since `user` last opened it (all of them if never)."""
+    visits = dict(
+        ReviewVisit.objects.filter(session__project=project, user=user).values_list(
+            "session_id", "seen"
+        )
+    )
+    found = list(
+        ReviewSession.objects.filter(project=project).select_related(
+            "revision", "created_by", "decided_by"
+        )
+    )
+    unread = dict.fromkeys((session.pk for session in found), 0)
+    others = (
+        ReviewComment.objects.filter(session__project=project)
+        .exclude(author=user)
+        .values_list("session_id", "created")
+    )
+    for session_id, created in others:
+        seen = visits.get(session_id)
+        if seen is None or created > seen:
+            unread[session_id] += 1
+    for session in found:
+        session.unread = unread[session.pk]
+    return found

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from modeler import review_sessions as sessions
@@ -65,9 +66,7 @@ def reviews_page(request: HttpRequest, project_id: int) -> HttpResponse:
         "access": access,
         "project": project,
         "section": "reviews",
-        "sessions": ReviewSession.objects.filter(project=project).select_related(
-            "revision", "created_by", "decided_by"
-        ),
+        "sessions": sessions.sessions_with_unread(project=project, user=request.user),
         "form": form,
     }
     name = "modeler/reviews.html"
@@ -94,7 +93,9 @@ def _session(request: HttpRequest, project_id: int, pk: int, *, write: bool = Fa
 @require_http_methods(["GET"])
 def review_session(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
     access, session = _session(request, project_id, pk)
-    return _render_session(request, access, session)
+    response = _render_session(request, access, session)
+    sessions.session_seen(session=session, user=request.user)
+    return response
 
 
 def _render_session(request, access, session, *, form=None, status=200):  # noqa: ANN001, ANN202
@@ -134,6 +135,9 @@ def review_comment(request: HttpRequest, project_id: int, pk: int) -> HttpRespon
                 body=form.cleaned_data["body"],
                 element=form.cleaned_data["element"] or sessions.WHOLE_REVIEW,
                 parent=parent,
+                link=request.build_absolute_uri(
+                    reverse("review-session", args=[project_id, pk])
+                ),
             )
         except sessions.ReviewError as exc:
             form.add_error(None, str(exc))

@@ -168,3 +168,47 @@ def test_review_posts_need_csrf(project, editor):
     base = f"/projects/{project.pk}/reviews/"
     assert client.post(base, {"title": "x", "number": 1}).status_code == 403
     assert not ReviewSession.objects.exists()
+
+
+@pytest.mark.django_db
+def test_mentions_email_the_members_named(
+    project, owner, editor, viewer, outsider, editor_client: Client, mailoutbox
+):
+    for user in (owner, viewer, outsider):
+        user.email = f"{user.username}@example.com"
+        user.save()
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    editor_client.post(
+        url + "comments/",
+        {
+            "element": _entity_id(project, "Order"),
+            "body": f"@viewer and @owner, see this. @{outsider.username} is no member.",
+        },
+    )
+    assert sorted(m.to[0] for m in mailoutbox) == [
+        "owner@example.com",
+        "viewer@example.com",
+    ]
+    message = mailoutbox[0]
+    assert message.subject == "editor mentioned you in the review “Design review”"
+    assert "on entity Order" in message.body
+    assert f"http://testserver{url}" in message.body
+
+
+@pytest.mark.django_db
+def test_unread_counts_follow_visits(
+    project, editor_client: Client, viewer_client: Client
+):
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    editor_client.post(url + "comments/", {"body": "One."})
+    editor_client.post(url + "comments/", {"body": "Two."})
+    reviews = f"/projects/{project.pk}/reviews/"
+    assert "2 unread" in viewer_client.get(reviews).content.decode()
+    # The author's own comments are not unread for them.
+    assert "data-unread" not in editor_client.get(reviews).content.decode()
+    viewer_client.get(url)
+    assert "data-unread" not in viewer_client.get(reviews).content.decode()
+    editor_client.post(url + "comments/", {"body": "Three."})
+    assert "1 unread" in viewer_client.get(reviews).content.decode()
