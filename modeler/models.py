@@ -282,3 +282,27 @@ class ReviewVisit(models.Model):
 
     def __str__(self) -> str:
         return f"visit of user {self.user_id} to review {self.session_id}"
+
+
+class ShareLink(models.Model):
+    """A read-only link to one revision's review pack for people without an
+    account. Only the token's SHA-256 is kept (the link is shown once, when
+    it is made); `prefix` names it in the list."""
+
+    project = models.ForeignKey(Project, models.CASCADE, related_name="share_links")
+    revision = models.ForeignKey(Revision, models.PROTECT, related_name="+")
+    token_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now)
+    expires = models.DateTimeField(null=True, blank=True)
+    revoked = models.DateTimeField(null=True, blank=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"share link {self.prefix}… of project {self.project_id}"

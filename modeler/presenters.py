@@ -81,3 +81,28 @@ def their_versions(
             )
         )
     return out
+
+
+def key_map_rows(
+    design: d.Design, changed: frozenset[tuple[str, str]] = frozenset()
+) -> tuple[list[str], list[dict]]:
+    """The key attributes of the table and its indexes, and a row per
+    entity with its template for each ('' where it has none), marking the
+    (entity, attribute) cells in `changed`."""
+    names = [k.name for k in design.table.all_key_attributes()]
+    rows = [
+        {
+            "entity": entity.name,
+            "cells": [
+                {
+                    "template": entity.keys[name].template
+                    if name in entity.keys
+                    else "",
+                    "changed": (entity.name, name) in changed,
+                }
+                for name in names
+            ],
+        }
+        for entity in design.entities
+    ]
+    return names, rows

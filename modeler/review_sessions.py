@@ -7,9 +7,12 @@ views."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -27,6 +30,7 @@ from modeler.models import (
     ReviewSession,
     ReviewVisit,
     Revision,
+    ShareLink,
 )
 from modeler.selectors import project_design
 
@@ -283,3 +287,68 @@ def sessions_with_unread(
     for session in found:
         session.unread = unread[session.pk]
     return found
+
+
+# --- Share links and the review pack -----------------------------------------------
+
+SHARE_TOKEN_BYTES = 24
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def share_link_create(
+    *,
+    project: Project,
+    author: AbstractBaseUser,
+    number: int,
+    days: int | None,
+) -> tuple[ShareLink, str]:
+    """A new share link to revision `number`, valid `days` (None: until
+    revoked). Returns it and its token, which is not stored."""
+    revision = Revision.objects.filter(project=project, number=number).first()
+    if revision is None:
+        raise ReviewError(f"The project has no revision {number}.")
+    token = secrets.token_urlsafe(SHARE_TOKEN_BYTES)
+    link = ShareLink.objects.create(
+        project=project,
+        revision=revision,
+        token_hash=_token_hash(token),
+        prefix=token[:6],
+        created_by=author,
+        expires=timezone.now() + timedelta(days=days) if days else None,
+    )
+    return link, token
+
+
+def share_link_revoke(*, link: ShareLink) -> None:
+    if link.revoked is None:
+        link.revoked = timezone.now()
+        link.save(update_fields=["revoked"])
+
+
+def share_link_open(token: str) -> ShareLink | None:
+    """The live link with this token (not revoked, not expired), its use
+    recorded; None otherwise."""
+    if not token or len(token) > 100:
+        return None
+    link = (
+        ShareLink.objects.filter(token_hash=_token_hash(token), revoked=None)
+        .select_related("project", "revision")
+        .first()
+    )
+    now = timezone.now()
+    if link is None or (link.expires is not None and link.expires <= now):
+        return None
+    ShareLink.objects.filter(pk=link.pk).update(last_used=now)
+    return link
+
+
+def open_comments(project: Project) -> list[ReviewComment]:
+    """The unresolved comments of the project's reviews, for the pack."""
+    return list(
+        ReviewComment.objects.filter(
+            session__project=project, parent=None, resolved=False
+        ).select_related("author", "session")
+    )

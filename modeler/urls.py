@@ -93,6 +93,22 @@ urlpatterns = [
         name="review-comment-resolve",
     ),
     path(
+        "projects/<int:project_id>/reviews/pack/<int:number>/",
+        reviews.review_pack,
+        name="review-pack",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/share-links/",
+        reviews.share_links,
+        name="share-links",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/share-links/<int:pk>/revoke/",
+        reviews.share_link_revoke,
+        name="share-link-revoke",
+    ),
+    path("share/<str:token>/", reviews.shared_pack, name="shared-pack"),
+    path(
         "projects/<int:project_id>/reviews/<int:pk>/status/",
         reviews.review_status,
         name="review-status",

@@ -18,6 +18,7 @@ from modeler import design as d
 from modeler import selectors, services
 from modeler.designfile import dump_design
 from modeler.history.diff import consequences, design_diff, diff_text
+from modeler.presenters import key_map_rows
 from modeler.review.cache import cached_review
 from modeler.services import EditConflict, HistoryError
 from modeler.templatetags.history import undo_bar as undo_bar_context
@@ -216,7 +217,7 @@ def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
     diff = design_diff(before, after)
-    key_attributes = [k.name for k in after.table.all_key_attributes()]
+    key_attributes, key_rows = key_map_rows(after, diff.key_cells)
     context = {
         "access": access,
         "project": access.project,
@@ -225,21 +226,7 @@ def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
         "second": second,
         "diff": diff,
         "key_attributes": key_attributes,
-        "key_rows": [
-            {
-                "entity": entity.name,
-                "cells": [
-                    {
-                        "template": entity.keys[name].template
-                        if name in entity.keys
-                        else "",
-                        "changed": (entity.name, name) in diff.key_cells,
-                    }
-                    for name in key_attributes
-                ],
-            }
-            for entity in after.entities
-        ],
+        "key_rows": key_rows,
     }
     name = "modeler/history-compare.html"
     if request.htmx and not request.htmx.boosted:

@@ -5,6 +5,7 @@ status (owners and editors approve or ask for changes)."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -13,12 +14,17 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
+from modeler import presenters, selectors
 from modeler import review_sessions as sessions
-from modeler import selectors
+from modeler.conversion import design_from_revision
 from modeler.forms import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
-from modeler.models import ReviewComment, ReviewSession
+from modeler.models import ReviewComment, ReviewSession, Revision, ShareLink
+from modeler.presenters import key_map_rows
+from modeler.review.cache import cached_review
 from modeler.views.statuses import INVALID
 
 
@@ -188,3 +194,144 @@ def review_status(request: HttpRequest, project_id: int, pk: int) -> HttpRespons
         request, f"The review of revision {session.revision.number} is {label}."
     )
     return redirect("review-session", project_id=project_id, pk=pk)
+
+
+# --- The review pack and share links -----------------------------------------------
+
+# The pack is one self-contained page: its own style, no script at all.
+PACK_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+class ShareLinkForm(forms.Form):
+    number = forms.IntegerField(label="Revision", min_value=1)
+    days = forms.IntegerField(
+        label="Valid for (days)",
+        required=False,
+        min_value=1,
+        max_value=365,
+        help_text="Empty: until revoked.",
+    )
+
+
+def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpResponse:  # noqa: ANN001
+    """The review pack of one revision: design, key map, patterns with
+    their verdicts, findings, cost and the open comments."""
+    design = design_from_revision(revision)
+    cost = selectors.project_cost_settings(project=project)
+    review = cached_review(design, prices=cost.prices, stored_items=cost.stored_items)
+    key_attributes, key_rows = key_map_rows(design)
+    runs = dict(zip(design.access_patterns, review.runs, strict=True))
+    context = {
+        "project": project,
+        "revision": revision,
+        "design": design,
+        "shared": shared,
+        "generated": timezone.now(),
+        "key_attributes": key_attributes,
+        "key_rows": key_rows,
+        "patterns": [
+            {
+                "pattern": p,
+                "key": presenters.key_condition_text(p.key),
+                "expects": presenters.expectation_text(p.expects),
+                "verdict": (
+                    "not run"
+                    if runs[p] is None
+                    else ("passes" if runs[p].passed else "fails")
+                ),
+            }
+            for p in design.access_patterns
+        ],
+        "review": review,
+        "comments": sessions.open_comments(project),
+    }
+    response = render(request, "modeler/review-pack.html", context)
+    response["Content-Security-Policy"] = PACK_POLICY
+    response["X-Robots-Tag"] = "noindex"
+    if request.GET.get("download"):
+        name = f"{slugify(project.name) or 'design'}-r{revision.number}-review.html"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET"])
+def review_pack(request: HttpRequest, project_id: int, number: int) -> HttpResponse:
+    access = selectors.project_get_for_user(user=request.user, project_id=project_id)
+    revision = Revision.objects.filter(project=access.project, number=number).first()
+    if revision is None:
+        raise Http404("No such revision")
+    return _pack(request, access.project, revision, shared=False)
+
+
+@require_http_methods(["GET"])
+def shared_pack(request: HttpRequest, token: str) -> HttpResponse:
+    """A share link, opened by anyone: the review pack of its revision, or
+    404 when the link is unknown, revoked or expired."""
+    link = sessions.share_link_open(token)
+    if link is None:
+        raise Http404("No such link")
+    return _pack(request, link.project, link.revision, shared=True)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def share_links(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The owner's share links: make one (its address shown once), see who
+    made each and when it was last used, revoke one."""
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, owner_only=True
+    )
+    project = access.project
+    form = ShareLinkForm(request.POST or None, initial={"number": project.version})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                link, token = sessions.share_link_create(
+                    project=project,
+                    author=request.user,
+                    number=form.cleaned_data["number"],
+                    days=form.cleaned_data["days"],
+                )
+            except sessions.ReviewError as exc:
+                form.add_error("number", str(exc))
+            else:
+                address = request.build_absolute_uri(
+                    reverse("shared-pack", args=[token])
+                )
+                messages.success(
+                    request,
+                    f"Share link to revision {link.revision.number}: {address} "
+                    "(copy it now: it is not shown again).",
+                )
+                return redirect("share-links", project_id=project_id)
+        status = INVALID
+    context = {
+        "access": access,
+        "project": project,
+        "section": "reviews",
+        "form": form,
+        "links": ShareLink.objects.filter(project=project).select_related(
+            "revision", "created_by"
+        ),
+        "now": timezone.now(),
+    }
+    return render(request, "modeler/share-links.html", context, status=status)
+
+
+@login_required
+@require_POST
+def share_link_revoke(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, owner_only=True
+    )
+    link = ShareLink.objects.filter(project=access.project, pk=pk).first()
+    if link is None:
+        raise Http404("No such link")
+    sessions.share_link_revoke(link=link)
+    messages.success(request, f"Revoked the link {link.prefix}….")
+    return redirect("share-links", project_id=project_id)

@@ -28,6 +28,7 @@ SECTIONS = {
     "export": "export/",
     "reviews": "reviews/",
     "history": "history/",
+    "share-links": "reviews/share-links/",
     "members": "members/",
 }
 WIDTHS = (390, 1024, 1440, 1920)

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from modeler.history.elements import elements
-from modeler.models import ReviewComment, ReviewSession
+from modeler.models import ReviewComment, ReviewSession, ShareLink
 from tests.views.conftest import stored_design
 from tests.views.test_history_services import _describe, _rename
 
@@ -212,3 +212,100 @@ def test_unread_counts_follow_visits(
     assert "data-unread" not in viewer_client.get(reviews).content.decode()
     editor_client.post(url + "comments/", {"body": "Three."})
     assert "1 unread" in viewer_client.get(reviews).content.decode()
+
+
+# --- The review pack and share links -----------------------------------------------
+
+
+def _share(client: Client, project, **data) -> str:
+    from django.contrib.messages import get_messages
+
+    response = client.post(
+        f"/projects/{project.pk}/reviews/share-links/",
+        {"number": 1, **data},
+    )
+    assert response.status_code == 302, response.content.decode()[:400]
+    [message] = [str(m) for m in get_messages(response.wsgi_request)][-1:]
+    return re.search(r"http://testserver(/share/[^ ]+/)", message)[1]
+
+
+@pytest.mark.django_db
+def test_the_review_pack_is_one_self_contained_page(
+    project, editor, viewer_client: Client
+):
+    response = viewer_client.get(f"/projects/{project.pk}/reviews/pack/1/?download=1")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].endswith('-r1-review.html"')
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script" not in policy
+    html = response.content.decode()
+    assert "<script" not in html and "<link" not in html
+    assert "Review pack of revision 1" in html
+    assert "CUST#{customerId}" in html  # the key map
+    assert "Orders of a customer, newest first" in html
+    assert 'class="passes"' in html
+    assert (
+        viewer_client.get(f"/projects/{project.pk}/reviews/pack/9/").status_code == 404
+    )
+
+
+@pytest.mark.django_db
+def test_a_share_link_shows_the_pack_without_an_account(
+    project, owner, editor, owner_client: Client
+):
+    _describe(project, editor, "Customer", "After the link was made")
+    address = _share(owner_client, project)
+    anonymous = Client()
+    response = anonymous.get(address)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Review pack of revision 1" in html and "share link (read-only)" in html
+    assert "After the link was made" not in html  # revision 1, not the current
+    link = ShareLink.objects.get()
+    assert link.last_used is not None and link.created_by == owner
+    assert address.split("/")[2] not in str(ShareLink.objects.values_list())
+    # It reaches nothing else: not the project, not its writes.
+    assert anonymous.get(f"/projects/{project.pk}/").status_code == 302
+    assert anonymous.post(address).status_code == 405
+    listing = owner_client.get(f"/projects/{project.pk}/reviews/share-links/")
+    assert f"<code>{link.prefix}…</code>" in listing.content.decode()
+
+
+@pytest.mark.django_db
+def test_revoked_expired_and_unknown_links_are_404(project, owner_client: Client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    revoked = _share(owner_client, project)
+    link = ShareLink.objects.get()
+    owner_client.post(f"/projects/{project.pk}/reviews/share-links/{link.pk}/revoke/")
+    assert Client().get(revoked).status_code == 404
+    expiring = _share(owner_client, project, days=1)
+    ShareLink.objects.filter(revoked=None).update(
+        expires=timezone.now() - timedelta(seconds=1)
+    )
+    assert Client().get(expiring).status_code == 404
+    assert Client().get("/share/not-a-token/").status_code == 404
+    assert Client().get("/share/" + "x" * 200 + "/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_only_owners_make_and_revoke_links(
+    project, owner_client: Client, editor_client: Client, outsider_client: Client
+):
+    base = f"/projects/{project.pk}/reviews/share-links/"
+    assert editor_client.get(base).status_code == 403
+    assert editor_client.post(base, {"number": 1}).status_code == 403
+    assert outsider_client.get(base).status_code == 404
+    _share(owner_client, project)
+    link = ShareLink.objects.get()
+    assert editor_client.post(f"{base}{link.pk}/revoke/").status_code == 403
+    link.refresh_from_db()
+    assert link.revoked is None
+    response = owner_client.post(base, {"number": 99})
+    assert response.status_code == 422
+    assert ShareLink.objects.count() == 1
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(project.owner)
+    assert client.post(base, {"number": 1}).status_code == 403
