@@ -109,6 +109,11 @@ urlpatterns = [
     ),
     path("share/<str:token>/", reviews.shared_pack, name="shared-pack"),
     path(
+        "projects/<int:project_id>/present/<int:position>/",
+        simulation.present,
+        name="present",
+    ),
+    path(
         "projects/<int:project_id>/reviews/<int:pk>/status/",
         reviews.review_status,
         name="review-status",

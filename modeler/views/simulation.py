@@ -272,7 +272,19 @@ def simulation_pattern(
     request: HttpRequest, project_id: int, position: int
 ) -> HttpResponse:
     access, design = design_for(request, project_id)
-    if position >= len(design.access_patterns):
+    context = pattern_context(access, design, position)
+    if request.htmx:
+        return render(request, "modeler/simulation.html#pattern-result", context)
+    context["section"] = "simulation"
+    return render(request, "modeler/simulation-pattern.html", context)
+
+
+def pattern_context(
+    access: ProjectAccess, design: d.Design, position: int
+) -> dict[str, Any]:
+    """One access pattern run against the sample data, for its result: the
+    verdict, the counts and capacity, the requests and the items."""
+    if not 0 <= position < len(design.access_patterns):
         raise Http404("No such access pattern")
     pattern = design.access_patterns[position]
     loaded = load_simulation(design)
@@ -307,10 +319,27 @@ def simulation_pattern(
                 for c in run.calls
             ],
         )
-    if request.htmx:
-        return render(request, "modeler/simulation.html#pattern-result", context)
-    context["section"] = "simulation"
-    return render(request, "modeler/simulation-pattern.html", context)
+    return context
+
+
+@login_required
+@require_GET
+def present(request: HttpRequest, project_id: int, position: int) -> HttpResponse:
+    """Presentation mode: one access pattern at a time, full screen, as
+    DynamoDB receives it, with the items it returns, its verdict and its
+    capacity; arrow keys (or the links) move on."""
+    access, design = design_for(request, project_id)
+    if not design.access_patterns:
+        raise Http404("No access patterns to present")
+    context = pattern_context(access, design, position)
+    count = len(design.access_patterns)
+    context.update(
+        count=count,
+        number=position + 1,
+        previous=position - 1 if position > 0 else None,
+        next=position + 1 if position + 1 < count else None,
+    )
+    return render(request, "modeler/present.html", context)
 
 
 def _run(

@@ -145,6 +145,30 @@
     });
   });
 
+  // Presentation mode: arrow keys move between the patterns, F (or the
+  // button) shows it full screen; a presentation opens its requests.
+  const presentation = document.querySelector("[data-presentation]");
+  if (presentation) {
+    presentation.querySelectorAll(".request-details").forEach((details) => {
+      details.open = true;
+    });
+    const fullScreen = () => {
+      if (!document.fullscreenElement) document.documentElement.requestFullscreen?.();
+    };
+    presentation.querySelector("[data-fullscreen]")?.addEventListener("click", fullScreen);
+    document.addEventListener("keydown", (event) => {
+      if (event.target.closest && event.target.closest("input, textarea, select")) return;
+      const step = { ArrowRight: "[data-next]", ArrowLeft: "[data-prev]" }[event.key];
+      const link = step && presentation.querySelector(step);
+      if (link) {
+        event.preventDefault();
+        link.click();
+      } else if (event.key === "f" || event.key === "F") {
+        fullScreen();
+      }
+    });
+  }
+
   // Key templates wrap between their parts, never inside a {placeholder}:
   // each placeholder in code becomes an unbreakable span.
   const PLACEHOLDER = /\{[A-Za-z0-9_.:-]+\}/g;

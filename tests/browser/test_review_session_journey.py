@@ -75,3 +75,22 @@ def test_a_whole_review(page: Page, other_page: Page, screenshot) -> None:
         "Changed since the approved revision 1"
     )
     screenshot("review-02-changed-since", other_page)
+
+
+def test_presentation_mode_moves_with_the_arrow_keys(page: Page, screenshot) -> None:
+    owner = User.objects.create_user("pia", password=PASSWORD)
+    project = services.project_create(
+        owner=owner, design=example_design("order-management")
+    )
+    _log_in(page, "pia")
+    page.goto(f"/projects/{project.pk}/simulation/")
+    page.click("text=Present them one by one")
+    expect(page).to_have_url(re.compile(r"/present/0/$"))
+    expect(page.locator("#pattern-title")).to_have_text("Get customer profile")
+    expect(page.locator(".sim-result")).to_have_attribute("data-verdict", "pass")
+    expect(page.locator(".request-details").first).to_have_attribute("open", "")
+    screenshot("present-01-first-pattern")
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(re.compile(r"/present/1/$"))
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(re.compile(r"/present/0/$"))

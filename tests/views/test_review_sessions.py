@@ -309,3 +309,27 @@ def test_only_owners_make_and_revoke_links(
     client = Client(enforce_csrf_checks=True)
     client.force_login(project.owner)
     assert client.post(base, {"number": 1}).status_code == 403
+
+
+# --- Presentation mode -------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_presentation_steps_through_the_patterns(
+    project, viewer_client: Client, outsider_client: Client
+):
+    count = len(stored_design(project).access_patterns)
+    first = viewer_client.get(f"/projects/{project.pk}/present/0/").content.decode()
+    assert "access pattern 1 of" in first
+    assert f'href="/projects/{project.pk}/present/1/" data-next' in first
+    assert "data-prev" not in first
+    assert "<strong>Passes</strong>" in first
+    assert "&quot;TableName&quot;: &quot;order-management&quot;" in first
+    last = viewer_client.get(
+        f"/projects/{project.pk}/present/{count - 1}/"
+    ).content.decode()
+    assert "data-next" not in last and "data-prev" in last
+    assert viewer_client.get(
+        f"/projects/{project.pk}/present/{count}/"
+    ).status_code == (404)
+    assert outsider_client.get(f"/projects/{project.pk}/present/0/").status_code == 404
