@@ -306,3 +306,21 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return f"share link {self.prefix}… of project {self.project_id}"
+
+
+class Presence(models.Model):
+    """Who has a project open: each open page says so every 20 seconds."""
+
+    project = models.ForeignKey(Project, models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "user"], name="one_presence_per_user"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} on project {self.project_id}"

@@ -68,6 +68,11 @@ urlpatterns = [
         name="history-undo-bar",
     ),
     path(
+        "projects/<int:project_id>/presence/",
+        history.presence,
+        name="presence",
+    ),
+    path(
         "projects/<int:project_id>/history/",
         history.history_page,
         name="history-page",

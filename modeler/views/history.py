@@ -5,11 +5,14 @@ two; download, name or restore one)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
@@ -18,6 +21,7 @@ from modeler import design as d
 from modeler import selectors, services
 from modeler.designfile import dump_design
 from modeler.history.diff import consequences, design_diff, diff_text
+from modeler.models import Presence, Revision
 from modeler.presenters import key_map_rows
 from modeler.review.cache import cached_review
 from modeler.services import EditConflict, HistoryError
@@ -247,3 +251,50 @@ def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
     ]
     context = {"outcome": consequences(*reviews)}
     return render(request, "modeler/_history-consequences.html", context)
+
+
+# --- Presence ----------------------------------------------------------------------
+
+PRESENCE_WINDOW = timedelta(seconds=60)  # three missed polls of 20 s
+
+
+class _PresenceForm(forms.Form):
+    version = forms.IntegerField(min_value=1, required=False)
+
+
+@login_required
+@require_GET
+def presence(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Polled by every project page: who else has the project open, and
+    the changes others saved since the version the page shows (announced,
+    rather than discovered at save)."""
+    access = selectors.project_get_for_user(user=request.user, project_id=project_id)
+    project = access.project
+    now = timezone.now()
+    Presence.objects.update_or_create(
+        project=project, user=request.user, defaults={"seen": now}
+    )
+    others = (
+        Presence.objects.filter(project=project, seen__gte=now - PRESENCE_WINDOW)
+        .exclude(user=request.user)
+        .select_related("user")
+        .order_by("user__username")
+    )
+    form = _PresenceForm(request.GET)
+    shown = form.cleaned_data["version"] if form.is_valid() else None
+    saved = []
+    if shown is not None and project.version > shown:
+        saved = list(
+            Revision.objects.filter(project=project, number__gt=shown)
+            .exclude(author=request.user)
+            .select_related("author")
+            .defer("document")
+            .order_by("number")
+        )
+    context = {
+        "project": project,
+        "others": [p.user.get_username() for p in others],
+        "saved": saved,
+        "version": shown or project.version,
+    }
+    return render(request, "modeler/_presence.html", context)

@@ -348,3 +348,30 @@ def test_answers_out_of_order_leave_the_last_choice(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"/key-map/$"))
     expect(page.locator("nav.tabs [aria-current=page]")).to_have_text("Key map")
     expect(page.locator("#pattern-list")).to_have_count(0)
+
+
+def test_presence_and_saves_by_others_are_announced(
+    page: Page, other_page: Page
+) -> None:
+    from modeler.models import Role
+
+    project = _project("ann")
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    services.membership_set(project=project, user=bob, role=Role.EDITOR)
+    _log_in(page, "ann")
+    _log_in(other_page, "bob")
+    page.goto(f"/projects/{project.pk}/entities/Customer/")
+    other_page.goto(f"/projects/{project.pk}/entities/Order/")
+    other_page.fill("#id_description", "Bob's change")
+    other_page.click("text=Save Order")
+    expect(other_page.locator(".toast", has_text="Saved Order.").first).to_be_visible()
+    # Ann's page asks again when it gets the focus (and every 20 s).
+    page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    expect(page.locator("[data-others]")).to_contain_text("bob")
+    expect(page.locator("[data-saved-since]")).to_contain_text(
+        "bob saved: changed entity Order (description)"
+    )
+    # Bob's own save is not announced to him.
+    other_page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    expect(other_page.locator("[data-others]")).to_contain_text("ann")
+    expect(other_page.locator("[data-saved-since]")).to_have_count(0)

@@ -225,3 +225,35 @@ def test_naming_and_restoring_need_csrf(project, editor):
     base = f"/projects/{project.pk}/history/1/"
     assert client.post(base + "label/", {"label": "x"}).status_code == 403
     assert client.post(base + "restore/").status_code == 403
+
+
+# --- Presence ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_presence_names_others_and_announces_their_saves(
+    project, owner, editor, owner_client: Client, editor_client: Client
+):
+    url = f"/projects/{project.pk}/presence/"
+    first = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    assert "Also here" not in first
+    assert 'hx-trigger="every 20s, focus from:window"' in first
+    editor_client.get(url, {"version": 1}, **HTMX)
+    html = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    assert "Also here: editor" in html
+
+    _describe(project, editor, "Customer", "saved by the editor")
+    html = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    assert "editor saved: changed entity Customer (description)." in html
+    assert '<input type="hidden" name="version" value="1">' in html
+    # The editor's own page, at the version their save made: nothing to say.
+    own = editor_client.get(url, {"version": 1}, **HTMX).content.decode()
+    assert "data-saved-since" not in own
+
+
+@pytest.mark.django_db
+def test_presence_is_for_members_only(project, outsider_client: Client):
+    url = f"/projects/{project.pk}/presence/"
+    assert outsider_client.get(url).status_code == 404
+    anonymous = Client().get(url)
+    assert anonymous.status_code == 302
