@@ -54,6 +54,18 @@ _PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')].filter((el) =
 }).slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
   + ` (${Math.round(el.getBoundingClientRect().right)} px)`)"""
 
+# In print, any box whose content runs past it is clipped on paper.
+_CLIPPED = """() => [...document.querySelectorAll('main *')].filter((el) => {
+  const style = getComputedStyle(el);
+  const clips = (v) => v !== 'visible';
+  return el.offsetParent !== null
+    && !el.closest('details:not([open]), .visually-hidden')
+    && el.tagName !== 'TEXTAREA' && el.tagName !== 'INPUT' && el.tagName !== 'SELECT'
+    && ((clips(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
+      || (clips(style.overflowY) && el.scrollHeight > el.clientHeight + 1));
+}).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+  + ` ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`)"""
+
 # Placeholders ({customerId}, {lineNo:03d}) drawn over two lines.
 _BROKEN_PLACEHOLDERS = """() => {
   const broken = [];
@@ -102,4 +114,30 @@ def test_every_section_fits(page: Page, screenshot, width: int) -> None:
             f"{name}: {text} broken over two lines"
             for text in page.evaluate(_BROKEN_PLACEHOLDERS)
         ]
+    assert problems == [], "\n".join(problems)
+
+
+def test_every_section_prints_without_clipping(page: Page, screenshot) -> None:
+    """The print stylesheet: no page wider than the paper, no box that
+    clips its content (a printed scroll box hides rows), for every section."""
+    owner = User.objects.create_user("lin", password=PASSWORD)
+    project = services.project_create(
+        owner=owner, design=example_design("order-management")
+    )
+    page.goto("/login/")
+    page.fill("#id_username", "lin")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.set_viewport_size({"width": 800, "height": 1100})  # about A4 at 96 dpi
+    page.emulate_media(media="print")
+    problems = []
+    for name, path in SECTIONS.items():
+        response = page.goto(f"/projects/{project.pk}/{path}")
+        assert response.ok, f"{name}: HTTP {response.status}"
+        page.wait_for_load_state("networkidle")
+        screenshot(f"print-{name}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 800:
+            problems.append(f"{name}: printed {width} px wide")
+        problems += [f"{name}: {box}" for box in page.evaluate(_CLIPPED)]
     assert problems == [], "\n".join(problems)
