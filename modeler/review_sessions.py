@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from modeler import design as d
 from modeler.conversion import design_from_revision
-from modeler.history.elements import Element, elements
+from modeler.history.elements import elements
 from modeler.models import (
     Project,
     ReviewComment,
@@ -97,7 +97,7 @@ def comment_add(
     else:
         label = ""
         if element != WHOLE_REVIEW:
-            found = elements(_reviewed_design(session)).get(element)
+            found = targets(_reviewed_design(session)).get(element)
             if found is None:
                 raise ReviewError("The reviewed revision has no such element.")
             label = found.label
@@ -163,6 +163,37 @@ def _reviewed_design(session: ReviewSession) -> d.Design:
     return design_from_revision(session.revision)
 
 
+@dataclass(frozen=True)
+class Target:
+    """Something a comment can be about: an element of the design, or a
+    part of an entity (a key template: a cell of the key map; an
+    attribute)."""
+
+    label: str
+    value: object  # compared to tell whether it changed since
+
+
+def targets(design: d.Design) -> dict[str, Target]:
+    """What comments can be about, by id: the design's elements (ids that
+    follow renames), then each entity's key templates (`<entity>/key/PK`)
+    and attributes (`<entity>/attr/<attribute id>`)."""
+    found: dict[str, Target] = {}
+    for element_id, element in elements(design).items():
+        found[element_id] = Target(element.label, element.value)
+        if element.kind != "entity":
+            continue
+        entity = element.value
+        for name, template in entity.keys.items():
+            found[f"{element_id}/key/{name}"] = Target(
+                f"key template {name} of entity {entity.name}", template
+            )
+        for attr in entity.attributes:
+            found[f"{element_id}/attr/{attr.uid or attr.name}"] = Target(
+                f"attribute {entity.name}.{attr.name}", attr
+            )
+    return found
+
+
 # --- Reads ------------------------------------------------------------------------
 
 
@@ -189,11 +220,11 @@ def session_threads(session: ReviewSession) -> list[ElementThreads]:
     elements (the review as a whole first); each thread says whether its
     element changed since the comment was written."""
     project = session.project
-    current = elements(project_design(project=project))
+    current = targets(project_design(project=project))
     comments = list(session.comments.select_related("author"))
     written = {c.written_at for c in comments if c.parent_id is None}
-    then: dict[int, dict[str, Element]] = {
-        revision.number: elements(design_from_revision(revision))
+    then: dict[int, dict[str, Target]] = {
+        revision.number: targets(design_from_revision(revision))
         for revision in Revision.objects.filter(project=project, number__in=written)
     }
     threads: dict[int, Thread] = {}
@@ -228,11 +259,12 @@ def session_threads(session: ReviewSession) -> list[ElementThreads]:
 
 def element_choices(session: ReviewSession) -> list[tuple[str, str]]:
     """What a comment can be about: the review as a whole, then every
-    element of the reviewed revision."""
-    found = elements(_reviewed_design(session))
+    element of the reviewed revision, with each entity's key templates and
+    attributes after it."""
+    found = targets(_reviewed_design(session))
     return [(WHOLE_REVIEW, "The review as a whole")] + [
-        (element_id, element.label[:1].upper() + element.label[1:])
-        for element_id, element in found.items()
+        (target_id, target.label[:1].upper() + target.label[1:])
+        for target_id, target in found.items()
     ]
 
 

@@ -333,3 +333,48 @@ def test_presentation_steps_through_the_patterns(
         f"/projects/{project.pk}/present/{count}/"
     ).status_code == (404)
     assert outsider_client.get(f"/projects/{project.pk}/present/0/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_comments_on_a_key_template_and_an_attribute(
+    project, editor, editor_client: Client
+):
+    import dataclasses
+
+    from modeler.editor import services as edit
+
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    order = _entity_id(project, "Order")
+    page = editor_client.get(url).content.decode()
+    assert f'<option value="{order}/key/SK">Key template SK of entity Order' in page
+    total = next(
+        a
+        for a in stored_design(project).entity("Order").attributes
+        if a.name == "total"
+    )
+    editor_client.post(url + "comments/", {"element": f"{order}/key/SK", "body": "a"})
+    editor_client.post(
+        url + "comments/", {"element": f"{order}/attr/{total.uid}", "body": "b"}
+    )
+
+    # Only the key template changes: only its comment is outdated.
+    project.refresh_from_db()
+    entity = stored_design(project).entity("Order")
+    keys = dict(entity.keys)
+    keys["SK"] = dataclasses.replace(keys["SK"], template="ORDER#{orderId}")
+    edit.entity_update(
+        project=project,
+        version=project.version,
+        author=editor,
+        name="Order",
+        entity=dataclasses.replace(entity, keys=keys),
+    )
+
+    html = editor_client.get(url).content.decode()
+    assert "<h3>Key template SK of entity Order</h3>" in html
+    assert "<h3>Attribute Order.total</h3>" in html
+    assert html.count("outdated: changed since") == 1
+    sections = html.split("<h3>")
+    [key_section] = [x for x in sections if x.startswith("Key template SK")]
+    assert "outdated" in key_section
