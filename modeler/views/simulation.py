@@ -22,10 +22,11 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
 
 from modeler import design as d
-from modeler import services
+from modeler import selectors, services
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.parameters import pattern_parameters
+from modeler.review.cache import cached_review
 from modeler.sampledata import FileProblem, ItemsFileError, write_jsonl
 from modeler.selectors import ProjectAccess
 from modeler.simulation import PatternRun, Simulation
@@ -333,7 +334,14 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
         raise Http404("No access patterns to present")
     context = pattern_context(access, design, position)
     count = len(design.access_patterns)
+    settings = selectors.project_cost_settings(project=access.project)
+    review = cached_review(
+        design, prices=settings.prices, stored_items=settings.stored_items
+    )
+    capacity = next((c for c in review.cost.patterns if c.position == position), None)
     context.update(
+        capacity=capacity,
+        monthly=capacity.monthly_on_demand(settings.prices) if capacity else None,
         count=count,
         number=position + 1,
         previous=position - 1 if position > 0 else None,

@@ -169,6 +169,63 @@
     });
   }
 
+  // Diagrams zoom (buttons, Ctrl + wheel), pan (drag) and fit the screen,
+  // and go full screen. The SVG's width and height attributes carry the
+  // zoom (no inline style: the Content-Security-Policy forbids it).
+  function natural(svg) {
+    const box = svg.viewBox && svg.viewBox.baseVal;
+    return box && box.width ? { width: box.width, height: box.height } : null;
+  }
+  function zoom(diagram, how) {
+    const svg = diagram.querySelector("svg");
+    const size = svg && natural(svg);
+    if (!size) return;
+    const current = Number(diagram.dataset.scale || 0) || svg.getBoundingClientRect().width / size.width;
+    let scale = { in: current * 1.25, out: current / 1.25, actual: 1 }[how];
+    if (how === "fit") {
+      scale = Math.min(diagram.clientWidth / size.width, (diagram.clientHeight || window.innerHeight) / size.height);
+    }
+    scale = Math.min(Math.max(scale, 0.1), 8);
+    diagram.dataset.scale = String(scale);
+    diagram.classList.remove("diagram-fit");
+    svg.setAttribute("width", String(Math.round(size.width * scale)));
+    svg.setAttribute("height", String(Math.round(size.height * scale)));
+  }
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-zoom], [data-diagram-fullscreen]");
+    if (!button) return;
+    const diagram = button.closest(".diagram-results")?.querySelector("[data-diagram]");
+    if (!diagram) return;
+    if (button.dataset.zoom) zoom(diagram, button.dataset.zoom);
+    else diagram.requestFullscreen?.().then(() => zoom(diagram, "fit"));
+  });
+  document.addEventListener(
+    "wheel",
+    (event) => {
+      const diagram = event.ctrlKey && event.target.closest && event.target.closest("[data-diagram]");
+      if (!diagram) return;
+      event.preventDefault();
+      zoom(diagram, event.deltaY < 0 ? "in" : "out");
+    },
+    { passive: false },
+  );
+  let drag = null;
+  document.addEventListener("pointerdown", (event) => {
+    const diagram = event.target.closest && event.target.closest("[data-diagram]");
+    if (!diagram || event.button !== 0) return;
+    drag = { diagram, x: event.clientX, y: event.clientY, left: diagram.scrollLeft, top: diagram.scrollTop };
+    diagram.classList.add("is-panning");
+  });
+  document.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    drag.diagram.scrollLeft = drag.left - (event.clientX - drag.x);
+    drag.diagram.scrollTop = drag.top - (event.clientY - drag.y);
+  });
+  document.addEventListener("pointerup", () => {
+    if (drag) drag.diagram.classList.remove("is-panning");
+    drag = null;
+  });
+
   // Key templates wrap between their parts, never inside a {placeholder}:
   // each placeholder in code becomes an unbreakable span.
   const PLACEHOLDER = /\{[A-Za-z0-9_.:-]+\}/g;

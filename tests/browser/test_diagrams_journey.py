@@ -96,3 +96,34 @@ def test_a_review_session_walks_the_key_map_collections_and_diagrams(
     assert saved.name == "order-management-overview.svg"
     assert saved.read_text().startswith("<svg")
     screenshot("24-diagram-overview")
+
+
+def test_diagrams_zoom_fit_and_pan(page) -> None:
+    owner = User.objects.create_user("zoe", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    _log_in(page, "zoe", "correct-horse-battery")
+    page.goto(f"/projects/{project.pk}/diagrams/?kind=overview")
+    svg = page.locator("[data-diagram] svg")
+    expect(svg).to_be_visible(timeout=SLOW_MS)
+    natural = page.evaluate(
+        "() => document.querySelector('[data-diagram] svg').viewBox.baseVal.width"
+    )
+    page.click("button:text('Actual size')")
+    expect(svg).to_have_attribute("width", str(round(natural)))
+    page.click("[data-zoom='in']")
+    expect(svg).to_have_attribute("width", str(round(natural * 1.25)))
+    page.click("button:text('Fit')")
+    box = page.locator("[data-diagram]").bounding_box()
+    assert svg.bounding_box()["width"] <= box["width"] + 1
+    # Zoomed in, a drag pans the view.
+    page.click("button:text('Actual size')")
+    for _ in range(3):
+        page.click("[data-zoom='in']")
+    diagram = page.locator("[data-diagram]")
+    box = diagram.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 100)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 200, box["y"] + 50, steps=5)
+    page.mouse.up()
+    assert diagram.evaluate("element => element.scrollLeft") > 0

@@ -324,6 +324,7 @@ def test_presentation_steps_through_the_patterns(
     assert f'href="/projects/{project.pk}/present/1/" data-next' in first
     assert "data-prev" not in first
     assert "<strong>Passes</strong>" in first
+    assert "a month on demand at" in first
     assert "&quot;TableName&quot;: &quot;order-management&quot;" in first
     last = viewer_client.get(
         f"/projects/{project.pk}/present/{count - 1}/"
