@@ -122,9 +122,12 @@ def dot_program() -> str | None:
     return shutil.which("graphviz-pure")
 
 
-def render(source: str, fmt: str, *, timeout: float | None = None) -> bytes:
-    """DOT source rendered to SVG or PNG bytes; RenderError with the reason
-    when Graphviz is missing, takes longer than `timeout` or fails."""
+def render(
+    source: str, fmt: str, *, timeout: float | None = None, scale: int = 1
+) -> bytes:
+    """DOT source rendered to SVG or PNG bytes (a PNG `scale` times the
+    size, for projectors and slides); RenderError with the reason when
+    Graphviz is missing, takes longer than `timeout` or fails."""
     if fmt not in FORMATS:
         raise ValueError(f"cannot render to {fmt!r}; the formats are {FORMATS}")
     timeout = TIMEOUTS[fmt] if timeout is None else timeout
@@ -137,7 +140,7 @@ def render(source: str, fmt: str, *, timeout: float | None = None) -> bytes:
     try:
         with processes.slot("Graphviz"):
             completed = subprocess.run(  # noqa: S603 (a fixed program, DOT on stdin)
-                [program, f"-T{fmt}"],
+                [program, f"-T{fmt}", *([f"-Gdpi={96 * scale}"] if scale > 1 else [])],
                 input=source.encode(),
                 capture_output=True,
                 timeout=timeout,

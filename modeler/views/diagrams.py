@@ -22,6 +22,7 @@ from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for, load_simulation
 
 ITEMS_PER_PAGE = 50
+PNG_SCALES = (1, 2, 3, 4)  # a PNG this many times the size
 DOWNLOADS = {
     "svg": "image/svg+xml",
     "png": "image/png",
@@ -179,9 +180,12 @@ def _dot_source(design: d.Design, form: DiagramForm) -> tuple[str, str]:
     return source, ""
 
 
-def _rendered(design: d.Design, form: DiagramForm, fmt: str) -> bytes | str:
-    """The diagram as DOT text, SVG text (sanitised) or PNG bytes, kept by
-    the design's content and the choice. Raises RenderError."""
+def _rendered(
+    design: d.Design, form: DiagramForm, fmt: str, scale: int = 1
+) -> bytes | str:
+    """The diagram as DOT text, SVG text (sanitised) or PNG bytes (`scale`
+    times the size), kept by the design's content and the choice. Raises
+    RenderError."""
     digest = diagrams.design_digest(design)
     key = form.cache_key()
 
@@ -201,7 +205,8 @@ def _rendered(design: d.Design, form: DiagramForm, fmt: str) -> bytes | str:
             lambda: diagrams.sanitise_svg(diagrams.render(source, "svg")),
         )
     return diagrams.cached(
-        (digest, "png", *key), lambda: diagrams.render(source, "png")
+        (digest, "png", scale, *key),
+        lambda: diagrams.render(source, "png", scale=scale),
     )
 
 
@@ -230,6 +235,16 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
             )
             for fmt in DOWNLOADS
         ]
+        context["downloads"] += [
+            (
+                f"PNG {scale}x",
+                reverse("diagram-download", args=[project_id, "png"])
+                + "?"
+                + query.urlencode()
+                + f"&scale={scale}",
+            )
+            for scale in PNG_SCALES[1:]
+        ]
     template = _template(request, "modeler/diagrams.html", "diagram-results")
     return render(request, template, context, status=status)
 
@@ -246,8 +261,10 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
         errors = "; ".join(e for errs in form.errors.values() for e in errs)
         messages.error(request, f"Nothing to download: {errors}")
         return redirect(back)
+    scale = request.GET.get("scale", "1")
+    scale = int(scale) if scale.isdigit() and int(scale) in PNG_SCALES else 1
     try:
-        content = _rendered(design, form, fmt)
+        content = _rendered(design, form, fmt, scale)
     except diagrams.RenderError as exc:
         messages.error(request, f"The diagram cannot be downloaded. {exc}")
         return redirect(back)
@@ -259,6 +276,9 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
     kind = form.cleaned_data["kind"]
     if kind == DiagramForm.COLLECTIONS:
         kind += "-" + slugify(form.cleaned_data["index"])
-    response["Content-Disposition"] = f'attachment; filename="{name}-{kind}.{fmt}"'
+    suffix = f"@{scale}x" if scale > 1 else ""
+    response["Content-Disposition"] = (
+        f'attachment; filename="{name}-{kind}{suffix}.{fmt}"'
+    )
     response["X-Content-Type-Options"] = "nosniff"
     return response

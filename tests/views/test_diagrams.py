@@ -435,3 +435,24 @@ def test_sample_data_that_cannot_be_made_is_explained(
     # The overview needs no sample data.
     overview = _html(viewer_client.get(_url(project, "diagrams/?kind=overview")))
     assert "<svg" in overview
+
+
+def test_png_downloads_at_a_chosen_scale(project, viewer_client):
+    """For a projector or a slide: the PNG at 2x (and 3x, 4x) is that many
+    times the pixels of the 1x one."""
+    import struct
+
+    def png_width(query: str) -> int:
+        response = viewer_client.get(
+            _url(project, f"diagrams/diagram.png?kind=overview{query}")
+        )
+        assert response.status_code == 200, response.status_code
+        return struct.unpack(">I", response.content[16:20])[0], response
+
+    one, _ = png_width("")
+    two, response = png_width("&scale=2")
+    assert abs(two - 2 * one) <= 2
+    assert response["Content-Disposition"].endswith('-overview@2x.png"')
+    assert png_width("&scale=9")[0] == one  # not a scale on offer: 1x
+    page = _html(viewer_client.get(_url(project, "diagrams/?kind=overview")))
+    assert ">PNG 2x</a>" in page and "scale=2" in page
