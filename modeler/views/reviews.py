@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
-from modeler import presenters, selectors
+from modeler import diagrams, presenters, selectors
 from modeler import review_sessions as sessions
 from modeler.conversion import design_from_revision
 from modeler.forms import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
@@ -247,6 +247,7 @@ def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpRespo
         ],
         "review": review,
         "comments": sessions.open_comments(project),
+        "overview_svg": _overview_svg(design),
     }
     response = render(request, "modeler/review-pack.html", context)
     response["Content-Security-Policy"] = PACK_POLICY
@@ -255,6 +256,20 @@ def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpRespo
         name = f"{slugify(project.name) or 'design'}-r{revision.number}-review.html"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def _overview_svg(design) -> str:  # noqa: ANN001
+    """The design overview diagram, inline (sanitised SVG: no script, no
+    external reference), or '' when Graphviz cannot draw it."""
+    try:
+        return diagrams.cached(
+            (diagrams.design_digest(design), "pack-overview"),
+            lambda: diagrams.sanitise_svg(
+                diagrams.render(diagrams.overview_dot(design), "svg")
+            ),
+        )
+    except diagrams.RenderError:
+        return ""
 
 
 @login_required

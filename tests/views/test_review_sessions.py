@@ -240,6 +240,7 @@ def test_the_review_pack_is_one_self_contained_page(
     assert "default-src 'none'" in policy and "script" not in policy
     html = response.content.decode()
     assert "<script" not in html and "<link" not in html
+    assert "<h2>Design overview</h2>" in html and "<svg" in html
     assert "Review pack of revision 1" in html
     assert "CUST#{customerId}" in html  # the key map
     assert "Orders of a customer, newest first" in html
