@@ -13,6 +13,7 @@ from modeler.diagrams.collections import (
     UnknownIndexError,
     collections_for,
     index_infos,
+    key_text,
 )
 from modeler.diagrams.dot import collections_dot, overview_dot
 from modeler.diagrams.keymap import KeyMap, key_map
@@ -20,6 +21,7 @@ from modeler.diagrams.patterns import PatternRow, pattern_map, pattern_verdicts
 from modeler.diagrams.rendering import RenderError, dot_program, render, sanitise_svg
 
 __all__ = [
+    "key_text",
     "CollectionPage",
     "Collections",
     "IndexInfo",

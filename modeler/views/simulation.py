@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
 
 from modeler import design as d
-from modeler import selectors, services
+from modeler import diagrams, selectors, services
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.parameters import pattern_parameters
@@ -340,6 +340,7 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
     )
     capacity = next((c for c in review.cost.patterns if c.position == position), None)
     context.update(
+        collection=_returned_collection(design, position, context.get("run")),
         capacity=capacity,
         monthly=capacity.monthly_on_demand(settings.prices) if capacity else None,
         count=count,
@@ -348,6 +349,43 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
         next=position + 1 if position + 1 < count else None,
     )
     return render(request, "modeler/present.html", context)
+
+
+def _returned_collection(
+    design: d.Design, position: int, run: PatternRun | None
+) -> dict[str, Any] | None:
+    """The item collection a GetItem or Query read from (the partition of
+    its first item, in the table or index it used), each item marked when
+    the pattern returned it; None for other operations or no items."""
+    pattern = design.access_patterns[position]
+    if run is None or not run.items or pattern.operation not in ("GetItem", "Query"):
+        return None
+    loaded = load_simulation(design)
+    if loaded.simulation is None or loaded.lock is None:
+        return None
+    collections = diagrams.collections_for(loaded.simulation)
+    info = collections.info(pattern.index)
+
+    def key(item: dict[str, Any], names: tuple[str, ...]) -> str:
+        values = tuple(item.get(name) for name in names)
+        return diagrams.key_text(values[0] if len(values) == 1 else values)
+
+    partition = key(run.items[0], info.partition_key)
+    with loaded.lock:
+        views, _ = collections.partitions(
+            index=pattern.index, keys=[partition], max_partitions=1, max_items=60
+        )
+    if not views:
+        return None
+    returned = {key(item, info.sort_key) for item in run.items}
+    return {
+        "index": info,
+        "partition": views[0],
+        "rows": [
+            (item, not info.sort_key or item.sort_key in returned)
+            for item in views[0].items
+        ],
+    }
 
 
 def _run(

@@ -326,6 +326,9 @@ def test_presentation_steps_through_the_patterns(
     assert "data-prev" not in first
     assert "<strong>Passes</strong>" in first
     assert "a month on demand at" in first
+    # Its item collection, the item it returns marked (a GetItem: one).
+    assert "The item collection it reads: partition <code>CUST#" in first
+    assert first.count('class="is-returned"') == 1
     assert "&quot;TableName&quot;: &quot;order-management&quot;" in first
     last = viewer_client.get(
         f"/projects/{project.pk}/present/{count - 1}/"
