@@ -32,7 +32,9 @@ from modeler.models import (
     Revision,
     ShareLink,
 )
-from modeler.selectors import project_design
+from modeler.review.cache import cached_review
+from modeler.review.review import Review
+from modeler.selectors import project_cost_settings, project_design
 
 WHOLE_REVIEW = ""  # the element of a comment on the review as a whole
 BODY_MAX_CHARS = 5000
@@ -97,7 +99,7 @@ def comment_add(
     else:
         label = ""
         if element != WHOLE_REVIEW:
-            found = targets(_reviewed_design(session)).get(element)
+            found = targets(_reviewed_design(session), session.project).get(element)
             if found is None:
                 raise ReviewError("The reviewed revision has no such element.")
             label = found.label
@@ -173,10 +175,12 @@ class Target:
     value: object  # compared to tell whether it changed since
 
 
-def targets(design: d.Design) -> dict[str, Target]:
+def targets(design: d.Design, project: Project | None = None) -> dict[str, Target]:
     """What comments can be about, by id: the design's elements (ids that
     follow renames), then each entity's key templates (`<entity>/key/PK`)
-    and attributes (`<entity>/attr/<attribute id>`)."""
+    and attributes (`<entity>/attr/<attribute id>`), then the design
+    review's findings (`finding/<code>/<kind>/<name>`, with `project`: at
+    its prices)."""
     found: dict[str, Target] = {}
     for element_id, element in elements(design).items():
         found[element_id] = Target(element.label, element.value)
@@ -191,7 +195,22 @@ def targets(design: d.Design) -> dict[str, Target]:
             found[f"{element_id}/attr/{attr.uid or attr.name}"] = Target(
                 f"attribute {entity.name}.{attr.name}", attr
             )
+    if project is not None:
+        for finding in _review(design, project).findings:
+            where = finding.location
+            found[f"finding/{finding.code}/{where.kind}/{where.name}"] = Target(
+                f"finding “{finding.title}” ({finding.severity})",
+                # A finding is the same while its evidence is.
+                (finding.why, finding.evidence),
+            )
     return found
+
+
+def _review(design: d.Design, project: Project) -> Review:
+    """The design review of `design` at the project's prices (kept by the
+    design's content)."""
+    cost = project_cost_settings(project=project)
+    return cached_review(design, prices=cost.prices, stored_items=cost.stored_items)
 
 
 # --- Reads ------------------------------------------------------------------------
@@ -220,11 +239,16 @@ def session_threads(session: ReviewSession) -> list[ElementThreads]:
     elements (the review as a whole first); each thread says whether its
     element changed since the comment was written."""
     project = session.project
-    current = targets(project_design(project=project))
+    current = targets(project_design(project=project), project)
     comments = list(session.comments.select_related("author"))
     written = {c.written_at for c in comments if c.parent_id is None}
+    # A finding's earlier version costs a review of that revision: only
+    # when a comment is about one.
+    on_findings = any(c.element.startswith("finding/") for c in comments)
     then: dict[int, dict[str, Target]] = {
-        revision.number: targets(design_from_revision(revision))
+        revision.number: targets(
+            design_from_revision(revision), project if on_findings else None
+        )
         for revision in Revision.objects.filter(project=project, number__in=written)
     }
     threads: dict[int, Thread] = {}
@@ -261,7 +285,7 @@ def element_choices(session: ReviewSession) -> list[tuple[str, str]]:
     """What a comment can be about: the review as a whole, then every
     element of the reviewed revision, with each entity's key templates and
     attributes after it."""
-    found = targets(_reviewed_design(session))
+    found = targets(_reviewed_design(session), session.project)
     return [(WHOLE_REVIEW, "The review as a whole")] + [
         (target_id, target.label[:1].upper() + target.label[1:])
         for target_id, target in found.items()

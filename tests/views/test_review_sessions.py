@@ -383,3 +383,21 @@ def test_comments_on_a_key_template_and_an_attribute(
     sections = html.split("<h3>")
     [key_section] = [x for x in sections if x.startswith("Key template SK")]
     assert "outdated" in key_section
+
+
+@pytest.mark.django_db
+def test_comments_on_a_finding(project, editor_client: Client):
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    page = editor_client.get(url).content.decode()
+    [(finding_id, label)] = re.findall(
+        r'<option value="(finding/[^"]+/index/GSI2)">(Finding [^<]+)</option>', page
+    )[:1]
+    response = editor_client.post(
+        url + "comments/", {"element": finding_id, "body": "Accepted: KEYS_ONLY."}
+    )
+    assert response.status_code == 302
+    html = editor_client.get(url).content.decode()
+    assert f"<h3>{label}</h3>" in html
+    assert "Accepted: KEYS_ONLY." in html
+    assert "outdated" not in html and "removed since" not in html
