@@ -1,6 +1,7 @@
 # Local tasks. `make run` starts the workbench, `make test` runs the tests.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
+TEST_WORKERS ?= 2
 BIN := $(VENV)/bin
 
 .PHONY: venv run test lint format bench
@@ -18,12 +19,13 @@ run: venv
 	$(BIN)/python manage.py load_examples
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# Extra pytest arguments: make test ARGS="-k signup -x". With
+# The suite runs on TEST_WORKERS processes (pytest-xdist; TEST_WORKERS=0
+# runs it in this one). Extra pytest arguments: make test ARGS="-k signup -x". With
 # TEST_DATABASE_URL set (.ci/run starts a PostgreSQL server for it), the
 # tests that use the database run a second time on that database (the domain
 # and browser tests, once).
 test: venv
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "== the database tests again, on $${TEST_DATABASE_URL%%:*}"; \
 		DATABASE_URL="$$TEST_DATABASE_URL" WORKBENCH_DATABASE_TESTS_ONLY=1 \
