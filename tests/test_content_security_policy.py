@@ -24,13 +24,20 @@ BLOCKED = {
 }
 
 
+# The review pack is one self-contained file, downloaded or opened from a
+# share link: its style is inline, and it is served with a policy of its
+# own that allows that style and no script at all
+# (tests/views/test_review_sessions.py checks it).
+OWN_POLICY = {"review-pack.html": {"a style element"}}
+
+
 @pytest.mark.parametrize(
     "path", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: p.name
 )
 def test_no_template_holds_what_the_policy_blocks(path):
     text = path.read_text(encoding="utf-8")
     found = [what for what, pattern in BLOCKED.items() if pattern.search(text)]
-    assert found == []
+    assert set(found) <= OWN_POLICY.get(path.name, set()), found
 
 
 @pytest.mark.django_db
