@@ -7,6 +7,7 @@ our own (`p0`, `e1`...), never user text."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from collections.abc import Sequence
@@ -88,7 +89,17 @@ def collections_dot(
     graph.attr("node", shape="plaintext", fontname=FONT, fontsize="11", margin="0")
     graph.attr("edge", style="invis")
     for position, partition in enumerate(partitions):
-        graph.node(f"p{position}", label=_label(_partition_table(info, partition)))
+        # A long partition wraps into several boxes side by side, so that
+        # one fits a screen or a projector at a readable size.
+        boxes = _wrapped(partition)
+        names = [f"p{position}"] + [
+            f"p{position}_{n}" for n in range(2, len(boxes) + 1)
+        ]
+        with graph.subgraph(name=f"partition{position}") as row:
+            row.attr(rank="same")
+            for name, box in zip(names, boxes, strict=True):
+                last = box is boxes[-1]
+                row.node(name, label=_label(_partition_table(info, box, last=last)))
         if position >= columns:
             graph.edge(f"p{position - columns}", f"p{position}")
     if more_partitions:
@@ -106,6 +117,25 @@ def collections_dot(
     return graph.source
 
 
+ROWS_PER_BOX = 15  # items in one partition box before it wraps
+
+
+def _wrapped(partition: PartitionView) -> list[PartitionView]:
+    """The partition as boxes of at most ROWS_PER_BOX items: the first with
+    the partition's own heading, the next ones continuing it (`start`)."""
+    items = partition.items
+    if len(items) <= ROWS_PER_BOX:
+        return [partition]
+    return [
+        dataclasses.replace(
+            partition,
+            items=items[start : start + ROWS_PER_BOX],
+            start=partition.start + start,
+        )
+        for start in range(0, len(items), ROWS_PER_BOX)
+    ]
+
+
 def _title_for(design_name: str, info: IndexInfo) -> str:
     where = "table" if info.kind == "table" else f"{info.kind} index {text(info.name)}"
     keys = "PK " + text(" | ".join(info.partition_key))
@@ -120,13 +150,22 @@ def _title_for(design_name: str, info: IndexInfo) -> str:
     )
 
 
-def _partition_table(info: IndexInfo, partition: PartitionView) -> str:
+def _partition_table(
+    info: IndexInfo, partition: PartitionView, *, last: bool = True
+) -> str:
+    """One partition box; `last`: the partition's last box (a wrapped
+    partition's others say nothing of the items left out)."""
     columns = 2 if info.sort_key else 1
+    count = (
+        f"{partition.total:,} item{'s' if partition.total != 1 else ''}"
+        if partition.start == 0
+        else f"continued, items {partition.start + 1:,}–"
+        f"{partition.start + len(partition.items):,}"
+    )
     rows = [
         f'<TR><TD COLSPAN="{columns}" BGCOLOR="#1e293b" ALIGN="LEFT" CELLPADDING="5">'
         f'<FONT COLOR="white" FACE="{MONO}"><B>{text(partition.key, 60)}</B></FONT>'
-        f'<FONT COLOR="#cbd5e1">  {partition.total:,} '
-        f"item{'s' if partition.total != 1 else ''}</FONT></TD></TR>"
+        f'<FONT COLOR="#cbd5e1">  {count}</FONT></TD></TR>'
     ]
     for item in partition.items:
         fill, ink, line = _colours(item.colour)
@@ -149,7 +188,7 @@ def _partition_table(info: IndexInfo, partition: PartitionView) -> str:
             f'<FONT COLOR="{MUTED}" POINT-SIZE="10">{attrs}</FONT></TD>'
         )
         rows.append(f"<TR>{''.join(cells)}</TR>")
-    more = partition.total - len(partition.items)
+    more = partition.more if last else 0
     if more > 0:
         rows.append(
             f'<TR><TD COLSPAN="{columns}" ALIGN="LEFT"><FONT COLOR="{MUTED}">'

@@ -160,3 +160,38 @@ def test_an_empty_design_still_draws():
     design = d.Design("Empty", d.Table("empty", d.KeyAttribute("PK")))
     svg = sanitise_svg(render(overview_dot(design), "svg"))
     assert "empty" in all_text(svg)
+
+
+def test_a_long_partition_wraps_into_boxes_side_by_side():
+    """So that one partition fits a projector: at most ROWS_PER_BOX items a
+    box, the next boxes continuing it in sort order, the count of items
+    left out on the last one only."""
+    from modeler.diagrams.dot import ROWS_PER_BOX
+
+    for name in ("order-management", "social-graph", "device-telemetry"):
+        collections = Collections(simulation(name))
+        views, _ = collections.partitions(
+            index="table", max_partitions=50, max_items=40
+        )
+        long = [n for n, v in enumerate(views) if len(v.items) > ROWS_PER_BOX]
+        if long:
+            break
+    assert long, "no example has a partition long enough to wrap"
+    source = collections_dot(
+        design_name=collections.design.name,
+        info=collections.info("table"),
+        partitions=views,
+    )
+    nodes = node_texts(sanitise_svg(render(source, "svg")))
+    n = long[0]
+    view = views[n]
+    boxes = [f"p{n}"] + [f"p{n}_{k}" for k in range(2, 10) if f"p{n}_{k}" in nodes]
+    assert len(boxes) == -(-len(view.items) // ROWS_PER_BOX)
+    assert nodes[boxes[1]][0] == view.key
+    assert nodes[boxes[1]][1].strip().startswith(f"continued, items {ROWS_PER_BOX + 1}")
+    shown = [
+        t for box in boxes for t in nodes[box] if t in {i.sort_key for i in view.items}
+    ]
+    assert shown == [i.sort_key for i in view.items]
+    left_out = [t for box in boxes[:-1] for t in nodes[box] if "more item" in t]
+    assert left_out == []
