@@ -134,6 +134,30 @@
     }
   });
 
+  // A form that answers its own input with a new copy of itself (the
+  // generator picker) keeps what the user typed while a request was on its
+  // way: an answer to values that are no longer the form's (typed over
+  // since, or from a copy already replaced) is dropped; the request the new
+  // input scheduled answers instead. Its copy is swapped in with no settle
+  // delay, so that it listens for input from the moment it shows.
+  function formValues(form) {
+    const values = new URLSearchParams(new FormData(form));
+    values.sort();
+    return values.toString();
+  }
+  const selfReplacing = (form) => form && form.matches && form.matches("form[data-self-replacing]");
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    if (selfReplacing(event.detail.elt)) event.detail.sentValues = formValues(event.detail.elt);
+  });
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    const config = event.detail.requestConfig;
+    const form = config && config.elt;
+    if (!selfReplacing(form)) return;
+    if (!form.isConnected || config.sentValues !== formValues(form)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   // The generator picker: Pick… opens it for its attribute row (name, type
   // and the generator as typed); Use writes the chosen generator into the
   // row's input, which updates the live preview.
@@ -154,7 +178,7 @@
       dialog.showModal();
       htmx.ajax("GET", `${dialog.dataset.pickerUrl}?${params}`, {
         target: "#generator-picker-body",
-        swap: "outerHTML",
+        swap: "outerHTML settle:0ms",
       });
       return;
     }

@@ -306,6 +306,66 @@ def test_the_generator_picker(page: Page, screenshot) -> None:
     assert (generator.kind, dict(generator.params)) == ("int", {"max": 9, "min": 1})
 
 
+def test_the_generator_picker_keeps_what_is_typed_while_it_answers(
+    page: Page,
+) -> None:
+    """Typing on while the picker's answer to the first keystroke is on its
+    way: that answer does not overwrite the field; the picker ends on what
+    was typed."""
+    project = _project()
+    _log_in(page, "lin")
+    page.goto(f"/projects/{project.pk}/entities/Order/")
+    row = next(
+        i
+        for i in range(page.locator("input.attr-name").count())
+        if page.locator(f"#id_attr-{i}-name").input_value() == "total"
+    )
+    page.click(f"[data-generator-pick='{row}']")
+    dialog = page.locator("#generator-picker")
+    dialog.locator("select[name=kind]").select_option("int")
+    expect(dialog.locator("[data-generator-result]")).to_have_text(
+        "{int: {max: 5, min: 1}}"
+    )
+    # The answer to high=9 comes 1.5 s late; "0" is typed while it is away.
+    page.evaluate(
+        """() => {
+          const open = XMLHttpRequest.prototype.open;
+          const send = XMLHttpRequest.prototype.send;
+          XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+            this.sentTo = String(url);
+            return open.call(this, method, url, ...rest);
+          };
+          XMLHttpRequest.prototype.send = function (...args) {
+            if (/[?&]high=9(&|$)/.test(this.sentTo)) {
+              window.lateSent = true;
+              setTimeout(() => {
+                this.addEventListener("loadend", () => { window.lateDone = true; });
+                send.apply(this, args);
+              }, 1500);
+              return;
+            }
+            return send.apply(this, args);
+          };
+        }"""
+    )
+    high = dialog.locator("input[name=high]")
+    high.fill("9")
+    for _ in range(50):  # (wait_for_function would eval: the CSP refuses it)
+        if page.evaluate("() => window.lateSent === true"):
+            break
+        page.wait_for_timeout(100)
+    high.press("End")
+    high.press_sequentially("0")
+    for _ in range(50):
+        if page.evaluate("() => window.lateDone === true"):
+            break
+        page.wait_for_timeout(100)
+    expect(dialog.locator("[data-generator-result]")).to_have_text(
+        "{int: {max: 90, min: 1}}"
+    )
+    expect(dialog.locator("input[name=high]")).to_have_value("90")
+
+
 def test_answers_out_of_order_leave_the_last_choice(page: Page) -> None:
     """A section tab clicked, then another before the first answered: when
     the first answer comes last, the page still shows the second section
