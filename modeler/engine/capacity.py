@@ -70,27 +70,35 @@ class Consumed:
             {k: v * factor for k, v in self.local_indexes.items()},
         )
 
-    def response(self, mode: str | None) -> dict[str, Any] | None:
-        """The ConsumedCapacity element for ReturnConsumedCapacity=`mode`."""
+    def response(
+        self, mode: str | None, *, transaction: bool = False
+    ) -> dict[str, Any] | None:
+        """The ConsumedCapacity element for ReturnConsumedCapacity=`mode`.
+
+        DynamoDB gives CapacityUnits everywhere; ReadCapacityUnits or
+        WriteCapacityUnits beside them only in the responses of
+        TransactGetItems and TransactWriteItems (`transaction`)."""
         if mode not in ("TOTAL", "INDEXES"):
             return None
         kind = "WriteCapacityUnits" if self.write else "ReadCapacityUnits"
-        total = float(self.total)
-        out: dict[str, Any] = {
-            "TableName": self.table_name,
-            "CapacityUnits": total,
-            kind: total,
-        }
+
+        def capacity(units: float) -> dict[str, float]:
+            units = float(units)
+            return (
+                {"CapacityUnits": units, kind: units}
+                if transaction
+                else {"CapacityUnits": units}
+            )
+
+        out: dict[str, Any] = {"TableName": self.table_name, **capacity(self.total)}
         if mode == "INDEXES":
-            out["Table"] = {"CapacityUnits": float(self.table), kind: float(self.table)}
+            out["Table"] = capacity(self.table)
             if self.global_indexes:
                 out["GlobalSecondaryIndexes"] = {
-                    name: {"CapacityUnits": float(u), kind: float(u)}
-                    for name, u in self.global_indexes.items()
+                    name: capacity(u) for name, u in self.global_indexes.items()
                 }
             if self.local_indexes:
                 out["LocalSecondaryIndexes"] = {
-                    name: {"CapacityUnits": float(u), kind: float(u)}
-                    for name, u in self.local_indexes.items()
+                    name: capacity(u) for name, u in self.local_indexes.items()
                 }
         return out

@@ -31,8 +31,8 @@ Operations: create_table, delete_table, describe_table, list_tables,
 put_item, get_item, update_item, delete_item, query, scan, batch_get_item,
 batch_write_item, transact_get_items, transact_write_items. Values are
 DynamoDB JSON as with boto3's client (`{"S": "x"}`, `{"N": "12.5"}`, binary
-as bytes). There is no throttling: UnprocessedItems and UnprocessedKeys are
-always empty.
+as bytes). There is no throttling: UnprocessedItems is always empty, and
+UnprocessedKeys holds only what is past BatchGetItem's 16 MB response.
 
 Beyond boto3: `Client(engine)` shares an existing `Engine` (`client.engine`
 is the one in use); `Client(validate=False)` skips the parameter validation,

@@ -15,15 +15,17 @@ messages. `modeler.engine.client.Client` puts boto3's face on it.
 `load_items` is the fast path for sample data: native items (see `types`),
 keys checked, no capacity counted.
 
-The engine has no throttling: UnprocessedItems and UnprocessedKeys are
-always empty, and tables are ACTIVE as soon as they are created. It is not
+The engine has no throttling: UnprocessedItems is always empty, and
+UnprocessedKeys holds only the keys past BatchGetItem's 16 MB response
+limit; tables are ACTIVE as soon as they are created. It is not
 thread-safe (reads fill caches too): callers that share one serialize their
 calls, as the simulation cache does with a lock per loaded table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from modeler.engine import reads, writes
@@ -44,11 +46,19 @@ class Engine:
     """Tables by name and the DynamoDB operations on them."""
 
     def __init__(
-        self, *, region: str = "us-east-1", account: str = "123456789012"
+        self,
+        *,
+        region: str = "us-east-1",
+        account: str = "123456789012",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.region = region
         self.account = account
         self.tables: dict[str, Table] = {}
+        # Seconds, for the 10 minutes a ClientRequestToken is remembered.
+        self.clock = clock
+        # ClientRequestToken -> (the request's fingerprint, when it completed).
+        self.transaction_tokens: dict[str, tuple[str, float]] = {}
 
     def table(self, name: Any) -> Table:
         """The table called `name`, or ResourceNotFoundException."""

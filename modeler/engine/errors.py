@@ -62,6 +62,10 @@ class ConditionalCheckFailedException(EngineError):
         return response
 
 
+class IdempotentParameterMismatchException(EngineError):
+    code = "IdempotentParameterMismatchException"
+
+
 class TransactionCanceledException(EngineError):
     """`reasons` has one entry per action: {"Code": "None"} for the ones that
     would have succeeded, {"Code": "ConditionalCheckFailed", "Message": ...}

@@ -46,6 +46,9 @@ if TYPE_CHECKING:
     from modeler.engine.engine import Engine
 
 MAX_BATCH_GET_KEYS = 100
+# A BatchGetItem response holds up to 16 MB: the item that reaches it is the
+# last returned, and the keys after it come back in UnprocessedKeys.
+MAX_BATCH_GET_BYTES = 16 * 1024 * 1024
 MAX_TOTAL_SEGMENTS = 1_000_000
 SELECT = ("ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT")
 
@@ -439,21 +442,27 @@ def batch_get_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         )
         expressions.check_unused()
         factor = STRONG if boolean(spec, "ConsistentRead") else EVENTUAL
-        plans.append((name, table, keys, projection, factor))
+        plans.append((name, spec, table, keys, projection, factor))
     responses: dict[str, list[Any]] = {}
+    unprocessed: dict[str, Any] = {}
     consumed = []
-    for name, table, keys, projection, factor in plans:
-        found_items = []
+    returned = 0
+    for name, spec, table, keys, projection, factor in plans:
+        found_items = responses[name] = []
         spent = Consumed(table.name, False)
-        for key in keys:
+        for index, key in enumerate(keys):
+            if returned >= MAX_BATCH_GET_BYTES:
+                unprocessed[name] = {**spec, "Keys": spec["Keys"][index:]}
+                break
             found = table.get(key)
             spent.table += read_units(found[1] if found else 0, factor)
             if found:
                 item = projection.apply(found[0]) if projection else found[0]
                 found_items.append(item_to_wire(item))
-        responses[name] = found_items
-        consumed.append(spent)
-    response: dict[str, Any] = {"Responses": responses, "UnprocessedKeys": {}}
+                returned += found[1]
+        if spent.table:
+            consumed.append(spent)
+    response: dict[str, Any] = {"Responses": responses, "UnprocessedKeys": unprocessed}
     if mode != "NONE":
         response["ConsumedCapacity"] = [c.response(mode) for c in consumed]
     return response
@@ -513,5 +522,7 @@ def transact_get_items(engine: Engine, request: dict[str, Any]) -> dict[str, Any
             results.append({})
     response: dict[str, Any] = {"Responses": results}
     if mode != "NONE":
-        response["ConsumedCapacity"] = [c.response(mode) for c in consumed.values()]
+        response["ConsumedCapacity"] = [
+            c.response(mode, transaction=True) for c in consumed.values()
+        ]
     return response

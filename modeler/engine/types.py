@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from decimal import Context, Decimal, InvalidOperation, Rounded
+import re
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from modeler.engine.errors import ValidationException
@@ -49,9 +50,10 @@ SET_TYPES = {StringSet: "SS", NumberSet: "NS", BinarySet: "BS"}
 _SET_CLASSES = {"SS": StringSet, "NS": NumberSet, "BS": BinarySet}
 
 # DynamoDB numbers: up to 38 significant digits, magnitude 1E-130 to 9.99E+125.
-_NUMBER_CONTEXT = Context(prec=38, traps=[InvalidOperation, Rounded])
+MAX_NUMBER_DIGITS = 38
 MAX_NUMBER_EXPONENT = 125
 MIN_NUMBER_EXPONENT = -130
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def type_of(value: Any) -> str:
@@ -79,38 +81,54 @@ def type_of(value: Any) -> str:
 
 
 def number(text: str | int | float | Decimal) -> Decimal:
-    """A DynamoDB number from its text, checked as DynamoDB checks it."""
-    try:
-        value = Decimal(str(text)) if not isinstance(text, Decimal) else text
-        if not value.is_finite():
-            raise InvalidOperation
-        value = _NUMBER_CONTEXT.plus(value)
-    except (InvalidOperation, Rounded, ValueError):
-        if isinstance(text, str) and _looks_numeric(text):
+    """A DynamoDB number from its text, checked as DynamoDB checks it.
+
+    Leading and trailing zeros are not significant digits: `1` followed by
+    38 zeros is one significant digit, and a number written out in full
+    (9.99...E+125 as 126 digits) reads back. The range is checked before the
+    precision, so `1e99999999999` is an overflow. `number_text` gives the
+    text DynamoDB returns."""
+    if isinstance(text, Decimal):
+        value = text
+    else:
+        source = str(text)
+        if isinstance(text, str) and not _NUMBER_TEXT.fullmatch(source):
             raise ValidationException(
-                "Attempting to store more than 38 significant digits in a Number"
+                f"The parameter cannot be converted to a numeric value: {text}"
+            )
+        try:
+            value = Decimal(source)
+        except InvalidOperation:
+            raise ValidationException(
+                f"The parameter cannot be converted to a numeric value: {text}"
             ) from None
+    if not value.is_finite():
         raise ValidationException(
             f"The parameter cannot be converted to a numeric value: {text}"
-        ) from None
-    if value and value.adjusted() > MAX_NUMBER_EXPONENT:
+        )
+    _sign, digits, exponent = value.as_tuple()
+    if not any(digits):
+        return value
+    trailing = len(digits) - len(bytes(digits).rstrip(b"\0"))
+    if trailing:
+        digits = digits[: len(digits) - trailing]
+        exponent += trailing
+    magnitude = exponent + len(digits) - 1
+    if magnitude > MAX_NUMBER_EXPONENT:
         raise ValidationException(
             "Number overflow. Attempting to store a number with magnitude larger "
             "than supported range"
         )
-    if value and value.adjusted() < MIN_NUMBER_EXPONENT:
+    if magnitude < MIN_NUMBER_EXPONENT:
         raise ValidationException(
             "Number underflow. Attempting to store a number with magnitude "
             "smaller than supported range"
         )
+    if len(digits) > MAX_NUMBER_DIGITS:
+        raise ValidationException(
+            "Attempting to store more than 38 significant digits in a Number"
+        )
     return value
-
-
-def _looks_numeric(text: str) -> bool:
-    try:
-        return Decimal(text).is_finite()
-    except InvalidOperation:
-        return False
 
 
 def number_text(value: Decimal) -> str:

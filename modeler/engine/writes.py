@@ -17,13 +17,23 @@ much as a write of the item it checks.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from modeler.engine.capacity import TRANSACTIONAL, Consumed, write_units
+from modeler.engine.capacity import (
+    STRONG,
+    TRANSACTIONAL,
+    Consumed,
+    read_units,
+    write_units,
+)
 from modeler.engine.errors import (
     ConditionalCheckFailedException,
     EngineError,
+    IdempotentParameterMismatchException,
     TransactionCanceledException,
     ValidationException,
 )
@@ -348,6 +358,9 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
             )
         ((kind, spec),) = action.items()
         writes.append(plan(engine, kind, spec))
+    token = client_request_token(request)
+    if token is not None and _repeated(engine, token, request):
+        return _repeat_response(writes, mode)
     identities = [w.identity for w in writes]
     if len(set(identities)) != len(identities):
         raise ValidationException(
@@ -391,9 +404,13 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
     except EngineError:
         _undo(applied)
         raise
+    if token is not None:
+        _remember(engine, token, request)
     response: dict[str, Any] = {}
     if mode != "NONE":
-        response["ConsumedCapacity"] = [c.response(mode) for c in consumed.values()]
+        response["ConsumedCapacity"] = [
+            c.response(mode, transaction=True) for c in consumed.values()
+        ]
     if metrics == "SIZE":
         collections: dict[str, list[Any]] = {}
         for write in writes:
@@ -402,6 +419,92 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
                     collection_metrics(write.table, write.key)
                 )
         response["ItemCollectionMetrics"] = collections
+    return response
+
+
+# A ClientRequestToken makes a TransactWriteItems idempotent for 10 minutes
+# after the first call with it completed: the same call again changes nothing
+# and succeeds, reporting the read units of reading its items; the same token
+# with other parameters is IdempotentParameterMismatchException. (API
+# Reference, TransactWriteItems, ClientRequestToken.)
+TOKEN_LIFETIME = 600.0
+MAX_TOKEN_LENGTH = 36
+_RESPONSE_ONLY = (
+    "ClientRequestToken",
+    "ReturnConsumedCapacity",
+    "ReturnItemCollectionMetrics",
+)
+
+
+def client_request_token(request: dict[str, Any]) -> str | None:
+    token = request.get("ClientRequestToken")
+    if token is None:
+        return None
+    if not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN_LENGTH:
+        raise ValidationException(
+            f"1 validation error detected: Value '{token}' at 'clientRequestToken' "
+            "failed to satisfy constraint: Member must have length less than or "
+            f"equal to {MAX_TOKEN_LENGTH}"
+        )
+    return token
+
+
+def _fingerprint(request: dict[str, Any]) -> str:
+    """What the request does, as one stable text: its parameters other than
+    the token and those that only shape the response (capacity, metrics)."""
+    rest = {k: v for k, v in request.items() if k not in _RESPONSE_ONLY}
+    text = json.dumps(rest, sort_keys=True, default=_bytes_text)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _bytes_text(value: Any) -> str:
+    if isinstance(value, (bytes, bytearray)):
+        return "b64:" + base64.b64encode(value).decode()
+    raise TypeError(f"not a request value: {value!r}")
+
+
+def _repeated(engine: Engine, token: str, request: dict[str, Any]) -> bool:
+    """Whether a call with this token completed in the last 10 minutes;
+    IdempotentParameterMismatchException if it had other parameters."""
+    known = engine.transaction_tokens.get(token)
+    if known is None:
+        return False
+    fingerprint, completed = known
+    if engine.clock() - completed > TOKEN_LIFETIME:
+        del engine.transaction_tokens[token]
+        return False
+    if fingerprint != _fingerprint(request):
+        raise IdempotentParameterMismatchException(
+            "Request parameters do not match the parameters of the original "
+            "request with the same ClientRequestToken"
+        )
+    return True
+
+
+def _remember(engine: Engine, token: str, request: dict[str, Any]) -> None:
+    now = engine.clock()
+    tokens = engine.transaction_tokens
+    if len(tokens) >= 10_000:  # forget the expired ones now and then
+        for old in [t for t, (_, at) in tokens.items() if now - at > TOKEN_LIFETIME]:
+            del tokens[old]
+    tokens[token] = (_fingerprint(request), now)
+
+
+def _repeat_response(writes: list[Write], mode: str) -> dict[str, Any]:
+    """What a repeated call returns: no change, and the read units of
+    reading its items if capacity was asked for."""
+    response: dict[str, Any] = {}
+    if mode != "NONE":
+        consumed: dict[str, Consumed] = {}
+        for write in writes:
+            found = write.table.get(write.key)
+            spent = consumed.setdefault(
+                write.table.name, Consumed(write.table.name, False)
+            )
+            spent.table += read_units(found[1] if found else 0, STRONG)
+        response["ConsumedCapacity"] = [
+            c.response(mode, transaction=True) for c in consumed.values()
+        ]
     return response
 
 

@@ -48,7 +48,6 @@ def test_get_item_of_4_5_kb(shop: Engine, consistent: bool, units: float) -> Non
     assert response["ConsumedCapacity"] == {
         "TableName": "Shop",
         "CapacityUnits": units,
-        "ReadCapacityUnits": units,
     }
 
 
@@ -147,9 +146,7 @@ def test_batch_get_rounds_each_item(shop: Engine) -> None:
         }
     )
     # Three reads of at most 4 KB each, eventually consistent.
-    assert response["ConsumedCapacity"] == [
-        {"TableName": "Shop", "CapacityUnits": 1.5, "ReadCapacityUnits": 1.5}
-    ]
+    assert response["ConsumedCapacity"] == [{"TableName": "Shop", "CapacityUnits": 1.5}]
 
 
 def test_put_of_1_5_kb_costs_2_units(shop: Engine) -> None:
@@ -159,7 +156,6 @@ def test_put_of_1_5_kb_costs_2_units(shop: Engine) -> None:
     assert response["ConsumedCapacity"] == {
         "TableName": "Shop",
         "CapacityUnits": 2.0,
-        "WriteCapacityUnits": 2.0,
     }
 
 
@@ -228,11 +224,10 @@ def test_a_put_costs_each_index_it_enters(indexed: Engine) -> None:
     assert consumed == {
         "TableName": "Shop",
         "CapacityUnits": 3.0,
-        "WriteCapacityUnits": 3.0,
-        "Table": {"CapacityUnits": 1.0, "WriteCapacityUnits": 1.0},
+        "Table": {"CapacityUnits": 1.0},
         "GlobalSecondaryIndexes": {
-            "ByStatus": {"CapacityUnits": 1.0, "WriteCapacityUnits": 1.0},
-            "ByEmail": {"CapacityUnits": 1.0, "WriteCapacityUnits": 1.0},
+            "ByStatus": {"CapacityUnits": 1.0},
+            "ByEmail": {"CapacityUnits": 1.0},
         },
     }
     sparse = _write(indexed, "put_item", Item=item("c", "2", status="OPEN"))
@@ -274,9 +269,7 @@ def test_unprojected_attribute_change_costs_the_index_nothing(indexed: Engine) -
 def test_leaving_a_sparse_index_costs_one_write(indexed: Engine) -> None:
     indexed.put_item({"TableName": "Shop", "Item": item("c", "1", status="OPEN")})
     consumed = _update(indexed, "REMOVE #s")
-    assert consumed["GlobalSecondaryIndexes"] == {
-        "ByStatus": {"CapacityUnits": 1.0, "WriteCapacityUnits": 1.0}
-    }
+    assert consumed["GlobalSecondaryIndexes"] == {"ByStatus": {"CapacityUnits": 1.0}}
 
 
 def test_index_writes_are_sized_by_the_index_entry(indexed: Engine) -> None:
@@ -312,11 +305,8 @@ def test_gsi_query_reads_index_entry_sizes(indexed: Engine) -> None:
     assert response["ConsumedCapacity"] == {
         "TableName": "Shop",
         "CapacityUnits": 0.5,
-        "ReadCapacityUnits": 0.5,
-        "Table": {"CapacityUnits": 0.0, "ReadCapacityUnits": 0.0},
-        "GlobalSecondaryIndexes": {
-            "ByStatus": {"CapacityUnits": 0.5, "ReadCapacityUnits": 0.5}
-        },
+        "Table": {"CapacityUnits": 0.0},
+        "GlobalSecondaryIndexes": {"ByStatus": {"CapacityUnits": 0.5}},
     }
 
 
@@ -366,10 +356,7 @@ def test_batch_write_sums_the_units_of_each_table(indexed: Engine) -> None:
         {
             "TableName": "Shop",
             "CapacityUnits": 6.0,
-            "WriteCapacityUnits": 6.0,
-            "Table": {"CapacityUnits": 3.0, "WriteCapacityUnits": 3.0},
-            "GlobalSecondaryIndexes": {
-                "ByStatus": {"CapacityUnits": 3.0, "WriteCapacityUnits": 3.0}
-            },
+            "Table": {"CapacityUnits": 3.0},
+            "GlobalSecondaryIndexes": {"ByStatus": {"CapacityUnits": 3.0}},
         }
     ]

@@ -1,0 +1,287 @@
+"""Documented behaviours where the engine once answered otherwise than
+DynamoDB (issue 17). Each test names the rule and where it is written:
+DOMAIN.md is the project's summary of the Developer Guide; the API
+Reference pages are named by operation."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from modeler.engine.engine import Engine
+from modeler.engine.types import number, number_text
+from tests.engine.helpers import N, S, index, item, raises, table_request
+
+KEY = {"PK": S("c"), "SK": S("1")}
+
+
+@pytest.fixture
+def indexed(engine: Engine) -> Engine:
+    """Shop (PK, SK) with a GSI ByStatus (status) projecting everything."""
+    engine.create_table(table_request(gsis=[index("ByStatus", "status")]))
+    return engine
+
+
+# --- Numbers ------------------------------------------------------------------
+# Developer Guide, "Supported data types": numbers have up to 38 digits of
+# precision; leading and trailing zeros are trimmed; the range is 1E-130 to
+# 9.9999999999999999999999999999999999999E+125 (positive and negative).
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1" + "0" * 38,  # one significant digit, 39 digits written
+        "0000000000000000000000000000000000000000012",  # leading zeros
+        "1.50000000000000000000000000000000000000000000",  # trailing zeros
+        "9" * 38 + "0" * 88,  # 9.99...E+125 written out, as the engine returns it
+        "0." + "0" * 129 + "1",  # 1E-130, the smallest magnitude
+        "-" + "9" * 38,
+    ],
+)
+def test_zeros_at_either_end_are_not_significant_digits(text: str) -> None:
+    assert number(text) == Decimal(text)
+
+
+def test_a_number_the_engine_returns_is_accepted_back(shop: Engine) -> None:
+    largest = "9.9999999999999999999999999999999999999E+125"
+    shop.put_item({"TableName": "Shop", "Item": item("c", "1", n=N(largest))})
+    returned = shop.get_item({"TableName": "Shop", "Key": KEY})["Item"]["n"]["N"]
+    assert returned == "9" * 38 + "0" * 88
+    shop.put_item({"TableName": "Shop", "Item": item("c", "2", n=N(returned))})
+    again = shop.get_item({"TableName": "Shop", "Key": {**KEY, "SK": S("2")}})
+    assert again["Item"]["n"]["N"] == returned
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1" * 39, "Attempting to store more than 38 significant digits in a Number"),
+        ("1.00000000000000000000000000000000000001", "more than 38 significant"),
+        ("1e99999999999", "Number overflow"),
+        ("1e126", "Number overflow"),
+        ("-1e126", "Number overflow"),
+        ("1e-131", "Number underflow"),
+        ("1_000", "cannot be converted to a numeric value"),
+        (" 1", "cannot be converted to a numeric value"),
+        ("Infinity", "cannot be converted to a numeric value"),
+        ("0x10", "cannot be converted to a numeric value"),
+    ],
+)
+def test_numbers_dynamodb_refuses_and_why(text: str, message: str) -> None:
+    with raises("ValidationException") as error:
+        number(text)
+    assert message in error.value.message
+
+
+def test_arithmetic_is_refused_only_when_the_result_needs_39_digits(
+    shop: Engine,
+) -> None:
+    nines = "9" * 38
+    shop.put_item({"TableName": "Shop", "Item": item("c", "1", v=N(nines))})
+
+    def add(value: str) -> dict:
+        return shop.update_item(
+            {
+                "TableName": "Shop",
+                "Key": KEY,
+                "UpdateExpression": "SET v = v + :d",
+                "ExpressionAttributeValues": {":d": N(value)},
+                "ReturnValues": "UPDATED_NEW",
+            }
+        )
+
+    # 38 nines + 1 = 1E+38: one significant digit.
+    assert add("1")["Attributes"]["v"]["N"] == "1" + "0" * 38
+    # 1E+38 + 0.5 needs 39 digits.
+    with raises(
+        "ValidationException",
+        "Attempting to store more than 38 significant digits in a Number",
+    ):
+        add("0.5")
+    assert number_text(Decimal("1E+38")) == "1" + "0" * 38
+
+
+# --- ConsumedCapacity -----------------------------------------------------------
+# API Reference, ConsumedCapacity: CapacityUnits is the total; DynamoDB sends
+# ReadCapacityUnits/WriteCapacityUnits beside it only for transactions.
+
+
+def test_capacity_units_alone_outside_transactions(indexed: Engine) -> None:
+    put = indexed.put_item(
+        {
+            "TableName": "Shop",
+            "Item": item("c", "1", status="OPEN"),
+            "ReturnConsumedCapacity": "INDEXES",
+        }
+    )["ConsumedCapacity"]
+    assert put == {
+        "TableName": "Shop",
+        "CapacityUnits": 2.0,
+        "Table": {"CapacityUnits": 1.0},
+        "GlobalSecondaryIndexes": {"ByStatus": {"CapacityUnits": 1.0}},
+    }
+    got = indexed.get_item(
+        {"TableName": "Shop", "Key": KEY, "ReturnConsumedCapacity": "TOTAL"}
+    )["ConsumedCapacity"]
+    assert got == {"TableName": "Shop", "CapacityUnits": 0.5}
+
+
+def test_transactions_also_give_read_or_write_units(indexed: Engine) -> None:
+    write = indexed.transact_write_items(
+        {
+            "TransactItems": [
+                {"Put": {"TableName": "Shop", "Item": item("c", "1", status="A")}}
+            ],
+            "ReturnConsumedCapacity": "INDEXES",
+        }
+    )["ConsumedCapacity"]
+    assert write == [
+        {
+            "TableName": "Shop",
+            "CapacityUnits": 4.0,
+            "WriteCapacityUnits": 4.0,
+            "Table": {"CapacityUnits": 2.0, "WriteCapacityUnits": 2.0},
+            "GlobalSecondaryIndexes": {
+                "ByStatus": {"CapacityUnits": 2.0, "WriteCapacityUnits": 2.0}
+            },
+        }
+    ]
+    read = indexed.transact_get_items(
+        {
+            "TransactItems": [{"Get": {"TableName": "Shop", "Key": KEY}}],
+            "ReturnConsumedCapacity": "TOTAL",
+        }
+    )["ConsumedCapacity"]
+    assert read == [
+        {"TableName": "Shop", "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}
+    ]
+
+
+# --- BatchGetItem: 16 MB ----------------------------------------------------------
+# DOMAIN.md: BatchGetItem, 100 items, 16 MB. API Reference, BatchGetItem: "A
+# single operation can retrieve up to 16 MB of data ... returns a partial
+# result" with the rest in UnprocessedKeys.
+
+
+def test_batch_get_stops_at_16_mb_and_returns_the_rest_as_unprocessed(
+    shop: Engine,
+) -> None:
+    blob = b"x" * (350 * 1024)
+    for n in range(50):
+        shop.put_item({"TableName": "Shop", "Item": item("c", f"{n:02}", blob=blob)})
+    keys = [{"PK": S("c"), "SK": S(f"{n:02}")} for n in range(50)]
+    request = {
+        "RequestItems": {
+            "Shop": {
+                "Keys": keys,
+                "ProjectionExpression": "PK, SK, #b",
+                "ExpressionAttributeNames": {"#b": "blob"},
+            }
+        }
+    }
+    response = shop.batch_get_item(request)
+    returned = response["Responses"]["Shop"]
+    # 46 items of 350 KB stay under 16 MB; the 47th reaches it and is the last.
+    assert len(returned) == 47
+    unprocessed = response["UnprocessedKeys"]["Shop"]
+    assert unprocessed["Keys"] == keys[47:]
+    assert unprocessed["ProjectionExpression"] == "PK, SK, #b"
+    # Asking again for the unprocessed keys gets the rest.
+    rest = shop.batch_get_item({"RequestItems": response["UnprocessedKeys"]})
+    assert len(rest["Responses"]["Shop"]) == 3
+    assert rest["UnprocessedKeys"] == {}
+
+
+# --- TransactWriteItems idempotency -----------------------------------------------
+# API Reference, TransactWriteItems, ClientRequestToken: a repeat within 10
+# minutes of the first completed call has no effect and succeeds; the same
+# token with other parameters is IdempotentParameterMismatchException.
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clocked() -> tuple[Engine, Clock]:
+    clock = Clock()
+    engine = Engine(clock=clock)
+    engine.create_table(table_request())
+    return engine, clock
+
+
+def _counter_transaction(token: str, amount: str = "1") -> dict:
+    return {
+        "ClientRequestToken": token,
+        "TransactItems": [
+            {
+                "Update": {
+                    "TableName": "Shop",
+                    "Key": KEY,
+                    "UpdateExpression": "ADD votes :n",
+                    "ExpressionAttributeValues": {":n": N(amount)},
+                }
+            }
+        ],
+    }
+
+
+def _votes(engine: Engine) -> str:
+    return engine.get_item({"TableName": "Shop", "Key": KEY})["Item"]["votes"]["N"]
+
+
+def test_a_repeated_token_changes_nothing_within_10_minutes(clocked) -> None:
+    engine, clock = clocked
+    engine.transact_write_items(_counter_transaction("vote-1"))
+    clock.now += 599
+    repeat = engine.transact_write_items(
+        _counter_transaction("vote-1") | {"ReturnConsumedCapacity": "TOTAL"}
+    )
+    assert _votes(engine) == "1"
+    # The repeat reports the reads of its item, not writes.
+    assert repeat["ConsumedCapacity"] == [
+        {"TableName": "Shop", "CapacityUnits": 1.0, "ReadCapacityUnits": 1.0}
+    ]
+    engine.transact_write_items(_counter_transaction("vote-2"))
+    assert _votes(engine) == "2"
+
+
+def test_a_token_is_forgotten_after_10_minutes(clocked) -> None:
+    engine, clock = clocked
+    engine.transact_write_items(_counter_transaction("vote-1"))
+    clock.now += 601
+    engine.transact_write_items(_counter_transaction("vote-1"))
+    assert _votes(engine) == "2"
+
+
+def test_the_same_token_with_other_parameters_is_a_mismatch(clocked) -> None:
+    engine, _clock = clocked
+    engine.transact_write_items(_counter_transaction("vote-1"))
+    with raises("IdempotentParameterMismatchException"):
+        engine.transact_write_items(_counter_transaction("vote-1", amount="5"))
+    assert _votes(engine) == "1"
+
+
+def test_a_cancelled_transaction_does_not_keep_its_token(clocked) -> None:
+    engine, _clock = clocked
+    failing = _counter_transaction("vote-1")
+    failing["TransactItems"][0]["Update"]["ConditionExpression"] = (
+        "attribute_exists(PK)"
+    )
+    with raises("TransactionCanceledException"):
+        engine.transact_write_items(failing)
+    engine.put_item({"TableName": "Shop", "Item": item("c", "1")})
+    engine.transact_write_items(failing)
+    assert _votes(engine) == "1"
+
+
+def test_a_token_is_at_most_36_characters(clocked) -> None:
+    engine, _clock = clocked
+    with raises("ValidationException"):
+        engine.transact_write_items(_counter_transaction("x" * 37))
