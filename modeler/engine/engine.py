@@ -34,6 +34,7 @@ from modeler.engine.errors import (
     ResourceNotFoundException,
     ValidationException,
 )
+from modeler.engine.legacy import translate
 from modeler.engine.requests import check_parameters
 from modeler.engine.schema import CREATE_TABLE_PARAMETERS, table_name, table_spec
 from modeler.engine.table import Table
@@ -130,28 +131,28 @@ class Engine:
     # --- Items --------------------------------------------------------------
 
     def get_item(self, request: dict[str, Any]) -> dict[str, Any]:
-        return reads.get_item(self, request)
+        return reads.get_item(self, translate("GetItem", request))
 
     def query(self, request: dict[str, Any]) -> dict[str, Any]:
-        return reads.query(self, request)
+        return reads.query(self, translate("Query", request))
 
     def scan(self, request: dict[str, Any]) -> dict[str, Any]:
-        return reads.scan(self, request)
+        return reads.scan(self, translate("Scan", request))
 
     def batch_get_item(self, request: dict[str, Any]) -> dict[str, Any]:
-        return reads.batch_get_item(self, request)
+        return reads.batch_get_item(self, translate("BatchGetItem", request))
 
     def transact_get_items(self, request: dict[str, Any]) -> dict[str, Any]:
         return reads.transact_get_items(self, request)
 
     def put_item(self, request: dict[str, Any]) -> dict[str, Any]:
-        return writes.put_item(self, request)
+        return writes.put_item(self, translate("PutItem", request))
 
     def update_item(self, request: dict[str, Any]) -> dict[str, Any]:
-        return writes.update_item(self, request)
+        return writes.update_item(self, translate("UpdateItem", request))
 
     def delete_item(self, request: dict[str, Any]) -> dict[str, Any]:
-        return writes.delete_item(self, request)
+        return writes.delete_item(self, translate("DeleteItem", request))
 
     def batch_write_item(self, request: dict[str, Any]) -> dict[str, Any]:
         return writes.batch_write_item(self, request)

@@ -9,7 +9,8 @@ whenever the page stopped that way, even if nothing is left to read
 the index's key.
 
 Reading an index returns its projected attributes. A global secondary index
-cannot return more. A local secondary index fetches the table's item for the
+cannot return more: a ProjectionExpression that names an attribute it does
+not project is a ValidationException. A local secondary index fetches the table's item for the
 attributes it does not project (asked for by Select=ALL_ATTRIBUTES, the
 ProjectionExpression or the FilterExpression), and each fetch costs a read
 of the whole item, rounded up to 4 KB, reported against the table.
@@ -218,6 +219,23 @@ class _Read:
                 f"is not supported for global secondary index {index.name} because its "
                 "projection type is not ALL"
             )
+        if (
+            self.projection
+            and index is not None
+            and index.is_global
+            and not index.projects_all
+        ):
+            # A GSI cannot fetch from the table: asking it for an attribute it
+            # does not project is an error (API Reference, Query, Select).
+            missing = sorted(
+                {p.attribute for p in self.projection.paths}
+                - set(index.projected_set or ())
+            )
+            if missing:
+                raise ValidationException(
+                    "One or more parameter values were invalid: Global secondary "
+                    f"index {index.name} does not project [{', '.join(missing)}]"
+                )
         return select
 
     def _start_key(self, wire: Any) -> Item:

@@ -3,9 +3,8 @@ does before it touches any item.
 
 Every operation lists the parameters it accepts; any other is refused. The
 legacy parameters that expressions replaced (AttributesToGet, KeyConditions,
-QueryFilter, ScanFilter, Expected, AttributeUpdates, ConditionalOperator) are
-valid DynamoDB parameters that the simulator does not implement: they are
-refused with a message that says so.
+QueryFilter, ScanFilter, Expected, AttributeUpdates, ConditionalOperator)
+have been rewritten as expressions before (`modeler.engine.legacy`).
 
 `Expressions` parses all the expressions of one request against its
 ExpressionAttributeNames and ExpressionAttributeValues and then refuses the
@@ -31,17 +30,6 @@ from modeler.engine.expressions import (
 )
 from modeler.engine.types import from_wire
 
-LEGACY_PARAMETERS = frozenset(
-    {
-        "AttributesToGet",
-        "KeyConditions",
-        "QueryFilter",
-        "ScanFilter",
-        "Expected",
-        "AttributeUpdates",
-        "ConditionalOperator",
-    }
-)
 RETURN_CONSUMED_CAPACITY = ("INDEXES", "TOTAL", "NONE")
 RETURN_ITEM_COLLECTION_METRICS = ("SIZE", "NONE")
 
@@ -51,7 +39,7 @@ def check_parameters(
     allowed: Iterable[str],
     required: Iterable[str] = (),
 ) -> dict[str, Any]:
-    """The request as a dict, after refusing unknown, legacy and missing
+    """The request as a dict, after refusing unknown and missing
     parameters."""
     if not isinstance(request, dict):
         raise ValidationException("The request must be a map of parameters")
@@ -59,12 +47,6 @@ def check_parameters(
     for name in request:
         if name in allowed:
             continue
-        if name in LEGACY_PARAMETERS:
-            raise ValidationException(
-                f"The legacy parameter {name} is not supported by the simulator; use "
-                "the expression parameters (KeyConditionExpression, FilterExpression, "
-                "ProjectionExpression, ConditionExpression, UpdateExpression) instead"
-            )
         raise ValidationException(
             f'Unknown parameter in input: "{name}", must be one of: '
             + ", ".join(sorted(allowed))

@@ -213,14 +213,27 @@ def filters(draw: st.DrawFn, request: dict[str, Any]) -> None:
 @st.composite
 def projections(draw: st.DrawFn, design: Design, request: dict[str, Any]) -> None:
     """Maybe add a ProjectionExpression (through placeholders, some attribute
-    names being reserved words) or Select=COUNT to a request."""
+    names being reserved words) or Select=COUNT to a request. A GSI that does
+    not project everything is asked only for what it projects (asking for
+    more is a ValidationException, which moto does not give)."""
     choice = draw(st.sampled_from([None, None, "projection", "count"]))
+    available = [*design.types, *NON_KEY]
+    index = next(
+        (i for i in design.indexes if i.name == request.get("IndexName")), None
+    )
+    if index is not None and index.projection != "ALL":
+        projected = {
+            *design.key.attributes,
+            *index.key.attributes,
+            *index.include,
+        }
+        available = [a for a in available if a in projected]
     if choice == "count":
         request["Select"] = "COUNT"
     elif choice == "projection":
         attributes = draw(
             st.lists(
-                st.sampled_from([*design.types, *NON_KEY]),
+                st.sampled_from(available),
                 min_size=1,
                 max_size=4,
                 unique=True,

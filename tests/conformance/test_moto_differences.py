@@ -315,3 +315,39 @@ def test_a_page_reads_the_item_that_takes_it_past_1_mb(client: Client) -> None:
     rest = query(client, ExclusiveStartKey=first["LastEvaluatedKey"])
     assert [i["sk"]["N"] for i in rest["Items"]] == ["5"]
     assert "LastEvaluatedKey" not in rest
+
+
+def test_a_gsi_is_not_asked_for_attributes_it_does_not_project() -> None:
+    """DynamoDB refuses a ProjectionExpression on a global secondary index
+    that names an attribute the index does not project (a GSI cannot fetch
+    from the table); moto returns the projected attributes only."""
+    client = Client()
+    client.create_table(
+        TableName="Keys",
+        AttributeDefinitions=[
+            {"AttributeName": "pk", "AttributeType": "S"},
+            {"AttributeName": "status", "AttributeType": "S"},
+        ],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": "ByStatus",
+                "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "KEYS_ONLY"},
+            }
+        ],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    message = refused(
+        client.query,
+        TableName="Keys",
+        IndexName="ByStatus",
+        KeyConditionExpression="#s = :s",
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":s": {"S": "OPEN"}},
+        ProjectionExpression="pk, amount",
+    )
+    assert message == (
+        "One or more parameter values were invalid: Global secondary index "
+        "ByStatus does not project [amount]"
+    )

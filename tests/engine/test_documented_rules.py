@@ -285,3 +285,194 @@ def test_a_token_is_at_most_36_characters(clocked) -> None:
     engine, _clock = clocked
     with raises("ValidationException"):
         engine.transact_write_items(_counter_transaction("x" * 37))
+
+
+# --- Legacy conditional parameters ---------------------------------------------------
+# Developer Guide, "Legacy conditional parameters": AttributesToGet,
+# KeyConditions, QueryFilter, ScanFilter, Expected, AttributeUpdates and
+# ConditionalOperator still work; a request may not mix them with expression
+# parameters. Code written against boto3 years ago runs on the Client as is.
+
+
+@pytest.fixture
+def client():
+    from modeler.engine.client import Client
+
+    client = Client()
+    client.create_table(**{k: v for k, v in table_request().items()})
+    for n, (status, tags) in enumerate(
+        [("OPEN", ["a", "b"]), ("SHIPPED", ["b"]), ("OPEN", ["c"]), ("LOST", None)]
+    ):
+        extra = {"tags": {"SS": tags}} if tags else {}
+        client.put_item(
+            TableName="Shop",
+            Item=item("c", f"ORDER#{n}", status=status, total=N(10 * n)) | extra,
+        )
+    return client
+
+
+def _sks(response: dict) -> list[str]:
+    return [i["SK"]["S"] for i in response["Items"]]
+
+
+def test_legacy_query_key_conditions_filter_and_attributes(client) -> None:
+    response = client.query(
+        TableName="Shop",
+        KeyConditions={
+            "PK": {"AttributeValueList": [S("c")], "ComparisonOperator": "EQ"},
+            "SK": {
+                "AttributeValueList": [S("ORDER#1"), S("ORDER#3")],
+                "ComparisonOperator": "BETWEEN",
+            },
+        },
+        QueryFilter={
+            "status": {
+                "AttributeValueList": [S("OPEN"), S("LOST")],
+                "ComparisonOperator": "IN",
+            },
+            "total": {"AttributeValueList": [N(20)], "ComparisonOperator": "GE"},
+        },
+        AttributesToGet=["SK", "status"],
+    )
+    assert response["Items"] == [
+        {"SK": S("ORDER#2"), "status": S("OPEN")},
+        {"SK": S("ORDER#3"), "status": S("LOST")},
+    ]
+    assert (response["Count"], response["ScannedCount"]) == (2, 3)
+
+
+def test_legacy_scan_filter_with_or(client) -> None:
+    response = client.scan(
+        TableName="Shop",
+        ScanFilter={
+            "tags": {"AttributeValueList": [S("c")], "ComparisonOperator": "CONTAINS"},
+            "status": {"ComparisonOperator": "NULL"},
+        },
+        ConditionalOperator="OR",
+    )
+    assert _sks(response) == ["ORDER#2"]
+    response = client.scan(
+        TableName="Shop",
+        ScanFilter={
+            "tags": {"ComparisonOperator": "NOT_NULL"},
+            "SK": {
+                "AttributeValueList": [S("ORDER#0")],
+                "ComparisonOperator": "NE",
+            },
+        },
+    )
+    assert _sks(response) == ["ORDER#1", "ORDER#2"]
+
+
+def test_legacy_get_item_and_batch_get_attributes_to_get(client) -> None:
+    key = {"PK": S("c"), "SK": S("ORDER#0")}
+    got = client.get_item(TableName="Shop", Key=key, AttributesToGet=["total"])
+    assert got["Item"] == {"total": N(0)}
+    batch = client.batch_get_item(
+        RequestItems={"Shop": {"Keys": [key], "AttributesToGet": ["status"]}}
+    )
+    assert batch["Responses"]["Shop"] == [{"status": S("OPEN")}]
+
+
+def test_legacy_expected_on_put_and_delete(client) -> None:
+    key = {"PK": S("c"), "SK": S("ORDER#0")}
+    with pytest.raises(client.exceptions.ConditionalCheckFailedException):
+        client.put_item(
+            TableName="Shop",
+            Item=item("c", "ORDER#0"),
+            Expected={"PK": {"Exists": False}},
+        )
+    client.put_item(
+        TableName="Shop",
+        Item=item("c", "ORDER#9"),
+        Expected={"PK": {"Exists": False}},
+    )
+    with pytest.raises(client.exceptions.ConditionalCheckFailedException):
+        client.delete_item(
+            TableName="Shop",
+            Key=key,
+            Expected={
+                "status": {"Value": S("SHIPPED")},
+                "total": {"AttributeValueList": [N(5)], "ComparisonOperator": "GT"},
+            },
+            ConditionalOperator="OR",
+        )
+    client.delete_item(
+        TableName="Shop",
+        Key=key,
+        Expected={"status": {"Value": S("OPEN"), "Exists": True}},
+    )
+    assert "Item" not in client.get_item(TableName="Shop", Key=key)
+
+
+def test_legacy_attribute_updates(client) -> None:
+    key = {"PK": S("c"), "SK": S("ORDER#0")}
+    response = client.update_item(
+        TableName="Shop",
+        Key=key,
+        AttributeUpdates={
+            "status": {"Value": S("PAID")},  # PUT is the default action
+            "total": {"Action": "ADD", "Value": N(5)},
+            "tags": {"Action": "DELETE", "Value": {"SS": ["a"]}},
+            "notes": {"Action": "ADD", "Value": {"L": [S("first")]}},
+            "gone": {"Action": "DELETE"},
+        },
+        Expected={"status": {"Value": S("OPEN")}},
+        ReturnValues="ALL_NEW",
+    )
+    assert response["Attributes"] == {
+        "PK": S("c"),
+        "SK": S("ORDER#0"),
+        "status": S("PAID"),
+        "total": N(5),
+        "tags": {"SS": ["b"]},
+        "notes": {"L": [S("first")]},
+    }
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        (
+            {
+                "KeyConditionExpression": "PK = :p",
+                "ExpressionAttributeValues": {":p": S("c")},
+                "QueryFilter": {"status": {"ComparisonOperator": "NULL"}},
+            },
+            "Can not use both expression and non-expression parameters in the same "
+            "request: Non-expression parameters: {QueryFilter} Expression "
+            "parameters: {KeyConditionExpression, ExpressionAttributeValues}",
+        ),
+        (
+            {
+                "KeyConditions": {
+                    "PK": {"AttributeValueList": [S("c")], "ComparisonOperator": "EQ"}
+                },
+                "QueryFilter": {
+                    "status": {
+                        "AttributeValueList": [S("a"), S("b")],
+                        "ComparisonOperator": "EQ",
+                    }
+                },
+            },
+            "One or more parameter values were invalid: Invalid number of "
+            "argument(s) for the EQ ComparisonOperator",
+        ),
+        (
+            {
+                "KeyConditions": {
+                    "PK": {
+                        "AttributeValueList": [S("c")],
+                        "ComparisonOperator": "CONTAINS",
+                    }
+                }
+            },
+            "Attempted conditional constraint is not an indexable operation",
+        ),
+    ],
+)
+def test_legacy_parameters_refused_as_dynamodb_refuses_them(
+    shop: Engine, request_: dict, message: str
+) -> None:
+    with raises("ValidationException", message):
+        shop.query({"TableName": "Shop", **request_})

@@ -269,13 +269,19 @@ def test_projection_expression(letters: Engine) -> None:
     assert response["Items"] == [{"SK": S("a"), "n": N(1)}, {"SK": S("b"), "n": N(2)}]
 
 
-def test_unknown_and_legacy_parameters_are_refused(letters: Engine) -> None:
+def test_unknown_parameters_and_mixed_legacy_ones_are_refused(
+    letters: Engine,
+) -> None:
     with raises("ValidationException") as error:
         _query(letters, Bogus=1)
     assert 'Unknown parameter in input: "Bogus"' in error.value.message
     with raises("ValidationException") as error:
         _query(letters, AttributesToGet=["n"])
-    assert "legacy parameter AttributesToGet" in error.value.message
+    assert error.value.message == (
+        "Can not use both expression and non-expression parameters in the same "
+        "request: Non-expression parameters: {AttributesToGet} Expression "
+        "parameters: {KeyConditionExpression, ExpressionAttributeValues}"
+    )
 
 
 # --- Indexes ------------------------------------------------------------------
@@ -369,15 +375,30 @@ def test_gsi_query_returns_projected_attributes_and_index_keys_in_the_start_key(
 
 
 def test_gsi_cannot_return_unprojected_attributes(indexed: Engine) -> None:
+    """API Reference, Query, Select: a query of a global secondary index can
+    only request attributes projected into the index."""
     response = _index_query(
         indexed,
         "ByStatus",
         "#s = :s",
         s=S("OPEN"),
         ExpressionAttributeNames={"#s": "status"},
-        ProjectionExpression="SK, note",
+        ProjectionExpression="SK",
     )
     assert response["Items"] == [{"SK": S("o5")}, {"SK": S("o3")}, {"SK": S("o1")}]
+    with raises(
+        "ValidationException",
+        "One or more parameter values were invalid: Global secondary index "
+        "ByStatus does not project [note]",
+    ):
+        _index_query(
+            indexed,
+            "ByStatus",
+            "#s = :s",
+            s=S("OPEN"),
+            ExpressionAttributeNames={"#s": "status"},
+            ProjectionExpression="SK, note",
+        )
     with raises(
         "ValidationException",
         "One or more parameter values were invalid: Select type ALL_ATTRIBUTES "
