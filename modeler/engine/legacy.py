@@ -295,7 +295,12 @@ class _Rewrite:
                 "1 validation error detected: Value at 'attributeUpdates' failed to "
                 "satisfy constraint: Member must be a map"
             )
-        clauses: dict[str, list[str]] = {"SET": [], "ADD": [], "REMOVE": [], "DELETE": []}
+        clauses: dict[str, list[str]] = {
+            "SET": [],
+            "ADD": [],
+            "REMOVE": [],
+            "DELETE": [],
+        }
         for attribute, update in updates.items():
             if not isinstance(update, dict):
                 raise ValidationException(

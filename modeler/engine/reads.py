@@ -10,10 +10,11 @@ the index's key.
 
 Reading an index returns its projected attributes. A global secondary index
 cannot return more: a ProjectionExpression that names an attribute it does
-not project is a ValidationException. A local secondary index fetches the table's item for the
-attributes it does not project (asked for by Select=ALL_ATTRIBUTES, the
-ProjectionExpression or the FilterExpression), and each fetch costs a read
-of the whole item, rounded up to 4 KB, reported against the table.
+not project is a ValidationException. A local secondary index fetches the
+table's item for the attributes it does not project (asked for by
+Select=ALL_ATTRIBUTES, the ProjectionExpression or the FilterExpression), and
+each fetch costs a read of the whole item, rounded up to 4 KB, reported
+against the table.
 """
 
 from __future__ import annotations
