@@ -13,6 +13,7 @@ names and values that none of them used, as DynamoDB does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,10 +153,12 @@ class Expressions:
         values = request.get("ExpressionAttributeValues")
         if names is not None and (not isinstance(names, dict) or not names):
             raise ValidationException("ExpressionAttributeNames must not be empty")
+        _check_placeholders(names, "#", "ExpressionAttributeNames")
         native = None
         if values is not None:
             if not isinstance(values, dict) or not values:
                 raise ValidationException("ExpressionAttributeValues must not be empty")
+            _check_placeholders(values, ":", "ExpressionAttributeValues")
             native = {}
             for placeholder, wire in values.items():
                 try:
@@ -225,6 +228,25 @@ class Expressions:
             raise ValidationException(
                 "Value provided in ExpressionAttributeValues unused in expressions: "
                 f"keys: {{{', '.join(unused)}}}"
+            )
+
+
+_PLACEHOLDER = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _check_placeholders(
+    mapping: dict[str, Any] | None, prefix: str, parameter: str
+) -> None:
+    """Every key is `#name` (names) or `:name` (values): a key without its
+    prefix is an invalid key, which DynamoDB says before anything else."""
+    for key in mapping or ():
+        if not (
+            isinstance(key, str)
+            and key[:1] == prefix
+            and _PLACEHOLDER.fullmatch(key, 1)
+        ):
+            raise ValidationException(
+                f'{parameter} contains invalid key: Syntax error; key: "{key}"'
             )
 
 

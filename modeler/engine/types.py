@@ -192,9 +192,14 @@ def from_wire(value: Any) -> Any:
         convert = {"SS": _set_string, "NS": number, "BS": _binary}[kind]
         members = [convert(v) for v in data]
         if len(set(members)) != len(members):
+            # DynamoDB prints the collection as Java does: [a, a].
+            shown = ", ".join(
+                base64.b64encode(v).decode() if isinstance(v, bytes) else str(v)
+                for v in data
+            )
             raise ValidationException(
                 "One or more parameter values were invalid: Input collection "
-                f"{data} contains duplicates."
+                f"[{shown}] contains duplicates."
             )
         return _SET_CLASSES[kind](members)
     raise ValidationException(

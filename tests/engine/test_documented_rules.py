@@ -476,3 +476,171 @@ def test_legacy_parameters_refused_as_dynamodb_refuses_them(
 ) -> None:
     with raises("ValidationException", message):
         shop.query({"TableName": "Shop", **request_})
+
+
+# --- Item size of numbers ----------------------------------------------------------
+# Developer Guide, "Item sizes and formats": a number is 1 byte per two
+# significant digits plus 1, leading and trailing zeros trimmed, whatever its
+# sign or point; a set is the sum of its members; an item may be 400 KB
+# (409,600 bytes) and not one byte more.
+
+NUMBERS = ["-1.5", "0.25", "-0.001", "-12345.6789", "1000", "-0.50"]
+# Significant digits 2, 2, 1, 9, 1, 1 -> 2 + 2 + 2 + 6 + 2 + 2 = 16 bytes.
+NS_BYTES = 16
+
+
+def _sized_item(total: int) -> dict:
+    fixed = len("PK") + 1 + len("SK") + 1 + len("ns") + NS_BYTES + len("pad")
+    return item("c", "1", ns={"NS": NUMBERS}, pad="x" * (total - fixed))
+
+
+def test_an_item_of_exactly_400_kb_with_numbers_in_a_set_is_accepted(
+    shop: Engine,
+) -> None:
+    shop.put_item({"TableName": "Shop", "Item": _sized_item(409_600)})
+    with raises(
+        "ValidationException", "Item size has exceeded the maximum allowed size"
+    ):
+        shop.put_item({"TableName": "Shop", "Item": _sized_item(409_601)})
+
+
+def test_an_update_to_exactly_400_kb_is_accepted_and_one_byte_more_refused(
+    shop: Engine,
+) -> None:
+    start = _sized_item(409_600)
+    start["ns"]["NS"] = NUMBERS[:-1]  # without -0.50 (2 bytes): 409,598 bytes
+    shop.put_item({"TableName": "Shop", "Item": start})
+
+    def add(value: str) -> None:
+        shop.update_item(
+            {
+                "TableName": "Shop",
+                "Key": KEY,
+                "UpdateExpression": "ADD ns :n",
+                "ExpressionAttributeValues": {":n": {"NS": [value]}},
+            }
+        )
+
+    with raises(
+        "ValidationException",
+        "Item size to update has exceeded the maximum allowed size",
+    ):
+        add("-0.123")  # 3 significant digits: 3 bytes, one too many
+    add("-0.50")  # 2 bytes: exactly 400 KB
+    stored = shop.get_item({"TableName": "Shop", "Key": KEY})["Item"]
+    assert sorted(stored["ns"]["NS"]) == sorted(
+        ["-1.5", "0.25", "-0.001", "-12345.6789", "1000", "-0.5"]
+    )
+
+
+# --- Messages -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("parameter", "mapping", "message"),
+    [
+        (
+            "ExpressionAttributeNames",
+            {"status": "status"},
+            'ExpressionAttributeNames contains invalid key: Syntax error; key: "status"',
+        ),
+        (
+            "ExpressionAttributeValues",
+            {"v": S("x")},
+            'ExpressionAttributeValues contains invalid key: Syntax error; key: "v"',
+        ),
+    ],
+)
+def test_a_placeholder_without_its_prefix_is_an_invalid_key(
+    shop: Engine, parameter: str, mapping: dict, message: str
+) -> None:
+    """A name placeholder starts with #, a value placeholder with :
+    (Developer Guide, "Expression attribute names" and "values"); DynamoDB
+    says the key is invalid before it looks for unused ones."""
+    request = {
+        "TableName": "Shop",
+        "KeyConditionExpression": "PK = :p",
+        "ExpressionAttributeValues": {":p": S("c")},
+    }
+    request[parameter] = {**request.get(parameter, {}), **mapping}
+    with raises("ValidationException", message):
+        shop.query(request)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ({"SS": ["a", "b", "a"]}, "[a, b, a]"),
+        ({"NS": ["1", "1.0"]}, "[1, 1.0]"),
+    ],
+)
+def test_set_duplicates_are_printed_as_dynamodb_prints_them(
+    shop: Engine, value: dict, shown: str
+) -> None:
+    with raises(
+        "ValidationException",
+        f"One or more parameter values were invalid: Input collection {shown} "
+        "contains duplicates.",
+    ):
+        shop.put_item({"TableName": "Shop", "Item": item("c", "1", tags=value)})
+
+
+# --- What a failed condition and a collection return --------------------------------
+# API Reference, PutItem/UpdateItem/DeleteItem: ReturnValuesOnConditionCheckFailure
+# ALL_OLD returns the item with the ConditionalCheckFailedException;
+# ReturnItemCollectionMetrics SIZE returns metrics only for a table with a
+# local secondary index.
+
+
+@pytest.mark.parametrize("operation", ["update_item", "delete_item"])
+def test_the_old_item_comes_with_a_failed_condition(operation: str) -> None:
+    from modeler.engine.client import Client
+
+    client = Client()
+    client.create_table(**table_request())
+    stored = item("c", "1", status="OPEN")
+    client.put_item(TableName="Shop", Item=stored)
+    request = {
+        "TableName": "Shop",
+        "Key": KEY,
+        "ConditionExpression": "#s = :shipped",
+        "ExpressionAttributeNames": {"#s": "status"},
+        "ExpressionAttributeValues": {":shipped": S("SHIPPED")},
+        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+    }
+    if operation == "update_item":
+        request["UpdateExpression"] = "SET #s = :shipped"
+    with pytest.raises(client.exceptions.ConditionalCheckFailedException) as error:
+        getattr(client, operation)(**request)
+    assert error.value.response["Item"] == stored
+
+
+def test_item_collection_metrics_only_with_a_local_index(engine: Engine) -> None:
+    engine.create_table(table_request(lsis=[index("ByDay", "PK", "day")]))
+    engine.create_table(table_request("Plain"))
+    for table in ("Shop", "Plain"):
+        put = engine.put_item(
+            {
+                "TableName": table,
+                "Item": item("c", "1", day="d"),
+                "ReturnItemCollectionMetrics": "SIZE",
+            }
+        )
+        updated = engine.update_item(
+            {
+                "TableName": table,
+                "Key": KEY,
+                "UpdateExpression": "SET note = :n",
+                "ExpressionAttributeValues": {":n": S("x")},
+                "ReturnItemCollectionMetrics": "SIZE",
+            }
+        )
+        if table == "Shop":
+            for response in (put, updated):
+                assert response["ItemCollectionMetrics"] == {
+                    "ItemCollectionKey": {"PK": S("c")},
+                    "SizeEstimateRangeGB": [0.0, 1.0],
+                }
+        else:
+            assert "ItemCollectionMetrics" not in put
+            assert "ItemCollectionMetrics" not in updated
