@@ -88,6 +88,12 @@ def number(text: str | int | float | Decimal) -> Decimal:
     (9.99...E+125 as 126 digits) reads back. The range is checked before the
     precision, so `1e99999999999` is an overflow. `number_text` gives the
     text DynamoDB returns."""
+    if type(text) is str and len(text) <= MAX_NUMBER_DIGITS and text.isascii():
+        # The common case, cheaply: plain digits with an optional sign and
+        # point, too short to exceed 38 digits or the range.
+        body = text[1:] if text[:1] == "-" else text
+        if body.replace(".", "", 1).isdigit():
+            return Decimal(text)
     if isinstance(text, Decimal):
         value = text
     else:
