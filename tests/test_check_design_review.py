@@ -114,7 +114,7 @@ def test_prices_in_settings_are_checked(settings):
     assert str(error) == ("settings.DYNAMODB_PRICES: rcu_hour: 'cheap' is not a number")
 
 
-def test_a_design_whose_sample_data_cannot_be_made_is_still_reviewed(tmp_path):
+def test_a_design_whose_sample_data_cannot_be_made_is_reviewed_and_fails(tmp_path):
     # Ten devices whose ids are one unique digit each: the eleventh cannot be
     # made, which only generating finds out.
     path = tmp_path / "unmakeable.yaml"
@@ -128,12 +128,13 @@ def test_a_design_whose_sample_data_cannot_be_made_is_still_reviewed(tmp_path):
         )
     )
     stdout, error = _check(path)
-    assert error is None
+    # The checks that need no simulation still ran; the gate does not pass.
+    assert error is not None and error.returncode == 1
     assert (
-        f"{path}: warning: sample_data: not simulated: the sample data cannot be "
+        f"{path}: error: sample_data: not simulated: the sample data cannot be "
         "made or loaded: Device.deviceId: made 9 distinct values and cannot make more"
     ) in stdout
-    assert stdout.splitlines()[-1].endswith("(0 errors, 2 other problems)")
+    assert str(error) == f"{path}: 1 error, 1 other problem"
 
 
 def test_a_project_is_checked_by_its_name_or_id(owner):

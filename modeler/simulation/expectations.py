@@ -14,12 +14,23 @@ from modeler.keys import parse_template
 # A read that examines more than this many items per item it returns is a
 # modeling bug (DOMAIN.md: a filter that discards most of what it reads).
 MAX_READ_RATIO = 10
+# How many missing or extra items a verdict names.
+NAMED_ITEMS = 5
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """Whether a run kept the pattern's promise, and why not. `broken` are
+    the reasons about the items themselves (another entity's, missing, in
+    the wrong order), as opposed to how they were read (pages, a filter
+    that reads many times what it returns); `missing` and `extra` name the
+    first items concerned by their keys."""
+
     passed: bool
     reasons: tuple[str, ...] = ()
+    broken: tuple[str, ...] = ()
+    missing: tuple[Any, ...] = ()
+    extra: tuple[Any, ...] = ()
 
     @property
     def summary(self) -> str:
@@ -139,21 +150,23 @@ def judge_read(
     if limit is not None:
         wanted = wanted[:limit] if expects.order_by else wanted
     wanted_set, returned_set = set(wanted), set(returned)
+    broken: list[str] = []
     extra = [k for k in returned if k not in wanted_set]
+    missing: list[Any] = []
     if extra:
         others = _describe_entities(entity_of.get(k) for k in extra)
-        reasons.append(
+        broken.append(
             f"returns {len(extra)} item{'s' * (len(extra) != 1)} the "
             f"pattern does not promise ({others})"
         )
     if limit is not None and not expects.order_by:
         short = min(limit, len(wanted)) - len(returned_set & wanted_set)
         if short > 0:
-            reasons.append(f"{short} expected item{'s' * (short != 1)} missing")
+            broken.append(f"{short} expected item{'s' * (short != 1)} missing")
     else:
         missing = [k for k in wanted if k not in returned_set]
         if missing:
-            reasons.append(
+            broken.append(
                 f"{len(missing)} of {len(wanted)} expected item"
                 f"{'s' * (len(wanted) != 1)} missing"
             )
@@ -164,7 +177,8 @@ def judge_read(
                 f"{n[1:]} descending" if n.startswith("-") else n
                 for n in expects.order_by
             )
-            reasons.append(f"wrong order: expected by {order}")
+            broken.append(f"wrong order: expected by {order}")
+    reasons += broken
     if returned and scanned > MAX_READ_RATIO * len(returned):
         reasons.append(
             f"reads {scanned / len(returned):.0f} times what it returns "
@@ -172,7 +186,13 @@ def judge_read(
         )
     elif not returned and scanned > MAX_READ_RATIO:
         reasons.append(f"reads {scanned} items and returns none")
-    return Verdict(not reasons, tuple(reasons))
+    return Verdict(
+        not reasons,
+        tuple(reasons),
+        tuple(broken),
+        tuple(missing[:NAMED_ITEMS]),
+        tuple(extra[:NAMED_ITEMS]),
+    )
 
 
 def _describe_entities(entities: Iterable[str | None]) -> str:

@@ -503,7 +503,8 @@ class Simulation:
         result.scanned_count = len(entries)
         missing = len(entries) - len(wires)
         if missing:
-            result.verdict = Verdict(False, (f"{missing} requested items not found",))
+            reason = f"{missing} requested items not found"
+            result.verdict = Verdict(False, (reason,), (reason,))
 
     # --- Writes -------------------------------------------------------------
 

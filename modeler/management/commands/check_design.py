@@ -1,5 +1,7 @@
 """`manage.py check_design FILE|PROJECT`: every problem of a design file (or
-of a project) and the design review's findings; exit 1 on an error, so a
+of a project) and the design review's findings; exit 1 on an error (a
+pattern that does not return what it promises is one, and so is a design
+whose sample data cannot be made, since then nothing was simulated), so a
 design kept in git can gate CI. A file needs no database."""
 
 from __future__ import annotations
@@ -78,11 +80,13 @@ class Command(BaseCommand):
         if result.design is not None and not options.get("no_review"):
             review = self._review(result.design, stored)
             if review.simulation_problem:
+                # A review that could not simulate has not checked what the
+                # patterns return: the gate does not pass on it.
                 self.stdout.write(
-                    f"{file}: warning: sample_data: not simulated: "
+                    f"{file}: error: sample_data: not simulated: "
                     f"{review.simulation_problem}"
                 )
-                others += 1
+                errors += 1
             shown = [f for f in review.findings if f.code not in ALSO_DESIGN_PROBLEMS]
             for found in shown:
                 self.stdout.write(f"{file}: {found.line()}")

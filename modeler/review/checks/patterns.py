@@ -5,6 +5,7 @@ transactions past DynamoDB's limits, sort keys that cannot serve a range."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from modeler import design as d
 from modeler.keys import TemplateSyntaxError, parse_template
@@ -31,6 +32,8 @@ def check_patterns(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     for position, pattern in enumerate(design.access_patterns):
         run = evidence.runs.get(position)
+        if run is not None and (run.error or run.verdict.broken):
+            yield _broken_promise(evidence, position)
         if pattern.operation == "Scan":
             yield _scan(evidence, position)
         elif pattern.operation == "Query" and run is not None and not run.error:
@@ -44,6 +47,47 @@ def check_patterns(evidence: Evidence) -> Iterator[Finding]:
             yield from _transaction_limits(evidence, position)
         if pattern.operation == "Query":
             yield from _sort_range(design, position)
+
+
+def _broken_promise(evidence: Evidence, position: int) -> Finding:
+    """The pattern did not return what it promises (or could not run)."""
+    design = evidence.design
+    pattern = design.access_patterns[position]
+    run = evidence.runs[position]
+    drawn = ", ".join(f"{k}={v}" for k, v in run.parameters.items())
+    shown = f" with {drawn}" if drawn else ""
+    if run.error:
+        return finding(
+            "pattern-fails",
+            "error",
+            f"{pattern.name} cannot run",
+            pattern_location(design, position),
+            why=f"DynamoDB refuses its request{shown}: {run.error}.",
+            fix="Correct the pattern's keys, index or expressions so that the "
+            "request is valid; the Simulation section shows the request.",
+        )
+    lines = [f"{reason}{shown}" for reason in run.verdict.broken]
+    lines += [f"missing: {_named(key)}" for key in run.verdict.missing]
+    lines += [f"not promised: {_named(key)}" for key in run.verdict.extra]
+    return finding(
+        "pattern-fails",
+        "error",
+        f"{pattern.name} does not return what it promises",
+        pattern_location(design, position),
+        why="Run against the sample data, the pattern's request returns other "
+        "items than the ones its expectation describes, so the application "
+        "would show wrong results.",
+        evidence=lines,
+        fix="Make the key condition (or the key templates it reads) select "
+        "exactly the promised items, or correct the expectation if it is the "
+        "promise that is wrong.",
+    )
+
+
+def _named(key: Any) -> str:
+    """An item's key (a tuple of its key values) as text."""
+    values = key if isinstance(key, tuple) else (key,)
+    return " / ".join(str(v) for v in values)
 
 
 def _scan(evidence: Evidence, position: int) -> Finding:
