@@ -542,7 +542,8 @@ def test_an_update_to_exactly_400_kb_is_accepted_and_one_byte_more_refused(
         (
             "ExpressionAttributeNames",
             {"status": "status"},
-            'ExpressionAttributeNames contains invalid key: Syntax error; key: "status"',
+            "ExpressionAttributeNames contains invalid key: Syntax error; "
+            'key: "status"',
         ),
         (
             "ExpressionAttributeValues",

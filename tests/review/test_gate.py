@@ -37,7 +37,10 @@ access_patterns:
     key: {PK: "CUST#{customerId}", SK: {begins_with: "ORDER#"}}
     scan_forward: FORWARD
     limit: 10
-    expects: {entity: Order, where: {customerId: "{customerId}"}, order_by: [-orderDate, -orderId]}
+    expects:
+      entity: Order
+      where: {customerId: "{customerId}"}
+      order_by: [-orderDate, -orderId]
     traffic: {rps: 5, peak_rps: 20}
 """
 
@@ -54,7 +57,9 @@ def test_a_broken_promise_is_an_error_that_names_the_items() -> None:
     review = review_design(design, simulation=Simulation(design))
     (broken,) = [f for f in review.findings if f.code == "pattern-fails"]
     assert broken.severity == "error"
-    assert broken.title == "Ten newest orders of a customer does not return what it promises"
+    assert broken.title == (
+        "Ten newest orders of a customer does not return what it promises"
+    )
     assert broken.location.path == "access_patterns[0]"
     missing = [line for line in broken.evidence if line.startswith("missing: CUST#")]
     assert len(missing) == 5  # the first five of the ten named, by key
