@@ -73,23 +73,54 @@ class Loads:
                     spent = {pattern.index: run.capacity.read}
                 else:
                     spent = {d.TABLE_INDEX: run.capacity.read}
+                streams = [(entities, spent)]
             else:
-                entities = tuple(a.entity for a in pattern.actions)
-                spent = dict(run.capacity.by_index)
-            for name, spent_units in spent.items():
-                home = partition_home(table, name)
-                counts = evidence.key_counts(home, entities, live=True)
-                total = sum(counts.values())
-                for key, count in counts.items():
-                    load = loads.setdefault((home, key), KeyLoad())
-                    share = count / total
-                    if pattern.is_read:
-                        load.read += peak * spent_units * share
-                        load.readers[position] = peak * share
-                    else:
-                        load.write += peak * spent_units * share
-                        load.writers[position] = peak * share
+                streams = self._action_streams(pattern, dict(run.capacity.by_index))
+            for entities, spent in streams:
+                for name, spent_units in spent.items():
+                    home = partition_home(table, name)
+                    counts = evidence.key_counts(home, entities, live=True)
+                    total = sum(counts.values())
+                    for key, count in counts.items():
+                        load = loads.setdefault((home, key), KeyLoad())
+                        share = count / total
+                        if pattern.is_read:
+                            load.read += peak * spent_units * share
+                            load.readers[position] = peak * share
+                        else:
+                            load.write += peak * spent_units * share
+                            load.writers[position] = (
+                                load.writers.get(position, 0.0) + peak * share
+                            )
         return loads
+
+    def _action_streams(
+        self, pattern: d.AccessPattern, spent: dict[str, float]
+    ) -> list[tuple[tuple[str, ...], dict[str, float]]]:
+        """A write pattern's units per action: each action's traffic goes to
+        its own entity's keys (a transaction's Put of a per-voter item does
+        not dilute the Update of one poll counter). The units spent on the
+        table or an index are shared by the actions whose entity is there, in
+        proportion to the items each writes."""
+        actions = pattern.actions
+        if len(actions) == 1:
+            return [((actions[0].entity,), spent)]
+        table = self.evidence.design.table
+        weights = [action_count(pattern, a) for a in actions]
+        streams: list[tuple[tuple[str, ...], dict[str, float]]] = [
+            ((a.entity,), {}) for a in actions
+        ]
+        for name, units_spent in spent.items():
+            home = partition_home(table, name)
+            present = [
+                i
+                for i, a in enumerate(actions)
+                if self.evidence.key_counts(home, (a.entity,), live=True)
+            ]
+            total = sum(weights[i] for i in present)
+            for i in present:
+                streams[i][1][name] = units_spent * weights[i] / total
+        return streams
 
     def hottest(self, home: str, keys: set[str] | None = None) -> tuple[str, KeyLoad]:
         candidates = [
