@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from modeler import design as d
+from modeler.review.checks.capacity import check_capacity
 from modeler.review.checks.indexes import check_indexes
 from modeler.review.checks.items import check_items
 from modeler.review.checks.partitions import check_partitions
@@ -178,6 +179,7 @@ def review_design(
         *check_partitions(evidence),
         *check_items(evidence),
         *check_indexes(evidence),
+        *check_capacity(evidence),
     ]
     return Review(
         design=design,

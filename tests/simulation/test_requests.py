@@ -191,8 +191,8 @@ def test_create_table_of_a_provisioned_table_with_an_lsi():
     design = read_design((EXAMPLES / "device-telemetry.yaml").read_text()).design
     request = create_table_request(design)
     assert request["ProvisionedThroughput"] == {
-        "ReadCapacityUnits": 400,
-        "WriteCapacityUnits": 2500,
+        "ReadCapacityUnits": 1200,
+        "WriteCapacityUnits": 4000,
     }
     (lsi,) = request["LocalSecondaryIndexes"]
     assert lsi["KeySchema"] == [
