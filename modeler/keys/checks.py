@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import itertools
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from modeler.design import Attribute, Design, Entity, KeyTemplate, Table
 from modeler.keys.collisions import check_key_collisions
@@ -256,7 +257,11 @@ def _sort_order_findings(
         # An ISO date or an epoch of a fixed number of digits sorts in time
         # order without padding.
         return []
-    if attribute.type == "N" and placeholder.width is None:
+    if (
+        attribute.type == "N"
+        and placeholder.width is None
+        and not numbers_of_one_length(attribute)
+    ):
         return [
             (
                 "warning",
@@ -266,6 +271,36 @@ def _sort_order_findings(
             )
         ]
     return []
+
+
+def numbers_of_one_length(attribute: Attribute) -> bool:
+    """Whether the attribute's generator bounds keep every value a whole
+    number of one length, 0 or more (an int from 1000 to 9999, a choice of
+    such numbers, a constant): then its text sorts as its numbers do and
+    needs no padding."""
+    generator = attribute.generator
+    if generator is None:
+        return False
+    params = generator.params
+    if generator.kind == "int":
+        values = [params.get("min"), params.get("max")]
+    elif generator.kind == "choice":
+        options = params["value"] if set(params) == {"value"} else params
+        values = list(options)
+    elif generator.kind == "constant":
+        values = [params.get("value")]
+    else:
+        return False
+    lengths = set()
+    for value in values:
+        try:
+            number = Decimal(str(value))
+        except (InvalidOperation, ValueError):
+            return False
+        if number < 0 or number != number.to_integral_value():
+            return False
+        lengths.add(len(str(int(number))))
+    return len(lengths) == 1
 
 
 def _touching_placeholders(template: Template) -> list[tuple[str, str]]:

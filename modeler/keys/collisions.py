@@ -30,6 +30,7 @@ from modeler.keys.overlap import Token, common_value, template_tokens
 from modeler.keys.template import (
     Literal,
     Placeholder,
+    Template,
     TemplateSyntaxError,
     parse_template,
 )
@@ -160,7 +161,7 @@ def _member(entity: Entity, attributes: tuple[KeyAttribute, ...]) -> _Member | N
         if key is None:
             return None
         try:
-            template = parse_template(key.template)
+            template = _constants_placed(entity, parse_template(key.template))
         except TemplateSyntaxError:
             return None  # reported by check_entity_keys
         if not template.parts:
@@ -184,6 +185,36 @@ def _member(entity: Entity, attributes: tuple[KeyAttribute, ...]) -> _Member | N
         prefixes,
         suffixes,
     )
+
+
+def _constants_placed(entity: Entity, template: Template) -> Template:
+    """The template with the placeholders of attributes that are one
+    constant text (an entity's `type: {constant: Order}`) written as that
+    text, so `{type}#{id}` of Order and of Customer are told apart."""
+    changed = False
+    parts = []
+    for part in template.parts:
+        attribute = (
+            entity.attribute(part.attribute) if isinstance(part, Placeholder) else None
+        )
+        generator = attribute.generator if attribute is not None else None
+        value = generator.params.get("value") if generator is not None else None
+        if (
+            generator is not None
+            and generator.kind == "constant"
+            and attribute.type == "S"
+            and isinstance(value, str)
+            and not part.format_spec
+        ):
+            parts.append(value.replace("{", "{{").replace("}", "}}"))
+            changed = True
+        else:
+            parts.append(
+                part.text.replace("{", "{{").replace("}", "}}")
+                if isinstance(part, Literal)
+                else part.source
+            )
+    return parse_template("".join(parts)) if changed else template
 
 
 def _literal_text(part: Literal | Placeholder) -> str:

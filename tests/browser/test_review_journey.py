@@ -42,7 +42,7 @@ def test_review_findings_costs_and_prices(page, screenshot):
         "Item collection can pass 10 GB", timeout=REVIEW_TIMEOUT_MS
     )
     expect(page.locator("#findings-advice")).to_contain_text(
-        "Time-bucket partition key"
+        "Needs a second request for unprojected attributes"
     )
     expect(page.locator(".review-summary")).to_contain_text("provisioned is cheaper")
     expect(page.locator(".capacity-table tbody tr")).to_have_count(

@@ -47,11 +47,8 @@ def test_order_management_has_its_constant_open_orders_key_and_partial_gsi_reads
         # GSI2's partition key is the constant "OPEN": every open order is in
         # one partition. That is the design's intent (a small sparse working
         # set), and at 50 WCU/s and 10 RCU/s at peak it uses 5% of a
-        # partition, so it is advice, not a warning.
-        ("low-cardinality-key", "advice", "GSI2"),
+        # partition: an expert would not raise it, so nothing is said.
     ]
-    low = review.findings[-1]
-    assert low.figures["utilization"] == pytest.approx(0.05)
     open_orders = review.findings[2]
     assert "total, shippedAt of Order are not in it" in open_orders.evidence[0]
     assert open_orders.figures["requests"] == 3  # 291 open orders, 100 a batch
@@ -78,9 +75,8 @@ def test_device_telemetry_has_the_lsi_collection_risk_and_its_sharded_day_key(
         ("item-collection", "warning", "LSI1"),
         # GSI1 keys readings by day, written to ten shards: all current
         # writes go to today's ten keys, about 200 WCU/s each at peak (21% of
-        # a partition's limit). The design already shards; the advice says
-        # how much growth the shards absorb.
-        ("time-bucket-key", "advice", "GSI1"),
+        # a partition's limit). The design already shards enough, so nothing
+        # is said about it. Its table and GSI1 are provisioned for the peak.
         # GSI1 is KEYS_ONLY: a day shard's readings come back without their
         # metric, value and unit, which a reader must fetch from the table.
         ("fetch-back", "advice", "Readings of one day shard"),
@@ -88,14 +84,11 @@ def test_device_telemetry_has_the_lsi_collection_risk_and_its_sharded_day_key(
     collection = found[("item-collection", "warning", "LSI1")]
     assert collection.figures["days"] < 7
     assert "expiresAt" in collection.fix
-    bucket = found[("time-bucket-key", "advice", "GSI1")]
-    assert bucket.figures["live_values"] == 10
-    assert 150 < bucket.figures["wcu"] < 250
 
 
 def test_the_summary_states_the_findings_and_the_cheaper_mode(reviews):
     summary = " ".join(reviews["order-management"].summary())
-    assert "0 errors, 0 warnings and 4 advice" in summary
+    assert "0 errors, 0 warnings and 3 advice" in summary
     assert "8 of 8 access patterns" in summary
     assert "on-demand is cheaper" in summary
     assert "as of 2024-11-01" in summary

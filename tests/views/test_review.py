@@ -65,13 +65,13 @@ def test_the_page_shows_findings_costs_summary_and_the_price_form(
     assert response.status_code == 200
     assert "<html" in html
     assert 'aria-current="page">Review</a>' in html
-    # The one finding of the example, under Advice, linked to its index.
+    # The findings of the example, under Advice, linked to their patterns.
     assert 'id="findings-advice"' in html and 'id="findings-error"' not in html
-    assert "Low-cardinality partition key" in html
-    index_url = reverse("editor-table", args=[project.pk]) + "#index-1"
-    assert f'href="{index_url}">index GSI2</a>' in html
+    assert "Needs a second request for unprojected attributes" in html
+    pattern_url = reverse("editor-patterns", args=[project.pk]) + "#pattern-5"
+    assert f'href="{pattern_url}">' in html
     # The summary and the cost of every pattern.
-    assert "0 errors, 0 warnings and 4 advice." in html
+    assert "0 errors, 0 warnings and 3 advice." in html
     assert "8 of 8 access patterns return exactly what they promise" in html
     assert "Place an order with its line items" in html
     # Its 18 WCU: the transaction's items on the table and on two GSIs.
@@ -94,7 +94,7 @@ def test_a_viewer_reads_the_prices_without_a_form(
     viewer_client: Client, project: Project
 ):
     html = _html(viewer_client.get(_page(project)))
-    assert "Low-cardinality partition key" in html
+    assert "Needs a second request for unprojected attributes" in html
     assert 'name="rcu_hour"' not in html
     assert "$0.00013 per RCU-hour" in html
     assert "Owners and editors can change these." in html
@@ -283,9 +283,10 @@ def test_user_text_is_escaped_and_findings_link_to_their_pattern(owner: User):
 
 def test_findings_by_location_for_the_other_sections(project: Project, order_design):
     found = review_findings_by_location(project=project, design=order_design)
-    (row,) = found[("index", "GSI2")]
-    assert row.finding.code == "low-cardinality-key"
-    assert row.url == reverse("editor-table", args=[project.pk]) + "#index-1"
+    (row,) = found[("pattern", "All open orders, oldest first")]
+    assert row.finding.code == "fetch-back"
+    assert row.url == reverse("editor-patterns", args=[project.pk]) + "#pattern-5"
+    assert ("index", "GSI2") not in found
     assert ("entity", "Order") not in found
 
 

@@ -391,7 +391,9 @@ def test_comments_on_a_finding(project, editor_client: Client):
     url = f"/projects/{project.pk}/reviews/{session.pk}/"
     page = editor_client.get(url).content.decode()
     [(finding_id, label)] = re.findall(
-        r'<option value="(finding/[^"]+/index/GSI2)">(Finding [^<]+)</option>', page
+        r'<option value="(finding/fetch-back/pattern/All open orders, oldest '
+        r'first)">(Finding [^<]+)</option>',
+        page,
     )[:1]
     response = editor_client.post(
         url + "comments/", {"element": finding_id, "body": "Accepted: KEYS_ONLY."}

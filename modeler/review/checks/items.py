@@ -12,7 +12,7 @@ from decimal import Decimal
 from modeler import design as d
 from modeler.engine.size import MAX_ITEM_SIZE, attribute_size
 from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template
-from modeler.keys.checks import KeyRole, key_roles
+from modeler.keys.checks import KeyRole, key_roles, numbers_of_one_length
 from modeler.keys.lengths import max_key_bytes, placeholder_max_bytes
 from modeler.keys.template import Literal, Template, number_text
 from modeler.review.checks.common import (
@@ -173,6 +173,8 @@ def _unpadded_numbers(
             continue
         if attribute.generator and attribute.generator.kind in ("date", "timestamp"):
             continue
+        if numbers_of_one_length(attribute):
+            continue  # its bounds keep it one length: text order is numeric
         values = sorted(
             {
                 v

@@ -239,6 +239,7 @@ class _NarrowKey:
     template: str
     live_values: int
     time_parts: tuple[str, ...]
+    shard: tuple[str, int] | None = None  # the shard attribute and its values
 
 
 def _narrow_keys(design: d.Design, home: str) -> Iterator[_NarrowKey]:
@@ -253,6 +254,7 @@ def _narrow_keys(design: d.Design, home: str) -> Iterator[_NarrowKey]:
         live = 1
         time_parts: list[str] = []
         templates = []
+        shard: tuple[str, int] | None = None
         for name in names:
             key = entity.keys.get(name)
             if key is None:
@@ -273,12 +275,19 @@ def _narrow_keys(design: d.Design, home: str) -> Iterator[_NarrowKey]:
                 if cardinality is None:
                     live = LOW_CARDINALITY + 1
                     break
+                if "shard" in part.attribute.lower():
+                    shard = (part.attribute, cardinality)
                 live *= cardinality
             if live > LOW_CARDINALITY:
                 break
         else:
             yield _NarrowKey(
-                entity.name, names[0], " + ".join(templates), live, tuple(time_parts)
+                entity.name,
+                names[0],
+                " + ".join(templates),
+                live,
+                tuple(time_parts),
+                shard,
             )
 
 
@@ -289,6 +298,11 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
             keys = set(evidence.key_counts(home, (narrow.entity,), live=True))
             key, load = loads.hottest(home, keys)
             utilization = load.utilization
+            if utilization < LOW_CARDINALITY_WARNING:
+                # Few key values are not a problem while the busiest one is
+                # far from a partition's limits (a sparse working set, an
+                # entity with few items, a key already sharded enough).
+                continue
             where = "the table" if home == d.TABLE_INDEX else f"index {home}"
             if narrow.time_parts:
                 title = "Time-bucket partition key"
@@ -320,13 +334,26 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
                 )
             shards = max(1, math.ceil(load.write / PARTITION_WRITE_LIMIT))
             spread = plural(narrow.live_values, "key value")
-            if utilization <= 0:
+            if narrow.shard is not None:
+                attribute, count = narrow.shard
+                # Writes choose a shard at random: a logical key's load is
+                # its shards' together. Each shard should keep half a
+                # partition's limit in reserve.
+                total = sum(loads.by_key.get((home, k), KeyLoad()).write for k in keys)
+                logical = max(1, narrow.live_values // count)
+                wanted = max(
+                    count + 1,
+                    math.ceil(
+                        total
+                        / logical
+                        / (PARTITION_WRITE_LIMIT * LOW_CARDINALITY_WARNING)
+                    ),
+                )
                 fix = (
-                    f"No access pattern reads or writes it at a stated rate yet, "
-                    f"so its {spread} carry no load; give the patterns their "
-                    "traffic to see how far they go, and plan to write-shard "
-                    "the key (a suffix #0..#N-1, N = ceil(peak WCU per key / "
-                    "1,000)) or add a high-cardinality part such as an id."
+                    f"The key is already write-sharded over {count} values of "
+                    f"{attribute}; raise that to {wanted} (peak WCU per logical "
+                    "key / 500, so that each shard keeps half a partition's "
+                    f"limit in reserve), and have readers query all {wanted}."
                 )
             elif utilization < 1:
                 fix = (
@@ -344,7 +371,7 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
                 )
             yield finding(
                 "time-bucket-key" if narrow.time_parts else "low-cardinality-key",
-                "warning" if utilization >= LOW_CARDINALITY_WARNING else "advice",
+                "warning",
                 title,
                 index_location(design.table, home),
                 why=why,

@@ -1,0 +1,93 @@
+"""Findings an expert would reject stay away, each beside the design where
+the finding is right: numbers whose generator keeps them one length need no
+padding; entities whose index key is their own constant type do not
+collide."""
+
+from __future__ import annotations
+
+from modeler.design_check import check_design
+from modeler.designfile import read_design
+from modeler.review import review_design
+from modeler.simulation import Simulation
+
+NUMBERED = """\
+format: single-table-workbench/v1
+name: Numbered
+table: {name: numbered, partition_key: PK, sort_key: SK}
+entities:
+  Ticket:
+    attributes:
+      queue: {type: S, generator: {choice: [A, B]}}
+      n: {type: N, generator: {int: BOUNDS}}
+    keys: {PK: "QUEUE#{queue}", SK: "TICKET#{n}"}
+    sample: {count: 50}
+access_patterns:
+  - name: Tickets of a queue
+    operation: Query
+    key: {PK: "QUEUE#{queue}", SK: {begins_with: "TICKET#"}}
+    expects: {entity: Ticket, where: {queue: "{queue}"}}
+    traffic: {rps: 1, peak_rps: 2}
+"""
+
+
+def _codes(text: str) -> tuple[set[str], list[str]]:
+    result = read_design(text)
+    assert result.design is not None, result.problems
+    review = review_design(result.design, simulation=Simulation(result.design))
+    problems = [p.message for p in check_design(result.design)]
+    return {f.code for f in review.findings}, problems
+
+
+def test_numbers_of_one_length_need_no_padding() -> None:
+    codes, problems = _codes(NUMBERED.replace("BOUNDS", "{min: 1000, max: 9999}"))
+    assert "unpadded-number" not in codes
+    assert not [p for p in problems if "unpadded" in p]
+
+
+def test_numbers_of_several_lengths_do() -> None:
+    codes, problems = _codes(NUMBERED.replace("BOUNDS", "{min: 1, max: 5000}"))
+    assert "unpadded-number" in codes
+    assert [p for p in problems if "unpadded" in p]
+
+
+TYPED = """\
+format: single-table-workbench/v1
+name: Typed
+table:
+  name: typed
+  partition_key: PK
+  sort_key: SK
+  indexes:
+    - {name: ByType, partition_key: GSI1PK, sort_key: GSI1SK}
+entities:
+  Customer:
+    attributes:
+      id: {type: S, generator: uuid}
+      type: {type: S, generator: {constant: FIRST}}
+    keys: {PK: "C#{id}", SK: "C", GSI1PK: "{type}", GSI1SK: "{id}"}
+    sample: {count: 5}
+  Order:
+    attributes:
+      id: {type: S, generator: uuid}
+      type: {type: S, generator: {constant: SECOND}}
+    keys: {PK: "O#{id}", SK: "O", GSI1PK: "{type}", GSI1SK: "{id}"}
+    sample: {count: 5}
+"""
+
+
+def _collisions(text: str) -> list[str]:
+    result = read_design(text)
+    assert result.design is not None, result.problems
+    return [
+        p.message
+        for p in check_design(result.design)
+        if "same key" in p.message or "collide" in p.message
+    ]
+
+
+def test_index_keys_that_are_each_entitys_own_constant_do_not_collide() -> None:
+    assert _collisions(TYPED.replace("FIRST", "Customer").replace("SECOND", "Order")) == []
+
+
+def test_the_same_constant_in_two_entities_does() -> None:
+    assert _collisions(TYPED.replace("FIRST", "Thing").replace("SECOND", "Thing"))
