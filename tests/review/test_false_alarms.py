@@ -86,7 +86,8 @@ def _collisions(text: str) -> list[str]:
 
 
 def test_index_keys_that_are_each_entitys_own_constant_do_not_collide() -> None:
-    assert _collisions(TYPED.replace("FIRST", "Customer").replace("SECOND", "Order")) == []
+    typed = TYPED.replace("FIRST", "Customer").replace("SECOND", "Order")
+    assert _collisions(typed) == []
 
 
 def test_the_same_constant_in_two_entities_does() -> None:
