@@ -137,7 +137,7 @@ def run_patterns(simulation: Simulation) -> list[PatternRun]:
     runs = []
     for pattern in simulation.design.access_patterns:
         try:
-            runs.append(simulation.run(pattern))
+            runs.append(simulation.draw(simulation.run(pattern)))
         except Exception as exc:  # noqa: BLE001
             # A simulator failure on one pattern leaves that pattern without
             # evidence; the review of the rest goes on.

@@ -5,6 +5,6 @@ Pure Python; nothing here imports Django."""
 from __future__ import annotations
 
 from modeler.simulation.expectations import Verdict
-from modeler.simulation.simulate import Call, Capacity, PatternRun, Simulation
+from modeler.simulation.simulate import Call, Capacity, Draw, PatternRun, Simulation
 
-__all__ = ["Call", "Capacity", "PatternRun", "Simulation", "Verdict"]
+__all__ = ["Call", "Capacity", "Draw", "PatternRun", "Simulation", "Verdict"]

@@ -43,6 +43,10 @@ from modeler.simulation.requests import (
 
 MAX_PAGES = 1000
 CANDIDATES_TRIED = 25
+# Parameter draws per read pattern after the first run (fewer on large data
+# sets: each costs a pass over the items to compute what it should return).
+DRAWS = 20
+DRAW_BUDGET = 400_000
 # How many items of the entity are looked at to explain why none fits.
 DIAGNOSED_ITEMS = 20_000
 DEFAULT_ACTION_COUNT = 3
@@ -101,10 +105,25 @@ class PatternRun:
     capacity: Capacity = field(default_factory=Capacity)
     verdict: Verdict = field(default_factory=lambda: Verdict(True))
     error: str = ""
+    # Further parameter draws tried (`Simulation.draw`), and the first that
+    # returned other items than promised.
+    draws: int = 0
+    failed_draw: Draw | None = None
 
     @property
     def passed(self) -> bool:
-        return self.verdict.passed and not self.error
+        return self.verdict.passed and not self.error and self.failed_draw is None
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One set of parameters a read pattern was tried with: `typical` (an
+    item's own values), `boundary` (both ends of a range on one item's
+    value, so an inclusive end is tested) or `empty` (values no item has)."""
+
+    kind: str
+    parameters: dict[str, Any]
+    verdict: Verdict
 
 
 class Simulation:
@@ -138,7 +157,8 @@ class Simulation:
         return self.entities[position] if position is not None else None
 
     def run_all(self) -> list[PatternRun]:
-        return [self.run(p) for p in self.design.access_patterns]
+        """Every pattern, each read tried with its further draws."""
+        return [self.draw(self.run(p)) for p in self.design.access_patterns]
 
     def run(self, pattern: d.AccessPattern) -> PatternRun:
         result = PatternRun(pattern)
@@ -352,7 +372,11 @@ class Simulation:
     def _read(
         self, pattern: d.AccessPattern, rng: random.Random, result: PatternRun
     ) -> None:
-        params = self._bind_read(pattern, rng)
+        self._read_with(pattern, self._bind_read(pattern, rng), result)
+
+    def _read_with(
+        self, pattern: d.AccessPattern, params: dict[str, Any], result: PatternRun
+    ) -> None:
         result.parameters = params
         request = read_request(self.design, pattern, params)
         operation = pattern.operation
@@ -411,6 +435,103 @@ class Simulation:
             pages=result.pages,
             scanned=result.scanned_count,
         )
+
+    # --- Draws ---------------------------------------------------------------
+
+    def draw(self, result: PatternRun, count: int = DRAWS) -> PatternRun:
+        """Try a read pattern that passed with further parameter draws
+        (seeded): items' own values, both ends of each range on one item's
+        value, and values no item has. Records how many were tried and the
+        first whose items are not the promised ones. On large data sets
+        fewer are tried, each costing a pass over the data."""
+        pattern = result.pattern
+        if (
+            pattern.operation not in ("GetItem", "Query", "Scan")
+            or pattern.expects is None
+            or not result.passed
+        ):
+            return result
+        count = max(1, min(count, DRAW_BUDGET // max(len(self.items), 1)))
+        rng = random.Random(f"{self.seed}:{pattern.name}:draws")
+        needed = [p.name for p in pattern_parameters(self.design, pattern)]
+        if not needed:
+            return result  # nothing to vary: every draw is the same request
+        given = self._examples(pattern)
+        positions = self._positions(pattern.expects.entities[0])
+        rng.shuffle(positions)
+        kinds = ["typical", "boundary"] if self._has_ranges(pattern) else ["typical"]
+        tried = 0
+        for attempt, position in enumerate(positions[: count * 3]):
+            if tried >= count:
+                break
+            kind = kinds[attempt % len(kinds)]
+            if tried == count - 1 and kind == "typical":
+                kind = "empty"
+            params = self._bind_from(pattern, self.items[position], {})
+            if params is None:
+                continue
+            if kind == "boundary":
+                self._bind_boundaries(pattern, params, self.items[position])
+            self._bind_ranges(pattern, params)
+            for name, value in given.items():
+                params.setdefault(name, value)
+            if not all(n in params for n in needed):
+                continue
+            if kind == "empty" and not self._unmatched(pattern, params):
+                kind = "typical"
+            tried += 1
+            trial = PatternRun(pattern)
+            try:
+                self._read_with(pattern, params, trial)
+            except RequestError as exc:
+                trial.verdict = Verdict(False, (str(exc),), (str(exc),))
+            except ClientError as exc:
+                error = exc.response["Error"]
+                reason = f"{error['Code']}: {error['Message']}"
+                trial.verdict = Verdict(False, (reason,), (reason,))
+            if trial.verdict.broken:
+                result.failed_draw = Draw(kind, params, trial.verdict)
+                break
+        result.draws = tried
+        return result
+
+    def _has_ranges(self, pattern: d.AccessPattern) -> bool:
+        expects = pattern.expects
+        return bool(expects) and any(
+            p.operator in ("between", "<", "<=", ">", ">=") for p in expects.where
+        )
+
+    def _bind_boundaries(
+        self,
+        pattern: d.AccessPattern,
+        params: dict[str, Any],
+        item: Mapping[str, Any],
+    ) -> None:
+        """Both ends of every range predicate on the item's own value: the
+        item must be returned when the range's ends are inclusive."""
+        for predicate in pattern.expects.where if pattern.expects else ():
+            if predicate.operator not in ("between", "<=", ">="):
+                continue
+            value = item.get(predicate.attribute)
+            if value is None:
+                continue
+            for template in predicate.values:
+                names = placeholders(template)
+                if len(names) == 1 and template == "{" + names[0] + "}":
+                    params[names[0]] = value
+
+    def _unmatched(self, pattern: d.AccessPattern, params: dict[str, Any]) -> bool:
+        """Make the equality parameters of the key values no item has (an
+        empty partition); False when the pattern has none that are text."""
+        changed = False
+        for clause in pattern.key:
+            if clause.operator != "=":
+                continue
+            for name in placeholders(clause.values[0]):
+                if isinstance(params.get(name), str):
+                    params[name] = f"{params[name]}-none"
+                    changed = True
+        return changed
 
     def _identity(self, pattern: d.AccessPattern) -> Any:
         """How a returned item is told apart: by its table key, or, when the

@@ -38,6 +38,18 @@ def run_summary(run: PatternRun, key_names: tuple[str, ...]) -> dict:
         ],
         "verdict": "pass" if run.passed else "fail",
         "reasons": list(run.verdict.reasons),
+        "draws": run.draws,
+        "failed_draw": (
+            {
+                "kind": run.failed_draw.kind,
+                "parameters": {
+                    k: to_json_wire(v) for k, v in run.failed_draw.parameters.items()
+                },
+                "reasons": list(run.failed_draw.verdict.broken),
+            }
+            if run.failed_draw is not None
+            else None
+        ),
     }
 
 
@@ -108,9 +120,22 @@ def _line(run: PatternRun) -> str:
         f"{' on ' + run.pattern.index if run.pattern.index != 'table' else ''}]"
         f"  Count {run.count}, ScannedCount {run.scanned_count}, "
         f"{run.pages} page{'s' * (run.pages != 1)}, {units}"
+        + (f", {run.draws} more draw{'s' * (run.draws != 1)}" if run.draws else "")
     )
-    if not run.passed:
+    if not run.verdict.passed or run.error:
         text += "\n      " + "\n      ".join(run.verdict.reasons)
+    elif run.failed_draw is not None:
+        draw = run.failed_draw
+        drawn = ", ".join(f"{k}={v}" for k, v in draw.parameters.items())
+        lines = [*draw.verdict.broken]
+        for label, keys in (
+            ("missing", draw.verdict.missing),
+            ("not promised", draw.verdict.extra),
+        ):
+            lines += [f"{label}: " + " / ".join(map(str, k)) for k in keys]
+        text += f"\n      fails on a {draw.kind} draw ({drawn}):\n      " + (
+            "\n      ".join(lines)
+        )
     return text
 
 

@@ -347,6 +347,7 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
                         total
                         / logical
                         / (PARTITION_WRITE_LIMIT * LOW_CARDINALITY_WARNING)
+                        - 1e-9  # 14.000000001 shards are 14
                     ),
                 )
                 fix = (

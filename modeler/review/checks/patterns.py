@@ -32,7 +32,9 @@ def check_patterns(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     for position, pattern in enumerate(design.access_patterns):
         run = evidence.runs.get(position)
-        if run is not None and (run.error or run.verdict.broken):
+        if run is not None and (
+            run.error or run.verdict.broken or run.failed_draw is not None
+        ):
             yield _broken_promise(evidence, position)
         if pattern.operation == "Scan":
             yield _scan(evidence, position)
@@ -66,9 +68,16 @@ def _broken_promise(evidence: Evidence, position: int) -> Finding:
             fix="Correct the pattern's keys, index or expressions so that the "
             "request is valid; the Simulation section shows the request.",
         )
-    lines = [f"{reason}{shown}" for reason in run.verdict.broken]
-    lines += [f"missing: {_named(key)}" for key in run.verdict.missing]
-    lines += [f"not promised: {_named(key)}" for key in run.verdict.extra]
+    verdict = run.verdict
+    if not verdict.broken and run.failed_draw is not None:
+        # The first run kept the promise; a further draw did not.
+        draw = run.failed_draw
+        verdict = draw.verdict
+        drawn = ", ".join(f"{k}={v}" for k, v in draw.parameters.items())
+        shown = f" on a {draw.kind} draw with {drawn}"
+    lines = [f"{reason}{shown}" for reason in verdict.broken]
+    lines += [f"missing: {_named(key)}" for key in verdict.missing]
+    lines += [f"not promised: {_named(key)}" for key in verdict.extra]
     return finding(
         "pattern-fails",
         "error",
