@@ -64,7 +64,7 @@ access_patterns:
         "no-index",
     )
     assert found.severity == "warning"
-    assert "Add a GSI whose partition key is 'PENDING'" in found.fix
+    assert "Add a sparse GSI whose partition key is 'PENDING'" in found.fix
     assert "sparse" in found.fix
 
 

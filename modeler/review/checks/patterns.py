@@ -197,16 +197,25 @@ def _index_suggestion(pattern: d.AccessPattern) -> str:
             "with '='), then add a GSI keyed on it; a report over everything "
             "belongs in an export (S3 export, a stream), not in a Scan."
         )
-    attribute, value = next(iter(fixed.items()))
-    literal = not placeholders(value)
-    key = f"'{value}'" if literal else f"'{attribute.upper()}#{{{attribute}}}'"
-    sparse = (
-        f", written only while {attribute} = {value} (a sparse index holds just "
-        "those items)"
-        if literal
-        else ""
+    literals = {a: v for a, v in fixed.items() if not placeholders(v)}
+    scoped = [a for a, v in fixed.items() if placeholders(v)]
+    if literals:
+        # A status's working set, within the scope the pattern fixes (a
+        # customer's open orders): a sparse index keyed by both.
+        key = "#".join(
+            [f"{a.upper()}#{{{a}}}" for a in scoped] + list(literals.values())
+        )
+        while_ = " and ".join(f"{a} = {v}" for a, v in literals.items())
+        return (
+            f"Add a sparse GSI whose partition key is '{key}', written only "
+            f"while {while_} (remove the key when it changes), so the index "
+            "holds just those items, and Query it."
+        )
+    attribute = scoped[0]
+    return (
+        f"Add a GSI whose partition key is '{attribute.upper()}#{{{attribute}}}', "
+        "and Query it."
     )
-    return f"Add a GSI whose partition key is {key}{sparse}, and Query it."
 
 
 def _pages(evidence: Evidence, position: int) -> Iterator[Finding]:
@@ -349,8 +358,9 @@ def _strong_gsi_read(design: d.Design, position: int) -> Iterator[Finding]:
         why="GSIs are updated asynchronously and DynamoDB rejects "
         "ConsistentRead=true on them with a ValidationException.",
         evidence=[f"consistent_read: true on {index.kind} index {index.name}"],
-        fix="Read the GSI eventually consistently; if the read must see the "
-        "latest write, serve it from the table or from an LSI.",
+        fix="GetItem the base item (strongly consistent) when the read must see "
+        "the latest write, or accept the index's short delay and read it "
+        "eventually consistently; an LSI also offers strong reads.",
     )
 
 
@@ -374,8 +384,10 @@ def _transaction_limits(evidence: Evidence, position: int) -> Iterator[Finding]:
             why="DynamoDB refuses a transaction of more than 100 items, so this "
             "write fails every time.",
             evidence=[f"{count} items, counting each action's count"],
-            fix="Split the work into transactions of at most 100 items, or keep "
-            "only the items that must change together in the transaction.",
+            fix="Keep in the transaction only the items that must change "
+            "together, and write the rest after it. Splitting it into "
+            "transactions of at most 100 items breaks its atomicity: do that "
+            "only if each part may succeed while another fails.",
             figures={"items": count},
         )
     if largest > MAX_TRANSACTION_BYTES:
