@@ -92,3 +92,44 @@ def test_index_keys_that_are_each_entitys_own_constant_do_not_collide() -> None:
 
 def test_the_same_constant_in_two_entities_does() -> None:
     assert _collisions(TYPED.replace("FIRST", "Thing").replace("SECOND", "Thing"))
+
+
+INVENTED = """\
+format: single-table-workbench/v1
+name: Imported
+table: {name: imported, partition_key: PK, sort_key: SK}
+entities:
+  Visit:
+    attributes:
+      siteId: {type: S, generator: {choice: [s1, s2, s3]}}
+      visitDate: {type: S DATE_GENERATOR}
+      details: {type: L MAP_GENERATOR}
+    keys: {PK: "SITE#{siteId}", SK: "VISIT#{visitDate}"}
+    sample: {count: 60}
+access_patterns:
+  - name: Visits of a site
+    operation: Query
+    key: {PK: "SITE#{siteId}", SK: {begins_with: "VISIT#"}}
+    expects: {entity: Visit, where: {siteId: "{siteId}"}}
+    traffic: {rps: 1, peak_rps: 2}
+"""
+
+
+def test_no_finding_rests_on_values_the_tool_invented() -> None:
+    codes, _problems = _codes(
+        INVENTED.replace("DATE_GENERATOR", "").replace("MAP_GENERATOR", "")
+    )
+    assert not {"date-not-iso", "item-growth"} & codes
+
+
+def test_stated_generators_are_checked() -> None:
+    codes, _problems = _codes(
+        INVENTED.replace(
+            "DATE_GENERATOR",
+            ', generator: {faker: {provider: date, pattern: "%d/%m/%Y"}}',
+        ).replace(
+            "MAP_GENERATOR",
+            ", generator: {list: {of: {faker: word}, max: 20}}",
+        )
+    )
+    assert {"date-not-iso", "item-growth"} <= codes

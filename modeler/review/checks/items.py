@@ -84,6 +84,12 @@ def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
         for attribute in entity.attributes:
             if attribute.type not in _COLLECTIONS or _bounded(attribute):
                 continue
+            writers = updated.get((entity.name, attribute.name), [])
+            if attribute.generator is None and not writers:
+                # Without a stated generator its members are the tool's own
+                # invention (an imported map of fixed shape, say): nothing
+                # says it grows.
+                continue
             members = []
             rest = []
             for position in positions:
@@ -95,7 +101,6 @@ def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
                 rest.append(
                     evidence.sizes[position] - attribute_size(attribute.name, value)
                 )
-            writers = updated.get((entity.name, attribute.name), [])
             facts = []
             figures: dict[str, float] = {}
             count = sum(n for _, n in members)
@@ -229,6 +234,7 @@ def _non_iso_dates(
         if (
             attribute is None
             or attribute.type != "S"
+            or attribute.generator is None  # its values are the tool's own
             or not _looks_like_date(attribute)
         ):
             continue
