@@ -133,3 +133,39 @@ def test_stated_generators_are_checked() -> None:
         )
     )
     assert {"date-not-iso", "item-growth"} <= codes
+
+
+PHOTOS = """\
+format: single-table-workbench/v1
+name: Photos
+table: {name: photos, partition_key: PK, sort_key: SK}
+entities:
+  Photo:
+    attributes:
+      photoId: {type: S, generator: uuid}
+      image: {type: B, max_length: SIZE}
+    keys: {PK: "PHOTO#{photoId}", SK: "PHOTO"}
+    sample: {count: 20}
+access_patterns:
+  - name: Get a photo
+    operation: GetItem
+    key: {PK: "PHOTO#{photoId}", SK: "PHOTO"}
+    expects: {entity: Photo, where: {photoId: "{photoId}"}}
+    traffic: {rps: 50, peak_rps: 100}
+"""
+
+
+def test_a_350_kb_image_in_the_item_is_costed_at_its_size() -> None:
+    result = read_design(PHOTOS.replace("SIZE", "358400"))
+    review = review_design(result.design, simulation=Simulation(result.design))
+    (large,) = [f for f in review.findings if f.code == "large-value"]
+    assert large.severity == "warning"
+    assert large.location.name == "Photo.image"
+    assert large.figures["rcu"] == 88 and large.figures["wcu"] == 351
+    assert "Store image in S3" in large.fix
+
+
+def test_a_small_binary_value_is_fine() -> None:
+    result = read_design(PHOTOS.replace("SIZE", "2048"))
+    review = review_design(result.design, simulation=Simulation(result.design))
+    assert [f for f in review.findings if f.code == "large-value"] == []

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 
 from modeler import design as d
+from modeler.engine.capacity import READ_UNIT, WRITE_UNIT
 from modeler.engine.size import MAX_ITEM_SIZE, attribute_size
 from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template
 from modeler.keys.checks import KeyRole, key_roles, numbers_of_one_length
@@ -24,6 +25,8 @@ from modeler.review.evidence import Evidence
 from modeler.review.findings import Finding, finding
 
 _COLLECTIONS = ("L", "M", "SS", "NS", "BS")
+# A value this large (bytes, at most) is a blob or a document in the item.
+LARGE_VALUE = 64 * 1024
 _SETS = ("SS", "NS", "BS")
 # Text that sorts in time order: ISO-8601 dates and times, clock times,
 # and plain digits (epoch values).
@@ -40,6 +43,7 @@ def check_items(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     yield from _growing_collections(evidence)
     yield from _declared_size(design)
+    yield from _large_values(evidence)
     roles = key_roles(design.table)
     for entity in design.entities:
         for key_name, key in entity.keys.items():
@@ -157,6 +161,72 @@ def _declared_size(design: d.Design) -> Iterator[Finding]:
                 "split the item into several items of one collection.",
                 figures={"bytes": total},
             )
+
+
+def _large_values(evidence: Evidence) -> Iterator[Finding]:
+    """A blob or document kept in the item: its declared max_length (the
+    largest value, not a sampled one) makes every read and write of the item
+    cost by its size."""
+    design = evidence.design
+    for entity in design.entities:
+        largest = [
+            (a, a.max_length * (1 if a.type == "B" else 4))
+            for a in entity.attributes
+            if a.max_length is not None and a.type in ("S", "B")
+        ]
+        for attribute, value_bytes in largest:
+            if value_bytes < LARGE_VALUE:
+                continue
+            others = sum(b for a, b in largest if a is not attribute)
+            item_bytes = min(MAX_ITEM_SIZE, value_bytes + others + 100)
+            rcu = max(1, -(-item_bytes // READ_UNIT))
+            wcu = max(1, -(-item_bytes // WRITE_UNIT))
+            touching = [
+                p
+                for p in design.access_patterns
+                if entity.name in _pattern_entities(p)
+                and max(p.traffic.rps, p.traffic.peak_rps) > 0
+            ]
+            sampled = [evidence.sizes[p] for p in evidence.positions((entity.name,))]
+            facts = [
+                f"{attribute.name} is {attribute.type} of up to "
+                f"{attribute.max_length:,} "
+                f"{'bytes' if attribute.type == 'B' else 'characters'}: an item can "
+                f"be about {item_bytes / 1024:,.0f} KB",
+                f"reading one such item costs {rcu} RCU strongly consistent "
+                f"({rcu / 2:g} eventually), writing it {wcu} WCU",
+            ]
+            if sampled:
+                facts.append(
+                    f"the sample items average {sum(sampled) / len(sampled):,.0f} "
+                    "bytes, so the sampled costs understate it"
+                )
+            if touching:
+                facts.append(
+                    "read or written by "
+                    + ", ".join(repr(p.name) for p in touching[:3])
+                    + (f" and {len(touching) - 3} more" if len(touching) > 3 else "")
+                )
+            yield finding(
+                "large-value",
+                "warning" if touching else "advice",
+                "Large value kept in the item",
+                attribute_location(entity.name, attribute.name),
+                why="Capacity is charged on the whole item: a blob or document "
+                "stored in it makes every GetItem, Query page and write of the "
+                "item cost by its size, and leaves little room under 400 KB.",
+                evidence=facts,
+                fix=f"Store {attribute.name} in S3 and keep its object key (and "
+                "size, type) in the item; or, if it must stay in DynamoDB, split "
+                "it into its own item of the collection so that reads of the "
+                "rest do not pay for it.",
+                figures={"item_bytes": item_bytes, "rcu": rcu, "wcu": wcu},
+            )
+
+
+def _pattern_entities(pattern: d.AccessPattern) -> set[str]:
+    entities = set(pattern.expects.entities) if pattern.expects else set()
+    return entities | {a.entity for a in pattern.actions}
 
 
 def _sample_values(evidence: Evidence, entity: str, attribute: str) -> list:
