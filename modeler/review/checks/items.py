@@ -169,8 +169,10 @@ def _large_values(evidence: Evidence) -> Iterator[Finding]:
     cost by its size."""
     design = evidence.design
     for entity in design.entities:
+        # Text is counted at a byte a character, as most text is (UTF-8 can
+        # take up to 4): the finding should not rest on the worst case.
         largest = [
-            (a, a.max_length * (1 if a.type == "B" else 4))
+            (a, a.max_length)
             for a in entity.attributes
             if a.max_length is not None and a.type in ("S", "B")
         ]
@@ -192,7 +194,8 @@ def _large_values(evidence: Evidence) -> Iterator[Finding]:
                 f"{attribute.name} is {attribute.type} of up to "
                 f"{attribute.max_length:,} "
                 f"{'bytes' if attribute.type == 'B' else 'characters'}: an item can "
-                f"be about {item_bytes / 1024:,.0f} KB",
+                f"be about {item_bytes / 1024:,.0f} KB"
+                + (" (more for non-ASCII text)" if attribute.type == "S" else ""),
                 f"reading one such item costs {rcu} RCU strongly consistent "
                 f"({rcu / 2:g} eventually), writing it {wcu} WCU",
             ]
