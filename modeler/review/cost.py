@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from modeler import design as d
 from modeler.review.evidence import Evidence, partition_home
+from modeler.review.fetch_back import fetch_back
 from modeler.review.prices import (
     BYTES_PER_GB,
     HOURS_PER_MONTH,
@@ -230,8 +231,15 @@ def pattern_capacity(
     )
 
 
-def pattern_capacities(evidence: Evidence) -> tuple[PatternCapacity, ...]:
+def pattern_capacities(
+    evidence: Evidence, stored_items: int | None = None
+) -> tuple[PatternCapacity, ...]:
+    """Each pattern's units per request as it would run at the stated size:
+    a GSI query that needs a second read is booked with the BatchGetItem
+    that fetches the rest, and a Scan, which reads everything, grows with
+    the items stored (`stored_items`) over the sample's."""
     out = []
+    table = evidence.design.table
     for position, pattern in enumerate(evidence.design.access_patterns):
         run = evidence.runs.get(position)
         if run is None or run.error or not run.pages:
@@ -240,7 +248,15 @@ def pattern_capacities(evidence: Evidence) -> tuple[PatternCapacity, ...]:
         units = run.capacity.read if pattern.is_read else run.capacity.write
         by_index = dict(run.capacity.by_index)
         if not by_index:
-            by_index = {partition_home(evidence.design.table, pattern.index): units}
+            by_index = {partition_home(table, pattern.index): units}
+        if pattern.operation == "Scan" and stored_items and evidence.items:
+            scale = stored_items / len(evidence.items)
+            units *= scale
+            by_index = {name: u * scale for name, u in by_index.items()}
+        second = fetch_back(evidence, position) if pattern.is_read else None
+        if second is not None and second.rcu:
+            units += second.rcu
+            by_index[d.TABLE_INDEX] = by_index.get(d.TABLE_INDEX, 0.0) + second.rcu
         out.append(pattern_capacity(evidence.design, position, units, by_index))
     return tuple(out)
 
@@ -297,7 +313,7 @@ def storage_copies(evidence: Evidence, stored_items: int) -> tuple[StorageCopy, 
 def estimate_cost(
     evidence: Evidence, prices: Prices, stored_items: int | None = None
 ) -> Cost:
-    patterns = pattern_capacities(evidence)
+    patterns = pattern_capacities(evidence, stored_items)
     stored = len(evidence.items) if stored_items is None else stored_items
     return Cost(
         prices=prices,

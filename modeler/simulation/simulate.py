@@ -21,7 +21,7 @@ from botocore.exceptions import ClientError
 from modeler import design as d
 from modeler.engine.client import Client
 from modeler.engine.expressions import parse_condition
-from modeler.engine.types import item_from_wire, item_to_wire, number
+from modeler.engine.types import item_from_wire, item_to_wire, number, number_text
 from modeler.keys import parse_template
 from modeler.parameters import pattern_parameters, placeholders
 from modeler.sampledata import generate, with_own_items
@@ -544,7 +544,7 @@ class Simulation:
         names = tuple(
             sorted({p.split(".")[0].split("[")[0] for p in pattern.projection})
         )
-        return lambda item: tuple(repr(item.get(name)) for name in names)
+        return lambda item: tuple(_comparable(item.get(name)) for name in names)
 
     def _choose(
         self,
@@ -797,3 +797,12 @@ def _holds(condition: str, params: Mapping[str, Any], item: Mapping[str, Any]) -
     builder = ExpressionBuilder.new(params)
     expression = builder.text(condition)
     return parse_condition(expression, builder.names, builder.values).evaluate(item)
+
+
+def _comparable(value: Any) -> str:
+    """A projected value as hashable text that equal values share: a number
+    as DynamoDB writes it (957.00 and 957 are one number), anything else
+    by its repr (lists and maps are not hashable)."""
+    if isinstance(value, Decimal):
+        return "N:" + number_text(value)
+    return repr(value)

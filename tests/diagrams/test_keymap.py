@@ -37,7 +37,7 @@ def test_one_column_per_key_attribute_of_the_table_and_each_index():
         ("GSI2", 2),
         ("GSI3", 2),
     ]
-    assert keymap.groups[1].projection == "INCLUDE orderDate, status, total"
+    assert keymap.groups[1].projection == "INCLUDE orderDate, status, total, shippedAt"
     assert [r.entity for r in keymap.rows] == ["Customer", "Order", "LineItem"]
     assert [r.colour for r in keymap.rows] == [0, 1, 2]
 

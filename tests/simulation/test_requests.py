@@ -181,7 +181,7 @@ def test_create_table_defines_exactly_the_key_attributes(orders):
     gsi1 = request["GlobalSecondaryIndexes"][0]
     assert gsi1["Projection"] == {
         "ProjectionType": "INCLUDE",
-        "NonKeyAttributes": ["orderDate", "status", "total"],
+        "NonKeyAttributes": ["orderDate", "status", "total", "shippedAt"],
     }
     assert request["BillingMode"] == "PAY_PER_REQUEST"
     assert "ProvisionedThroughput" not in gsi1
@@ -191,7 +191,7 @@ def test_create_table_of_a_provisioned_table_with_an_lsi():
     design = read_design((EXAMPLES / "device-telemetry.yaml").read_text()).design
     request = create_table_request(design)
     assert request["ProvisionedThroughput"] == {
-        "ReadCapacityUnits": 1200,
+        "ReadCapacityUnits": 1400,
         "WriteCapacityUnits": 4000,
     }
     (lsi,) = request["LocalSecondaryIndexes"]

@@ -18,11 +18,15 @@ from modeler.review.checks.common import (
     units,
 )
 from modeler.review.evidence import Evidence
+from modeler.review.fetch_back import fetch_back
 from modeler.review.findings import Finding, finding
 
 FILTER_RATIO_WARNING = 10  # the simulator fails a read that reads 10x more
 FILTER_RATIO_ADVICE = 3
 INTERACTIVE_RPS = 1.0  # a Scan at this peak or more is a user-facing read
+# A second read this many times the query's own units that would be the
+# design's largest read cost at peak is a warning rather than advice.
+COSTLY_FETCH_RATIO = 10
 MAX_TRANSACTION_ITEMS = 100
 MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
 _RANGE_OPERATORS = ("<", "<=", ">", ">=", "between", "begins_with")
@@ -90,6 +94,21 @@ def _broken_promise(evidence: Evidence, position: int) -> Finding:
         fix="Make the key condition (or the key templates it reads) select "
         "exactly the promised items, or correct the expectation if it is the "
         "promise that is wrong.",
+    )
+
+
+def _largest_read(evidence: Evidence) -> float:
+    """The largest RCU per second at peak that one read pattern's own
+    requests take."""
+    design = evidence.design
+    return max(
+        (
+            run.capacity.read
+            * max(design.access_patterns[p].traffic.peak_rps, run.pattern.traffic.rps)
+            for p, run in evidence.runs.items()
+            if run is not None and not run.error and run.pattern.is_read
+        ),
+        default=0.0,
     )
 
 
@@ -245,64 +264,50 @@ def _pages(evidence: Evidence, position: int) -> Iterator[Finding]:
 def _fetch_back(evidence: Evidence, position: int) -> Iterator[Finding]:
     """A GSI returns only what it projects: a pattern that returns whole
     entities from a KEYS_ONLY or INCLUDE index needs a second request to
-    fetch the rest of each item."""
+    fetch the rest of each item. Costly enough (10 times the query's own
+    units, and more at peak than any pattern's own reads), it is a
+    warning."""
     design = evidence.design
     pattern = design.access_patterns[position]
+    second = fetch_back(evidence, position)
+    if second is None:
+        return
     index = design.table.index(pattern.index)
-    if (
-        index is None
-        or not index.is_global
-        or index.projection.type == "ALL"
-        or pattern.expects is None
-        or pattern.projection
-    ):
-        return
-    projected = {a.name for a in design.table.key_attributes}
-    projected |= {a.name for a in index.key_attributes}
-    projected |= set(index.projection.attributes)
-    known = set(_equalities(pattern))
-    missing: dict[str, None] = {}
-    for name in pattern.expects.entities:
-        entity = design.entity(name)
-        if entity is None:
-            continue
-        # Values inside a projected key template come back with the key.
-        derivable = {
-            p
-            for key_name, key in entity.keys.items()
-            if key_name in projected
-            for p in placeholders(key.template)
-        }
-        for attribute in entity.attributes:
-            if attribute.name not in projected | derivable | known:
-                missing.setdefault(attribute.name, None)
-    if not missing:
-        return
-    run = evidence.runs.get(position)
-    names = ", ".join(missing)
-    one = len(missing) == 1
+    names = ", ".join(second.missing)
+    one = len(second.missing) == 1
     facts = [
         f"{index.name} projects {index.projection.type}; {names} of "
         f"{', '.join(pattern.expects.entities)} {'is' if one else 'are'} not in it"
     ]
-    figures: dict[str, float] = {"missing": len(missing)}
-    if run is not None and not run.error and run.count:
-        requests = -(-run.count // 100)
-        sizes = [
-            evidence.entity_sizes[e].average
-            for e in pattern.expects.entities
-            if e in evidence.entity_sizes
-        ]
-        per_item = max(1, -(-int(max(sizes, default=0)) // 4096)) * 0.5
+    figures: dict[str, float] = {"missing": len(second.missing)}
+    severity = "advice"
+    if second.requests:
         facts.append(
-            f"the simulated query returned {plural(run.count, 'item')}: "
-            f"{plural(requests, 'BatchGetItem request')} and about "
-            f"{units(run.count * per_item)} RCU more to fetch them"
+            f"the simulated query returned {plural(second.items, 'item')}: "
+            f"{plural(second.requests, 'BatchGetItem request')} and about "
+            f"{units(second.rcu)} RCU more to fetch them"
         )
-        figures |= {"requests": requests, "rcu": run.count * per_item}
+        figures |= {"requests": second.requests, "rcu": second.rcu}
+        run = evidence.runs[position]
+        peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
+        if run.capacity.read:
+            ratio = second.rcu / run.capacity.read
+            figures["ratio"] = ratio
+            facts.append(
+                f"{ratio:,.1f} times the query's own {units(run.capacity.read)} "
+                f"RCU; {units(second.rcu * peak)} RCU/s more at peak"
+            )
+            if ratio >= COSTLY_FETCH_RATIO and second.rcu * peak >= _largest_read(
+                evidence
+            ):
+                severity = "warning"
+                facts.append(
+                    "at peak the second read costs more than any pattern's own "
+                    "reads: it would be the design's largest read cost"
+                )
     yield finding(
         "fetch-back",
-        "advice",
+        severity,
         "Needs a second request for unprojected attributes",
         pattern_location(design, position),
         why="A GSI query returns only the attributes the index projects; "
