@@ -26,7 +26,9 @@ entities:
       postId: {type: S, generator: ulid}
       authorId: {type: S, generator: {choice: [a1, a2, a3, a4]}}
       title: {type: S, generator: {faker: sentence}, max_length: 200}
-      postedAt: {type: S, generator: {timestamp: {from: "2026-01-01", to: "2026-06-30"}}}
+      postedAt:
+        type: S
+        generator: {timestamp: {from: "2026-01-01", to: "2026-06-30"}}
     keys:
       PK: "POST#{postId}"
       SK: "POST"
@@ -40,7 +42,10 @@ access_patterns:
     key: {GSI1PK: "AUTHOR#{authorId}"}
     scan_forward: false
     limit: 30
-    expects: {entity: Post, where: {authorId: "{authorId}"}, order_by: [-postedAt, -postId]}
+    expects:
+      entity: Post
+      where: {authorId: "{authorId}"}
+      order_by: [-postedAt, -postId]
     traffic: {rps: 300, peak_rps: 1000}
   - name: Every post, for a report
     operation: Scan
