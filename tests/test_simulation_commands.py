@@ -145,7 +145,8 @@ def _wire_key(item: dict[str, Any]) -> tuple[str, str]:
 
 LINE = re.compile(
     r"(?P<verdict>PASS|FAIL)  (?P<pattern>.+) \[(?P<operation>\w+)( on \w+)?\]  "
-    r"Count \d+, ScannedCount \d+, \d+ pages?, [\d.]+ [RW]CU(, \d+ more draws?)?"
+    r"Count \d+, ScannedCount \d+, \d+ pages?, [\d.]+ [RW]CU"
+    r"(, \d+ more draws?)?(, costed on .+)?"
 )
 
 

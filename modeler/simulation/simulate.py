@@ -109,6 +109,8 @@ class PatternRun:
     # returned other items than promised.
     draws: int = 0
     failed_draw: Draw | None = None
+    # For an update: the change it was costed on ("status: OPEN -> SHIPPED").
+    transition: str = ""
 
     @property
     def passed(self) -> bool:
@@ -553,18 +555,26 @@ class Simulation:
         rng: random.Random,
         condition: str = "",
         params: Mapping[str, Any] | None = None,
+        prefer: Any = None,
     ) -> list[dict[str, Any]]:
-        """`count` items of the entity (for which `condition` holds)."""
+        """`count` items of the entity (for which `condition` holds), those
+        for which `prefer(item)` is true first."""
         positions = self._positions(entity)
         rng.shuffle(positions)
         chosen = []
+        others = []
         for position in positions:
             item = self.items[position]
             if condition and not _holds(condition, {**item, **(params or {})}, item):
                 continue
+            if prefer is not None and not prefer(item):
+                if len(others) < count:
+                    others.append(item)
+                continue
             chosen.append(item)
             if len(chosen) == count:
                 break
+        chosen += others[: count - len(chosen)]
         if not chosen:
             raise RequestError(
                 f"no {entity} item in the sample data"
@@ -635,6 +645,13 @@ class Simulation:
         params = self._examples(pattern)
         plan = self._write_plan(pattern, params, rng)
         result.parameters = params
+        result.transition = "; ".join(
+            f"{attribute}: {item.get(attribute, '(none)')} -> {value}"
+            for action, item in plan[:1]
+            if action.operation == "Update"
+            for attribute, value in _changes(action).items()
+            if not attribute.endswith(("PK", "SK"))
+        )
         originals = {self.key_of(item): item for _, item in plan}
         # A Put re-creates an item of the sample data: it is removed first, so
         # that conditions such as attribute_not_exists(PK) see a new item.
@@ -678,7 +695,26 @@ class Simulation:
                 items = children[:count]
             else:
                 condition = action.condition if action.operation != "Put" else ""
-                items = self._choose(action.entity, count, rng, condition, params)
+                changes = _changes(action) if action.operation == "Update" else {}
+                # An update is costed on an item it changes: setting a status
+                # an item already has writes no index and costs less than the
+                # transition the pattern exists for.
+                items = self._choose(
+                    action.entity,
+                    count,
+                    rng,
+                    condition,
+                    params,
+                    prefer=(
+                        (
+                            lambda item, c=changes: any(
+                                item.get(a) != v for a, v in c.items()
+                            )
+                        )
+                        if changes
+                        else None
+                    ),
+                )
             for name in placeholders(action.count):
                 params.setdefault(name, number(len(items)))
             for item in items:
@@ -790,6 +826,15 @@ def _method(operation: str) -> str:
         "UpdateItem": "update_item",
         "DeleteItem": "delete_item",
     }[operation]
+
+
+def _changes(action: d.Action) -> dict[str, Any]:
+    """The literal values an update sets (`status: SHIPPED`), by attribute."""
+    return {
+        attribute: template
+        for attribute, template in action.set
+        if not placeholders(template)
+    }
 
 
 def _holds(condition: str, params: Mapping[str, Any], item: Mapping[str, Any]) -> bool:

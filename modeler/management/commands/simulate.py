@@ -39,6 +39,7 @@ def run_summary(run: PatternRun, key_names: tuple[str, ...]) -> dict:
         "verdict": "pass" if run.passed else "fail",
         "reasons": list(run.verdict.reasons),
         "draws": run.draws,
+        "transition": run.transition,
         "failed_draw": (
             {
                 "kind": run.failed_draw.kind,
@@ -121,6 +122,7 @@ def _line(run: PatternRun) -> str:
         f"  Count {run.count}, ScannedCount {run.scanned_count}, "
         f"{run.pages} page{'s' * (run.pages != 1)}, {units}"
         + (f", {run.draws} more draw{'s' * (run.draws != 1)}" if run.draws else "")
+        + (f", costed on {run.transition}" if run.transition else "")
     )
     if not run.verdict.passed or run.error:
         text += "\n      " + "\n      ".join(run.verdict.reasons)
