@@ -311,6 +311,9 @@ class _Parser:
         if self.token.kind != "operator":
             raise self.fail(_EXPECTED_OPERATOR, attribute)
         operator = self.advance().text
+        if operator == "<" and self.token.kind == "operator" and self.token.text == ">":
+            # DynamoDB's condition expressions write "not equal" as <>.
+            raise self.fail("a value (write 'not equal' as !=)", operator)
         return Comparison(attribute, operator, (self.value(operator),))
 
     def attribute(self) -> str:

@@ -379,6 +379,11 @@ def test_an_empty_template_is_an_error():
             "stauts = OPEN",
             "condition: unknown attribute 'stauts'; did you mean 'status'?",
         ),
+        (
+            "status <> CLOSED",
+            "condition: expected a value (write 'not equal' as !=) after '<' at "
+            "column 9, found '>'",
+        ),
     ],
 )
 def test_condition_problems(when, message):
