@@ -18,7 +18,7 @@ part in equality and is not written to design files.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -49,6 +49,14 @@ MULTI_ITEM_OPERATIONS = (
     "TransactWriteItems",
 )
 ACTION_OPERATIONS = ("Get", "Put", "Update", "Delete", "ConditionCheck")
+# The ways an update writes an attribute (Action fields, in request order).
+UPDATE_WAYS = ("set", "set_if_absent", "append", "add", "delete")
+# The attribute types each way takes, where not every type.
+UPDATE_WAY_TYPES = {
+    "append": ("L",),
+    "add": ("N", "SS", "NS", "BS"),
+    "delete": ("SS", "NS", "BS"),
+}
 
 SORT_OPERATORS = ("=", "<", "<=", ">", ">=", "between", "begins_with")
 PREDICATE_OPERATORS = (
@@ -288,7 +296,12 @@ class Action:
     """One item operation inside a pattern: the item of `entity` that a
     PutItem/UpdateItem/DeleteItem writes, or one element of a batch or a
     transaction. `key` overrides the entity's key templates (for Get/Delete
-    by key); `count` repeats it (`"{itemCount}"` or a number)."""
+    by key); `count` repeats it (`"{itemCount}"` or a number).
+
+    An update writes each attribute one way: `set` a value, `add` to a
+    number (a counter) or members to a set, `append` to a list, `delete`
+    members of a set, `set_if_absent` (a value kept once written), or
+    `remove` it."""
 
     operation: str
     entity: str
@@ -297,6 +310,22 @@ class Action:
     remove: tuple[str, ...] = ()
     condition: str = ""
     count: str = ""
+    add: tuple[tuple[str, str], ...] = ()
+    append: tuple[tuple[str, str], ...] = ()
+    delete: tuple[tuple[str, str], ...] = ()
+    set_if_absent: tuple[tuple[str, str], ...] = ()
+
+    def updates(self) -> Iterator[tuple[str, str, str]]:
+        """(how, attribute, value template) of every attribute an update
+        writes, `how` being one of UPDATE_WAYS; removals not included."""
+        for how in UPDATE_WAYS:
+            for attribute, value in getattr(self, how):
+                yield how, attribute, value
+
+    @property
+    def updated(self) -> tuple[str, ...]:
+        """The attributes an update writes or removes."""
+        return tuple(a for _, a, _ in self.updates()) + self.remove
 
 
 @dataclass(frozen=True)

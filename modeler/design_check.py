@@ -19,7 +19,7 @@ from functools import cache
 from modeler import design as d
 from modeler.engine.errors import ValidationException
 from modeler.engine.size import MAX_ITEM_SIZE, item_size
-from modeler.engine.types import from_wire, type_of
+from modeler.engine.types import from_wire, number, type_of
 from modeler.keys import check_keys
 from modeler.limits import check_sample_size, check_shape
 from modeler.limits import current as current_limits
@@ -667,6 +667,15 @@ def _check_sample_settings(
         yield _error(f"{path}.hot.keys", "how many parents are hot (1 or more)")
 
 
+def _is_number_text(text: str) -> bool:
+    """Whether DynamoDB reads `text` as a number."""
+    try:
+        number(text)
+    except ValidationException:
+        return False
+    return True
+
+
 def _is_number(value: object) -> bool:
     """A finite int or float: YAML reads .inf and .nan as floats."""
     return (
@@ -790,6 +799,58 @@ def _check_pattern(
 def _without_placeholders(text: str) -> str:
     text = re.sub(r"\{[^{}]*\}", " ", text)
     return re.sub(r'"[^"]*"', " ", text)
+
+
+def _check_updates(
+    design: d.Design,
+    entity: d.Entity,
+    action: d.Action,
+    known: set[str],
+    apath: str,
+) -> Iterator[Problem]:
+    """Each attribute an update writes: one the item has, not a table key,
+    written one way only, of a type that way takes."""
+    key_names = {a.name for a in design.table.key_attributes}
+    index_keys = {a.name for a in design.table.all_key_attributes()}
+    seen: dict[str, str] = {name: "remove" for name in action.remove}
+    for how, name, value in action.updates():
+        where = f"{apath}.{how}.{name}"
+        if name in key_names:
+            yield _error(
+                where,
+                "the table's key attributes "
+                "cannot be updated; delete and put the item instead",
+            )
+            continue
+        if name not in known and name not in index_keys:
+            yield _error(where, f"no attribute '{name}' on {entity.name}")
+            continue
+        if name in seen:
+            yield _error(
+                where,
+                f"'{name}' is already written by {seen[name]}; an update "
+                "writes an attribute one way only (DynamoDB refuses "
+                "overlapping paths)",
+            )
+        seen.setdefault(name, how)
+        attribute = entity.attribute(name)
+        types = d.UPDATE_WAY_TYPES.get(how)
+        if types and attribute is not None and attribute.type not in types:
+            yield _error(
+                where,
+                f"{how} takes an attribute of type {' or '.join(types)}; "
+                f"'{name}' is {attribute.type}",
+            )
+        elif (
+            how == "add"
+            and attribute is not None
+            and attribute.type == "N"
+            and not placeholders(value)
+            and not _is_number_text(value)
+        ):
+            yield _error(
+                where, f"expected a number to add, such as 1 or -1, found '{value}'"
+            )
 
 
 def _check_full_key(
@@ -1009,22 +1070,13 @@ def _check_actions(
                 action.key, _index_keys(design, d.TABLE_INDEX), f"{apath}.key"
             )
         known = _entity_attribute_names(design, [entity])
-        if action.operation != "Update" and (action.set or action.remove):
-            yield _error(apath, "set and remove belong to Update actions")
+        if action.operation != "Update" and action.updated:
+            yield _error(
+                apath,
+                ", ".join(d.UPDATE_WAYS) + " and remove belong to Update actions",
+            )
+        yield from _check_updates(design, entity, action, known, apath)
         key_names = {a.name for a in design.table.key_attributes}
-        for name, _ in action.set:
-            if name in key_names:
-                yield _error(
-                    f"{apath}.set.{name}",
-                    "the table's key attributes "
-                    "cannot be updated; delete and put the item instead",
-                )
-            elif name not in known and name not in {
-                a.name for a in design.table.all_key_attributes()
-            }:
-                yield _error(
-                    f"{apath}.set.{name}", f"no attribute '{name}' on {entity.name}"
-                )
         for name in action.remove:
             if name in key_names:
                 yield _error(

@@ -705,7 +705,7 @@ class _Reader:
                 "traffic",
                 "expects",
                 "entity",
-                "set",
+                *d.UPDATE_WAYS,
                 "remove",
                 "condition",
                 "actions",
@@ -722,7 +722,7 @@ class _Reader:
                 self.action({**spec, "operation": single[operation]}, path, sugar=True),
             )
         else:
-            for field in ("entity", "set", "remove", "condition"):
+            for field in ("entity", *d.UPDATE_WAYS, "remove", "condition"):
                 if field in spec:
                     self.error(
                         f"{path}.{field}",
@@ -872,7 +872,15 @@ class _Reader:
         )
 
     def action(self, data: Any, path: str, *, sugar: bool = False) -> d.Action:
-        allowed = ("operation", "entity", "key", "set", "remove", "condition", "count")
+        allowed = (
+            "operation",
+            "entity",
+            "key",
+            *d.UPDATE_WAYS,
+            "remove",
+            "condition",
+            "count",
+        )
         spec = data if sugar else self.mapping(data, path, allowed=allowed)
         operation = spec.get("operation")
         if operation not in d.ACTION_OPERATIONS:
@@ -881,15 +889,20 @@ class _Reader:
                 f"{operation!r} is not one of: " + ", ".join(d.ACTION_OPERATIONS),
             )
             operation = "Put"
-        sets = []
-        for attribute, value in self.mapping(spec.get("set"), f"{path}.set").items():
-            if not _is_scalar(value):
-                self.error(
-                    f"{path}.set.{attribute}",
-                    f"expected a value or template, found {_kind(value)}",
-                )
-                continue
-            sets.append((str(attribute), _scalar_text(value)))
+        updates: dict[str, tuple[tuple[str, str], ...]] = {}
+        for how in d.UPDATE_WAYS:
+            pairs = []
+            for attribute, value in self.mapping(
+                spec.get(how), f"{path}.{how}"
+            ).items():
+                if not _is_scalar(value):
+                    self.error(
+                        f"{path}.{how}.{attribute}",
+                        f"expected a value or template, found {_kind(value)}",
+                    )
+                    continue
+                pairs.append((str(attribute), _scalar_text(value)))
+            updates[how] = tuple(pairs)
         count = spec.get("count", "")
         if not _is_scalar(count):
             self.error(
@@ -900,10 +913,10 @@ class _Reader:
             operation=operation,
             entity=self.text(spec, "entity", path),
             key=self.key_clauses(spec.get("key"), f"{path}.key"),
-            set=tuple(sets),
             remove=self.names(spec.get("remove"), f"{path}.remove"),
             condition=self.text(spec, "condition", path, ""),
             count=_scalar_text(count),
+            **updates,
         )
 
 
@@ -1224,8 +1237,9 @@ def _dump_action(action: d.Action, *, with_operation: bool = True) -> dict:
     out["entity"] = action.entity
     if action.key:
         out["key"] = _dump_key_clauses(action.key)
-    if action.set:
-        out["set"] = dict(action.set)
+    for how in d.UPDATE_WAYS:
+        if getattr(action, how):
+            out[how] = dict(getattr(action, how))
     if action.remove:
         out["remove"] = list(action.remove)
     if action.condition:

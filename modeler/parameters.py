@@ -27,7 +27,7 @@ def _pattern_texts(pattern: d.AccessPattern) -> Iterator[str]:
     for action in pattern.actions:
         for clause in action.key:
             yield from clause.values
-        for _, value in action.set:
+        for _, _, value in action.updates():
             yield value
         yield action.condition
         yield action.count

@@ -19,7 +19,14 @@ from decimal import Decimal
 from typing import Any
 
 from modeler import design as d
-from modeler.engine.types import binaries_as_base64, number, to_wire
+from modeler.engine.types import (
+    BinarySet,
+    NumberSet,
+    StringSet,
+    binaries_as_base64,
+    number,
+    to_wire,
+)
 from modeler.keys import parse_template
 
 CLI_OPERATIONS = {
@@ -163,7 +170,8 @@ def render(template: str, params: Mapping[str, Any], key_type: str = "S") -> Any
             return template.encode()
         return parsed.render(params, key_type)
     except KeyError as exc:
-        raise RequestError(f"no value for the parameter {exc}") from None
+        name = getattr(exc, "attribute", exc.args[0] if exc.args else "")
+        raise RequestError(f"no value for the parameter '{name}'") from None
     except (ValueError, ArithmeticError, TypeError) as exc:
         raise RequestError(f"the key value '{template}': {exc}") from None
 
@@ -295,35 +303,7 @@ def write_action_request(
         )
         request["Key"] = _wire(key)
     if action.operation == "Update":
-        entity = design.entity(action.entity)
-        types = _key_types(design)
-        sets = []
-        for attribute, template in action.set:
-            attr = entity.attribute(attribute) if entity else None
-            type_name = attr.type if attr else types.get(attribute, "S")
-            parsed = parse_template(template)
-            if parsed.is_single_placeholder and type_name != "S":
-                # "{tags}" sets the value itself: a list stays a list.
-                value = param_value(builder.params, parsed.placeholders[0].attribute)
-                if isinstance(value, str):
-                    value = typed_value(value, type_name)
-            elif not parsed.placeholders and type_name != "S":
-                value = typed_value(template, type_name)
-            else:
-                value = render(template, builder.params, "S")
-            if type_name == "N" and not isinstance(value, Decimal):
-                value = number(value)
-            sets.append(
-                f"{builder.name(attribute)} = {builder.value(value, attribute)}"
-            )
-        clauses = []
-        if sets:
-            clauses.append("SET " + ", ".join(sets))
-        if action.remove:
-            clauses.append(
-                "REMOVE " + ", ".join(builder.name(a) for a in action.remove)
-            )
-        request["UpdateExpression"] = " ".join(clauses)
+        request["UpdateExpression"] = update_expression(design, action, builder)
     if action.condition:
         request["ConditionExpression"] = builder.text(action.condition)
     operation = {
@@ -334,6 +314,75 @@ def write_action_request(
         "Get": "GetItem",
     }[action.operation]
     return operation, _finish(request, builder)
+
+
+_SET_MEMBER_TYPES = {
+    "SS": ("S", StringSet),
+    "NS": ("N", NumberSet),
+    "BS": ("B", BinarySet),
+}
+
+
+def update_expression(
+    design: d.Design, action: d.Action, builder: ExpressionBuilder
+) -> str:
+    """The UpdateExpression of an Update action: its `set`, `set_if_absent`
+    and `append` as SET clauses (`if_not_exists`, `list_append`), `add` and
+    `delete` as ADD and DELETE, then REMOVE."""
+    entity = design.entity(action.entity)
+    types = _key_types(design)
+    clauses: dict[str, list[str]] = {"SET": [], "ADD": [], "DELETE": []}
+    for how, attribute, template in action.updates():
+        attr = entity.attribute(attribute) if entity else None
+        type_name = attr.type if attr else types.get(attribute, "S")
+        name = builder.name(attribute)
+        if how == "append":
+            members = _update_value(template, builder.params, "L")
+            if not isinstance(members, list):
+                members = [members]
+            empty = builder.value([], "empty")
+            value = builder.value(members, attribute)
+            clauses["SET"].append(
+                f"{name} = list_append(if_not_exists({name}, {empty}), {value})"
+            )
+            continue
+        value = builder.value(
+            _update_value(template, builder.params, type_name), attribute
+        )
+        if how == "set":
+            clauses["SET"].append(f"{name} = {value}")
+        elif how == "set_if_absent":
+            clauses["SET"].append(f"{name} = if_not_exists({name}, {value})")
+        else:
+            clauses[how.upper()].append(f"{name} {value}")
+    parts = [f"{verb} " + ", ".join(items) for verb, items in clauses.items() if items]
+    if action.remove:
+        parts.append("REMOVE " + ", ".join(builder.name(a) for a in action.remove))
+    return " ".join(parts)
+
+
+def _update_value(template: str, params: Mapping[str, Any], type_name: str) -> Any:
+    """The value an update writes from its template, as the attribute's
+    type: `{tags}` gives the parameter's value itself (a list stays a
+    list), a set type takes one member or a parameter's several."""
+    parsed = parse_template(template)
+    member_type, set_class = _SET_MEMBER_TYPES.get(type_name, ("", None))
+    if parsed.is_single_placeholder and type_name != "S":
+        value = param_value(params, parsed.placeholders[0].attribute)
+    elif not parsed.placeholders and type_name != "S":
+        value = template
+    else:
+        value = render(template, params, "S")
+    if set_class is not None:
+        members = value if isinstance(value, (list, set, frozenset, tuple)) else [value]
+        return set_class(
+            typed_value(m, member_type) if isinstance(m, str) else m for m in members
+        )
+    if isinstance(value, str) and type_name not in ("S", "L"):
+        value = typed_value(value, type_name)
+    if type_name == "N" and not isinstance(value, Decimal):
+        value = number(value)
+    return value
 
 
 def cli_command(operation: str, request: Mapping[str, Any]) -> str:

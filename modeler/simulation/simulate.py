@@ -719,7 +719,7 @@ class Simulation:
                 params.setdefault(name, number(len(items)))
             for item in items:
                 plan.append((action, item))
-            for _, template in action.set:
+            for _, _, template in action.updates():
                 for param in placeholders(template):
                     if param not in params and param not in items[0]:
                         params[param] = self._any_value(action.entity, param, rng)

@@ -648,6 +648,67 @@ def test_add_a_query_pattern(owner_client: Client, project: Project):
 
 
 @pytest.mark.django_db
+def test_an_update_with_a_counter_and_if_absent_saves_and_shows_its_request(
+    owner_client: Client, project: Project
+):
+    data = pattern_data(
+        project,
+        -1,
+        **{
+            "name": "Add to an order's total",
+            "operation": "UpdateItem",
+            "action-0-entity": "Order",
+            "action-0-add": "total={amount}",
+            "action-0-set_if_absent": "shippedAt={now}",
+            "param-0-name": "amount",
+            "param-0-type": "N",
+            "param-0-example": "12.50",
+            "param-1-name": "now",
+            "param-1-type": "S",
+            "param-1-example": "2026-07-01T10:00:00Z",
+            "rps": "2",
+        },
+    )
+    preview = owner_client.post(
+        _url("editor-pattern-preview", project), data, **HTMX
+    ).content.decode()
+    assert "ADD #total :total" in preview
+    assert "if_not_exists(#shippedAt, :shippedAt)" in preview
+    response = owner_client.post(_url("editor-pattern-create", project), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    action = _design(project).access_patterns[-1].actions[0]
+    assert action.add == (("total", "{amount}"),)
+    assert action.set_if_absent == (("shippedAt", "{now}"),)
+    html = owner_client.get(
+        _url("editor-pattern", project, len(_design(project).access_patterns) - 1),
+        **HTMX,
+    ).content.decode()
+    assert 'value="total={amount}"' in html
+
+
+@pytest.mark.django_db
+def test_appending_to_a_number_is_refused_at_its_field(
+    owner_client: Client, project: Project
+):
+    data = pattern_data(
+        project,
+        -1,
+        **{
+            "name": "Broken append",
+            "operation": "UpdateItem",
+            "action-0-entity": "Order",
+            "action-0-append": "total=5",
+        },
+    )
+    response = owner_client.post(_url("editor-pattern-create", project), data, **HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "append takes an attribute of type L; &#x27;total&#x27; is N" in html
+    assert 'value="total=5"' in html
+    assert "Broken append" not in [p.name for p in _design(project).access_patterns]
+
+
+@pytest.mark.django_db
 def test_a_query_without_its_partition_key_is_refused(
     owner_client: Client, project: Project
 ):

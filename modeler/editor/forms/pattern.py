@@ -135,7 +135,14 @@ class PatternForm(VersionedForm):
     ROW_KINDS = {
         "param": ("name", "type", "example"),
         "where": ("attribute", "operator", "value", "value2"),
-        "action": ("operation", "entity", "set", "remove", "condition", "count"),
+        "action": (
+            "operation",
+            "entity",
+            *d.UPDATE_WAYS,
+            "remove",
+            "condition",
+            "count",
+        ),
     }
 
     def __init__(
@@ -445,7 +452,12 @@ class PatternForm(VersionedForm):
             data |= {
                 f"action-{i}-operation": action.operation,
                 f"action-{i}-entity": action.entity,
-                f"action-{i}-set": ", ".join(f"{k}={v}" for k, v in action.set),
+                **{
+                    f"action-{i}-{how}": ", ".join(
+                        f"{k}={v}" for k, v in getattr(action, how)
+                    )
+                    for how in d.UPDATE_WAYS
+                },
                 f"action-{i}-remove": ", ".join(action.remove),
                 f"action-{i}-condition": action.condition,
                 f"action-{i}-count": action.count,
@@ -475,10 +487,11 @@ class PatternForm(VersionedForm):
                 self.add_error(
                     f"action-{i}-entity", "Choose the entity it writes or reads."
                 )
-            try:
-                _pairs(data.get(f"action-{i}-set") or "")
-            except ValueError as exc:
-                self.add_error(f"action-{i}-set", str(exc))
+            for how in d.UPDATE_WAYS:
+                try:
+                    _pairs(data.get(f"action-{i}-{how}") or "")
+                except ValueError as exc:
+                    self.add_error(f"action-{i}-{how}", str(exc))
             for attr in self.table_keys:
                 value = data.get(f"action-{i}-key-{attr.name}") or ""
                 if value:
@@ -552,7 +565,7 @@ class PatternForm(VersionedForm):
         ):
             if tail.startswith(prefix):
                 return field
-        if re.match(r"^\.(entity|set|remove|condition|count)", tail):
+        if re.match(r"^\.(entity|set|append|add|delete|remove|condition|count)", tail):
             part = tail[1:].split(".")[0]
             return f"action-0-{part}"
         return None
@@ -631,22 +644,25 @@ def pattern_from_data(data: Mapping[str, Any], form: PatternForm) -> d.AccessPat
             operation = data.get(f"action-{i}-operation")
             if not operation:
                 continue
-        try:
-            pairs = _pairs(data.get(f"action-{i}-set") or "")
-        except ValueError:
-            pairs = ()
+        update = operation == "Update"
+        updates = {}
+        for how in d.UPDATE_WAYS:
+            try:
+                pairs = _pairs(data.get(f"action-{i}-{how}") or "")
+            except ValueError:
+                pairs = ()
+            updates[how] = pairs if update else ()
         action_key = tuple(
             d.KeyClause(attr.name, "=", (value,))
             for attr in form.table_keys
             if (value := data.get(f"action-{i}-key-{attr.name}") or "")
         )
-        update = operation == "Update"
         actions.append(
             d.Action(
                 operation=operation,
                 entity=data.get(f"action-{i}-entity") or "",
                 key=action_key,
-                set=pairs if update else (),
+                **updates,
                 remove=_names(data.get(f"action-{i}-remove") or "") if update else (),
                 condition=(data.get(f"action-{i}-condition") or "").strip(),
                 count=(

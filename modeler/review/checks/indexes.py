@@ -189,7 +189,7 @@ def _exit_finding(
     removed = set(action.remove) & set(condition.attributes)
     if not changed and not removed:
         return None
-    handled = set(action.remove) | {name for name, _ in action.set}
+    handled = set(action.updated)
     if all(name in handled for name in names):
         return None
     pattern = design.access_patterns[position]

@@ -79,17 +79,25 @@ def _bounded(attribute: d.Attribute) -> bool:
 def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     updated: dict[tuple[str, str], list[str]] = {}
+    grown: dict[tuple[str, str], list[str]] = {}
     for pattern in design.access_patterns:
         for action in pattern.actions:
-            for name, _ in action.set:
-                updated.setdefault((action.entity, name), []).append(pattern.name)
+            for how, name, _ in action.updates():
+                if how in ("set", "set_if_absent"):
+                    writers = updated
+                elif how in ("append", "add"):
+                    writers = grown
+                else:
+                    continue
+                writers.setdefault((action.entity, name), []).append(pattern.name)
     for entity in design.entities:
         positions = evidence.positions((entity.name,))
         for attribute in entity.attributes:
             if attribute.type not in _COLLECTIONS or _bounded(attribute):
                 continue
             writers = updated.get((entity.name, attribute.name), [])
-            if attribute.generator is None and not writers:
+            growers = grown.get((entity.name, attribute.name), [])
+            if attribute.generator is None and not writers and not growers:
                 # Without a stated generator its members are the tool's own
                 # invention (an imported map of fixed shape, say): nothing
                 # says it grows.
@@ -117,12 +125,17 @@ def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
                     f"{fits:,} fit in the 400 KB item"
                 )
                 figures = {"member_bytes": per_member, "members_that_fit": fits}
+            if growers:
+                facts.append(
+                    f"added to by {', '.join(repr(w) for w in growers)}, "
+                    f"{_rate(design, growers)} in all"
+                )
             if writers:
                 facts.append(f"rewritten by {', '.join(repr(w) for w in writers)}")
             facts.append(f"type {attribute.type} with no bound on its members")
             yield finding(
                 "item-growth",
-                "warning" if writers else "advice",
+                "warning" if writers or growers else "advice",
                 "Item can grow toward 400 KB",
                 attribute_location(entity.name, attribute.name),
                 why="A list, map or set that keeps growing inside one item makes "
@@ -135,6 +148,12 @@ def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
                 "only the latest members.",
                 figures=figures,
             )
+
+
+def _rate(design: d.Design, names: list[str]) -> str:
+    """The average rate of the named patterns together."""
+    rps = sum(p.traffic.rps for p in design.access_patterns if p.name in set(names))
+    return f"{rps:,.4g} writes/s"
 
 
 def _declared_size(design: d.Design) -> Iterator[Finding]:
