@@ -70,7 +70,10 @@ GENERATOR_KINDS = (
     "list",
     "map",
     "bool",
+    "expires",
 )
+# The longest time to live an `expires` generator takes (days).
+MAX_EXPIRES_DAYS = 36_500
 
 
 def check_design(design: d.Design) -> list[Problem]:
@@ -529,6 +532,8 @@ def _check_generator(
                         f"the template uses '{name}', which is not "
                         f"another attribute of {entity.name}",
                     )
+    elif kind == "expires":
+        yield from _check_expires(entity, attr, params, path)
     elif kind == "list":
         inner = _inner_generator(params.get("of"))
         low, high = params.get("min", 0), params.get("max", 5)
@@ -665,6 +670,39 @@ def _check_sample_settings(
         )
     if sample.hot_share and not sample.hot_keys:
         yield _error(f"{path}.hot.keys", "how many parents are hot (1 or more)")
+
+
+def _check_expires(
+    entity: d.Entity, attr: d.Attribute, params: Mapping, path: str
+) -> Iterator[Problem]:
+    """`{expires: {from: readingAt, days: 30}}`: epoch seconds a number of
+    days after another attribute's ISO-8601 time."""
+    source, days = params.get("from"), params.get("days")
+    other = entity.attribute(source) if isinstance(source, str) else None
+    if other is None or source == attr.name:
+        yield _error(
+            path,
+            "expires needs 'from': another attribute of "
+            f"{entity.name} holding an ISO-8601 date or time, such as "
+            "{from: createdAt, days: 30}",
+        )
+    elif other.type != "S":
+        yield _error(
+            path,
+            f"expires counts from an ISO-8601 text; '{source}' is {other.type}",
+        )
+    if not _is_number(days) or not 0 < days <= MAX_EXPIRES_DAYS:
+        yield _error(
+            path,
+            f"expires needs 'days' after it: a number above 0, at most "
+            f"{MAX_EXPIRES_DAYS:,}",
+        )
+    if attr.type != "N":
+        yield _error(
+            path,
+            f"expires makes epoch seconds, a number: {attr.name} is {attr.type}, "
+            "and DynamoDB's TTL reads only numbers",
+        )
 
 
 def _is_number_text(text: str) -> bool:

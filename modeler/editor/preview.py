@@ -28,7 +28,8 @@ from modeler.keys import (
     parse_condition,
     parse_template,
 )
-from modeler.parameters import pattern_parameters
+from modeler.parameters import pattern_parameters, placeholders
+from modeler.sampledata.generate import in_build_order
 from modeler.sampledata.values import Compiler, Context, Populations
 from modeler.simulation.requests import (
     RequestError,
@@ -126,10 +127,28 @@ def sample_values(
         make = compiler.attribute(attr)
     except Exception as exc:  # noqa: BLE001 - a design mid-edit
         raise ValueError(str(exc)) from None
+    # The item's own values that the generator may read (a template's
+    # placeholders, an expiry's time), each made as the item would make it.
+    sources = []
+    needed = _sources(entity, attr)
+    for other in in_build_order(others):
+        if other.name not in needed:
+            continue
+        try:
+            sources.append((other.name, compiler.attribute(other)))
+        except Exception:  # noqa: BLE001,S112 - a sibling mid-edit: left out
+            continue
     values = []
     for n in range(count):
+        rng = random.Random(EXAMPLE_SEED + n)  # noqa: S311
+        context = Context()
+        for name, draw in sources:
+            try:
+                context.item[name] = draw(rng, context)
+            except Exception:  # noqa: BLE001,S112 - needs a parent: left out
+                continue
         try:
-            value = make(random.Random(EXAMPLE_SEED + n), Context())  # noqa: S311
+            value = make(rng, context)
         except Exception as exc:  # noqa: BLE001 - the generator's own failure
             raise ValueError(
                 str(exc)
@@ -138,6 +157,29 @@ def sample_values(
             ) from None
         values.append("(absent)" if value is None else _text(value))
     return values
+
+
+def _sources(entity: d.Entity, attr: d.Attribute) -> set[str]:
+    """The item's attributes `attr`'s generator reads, and those they read
+    in turn: a template's placeholders, an expiry's time."""
+    needed: set[str] = set()
+    waiting = [attr]
+    while waiting:
+        generator = waiting.pop().generator
+        if generator is None:
+            continue
+        if generator.kind == "template":
+            names = placeholders(str(generator.params.get("value", "")))
+        elif generator.kind == "expires":
+            names = [str(generator.params.get("from", ""))]
+        else:
+            names = []
+        for name in names:
+            other = entity.attribute(name)
+            if other is not None and name not in needed:
+                needed.add(name)
+                waiting.append(other)
+    return needed
 
 
 def typed_example(text: str, type_name: str) -> Any:

@@ -339,7 +339,7 @@ def _item_maker(
             if attr.required or attr.name in compiler.primary_key_attributes
             else attr.presence,
         )
-        for attr in _templates_last(entity.attributes)
+        for attr in in_build_order(entity.attributes)
     ]
     render_keys = key_renderer(design, entity.name)
 
@@ -398,13 +398,15 @@ def _new_key_maker(design: d.Design, make: Any, keys_made: set[int]) -> Any:
     return make_new
 
 
-def _templates_last(attributes: tuple[d.Attribute, ...]) -> list[d.Attribute]:
-    """Attributes built from others' values come after those values."""
-    plain = [
-        a for a in attributes if not (a.generator and a.generator.kind == "template")
-    ]
-    built = [a for a in attributes if a.generator and a.generator.kind == "template"]
-    return plain + built
+def in_build_order(attributes: tuple[d.Attribute, ...]) -> list[d.Attribute]:
+    """Attributes built from others' values come after those values: the
+    templates, then the expiry times (counted from a template's time)."""
+
+    def rank(attribute: d.Attribute) -> int:
+        kind = attribute.generator.kind if attribute.generator else ""
+        return {"template": 1, "expires": 2}.get(kind, 0)
+
+    return sorted(attributes, key=rank)
 
 
 def _families(

@@ -31,7 +31,7 @@ from faker import Faker
 
 from modeler import design as d
 from modeler.engine.types import BinarySet, NumberSet, StringSet
-from modeler.keys import parse_template
+from modeler.keys import MissingValueError, parse_template
 from modeler.sampledata.faker_arguments import value_size_problem
 
 # Faker's date and time providers count from the clock (`time` is a time of
@@ -326,6 +326,20 @@ class Compiler:
     def _template(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         template = parse_template(str(value))
         return lambda rng, context: template.render(context.item)
+
+    def _expires(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        """Epoch seconds `days` after the item's `from` time: a TTL that
+        keeps each item for a stated time."""
+        source = str(params.get("from"))
+        seconds = int(Decimal(str(params.get("days"))) * 86_400)
+
+        def draw(rng: Random, context: Context) -> Decimal:
+            moment = context.item.get(source)
+            if moment is None:
+                raise MissingValueError(source)
+            return Decimal(int(_moment(moment, where).timestamp()) + seconds)
+
+        return draw
 
     def _list(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         inner = self.compile(_inner(params.get("of"), where), f"{where}[]")

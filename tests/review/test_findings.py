@@ -4,6 +4,7 @@ kept quiet by the same design without it."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from modeler import design as d
 from modeler.review import review_design
@@ -434,6 +435,48 @@ def test_an_item_collection_growing_past_10_gb_with_an_lsi_is_a_warning():
     assert 1 < found.figures["days"] < 2
     without_lsi = review(DEVICES.replace("PEAK", "600"))
     assert "item-collection" not in {f.code for f in without_lsi.findings}
+
+
+def _expiring_readings(days: str) -> str:
+    """DEVICES at 10 readings/s with LSI1, readings kept `days` (TTL)."""
+    return """
+  ttl_attribute: expiresAt
+  indexes:
+    - {name: LSI1, kind: local, sort_key: LSI1SK, projection: ALL}
+""" + DEVICES.replace("PEAK", "20").replace("rps: 500", "rps: 10").replace(
+        '      SK: "READING#{readingId}"',
+        '      SK: "READING#{readingId}"\n      LSI1SK: "V#{value:03d}"',
+    ).replace(
+        "      value: {type: N, generator: {int: {min: 0, max: 100}}}",
+        "      value: {type: N, generator: {int: {min: 0, max: 100}}}\n"
+        "      takenAt: {type: S, generator: {timestamp: {from: 2026-06-01, "
+        "to: 2026-06-30}}}\n"
+        "      expiresAt: {type: N, generator: {expires: {from: takenAt, "
+        f"days: {days}}}}}}}",
+    )
+
+
+def test_a_collection_whose_items_expire_in_time_is_no_risk():
+    # About 0.16 GB a day on the hot device: 10 GB in two months without a
+    # TTL. Kept a week, the collection levels off near 1.6 GB.
+    unbounded = only(
+        review(_expiring_readings("7").replace("ttl_attribute: expiresAt", "")),
+        "item-collection",
+    )
+    assert unbounded.severity == "warning"
+    assert 40 < unbounded.figures["days"] < 90
+    assert "item-collection" not in {
+        c for c, _ in codes(review(_expiring_readings("7")))
+    }
+
+
+def test_a_retention_longer_than_the_collection_allows_is_still_a_warning():
+    found = only(review(_expiring_readings("90")), "item-collection")
+    assert found.severity == "warning"
+    levels = next(e for e in found.evidence if "levels off near" in e)
+    # 90 days kept and 3 for DynamoDB to delete them: some 15 GB.
+    assert re.search(r"levels off near 1[3-7]\.\d GB", levels), levels
+    assert "only if they expire within" in found.fix
 
 
 # --- Items and keys -------------------------------------------------------------

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -106,8 +107,31 @@ def test_optional_attributes_appear_on_about_their_share(orders):
     assert 0.45 < share < 0.75  # presence 0.6
 
 
+HOT_DEVICES = """
+format: single-table-workbench/v1
+name: Hot devices
+table: {name: devices, partition_key: PK, sort_key: SK}
+entities:
+  Device:
+    attributes:
+      deviceId: {type: S, generator: uuid}
+    keys: {PK: "DEVICE#{deviceId}", SK: META}
+    sample: {count: 100}
+  Reading:
+    attributes:
+      deviceId: {type: S, generator: {ref: Device.deviceId}}
+      readingAt: {type: S, generator: {timestamp: {from: 2026-06-01, to: 2026-06-30}}}
+      expiresAt: {type: N, generator: {expires: {from: readingAt, days: 30}}}
+    keys: {PK: "DEVICE#{deviceId}", SK: "READING#{readingAt}"}
+    sample:
+      per: Device
+      count: {uniform: {min: 20, max: 80}}
+      hot: {keys: 3, share: 0.2}
+"""
+
+
 def test_hot_keys_take_their_share_of_the_children():
-    telemetry = generate(example("device-telemetry"))
+    telemetry = generate(design_from(HOT_DEVICES))
     devices = [
         i["deviceId"]
         for i, e in zip(telemetry.items, telemetry.entities, strict=True)
@@ -123,6 +147,19 @@ def test_hot_keys_take_their_share_of_the_children():
     assert min(readings[d] for d in devices[:3]) > 3 * max(
         readings[d] for d in devices[3:]
     )
+
+
+def test_expires_counts_days_from_the_items_own_time():
+    telemetry = generate(design_from(HOT_DEVICES))
+    readings = [
+        i
+        for i, e in zip(telemetry.items, telemetry.entities, strict=True)
+        if e == "Reading"
+    ]
+    assert readings
+    for reading in readings:
+        taken = datetime.fromisoformat(reading["readingAt"].replace("Z", "+00:00"))
+        assert reading["expiresAt"] == int(taken.timestamp()) + 30 * 86_400
 
 
 def test_pick_with_skew_makes_celebrities():

@@ -205,3 +205,66 @@ entities:
     assert any(
         message in p.message and p.path.endswith("v.generator") for p in problems
     ), problems
+
+
+@pytest.mark.parametrize(
+    ("attributes", "message"),
+    [
+        (
+            "v: {type: N, generator: {expires: {from: nope, days: 30}}}",
+            "expires needs 'from': another attribute of Thing holding an "
+            "ISO-8601 date or time",
+        ),
+        (
+            "n: {type: N}\n"
+            "      v: {type: N, generator: {expires: {from: n, days: 3}}}",
+            "expires counts from an ISO-8601 text; 'n' is N",
+        ),
+        (
+            "at: {type: S, generator: {date: {from: 2026-01-01, to: 2026-02-01}}}\n"
+            "      v: {type: N, generator: {expires: {from: at, days: 0}}}",
+            "expires needs 'days' after it: a number above 0, at most 36,500",
+        ),
+        (
+            "at: {type: S, generator: {date: {from: 2026-01-01, to: 2026-02-01}}}\n"
+            "      v: {type: S, generator: {expires: {from: at, days: 30}}}",
+            "expires makes epoch seconds, a number: v is S, and DynamoDB's TTL "
+            "reads only numbers",
+        ),
+    ],
+)
+def test_an_expiry_is_counted_in_days_from_a_time_of_the_item(attributes, message):
+    from modeler.designfile import read_design
+
+    text = f"""
+format: single-table-workbench/v1
+name: Values
+table: {{name: values, partition_key: {{name: PK, type: S}}}}
+entities:
+  Thing:
+    attributes:
+      id: {{type: S, generator: uuid}}
+      {attributes}
+    keys: {{PK: "THING#{{id}}"}}
+"""
+    problems = read_design(text).problems
+    assert any(
+        message in p.message and p.path.endswith("v.generator") for p in problems
+    ), problems
+
+
+def test_an_expiry_from_a_day_is_midnight_plus_the_days():
+    design = design_from("""
+        format: single-table-workbench/v1
+        name: Values
+        table: {name: values, partition_key: {name: PK, type: S}}
+        entities:
+          Thing:
+            attributes:
+              id: {type: S, generator: uuid}
+              day: {type: S, generator: {constant: "2026-07-01"}}
+              v: {type: N, generator: {expires: {from: day, days: 1.5}}}
+            keys: {PK: "THING#{id}"}
+            sample: {count: 3}
+        """)
+    assert {v for v in _values_of(design)} == {Decimal(1782864000 + 129_600)}

@@ -139,3 +139,33 @@ def test_it_saves_nothing_escapes_input_and_keeps_outsiders_out(
     assert outsider_client.get(url).status_code == 404
     assert owner_client.post(url).status_code == 405
     assert stored_design(project) == before
+
+
+@pytest.mark.django_db
+def test_an_expiry_is_picked_from_a_time_of_the_item(owner_client: Client, project):
+    html = _picker(
+        owner_client,
+        project,
+        attr_name="expiresAt",
+        attr_type="N",
+        kind="expires",
+        shown_kind="expires",
+        moment="orderDate",
+        days="30",
+    )
+    assert 'name="moment"' in html and 'name="low"' not in html
+    assert "data-generator-result>{expires: {days: 30, from: orderDate}}" in html
+    samples = _samples(html)
+    assert len(samples) == 5 and all(v.isdigit() for v in samples), samples
+
+    html = _picker(
+        owner_client,
+        project,
+        attr_name="expiresAt",
+        attr_type="N",
+        kind="expires",
+        shown_kind="expires",
+        moment="status",
+        days="",
+    )
+    assert "expires needs the number of days the item lives." in html

@@ -84,6 +84,12 @@ KINDS = (
         ("template",),
         '{template: "{firstName}.{lastName}@example.com"}',
     ),
+    Kind(
+        "expires",
+        "A TTL: epoch seconds some days after another attribute's time",
+        ("moment", "days"),
+        "{expires: {from: createdAt, days: 30}}",
+    ),
 )
 BY_NAME = {kind.name: kind for kind in KINDS}
 # Common Faker providers, offered as suggestions; any provider is accepted.
@@ -145,6 +151,12 @@ class GeneratorPickerForm(forms.Form):
     value = forms.CharField(label="Value", required=False, max_length=400)
     source = forms.CharField(label="Entity.attribute", required=False, max_length=400)
     template = forms.CharField(label="Template", required=False, max_length=400)
+    moment = forms.CharField(
+        label="Counted from (attribute)", required=False, max_length=255
+    )
+    days = forms.DecimalField(
+        label="Days after", required=False, min_value=0, max_value=36_500
+    )
 
     @classmethod
     def for_generator(cls, generator: d.Generator | None) -> GeneratorPickerForm:
@@ -183,6 +195,8 @@ class GeneratorPickerForm(forms.Form):
             )
         elif kind == "template":
             initial["template"] = value or ""
+        elif kind == "expires":
+            initial.update(moment=params.get("from", ""), days=params.get("days"))
         return cls(initial=initial)
 
     def generator(self) -> d.Generator | None:
@@ -233,6 +247,14 @@ class GeneratorPickerForm(forms.Form):
             params["value"] = need(
                 "template", "a template such as {firstName}-{lastName}"
             )
+        elif kind == "expires":
+            days = need("days", "the number of days the item lives")
+            source = need("moment", "the attribute it counts from, such as createdAt")
+            if days is not None:
+                params = {
+                    "from": source,
+                    "days": int(days) if days == int(days) else float(days),
+                }
         if self.errors:
             return None
         return d.Generator(kind, d.freeze(params))

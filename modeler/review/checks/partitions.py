@@ -35,6 +35,10 @@ COLLECTION_LIMIT = 10 * 1024**3  # bytes in an item collection with an LSI
 LOW_CARDINALITY_WARNING = 0.5  # of a partition's limit, at peak
 COLLECTION_WARNING_DAYS = 365
 COLLECTION_ADVICE_DAYS = 5 * 365
+# DynamoDB deletes expired items in the background, "typically within a few
+# days" of their TTL: a collection holds this many days more than its
+# retention.
+TTL_DELETION_DAYS = 3
 
 
 @dataclass
@@ -397,6 +401,9 @@ def _item_collections(evidence: Evidence) -> Iterator[Finding]:
     if not lsis:
         return
     growth: dict[str, float] = {}  # bytes per second per partition key value
+    # The bytes a collection holds once its items expire as fast as they
+    # come (inf: some of them never expire).
+    held: dict[str, float] = {}
     writers: dict[str, set[str]] = {}
     for pattern in design.access_patterns:
         if pattern.is_read or pattern.traffic.rps <= 0:
@@ -410,15 +417,24 @@ def _item_collections(evidence: Evidence) -> Iterator[Finding]:
             counts = evidence.key_counts(d.TABLE_INDEX, (action.entity,), live=False)
             total = sum(counts.values())
             rate = pattern.traffic.rps * action_count(pattern, action)
+            kept = retention_days(design, action.entity)
             for key, count in counts.items():
-                growth[key] = growth.get(key, 0.0) + rate * count / total * sizes
+                added = rate * count / total * sizes
+                growth[key] = growth.get(key, 0.0) + added
+                held[key] = held.get(key, 0.0) + (
+                    added * 86_400 * (kept + TTL_DELETION_DAYS)
+                    if kept is not None
+                    else math.inf
+                )
                 writers.setdefault(key, set()).add(pattern.name)
     if not growth:
         return
-    key = max(growth, key=growth.__getitem__)
+    key = max(growth, key=lambda k: (held[k], growth[k]))
     per_day = growth[key] * 86_400
     days = COLLECTION_LIMIT / per_day
-    if days > COLLECTION_ADVICE_DAYS:
+    if days > COLLECTION_ADVICE_DAYS or held[key] <= COLLECTION_LIMIT / 2:
+        # Items that expire keep the collection at a level it holds: half
+        # the limit leaves room for a burst and a late deletion.
         return
     entities = sorted(
         {
@@ -438,29 +454,52 @@ def _item_collections(evidence: Evidence) -> Iterator[Finding]:
         "partition key (a time bucket or a shard per parent), or replace the "
         "LSI with a GSI, which has no 10 GB limit"
     )
+    evidence_lines = [
+        f"collection '{key}' grows by {per_day / 1024**3:,.2f} GB a day "
+        f"(from {', '.join(sorted(writers[key]))} at average traffic, "
+        f"items plus {', '.join(i.name for i in lsis)} entries)",
+        f"10 GB in {days:,.0f} days",
+    ]
+    if held[key] != math.inf:
+        evidence_lines.append(
+            f"its items expire (TTL {ttl}), so it levels off near "
+            f"{held[key] / 1024**3:,.1f} GB, counting {TTL_DELETION_DAYS} days "
+            "for DynamoDB to delete what has expired"
+        )
     if expiring:
         fix += (
             f"; {', '.join(expiring)} items carry the TTL attribute {ttl}, which "
             f"keeps the collection under 10 GB only if they expire within "
-            f"{days:,.0f} days"
+            f"{max(days / 2 - TTL_DELETION_DAYS, 0):,.0f} days"
         )
     yield finding(
         "item-collection",
-        "warning" if days <= COLLECTION_WARNING_DAYS else "advice",
+        "warning"
+        if days <= COLLECTION_WARNING_DAYS and held[key] > COLLECTION_LIMIT
+        else "advice",
         "Item collection can pass 10 GB",
         index_location(table, lsis[0].name),
         why="A table with an LSI caps each item collection (one partition key "
         "value, with its LSI entries) at 10 GB, and refuses writes to it "
         "beyond that.",
-        evidence=[
-            f"collection '{key}' grows by {per_day / 1024**3:,.2f} GB a day "
-            f"(from {', '.join(sorted(writers[key]))} at average traffic, "
-            f"items plus {', '.join(i.name for i in lsis)} entries)",
-            f"10 GB in {days:,.0f} days",
-        ],
+        evidence=evidence_lines,
         fix=fix + ".",
         figures={"days": days, "bytes_per_day": per_day},
     )
+
+
+def retention_days(design: d.Design, entity_name: str) -> float | None:
+    """How long the entity's items live, when the table's TTL attribute on
+    them is an `expires` generator (`{from: readingAt, days: 30}`); None
+    when nothing says they expire."""
+    ttl = design.table.ttl_attribute
+    entity = design.entity(entity_name)
+    attribute = entity.attribute(ttl) if entity and ttl else None
+    generator = attribute.generator if attribute else None
+    if generator is None or generator.kind != "expires":
+        return None
+    days = generator.params.get("days")
+    return float(days) if isinstance(days, (int, float)) else None
 
 
 def _entry_sizes(evidence: Evidence, entity: str, lsis: list[d.Index]) -> float | None:
