@@ -10,7 +10,9 @@ the order of patterns does not matter.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -461,7 +463,14 @@ class Simulation:
         given = self._examples(pattern)
         positions = self._positions(pattern.expects.entities[0])
         rng.shuffle(positions)
-        kinds = ["typical", "boundary"] if self._has_ranges(pattern) else ["typical"]
+        kinds = ["typical"]
+        if self._has_ranges(pattern):
+            kinds.append("boundary")
+        time_ranges = self._time_ranges(pattern)
+        if time_ranges:
+            # First: a range over midnight is where a key bucketed by day
+            # (or month) shows whether the pattern reads both buckets.
+            kinds.insert(0, "day-change")
         tried = 0
         for attempt, position in enumerate(positions[: count * 3]):
             if tried >= count:
@@ -474,6 +483,8 @@ class Simulation:
                 continue
             if kind == "boundary":
                 self._bind_boundaries(pattern, params, self.items[position])
+            elif kind == "day-change":
+                _bind_day_change(time_ranges, params, self.items[position])
             self._bind_ranges(pattern, params)
             for name, value in given.items():
                 params.setdefault(name, value)
@@ -502,6 +513,23 @@ class Simulation:
         return bool(expects) and any(
             p.operator in ("between", "<", "<=", ">", ">=") for p in expects.where
         )
+
+    def _time_ranges(self, pattern: d.AccessPattern) -> list[d.Predicate]:
+        """The pattern's `between` expectations whose two ends are each one
+        parameter, on an attribute of ISO-8601 dates or times."""
+        found = []
+        for predicate in pattern.expects.where if pattern.expects else ():
+            if predicate.operator != "between" or not all(
+                _single_placeholder(v) for v in predicate.values
+            ):
+                continue
+            for position in self._positions(pattern.expects.entities[0])[:20]:
+                value = self.items[position].get(predicate.attribute)
+                if value is not None:
+                    if isinstance(value, str) and _ISO_DAY.match(value):
+                        found.append(predicate)
+                    break
+        return found
 
     def _bind_boundaries(
         self,
@@ -826,6 +854,31 @@ def _method(operation: str) -> str:
         "UpdateItem": "update_item",
         "DeleteItem": "delete_item",
     }[operation]
+
+
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}(?:$|T)")
+
+
+def _bind_day_change(
+    predicates: list[d.Predicate], params: dict[str, Any], item: Mapping[str, Any]
+) -> None:
+    """Time ranges from the item's own time to the same time the next day:
+    each crosses midnight (and, on the last day of a month, the month), with
+    the item at its inclusive start."""
+    for predicate in predicates:
+        value = item.get(predicate.attribute)
+        if not isinstance(value, str) or not _ISO_DAY.match(value):
+            continue
+        next_day = dt.date.fromisoformat(value[:10]) + dt.timedelta(days=1)
+        low, high = (_single_placeholder(v) for v in predicate.values)
+        params[low] = value
+        params[high] = next_day.isoformat() + value[10:]
+
+
+def _single_placeholder(template: str) -> str | None:
+    """The parameter a template is made of alone (`{from}`), else None."""
+    names = placeholders(template)
+    return names[0] if len(names) == 1 and template == "{" + names[0] + "}" else None
 
 
 def _changes(action: d.Action) -> dict[str, Any]:
