@@ -133,6 +133,17 @@ def value_text(value: Any) -> str:
     return json.dumps(inner, separators=(",", ":"), ensure_ascii=False)
 
 
+# Longer values (a document, an image) are shown by their start and length.
+SHOWN_CHARACTERS = 200
+
+
+def shortened(text: str, limit: int = SHOWN_CHARACTERS) -> str:
+    """`text`, or its start and its length when it is longer than `limit`."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 40]}… ({len(text):,} characters)"
+
+
 def key_text(value: Any) -> str:
     """A partition or sort key value; a multi-attribute key's parts joined."""
     if isinstance(value, tuple):
@@ -260,7 +271,7 @@ class Collections:
             entity,
             self.colours.get(entity) if entity else None,
             sort_key,
-            tuple((name, value_text(entry[name])) for name in names),
+            tuple((name, shortened(value_text(entry[name]))) for name in names),
         )
 
     def page(

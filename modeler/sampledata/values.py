@@ -114,6 +114,10 @@ class Compiler:
         """The attribute's draw, the Python type of values that need no
         conversion, the conversion for the others and the attribute's place:
         what `attribute` combines, for callers that check the type inline."""
+        where = f"{self.entity.name}.{attr.name}"
+        sized = self._declared_size(attr)
+        if sized is not None:
+            return sized, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
         generator = attr.generator or default_generator(attr)
         if (
             generator.kind == "faker"
@@ -124,9 +128,27 @@ class Compiler:
             generator = d.Generator(
                 "faker", d.freeze({**d.thaw(generator.params), "unique": True})
             )
-        where = f"{self.entity.name}.{attr.name}"
         draw = self.compile(generator, where)
         return draw, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
+
+    def _declared_size(self, attr: d.Attribute) -> Draw | None:
+        """A text or binary attribute with no generator and a `max_length`
+        of a kilobyte or more (a document, an image) is made at that length:
+        its size, not its content, is what costs, and an invented word would
+        cost it as a few bytes. One value serves every item. Where several
+        such attributes would pass 400 KB together, each is scaled down so
+        the item still fits."""
+        if not _sized_by_length(attr):
+            return None
+        total = sum(a.max_length for a in self.entity.attributes if _sized_by_length(a))
+        length = attr.max_length
+        if total > SIZED_ITEM_BUDGET:
+            length = length * SIZED_ITEM_BUDGET // total
+        if attr.type == "B":
+            value: Any = bytes(range(256)) * (length // 256) + bytes(length % 256)
+        else:
+            value = ("lorem ipsum " * (length // 12 + 1))[:length]
+        return lambda rng, context: value
 
     def compile(self, generator: d.Generator, where: str) -> Draw:
         kind, params = generator.kind, generator.params
@@ -588,6 +610,23 @@ _BY_TYPE = {
     ),
     "BS": d.Generator("list", d.freeze({"of": "uuid", "min": 1, "max": 2})),
 }
+
+
+# A text or binary attribute this long (characters or bytes) and without a
+# generator is made at its max_length (`Compiler._declared_size`).
+SIZED_BY_LENGTH = 1024
+# Such attributes together take at most this many bytes of an item, so it
+# stays under DynamoDB's 400 KB with the rest of the item.
+SIZED_ITEM_BUDGET = 380 * 1024
+
+
+def _sized_by_length(attr: d.Attribute) -> bool:
+    return (
+        attr.generator is None
+        and attr.type in ("S", "B")
+        and attr.max_length is not None
+        and attr.max_length >= SIZED_BY_LENGTH
+    )
 
 
 def default_generator(attr: d.Attribute) -> d.Generator:

@@ -23,6 +23,7 @@ from django_htmx.http import retarget
 
 from modeler import design as d
 from modeler import diagrams, selectors, services
+from modeler.diagrams.collections import shortened
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.parameters import pattern_parameters
@@ -452,9 +453,9 @@ def _cell(wire: dict | None) -> str:
         return ""
     ((kind, value),) = wire.items()
     if kind in ("S", "N"):
-        return str(value)
+        return shortened(str(value))
     if kind == "NULL":
         return "null"
     if kind == "BOOL":
         return "true" if value else "false"
-    return json.dumps(value, separators=(",", ":"))
+    return shortened(json.dumps(value, separators=(",", ":")))

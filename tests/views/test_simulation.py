@@ -794,3 +794,34 @@ def test_download_of_a_large_data_set_comes_in_chunks(
     lines = b"".join(chunks).decode().splitlines()
     assert len(lines) == sum(chunk.count(b"\n") for chunk in chunks)
     assert len({line for line in lines}) == len(lines)
+
+
+def test_a_large_value_is_shown_by_its_start_and_length(owner, editor, viewer):
+    from modeler.designfile import read_design
+
+    design = read_design("""\
+format: single-table-workbench/v1
+name: Notes
+table: {name: notes, partition_key: PK, sort_key: SK}
+entities:
+  Note:
+    attributes:
+      noteId: {type: S, generator: uuid}
+      body: {type: S, max_length: 100000}
+    keys: {PK: "NOTE#{noteId}", SK: "NOTE"}
+    sample: {count: 5}
+access_patterns:
+  - name: Get a note
+    operation: GetItem
+    key: {PK: "NOTE#{noteId}", SK: "NOTE"}
+    expects: {entity: Note, where: {noteId: "{noteId}"}}
+    traffic: {rps: 1}
+""").design
+    project = _project(owner, editor, viewer, design)
+    client = logged_in(owner)
+    html = _html(client.get(_url(project, "0/"), headers=HTMX))
+    # The body is made at its max_length, 100,000 characters (a GetItem of
+    # it costs 12.5 RCU), and the items table shows its start only.
+    assert "12.50 RCU" in html
+    assert "… (100,000 characters)" in html
+    assert len(html) < 50_000
