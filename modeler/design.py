@@ -128,7 +128,7 @@ class Index:
     sort_key: tuple[KeyAttribute, ...] = ()
     projection: Projection = field(default_factory=Projection)
     capacity: Capacity | None = None
-    uid: str = field(default="", compare=False)
+    uid: str = field(default="", compare=False, repr=False)
 
     @property
     def is_global(self) -> bool:
@@ -199,7 +199,7 @@ class Attribute:
     generator: Generator | None = None
     description: str = ""
     max_length: int | None = None  # in characters, for S and B values
-    uid: str = field(default="", compare=False)
+    uid: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -243,7 +243,7 @@ class Entity:
         default_factory=lambda: MappingProxyType({})
     )
     sample: SampleSettings = field(default_factory=SampleSettings)
-    uid: str = field(default="", compare=False)
+    uid: str = field(default="", compare=False, repr=False)
 
     def attribute(self, name: str) -> Attribute | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -344,7 +344,7 @@ class AccessPattern:
     traffic: Traffic = field(default_factory=Traffic)
     expects: Expectation | None = None
     actions: tuple[Action, ...] = ()
-    uid: str = field(default="", compare=False)
+    uid: str = field(default="", compare=False, repr=False)
 
     @property
     def is_read(self) -> bool:

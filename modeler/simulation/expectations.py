@@ -3,6 +3,7 @@ through keys and indexes), and the verdict on what it did return."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -68,6 +69,14 @@ def _compare(left: Any, right: Any) -> int | None:
 def predicate_holds(
     predicate: d.Predicate, item: Mapping[str, Any], params: Mapping[str, Any]
 ) -> bool:
+    return _holds(predicate, [_render(v, params) for v in predicate.values], item)
+
+
+def _holds(
+    predicate: d.Predicate, rendered: list[Any], item: Mapping[str, Any]
+) -> bool:
+    """Whether the predicate, its values rendered with the parameters,
+    holds for the item."""
     present = predicate.attribute in item
     if predicate.operator == "exists":
         return present
@@ -76,7 +85,7 @@ def predicate_holds(
     if not present:
         return predicate.operator == "!="
     actual = item[predicate.attribute]
-    values = [_typed(_render(v, params), actual) for v in predicate.values]
+    values = [_typed(v, actual) for v in rendered]
     op = predicate.operator
     if op == "in":
         return actual in values
@@ -95,21 +104,122 @@ def predicate_holds(
     return {"<": order < 0, "<=": order <= 0, ">": order > 0, ">=": order >= 0}[op]
 
 
+class Lookups:
+    """Positions of a data set's items by entity and by an attribute's
+    value, each built once (the value indexes on first use) and kept for
+    the data set's life: what expectations and parameter searches look up
+    instead of passing over every item for every candidate."""
+
+    def __init__(self, items: Sequence[Mapping[str, Any]], entities: Sequence[str]):
+        self.items = items
+        self.entities = entities
+        self.by_entity: dict[str, list[int]] = {}
+        for position, entity in enumerate(entities):
+            self.by_entity.setdefault(entity, []).append(position)
+        self._by_value: dict[str, dict[Any, list[int]]] = {}
+
+    def of_entities(self, names: Iterable[str]) -> list[int]:
+        """Positions of the items of these entities, in data set order."""
+        lists = [self.by_entity.get(name, []) for name in dict.fromkeys(names)]
+        if len(lists) == 1:
+            return lists[0]
+        return sorted(p for positions in lists for p in positions)
+
+    def with_value(self, attribute: str, value: Any) -> list[int]:
+        """Positions of the items whose attribute equals `value` (a value
+        that cannot be hashed, a list or a map, is never indexed: the
+        caller checks those items itself)."""
+        index = self._by_value.get(attribute)
+        if index is None:
+            index = {}
+            for position, item in enumerate(self.items):
+                found = item.get(attribute)
+                if found is None:
+                    continue
+                try:
+                    index.setdefault(found, []).append(position)
+                except TypeError:
+                    continue
+            self._by_value[attribute] = index
+        try:
+            return index.get(value, [])
+        except TypeError:
+            return []
+
+    def candidates(
+        self, expects: d.Expectation, rendered: list[list[Any]]
+    ) -> list[int] | None:
+        """The positions an expectation can select, in data set order: the
+        items holding the value of its most selective `=` predicate, else
+        None (every item of its entities is a candidate)."""
+        best: list[int] | None = None
+        for predicate, values in zip(expects.where, rendered, strict=True):
+            if predicate.operator != "=" or not _indexable(values[0]):
+                continue
+            found: set[int] = set()
+            for variant in _variants(values[0]):
+                found.update(self.with_value(predicate.attribute, variant))
+            if best is None or len(found) < len(best):
+                best = sorted(found)
+        return best
+
+
+def _indexable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _variants(value: Any) -> list[Any]:
+    """The stored values a rendered `=` value can equal (`_typed` turns it
+    into the item's type): itself, the number it reads as, the boolean."""
+    variants = [value]
+    if not isinstance(value, Decimal):
+        with contextlib.suppress(InvalidOperation, ValueError):
+            variants.append(Decimal(str(value)))
+    if isinstance(value, str):
+        variants.append(value.lower() == "true")
+    return variants
+
+
 def expected_items(
     expects: d.Expectation,
     params: Mapping[str, Any],
     items: Sequence[Mapping[str, Any]],
     entities: Sequence[str],
+    lookups: Lookups | None = None,
 ) -> list[int]:
     """Positions of the dataset items the expectation describes, in the
-    expected order."""
+    expected order. With `lookups` (built once for the data set) only the
+    items that can match are examined; the result is the same."""
+    try:
+        rendered = [[_render(v, params) for v in p.values] for p in expects.where]
+    except KeyError:
+        rendered = None  # a parameter is missing: each item says so below
     wanted = set(expects.entities)
-    matches = [
-        i
-        for i, (item, entity) in enumerate(zip(items, entities, strict=True))
-        if entity in wanted
-        and all(predicate_holds(p, item, params) for p in expects.where)
-    ]
+    if rendered is None:
+        matches = [
+            i
+            for i, (item, entity) in enumerate(zip(items, entities, strict=True))
+            if entity in wanted
+            and all(predicate_holds(p, item, params) for p in expects.where)
+        ]
+    else:
+        if lookups is not None:
+            positions = lookups.candidates(expects, rendered)
+            if positions is None:
+                positions = lookups.of_entities(expects.entities)
+        else:
+            positions = range(len(items))
+        checks = list(zip(expects.where, rendered, strict=True))
+        matches = [
+            i
+            for i in positions
+            if entities[i] in wanted
+            and all(_holds(p, values, items[i]) for p, values in checks)
+        ]
     for name in reversed(expects.order_by):
         descending = name.startswith("-")
         attribute = name.lstrip("-+")

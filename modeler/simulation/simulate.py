@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -28,6 +29,7 @@ from modeler.keys import parse_template
 from modeler.parameters import pattern_parameters, placeholders
 from modeler.sampledata import generate, with_own_items
 from modeler.simulation.expectations import (
+    Lookups,
     Verdict,
     expected_items,
     judge_read,
@@ -45,6 +47,8 @@ from modeler.simulation.requests import (
 
 MAX_PAGES = 1000
 CANDIDATES_TRIED = 25
+# Pattern runs a simulation keeps (the patterns of a few versions of a design).
+KEPT_RUNS = 256
 # Parameter draws per read pattern after the first run (fewer on large data
 # sets: each costs a pass over the items to compute what it should return).
 DRAWS = 20
@@ -111,6 +115,7 @@ class PatternRun:
     # returned other items than promised.
     draws: int = 0
     failed_draw: Draw | None = None
+    drawn: bool = False
     # For an update: the change it was costed on ("status: OPEN -> SHIPPED").
     transition: str = ""
 
@@ -129,6 +134,12 @@ class Draw:
     parameters: dict[str, Any]
     verdict: Verdict
 
+    @property
+    def listed(self) -> list[tuple[str, Any]]:
+        """The parameters as (name, value) pairs, for templates, which would
+        read `.items` of a dict with a parameter named "items" as it."""
+        return list(self.parameters.items())
+
 
 class Simulation:
     """A design's table in the engine, loaded with its sample data."""
@@ -140,15 +151,21 @@ class Simulation:
         seed: int | None = None,
         scale: float = 1.0,
         limit: int | None = None,
+        items: int | None = None,
     ) -> None:
         self.design = design
         self.seed = design.sample_data.seed if seed is None else seed
         self.key_names = tuple(a.name for a in design.table.key_attributes)
         dataset = with_own_items(
-            design, generate(design, seed=self.seed, scale=scale, limit=limit)
+            design,
+            generate(design, seed=self.seed, scale=scale, limit=limit, items=items),
         )
         self.items, self.entities = dataset.items, dataset.entities
         self.position = {self.key_of(item): i for i, item in enumerate(self.items)}
+        self.lookups = Lookups(self.items, self.entities)
+        # Runs are deterministic (seeded by the pattern): each is kept, so a
+        # page asking again, or the review after it, reads it back.
+        self._runs: OrderedDict[d.AccessPattern, PatternRun] = OrderedDict()
         self.client = Client()
         self.client.create_table(**create_table_request(design))
         self.client.load_items(design.table.name, self.items)
@@ -165,6 +182,19 @@ class Simulation:
         return [self.draw(self.run(p)) for p in self.design.access_patterns]
 
     def run(self, pattern: d.AccessPattern) -> PatternRun:
+        """The pattern run once against the sample data (kept: the same
+        pattern gives the same run)."""
+        kept = self._runs.get(pattern)
+        if kept is not None:
+            self._runs.move_to_end(pattern)
+            return kept
+        result = self._run(pattern)
+        self._runs[pattern] = result
+        while len(self._runs) > KEPT_RUNS:
+            self._runs.popitem(last=False)
+        return result
+
+    def _run(self, pattern: d.AccessPattern) -> PatternRun:
         result = PatternRun(pattern)
         rng = random.Random(f"{self.seed}:{pattern.name}")
         try:
@@ -193,7 +223,11 @@ class Simulation:
         }
 
     def _positions(self, entity: str | None) -> list[int]:
-        return [i for i, e in enumerate(self.entities) if entity is None or e == entity]
+        """Positions of the entity's items (of every item for None), a list
+        of the caller's own to shuffle."""
+        if entity is None:
+            return list(range(len(self.items)))
+        return list(self.lookups.by_entity.get(entity, ()))
 
     def _bind_from(
         self,
@@ -269,6 +303,7 @@ class Simulation:
                 params,
                 self.items,
                 self.entities,
+                self.lookups,
             )
             values = sorted(
                 self.items[i][predicate.attribute]
@@ -291,9 +326,14 @@ class Simulation:
         positions = self._positions(entity)
         rng.shuffle(positions)
         best: tuple[int, dict[str, Any]] | None = None
-        # Each candidate costs a pass over the data set to count what it
-        # should return; on large data sets fewer candidates are compared.
-        budget = max(1, min(CANDIDATES_TRIED, 200_000 // max(len(self.items), 1)))
+        # A candidate whose expectation has an `=` value is counted through
+        # a lookup; one without costs a pass over the data set, so on large
+        # data sets fewer of those are compared.
+        budget = (
+            CANDIDATES_TRIED
+            if self._looked_up(pattern)
+            else max(1, min(CANDIDATES_TRIED, 200_000 // max(len(self.items), 1)))
+        )
         for position in positions:
             params = self._bind_from(pattern, self.items[position], given)
             if params is None:
@@ -302,7 +342,11 @@ class Simulation:
             if not all(n in params for n in needed):
                 continue
             size = (
-                len(expected_items(pattern.expects, params, self.items, self.entities))
+                len(
+                    expected_items(
+                        pattern.expects, params, self.items, self.entities, self.lookups
+                    )
+                )
                 if pattern.expects
                 else 0
             )
@@ -413,7 +457,9 @@ class Simulation:
                 break
             request = {**request, "ExclusiveStartKey": result.last_evaluated_key}
         expected_positions = (
-            expected_items(pattern.expects, params, self.items, self.entities)
+            expected_items(
+                pattern.expects, params, self.items, self.entities, self.lookups
+            )
             if pattern.expects
             else []
         )
@@ -446,16 +492,21 @@ class Simulation:
         """Try a read pattern that passed with further parameter draws
         (seeded): items' own values, both ends of each range on one item's
         value, and values no item has. Records how many were tried and the
-        first whose items are not the promised ones. On large data sets
-        fewer are tried, each costing a pass over the data."""
+        first whose items are not the promised ones. A pattern whose
+        expectation has no `=` value costs a pass over the data per draw:
+        on large data sets fewer of its draws are tried."""
         pattern = result.pattern
+        if result.drawn:
+            return result
+        result.drawn = True
         if (
             pattern.operation not in ("GetItem", "Query", "Scan")
             or pattern.expects is None
             or not result.passed
         ):
             return result
-        count = max(1, min(count, DRAW_BUDGET // max(len(self.items), 1)))
+        if not self._looked_up(pattern):
+            count = max(1, min(count, DRAW_BUDGET // max(len(self.items), 1)))
         rng = random.Random(f"{self.seed}:{pattern.name}:draws")
         needed = [p.name for p in pattern_parameters(self.design, pattern)]
         if not needed:
@@ -507,6 +558,13 @@ class Simulation:
                 break
         result.draws = tried
         return result
+
+    def _looked_up(self, pattern: d.AccessPattern) -> bool:
+        """Whether the pattern's expected items are found through a lookup
+        of an `=` value (`Lookups`) rather than a pass over the data set."""
+        return pattern.expects is not None and any(
+            p.operator == "=" for p in pattern.expects.where
+        )
 
     def _has_ranges(self, pattern: d.AccessPattern) -> bool:
         expects = pattern.expects

@@ -394,7 +394,8 @@ def _run(
 ) -> PatternRun:
     try:
         with lock:
-            return simulation.run(pattern)
+            # With its further draws, as the review and `simulate` judge it.
+            return simulation.draw(simulation.run(pattern))
     except Exception as exc:
         # One pattern's simulator bug must not hide the others' results.
         logger.exception("Simulating the pattern %r failed", pattern.name)

@@ -188,6 +188,56 @@ def test_the_cache_tells_designs_apart_by_their_users_items():
     assert design_digest(with_item) == design_digest(dataclasses.replace(with_item))
 
 
+def test_editing_patterns_or_descriptions_reuses_the_loaded_table():
+    from modeler.simulation.cache import cached_simulation, data_digest
+
+    design = example("social-graph")
+    pattern = design.access_patterns[0]
+    faster = dataclasses.replace(
+        pattern, traffic=d.Traffic(rps=pattern.traffic.rps * 2 + 1)
+    )
+    entity = design.entities[0]
+    edited = dataclasses.replace(
+        design,
+        description="reworded",
+        access_patterns=(faster, *design.access_patterns[1:]),
+        entities=(
+            dataclasses.replace(entity, description="reworded"),
+            *design.entities[1:],
+        ),
+    )
+    assert data_digest(edited) == data_digest(design)
+    first, _ = cached_simulation(design)
+    again, _ = cached_simulation(edited)
+    assert again is first
+    # Its runs read the latest version's patterns.
+    assert again.design is edited
+    assert again.run(faster).pattern.traffic == faster.traffic
+
+    # A change to what the items are made of loads the data again.
+    recounted = dataclasses.replace(
+        design,
+        entities=(
+            dataclasses.replace(
+                entity,
+                sample=dataclasses.replace(entity.sample, count=d.Count(value=7)),
+            ),
+            *design.entities[1:],
+        ),
+    )
+    assert data_digest(recounted) != data_digest(design)
+
+
+def test_a_run_is_kept_and_given_back():
+    design = example("social-graph")
+    simulation = Simulation(design)
+    pattern = design.access_patterns[0]
+    run = simulation.draw(simulation.run(pattern))
+    assert simulation.run(pattern) is run
+    draws = run.draws
+    assert simulation.draw(run).draws == draws
+
+
 def _run_alone(design: d.Design, pattern: d.AccessPattern):
     return Simulation(dataclasses.replace(design, access_patterns=(pattern,))).run(
         pattern

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -376,7 +377,10 @@ def test_pattern_result_for_htmx_is_the_fragment(project, role, request):
     html = _html(response)
     assert html.lstrip().startswith('<div class="sim-result" data-verdict="pass">')
     assert "<html" not in html
-    assert "<strong>Passes</strong>: returns exactly what it promises." in html
+    assert (
+        "<strong>Passes</strong>: returns exactly what it promises, here and on "
+        "20 more draws of its parameters." in html
+    )
     assert "<summary>Query request</summary>" in html
     assert "&quot;KeyConditionExpression&quot;: &quot;#PK = :PK AND begins_with" in html
     assert "aws dynamodb query --table-name order-management" in html
@@ -825,3 +829,18 @@ access_patterns:
     assert "12.50 RCU" in html
     assert "… (100,000 characters)" in html
     assert len(html) < 50_000
+
+
+def test_a_pattern_that_fails_a_draw_says_which_on_its_result(owner, editor, viewer):
+    from modeler.designfile import read_design
+    from tests.review.test_draws import HOTEL
+
+    design = read_design(HOTEL.replace("UPPER", "")).design
+    project = _project(owner, editor, viewer, design)
+    html = _html(logged_in(owner).get(_url(project, "0/"), headers=HTMX))
+    # The designer's own dates pass; a range ending on a day with check-ins
+    # drops them, as the review and `simulate` say.
+    assert 'data-verdict="fail"' in html
+    assert re.search(r"<strong>Fails</strong> on a (day-change|boundary) draw", html)
+    assert "expected items missing" in html or "expected item missing" in html
+    assert "missing: <code>HOTEL#" in html
