@@ -69,6 +69,7 @@ def main() -> None:
         if count <= reference_up_to:
             lookups = simulation.lookups
             simulation.lookups = FullPass(simulation.items, simulation.entities)
+            simulation.forget_runs()
             _runs, old_cpu, old_wall = timed(simulation.run_all)
             simulation.lookups = lookups
             print(

@@ -116,7 +116,8 @@ class Lookups:
         self.by_entity: dict[str, list[int]] = {}
         for position, entity in enumerate(entities):
             self.by_entity.setdefault(entity, []).append(position)
-        self._by_value: dict[str, dict[Any, list[int]]] = {}
+        # By (attribute, entities): value -> positions.
+        self._by_value: dict[tuple[str, tuple[str, ...]], dict[Any, list[int]]] = {}
 
     def of_entities(self, names: Iterable[str]) -> list[int]:
         """Positions of the items of these entities, in data set order."""
@@ -125,22 +126,28 @@ class Lookups:
             return lists[0]
         return sorted(p for positions in lists for p in positions)
 
-    def with_value(self, attribute: str, value: Any) -> list[int]:
-        """Positions of the items whose attribute equals `value` (a value
-        that cannot be hashed, a list or a map, is never indexed: the
-        caller checks those items itself)."""
-        index = self._by_value.get(attribute)
+    def with_value(
+        self, attribute: str, value: Any, entities: Iterable[str] = ()
+    ) -> list[int]:
+        """Positions of the items (of these entities; of any without) whose
+        attribute equals `value`, in data set order. A value that cannot be
+        hashed, a list or a map, is never indexed: the caller checks those
+        items itself."""
+        scope = tuple(sorted(set(entities)))
+        index = self._by_value.get((attribute, scope))
         if index is None:
             index = {}
-            for position, item in enumerate(self.items):
-                found = item.get(attribute)
+            items = self.items
+            positions = self.of_entities(scope) if scope else range(len(items))
+            for position in positions:
+                found = items[position].get(attribute)
                 if found is None:
                     continue
                 try:
                     index.setdefault(found, []).append(position)
                 except TypeError:
                     continue
-            self._by_value[attribute] = index
+            self._by_value[(attribute, scope)] = index
         try:
             return index.get(value, [])
         except TypeError:
@@ -158,7 +165,9 @@ class Lookups:
                 continue
             found: set[int] = set()
             for variant in _variants(values[0]):
-                found.update(self.with_value(predicate.attribute, variant))
+                found.update(
+                    self.with_value(predicate.attribute, variant, expects.entities)
+                )
             if best is None or len(found) < len(best):
                 best = sorted(found)
         return best

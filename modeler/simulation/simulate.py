@@ -181,6 +181,10 @@ class Simulation:
         """Every pattern, each read tried with its further draws."""
         return [self.draw(self.run(p)) for p in self.design.access_patterns]
 
+    def forget_runs(self) -> None:
+        """Drop the kept runs: the next `run` of each pattern runs it."""
+        self._runs.clear()
+
     def run(self, pattern: d.AccessPattern) -> PatternRun:
         """The pattern run once against the sample data (kept: the same
         pattern gives the same run)."""
@@ -324,7 +328,7 @@ class Simulation:
             return given
         entity = pattern.expects.entities[0] if pattern.expects else None
         positions = self._positions(entity)
-        rng.shuffle(positions)
+        positions = _shuffled(positions, rng)
         best: tuple[int, dict[str, Any]] | None = None
         # A candidate whose expectation has an `=` value is counted through
         # a lookup; one without costs a pass over the data set, so on large
@@ -513,7 +517,7 @@ class Simulation:
             return result  # nothing to vary: every draw is the same request
         given = self._examples(pattern)
         positions = self._positions(pattern.expects.entities[0])
-        rng.shuffle(positions)
+        positions = _shuffled(positions, rng)
         kinds = ["typical"]
         if self._has_ranges(pattern):
             kinds.append("boundary")
@@ -646,7 +650,7 @@ class Simulation:
         """`count` items of the entity (for which `condition` holds), those
         for which `prefer(item)` is true first."""
         positions = self._positions(entity)
-        rng.shuffle(positions)
+        positions = _shuffled(positions, rng)
         chosen = []
         others = []
         for position in positions:
@@ -829,9 +833,10 @@ class Simulation:
         ]
         if not refs:
             return []
+        first, source = refs[0]
         return [
             self.items[i]
-            for i in self._positions(entity)
+            for i in self.lookups.with_value(first, parent.get(source), (entity,))
             if all(
                 self.items[i].get(mine) == parent.get(theirs) for mine, theirs in refs
             )
@@ -912,6 +917,21 @@ def _method(operation: str) -> str:
         "UpdateItem": "update_item",
         "DeleteItem": "delete_item",
     }[operation]
+
+
+# Past this many items of an entity, a random sample of this many is
+# searched rather than a shuffle of them all (a shuffle of a million
+# positions costs half a second; the search stops after a few dozen).
+SHUFFLED = 50_000
+
+
+def _shuffled(positions: list[int], rng: random.Random) -> list[int]:
+    """The positions in a random order, or a random sample of SHUFFLED of
+    them when there are more."""
+    if len(positions) > SHUFFLED:
+        return rng.sample(positions, SHUFFLED)
+    rng.shuffle(positions)
+    return positions
 
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}(?:$|T)")
