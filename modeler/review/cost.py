@@ -295,11 +295,7 @@ def storage_copies(evidence: Evidence, stored_items: int) -> tuple[StorageCopy, 
         )
     ]
     for index in evidence.design.table.indexes:
-        sizes = [
-            size
-            for item in evidence.items
-            if (size := evidence.index_entry_size(index, item)) is not None
-        ]
+        sizes = [size for size in evidence.entry_sizes(index) if size is not None]
         copies.append(
             StorageCopy(
                 index.name,

@@ -4,11 +4,11 @@ table and of each index, and each pattern's simulated run."""
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from modeler import design as d
@@ -23,6 +23,8 @@ _TIME_BUCKET_NAME = re.compile(
     r"(?:^|[_a-z])(?:date|day|month|week|year|hour)$", re.IGNORECASE
 )
 LOW_CARDINALITY = 100  # at most this many live partition key values
+# Key values a review weighs per stream of traffic before all of them.
+TOP_KEYS = 200
 
 
 @dataclass(frozen=True)
@@ -111,33 +113,52 @@ class Evidence:
         items: list[dict[str, Any]],
         entities: list[str | None],
         runs: Mapping[int, PatternRun],
+        derived: dict[tuple, Any] | None = None,
     ) -> None:
+        """`derived` keeps the figures that depend on the data alone (item
+        and entry sizes, key counts) for the next review of the same data:
+        a simulation's, shared by the versions of a design whose edits left
+        the data as it was."""
         self.design = design
         self.items = items
         self.entities = entities
         self.runs = runs
-        self._key_counts: dict[tuple, Counter[str]] = {}
-        self._parts: dict[tuple, tuple[tuple[str, bool], ...] | None] = {}
+        self._derived = {} if derived is None else derived
 
-    @cached_property
+    def kept(self, key: tuple, make: Any) -> Any:
+        """`make()`, a figure that depends on the data alone, made once for
+        the data set under `key`."""
+        found = self._derived.get(key)
+        if found is None:
+            found = self._derived[key] = make()
+        return found
+
+    @property
     def sizes(self) -> list[int]:
-        return [item_size(item) for item in self.items]
+        return self.kept(("sizes",), lambda: [item_size(i) for i in self.items])
 
-    @cached_property
+    @property
     def entity_sizes(self) -> dict[str, SizeStats]:
-        totals: dict[str, list[int]] = {}
-        for entity, size in zip(self.entities, self.sizes, strict=True):
-            totals.setdefault(entity or "", []).append(size)
-        return {
-            name: SizeStats(len(values), sum(values) / len(values), max(values))
-            for name, values in totals.items()
-        }
+        def make() -> dict[str, SizeStats]:
+            totals: dict[str, list[int]] = {}
+            for entity, size in zip(self.entities, self.sizes, strict=True):
+                totals.setdefault(entity or "", []).append(size)
+            return {
+                name: SizeStats(len(values), sum(values) / len(values), max(values))
+                for name, values in totals.items()
+            }
+
+        return self.kept(("entity_sizes",), make)
 
     def positions(self, entities: tuple[str, ...] | None) -> list[int]:
         if not entities:
             return list(range(len(self.items)))
-        wanted = set(entities)
-        return [i for i, e in enumerate(self.entities) if e in wanted]
+
+        def make() -> list[int]:
+            wanted = set(entities)
+            return [i for i, e in enumerate(self.entities) if e in wanted]
+
+        return self.kept(("positions", tuple(entities)), make)
 
     def key_counts(
         self, index_name: str, entities: tuple[str, ...] | None, *, live: bool
@@ -145,10 +166,31 @@ class Evidence:
         """Items of the entities per partition key value of the table or an
         index. With `live`, time-bucket parts of a key are merged into one
         ("<current day>"), since new items all go to the current bucket."""
-        cache_key = (index_name, entities, live)
-        if cache_key not in self._key_counts:
-            self._key_counts[cache_key] = self._count_keys(index_name, entities, live)
-        return self._key_counts[cache_key]
+        return self.kept(
+            ("key_counts", index_name, entities, live),
+            lambda: self._count_keys(index_name, entities, live),
+        )
+
+    def top_keys(
+        self,
+        index_name: str,
+        entities: tuple[str, ...] | None,
+        *,
+        live: bool,
+        count: int = TOP_KEYS,
+    ) -> tuple[tuple[str, int], ...]:
+        """The `count` key values with the most items (`key_counts`), most
+        first, ties in key order."""
+        return self.kept(
+            ("top_keys", index_name, entities, live, count),
+            lambda: tuple(
+                heapq.nsmallest(
+                    count,
+                    self.key_counts(index_name, entities, live=live).items(),
+                    key=lambda pair: (-pair[1], pair[0]),
+                )
+            ),
+        )
 
     def _count_keys(
         self, index_name: str, entities: tuple[str, ...] | None, live: bool
@@ -181,9 +223,9 @@ class Evidence:
         """The entity's key templates for `names` as (text, is literal)
         parts with time-bucket placeholders made literal ("<current day>"), or
         None when the key has no time bucket."""
-        cache_key = (entity_name, names)
-        if cache_key in self._parts:
-            return self._parts[cache_key]
+        cache_key = ("parts", entity_name, names)
+        if cache_key in self._derived:
+            return self._derived[cache_key]
         entity = self.design.entity(entity_name)
         parts: list[tuple[str, bool]] = []
         bucketed = False
@@ -206,8 +248,8 @@ class Evidence:
                     bucketed = True
                 else:
                     parts.append((part.attribute, False))
-        self._parts[cache_key] = tuple(parts) if bucketed else None
-        return self._parts[cache_key]
+        self._derived[cache_key] = tuple(parts) if bucketed else None
+        return self._derived[cache_key]
 
     def hottest_key(
         self, index_name: str, entities: tuple[str, ...] | None, *, live: bool = True
@@ -218,6 +260,14 @@ class Evidence:
             return None
         key, count = counts.most_common(1)[0]
         return KeyShare(key, count / total, len(counts))
+
+    def entry_sizes(self, index: d.Index) -> list[int | None]:
+        """The size of each item's entry in the index (None where an item
+        is not in it), by position."""
+        return self.kept(
+            ("entry_sizes", index),
+            lambda: [self.index_entry_size(index, item) for item in self.items],
+        )
 
     def index_entry_size(self, index: d.Index, item: Mapping[str, Any]) -> int | None:
         """The size of an item's entry in an index, or None when the item is

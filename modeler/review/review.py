@@ -173,6 +173,7 @@ def review_design(
         items,
         entities,
         {position: run for position, run in enumerate(run_list)},
+        simulation.derived if simulation is not None else None,
     )
     findings = [
         *check_patterns(evidence),

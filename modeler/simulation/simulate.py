@@ -166,6 +166,9 @@ class Simulation:
         # Runs are deterministic (seeded by the pattern): each is kept, so a
         # page asking again, or the review after it, reads it back.
         self._runs: OrderedDict[d.AccessPattern, PatternRun] = OrderedDict()
+        # Figures that readers derive from the data alone (the review's item
+        # and entry sizes, key counts), kept with the data they come from.
+        self.derived: dict[tuple, Any] = {}
         self.client = Client()
         self.client.create_table(**create_table_request(design))
         self.client.load_items(design.table.name, self.items)

@@ -769,3 +769,32 @@ access_patterns:
     ):
         quiet = review(text.replace("PROJECTION", projection).replace("LISTED", listed))
         assert "fetch-back" not in {f.code for f in quiet.findings}, projection
+
+
+def test_the_busiest_key_among_many_is_the_one_a_full_pass_finds():
+    from modeler.review.checks.partitions import Loads
+    from modeler.review.evidence import Evidence
+    from modeler.simulation import Simulation
+
+    # 600 devices with Zipf-skewed readings: more key values than a stream's
+    # top keys, so the busiest is found among the top ones and proven.
+    text = (
+        DEVICES.replace("PEAK", "900")
+        .replace("    sample: {count: 10}", "    sample: {count: 600}")
+        .replace(
+            "sample: {per: Device, count: 20, hot: {keys: 1, share: 0.5}}",
+            "sample: {per: Device, count: {zipf: {s: 1.2, max: 60}}}",
+        )
+    )
+    design = design_from(text)
+    simulation = Simulation(design)
+    runs = {i: simulation.run(p) for i, p in enumerate(design.access_patterns)}
+    evidence = Evidence(design, simulation.items, simulation.entities, runs)
+    loads = Loads(evidence)
+    keys = {k for stream in loads.streams["table"] for k in stream.counts}
+    assert len(keys) > 400
+    for measure in (lambda load: load.write, lambda load: load.utilization):
+        key, load = loads.busiest("table", measure)
+        full_key, full_load = loads._best("table", keys, measure)
+        assert measure(load) == measure(full_load)
+        assert (key, load.write) == (full_key, full_load.write)

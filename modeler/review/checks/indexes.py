@@ -139,15 +139,18 @@ def _units_saved(
 ) -> float:
     """Average write units per item the ALL projection costs beyond a
     KEYS_ONLY entry, over the entity's sample items in the index."""
-    saved = []
-    for position in evidence.positions((entity,)):
-        item = evidence.items[position]
-        full = evidence.index_entry_size(index, item)
-        keys = evidence.index_entry_size(slim, item)
-        if full is None or keys is None:
-            continue
-        saved.append(write_units(full) - write_units(keys))
-    return sum(saved) / len(saved) if saved else 0.0
+
+    def make() -> float:
+        saved = []
+        fulls, slims = evidence.entry_sizes(index), evidence.entry_sizes(slim)
+        for position in evidence.positions((entity,)):
+            full, keys = fulls[position], slims[position]
+            if full is None or keys is None:
+                continue
+            saved.append(write_units(full) - write_units(keys))
+        return sum(saved) / len(saved) if saved else 0.0
+
+    return evidence.kept(("units_saved", entity, index, slim), make)
 
 
 def _sparse_exits(design: d.Design) -> Iterator[Finding]:

@@ -252,11 +252,20 @@ def _pattern_entities(pattern: d.AccessPattern) -> set[str]:
 
 
 def _sample_values(evidence: Evidence, entity: str, attribute: str) -> list:
-    return [
-        evidence.items[p][attribute]
-        for p in evidence.positions((entity,))
-        if attribute in evidence.items[p]
-    ]
+    return evidence.kept(
+        ("sample_values", entity, attribute),
+        lambda: [
+            evidence.items[p][attribute]
+            for p in evidence.positions((entity,))
+            if attribute in evidence.items[p]
+        ],
+    )
+
+
+def _not_iso(values: list) -> tuple[list[str], list[str]]:
+    """The text values, and those of them that do not sort as times."""
+    texts = [v for v in values if isinstance(v, str)]
+    return texts, [v for v in texts if not _SORTS_AS_TIME.match(v)]
 
 
 def _unpadded_numbers(
@@ -330,12 +339,12 @@ def _non_iso_dates(
             or not _looks_like_date(attribute)
         ):
             continue
-        values = [
-            v
-            for v in _sample_values(evidence, entity.name, part.attribute)
-            if isinstance(v, str)
-        ]
-        wrong = [v for v in values if not _SORTS_AS_TIME.match(v)]
+        values, wrong = evidence.kept(
+            ("non_iso", entity.name, part.attribute),
+            lambda name=entity.name, attr=part.attribute: _not_iso(
+                _sample_values(evidence, name, attr)
+            ),
+        )
         if not values or len(wrong) * 2 < len(values):
             continue
         ordered = sorted(wrong[:200])

@@ -6,7 +6,8 @@ time-bucket keys, and item collections that outgrow an LSI's 10 GB."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -55,17 +56,35 @@ class KeyLoad:
         return max(self.read / PARTITION_READ_LIMIT, self.write / PARTITION_WRITE_LIMIT)
 
 
+@dataclass(frozen=True)
+class Stream:
+    """One pattern's traffic on a home (the table or a GSI), spread over
+    the key values as the data spreads its items: a key holding `count` of
+    them gets `units * count` units/s and `rps * count` requests/s."""
+
+    position: int
+    is_read: bool
+    units: float  # per item counted, per second at peak
+    rps: float  # per item counted
+    counts: Counter[str]
+    top: tuple[tuple[str, int], ...]  # the keys with the most items
+
+
 class Loads:
-    """Peak units per (home, key value), where home is the table or a GSI."""
+    """Peak units per (home, key value), where home is the table or a GSI.
+    A key's load is the sum of the streams' shares; the busiest key is
+    looked for among the keys each stream weighs most, and among all keys
+    only when those cannot be shown to be the busiest (a data set of a
+    million items has about as many key values)."""
 
     def __init__(self, evidence: Evidence) -> None:
         self.evidence = evidence
 
     @cached_property
-    def by_key(self) -> dict[tuple[str, str], KeyLoad]:
+    def streams(self) -> dict[str, list[Stream]]:
         evidence = self.evidence
         table = evidence.design.table
-        loads: dict[tuple[str, str], KeyLoad] = {}
+        out: dict[str, list[Stream]] = {}
         for position, pattern in enumerate(evidence.design.access_patterns):
             run = evidence.runs.get(position)
             peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
@@ -85,18 +104,69 @@ class Loads:
                     home = partition_home(table, name)
                     counts = evidence.key_counts(home, entities, live=True)
                     total = sum(counts.values())
-                    for key, count in counts.items():
-                        load = loads.setdefault((home, key), KeyLoad())
-                        share = count / total
-                        if pattern.is_read:
-                            load.read += peak * spent_units * share
-                            load.readers[position] = peak * share
-                        else:
-                            load.write += peak * spent_units * share
-                            load.writers[position] = (
-                                load.writers.get(position, 0.0) + peak * share
-                            )
-        return loads
+                    if not total:
+                        continue
+                    out.setdefault(home, []).append(
+                        Stream(
+                            position,
+                            pattern.is_read,
+                            peak * spent_units / total,
+                            peak / total,
+                            counts,
+                            evidence.top_keys(home, entities, live=True),
+                        )
+                    )
+        return out
+
+    def load(self, home: str, key: str) -> KeyLoad:
+        """The key's load at peak, every stream's share added."""
+        load = KeyLoad()
+        for stream in self.streams.get(home, ()):
+            count = stream.counts.get(key)
+            if not count:
+                continue
+            if stream.is_read:
+                load.read += stream.units * count
+                load.readers[stream.position] = stream.rps * count
+            else:
+                load.write += stream.units * count
+                load.writers[stream.position] = (
+                    load.writers.get(stream.position, 0.0) + stream.rps * count
+                )
+        return load
+
+    def busiest(
+        self, home: str, measure: Callable[[KeyLoad], float]
+    ) -> tuple[str, KeyLoad]:
+        """The key of the home with the largest `measure` of its load (reads,
+        writes or utilization), ("", no load) when none has any."""
+        streams = self.streams.get(home, ())
+        candidates = {key for stream in streams for key, _ in stream.top}
+        best = self._best(home, candidates, measure)
+        # A key outside every stream's top counts no more items than each
+        # stream's last top key: its load is at most the bound.
+        outside = KeyLoad()
+        for stream in streams:
+            if len(stream.top) < len(stream.counts):
+                count = stream.top[-1][1]
+                if stream.is_read:
+                    outside.read += stream.units * count
+                else:
+                    outside.write += stream.units * count
+        if best[0] and measure(best[1]) >= measure(outside):
+            return best
+        keys = {key for stream in streams for key in stream.counts}
+        return self._best(home, keys, measure)
+
+    def _best(
+        self, home: str, keys: Iterable[str], measure: Callable[[KeyLoad], float]
+    ) -> tuple[str, KeyLoad]:
+        best: tuple[str, KeyLoad] = ("", KeyLoad())
+        for key in sorted(keys):
+            load = self.load(home, key)
+            if not best[0] or measure(load) > measure(best[1]):
+                best = (key, load)
+        return best
 
     def _action_streams(
         self, pattern: d.AccessPattern, spent: dict[str, float]
@@ -127,14 +197,14 @@ class Loads:
         return streams
 
     def hottest(self, home: str, keys: set[str] | None = None) -> tuple[str, KeyLoad]:
-        candidates = [
-            (key, load)
-            for (where, key), load in self.by_key.items()
-            if where == home and (keys is None or key in keys)
-        ]
-        if not candidates:
-            return "", KeyLoad()
-        return max(candidates, key=lambda pair: pair[1].utilization)
+        """The key (of `keys`, of all without) nearest a partition's limits."""
+        if keys is None:
+            return self.busiest(home, _utilization)
+        return self._best(home, keys, _utilization)
+
+
+def _utilization(load: KeyLoad) -> float:
+    return load.utilization
 
 
 def check_partitions(evidence: Evidence) -> Iterator[Finding]:
@@ -151,27 +221,11 @@ def _homes(table: d.Table) -> list[str]:
 def _hot_partitions(evidence: Evidence, loads: Loads) -> Iterator[Finding]:
     design = evidence.design
     for home in _homes(design.table):
-        hot_reads = max(
-            (
-                (key, load)
-                for (where, key), load in loads.by_key.items()
-                if where == home
-            ),
-            key=lambda pair: pair[1].read,
-            default=None,
-        )
-        hot_writes = max(
-            (
-                (key, load)
-                for (where, key), load in loads.by_key.items()
-                if where == home
-            ),
-            key=lambda pair: pair[1].write,
-            default=None,
-        )
-        if hot_writes and hot_writes[1].write > PARTITION_WRITE_LIMIT:
+        hot_reads = loads.busiest(home, lambda load: load.read)
+        hot_writes = loads.busiest(home, lambda load: load.write)
+        if hot_writes[1].write > PARTITION_WRITE_LIMIT:
             yield _hot_write(evidence, home, *hot_writes)
-        if hot_reads and hot_reads[1].read > PARTITION_READ_LIMIT:
+        if hot_reads[1].read > PARTITION_READ_LIMIT:
             yield _hot_read(evidence, home, *hot_reads)
 
 
@@ -343,7 +397,7 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
                 # Writes choose a shard at random: a logical key's load is
                 # its shards' together. Each shard should keep half a
                 # partition's limit in reserve.
-                total = sum(loads.by_key.get((home, k), KeyLoad()).write for k in keys)
+                total = sum(loads.load(home, k).write for k in keys)
                 logical = max(1, narrow.live_values // count)
                 wanted = max(
                     count + 1,
@@ -509,9 +563,9 @@ def _entry_sizes(evidence: Evidence, entity: str, lsis: list[d.Index]) -> float 
     if not positions:
         return None
     total = 0
+    entries = [evidence.entry_sizes(index) for index in lsis]
     for position in positions:
-        item = evidence.items[position]
         total += evidence.sizes[position]
-        for index in lsis:
-            total += evidence.index_entry_size(index, item) or 0
+        for sizes in entries:
+            total += sizes[position] or 0
     return total / len(positions)
