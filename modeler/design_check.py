@@ -25,7 +25,6 @@ from modeler.limits import check_sample_size, check_shape
 from modeler.limits import current as current_limits
 from modeler.parameters import placeholders, used_parameter_names
 from modeler.problems import Problem
-from modeler.sampledata.faker_arguments import faker_arguments_problem
 
 MAX_GSIS = 20  # the default quota per table
 MAX_LSIS = 5
@@ -403,6 +402,14 @@ def _check_entities(design: d.Design) -> Iterator[Problem]:
         yield from _check_sample_settings(design, entity, f"{path}.sample")
 
 
+def _faker_arguments_problem(provider: str, arguments: dict) -> str:
+    # Imported here: the sample data package loads Faker, which a design
+    # without Faker generators (or an export) does not need.
+    from modeler.sampledata.faker_arguments import faker_arguments_problem
+
+    return faker_arguments_problem(provider, arguments)
+
+
 @cache
 def _faker_providers() -> frozenset[str]:
     from faker import Faker
@@ -453,7 +460,7 @@ def _check_generator(
                 f"'{provider}' is not a Faker provider (such as "
                 "name, email, company, address, phone_number, sentence)",
             )
-        elif problem := faker_arguments_problem(
+        elif problem := _faker_arguments_problem(
             provider,
             {
                 k: d.thaw(v)

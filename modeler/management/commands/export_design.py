@@ -10,14 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.exporters.iam import PolicyError, iam_policy
-from modeler.exporters.nosql_workbench import (
-    MAX_GENERATED,
-    WorkbenchExportError,
-    export_notes,
-    export_workbench,
-)
 from modeler.management.design_source import add_design_arguments, load_design
-from modeler.sampledata import SampleDataError
 
 
 class Command(BaseCommand):
@@ -42,7 +35,8 @@ class Command(BaseCommand):
             type=int,
             default=0,
             metavar="N",
-            help="nosql-workbench: add N generated sample items per entity, so "
+            help="nosql-workbench: add N generated sample items per entity (at "
+            "most 50), so "
             "the facets show data (default: only the design's own items)",
         )
         parser.add_argument(
@@ -77,6 +71,16 @@ class Command(BaseCommand):
                 raise CommandError(f"iam-policy: {exc}") from None
             text, notes = policy.json(), list(policy.notes)
         elif chosen.name == "nosql-workbench":
+            # Imported here: it generates sample items (Faker), which the
+            # other formats do not need.
+            from modeler.exporters.nosql_workbench import (
+                MAX_GENERATED,
+                WorkbenchExportError,
+                export_notes,
+                export_workbench,
+            )
+            from modeler.sampledata import SampleDataError
+
             if not 0 <= options["generated_items"] <= MAX_GENERATED:
                 raise CommandError(
                     f"--generated-items takes 0 to {MAX_GENERATED} items per entity"
