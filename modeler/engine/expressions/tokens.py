@@ -14,6 +14,7 @@ accepts, which is how DynamoDB reports it: as a syntax error on that token.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 
@@ -59,6 +60,10 @@ _ONE_CHARACTER_ORDERING = {"<": Kind.LT, ">": Kind.GT}
 _WHITESPACE = frozenset(" \t\r\n")
 
 
+# Expression texts whose tokens are kept.
+TOKENIZED_KEPT = 1024
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     kind: Kind
@@ -74,8 +79,11 @@ def _is_name_character(character: str) -> bool:
     return character.isascii() and (character.isalnum() or character == "_")
 
 
-def tokenize(text: str) -> list[Token]:
-    """The tokens of `text`, always ending with an EOF token."""
+@functools.lru_cache(maxsize=TOKENIZED_KEPT)
+def tokenize(text: str) -> tuple[Token, ...]:
+    """The tokens of `text`, always ending with an EOF token. Kept for the
+    texts seen last: a program sends the same few expressions again and
+    again, with other values."""
     tokens: list[Token] = []
     position = 0
     length = len(text)
@@ -113,7 +121,7 @@ def tokenize(text: str) -> list[Token]:
             position += 1
         tokens.append(Token(kind, text[start:position], start, position))
     tokens.append(Token(Kind.EOF, "<EOF>", length, length))
-    return tokens
+    return tuple(tokens)
 
 
 def _skip_name(text: str, position: int) -> int:
