@@ -190,3 +190,42 @@ def test_a_small_binary_value_is_fine() -> None:
     result = read_design(PHOTOS.replace("SIZE", "2048"))
     review = review_design(result.design, simulation=Simulation(result.design))
     assert [f for f in review.findings if f.code == "large-value"] == []
+
+
+NOTES = """\
+format: single-table-workbench/v1
+name: Notes
+table: {name: notes, partition_key: PK, sort_key: SK}
+entities:
+  Note:
+    attributes:
+      noteId: {type: S, generator: uuid}
+      pages:
+        type: L
+        generator:
+          list:
+            of: {faker: {provider: pystr, min_chars: 1000, max_chars: 1000}}
+            max: MOST
+    keys: {PK: "NOTE#{noteId}", SK: "NOTE"}
+    sample: {count: 20}
+access_patterns:
+  - name: Get a note
+    operation: GetItem
+    key: {PK: "NOTE#{noteId}", SK: "NOTE"}
+    expects: {entity: Note, where: {noteId: "{noteId}"}}
+    traffic: {rps: 50, peak_rps: 100}
+"""
+
+
+def test_a_list_that_can_hold_100_kb_is_a_large_value() -> None:
+    result = read_design(NOTES.replace("MOST", "100"))
+    review = review_design(result.design, simulation=Simulation(result.design))
+    (large,) = [f for f in review.findings if f.code == "large-value"]
+    assert large.location.name == "Note.pages"
+    # 100 pages of 1,000 characters: the largest item the generator allows,
+    # about 98 KB, not the sample's average of half that.
+    assert "L of up to 100 elements of up to 1,000 bytes" in large.evidence[0]
+    assert large.figures["rcu"] == 25
+    five = read_design(NOTES.replace("MOST", "5"))
+    small = review_design(five.design, simulation=Simulation(five.design))
+    assert [f for f in small.findings if f.code == "large-value"] == []

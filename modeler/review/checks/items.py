@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from modeler import design as d
 from modeler.engine.capacity import READ_UNIT, WRITE_UNIT
-from modeler.engine.size import MAX_ITEM_SIZE, attribute_size
+from modeler.engine.size import MAX_ITEM_SIZE, attribute_size, value_size
 from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template
 from modeler.keys.checks import KeyRole, key_roles, numbers_of_one_length
 from modeler.keys.lengths import max_key_bytes, placeholder_max_bytes
@@ -182,23 +182,65 @@ def _declared_size(design: d.Design) -> Iterator[Finding]:
             )
 
 
+def _largest_values(
+    evidence: Evidence, entity: d.Entity
+) -> list[tuple[d.Attribute, int, str]]:
+    """(attribute, the most bytes a value can take, how that is known) for
+    the entity's attributes whose size is bounded by the design: a declared
+    max_length, or a list generator's most elements times the largest
+    element the sample holds. Text is counted at a byte a character, as
+    most text is (UTF-8 can take up to 4): a finding should not rest on the
+    worst case."""
+    out = []
+    for attribute in entity.attributes:
+        generator = attribute.generator
+        if attribute.max_length is not None and attribute.type in ("S", "B"):
+            unit = "bytes" if attribute.type == "B" else "characters"
+            out.append(
+                (
+                    attribute,
+                    attribute.max_length,
+                    f"of up to {attribute.max_length:,} {unit}",
+                )
+            )
+        elif (
+            generator is not None
+            and generator.kind == "list"
+            and attribute.type in ("L", "SS", "NS", "BS")
+        ):
+            most = generator.params.get("max", 5)
+            element = max(
+                (
+                    value_size(member)
+                    for value in _sample_values(evidence, entity.name, attribute.name)
+                    if isinstance(value, (list, set, frozenset))
+                    for member in value
+                ),
+                default=0,
+            )
+            if isinstance(most, int) and element:
+                out.append(
+                    (
+                        attribute,
+                        most * (element + 1),
+                        f"of up to {most:,} elements of up to {element:,} bytes "
+                        "in the sample",
+                    )
+                )
+    return out
+
+
 def _large_values(evidence: Evidence) -> Iterator[Finding]:
-    """A blob or document kept in the item: its declared max_length (the
-    largest value, not a sampled one) makes every read and write of the item
-    cost by its size."""
+    """A blob or document kept in the item: the largest value the design
+    allows (its max_length, or its list generator's bounds), not a sampled
+    one, makes every read and write of the item cost by its size."""
     design = evidence.design
     for entity in design.entities:
-        # Text is counted at a byte a character, as most text is (UTF-8 can
-        # take up to 4): the finding should not rest on the worst case.
-        largest = [
-            (a, a.max_length)
-            for a in entity.attributes
-            if a.max_length is not None and a.type in ("S", "B")
-        ]
-        for attribute, value_bytes in largest:
+        largest = _largest_values(evidence, entity)
+        for attribute, value_bytes, bound in largest:
             if value_bytes < LARGE_VALUE:
                 continue
-            others = sum(b for a, b in largest if a is not attribute)
+            others = sum(b for a, b, _ in largest if a is not attribute)
             item_bytes = min(MAX_ITEM_SIZE, value_bytes + others + 100)
             rcu = max(1, -(-item_bytes // READ_UNIT))
             wcu = max(1, -(-item_bytes // WRITE_UNIT))
@@ -210,18 +252,17 @@ def _large_values(evidence: Evidence) -> Iterator[Finding]:
             ]
             sampled = [evidence.sizes[p] for p in evidence.positions((entity.name,))]
             facts = [
-                f"{attribute.name} is {attribute.type} of up to "
-                f"{attribute.max_length:,} "
-                f"{'bytes' if attribute.type == 'B' else 'characters'}: an item can "
+                f"{attribute.name} is {attribute.type} {bound}: an item can "
                 f"be about {item_bytes / 1024:,.0f} KB"
                 + (" (more for non-ASCII text)" if attribute.type == "S" else ""),
                 f"reading one such item costs {rcu} RCU strongly consistent "
                 f"({rcu / 2:g} eventually), writing it {wcu} WCU",
             ]
-            if sampled:
+            average = sum(sampled) / len(sampled) if sampled else 0
+            if sampled and average < item_bytes / 2:
                 facts.append(
-                    f"the sample items average {sum(sampled) / len(sampled):,.0f} "
-                    "bytes, so the sampled costs understate it"
+                    f"the sample items average {average:,.0f} bytes, so the "
+                    "sampled costs understate it"
                 )
             if touching:
                 facts.append(
