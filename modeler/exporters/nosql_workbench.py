@@ -36,6 +36,11 @@ MAX_GENERATED = 50  # generated items per entity an export may add
 
 
 def _carried_index(index: d.Index) -> bool:
+    """Whether a model file can describe the index: an LSI always (its
+    partition key is the table's, written or not), a GSI with one partition
+    key attribute and at most one sort key attribute."""
+    if not index.is_global:
+        return True
     return len(index.partition_key) == 1 and len(index.sort_key) <= 1
 
 

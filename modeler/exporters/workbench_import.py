@@ -404,7 +404,11 @@ class _TableReader:
                         )
                         continue
                     index["sort_key"] = {"name": isk.name, "type": isk.type}
-                index["projection"] = self.projection(spec.get("Projection"), where)
+                index["projection"] = self.without_keys(
+                    self.projection(spec.get("Projection"), where),
+                    spec["IndexName"],
+                    {partition.name, *(a.name for a in (sort, ipk, isk) if a)},
+                )
                 if kind == "global" and billing == "PROVISIONED":
                     index["capacity"] = self.index_capacity(spec, capacity)
                 elif kind == "global" and spec.get("ProvisionedThroughput"):
@@ -574,6 +578,24 @@ class _TableReader:
                 return "KEYS_ONLY"
             return {"type": "INCLUDE", "attributes": attrs}
         return kind
+
+    def without_keys(self, projection: Any, index: str, keys: set[str]) -> Any:
+        """An INCLUDE projection without the key attributes of the table and
+        the index, which every index projects anyway (NoSQL Workbench models,
+        AWS's own among them, list them; DynamoDB refuses them)."""
+        if not isinstance(projection, dict):
+            return projection
+        listed = [a for a in projection["attributes"] if a in keys]
+        if not listed:
+            return projection
+        kept = [a for a in projection["attributes"] if a not in keys]
+        self.notes.append(
+            f"index {index}: the key attribute{'s' * (len(listed) > 1)} "
+            f"{', '.join(listed)} left out of its INCLUDE projection, as every "
+            "index projects the keys"
+            + ("; nothing else is listed, so it is KEYS_ONLY" if not kept else "")
+        )
+        return {**projection, "attributes": kept} if kept else "KEYS_ONLY"
 
     def declared_types(self, table: dict, key_types: dict[str, str]) -> dict[str, str]:
         out: dict[str, str] = {}

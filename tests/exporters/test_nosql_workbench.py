@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from modeler import design as d
 from modeler.design import thaw
 from modeler.designfile import dump_design, read_design
 from modeler.engine.types import item_from_wire
@@ -396,3 +397,76 @@ def test_sample_data_formats_lsis_and_gsi_settings_are_read():
     )
     notes = " ".join(result.tables[0].notes)
     assert "fashion / Shoe size" in notes and "Author 'someone'" in notes
+
+
+def test_an_lsi_is_exported_as_an_lsi():
+    design = example(next(p for p in EXAMPLES if p.stem == "device-telemetry"))
+    model = json.loads(export_workbench(design))
+    (table,) = model["DataModel"]
+    assert [i["IndexName"] for i in table["LocalSecondaryIndexes"]] == ["LSI1"]
+    assert table["LocalSecondaryIndexes"][0]["KeyAttributes"]["PartitionKey"] == {
+        "AttributeName": "PK",
+        "AttributeType": "S",
+    }
+    assert not any("multi-attribute" in note for note in export_notes(design))
+    (again,) = read_workbench(json.dumps(model)).designs
+    assert [(i.name, i.kind) for i in again.table.indexes] == [
+        ("GSI1", "global"),
+        ("LSI1", "local"),
+    ]
+
+
+def test_key_attributes_listed_in_an_include_projection_are_left_out():
+    # AWS's recurring payments sample lists its keys among NonKeyAttributes,
+    # which DynamoDB refuses: the import leaves them out and says so.
+    model = {
+        "ModelName": "Payments",
+        "ModelMetadata": {"Version": "3.0"},
+        "DataModel": [
+            {
+                "TableName": "payments",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                    "SortKey": {"AttributeName": "SK", "AttributeType": "S"},
+                },
+                "NonKeyAttributes": [
+                    {"AttributeName": "GSI1PK", "AttributeType": "S"},
+                    {"AttributeName": "amount", "AttributeType": "N"},
+                ],
+                "GlobalSecondaryIndexes": [
+                    {
+                        "IndexName": GSI,
+                        "KeyAttributes": {
+                            "PartitionKey": {
+                                "AttributeName": "GSI1PK",
+                                "AttributeType": "S",
+                            }
+                        },
+                        "Projection": {
+                            "ProjectionType": "INCLUDE",
+                            "NonKeyAttributes": PROJECTED,
+                        },
+                    }
+                    for GSI, PROJECTED in (
+                        ("ByDay", ["PK", "SK", "GSI1PK", "amount"]),
+                        ("KeysOnly", ["PK", "GSI1PK"]),
+                    )
+                ],
+            }
+        ],
+    }
+    result = read_workbench(json.dumps(model))
+    assert result.ok, result.all_problems
+    (design,) = result.designs
+    (notes,) = [table.notes for table in result.tables]
+    by_day, keys_only = design.table.indexes
+    assert by_day.projection == d.Projection("INCLUDE", ("amount",))
+    assert keys_only.projection.type == "KEYS_ONLY"
+    assert (
+        "index ByDay: the key attributes PK, SK, GSI1PK left out of its INCLUDE "
+        "projection, as every index projects the keys"
+    ) in notes
+    assert any(
+        note.startswith("index KeysOnly:") and note.endswith("so it is KEYS_ONLY")
+        for note in notes
+    )
