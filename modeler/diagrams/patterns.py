@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from modeler import design as d
@@ -135,11 +136,17 @@ def _actions_text(design: d.Design, pattern: d.AccessPattern) -> str:
     return "; ".join(parts)
 
 
-def pattern_verdicts(simulation: Simulation, lock: threading.Lock) -> list[Verdict]:
-    """Each pattern's simulation verdict, in the design's order. A pattern
-    the simulator fails on gets a failed verdict that says so."""
+def pattern_verdicts(
+    simulation: Simulation,
+    lock: threading.Lock,
+    patterns: Iterable[d.AccessPattern],
+) -> list[Verdict]:
+    """Each pattern's simulation verdict, in the design's order (the design
+    the page shows: one loaded table serves every version of a design with
+    the same data). A pattern the simulator fails on gets a failed verdict
+    that says so."""
     verdicts = []
-    for pattern in simulation.design.access_patterns:
+    for pattern in patterns:
         try:
             with lock:
                 run = simulation.run(pattern)

@@ -64,7 +64,7 @@ def _review(design: Design, prices: Prices, stored_items: int | None) -> Review:
             with _guard:
                 runs = _runs.get(digest)
             if runs is None:
-                runs = run_patterns(simulation)
+                runs = run_patterns(simulation, design.access_patterns)
                 with _guard:
                     _runs[digest] = runs
                     while len(_runs) > MAX_ENTRIES:

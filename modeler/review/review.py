@@ -131,11 +131,14 @@ class Review:
         return lines
 
 
-def run_patterns(simulation: Simulation) -> list[PatternRun]:
-    """Every access pattern of the simulated design, in order; a pattern the
-    simulator fails on gets a run with the error."""
+def run_patterns(
+    simulation: Simulation, patterns: Iterable[d.AccessPattern] | None = None
+) -> list[PatternRun]:
+    """Every access pattern (of the simulated design, or `patterns`: one
+    loaded table serves every version of a design with the same data), in
+    order; a pattern the simulator fails on gets a run with the error."""
     runs = []
-    for pattern in simulation.design.access_patterns:
+    for pattern in simulation.design.access_patterns if patterns is None else patterns:
         try:
             runs.append(simulation.draw(simulation.run(pattern)))
         except Exception as exc:  # noqa: BLE001
@@ -164,7 +167,11 @@ def review_design(
     pattern, if they are already there); without one, only what the design
     alone shows is checked, and nothing is costed from sample data."""
     if simulation is not None:
-        run_list = list(runs) if runs is not None else run_patterns(simulation)
+        run_list = (
+            list(runs)
+            if runs is not None
+            else run_patterns(simulation, design.access_patterns)
+        )
         items, entities = simulation.items, simulation.entities
     else:
         run_list, items, entities = [], [], []

@@ -54,14 +54,14 @@ def cached_simulation(
     """The design's simulation, built once however many requests ask for it
     at the same time (a page asks once per access pattern): the first
     builds it, the others wait for it rather than build it again. It is
-    shared by every version of the design with the same data (`data_digest`):
-    the latest to ask is the one its runs read their patterns from."""
+    shared by every version of the design with the same data (`data_digest`),
+    so its own `design` may be another version's: callers run the patterns
+    of the design they hold."""
     key = f"{data_digest(design)}:{seed}"
     with _guard:
         entry = _entries.get(key)
         if entry is not None:
             _entries.move_to_end(key)
-            entry[0].design = design
             return entry
         building = _building.setdefault(key, threading.Lock())
     # Built outside the guard: other designs need not wait for this one.
@@ -69,7 +69,6 @@ def cached_simulation(
         with _guard:
             entry = _entries.get(key)
             if entry is not None:
-                entry[0].design = design
                 return entry
         try:
             entry = (Simulation(design, seed=seed), threading.Lock())

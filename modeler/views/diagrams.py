@@ -76,7 +76,7 @@ def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
         simulation, lock = loaded.simulation, loaded.lock
         verdicts = diagrams.cached(
             (diagrams.design_digest(design), "verdicts"),
-            lambda: diagrams.pattern_verdicts(simulation, lock),
+            lambda: diagrams.pattern_verdicts(simulation, lock, design.access_patterns),
         )
     context = _context(access, design, "keymap")
     context.update(

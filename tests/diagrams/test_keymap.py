@@ -115,6 +115,6 @@ def test_a_scan_is_highlighted_and_a_filter_keeps_its_placeholders():
 
 def test_verdicts_come_from_the_simulator():
     sim = simulation("order-management")
-    verdicts = pattern_verdicts(sim, threading.Lock())
+    verdicts = pattern_verdicts(sim, threading.Lock(), sim.design.access_patterns)
     assert len(verdicts) == len(sim.design.access_patterns)
     assert all(v.passed for v in verdicts)

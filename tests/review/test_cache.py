@@ -30,7 +30,9 @@ def test_new_prices_reuse_the_pattern_runs(monkeypatch):
     calls = []
     real = cache.run_patterns
     monkeypatch.setattr(
-        cache, "run_patterns", lambda simulation: calls.append(1) or real(simulation)
+        cache,
+        "run_patterns",
+        lambda simulation, patterns: calls.append(1) or real(simulation, patterns),
     )
     first = cache.cached_review(design, prices=DOCUMENTED_PRICES)
     assert cache.cached_review(design, prices=DOCUMENTED_PRICES) is first
@@ -41,3 +43,22 @@ def test_new_prices_reuse_the_pattern_runs(monkeypatch):
     assert len(calls) == 1
     assert second.cost.on_demand_read == 2 * first.cost.on_demand_read
     assert second.cost.stored_items == 10
+
+
+def test_two_versions_with_the_same_data_are_reviewed_each_with_its_patterns():
+    """One loaded table serves both versions; each review runs its own
+    version's patterns, whichever asked for the table last."""
+    from pathlib import Path
+
+    from modeler.designfile import read_design
+    from modeler.simulation.cache import cached_simulation
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    design = read_design((examples / "social-graph.yaml").read_text()).design
+    fewer = dataclasses.replace(design, access_patterns=design.access_patterns[:2])
+    simulation, _ = cached_simulation(fewer)
+    assert cached_simulation(design)[0] is simulation
+    assert len(simulation.design.access_patterns) == 2
+    review = cache.cached_review(design, prices=DOCUMENTED_PRICES)
+    assert review.passed == len(design.access_patterns)
+    assert len(review.cost.patterns) == len(design.access_patterns)
