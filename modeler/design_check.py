@@ -853,10 +853,18 @@ def _check_updates(
     known: set[str],
     apath: str,
 ) -> Iterator[Problem]:
-    """Each attribute an update writes: one the item has, not a table key,
-    written one way only, of a type that way takes."""
+    """Each attribute an update writes or removes: one the item has, not a
+    table key, written one way only, of a type that way takes."""
     key_names = {a.name for a in design.table.key_attributes}
     index_keys = {a.name for a in design.table.all_key_attributes()}
+    for name in action.remove:
+        if name in key_names:
+            yield _error(
+                f"{apath}.remove",
+                f"'{name}' is a key of the table and cannot be removed",
+            )
+        elif name not in known and name not in index_keys:
+            yield _error(f"{apath}.remove", f"no attribute '{name}' on {entity.name}")
     seen: dict[str, str] = {name: "remove" for name in action.remove}
     for how, name, value in action.updates():
         where = f"{apath}.{how}.{name}"
@@ -1121,19 +1129,6 @@ def _check_actions(
                 ", ".join(d.UPDATE_WAYS) + " and remove belong to Update actions",
             )
         yield from _check_updates(design, entity, action, known, apath)
-        key_names = {a.name for a in design.table.key_attributes}
-        for name in action.remove:
-            if name in key_names:
-                yield _error(
-                    f"{apath}.remove",
-                    f"'{name}' is a key of the table and cannot be removed",
-                )
-            elif name not in known and name not in {
-                a.name for a in design.table.all_key_attributes()
-            }:
-                yield _error(
-                    f"{apath}.remove", f"no attribute '{name}' on {entity.name}"
-                )
         if action.condition:
             problem = _expression_problem(action.condition, "ConditionExpression")
             if problem:

@@ -10,7 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SKIPPED_DIRS = {".venv", ".git", "var", "staticfiles", "test-output", "node_modules"}
 CHECKED_SUFFIXES = {".py", ".sh", ".toml", ".cfg", ".ini", ".txt", ".yaml", ".yml"}
 # A path into a sibling checkout or into the machine the project was built on.
-OUTSIDE = re.compile(r"/work/|\.\./shared|[\"']shared[\"']\s*/|parents\[[3-9]\]")
+# (Each literal is broken by a one-letter class, so this line does not match
+# itself when other tools scan the repository.)
+OUTSIDE = re.compile(r"/w[o]rk/|\.\./sh[a]red|[\"']sh[a]red[\"']\s*/|parents\[[3-9]\]")
 
 
 def checked_files():
@@ -27,8 +29,6 @@ def checked_files():
 def test_no_file_reads_outside_the_repository():
     offenders = []
     for path, relative in checked_files():
-        if path == Path(__file__).resolve():
-            continue
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             if OUTSIDE.search(line):
                 offenders.append(f"{relative}:{number}: {line.strip()}")

@@ -28,9 +28,9 @@ from modeler.keys import (
     parse_condition,
     parse_template,
 )
-from modeler.parameters import pattern_parameters, placeholders
+from modeler.parameters import pattern_parameters
 from modeler.sampledata.generate import in_build_order
-from modeler.sampledata.values import Compiler, Context, Populations
+from modeler.sampledata.values import Compiler, Context, Populations, reads
 from modeler.simulation.requests import (
     RequestError,
     cli_command,
@@ -165,16 +165,7 @@ def _sources(entity: d.Entity, attr: d.Attribute) -> set[str]:
     needed: set[str] = set()
     waiting = [attr]
     while waiting:
-        generator = waiting.pop().generator
-        if generator is None:
-            continue
-        if generator.kind == "template":
-            names = placeholders(str(generator.params.get("value", "")))
-        elif generator.kind == "expires":
-            names = [str(generator.params.get("from", ""))]
-        else:
-            names = []
-        for name in names:
+        for name in reads(waiting.pop().generator):
             other = entity.attribute(name)
             if other is not None and name not in needed:
                 needed.add(name)

@@ -25,6 +25,7 @@ _TIME_BUCKET_NAME = re.compile(
 LOW_CARDINALITY = 100  # at most this many live partition key values
 # Key values a review weighs per stream of traffic before all of them.
 TOP_KEYS = 200
+_NOT_MADE = object()
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,8 @@ class Evidence:
     def kept(self, key: tuple, make: Any) -> Any:
         """`make()`, a figure that depends on the data alone, made once for
         the data set under `key`."""
-        found = self._derived.get(key)
-        if found is None:
+        found = self._derived.get(key, _NOT_MADE)
+        if found is _NOT_MADE:
             found = self._derived[key] = make()
         return found
 
@@ -223,9 +224,14 @@ class Evidence:
         """The entity's key templates for `names` as (text, is literal)
         parts with time-bucket placeholders made literal ("<current day>"), or
         None when the key has no time bucket."""
-        cache_key = ("parts", entity_name, names)
-        if cache_key in self._derived:
-            return self._derived[cache_key]
+        return self.kept(
+            ("parts", entity_name, names),
+            lambda: self._make_bucketed_parts(entity_name, names),
+        )
+
+    def _make_bucketed_parts(
+        self, entity_name: str, names: tuple[str, ...]
+    ) -> tuple[tuple[str, bool], ...] | None:
         entity = self.design.entity(entity_name)
         parts: list[tuple[str, bool]] = []
         bucketed = False
@@ -248,8 +254,7 @@ class Evidence:
                     bucketed = True
                 else:
                     parts.append((part.attribute, False))
-        self._derived[cache_key] = tuple(parts) if bucketed else None
-        return self._derived[cache_key]
+        return tuple(parts) if bucketed else None
 
     def hottest_key(
         self, index_name: str, entities: tuple[str, ...] | None, *, live: bool = True

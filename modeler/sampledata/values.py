@@ -31,7 +31,7 @@ from faker import Faker
 
 from modeler import design as d
 from modeler.engine.types import BinarySet, NumberSet, StringSet
-from modeler.keys import MissingValueError, parse_template
+from modeler.keys import MissingValueError, TemplateSyntaxError, parse_template
 from modeler.sampledata.faker_arguments import value_size_problem
 
 # Faker's date and time providers count from the clock (`time` is a time of
@@ -627,6 +627,21 @@ def _sized_by_length(attr: d.Attribute) -> bool:
         and attr.max_length is not None
         and attr.max_length >= SIZED_BY_LENGTH
     )
+
+
+def reads(generator: d.Generator | None) -> list[str]:
+    """The item's other attributes a generator makes its value from: a
+    template's placeholders, an expiry's time."""
+    if generator is None:
+        return []
+    if generator.kind == "template":
+        try:
+            return list(parse_template(str(generator.params.get("value"))).attributes)
+        except TemplateSyntaxError:
+            return []  # a template being typed: the check says what is wrong
+    if generator.kind == "expires":
+        return [str(generator.params.get("from", ""))]
+    return []
 
 
 def default_generator(attr: d.Attribute) -> d.Generator:

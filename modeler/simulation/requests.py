@@ -19,14 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from modeler import design as d
-from modeler.engine.types import (
-    BinarySet,
-    NumberSet,
-    StringSet,
-    binaries_as_base64,
-    number,
-    to_wire,
-)
+from modeler.engine.types import SET_TYPES, binaries_as_base64, number, to_wire
 from modeler.keys import parse_template
 
 CLI_OPERATIONS = {
@@ -316,11 +309,8 @@ def write_action_request(
     return operation, _finish(request, builder)
 
 
-_SET_MEMBER_TYPES = {
-    "SS": ("S", StringSet),
-    "NS": ("N", NumberSet),
-    "BS": ("B", BinarySet),
-}
+# A set type's class: "NS" -> NumberSet (its members' type is "N").
+_SET_CLASSES = {kind: cls for cls, kind in SET_TYPES.items()}
 
 
 def update_expression(
@@ -366,7 +356,7 @@ def _update_value(template: str, params: Mapping[str, Any], type_name: str) -> A
     type: `{tags}` gives the parameter's value itself (a list stays a
     list), a set type takes one member or a parameter's several."""
     parsed = parse_template(template)
-    member_type, set_class = _SET_MEMBER_TYPES.get(type_name, ("", None))
+    set_class = _SET_CLASSES.get(type_name)
     if parsed.is_single_placeholder and type_name != "S":
         value = param_value(params, parsed.placeholders[0].attribute)
     elif not parsed.placeholders and type_name != "S":
@@ -376,7 +366,7 @@ def _update_value(template: str, params: Mapping[str, Any], type_name: str) -> A
     if set_class is not None:
         members = value if isinstance(value, (list, set, frozenset, tuple)) else [value]
         return set_class(
-            typed_value(m, member_type) if isinstance(m, str) else m for m in members
+            typed_value(m, type_name[0]) if isinstance(m, str) else m for m in members
         )
     if isinstance(value, str) and type_name not in ("S", "L"):
         value = typed_value(value, type_name)

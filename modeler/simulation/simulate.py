@@ -49,8 +49,9 @@ MAX_PAGES = 1000
 CANDIDATES_TRIED = 25
 # Pattern runs a simulation keeps (the patterns of a few versions of a design).
 KEPT_RUNS = 256
-# Parameter draws per read pattern after the first run (fewer on large data
-# sets: each costs a pass over the items to compute what it should return).
+# Parameter draws per read pattern after the first run. Where the expected
+# items cannot be looked up (no `=` in the expectation), each draw costs a
+# pass over the items: on large data sets fewer, DRAW_BUDGET items in all.
 DRAWS = 20
 DRAW_BUDGET = 400_000
 # How many items of the entity are looked at to explain why none fits.
@@ -128,7 +129,9 @@ class PatternRun:
 class Draw:
     """One set of parameters a read pattern was tried with: `typical` (an
     item's own values), `boundary` (both ends of a range on one item's
-    value, so an inclusive end is tested) or `empty` (values no item has)."""
+    value, so an inclusive end is tested), `day-change` (a time range from
+    an item's time to the same time the next day) or `empty` (values no
+    item has)."""
 
     kind: str
     parameters: dict[str, Any]
@@ -590,7 +593,8 @@ class Simulation:
                 _single_placeholder(v) for v in predicate.values
             ):
                 continue
-            for position in self._positions(pattern.expects.entities[0])[:20]:
+            entity = pattern.expects.entities[0]
+            for position in self.lookups.by_entity.get(entity, [])[:20]:
                 value = self.items[position].get(predicate.attribute)
                 if value is not None:
                     if isinstance(value, str) and _ISO_DAY.match(value):
@@ -613,9 +617,9 @@ class Simulation:
             if value is None:
                 continue
             for template in predicate.values:
-                names = placeholders(template)
-                if len(names) == 1 and template == "{" + names[0] + "}":
-                    params[names[0]] = value
+                name = _single_placeholder(template)
+                if name is not None:
+                    params[name] = value
 
     def _unmatched(self, pattern: d.AccessPattern, params: dict[str, Any]) -> bool:
         """Make the equality parameters of the key values no item has (an
@@ -740,12 +744,13 @@ class Simulation:
         params = self._examples(pattern)
         plan = self._write_plan(pattern, params, rng)
         result.parameters = params
+        keys = {a.name for a in self.design.table.all_key_attributes()}
         result.transition = "; ".join(
             f"{attribute}: {item.get(attribute, '(none)')} -> {value}"
             for action, item in plan[:1]
             if action.operation == "Update"
             for attribute, value in _changes(action).items()
-            if not attribute.endswith(("PK", "SK"))
+            if attribute not in keys
         )
         originals = {self.key_of(item): item for _, item in plan}
         # A Put re-creates an item of the sample data: it is removed first, so

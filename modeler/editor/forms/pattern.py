@@ -565,7 +565,7 @@ class PatternForm(VersionedForm):
         ):
             if tail.startswith(prefix):
                 return field
-        if re.match(r"^\.(entity|set|append|add|delete|remove|condition|count)", tail):
+        if re.match(r"^\.(" + "|".join(self.ROW_KINDS["action"][1:]) + ")", tail):
             part = tail[1:].split(".")[0]
             return f"action-0-{part}"
         return None

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 
 from modeler import design as d
-from modeler.engine.capacity import READ_UNIT, WRITE_UNIT
+from modeler.engine.capacity import STRONG, read_units, write_units
 from modeler.engine.size import MAX_ITEM_SIZE, attribute_size, value_size
 from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template
 from modeler.keys.checks import KeyRole, key_roles, numbers_of_one_length
@@ -242,8 +242,8 @@ def _large_values(evidence: Evidence) -> Iterator[Finding]:
                 continue
             others = sum(b for a, b, _ in largest if a is not attribute)
             item_bytes = min(MAX_ITEM_SIZE, value_bytes + others + 100)
-            rcu = max(1, -(-item_bytes // READ_UNIT))
-            wcu = max(1, -(-item_bytes // WRITE_UNIT))
+            rcu = int(read_units(item_bytes, STRONG))
+            wcu = write_units(item_bytes)
             touching = [
                 p
                 for p in design.access_patterns
