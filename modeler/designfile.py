@@ -53,25 +53,41 @@ _OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
-def _check_structure(source: str) -> None:
+class YamlStructureError(ValueError):
+    """A YAML text refused before it is built: an alias or too deep."""
+
+
+def check_yaml_structure(source: str, *, what: str = "a design file") -> None:
     """Refuse aliases (a design never needs them, and they make 'billion
     laughs' documents possible) and nesting past MAX_DEPTH, from the parser's
-    flat stream of events, before a composer recurses into the document."""
+    flat stream of events, before a composer recurses into the document.
+    Raises yaml.MarkedYAMLError for an alias, YamlStructureError for depth."""
     depth = 0
     for event in yaml.parse(source, Loader=_Loader):
         if isinstance(event, yaml.AliasEvent):
             raise yaml.MarkedYAMLError(
                 None,
                 None,
-                "aliases (*name) are not allowed in a design file",
+                f"aliases (*name) are not allowed in {what}",
                 event.start_mark,
             )
         if isinstance(event, _OPENING):
             depth += 1
             if depth > MAX_DEPTH + 1:
-                raise _TooDeep
+                raise YamlStructureError(
+                    f"the document is nested more than {MAX_DEPTH} levels deep"
+                )
         elif isinstance(event, _CLOSING):
             depth -= 1
+
+
+def yaml_error_message(exc: yaml.YAMLError) -> str:
+    """PyYAML's error as one line with its line and column."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        return f"not valid YAML at {where}: {exc.problem or exc.context}"
+    return f"not valid YAML: {exc}"
 
 
 def read_design(
@@ -105,7 +121,7 @@ def _read_design(source: str | bytes, max_bytes: int) -> ReadResult:
     except TextFileError as exc:
         return _failed(str(exc))
     try:
-        _check_structure(source)
+        check_yaml_structure(source)
         loader = _Loader(source)
         try:
             node = loader.get_single_node()
@@ -115,14 +131,12 @@ def _read_design(source: str | bytes, max_bytes: int) -> ReadResult:
             data = loader.construct_document(node)
         finally:
             loader.dispose()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        return _failed(f"not valid YAML at {where}: {exc.problem or exc.context}")
-    except (yaml.YAMLError, RecursionError) as exc:
+    except yaml.YAMLError as exc:
+        return _failed(yaml_error_message(exc))
+    except RecursionError as exc:
         return _failed(f"not valid YAML: {exc}")
-    except _TooDeep:
-        return _failed(f"the document is nested more than {MAX_DEPTH} levels deep")
+    except YamlStructureError as exc:
+        return _failed(str(exc))
 
     reader = _Reader(lines)
     for path, line in duplicates:
@@ -141,10 +155,6 @@ def _failed(message: str) -> ReadResult:
     return ReadResult(None, (Problem("error", "file", message),))
 
 
-class _TooDeep(Exception):
-    pass
-
-
 def _index_lines(node: yaml.Node) -> tuple[dict[str, int], list[tuple[str, int]]]:
     """Map each path of the document to its 1-based line, and find keys that
     appear twice in one mapping (YAML would silently keep the last)."""
@@ -153,7 +163,9 @@ def _index_lines(node: yaml.Node) -> tuple[dict[str, int], list[tuple[str, int]]
 
     def walk(n: yaml.Node, path: str, depth: int) -> None:
         if depth > MAX_DEPTH:
-            raise _TooDeep
+            raise YamlStructureError(
+                f"the document is nested more than {MAX_DEPTH} levels deep"
+            )
         lines.setdefault(path, n.start_mark.line + 1)
         if isinstance(n, yaml.MappingNode):
             seen: set[str] = set()

@@ -23,14 +23,16 @@ class DesignImportForm(forms.Form):
     """A design file, uploaded or pasted."""
 
     file = forms.FileField(
-        required=False, label="Design file (YAML, or a NoSQL Workbench model)"
+        required=False,
+        label="Design file (YAML, a NoSQL Workbench model, a CloudFormation "
+        "template or a Terraform file)",
     )
     # Not stripped: the problems' line numbers must match the text the user
     # sees in the textarea, and YAML indentation is meaningful.
     text = forms.CharField(
         required=False,
         strip=False,
-        label="…or paste the YAML (or the model's JSON)",
+        label="…or paste its text",
         widget=forms.Textarea(
             attrs={"rows": 8, "spellcheck": "false", "class": "code-input"}
         ),

@@ -20,8 +20,6 @@ checks a hand-written one does.
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -30,6 +28,13 @@ import yaml
 from modeler import design as d
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT, read_design
 from modeler.engine.types import item_from_wire
+from modeler.exporters.tables_import import (
+    ImportedTable,
+    TablesImport,
+    failed,
+    kind_of,
+    valid_table_name,
+)
 from modeler.exporters.workbench_infer import (
     EntityBuilder,
     Group,
@@ -75,49 +80,10 @@ SAMPLE_FORMATS: dict[tuple[str, str], Any] = {
     ("text", "Paragraph"): {"faker": "paragraph"},
     ("text", "Word"): {"faker": "word"},
 }
-_TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
 
 
-@dataclass(frozen=True)
-class ImportedTable:
-    """One table of the model: its design (None when it cannot be made),
-    the problems read_design found, and what was not carried over."""
-
-    table_name: str
-    design: d.Design | None
-    problems: tuple[Problem, ...] = ()
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class WorkbenchImport:
-    model_name: str = ""
-    version: str = ""
-    tables: tuple[ImportedTable, ...] = ()
-    problems: tuple[Problem, ...] = ()  # about the file as a whole
-
-    @property
-    def ok(self) -> bool:
-        return (
-            not any(p.is_error for p in self.problems)
-            and bool(self.tables)
-            and all(t.design is not None for t in self.tables)
-        )
-
-    @property
-    def designs(self) -> list[d.Design]:
-        return [t.design for t in self.tables if t.design is not None]
-
-    @property
-    def all_problems(self) -> list[Problem]:
-        out = list(self.problems)
-        for table in self.tables:
-            prefix = f"{table.table_name}: " if len(self.tables) > 1 else ""
-            out += [
-                Problem(p.severity, p.path, prefix + p.message, None)
-                for p in table.problems
-            ]
-        return out
+# A model's import is the tables' import; the name stays for its callers.
+WorkbenchImport = TablesImport
 
 
 def looks_like_workbench(source: str | bytes, *, filename: str = "") -> bool:
@@ -141,26 +107,26 @@ def read_workbench(
     try:
         source = file_text(source, max_bytes=max_bytes, kind="model files")
     except TextFileError as exc:
-        return _failed(str(exc))
+        return failed(str(exc))
     try:
         model = json.loads(source, parse_float=Decimal)
     except json.JSONDecodeError as exc:
-        return _failed(
+        return failed(
             f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
             exc.lineno,
         )
     except RecursionError:
-        return _failed("the JSON is nested too deeply")
+        return failed("the JSON is nested too deeply")
     if not isinstance(model, dict):
-        return _failed(
+        return failed(
             f"expected a NoSQL Workbench model (a JSON object with ModelName and "
-            f"DataModel), found {_kind(model)}"
+            f"DataModel), found {kind_of(model)}"
         )
     problems: list[Problem] = []
     metadata = model.get("ModelMetadata", {})
     if not isinstance(metadata, dict):
         problems.append(
-            _error("ModelMetadata", f"expected an object, found {_kind(metadata)}")
+            _error("ModelMetadata", f"expected an object, found {kind_of(metadata)}")
         )
         metadata = {}
     version = metadata.get("Version", "")
@@ -186,7 +152,7 @@ def read_workbench(
         )
     name = model.get("ModelName", "")
     if not isinstance(name, str):
-        problems.append(_error("ModelName", f"expected text, found {_kind(name)}"))
+        problems.append(_error("ModelName", f"expected text, found {kind_of(name)}"))
         name = ""
     if problems:
         return WorkbenchImport(name, str(version), (), tuple(problems))
@@ -200,24 +166,8 @@ def read_workbench(
     return WorkbenchImport(name, str(version), tuple(imported), ())
 
 
-def _failed(message: str, line: int | None = None) -> WorkbenchImport:
-    return WorkbenchImport(problems=(Problem("error", "file", message, line),))
-
-
 def _error(path: str, message: str) -> Problem:
     return Problem("error", path, message)
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return f"the text {value[:40]!r}"
-    if value is None:
-        return "null"
-    return f"the value {value!r}"
 
 
 def _metadata_notes(metadata: dict, model: dict) -> list[str]:
@@ -260,7 +210,7 @@ class _TableReader:
     def read(self, common_notes: list[str]) -> ImportedTable:
         table = self.table
         if not isinstance(table, dict):
-            self.error(self.path, f"expected a table object, found {_kind(table)}")
+            self.error(self.path, f"expected a table object, found {kind_of(table)}")
             return ImportedTable("", None, tuple(self.problems))
         name = table.get("TableName")
         if not isinstance(name, str) or not name:
@@ -291,7 +241,7 @@ class _TableReader:
             self.error(
                 path,
                 "expected an object with AttributeName and AttributeType, found "
-                + _kind(data),
+                + kind_of(data),
             )
             return None
         name, kind = data.get("AttributeName"), data.get("AttributeType", "S")
@@ -326,7 +276,7 @@ class _TableReader:
         if data is None:
             return []
         if not isinstance(data, list):
-            self.error(path, f"expected a list, found {_kind(data)}")
+            self.error(path, f"expected a list, found {kind_of(data)}")
             return []
         return data
 
@@ -340,13 +290,7 @@ class _TableReader:
         key_types: dict[str, str] = {partition.name: partition.type}
         if sort:
             key_types[sort.name] = sort.type
-        if not _TABLE_NAME.match(table_name):
-            fixed = re.sub(r"[^A-Za-z0-9_.-]", "-", table_name)[:255].ljust(3, "_")
-            self.notes.append(
-                f"the table name '{table_name}' is not valid in DynamoDB; "
-                f"renamed '{fixed}'"
-            )
-            table_name = fixed
+        table_name = valid_table_name(table_name, self.notes)
         billing, capacity = self.billing(table)
         indexes = []
         index_keys: dict[str, list[str]] = {}
@@ -557,7 +501,9 @@ class _TableReader:
         if data is None:
             return "ALL"
         if not isinstance(data, dict):
-            self.error(f"{path}.Projection", f"expected an object, found {_kind(data)}")
+            self.error(
+                f"{path}.Projection", f"expected an object, found {kind_of(data)}"
+            )
             return "ALL"
         kind = data.get("ProjectionType", "ALL")
         if kind not in d.PROJECTION_TYPES:

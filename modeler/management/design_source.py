@@ -1,9 +1,10 @@
 """The DESIGN argument of the management commands: a design file, or a
 project of the database by id or exact name.
 
-A design file is the workbench's YAML or a NoSQL Workbench model (JSON).
-A model with several tables is one design per table: name the table as
-`FILE#TABLE` where a command takes one design."""
+A design file is the workbench's YAML, a NoSQL Workbench model (JSON), a
+CloudFormation template or a Terraform configuration. A file with several
+tables is one design per table: name the table as `FILE#TABLE` where a
+command takes one design."""
 
 from __future__ import annotations
 
@@ -17,8 +18,12 @@ from django.core.management.base import CommandError
 from modeler.conversion import design_from_project, project_design_queryset
 from modeler.design import Design
 from modeler.designfile import ReadResult, read_design
-from modeler.exporters.design_files import DesignFile, read_design_source
-from modeler.exporters.workbench_import import looks_like_workbench
+from modeler.exporters.design_files import (
+    YAML,
+    DesignFile,
+    read_design_source,
+    source_kind,
+)
 from modeler.problems import Problem
 
 
@@ -46,24 +51,23 @@ def _split_table(path: str) -> tuple[str, str]:
 
 def read_design_files(path: str) -> DesignFile:
     """Every design of a file: one for YAML, one per table of a NoSQL
-    Workbench model."""
+    Workbench model, a template or a configuration."""
     return read_design_source(
         _read_bytes(path), max_bytes=settings.DESIGN_FILE_MAX_BYTES, filename=path
     )
 
 
 def read_design_file(path: str) -> ReadResult:
-    """The one design of a file. What a NoSQL Workbench model could not
-    carry over is reported as advice."""
+    """The one design of a file. What an import of a model, a template or a
+    configuration inferred or could not carry over is reported as advice."""
     file, table = _split_table(path)
     data = _read_bytes(file)
     limit = settings.DESIGN_FILE_MAX_BYTES
-    if not looks_like_workbench(data, filename=file):
+    if source_kind(data, filename=file) == YAML:
         return read_design(data, max_bytes=limit)
     found = read_design_source(data, max_bytes=limit, filename=file)
     problems = list(found.problems) + [
-        Problem("advice", "nosql-workbench", f"not carried over: {note}")
-        for note in found.notes
+        Problem("advice", found.kind, note) for note in found.notes
     ]
     if not found.ok:
         return ReadResult(None, tuple(problems))
@@ -74,7 +78,7 @@ def read_design_file(path: str) -> ReadResult:
                 Problem(
                     "error",
                     "file",
-                    f"the model has no table '{table}'; its tables: "
+                    f"the {found.kind_label} has no table '{table}'; its tables: "
                     + ", ".join(found.tables),
                 )
             )
@@ -85,7 +89,7 @@ def read_design_file(path: str) -> ReadResult:
             Problem(
                 "error",
                 "file",
-                f"the model has {len(designs)} tables ("
+                f"the {found.kind_label} has {len(designs)} tables ("
                 + ", ".join(found.tables)
                 + f"); name one as {file}#TABLE (import_design imports them all)",
             )
@@ -113,8 +117,9 @@ def design_from_project_argument(project: str, *, or_file: bool = False) -> Desi
 
 
 DESIGN_HELP = (
-    "a design file (YAML, or a NoSQL Workbench model: MODEL.json#TABLE for one "
-    "of several tables), - for stdin, or a project's id or exact name"
+    "a design file (YAML, a NoSQL Workbench model, a CloudFormation template or "
+    "a Terraform file: FILE#TABLE for one of several tables), - for stdin, or a "
+    "project's id or exact name"
 )
 
 
@@ -138,7 +143,7 @@ def is_file_argument(source: str) -> bool:
     return (
         source == "-"
         or Path(file).exists()
-        or source.endswith((".yaml", ".yml", ".json"))
+        or source.endswith((".yaml", ".yml", ".json", ".template", ".tf"))
     )
 
 

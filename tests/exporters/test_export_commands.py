@@ -104,10 +104,12 @@ def test_export_design_reads_a_workbench_model_and_names_its_table():
     )
     assert json.loads(stdout)["TableName"] == "TransactionHistory"
     with pytest.raises(
-        CommandError, match=r"the model has 2 tables \(PaymentScheduler"
+        CommandError, match=r"the NoSQL Workbench model has 2 tables \(PaymentScheduler"
     ):
         run("export_design", str(BANK), "--format", "cli-json")
-    with pytest.raises(CommandError, match="the model has no table 'Nope'"):
+    with pytest.raises(
+        CommandError, match="the NoSQL Workbench model has no table 'Nope'"
+    ):
         run("export_design", f"{BANK}#Nope", "--format", "cli-json")
 
 
@@ -116,7 +118,23 @@ def test_import_design_makes_a_project_per_table_and_lists_what_it_left(owner):
     names = sorted(Project.objects.values_list("name", flat=True))
     assert names == ["Bank — PaymentScheduler", "Bank — TransactionHistory"]
     assert stdout.count("Imported ") == 2
-    assert "not carried over: PaymentScheduler: model metadata not kept" in stderr
+    assert "note: PaymentScheduler: model metadata not kept" in stderr
+
+
+def test_import_design_and_check_design_take_terraform_and_cloudformation(
+    owner, tmp_path
+):
+    from modeler.exporters.terraform import export_terraform
+
+    main = tmp_path / "main.tf"
+    main.write_text(export_terraform(example(ORDERS)))
+    stdout, stderr = run("import_design", str(main), "--owner", "ada")
+    (project,) = Project.objects.all()
+    assert project.name == "order-management"
+    assert f"{main}: note: the tag Environment is set from the variable" in stderr
+    stdout, _ = run("check_design", str(main), "--no-review")
+    assert "advice: terraform: a configuration describes the table" in stdout
+    assert "no errors" in stdout
 
 
 def test_import_design_with_a_name_prefixes_each_table(owner):
@@ -171,9 +189,7 @@ def test_an_oversize_model_is_refused(owner, tmp_path, settings):
 def test_check_design_and_simulate_take_a_workbench_model():
     stdout = io.StringIO()
     call_command("check_design", str(CHAT), "--no-review", stdout=stdout)
-    assert (
-        "advice: nosql-workbench: not carried over: auto scaling" in stdout.getvalue()
-    )
+    assert "advice: nosql-workbench: auto scaling" in stdout.getvalue()
     assert "no errors" in stdout.getvalue()
     stdout = io.StringIO()
     call_command(

@@ -179,7 +179,8 @@ def test_import_a_workbench_model_with_two_tables(owner, owner_client):
     assert names == ["Bank — PaymentScheduler", "Bank — TransactionHistory"]
     page = html(response)
     assert "Imported from the NoSQL Workbench model:" in page
-    assert "Not carried over" in page and "model metadata not kept" in page
+    assert "what the import inferred or left out" in page
+    assert "model metadata not kept" in page
     for project in Project.objects.all():
         assert f'href="/projects/{project.pk}/"' in page
 
@@ -218,6 +219,44 @@ def test_bad_workbench_files_create_nothing(owner_client, content, message):
     assert response.status_code == 422
     assert message in html(response)
     assert "Nothing was imported: model.json has problems" in html(response)
+    assert not Project.objects.exists()
+
+
+def test_import_a_terraform_file_and_a_cloudformation_template(owner, owner_client):
+    from tests.exporters.test_infra_import import TEMPLATE, TERRAFORM_FILE
+
+    response = owner_client.post(
+        "/projects/import/",
+        {"file": SimpleUploadedFile("main.tf", TERRAFORM_FILE.encode(), "text/plain")},
+    )
+    assert response.status_code == 200
+    page = html(response)
+    assert "Imported from the Terraform configuration:" in page
+    assert "the design uses the resource name &#x27;carts&#x27;" in page
+    assert sorted(Project.objects.values_list("name", flat=True)) == [
+        "carts",
+        "staging-shop-orders",
+    ]
+    response = owner_client.post(
+        "/projects/import/", {"text": TEMPLATE, "name": "Orders"}
+    )
+    assert response.status_code == 200
+    assert "Imported from the CloudFormation template:" in html(response)
+    project = Project.objects.get(name="Orders")
+    assert project.table_name == "prod-orders"
+
+
+def test_a_template_with_an_unknowable_property_creates_nothing(owner_client):
+    from tests.exporters.test_infra_import import TEMPLATE
+
+    response = owner_client.post(
+        "/projects/import/",
+        {"text": TEMPLATE.replace("    Default: 40\n", "")},
+    )
+    assert response.status_code == 422
+    page = html(response)
+    assert "Resources.Orders.Properties.ProvisionedThroughput" in page
+    assert "the parameter ReadUnits has no Default; give it one to import" in page
     assert not Project.objects.exists()
 
 

@@ -1,5 +1,6 @@
 """`manage.py import_design FILE --owner USER [--project NAME]`: a design
-YAML file, or a NoSQL Workbench model (a project per table)."""
+YAML file, or a NoSQL Workbench model, CloudFormation template or Terraform
+configuration (a project per table)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ from modeler.services import project_import_designs
 
 class Command(BaseCommand):
     help = (
-        "Create a project from a design file (YAML, or a NoSQL Workbench model: "
-        "one project per table); nothing is created on an error."
+        "Create a project from a design file (YAML), or a project per table of a "
+        "NoSQL Workbench model, a CloudFormation template or a Terraform file; "
+        "nothing is created on an error."
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument(
-            "file", help="a design YAML file or a NoSQL Workbench model, or - for stdin"
+            "file",
+            help="a design YAML file, a NoSQL Workbench model, a CloudFormation "
+            "template or a Terraform file, or - for stdin",
         )
         parser.add_argument("--owner", required=True, help="the owner's username")
         parser.add_argument(
@@ -43,7 +47,7 @@ class Command(BaseCommand):
                 f"{file}: not imported; fix the errors above", returncode=1
             )
         for note in found.notes:
-            self.stderr.write(f"{file}: not carried over: {note}")
+            self.stderr.write(f"{file}: note: {note}")
         created = project_import_designs(
             owner=user, designs=found.designs, name=project
         )

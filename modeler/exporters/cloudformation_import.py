@@ -1,0 +1,595 @@
+"""Import of CloudFormation templates (YAML or JSON): every
+`AWS::DynamoDB::Table` and `AWS::DynamoDB::GlobalTable` becomes a design.
+
+Intrinsic functions are resolved where the template alone decides them:
+`Ref` to a parameter with a default, `Fn::Sub`, `Fn::Join`, `Fn::Select`,
+`Fn::FindInMap`, `Fn::If` on conditions made of those, and `AWS::NoValue`.
+A value that depends on the stack (a parameter without a default,
+`AWS::StackName`, another resource) cannot be known: a table name falls
+back to the resource's logical id, a tag is left out, and any other
+property is an error that says which parameter needs a default. The YAML
+short forms (`!Ref`, `!Sub`, `!GetAtt A.B`...) are read as the long forms
+by a safe loader; aliases are refused as in design files.
+
+A template describes a table, not the items in it: the design has the
+table's keys, indexes and settings and no entities yet. Auto scaling
+resources that point at a table are reported, since a design keeps
+provisioned capacity, not scaling policies."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from decimal import Decimal
+from typing import Any
+
+import yaml
+
+from modeler.designfile import (
+    MAX_DEPTH,
+    YamlStructureError,
+    check_yaml_structure,
+    yaml_error_message,
+)
+from modeler.exporters.tables_import import (
+    TableReader,
+    TablesImport,
+    design_document,
+    failed,
+    kind_of,
+    read_table_design,
+    valid_table_name,
+)
+from modeler.problems import Problem
+from modeler.textfiles import TextFileError, file_text
+
+TABLE_TYPES = ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable")
+_SUB = re.compile(r"\$\{([^}!][^}]*)\}")
+_NO_VALUE = object()
+
+
+class Unresolved(Exception):
+    """A value the template alone does not decide; the message says why."""
+
+
+def looks_like_cloudformation(source: str | bytes) -> bool:
+    """A template states its format version, or has Resources and names a
+    DynamoDB table type, near its start (a design YAML does neither)."""
+    head = source[:65536]
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", "replace")
+    return "AWSTemplateFormatVersion" in head or (
+        "Resources" in head
+        and bool(re.search(r"AWS::DynamoDB::(Global)?Table\b", head))
+    )
+
+
+def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
+    """Read a template; never raises on bad input."""
+    try:
+        text = file_text(source, max_bytes=max_bytes, kind="templates")
+    except TextFileError as exc:
+        return failed(str(exc))
+    template = _load(text)
+    if isinstance(template, TablesImport):
+        return template
+    if not isinstance(template, dict):
+        return failed(
+            "expected a CloudFormation template (an object with Resources), found "
+            + kind_of(template)
+        )
+    resources = template.get("Resources")
+    if not isinstance(resources, dict) or not resources:
+        return failed("Resources is missing: a template lists its resources there")
+    resolver = _Resolver(template)
+    name = template.get("Description")
+    name = name.strip()[:200] if isinstance(name, str) and name.strip() else ""
+    tables = [
+        (logical, resource)
+        for logical, resource in resources.items()
+        if isinstance(resource, dict) and resource.get("Type") in TABLE_TYPES
+    ]
+    if not tables:
+        types = sorted(
+            {
+                str(r.get("Type"))
+                for r in resources.values()
+                if isinstance(r, dict) and r.get("Type")
+            }
+        )
+        return failed(
+            "the template has no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable "
+            "resource; its resources are " + (", ".join(types[:10]) or "untyped")
+        )
+    scaling = _scaling_notes(resources, resolver)
+    imported = []
+    for logical, resource in tables:
+        imported.append(
+            _read_table(logical, resource, resolver, scaling.get(logical, []), name)
+        )
+    return TablesImport(
+        name, str(template.get("AWSTemplateFormatVersion", "")), tuple(imported)
+    )
+
+
+def _load(text: str) -> Any:
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            return json.loads(text, parse_float=Decimal)
+        except json.JSONDecodeError as exc:
+            return failed(
+                f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+                exc.lineno,
+            )
+        except RecursionError:
+            return failed("the JSON is nested too deeply")
+    try:
+        check_yaml_structure(text, what="a template")
+        return yaml.load(text, Loader=TemplateLoader)  # noqa: S506 (a safe loader)
+    except yaml.YAMLError as exc:
+        return failed(yaml_error_message(exc))
+    except RecursionError:
+        return failed(f"the document is nested more than {MAX_DEPTH} levels deep")
+    except YamlStructureError as exc:
+        return failed(str(exc))
+
+
+class TemplateLoader(yaml.SafeLoader):
+    """The safe loader with CloudFormation's short forms: `!Ref X` is
+    `{Ref: X}`, `!GetAtt A.B` is `{Fn::GetAtt: [A, B]}`, `!Sub ...` is
+    `{Fn::Sub: ...}` and so on."""
+
+
+def _short_form(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        value: Any = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)
+    if suffix in ("Ref", "Condition"):
+        return {suffix: value}
+    if suffix == "GetAtt" and isinstance(value, str):
+        value = value.split(".", 1)
+    return {f"Fn::{suffix}": value}
+
+
+TemplateLoader.add_multi_constructor("!", _short_form)
+
+
+# --- Intrinsic functions ----------------------------------------------------
+
+
+class _Resolver:
+    def __init__(self, template: dict[str, Any]) -> None:
+        parameters = template.get("Parameters")
+        self.parameters = parameters if isinstance(parameters, dict) else {}
+        mappings = template.get("Mappings")
+        self.mappings = mappings if isinstance(mappings, dict) else {}
+        conditions = template.get("Conditions")
+        self.conditions = conditions if isinstance(conditions, dict) else {}
+        resources = template.get("Resources")
+        self.resources = resources if isinstance(resources, dict) else {}
+        self.defaults_used: dict[str, Any] = {}
+        self._evaluating: set[str] = set()
+
+    def value(self, data: Any) -> Any:
+        """`data` with every intrinsic function resolved; properties that
+        resolve to AWS::NoValue are left out. Raises Unresolved."""
+        if isinstance(data, list):
+            return [v for v in (self.value(x) for x in data) if v is not _NO_VALUE]
+        if not isinstance(data, dict):
+            return data
+        if len(data) == 1:
+            ((key, arg),) = data.items()
+            if key == "Ref":
+                return self.ref(arg)
+            if isinstance(key, str) and (key.startswith("Fn::") or key == "Condition"):
+                return self.function(key, arg)
+        out = {}
+        for key, item in data.items():
+            resolved = self.value(item)
+            if resolved is not _NO_VALUE:
+                out[key] = resolved
+        return out
+
+    def parameter_in(self, data: Any) -> str | None:
+        """The first template parameter `data` refers to, if any."""
+        if isinstance(data, list):
+            return next(filter(None, map(self.parameter_in, data)), None)
+        if not isinstance(data, dict):
+            return None
+        if len(data) == 1:
+            ((key, arg),) = data.items()
+            if key == "Ref" and isinstance(arg, str) and arg in self.parameters:
+                return str(arg)
+            if key == "Fn::Sub":
+                text = arg[0] if isinstance(arg, list) and arg else arg
+                for match in _SUB.finditer(text if isinstance(text, str) else ""):
+                    if match.group(1).strip() in self.parameters:
+                        return match.group(1).strip()
+        return next(filter(None, map(self.parameter_in, data.values())), None)
+
+    def ref(self, name: Any) -> Any:
+        if name == "AWS::NoValue":
+            return _NO_VALUE
+        if not isinstance(name, str):
+            raise Unresolved(f"Ref of {kind_of(name)}")
+        if name in self.parameters:
+            spec = self.parameters[name]
+            if isinstance(spec, dict) and "Default" in spec:
+                default = spec["Default"]
+                self.defaults_used[name] = default
+                if isinstance(spec.get("Type"), str) and "List" in spec["Type"]:
+                    return [p.strip() for p in str(default).split(",")]
+                return default
+            raise Unresolved(
+                f"the parameter {name} has no Default; give it one to import"
+            )
+        if name.startswith("AWS::"):
+            raise Unresolved(f"{name} is known only when the stack is deployed")
+        if name in self.resources:
+            raise Unresolved(f"Ref {name} is another resource's id, known at deploy")
+        raise Unresolved(f"Ref {name} names no parameter or resource")
+
+    def function(self, key: str, arg: Any) -> Any:
+        if key == "Fn::Sub":
+            return self.sub(arg)
+        if key == "Fn::Join":
+            if not (isinstance(arg, list) and len(arg) == 2):
+                raise Unresolved("Fn::Join takes [delimiter, [values]]")
+            delimiter, values = self.value(arg[0]), self.value(arg[1])
+            if not isinstance(values, list):
+                raise Unresolved("Fn::Join's values are not a list")
+            return str(delimiter).join(_plain(v) for v in values)
+        if key == "Fn::Select":
+            if not (isinstance(arg, list) and len(arg) == 2):
+                raise Unresolved("Fn::Select takes [index, [values]]")
+            index, values = self.value(arg[0]), self.value(arg[1])
+            try:
+                return values[int(index)]
+            except (ValueError, TypeError, IndexError, KeyError):
+                raise Unresolved(
+                    f"Fn::Select index {index!r} is out of range"
+                ) from None
+        if key == "Fn::Split":
+            if not (isinstance(arg, list) and len(arg) == 2):
+                raise Unresolved("Fn::Split takes [delimiter, text]")
+            return str(self.value(arg[1])).split(str(self.value(arg[0])))
+        if key == "Fn::FindInMap":
+            if not (isinstance(arg, list) and len(arg) in (3, 4)):
+                raise Unresolved("Fn::FindInMap takes [map, top key, second key]")
+            names = [_plain(self.value(a)) for a in arg[:3]]
+            try:
+                return self.value(self.mappings[names[0]][names[1]][names[2]])
+            except (KeyError, TypeError):
+                if len(arg) == 4 and isinstance(arg[3], dict):
+                    return self.value(arg[3].get("DefaultValue"))
+                raise Unresolved(
+                    "Fn::FindInMap finds nothing at " + " / ".join(names)
+                ) from None
+        if key == "Fn::If":
+            if not (isinstance(arg, list) and len(arg) == 3):
+                raise Unresolved("Fn::If takes [condition, if true, if false]")
+            return self.value(arg[1] if self.condition(arg[0]) else arg[2])
+        if key in ("Fn::Equals", "Fn::And", "Fn::Or", "Fn::Not", "Condition"):
+            return self.logical(key, arg)
+        if key == "Fn::GetAtt":
+            target = arg[0] if isinstance(arg, list) and arg else arg
+            raise Unresolved(f"Fn::GetAtt of {target} is known only at deploy")
+        if key == "Fn::ImportValue":
+            raise Unresolved("Fn::ImportValue reads another stack's output at deploy")
+        raise Unresolved(f"{key} is not resolved by the importer")
+
+    def sub(self, arg: Any) -> str:
+        variables: dict[str, Any] = {}
+        if isinstance(arg, list) and len(arg) == 2 and isinstance(arg[1], dict):
+            arg, variables = arg[0], arg[1]
+        if not isinstance(arg, str):
+            raise Unresolved("Fn::Sub takes a text (or [text, {variables}])")
+
+        def replace(match: re.Match[str]) -> str:
+            name = match.group(1).strip()
+            if name in variables:
+                return _plain(self.value(variables[name]))
+            if "." in name and not name.startswith("AWS::"):
+                raise Unresolved(f"${{{name}}} is another resource's attribute")
+            return _plain(self.ref(name))
+
+        # ${!Literal} stands for the text ${Literal}.
+        return _SUB.sub(replace, arg).replace("${!", "${")
+
+    def condition(self, name: Any) -> bool:
+        if not isinstance(name, str) or name not in self.conditions:
+            raise Unresolved(f"the condition {name!r} is not in Conditions")
+        if name in self._evaluating:
+            raise Unresolved(f"the condition {name} refers to itself")
+        self._evaluating.add(name)
+        try:
+            return bool(self.value(self.conditions[name]))
+        finally:
+            self._evaluating.discard(name)
+
+    def logical(self, key: str, arg: Any) -> bool:
+        if key == "Condition":
+            return self.condition(arg)
+        if not isinstance(arg, list):
+            raise Unresolved(f"{key} takes a list")
+        if key == "Fn::Equals":
+            if len(arg) != 2:
+                raise Unresolved("Fn::Equals takes two values")
+            return _plain(self.value(arg[0])) == _plain(self.value(arg[1]))
+        values = [bool(self.value(a)) for a in arg]
+        if key == "Fn::Not":
+            return not values[0] if values else True
+        return all(values) if key == "Fn::And" else any(values)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        raise Unresolved(f"{kind_of(value)} where a text was expected")
+    return str(value)
+
+
+# --- Tables -----------------------------------------------------------------
+
+
+def _read_table(
+    logical: str,
+    resource: dict[str, Any],
+    resolver: _Resolver,
+    scaling: list[str],
+    description: str,
+):  # type: ignore[no-untyped-def]
+    path = f"Resources.{logical}.Properties"
+    problems: list[Problem] = []
+    notes: list[str] = []
+    raw = resource.get("Properties")
+    if not isinstance(raw, dict):
+        problems.append(
+            Problem("error", path, f"expected an object, found {kind_of(raw)}")
+        )
+        return read_table_design(logical, {}, problems, notes)
+    props: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "Tags" and isinstance(value, list):
+            props["Tags"] = _tags(value, resolver, notes)
+            continue
+        try:
+            resolved = resolver.value(value)
+        except Unresolved as exc:
+            if key == "TableName":
+                notes.append(
+                    f"{logical}: the table name is not known before deploy ({exc}); "
+                    f"the design uses the logical id '{logical}'"
+                )
+            elif key == "Tags":
+                notes.append(f"{logical}: tags left out: {exc}")
+            else:
+                problems.append(Problem("error", f"{path}.{key}", str(exc)))
+            continue
+        if resolved is not _NO_VALUE:
+            props[key] = resolved
+    if resource.get("Condition"):
+        notes.append(
+            f"{logical}: the table exists only under the condition "
+            f"{resource['Condition']}; imported as if it holds"
+        )
+    if resource.get("Type") == "AWS::DynamoDB::GlobalTable":
+        props = _as_table(props, notes, logical)
+    if not isinstance(props.get("TableName") or "", str):
+        problems.append(
+            Problem(
+                "error",
+                f"{path}.TableName",
+                f"expected the table's name, found {kind_of(props['TableName'])}",
+            )
+        )
+        props.pop("TableName")
+    table_name = valid_table_name(str(props.get("TableName") or logical), notes)
+    reader = TableReader(path, problems, notes, what="the template")
+    table = reader.table(props, table_name) if not problems else None
+    notes.extend(scaling)
+    if table is None:
+        return read_table_design(table_name, {}, problems, notes)
+    notes.append(
+        "a template describes the table, not its items: add entities with their "
+        "key templates, then the access patterns"
+    )
+    text = "Imported from a CloudFormation template"
+    document = design_document(
+        table_name,
+        table,
+        description=f"{text}: {description}" if description else f"{text}.",
+    )
+    return read_table_design(table_name, document, problems, notes)
+
+
+def _tags(
+    tags: list[Any], resolver: _Resolver, notes: list[str]
+) -> list[dict[str, Any]]:
+    """The tags a design keeps: a tag whose value is a parameter (the
+    environment a stack is deployed to, say) differs from one deployment
+    to the next, so it is left out with a note, as is one that cannot be
+    resolved."""
+    out = []
+    for tag in tags:
+        if not isinstance(tag, dict):
+            out.append(tag)  # the table reader says what is wrong with it
+            continue
+        key = tag.get("Key")
+        parameter = resolver.parameter_in(tag.get("Value"))
+        try:
+            if parameter:
+                default = resolver.value(tag.get("Value"))
+                notes.append(
+                    f"the tag {key} is set from the parameter {parameter} at "
+                    f"deploy (default '{default}'); left out of the design"
+                )
+                continue
+            out.append(resolver.value(tag))
+        except Unresolved as exc:
+            notes.append(f"the tag {key} is left out: {exc}")
+    return out
+
+
+def _as_table(props: dict[str, Any], notes: list[str], logical: str) -> dict[str, Any]:
+    """A global table's properties in AWS::DynamoDB::Table's terms: one
+    replica's settings stand for the table (the design is one table)."""
+    out = {
+        k: v
+        for k, v in props.items()
+        if k
+        in (
+            "TableName",
+            "AttributeDefinitions",
+            "KeySchema",
+            "BillingMode",
+            "LocalSecondaryIndexes",
+            "StreamSpecification",
+            "TimeToLiveSpecification",
+        )
+    }
+    replicas = [r for r in _list(props.get("Replicas")) if isinstance(r, dict)]
+    replica = replicas[0] if replicas else {}
+    if replicas:
+        regions = ", ".join(str(r.get("Region", "?")) for r in replicas)
+        notes.append(
+            f"{logical}: a global table with replicas in {regions}; the design is "
+            f"one table with the settings of the replica in {replica.get('Region')}"
+        )
+    for field in (
+        "PointInTimeRecoverySpecification",
+        "TableClass",
+        "DeletionProtectionEnabled",
+        "Tags",
+        "ContributorInsightsSpecification",
+        "KinesisStreamSpecification",
+    ):
+        if field in replica:
+            out[field] = replica[field]
+    sse = dict(_dict(props.get("SSESpecification")))
+    replica_sse = _dict(replica.get("SSESpecification"))
+    if isinstance(replica_sse, dict) and replica_sse.get("KMSMasterKeyId"):
+        sse["KMSMasterKeyId"] = replica_sse["KMSMasterKeyId"]
+    if sse:
+        out["SSESpecification"] = sse
+    provisioned = (props.get("BillingMode") or "PROVISIONED") == "PROVISIONED"
+    if provisioned:
+        out["ProvisionedThroughput"] = _global_throughput(
+            replica.get("ReadProvisionedThroughputSettings"),
+            props.get("WriteProvisionedThroughputSettings"),
+            "the table",
+            notes,
+        )
+    replica_indexes = {
+        str(i.get("IndexName")): i
+        for i in _list(replica.get("GlobalSecondaryIndexes"))
+        if isinstance(i, dict)
+    }
+    indexes = []
+    for spec in _list(props.get("GlobalSecondaryIndexes")):
+        if not isinstance(spec, dict):
+            continue
+        index = {
+            k: v
+            for k, v in spec.items()
+            if k in ("IndexName", "KeySchema", "Projection")
+        }
+        if provisioned:
+            index["ProvisionedThroughput"] = _global_throughput(
+                _dict(replica_indexes.get(str(spec.get("IndexName")))).get(
+                    "ReadProvisionedThroughputSettings"
+                ),
+                spec.get("WriteProvisionedThroughputSettings"),
+                f"GSI {spec.get('IndexName')}",
+                notes,
+            )
+        indexes.append(index)
+    if indexes:
+        out["GlobalSecondaryIndexes"] = indexes
+    return out
+
+
+def _global_throughput(
+    read: Any, write: Any, where: str, notes: list[str]
+) -> dict[str, Any]:
+    """A global table's capacity: writes are always auto scaled (their
+    minimum stands for the capacity), reads fixed or auto scaled."""
+    out: dict[str, Any] = {}
+    for member, data, unit in (
+        ("ReadCapacityAutoScalingSettings", read, "ReadCapacityUnits"),
+        ("WriteCapacityAutoScalingSettings", write, "WriteCapacityUnits"),
+    ):
+        if not isinstance(data, dict):
+            continue
+        if data.get(unit) is not None:
+            out[unit] = data[unit]
+        scaling = data.get(member)
+        if isinstance(scaling, dict):
+            out.setdefault(unit, scaling.get("MinCapacity"))
+            target = _dict(scaling.get("TargetTrackingScalingPolicyConfiguration")).get(
+                "TargetValue"
+            )
+            notes.append(
+                f"{where}: {unit} auto scaled from {scaling.get('MinCapacity')} to "
+                f"{scaling.get('MaxCapacity')} at {target}%; the design keeps the "
+                "minimum as its capacity"
+            )
+    return out
+
+
+def _scaling_notes(
+    resources: dict[str, Any], resolver: _Resolver
+) -> dict[str, list[str]]:
+    """Application Auto Scaling targets of the template's tables, by the
+    table's logical id: a design keeps capacity, not scaling policies."""
+    by_name: dict[str, str] = {}
+    for logical, resource in resources.items():
+        if isinstance(resource, dict) and resource.get("Type") in TABLE_TYPES:
+            by_name[logical] = logical
+            props = resource.get("Properties")
+            if isinstance(props, dict):
+                with contextlib.suppress(Unresolved):
+                    by_name[str(resolver.value(props.get("TableName")))] = logical
+    notes: dict[str, list[str]] = {}
+    for resource in resources.values():
+        if not isinstance(resource, dict) or resource.get("Type") != (
+            "AWS::ApplicationAutoScaling::ScalableTarget"
+        ):
+            continue
+        props = resource.get("Properties") or {}
+        if not isinstance(props, dict):
+            continue
+        resource_id = props.get("ResourceId")
+        text = json.dumps(resource_id, default=str)
+        table = next(
+            (
+                logical
+                for name, logical in by_name.items()
+                if re.search(r"table/(\$\{)?" + re.escape(name) + r"\b", text)
+                or f'"{name}"' in text
+            ),
+            None,
+        )
+        if table is None:
+            continue
+        notes.setdefault(table, []).append(
+            f"auto scaling of {props.get('ScalableDimension', 'capacity')} "
+            f"(min {props.get('MinCapacity')}, max {props.get('MaxCapacity')}) is "
+            "not kept: a design holds the provisioned capacity, and the Terraform "
+            "and CloudFormation exports add target tracking up to 10 times it"
+        )
+    return notes
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}

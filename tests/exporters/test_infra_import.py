@@ -1,0 +1,466 @@
+"""Import of CloudFormation templates and Terraform configurations: our own
+exports read back to the same table, intrinsic functions and variables are
+resolved where the file decides them, and what cannot be known before
+deploy is said, never guessed."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from modeler import design as d
+from modeler.exporters.cloudformation import (
+    export_cloudformation_json,
+    export_cloudformation_yaml,
+)
+from modeler.exporters.design_files import (
+    CLOUDFORMATION,
+    NOSQL_WORKBENCH,
+    TERRAFORM,
+    YAML,
+    read_design_source,
+    source_kind,
+)
+from modeler.exporters.terraform import export_terraform
+from tests.exporters.helpers import EXAMPLES, FIXTURES, example
+
+EXPORTS = [
+    ("template.yaml", export_cloudformation_yaml, CLOUDFORMATION),
+    ("template.json", export_cloudformation_json, CLOUDFORMATION),
+    ("main.tf", export_terraform, TERRAFORM),
+]
+
+
+def read(text: str, filename: str = ""):  # type: ignore[no-untyped-def]
+    return read_design_source(text, filename=filename, max_bytes=1_000_000)
+
+
+def only_design(text: str, filename: str = "") -> tuple[d.Design, list[str]]:
+    found = read(text, filename)
+    assert found.ok, found.problems
+    assert len(found.designs) == 1
+    return found.designs[0], list(found.notes)
+
+
+def by_name(table: d.Table) -> d.Table:
+    """CloudFormation and Terraform list GSIs and LSIs apart, so the
+    order of an LSI among GSIs is not in the file."""
+    return dataclasses.replace(
+        table, indexes=tuple(sorted(table.indexes, key=lambda i: i.name))
+    )
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize(("filename", "export", "kind"), EXPORTS, ids=lambda e: "")
+def test_our_exports_read_back_to_the_same_table(path, filename, export, kind):
+    design = example(path)
+    found = read(export(design), filename)
+    assert found.kind == kind
+    assert found.ok, found.problems
+    (imported,) = found.designs
+    assert by_name(imported.table) == by_name(design.table)
+    assert imported.name == design.table.name
+    assert imported.entities == () and imported.access_patterns == ()
+    # The Environment tag the exports add from a parameter is per deployment.
+    assert any("the tag Environment is set from the" in n for n in found.notes)
+    assert any("add entities with their key templates" in n for n in found.notes)
+
+
+def test_a_second_round_trip_changes_nothing():
+    design = example(EXAMPLES[0])
+    once, _ = only_design(export_terraform(design), "main.tf")
+    twice, _ = only_design(export_terraform(once), "main.tf")
+    assert twice.table == once.table
+
+
+TEMPLATE = """\
+AWSTemplateFormatVersion: "2010-09-09"
+Description: Orders service
+Parameters:
+  Env:
+    Type: String
+    Default: prod
+  ReadUnits:
+    Type: Number
+    Default: 40
+Mappings:
+  Sizes:
+    prod: {Write: 25}
+    dev: {Write: 1}
+Conditions:
+  IsProd: !Equals [!Ref Env, prod]
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: !Sub "${Env}-orders"
+      BillingMode: !If [IsProd, PROVISIONED, PAY_PER_REQUEST]
+      ProvisionedThroughput: !If
+        - IsProd
+        - ReadCapacityUnits: !Ref ReadUnits
+          WriteCapacityUnits: !FindInMap [Sizes, !Ref Env, Write]
+        - !Ref AWS::NoValue
+      AttributeDefinitions:
+        - {AttributeName: PK, AttributeType: S}
+        - {AttributeName: SK, AttributeType: S}
+        - {AttributeName: GSI1PK, AttributeType: S}
+        - {AttributeName: amount, AttributeType: N}
+      KeySchema:
+        - {AttributeName: PK, KeyType: HASH}
+        - {AttributeName: SK, KeyType: RANGE}
+      GlobalSecondaryIndexes:
+        - IndexName: GSI1
+          KeySchema:
+            - {AttributeName: GSI1PK, KeyType: HASH}
+            - {AttributeName: amount, KeyType: RANGE}
+          Projection:
+            ProjectionType: INCLUDE
+            NonKeyAttributes: [PK, status]
+          ProvisionedThroughput: {ReadCapacityUnits: 5, WriteCapacityUnits: 5}
+      TimeToLiveSpecification: {AttributeName: expiresAt, Enabled: true}
+      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
+      PointInTimeRecoverySpecification: {PointInTimeRecoveryEnabled: "true"}
+      SSESpecification: {SSEEnabled: true, SSEType: KMS, KMSMasterKeyId: alias/orders}
+      Tags:
+        - {Key: team, Value: commerce}
+        - {Key: stack, Value: !Ref AWS::StackName}
+  OrdersWriteScaling:
+    Type: AWS::ApplicationAutoScaling::ScalableTarget
+    Properties:
+      ResourceId: !Sub table/${Orders}
+      ScalableDimension: dynamodb:table:WriteCapacityUnits
+      ServiceNamespace: dynamodb
+      MinCapacity: 25
+      MaxCapacity: 500
+  Queue:
+    Type: AWS::SQS::Queue
+"""
+
+
+def test_intrinsic_functions_are_resolved_from_parameters_conditions_and_maps():
+    design, notes = only_design(TEMPLATE)
+    table = design.table
+    assert table.name == "prod-orders"
+    assert table.billing_mode == "PROVISIONED"
+    assert table.capacity == d.Capacity(40, 25)
+    (gsi,) = table.indexes
+    assert gsi.sort_key == (d.KeyAttribute("amount", "N"),)
+    # PK is a key attribute: every index projects it, DynamoDB refuses it listed.
+    assert gsi.projection == d.Projection("INCLUDE", ("status",))
+    assert gsi.capacity == d.Capacity(5, 5)
+    assert table.ttl_attribute == "expiresAt"
+    assert table.stream_view_type == "NEW_AND_OLD_IMAGES"
+    assert table.point_in_time_recovery is True
+    assert table.encryption == d.Encryption("KMS", "alias/orders")
+    assert table.tags == (("team", "commerce"),)
+    assert (
+        design.description == "Imported from a CloudFormation template: Orders service"
+    )
+    assert any("the tag stack is left out: AWS::StackName" in n for n in notes)
+    assert any("key attribute PK left out of its INCLUDE" in n for n in notes)
+    assert any(
+        "auto scaling of dynamodb:table:WriteCapacityUnits (min 25, max 500)" in n
+        for n in notes
+    )
+
+
+def test_the_other_branch_of_a_condition():
+    design, _ = only_design(TEMPLATE.replace("Default: prod", "Default: dev"))
+    assert design.table.name == "dev-orders"
+    assert design.table.billing_mode == "PAY_PER_REQUEST"
+    assert design.table.capacity is None
+    # A GSI's throughput on an on-demand table is dropped with a note.
+    assert design.table.indexes[0].capacity is None
+
+
+def test_a_name_known_only_at_deploy_falls_back_to_the_logical_id():
+    text = TEMPLATE.replace('!Sub "${Env}-orders"', '!Sub "${AWS::StackName}-orders"')
+    design, notes = only_design(text)
+    assert design.table.name == "Orders"
+    assert any(
+        "the table name is not known before deploy (AWS::StackName is known only "
+        "when the stack is deployed); the design uses the logical id 'Orders'" in n
+        for n in notes
+    )
+
+
+def test_a_parameter_without_a_default_is_an_error_that_names_it():
+    text = TEMPLATE.replace("    Default: 40\n", "")
+    found = read(text)
+    assert not found.ok and found.designs == ()
+    (problem,) = [p for p in found.problems if p.is_error]
+    assert problem.path == "Resources.Orders.Properties.ProvisionedThroughput"
+    assert problem.message == (
+        "the parameter ReadUnits has no Default; give it one to import"
+    )
+
+
+def test_json_template_with_two_tables_and_a_global_table():
+    template = {
+        "Resources": {
+            "Users": {
+                "Type": "AWS::DynamoDB::Table",
+                "Properties": {
+                    "TableName": "users",
+                    "BillingMode": "PAY_PER_REQUEST",
+                    "AttributeDefinitions": [
+                        {"AttributeName": "id", "AttributeType": "S"}
+                    ],
+                    "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+                },
+            },
+            "Events": {
+                "Type": "AWS::DynamoDB::GlobalTable",
+                "Properties": {
+                    "TableName": "events",
+                    "AttributeDefinitions": [
+                        {"AttributeName": "pk", "AttributeType": "S"},
+                        {"AttributeName": "sk", "AttributeType": "N"},
+                    ],
+                    "KeySchema": [
+                        {"AttributeName": "pk", "KeyType": "HASH"},
+                        {"AttributeName": "sk", "KeyType": "RANGE"},
+                    ],
+                    "BillingMode": "PROVISIONED",
+                    "WriteProvisionedThroughputSettings": {
+                        "WriteCapacityAutoScalingSettings": {
+                            "MinCapacity": 10,
+                            "MaxCapacity": 100,
+                            "TargetTrackingScalingPolicyConfiguration": {
+                                "TargetValue": 70
+                            },
+                        }
+                    },
+                    "Replicas": [
+                        {
+                            "Region": "eu-west-1",
+                            "ReadProvisionedThroughputSettings": {
+                                "ReadCapacityUnits": 20
+                            },
+                            "PointInTimeRecoverySpecification": {
+                                "PointInTimeRecoveryEnabled": True
+                            },
+                            "Tags": [{"Key": "team", "Value": "data"}],
+                        },
+                        {"Region": "us-east-1"},
+                    ],
+                },
+            },
+        }
+    }
+    found = read(json.dumps(template), "stack.json")
+    assert found.kind == CLOUDFORMATION
+    assert found.ok, found.problems
+    users, events = found.designs
+    assert found.tables == ("users", "events")
+    assert users.table.partition_key == d.KeyAttribute("id", "S")
+    assert users.table.sort_key is None
+    assert events.table.capacity == d.Capacity(20, 10)
+    assert events.table.point_in_time_recovery is True
+    assert events.table.tags == (("team", "data"),)
+    assert any("replicas in eu-west-1, us-east-1" in n for n in found.notes)
+    assert any("auto scaled from 10 to 100 at 70%" in n for n in found.notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Resources: {}\nAWSTemplateFormatVersion: '2010-09-09'\n", "Resources is"),
+        (
+            "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n"
+            "  Q: {Type: AWS::SQS::Queue}\n",
+            "no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable resource; its "
+            "resources are AWS::SQS::Queue",
+        ),
+        (
+            "AWSTemplateFormatVersion: '2010-09-09'\nx: &a [1]\ny: *a\n",
+            "aliases (*name) are not allowed in a template",
+        ),
+        (
+            "AWSTemplateFormatVersion: !!python/object:os.system echo\n",
+            "not valid YAML at line 1",
+        ),
+        ('{"AWSTemplateFormatVersion": "2010-09-09",', "not valid JSON at line 1"),
+    ],
+)
+def test_a_broken_template_is_refused_with_what_is_wrong(text, message):
+    found = read(text)
+    assert found.kind == CLOUDFORMATION and found.designs == ()
+    assert message in " ".join(p.message for p in found.problems)
+
+
+def test_a_key_missing_from_the_attribute_definitions_names_its_place():
+    text = TEMPLATE.replace("        - {AttributeName: amount, AttributeType: N}\n", "")
+    found = read(text)
+    assert not found.ok
+    (problem,) = [p for p in found.problems if p.is_error]
+    assert problem.path == (
+        "Resources.Orders.Properties.GlobalSecondaryIndexes[0].KeySchema[1]"
+        ".AttributeName"
+    )
+    assert "'amount' is not in AttributeDefinitions" in problem.message
+
+
+TERRAFORM_FILE = """\
+variable "env" {
+  type    = string
+  default = "staging"
+}
+
+variable "gsis" {
+  type = list(string)
+}
+
+locals {
+  prefix = "${var.env}-shop"
+}
+
+data "aws_kms_alias" "orders" {
+  name = "alias/orders"
+}
+
+resource "aws_dynamodb_table" "orders" {
+  name           = "${local.prefix}-orders"
+  billing_mode   = "PROVISIONED"
+  read_capacity  = 10
+  write_capacity = 4
+  hash_key       = "PK"
+  range_key      = "SK"
+
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+  attribute {
+    name = "SK"
+    type = "S"
+  }
+  attribute {
+    name = "LSI1SK"
+    type = "N"
+  }
+
+  local_secondary_index {
+    name            = "LSI1"
+    range_key       = "LSI1SK"
+    projection_type = "KEYS_ONLY"
+  }
+
+  ttl {
+    attribute_name = "expiresAt"
+    enabled        = true
+  }
+
+  server_side_encryption {
+    enabled     = true
+    kms_key_arn = data.aws_kms_alias.orders.target_key_arn
+  }
+
+  deletion_protection_enabled = true
+  table_class                 = "STANDARD_INFREQUENT_ACCESS"
+
+  tags = {
+    team        = "shop"
+    Environment = var.env
+  }
+}
+
+resource "aws_dynamodb_table" "carts" {
+  name         = "carts-${replace(var.env, "-", "")}"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+"""
+
+
+def test_terraform_variables_locals_and_a_kms_alias_are_resolved():
+    found = read(TERRAFORM_FILE, "main.tf")
+    assert found.kind == TERRAFORM
+    assert found.ok, found.problems
+    orders, carts = found.designs
+    table = orders.table
+    assert table.name == "staging-shop-orders"
+    assert table.capacity == d.Capacity(10, 4)
+    (lsi,) = table.indexes
+    assert (lsi.kind, lsi.sort_key, lsi.projection.type) == (
+        "local",
+        (d.KeyAttribute("LSI1SK", "N"),),
+        "KEYS_ONLY",
+    )
+    assert table.ttl_attribute == "expiresAt"
+    assert table.encryption == d.Encryption("KMS", "alias/orders")
+    assert table.deletion_protection is True
+    assert table.table_class == "STANDARD_INFREQUENT_ACCESS"
+    assert table.tags == (("team", "shop"),)
+    assert any(
+        "the tag Environment is set from the variable env at apply (default "
+        "'staging')" in n
+        for n in found.notes
+    )
+    # A function call is known only at plan: the resource's own name stands in.
+    assert carts.table.name == "carts"
+    assert any("the design uses the resource name 'carts'" in n for n in found.notes)
+
+
+def test_terraform_dynamic_blocks_and_variables_without_defaults_are_errors():
+    text = TERRAFORM_FILE.replace(
+        "  deletion_protection_enabled = true\n",
+        "  deletion_protection_enabled = var.gsis\n"
+        '  dynamic "global_secondary_index" {\n'
+        "    for_each = var.gsis\n"
+        "    content {\n"
+        "      name = global_secondary_index.value\n"
+        "    }\n"
+        "  }\n",
+    )
+    found = read(text, "main.tf")
+    assert not found.ok and found.designs == ()
+    messages = {p.path: p.message for p in found.problems if p.is_error}
+    assert messages == {
+        'resource.aws_dynamodb_table."orders".dynamic.global_secondary_index': (
+            "staging-shop-orders: dynamic global_secondary_index blocks are made "
+            "at plan time; write them out to import them"
+        ),
+        'resource.aws_dynamodb_table."orders".deletion_protection_enabled': (
+            "staging-shop-orders: the variable gsis has no default; give it one "
+            "to import"
+        ),
+    }
+
+
+def test_broken_terraform_says_where():
+    found = read('resource "aws_dynamodb_table" "t" {\n  name = \n}\n', "main.tf")
+    assert not found.ok
+    assert found.problems[0].message == (
+        "not valid HCL at line 2, column 10: unexpected '}'"
+    )
+    assert found.problems[0].line == 2
+    found = read('resource "aws_s3_bucket" "b" {\n}\n', "main.tf")
+    assert found.problems[0].message == (
+        'the configuration has no resource "aws_dynamodb_table"; its resources '
+        "are aws_s3_bucket"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "filename", "kind"),
+    [
+        (TEMPLATE, "", CLOUDFORMATION),
+        (TEMPLATE, "orders.yaml", CLOUDFORMATION),
+        (TERRAFORM_FILE, "", TERRAFORM),
+        (TERRAFORM_FILE, "tables.tf", TERRAFORM),
+        ((EXAMPLES[0]).read_text(), "", YAML),
+        ((EXAMPLES[0]).read_text(), "x.yaml", YAML),
+        ((FIXTURES / "BankModel.json").read_text(), "", NOSQL_WORKBENCH),
+        ((FIXTURES / "BankModel.json").read_text(), "bank.json", NOSQL_WORKBENCH),
+    ],
+)
+def test_the_kind_of_file_is_told_by_what_it_holds(text, filename, kind):
+    assert source_kind(text, filename=filename) == kind
