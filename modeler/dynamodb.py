@@ -6,13 +6,19 @@ It creates the design's table under a name of its own, loads the sample
 items with batch writes (retrying unprocessed items), replays every read
 pattern of a simulation, and reports where the endpoint and the simulator
 disagree. It never writes to a table it did not create unless told to.
+
+For an import it reads a live table: its description (with TTL, backups
+and tags) and a bounded sample of its items, by a parallel Scan whose read
+cost is estimated before it starts.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -257,3 +263,137 @@ def compare_with_endpoint(
 def _message(exc: ClientError) -> str:
     error = exc.response.get("Error", {})
     return f"{error.get('Code', 'Error')}: {error.get('Message', str(exc))}"
+
+
+# --- Reading a live table -------------------------------------------------
+
+SCAN_PAGE_LIMIT = 1_000
+
+
+@dataclass
+class LiveTable:
+    """What DescribeTable and its companions say of a table."""
+
+    description: dict[str, Any]
+    ttl: dict[str, Any] | None = None
+    backups: dict[str, Any] | None = None
+    tags: list[dict[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what could not be read
+
+    @property
+    def item_count(self) -> int:
+        return int(self.description.get("ItemCount") or 0)
+
+    @property
+    def average_item_bytes(self) -> float:
+        size = float(self.description.get("TableSizeBytes") or 0)
+        return size / self.item_count if self.item_count else 0.0
+
+    @property
+    def replicas(self) -> list[str]:
+        return [
+            str(r.get("RegionName"))
+            for r in self.description.get("Replicas") or []
+            if isinstance(r, dict)
+        ]
+
+    def scan_units(self, sample: int) -> float:
+        """The read units an eventually consistent Scan of `sample` items
+        costs, by the table's average item size (DynamoDB updates ItemCount
+        and TableSizeBytes about every six hours): a Scan is charged by the
+        total size it reads, at 0.5 units per 4 KB."""
+        items = min(sample, self.item_count)
+        return math.ceil(items * self.average_item_bytes / 4096) * 0.5
+
+
+def describe_live_table(client: Any, table_name: str) -> LiveTable:
+    """The table's description; TTL, point-in-time recovery and tags when
+    the endpoint answers for them (a note says so when it does not)."""
+    try:
+        description = client.describe_table(TableName=table_name)["Table"]
+    except ClientError as exc:
+        raise EndpointError(_message(exc)) from None
+    except BotoCoreError as exc:
+        raise EndpointError(str(exc)) from None
+    live = LiveTable(description)
+    for what, call in (
+        ("TTL", lambda: client.describe_time_to_live(TableName=table_name)),
+        ("backups", lambda: client.describe_continuous_backups(TableName=table_name)),
+        (
+            "tags",
+            lambda: client.list_tags_of_resource(
+                ResourceArn=description.get("TableArn", "")
+            ),
+        ),
+    ):
+        try:
+            answer = call()
+        except (ClientError, BotoCoreError) as exc:
+            reason = _message(exc) if isinstance(exc, ClientError) else str(exc)
+            live.notes.append(f"the table's {what} could not be read ({reason})")
+            continue
+        if what == "TTL":
+            live.ttl = answer.get("TimeToLiveDescription")
+        elif what == "backups":
+            live.backups = answer.get("ContinuousBackupsDescription")
+        else:
+            live.tags = answer.get("Tags") or []
+    return live
+
+
+@dataclass
+class Sample:
+    """Items read by a sampling Scan, and what it cost."""
+
+    items: list[dict[str, Any]]
+    units: float  # as the endpoint reported them
+    reported: bool  # whether the endpoint reported consumed capacity
+    pages: int
+
+
+def sample_items(
+    client: Any, table_name: str, *, sample: int, segments: int = 4
+) -> Sample:
+    """Up to `sample` items (DynamoDB JSON), read by a parallel Scan of
+    `segments` segments, each reading its share in pages of at most
+    SCAN_PAGE_LIMIT items; eventually consistent, so half the units of a
+    strongly consistent read."""
+    segments = max(1, min(segments, sample))
+    shares = [sample // segments + (i < sample % segments) for i in range(segments)]
+
+    def scan(segment: int) -> tuple[list[dict[str, Any]], float, bool, int]:
+        items: list[dict[str, Any]] = []
+        units, reported, pages = 0.0, False, 0
+        request: dict[str, Any] = {
+            "TableName": table_name,
+            "Segment": segment,
+            "TotalSegments": segments,
+            "ReturnConsumedCapacity": "TOTAL",
+        }
+        while len(items) < shares[segment]:
+            request["Limit"] = min(SCAN_PAGE_LIMIT, shares[segment] - len(items))
+            try:
+                page = client.scan(**request)
+            except ClientError as exc:
+                raise EndpointError(_message(exc)) from None
+            except BotoCoreError as exc:
+                raise EndpointError(str(exc)) from None
+            pages += 1
+            items += page.get("Items", [])
+            consumed = page.get("ConsumedCapacity") or {}
+            if "CapacityUnits" in consumed:
+                units += float(consumed["CapacityUnits"])
+                reported = True
+            if not page.get("LastEvaluatedKey"):
+                break
+            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return items[: shares[segment]], units, reported, pages
+
+    with ThreadPoolExecutor(max_workers=segments) as pool:
+        results = list(pool.map(scan, range(segments)))
+    return Sample(
+        [item for r in results for item in r[0]],
+        sum(r[1] for r in results),
+        any(r[2] for r in results),
+        sum(r[3] for r in results),
+    )

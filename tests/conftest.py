@@ -4,7 +4,9 @@ owner, editor or viewer of a project, live in tests/views/conftest.py."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
+import boto3
 import pytest
 from django.contrib.auth.models import User
 from hypothesis import settings as hypothesis_settings
@@ -75,3 +77,31 @@ def viewer(db) -> User:
 @pytest.fixture
 def outsider(db) -> User:
     return _user("outsider")
+
+
+# --- moto's DynamoDB server, for the commands that talk to an endpoint -----
+
+REGION = "us-east-1"
+
+
+@pytest.fixture(scope="module")
+def moto_url() -> Any:
+    """moto's server on a free port, for one test module."""
+    from moto.server import ThreadedMotoServer  # noqa: PLC0415 (slow to import)
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def aws(monkeypatch, moto_url) -> Any:
+    """Dummy credentials in the environment, and a client to look at what
+    a command left on the server."""
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.delenv("AWS_SESSION_TOKEN", raising=False)
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    return boto3.client("dynamodb", endpoint_url=moto_url, region_name=REGION)

@@ -12,13 +12,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 from botocore.exceptions import WaiterError
 from botocore.waiter import Waiter
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from moto.server import ThreadedMotoServer
 
 from modeler import dynamodb, limits, services
 from modeler.design import Design
@@ -28,12 +26,12 @@ from modeler.models import Project
 from modeler.sampledata import generate, read_jsonl, write_jsonl
 from modeler.simulation import Simulation
 from modeler.simulation.requests import create_table_request
+from tests.conftest import REGION
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((BASE_DIR / "examples").glob("*.yaml"))
 ORDER_FILE = BASE_DIR / "examples" / "order-management.yaml"
 SOCIAL_FILE = BASE_DIR / "examples" / "social-graph.yaml"
-REGION = "us-east-1"
 # Customer profiles moved among the orders: "Orders of a customer" (SK
 # begins_with ORDER#) now also returns the customer's profile.
 PROFILE_AMONG_ORDERS = ORDER_FILE.read_text().replace(
@@ -480,26 +478,6 @@ def test_sample_data_to_a_directory_that_does_not_exist(tmp_path):
 
 
 # --- compare_endpoint against moto's server ---------------------------------------
-
-
-@pytest.fixture(scope="module")
-def moto_url() -> Any:
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
-
-@pytest.fixture
-def aws(monkeypatch, moto_url) -> Any:
-    """Dummy credentials in the environment, and a client to look at what
-    the command left on the server."""
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.delenv("AWS_SESSION_TOKEN", raising=False)
-    monkeypatch.delenv("AWS_PROFILE", raising=False)
-    return boto3.client("dynamodb", endpoint_url=moto_url, region_name=REGION)
 
 
 def _compare(moto_url: str, design: Path, *args: str) -> str:

@@ -20,8 +20,11 @@ from typing import Any
 import yaml
 
 from modeler import design as d
-from modeler.designfile import FORMAT, read_design
+from modeler.designfile import FORMAT, ReadResult, read_design
+from modeler.engine.types import item_from_wire
+from modeler.exporters.workbench_infer import merge_colliding, plain_json
 from modeler.problems import Problem
+from modeler.sampledata.recognise import EntityRecogniser
 
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
 
@@ -108,11 +111,36 @@ def read_table_design(
     before it found errors."""
     if any(p.is_error for p in problems):
         return ImportedTable(table_name, None, tuple(problems), tuple(notes))
-    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    text = yaml.safe_dump(plain_json(doc), sort_keys=False, allow_unicode=True)
     result = read_design(text, max_bytes=50_000_000)
     return ImportedTable(
         table_name, result.design, tuple(problems + list(result.problems)), tuple(notes)
     )
+
+
+def read_inferred_design(doc: dict[str, Any], notes: list[str]) -> ReadResult:
+    """A design document with entities inferred from items, read: entities
+    whose keys collide are merged (their items could not be told apart) and
+    it is read again; items that match no entity are counted in a note."""
+    for _ in range(len(doc["entities"]) + 1):
+        text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+        result = read_design(text, max_bytes=50_000_000)
+        if not merge_colliding(doc, result.problems, notes):
+            break
+    if result.design is not None:
+        recogniser = EntityRecogniser(result.design)
+        unknown = sum(
+            1
+            for item in result.design.sample_data.items
+            if recogniser.entity_of(item_from_wire(d.thaw(item))) is None
+        )
+        if unknown:
+            notes.append(
+                f"{unknown} of {len(result.design.sample_data.items)} sample "
+                "items match no entity's key templates; they are kept as items "
+                "of the table"
+            )
+    return result
 
 
 def design_document(

@@ -23,24 +23,21 @@ import json
 from decimal import Decimal
 from typing import Any
 
-import yaml
-
 from modeler import design as d
-from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT, read_design
-from modeler.engine.types import item_from_wire
+from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
 from modeler.exporters.tables_import import (
     ImportedTable,
     TablesImport,
     failed,
     kind_of,
+    read_inferred_design,
     valid_table_name,
 )
 from modeler.exporters.workbench_infer import (
     EntityBuilder,
     Group,
     discriminator,
-    key_prefix_groups,
-    merge_colliding,
+    item_groups,
     plain_json,
     scalar_text,
     schema_extras,
@@ -49,7 +46,6 @@ from modeler.exporters.workbench_infer import (
 )
 from modeler.exporters.workbench_values import BadValue, is_number, wire_value
 from modeler.problems import Problem
-from modeler.sampledata.recognise import EntityRecogniser
 from modeler.textfiles import TextFileError, file_text
 
 VERSIONS = ("1.0", "2.0", "3.0")
@@ -730,59 +726,18 @@ class _TableReader:
                     )
                 )
             return groups
-        if type_attribute:
-            by_value: dict[str, Group] = {}
-            rest = []
-            for item in items:
-                value = scalar_text(item.get(type_attribute, {}))
-                if value:
-                    by_value.setdefault(
-                        value,
-                        Group(value, origin=f"items with {type_attribute} = {value}"),
-                    ).items.append(item)
-                else:
-                    rest.append(item)
-            groups = list(by_value.values())
-            if rest:
-                groups.append(
-                    Group(
-                        table.get("TableName", "Item"),
-                        rest,
-                        origin=f"items without {type_attribute}",
-                    )
-                )
-            self.notes.append(
-                f"no facets: entities are the values of the attribute {type_attribute}"
-            )
-            return groups
-        return key_prefix_groups(
-            items, partition.name, str(table.get("TableName") or "Item")
+        return item_groups(
+            items,
+            list(key_types),
+            2 if sort else 1,
+            str(table.get("TableName") or "Item"),
+            self.notes,
         )
 
     # Read the document as a design ------------------------------------
 
     def finish(self, doc: dict):  # type: ignore[no-untyped-def]
-        """read_design checks the document; entities whose keys collide are
-        merged (their items could not be told apart) and it is read again."""
-        for _ in range(len(doc["entities"]) + 1):
-            text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
-            result = read_design(text, max_bytes=50_000_000)
-            if not merge_colliding(doc, result.problems, self.notes):
-                break
-        if result.design is not None:
-            recogniser = EntityRecogniser(result.design)
-            unknown = sum(
-                1
-                for item in result.design.sample_data.items
-                if recogniser.entity_of(item_from_wire(d.thaw(item))) is None
-            )
-            if unknown:
-                self.notes.append(
-                    f"{unknown} of {len(result.design.sample_data.items)} sample "
-                    "items match no entity's key templates; they are kept as items "
-                    "of the table"
-                )
-        return result
+        return read_inferred_design(doc, self.notes)
 
 
 def _whole(value: Any) -> int | None:

@@ -105,6 +105,168 @@ def key_prefix_groups(
     return list(groups.values())
 
 
+_CONSTANT = re.compile(r"^[#A-Za-z_][A-Za-z_ -]*$")
+_WORD_PREFIX = re.compile(r"^#?([A-Za-z][A-Za-z_]+)[#:|/]")
+
+
+def _shape(wire: dict[str, Any] | None) -> str | None:
+    """What a key value says about its item's kind: `=PROFILE` for a
+    constant, `ORDER#` for a value that starts with a word and a separator,
+    `` for anything else (an id, a date, a number), None when absent."""
+    if wire is None:
+        return None
+    text = wire.get("S") if isinstance(wire, dict) else None
+    if not isinstance(text, str):
+        return ""
+    if _CONSTANT.match(text) and len(text) <= 40:
+        return f"={text}"
+    match = _WORD_PREFIX.match(text)
+    return f"{match.group(1)}#" if match else ""
+
+
+def key_shape_groups(
+    items: list[dict[str, dict]], key_names: list[str], table_keys: int, name: str
+) -> list[Group]:
+    """Items told apart by the shapes of all their keys together (table and
+    index keys, every position): `USER#1 / PROFILE` and `USER#1 / FOLLOWS#2`
+    are two kinds though their partition keys look alike. Kinds whose table
+    keys (the first `table_keys` of `key_names`) look alike are one kind, as
+    are kinds that differ only by one constant against another (an
+    enumerated status in a key) or by an index's keys being there or not (a
+    sparse index)."""
+    by_shape: dict[tuple, list[dict[str, dict]]] = {}
+    for item in items:
+        shape = tuple(_shape(item.get(k)) for k in key_names)
+        by_shape.setdefault(shape, []).append(item)
+    shapes = list(by_shape)
+    merged: dict[tuple, tuple] = {}
+
+    def root(shape: tuple) -> tuple:
+        while shape in merged:
+            shape = merged[shape]
+        return shape
+
+    for i, a in enumerate(shapes):
+        for b in shapes[i + 1 :]:
+            ra, rb = root(a), root(b)
+            if ra != rb and (ra[:table_keys] == rb[:table_keys] or _same_kind(ra, rb)):
+                merged[rb] = ra
+    groups: dict[tuple, list[dict[str, dict]]] = {}
+    for shape in shapes:
+        groups.setdefault(root(shape), []).extend(by_shape[shape])
+    if len(groups) < 2:
+        return [Group(name, list(items), origin="all items")]
+    names = _kind_names(list(groups))
+    out = []
+    for shape, members in groups.items():
+        described = " / ".join(
+            (s[1:] if s.startswith("=") else f"{s}…") if s else "…"
+            for s in shape
+            if s is not None
+        )
+        out.append(
+            Group(names[shape] or name, members, origin=f"items keyed {described}")
+        )
+    return out
+
+
+def _same_kind(a: tuple, b: tuple) -> bool:
+    """Two key shapes of one kind: where they differ, either both are
+    constants (`=OPEN`, `=SHIPPED`) or one is absent (a sparse index)."""
+    differs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if not differs:
+        return True
+    constants = all(
+        x is not None and y is not None and x.startswith("=") and y.startswith("=")
+        for x, y in differs
+    )
+    absent = all(x is None or y is None for x, y in differs)
+    return constants or absent
+
+
+def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
+    """A name for each kind of key shape: the word of its first key (the
+    partition key, then the sort key, then the index keys) that no other
+    kind has in that position. Where two kinds get one name, the one named
+    by its partition key (the collection it sits in: `ORDER#` of an order's
+    line items) takes its next word (`ITEM#`)."""
+    candidates: dict[tuple, list[tuple[int, str]]] = {}
+    for shape in shapes:
+        others = [s for s in shapes if s != shape]
+        candidates[shape] = [
+            (position, _word_of(part))
+            for position, part in enumerate(shape)
+            if part and all(other[position] != part for other in others)
+        ]
+    chosen = {shape: 0 for shape in shapes}
+
+    def name(shape: tuple) -> tuple[int, str]:
+        options = candidates[shape]
+        return options[chosen[shape]] if chosen[shape] < len(options) else (-1, "")
+
+    for _ in range(len(shapes[0]) if shapes else 0):
+        by_name: dict[str, list[tuple]] = {}
+        for shape in shapes:
+            by_name.setdefault(name(shape)[1], []).append(shape)
+        moved = False
+        for word, same in by_name.items():
+            if word and len(same) > 1:
+                for shape in same:
+                    if name(shape)[0] == 0 and chosen[shape] + 1 < len(
+                        candidates[shape]
+                    ):
+                        chosen[shape] += 1
+                        moved = True
+        if not moved:
+            break
+    out: dict[tuple, str] = {}
+    taken: set[str] = set()
+    for shape in shapes:
+        label = name(shape)[1]
+        while label and label in taken:
+            label += "X"
+        taken.add(label)
+        out[shape] = label
+    return out
+
+
+def _word_of(part: str) -> str:
+    word = part.strip("=#").replace(" ", "_").replace("-", "_")
+    return word[:1].upper() + word[1:].lower() if word.isupper() else word
+
+
+def item_groups(
+    items: list[dict[str, dict]],
+    key_names: list[str],
+    table_keys: int,
+    name: str,
+    notes: list[str],
+) -> list[Group]:
+    """Items with nothing but their values to say what they are: grouped by
+    a type attribute when one holds a few values (`type`, `EntityType`...),
+    else by the shapes of their keys (`key_shape_groups`)."""
+    type_attribute = discriminator(items)
+    if not type_attribute:
+        return key_shape_groups(items, key_names, table_keys, name)
+    by_value: dict[str, Group] = {}
+    rest = []
+    for item in items:
+        value = scalar_text(item.get(type_attribute, {}))
+        if value:
+            by_value.setdefault(
+                value, Group(value, origin=f"items with {type_attribute} = {value}")
+            ).items.append(item)
+        else:
+            rest.append(item)
+    groups = list(by_value.values())
+    if rest:
+        groups.append(Group(name, rest, origin=f"items without {type_attribute}"))
+    notes.append(
+        f"no facets: entities are the values of the attribute {type_attribute}"
+    )
+    return groups
+
+
 class EntityBuilder:
     def __init__(
         self,
@@ -347,6 +509,10 @@ class _Entity:
                 present += 1
             else:
                 if present:
+                    if spec["type"] == "N" and name not in self.format_of:
+                        padding = _padding([t for _, t in values])
+                        if padding:
+                            self.format_of[name] = padding
                     return name
         return None
 
@@ -417,12 +583,77 @@ class _Entity:
             and not isinstance(keys[n], dict)
             and 0 < sum(1 for i in self.group.items if n in i) < len(self.group.items)
         ]
-        if partial:
+        unexplained = []
+        for name in partial:
+            condition = self.sparse_condition(name)
+            if condition:
+                # Under `status = OPEN`, `{status}` is the constant OPEN.
+                attribute, _, value = condition.partition(" = ")
+                template = keys[name]
+                if template == f"{{{attribute}}}" and re.fullmatch(r"\w+", value):
+                    template = value
+                keys[name] = {"template": template, "when": condition}
+            else:
+                unexplained.append(name)
+        conditions = sorted({keys[n]["when"] for n in partial if n not in unexplained})
+        if conditions:
             self.b.notes.append(
-                f"{self.group.origin}: only some items have {', '.join(partial)}; "
+                f"{self.group.origin}: only some items have "
+                + ", ".join(n for n in partial if n not in unexplained)
+                + "; inferred the sparse condition "
+                + " / ".join(f"`{c}`" for c in conditions)
+                + " from the items that have them"
+            )
+        if unexplained:
+            self.b.notes.append(
+                f"{self.group.origin}: only some items have {', '.join(unexplained)}; "
                 "the entity is in that index for all of them until you add a "
                 "`when` condition"
             )
+
+    def sparse_condition(self, key: str) -> str:
+        """A `when` condition that holds for exactly the items that have the
+        key: one attribute whose values in them (a few) appear in no other
+        item, or an attribute that only they have."""
+        having = [i for i in self.group.items if key in i]
+        lacking = [i for i in self.group.items if key not in i]
+        best = ""
+        for name, spec in sorted(self.attributes.items()):
+            if name in self.virtual or spec["type"] not in ("S", "N", "BOOL"):
+                continue
+            inside = {_condition_value(i.get(name)) for i in having}
+            outside = {_condition_value(i.get(name)) for i in lacking}
+            if None in outside and None not in inside and outside == {None}:
+                candidate = f"attribute_exists({name})"
+            elif None in inside or inside & outside or not 0 < len(inside) <= 5:
+                continue
+            elif len(inside) == 1:
+                candidate = f"{name} = {next(iter(inside))}"
+            else:
+                candidate = f"{name} in ({', '.join(sorted(inside))})"
+            if not best or len(candidate) < len(best):
+                best = candidate
+        return best
+
+
+def _condition_value(wire: dict[str, Any] | None) -> str | None:
+    """A value as a `when` condition writes it: a bare word, a number or a
+    quoted string; None when the item lacks it or it cannot be written."""
+    if not isinstance(wire, dict):
+        return None
+    if "N" in wire:
+        return str(wire["N"])
+    if "BOOL" in wire:
+        return None
+    text = wire.get("S")
+    if not isinstance(text, str) or len(text) > 100:
+        return None
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", text) and text.lower() not in (
+        "and",
+        "in",
+    ):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _presence(spec: dict) -> float | None:
@@ -492,6 +723,19 @@ def to_schema_template(template: str) -> str:
 
 def _literal(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
+
+
+def _padding(texts: list[str]) -> str:
+    """`03d` when whole numbers are written zero-padded to one width
+    (`001`, `042`), else ''."""
+    widths = {len(t) for t in texts}
+    if (
+        len(widths) == 1
+        and all(t.isdigit() for t in texts)
+        and any(t.startswith("0") and len(t) > 1 for t in texts)
+    ):
+        return f"0{widths.pop()}d"
+    return ""
 
 
 def _same_number(a: Any, b: Any) -> bool:

@@ -1,0 +1,135 @@
+"""`manage.py import_table TABLE --owner USER`: a project from a live
+table on DynamoDB Local, AWS or any endpoint that speaks DynamoDB's API.
+
+It reads the table's description (keys, indexes, billing, TTL, stream,
+backups, encryption, tags) and a bounded sample of its items by a parallel
+Scan, printing the Scan's estimated read cost before it starts, and infers
+the entities and key templates from the items. Credentials come from
+boto3's standard chain; nothing of them is stored or printed."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from modeler.dynamodb import (
+    EndpointError,
+    describe_live_table,
+    make_client,
+    sample_items,
+)
+from modeler.exporters.live_import import read_live_table, table_properties
+from modeler.management.commands.sample_data import positive_int
+from modeler.services import OWN_ITEMS_MAX, project_import_designs
+
+MAX_SAMPLE = 100_000
+
+
+def sample_size(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_SAMPLE:
+        raise ValueError(f"at most {MAX_SAMPLE:,}")
+    return value
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a project from a live DynamoDB table: its description and a "
+        "sample of its items, from which entities and key templates are inferred."
+    )
+
+    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+        parser.add_argument("table", help="the table's name")
+        parser.add_argument("--owner", required=True, help="the owner's username")
+        parser.add_argument(
+            "--endpoint-url",
+            default=settings.DYNAMODB_ENDPOINT_URL,
+            help="e.g. http://localhost:8000 for DynamoDB Local; default: AWS",
+        )
+        parser.add_argument("--region", default=settings.AWS_REGION)
+        parser.add_argument(
+            "--sample",
+            type=sample_size,
+            default=1_000,
+            help=f"items to read (default 1,000, at most {MAX_SAMPLE:,}); at most "
+            f"{OWN_ITEMS_MAX:,} stay with the project as its own items",
+        )
+        parser.add_argument(
+            "--segments",
+            type=positive_int,
+            default=4,
+            help="parallel Scan segments (default 4)",
+        )
+        parser.add_argument("--project", default="", help="the project's name")
+        parser.add_argument(
+            "--estimate",
+            action="store_true",
+            help="print the table and the sample's estimated cost, read nothing",
+        )
+
+    def handle(self, *args, table: str, owner: str, **options):  # type: ignore[no-untyped-def]
+        user = get_user_model().objects.filter(username=owner).first()
+        if user is None:
+            raise CommandError(f"no user is called '{owner}'")
+        client = make_client(
+            endpoint_url=options["endpoint_url"], region=options["region"]
+        )
+        sample = options["sample"]
+        try:
+            live = describe_live_table(client, table)
+            self.stdout.write(
+                f"{table}: about {live.item_count:,} items of about "
+                f"{live.average_item_bytes:,.0f} bytes (DynamoDB updates these "
+                "figures about every six hours)"
+            )
+            self.stdout.write(
+                f"Sampling up to {sample:,} items by a Scan in "
+                f"{min(options['segments'], sample)} parallel segments: about "
+                f"{live.scan_units(sample):,.1f} read units (eventually consistent)"
+            )
+            if options["estimate"]:
+                return
+            found = sample_items(
+                client, table, sample=sample, segments=options["segments"]
+            )
+        except EndpointError as exc:
+            raise CommandError(f"{table}: {exc}") from None
+        cost = (
+            f"{found.units:,.1f} read units"
+            if found.reported
+            else "the endpoint reported no consumed capacity"
+        )
+        self.stdout.write(
+            f"Read {len(found.items):,} items in {found.pages} pages: {cost}"
+        )
+        result = read_live_table(
+            table_properties(
+                live.description, ttl=live.ttl, backups=live.backups, tags=live.tags
+            ),
+            found.items,
+            keep=OWN_ITEMS_MAX,
+            notes=live.notes,
+            replicas=live.replicas,
+        )
+        (imported,) = result.tables
+        for problem in imported.problems:
+            self.stderr.write(
+                f"{table}: {problem.severity}: {problem.path}: {problem.message}"
+            )
+        for note in imported.notes:
+            self.stderr.write(f"{table}: note: {note}")
+        if not result.ok:
+            raise CommandError(
+                f"{table}: not imported; see the errors above", returncode=1
+            )
+        (project,) = project_import_designs(
+            owner=user, designs=tuple(result.designs), name=options["project"]
+        )
+        entities = ", ".join(e.name for e in result.designs[0].entities)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported {table} as project {project.pk} “{project.name}” owned by "
+                f"{owner}" + (f"; entities: {entities}" if entities else "")
+            )
+        )
