@@ -32,6 +32,12 @@ def run(*args: str) -> tuple[str, str]:
     return stdout.getvalue(), stderr.getvalue()
 
 
+def import_table(moto_url: str, table: str, *args: str) -> tuple[str, str]:
+    return run(
+        "import_table", table, "--owner", "ada", "--endpoint-url", moto_url, *args
+    )
+
+
 def load_example(path: Path, aws, moto_url: str, suffix: str = "live") -> str:
     """The example's table on moto with its sample data, TTL, point-in-time
     recovery and tags set as the design says."""
@@ -72,18 +78,7 @@ def test_a_live_table_gives_back_the_examples_entities_and_key_templates(
     path, aws, moto_url, owner
 ):
     table = load_example(path, aws, moto_url)
-    stdout, stderr = run(
-        "import_table",
-        table,
-        "--owner",
-        "ada",
-        "--endpoint-url",
-        moto_url,
-        "--region",
-        "us-east-1",
-        "--sample",
-        "3000",
-    )
+    stdout, stderr = import_table(moto_url, table, "--sample", "3000")
     assert f"{table}: about " in stdout and "read units" in stdout
     assert "Sampling up to 3,000 items by a Scan in 4 parallel segments" in stdout
     (project,) = Project.objects.all()
@@ -104,15 +99,7 @@ def test_a_live_table_gives_back_the_examples_entities_and_key_templates(
 
 def test_estimate_reads_no_item_and_creates_nothing(aws, moto_url, owner):
     table = load_example(EXAMPLES[0], aws, moto_url, "estimate")
-    stdout, _ = run(
-        "import_table",
-        table,
-        "--owner",
-        "ada",
-        "--endpoint-url",
-        moto_url,
-        "--estimate",
-    )
+    stdout, _ = import_table(moto_url, table, "--estimate")
     assert "read units (eventually consistent)" in stdout
     assert "Read " not in stdout
     assert not Project.objects.exists()
@@ -120,7 +107,7 @@ def test_estimate_reads_no_item_and_creates_nothing(aws, moto_url, owner):
 
 def test_a_missing_table_is_a_clear_error(aws, moto_url, owner):
     with pytest.raises(CommandError, match="nope: ResourceNotFoundException"):
-        run("import_table", "nope", "--owner", "ada", "--endpoint-url", moto_url)
+        import_table(moto_url, "nope")
     assert not Project.objects.exists()
 
 

@@ -136,6 +136,17 @@ def add_design_arguments(parser: ArgumentParser, *, seed: bool = False) -> None:
         )
 
 
+def add_endpoint_arguments(parser: ArgumentParser) -> None:
+    """--endpoint-url and --region of the commands that talk to DynamoDB
+    (credentials come from boto3's standard chain)."""
+    parser.add_argument(
+        "--endpoint-url",
+        default=settings.DYNAMODB_ENDPOINT_URL,
+        help="e.g. http://localhost:8000 for DynamoDB Local; default: AWS",
+    )
+    parser.add_argument("--region", default=settings.AWS_REGION)
+
+
 def is_file_argument(source: str) -> bool:
     """Whether a DESIGN argument names a file (or stdin) rather than a
     project: '-', an existing path, or a design file's extension."""

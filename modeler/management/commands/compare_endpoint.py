@@ -8,12 +8,15 @@ second)."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.dynamodb import Endpoint, EndpointError, compare_with_endpoint, make_client
 from modeler.management.commands.sample_data import positive_int
-from modeler.management.design_source import add_design_arguments, load_design
+from modeler.management.design_source import (
+    add_design_arguments,
+    add_endpoint_arguments,
+    load_design,
+)
 from modeler.sampledata import SampleDataError
 from modeler.simulation import Simulation
 
@@ -26,12 +29,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         add_design_arguments(parser, seed=True)
-        parser.add_argument(
-            "--endpoint-url",
-            default=settings.DYNAMODB_ENDPOINT_URL,
-            help="e.g. http://localhost:8000 for DynamoDB Local",
-        )
-        parser.add_argument("--region", default=settings.AWS_REGION)
+        add_endpoint_arguments(parser)
         parser.add_argument(
             "--table-name", default="", help="default: <table>-workbench"
         )

@@ -9,7 +9,6 @@ boto3's standard chain; nothing of them is stored or printed."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -21,6 +20,7 @@ from modeler.dynamodb import (
 )
 from modeler.exporters.live_import import read_live_table, table_properties
 from modeler.management.commands.sample_data import positive_int
+from modeler.management.design_source import add_endpoint_arguments
 from modeler.services import OWN_ITEMS_MAX, project_import_designs
 
 MAX_SAMPLE = 100_000
@@ -42,12 +42,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument("table", help="the table's name")
         parser.add_argument("--owner", required=True, help="the owner's username")
-        parser.add_argument(
-            "--endpoint-url",
-            default=settings.DYNAMODB_ENDPOINT_URL,
-            help="e.g. http://localhost:8000 for DynamoDB Local; default: AWS",
-        )
-        parser.add_argument("--region", default=settings.AWS_REGION)
+        add_endpoint_arguments(parser)
         parser.add_argument(
             "--sample",
             type=sample_size,
