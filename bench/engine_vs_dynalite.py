@@ -17,6 +17,7 @@ least 50x.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -24,7 +25,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -119,11 +120,13 @@ def measure(client: Any, count: int) -> dict[str, float]:
     return figures
 
 
-def main() -> None:
-    count = int(os.environ.get("BENCH_DYNALITE_ITEMS", "100000"))
+@contextlib.contextmanager
+def dynalite_client() -> Iterator[Any]:
+    """A boto3 client of a dynalite started on a free port (installed the
+    first time), stopped afterwards; None when node and npm are missing."""
     cli = install()
     if cli is None:
-        print("skipped: node and npm are needed to run dynalite")
+        yield None
         return
     port = free_port()
     server = subprocess.Popen(  # noqa: S603 - a fixed command line
@@ -145,7 +148,7 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        remote = boto3.client(
+        yield boto3.client(
             "dynamodb",
             endpoint_url=f"http://127.0.0.1:{port}",
             region_name="us-east-1",
@@ -153,10 +156,18 @@ def main() -> None:
             aws_secret_access_key="bench",  # noqa: S106 - dynalite takes any
             config=Config(retries={"max_attempts": 1}),
         )
-        dynalite = measure(remote, count)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def main() -> None:
+    count = int(os.environ.get("BENCH_DYNALITE_ITEMS", "100000"))
+    with dynalite_client() as remote:
+        if remote is None:
+            print("skipped: node and npm are needed to run dynalite")
+            return
+        dynalite = measure(remote, count)
     cpu = time.process_time()
     engine = measure(Client(), count)
     engine_cpu = time.process_time() - cpu

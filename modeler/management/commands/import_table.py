@@ -73,15 +73,29 @@ class Command(BaseCommand):
         sample = options["sample"]
         try:
             live = describe_live_table(client, table)
+            segments = min(options["segments"], sample)
+            if live.item_count:
+                self.stdout.write(
+                    f"{table}: about {live.item_count:,} items of about "
+                    f"{live.average_item_bytes:,.0f} bytes (DynamoDB updates these "
+                    "figures about every six hours)"
+                )
+                cost = (
+                    f"about {live.scan_units(sample):,.1f} read units (eventually "
+                    "consistent)"
+                )
+            else:
+                self.stdout.write(
+                    f"{table}: the table reports no items yet (DynamoDB updates its "
+                    "item count and size about every six hours)"
+                )
+                cost = (
+                    "cost unknown until read; a page of 1 MB costs 128 read units "
+                    "(eventually consistent)"
+                )
             self.stdout.write(
-                f"{table}: about {live.item_count:,} items of about "
-                f"{live.average_item_bytes:,.0f} bytes (DynamoDB updates these "
-                "figures about every six hours)"
-            )
-            self.stdout.write(
-                f"Sampling up to {sample:,} items by a Scan in "
-                f"{min(options['segments'], sample)} parallel segments: about "
-                f"{live.scan_units(sample):,.1f} read units (eventually consistent)"
+                f"Sampling up to {sample:,} items by a Scan in {segments} parallel "
+                f"segments: {cost}"
             )
             if options["estimate"]:
                 return
