@@ -151,3 +151,82 @@ def test_sparse_conditions_are_inferred_from_which_items_have_the_index_keys():
     assert entity.keys["PK"].template.startswith("TEAM#{")
     assert len(design.sample_data.items) == 10
     assert any("inferred the sparse condition" in n for n in result.tables[0].notes)
+
+
+@pytest.mark.parametrize(
+    ("values", "kind", "generator"),
+    [
+        (
+            ["2025-01-03", "2024-12-30", "2025-02-01"],
+            "S",
+            {"date": {"from": "2024-12-30", "to": "2025-02-01"}},
+        ),
+        (
+            ["2025-01-03T10:00:00.123Z", "2024-12-30T08:00:00Z"],
+            "S",
+            {
+                "timestamp": {
+                    "from": "2024-12-30T08:00:00Z",
+                    "to": "2025-01-03T10:00:00Z",
+                }
+            },
+        ),
+        (
+            ["PRD-00017", "PRD-12345", "PRD-99999"],
+            "S",
+            {"faker": {"provider": "bothify", "text": "PRD-#####"}},
+        ),
+        (["OPEN"] * 6 + ["SHIPPED"] * 4, "S", {"choice": {"OPEN": 6, "SHIPPED": 4}}),
+        (["a@example.com", "b@example.org"], "S", {"faker": "email"}),
+        (["01J0ZQ7W8M5W6N2A3B4C5D6E7F", "01J0ZQ7W8M5W6N2A3B4C5D6E7G"], "S", "ulid"),
+        (["Order"] * 5, "S", {"constant": "Order"}),
+        (["1", "5", "3"], "N", {"int": {"min": 1, "max": 5}}),
+        (
+            ["1.5", "20.25", "3"],
+            "N",
+            {"decimal": {"min": 1.5, "max": 20.25, "places": 2}},
+        ),
+        ([True, False, False, False], "BOOL", {"bool": 0.25}),
+        # Too little to go by, or nothing that fits: the default stays.
+        (["Order"] * 2, "S", None),
+        (["Ann Lee", "Bo Chen", "Cy Diaz"], "S", None),
+    ],
+)
+def test_generators_are_inferred_from_the_values(values, kind, generator):
+    from modeler.exporters.workbench_infer import inferred_generator
+
+    wire = [{kind: v} for v in values]
+    assert inferred_generator(wire, kind) == generator
+
+
+def test_an_inferred_repeating_generator_never_keys_a_table_item():
+    """Twelve orders of three customers: `customerId` looks like a choice of
+    three, but a choice in the partition key would give all generated
+    customers three keys between them; `status` is a choice."""
+    props = {
+        "TableName": "orders",
+        "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [
+            {"AttributeName": "PK", "AttributeType": "S"},
+            {"AttributeName": "SK", "AttributeType": "S"},
+        ],
+        "KeySchema": [
+            {"AttributeName": "PK", "KeyType": "HASH"},
+            {"AttributeName": "SK", "KeyType": "RANGE"},
+        ],
+    }
+    items = [
+        {
+            "PK": {"S": f"CUST#c{n % 3}"},
+            "SK": {"S": f"ORDER#{n:04d}"},
+            "customerId": {"S": f"c{n % 3}"},
+            "status": {"S": ("OPEN", "SHIPPED")[n % 2]},
+        }
+        for n in range(12)
+    ]
+    result = read_live_table(table_properties(props), items, keep=10)
+    (entity,) = result.designs[0].entities
+    generators = {a.name: a.generator for a in entity.attributes}
+    assert entity.keys["PK"].template == "CUST#{customerId}"
+    assert generators["status"].kind == "choice"
+    assert generators["customerId"] is None

@@ -308,6 +308,7 @@ class _Entity:
         self.origin: dict[str, str] = {}  # the literal word a made-up one follows
         self.format_of: dict[str, str] = {}
         self.taken = set(builder.key_types)
+        self.inferred: set[str] = set()  # attributes given inferred generators
 
     def build(self) -> dict:
         self.declare_attributes()
@@ -324,6 +325,7 @@ class _Entity:
             if key.name not in keys:
                 keys[key.name] = self.new_attribute(key.name, "", key.type)
         keys = {k: keys[k] for k in self.b.key_types if k in keys}
+        self.drop_repeating_generators(keys)
         self.drop_partial_indexes(keys)
         return {"attributes": self.attributes, "keys": keys}
 
@@ -390,6 +392,12 @@ class _Entity:
             kind = kinds.get(name) or self.b.declared.get(name, "S")
             if not self.declare(name, kind, required, presence):
                 skipped.add(name)
+            elif "generator" not in self.attributes.get(name, {"generator": 0}):
+                values = [i[name] for i in group.items if name in i]
+                generator = inferred_generator(values, kind)
+                if generator is not None:
+                    self.attributes[name]["generator"] = generator
+                    self.inferred.add(name)
         if skipped:
             self.b.notes.append(
                 f"{group.origin}: attributes {', '.join(sorted(skipped))} are kept in "
@@ -565,6 +573,22 @@ class _Entity:
             return _literal(letters) + self.new_attribute(key, letters, "S", rests)
         return self.new_attribute(key, previous, "S", segment)
 
+    def drop_repeating_generators(self, keys: dict[str, Any]) -> None:
+        """An inferred constant or choice for an attribute of a table key
+        would give generated items the same keys: the default is kept (a
+        generator the model itself gives stays)."""
+        used = " ".join(
+            str(keys.get(k.name, "")) for k in self.b.table_keys if k.name in keys
+        )
+        for name in self.inferred:
+            spec = self.attributes[name]
+            generator = spec.get("generator")
+            kind = next(iter(generator)) if isinstance(generator, dict) else generator
+            if kind in _REPEATING and re.search(
+                r"\{" + re.escape(name) + r"[}:]", used
+            ):
+                spec.pop("generator")
+
     def drop_partial_indexes(self, keys: dict[str, Any]) -> None:
         for index, names in self.b.index_keys.items():
             own = [n for n in names if n not in self.b.table_key_names]
@@ -634,6 +658,103 @@ class _Entity:
             if not best or len(candidate) < len(best):
                 best = candidate
         return best
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
+_UUID = re.compile(
+    r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I
+)
+_ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+_NUMBERED = re.compile(r"^([A-Za-z][A-Za-z_-]*?)(\d+)$")
+# An enumeration: at most this many values, each seen twice on average;
+# a constant or an enumeration needs this many items to go by.
+_CHOICES = 12
+_EVIDENCE = 5
+# Generators that repeat values: not for an attribute in a table key, whose
+# items would then share a key.
+_REPEATING = ("constant", "choice", "bool")
+
+
+def inferred_generator(values: list[dict[str, Any]], kind: str) -> Any:
+    """The generator whose values look like these (DynamoDB JSON values of
+    one attribute), so that generated items read like the imported ones:
+    ISO dates and times over their range, UUIDs, ULIDs, emails, numbered
+    ids with their prefix and width, enumerations with their weights,
+    number ranges and true/false shares. None when nothing fits (the
+    attribute keeps the default its name and type imply)."""
+    if not values:
+        return None
+    if kind == "BOOL":
+        flags = [v.get("BOOL") for v in values]
+        if all(isinstance(f, bool) for f in flags):
+            return {"bool": round(sum(flags) / len(flags), 2)}
+        return None
+    if kind == "N":
+        return _number_generator([v.get("N") for v in values])
+    if kind != "S":
+        return None
+    texts = [v.get("S") for v in values]
+    if not all(isinstance(t, str) and t for t in texts):
+        return None
+    distinct = set(texts)
+    if len(distinct) == 1 and len(texts) >= _EVIDENCE:
+        return {"constant": texts[0]}
+    if all(_DATE.match(t) for t in distinct):
+        return {"date": {"from": min(distinct), "to": max(distinct)}}
+    if all(_TIMESTAMP.match(t) for t in distinct):
+        return {
+            "timestamp": {
+                "from": min(distinct)[:19] + "Z",
+                "to": max(distinct)[:19] + "Z",
+            }
+        }
+    if all(_UUID.match(t) for t in distinct):
+        return "uuid"
+    if all(_ULID.match(t) for t in distinct):
+        return "ulid"
+    if len(distinct) <= _CHOICES and len(texts) >= max(2 * len(distinct), _EVIDENCE):
+        counts: dict[str, int] = {}
+        for text in texts:
+            counts[text] = counts.get(text, 0) + 1
+        return {"choice": dict(sorted(counts.items()))}
+    if all(_EMAIL.match(t) for t in distinct):
+        return {"faker": "email"}
+    numbered = [_NUMBERED.match(t) for t in distinct]
+    if all(numbered):
+        shapes = {(m.group(1), len(m.group(2))) for m in numbered}  # type: ignore[union-attr]
+        if len(shapes) == 1:
+            prefix, width = shapes.pop()
+            return {
+                "faker": {
+                    "provider": "bothify",
+                    "text": prefix.replace("#", "") + "#" * width,
+                }
+            }
+    return None
+
+
+def _number_generator(texts: list[Any]) -> Any:
+    try:
+        numbers = [Decimal(str(t)) for t in texts]
+    except InvalidOperation:
+        return None
+    if not numbers or any(not n.is_finite() for n in numbers):
+        return None
+    low, high = min(numbers), max(numbers)
+    if all(n == n.to_integral_value() for n in numbers):
+        if len(set(numbers)) == 1 and len(numbers) >= _EVIDENCE:
+            return {"constant": int(low)}
+        return {"int": {"min": int(low), "max": int(high)}}
+    places = max(-n.normalize().as_tuple().exponent for n in numbers)  # type: ignore[operator]
+    return {
+        "decimal": {
+            "min": float(low),
+            "max": float(high),
+            "places": min(max(places, 0), 38),
+        }
+    }
 
 
 def _condition_value(wire: dict[str, Any] | None) -> str | None:
