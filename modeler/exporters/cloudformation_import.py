@@ -364,11 +364,11 @@ def _read_table(
         except Unresolved as exc:
             if key == "TableName":
                 notes.append(
-                    f"{logical}: the table name is not known before deploy ({exc}); "
+                    f"the table name is not known before deploy ({exc}); "
                     f"the design uses the logical id '{logical}'"
                 )
             elif key == "Tags":
-                notes.append(f"{logical}: tags left out: {exc}")
+                notes.append(f"tags left out: {exc}")
             else:
                 problems.append(Problem("error", f"{path}.{key}", str(exc)))
             continue
@@ -376,11 +376,11 @@ def _read_table(
             props[key] = resolved
     if resource.get("Condition"):
         notes.append(
-            f"{logical}: the table exists only under the condition "
+            f"the table {logical} exists only under the condition "
             f"{resource['Condition']}; imported as if it holds"
         )
     if resource.get("Type") == "AWS::DynamoDB::GlobalTable":
-        props = _as_table(props, notes, logical)
+        props = _as_table(props, notes)
     if not isinstance(props.get("TableName") or "", str):
         problems.append(
             Problem(
@@ -437,7 +437,7 @@ def _tags(
     return out
 
 
-def _as_table(props: dict[str, Any], notes: list[str], logical: str) -> dict[str, Any]:
+def _as_table(props: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """A global table's properties in AWS::DynamoDB::Table's terms: one
     replica's settings stand for the table (the design is one table)."""
     out = {
@@ -459,7 +459,7 @@ def _as_table(props: dict[str, Any], notes: list[str], logical: str) -> dict[str
     if replicas:
         regions = ", ".join(str(r.get("Region", "?")) for r in replicas)
         notes.append(
-            f"{logical}: a global table with replicas in {regions}; the design is "
+            f"a global table with replicas in {regions}; the design is "
             f"one table with the settings of the replica in {replica.get('Region')}"
         )
     for field in (

@@ -317,20 +317,18 @@ def _read_table(
         except Unresolved as exc:
             if key == "name":
                 notes.append(
-                    f"{name}: the table name is not known before plan ({exc}); the "
+                    f"the table name is not known before plan ({exc}); the "
                     f"design uses the resource name '{name}'"
                 )
             elif key == "tags":
-                notes.append(f"{name}: tags left out: {exc}")
+                notes.append(f"tags left out: {exc}")
             else:
                 problems.append(Problem("error", f"{path}.{key}", str(exc)))
     _check_blocks(args, path, problems)
     for meta in ("count", "for_each"):
         if meta in body:
-            notes.append(
-                f"{name}: the resource has {meta}; one table is imported for it"
-            )
-    props = _as_properties(args, notes, name)
+            notes.append(f"the resource has {meta}; one table is imported for it")
+    props = _as_properties(args, notes)
     if not isinstance(props.get("TableName") or "", str):
         problems.append(
             Problem(
@@ -465,7 +463,7 @@ def _throughput(block: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _as_properties(args: dict[str, Any], notes: list[str], name: str) -> dict[str, Any]:
+def _as_properties(args: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """An aws_dynamodb_table's arguments in AWS::DynamoDB::Table's terms."""
     props: dict[str, Any] = {
         "TableName": args.get("name"),
@@ -553,7 +551,7 @@ def _as_properties(args: dict[str, Any], notes: list[str], name: str) -> dict[st
     replicas = [r.get("region_name", "?") for r in args.get("replica") or []]
     if replicas:
         notes.append(
-            f"{name}: replicas in {', '.join(map(str, replicas))} (a global table); "
+            f"replicas in {', '.join(map(str, replicas))} (a global table); "
             "the design is one table"
         )
     for field in (
@@ -562,7 +560,7 @@ def _as_properties(args: dict[str, Any], notes: list[str], name: str) -> dict[st
         "restore_to_latest_time",
     ):
         if args.get(field):
-            notes.append(f"{name}: {field} (a restore) is not part of a design")
+            notes.append(f"{field} (a restore) is not part of a design")
     return props
 
 
