@@ -355,45 +355,68 @@ def sample_items(
     client: Any, table_name: str, *, sample: int, segments: int = 4
 ) -> Sample:
     """Up to `sample` items (DynamoDB JSON), read by a parallel Scan of
-    `segments` segments, each reading its share in pages of at most
-    SCAN_PAGE_LIMIT items; eventually consistent, so half the units of a
-    strongly consistent read."""
+    `segments` segments in pages of at most SCAN_PAGE_LIMIT items. Each
+    segment reads its share; a segment of few partitions ends early, and
+    the segments not yet at their end then share what is left, round after
+    round. Eventually consistent: half the units of a strong read."""
     segments = max(1, min(segments, sample))
-    shares = [sample // segments + (i < sample % segments) for i in range(segments)]
+    items: list[dict[str, Any]] = []
+    units, reported, pages = 0.0, False, 0
+    # Segment -> the key to go on from (None: from the start).
+    open_segments: dict[int, dict[str, Any] | None] = dict.fromkeys(range(segments))
 
-    def scan(segment: int) -> tuple[list[dict[str, Any]], float, bool, int]:
-        items: list[dict[str, Any]] = []
-        units, reported, pages = 0.0, False, 0
+    def scan(
+        segment: int, share: int, start: dict[str, Any] | None
+    ) -> tuple[list[dict[str, Any]], float, bool, int, dict[str, Any] | None]:
+        got: list[dict[str, Any]] = []
+        spent, told, count = 0.0, False, 0
         request: dict[str, Any] = {
             "TableName": table_name,
             "Segment": segment,
             "TotalSegments": segments,
             "ReturnConsumedCapacity": "TOTAL",
         }
-        while len(items) < shares[segment]:
-            request["Limit"] = min(SCAN_PAGE_LIMIT, shares[segment] - len(items))
+        while len(got) < share:
+            if start:
+                request["ExclusiveStartKey"] = start
+            request["Limit"] = min(SCAN_PAGE_LIMIT, share - len(got))
             try:
                 page = client.scan(**request)
             except ClientError as exc:
                 raise EndpointError(_message(exc)) from None
             except BotoCoreError as exc:
                 raise EndpointError(str(exc)) from None
-            pages += 1
-            items += page.get("Items", [])
+            count += 1
+            got += page.get("Items", [])
             consumed = page.get("ConsumedCapacity") or {}
             if "CapacityUnits" in consumed:
-                units += float(consumed["CapacityUnits"])
-                reported = True
-            if not page.get("LastEvaluatedKey"):
-                break
-            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        return items[: shares[segment]], units, reported, pages
+                spent += float(consumed["CapacityUnits"])
+                told = True
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                return got, spent, told, count, None
+        return got, spent, told, count, start
 
     with ThreadPoolExecutor(max_workers=segments) as pool:
-        results = list(pool.map(scan, range(segments)))
-    return Sample(
-        [item for r in results for item in r[0]],
-        sum(r[1] for r in results),
-        any(r[2] for r in results),
-        sum(r[3] for r in results),
-    )
+        while open_segments and len(items) < sample:
+            left = sample - len(items)
+            chosen = sorted(open_segments)[:left]
+            shares = [
+                left // len(chosen) + (n < left % len(chosen))
+                for n in range(len(chosen))
+            ]
+            results = list(
+                pool.map(scan, chosen, shares, [open_segments[c] for c in chosen])
+            )
+            for segment, (got, spent, told, count, start) in zip(
+                chosen, results, strict=True
+            ):
+                items += got
+                units += spent
+                reported = reported or told
+                pages += count
+                if start is None:
+                    del open_segments[segment]
+                else:
+                    open_segments[segment] = start
+    return Sample(items[:sample], units, reported, pages)

@@ -106,6 +106,33 @@ class SampleSeedForm(forms.Form):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
+class LiveTableImportForm(forms.Form):
+    """A live table to import, read from the endpoint the settings name."""
+
+    table = forms.RegexField(
+        regex=r"^[A-Za-z0-9_.-]{3,255}$",
+        max_length=255,
+        label="Table name",
+        error_messages={
+            "invalid": "A table name has 3 to 255 letters, digits, _ . and -."
+        },
+    )
+    sample = forms.IntegerField(
+        min_value=1,
+        max_value=1_000,
+        initial=500,
+        label="Items to sample",
+        help_text="At most 1,000, read by an eventually consistent parallel Scan; "
+        "they become the project's own items.",
+    )
+    name = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Project name",
+        help_text="Leave empty to use the table's name.",
+    )
+
+
 class SampleItemsImportForm(forms.Form):
     """A file of the user's own items: DynamoDB JSON lines, CSV with a
     header row, or a NoSQL Workbench model with TableData."""

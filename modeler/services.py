@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from modeler import design as d
+from modeler import dynamodb
 from modeler.conversion import (
     RevisionRecord,
     design_from_project,
@@ -30,6 +31,7 @@ from modeler.design_check import check_design, check_storable
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.examples import Example
 from modeler.exporters.design_files import read_design_source
+from modeler.exporters.live_import import read_live_table, table_properties
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
 from modeler.limits import check_limits
@@ -175,6 +177,51 @@ def project_import(
         return ImportOutcome((), tuple(refused), found.notes, found.kind_label)
     projects = project_import_designs(owner=owner, designs=found.designs, name=name)
     return ImportOutcome(tuple(projects), found.problems, found.notes, found.kind_label)
+
+
+def project_import_live_table(
+    *,
+    owner: AbstractBaseUser,
+    client: Any,
+    table: str,
+    sample: int,
+    segments: int = 4,
+    name: str = "",
+    live: dynamodb.LiveTable | None = None,
+) -> ImportOutcome:
+    """A project from a live table: its description (`live`, when the
+    caller has read it already) and a sample of its items read through
+    `client`, the entities inferred from them. Raises dynamodb.EndpointError
+    when the endpoint refuses or cannot be reached; with any problem that
+    is an error nothing is written."""
+    live = live or dynamodb.describe_live_table(client, table)
+    found = dynamodb.sample_items(client, table, sample=sample, segments=segments)
+    cost = (
+        f"{found.units:,.1f} read units"
+        if found.reported
+        else "the endpoint reported no consumed capacity"
+    )
+    result = read_live_table(
+        table_properties(
+            live.description, ttl=live.ttl, backups=live.backups, tags=live.tags
+        ),
+        found.items,
+        keep=OWN_ITEMS_MAX,
+        notes=[f"read {len(found.items):,} items in {found.pages} pages: {cost}"]
+        + live.notes,
+        replicas=live.replicas,
+    )
+    (imported,) = result.tables
+    label = f"live table {table}"
+    if not result.ok:
+        return ImportOutcome((), imported.problems, imported.notes, label)
+    refused = check_storable(result.designs[0]) + check_limits(result.designs[0])
+    if has_errors(refused):
+        return ImportOutcome((), tuple(refused), imported.notes, label)
+    projects = project_import_designs(
+        owner=owner, designs=tuple(result.designs), name=name
+    )
+    return ImportOutcome(tuple(projects), imported.problems, imported.notes, label)
 
 
 @transaction.atomic

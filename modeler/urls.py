@@ -55,6 +55,11 @@ urlpatterns = [
     path("projects/new/", projects.project_create, name="project-create"),
     path("projects/import/", projects.project_import, name="project-import"),
     path(
+        "projects/import/table/",
+        projects.project_import_table,
+        name="project-import-table",
+    ),
+    path(
         "projects/examples/<slug:slug>/",
         projects.project_from_example,
         name="project-from-example",

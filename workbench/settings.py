@@ -267,6 +267,10 @@ FILE_UPLOAD_HANDLERS = [
 # ~/.aws, instance role).
 DYNAMODB_ENDPOINT_URL = env_str("DYNAMODB_ENDPOINT_URL", default="")
 AWS_REGION = env_str("AWS_REGION", default="")
+# Import a live table from the project list, read from the endpoint above
+# with the server's credentials: off unless the operator turns it on (every
+# signed-up user could then read any table those credentials reach).
+LIVE_TABLE_IMPORT = env_bool("LIVE_TABLE_IMPORT", default=False)
 
 # The prices of the Review section's cost estimate, for every project that
 # has not set its own: US dollars, request units per million, capacity per

@@ -3,6 +3,7 @@ design overview."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,8 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from modeler import presenters, review_sessions, selectors, services
 from modeler.design_check import check_design
 from modeler.designfile import dump_design
+from modeler.dynamodb import EndpointError, make_client
 from modeler.examples import example, examples
-from modeler.forms import DesignImportForm, ProjectCreateForm
+from modeler.forms import DesignImportForm, LiveTableImportForm, ProjectCreateForm
 from modeler.views.statuses import INVALID
 
 
@@ -25,10 +27,18 @@ def _render_list(
     import_form: DesignImportForm | None = None,
     import_problems: tuple = (),
     import_outcome: services.ImportOutcome | None = None,
+    live_form: LiveTableImportForm | None = None,
+    live_problems: tuple = (),
     status: int = 200,
 ) -> HttpResponse:
     context = {
         "import_outcome": import_outcome,
+        "live_form": (live_form or LiveTableImportForm())
+        if settings.LIVE_TABLE_IMPORT
+        else None,
+        "live_problems": live_problems,
+        "live_endpoint": settings.DYNAMODB_ENDPOINT_URL,
+        "live_region": settings.AWS_REGION or "us-east-1",
         "projects": selectors.project_list(user=request.user),
         "create_form": create_form or ProjectCreateForm(),
         "import_form": import_form or DesignImportForm(),
@@ -107,6 +117,42 @@ def project_import(request: HttpRequest) -> HttpResponse:
         # list shows them instead of one project's page.
         return _render_list(request, import_outcome=outcome)
     return redirect("project-detail", project_id=outcome.projects[0].pk)
+
+
+@login_required
+@require_POST
+def project_import_table(request: HttpRequest) -> HttpResponse:
+    """A project from a live table on the endpoint the settings name, when
+    the operator has turned LIVE_TABLE_IMPORT on; a 404 otherwise."""
+    if not settings.LIVE_TABLE_IMPORT:
+        raise Http404("Importing live tables is not enabled on this server")
+    form = LiveTableImportForm(request.POST)
+    if not form.is_valid():
+        return _render_list(request, live_form=form, status=INVALID)
+    table = form.cleaned_data["table"]
+    client = make_client(
+        endpoint_url=settings.DYNAMODB_ENDPOINT_URL, region=settings.AWS_REGION
+    )
+    try:
+        outcome = services.project_import_live_table(
+            owner=request.user,
+            client=client,
+            table=table,
+            sample=form.cleaned_data["sample"],
+            name=form.cleaned_data["name"],
+        )
+    except EndpointError as exc:
+        form.add_error(None, f"Nothing was imported: {table}: {exc}")
+        return _render_list(request, live_form=form, status=INVALID)
+    if not outcome.projects:
+        form.add_error(
+            None, f"Nothing was imported: {table} has problems, listed below."
+        )
+        return _render_list(
+            request, live_form=form, live_problems=outcome.problems, status=INVALID
+        )
+    messages.success(request, f"Imported {outcome.projects[0].name}.")
+    return _render_list(request, import_outcome=outcome)
 
 
 @login_required

@@ -12,16 +12,10 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.dynamodb import (
-    EndpointError,
-    describe_live_table,
-    make_client,
-    sample_items,
-)
-from modeler.exporters.live_import import read_live_table, table_properties
+from modeler.dynamodb import EndpointError, describe_live_table, make_client
 from modeler.management.commands.sample_data import positive_int
 from modeler.management.design_source import add_endpoint_arguments
-from modeler.services import OWN_ITEMS_MAX, project_import_designs
+from modeler.services import OWN_ITEMS_MAX, project_import_live_table
 
 MAX_SAMPLE = 100_000
 
@@ -99,46 +93,31 @@ class Command(BaseCommand):
             )
             if options["estimate"]:
                 return
-            found = sample_items(
-                client, table, sample=sample, segments=options["segments"]
+            outcome = project_import_live_table(
+                owner=user,
+                client=client,
+                table=table,
+                sample=sample,
+                segments=options["segments"],
+                name=options["project"],
+                live=live,
             )
         except EndpointError as exc:
             raise CommandError(f"{table}: {exc}") from None
-        cost = (
-            f"{found.units:,.1f} read units"
-            if found.reported
-            else "the endpoint reported no consumed capacity"
-        )
-        self.stdout.write(
-            f"Read {len(found.items):,} items in {found.pages} pages: {cost}"
-        )
-        result = read_live_table(
-            table_properties(
-                live.description, ttl=live.ttl, backups=live.backups, tags=live.tags
-            ),
-            found.items,
-            keep=OWN_ITEMS_MAX,
-            notes=live.notes,
-            replicas=live.replicas,
-        )
-        (imported,) = result.tables
-        for problem in imported.problems:
+        for problem in outcome.problems:
             self.stderr.write(
                 f"{table}: {problem.severity}: {problem.path}: {problem.message}"
             )
-        for note in imported.notes:
+        for note in outcome.notes:
             self.stderr.write(f"{table}: note: {note}")
-        if not result.ok:
+        if not outcome.projects:
             raise CommandError(
                 f"{table}: not imported; see the errors above", returncode=1
             )
-        (project,) = project_import_designs(
-            owner=user, designs=tuple(result.designs), name=options["project"]
-        )
-        entities = ", ".join(e.name for e in result.designs[0].entities)
+        (project,) = outcome.projects
         self.stdout.write(
             self.style.SUCCESS(
                 f"Imported {table} as project {project.pk} “{project.name}” owned by "
-                f"{owner}" + (f"; entities: {entities}" if entities else "")
+                f"{owner}"
             )
         )
