@@ -33,12 +33,14 @@ from modeler.designfile import (
     yaml_error_message,
 )
 from modeler.exporters.tables_import import (
+    Scaling,
     TableReader,
     TablesImport,
     design_document,
     failed,
     kind_of,
     read_table_design,
+    scaling_notes,
     valid_table_name,
 )
 from modeler.problems import Problem
@@ -102,7 +104,7 @@ def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
             "the template has no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable "
             "resource; its resources are " + (", ".join(types[:10]) or "untyped")
         )
-    scaling = _scaling_notes(resources, resolver)
+    scaling = _scalings(resources, resolver)
     imported = []
     for logical, resource in tables:
         imported.append(
@@ -342,7 +344,7 @@ def _read_table(
     logical: str,
     resource: dict[str, Any],
     resolver: _Resolver,
-    scaling: list[str],
+    scaling: list[Scaling],
     description: str,
 ):  # type: ignore[no-untyped-def]
     path = f"Resources.{logical}.Properties"
@@ -393,9 +395,9 @@ def _read_table(
     table_name = valid_table_name(str(props.get("TableName") or logical), notes)
     reader = TableReader(path, problems, notes, what="the template")
     table = reader.table(props, table_name) if not problems else None
-    notes.extend(scaling)
     if table is None:
         return read_table_design(table_name, {}, problems, notes)
+    notes.extend(scaling_notes(scaling, table))
     notes.append(
         "a template describes the table, not its items: add entities with their "
         "key templates, then the access patterns"
@@ -543,11 +545,11 @@ def _global_throughput(
     return out
 
 
-def _scaling_notes(
+def _scalings(
     resources: dict[str, Any], resolver: _Resolver
-) -> dict[str, list[str]]:
+) -> dict[str, list[Scaling]]:
     """Application Auto Scaling targets of the template's tables, by the
-    table's logical id: a design keeps capacity, not scaling policies."""
+    table's logical id."""
     by_name: dict[str, str] = {}
     for logical, resource in resources.items():
         if isinstance(resource, dict) and resource.get("Type") in TABLE_TYPES:
@@ -556,7 +558,7 @@ def _scaling_notes(
             if isinstance(props, dict):
                 with contextlib.suppress(Unresolved):
                     by_name[str(resolver.value(props.get("TableName")))] = logical
-    notes: dict[str, list[str]] = {}
+    found: dict[str, list[Scaling]] = {}
     for resource in resources.values():
         if not isinstance(resource, dict) or resource.get("Type") != (
             "AWS::ApplicationAutoScaling::ScalableTarget"
@@ -565,8 +567,7 @@ def _scaling_notes(
         props = resource.get("Properties") or {}
         if not isinstance(props, dict):
             continue
-        resource_id = props.get("ResourceId")
-        text = json.dumps(resource_id, default=str)
+        text = json.dumps(props.get("ResourceId"), default=str)
         table = next(
             (
                 logical
@@ -578,13 +579,16 @@ def _scaling_notes(
         )
         if table is None:
             continue
-        notes.setdefault(table, []).append(
-            f"auto scaling of {props.get('ScalableDimension', 'capacity')} "
-            f"(min {props.get('MinCapacity')}, max {props.get('MaxCapacity')}) is "
-            "not kept: a design holds the provisioned capacity, and the Terraform "
-            "and CloudFormation exports add target tracking up to 10 times it"
+        index = re.search(r"/index/([^\"/]+)", text)
+        found.setdefault(table, []).append(
+            Scaling(
+                str(props.get("ScalableDimension", "")),
+                index.group(1) if index else "",
+                props.get("MinCapacity"),
+                props.get("MaxCapacity"),
+            )
         )
-    return notes
+    return found
 
 
 def _list(value: Any) -> list:

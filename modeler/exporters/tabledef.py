@@ -56,6 +56,14 @@ def logical_id(text: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in parts if p) or "Index"
 
 
+def default_max_capacity(units: int) -> int:
+    """How far the exports let auto scaling raise a provisioned capacity:
+    ten times it, at most 40,000 units (never below the capacity)."""
+    if units >= MAX_CAPACITY_UNITS:
+        return units
+    return min(units * MAX_CAPACITY_FACTOR, MAX_CAPACITY_UNITS)
+
+
 def scaling_targets(table: d.Table) -> list[ScalingTarget]:
     """The auto-scaled dimensions of a provisioned table and its GSIs."""
     if table.billing_mode != "PROVISIONED":
@@ -77,9 +85,7 @@ def scaling_targets(table: d.Table) -> list[ScalingTarget]:
                     index,
                     dimension,
                     units,
-                    min(max(units * MAX_CAPACITY_FACTOR, units), MAX_CAPACITY_UNITS)
-                    if units < MAX_CAPACITY_UNITS
-                    else units,
+                    default_max_capacity(units),
                 )
             )
 

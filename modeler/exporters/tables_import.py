@@ -22,6 +22,7 @@ import yaml
 from modeler import design as d
 from modeler.designfile import FORMAT, ReadResult, read_design
 from modeler.engine.types import item_from_wire
+from modeler.exporters.tabledef import default_max_capacity
 from modeler.exporters.workbench_infer import merge_colliding, plain_json
 from modeler.problems import Problem
 from modeler.sampledata.recognise import EntityRecogniser
@@ -80,6 +81,63 @@ class TablesImport:
                 for p in table.problems
             ]
         return out
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """An Application Auto Scaling target of a table or one of its GSIs."""
+
+    dimension: str  # dynamodb:table:ReadCapacityUnits, dynamodb:index:...
+    index: str  # "" for the table
+    minimum: Any
+    maximum: Any
+
+
+def scaling_notes(scalings: list[Scaling], table: dict[str, Any]) -> list[str]:
+    """What becomes of a file's auto scaling: a design keeps the provisioned
+    capacity, and the exports add target tracking from it to ten times it.
+    Targets that are just that are one note; any other is named."""
+    matching, notes = 0, []
+    for scaling in scalings:
+        capacity = (
+            table.get("billing", {})
+            if not scaling.index
+            else next(
+                (
+                    i.get("capacity") or {}
+                    for i in table.get("indexes", [])
+                    if i["name"] == scaling.index
+                ),
+                {},
+            )
+        )
+        unit = "read" if "Read" in scaling.dimension else "write"
+        units = capacity.get(unit)
+        what = f"{'GSI ' + scaling.index if scaling.index else 'the table'}'s {unit}s"
+        if isinstance(units, int) and (scaling.minimum, scaling.maximum) == (
+            units,
+            default_max_capacity(units),
+        ):
+            matching += 1
+            continue
+        notes.append(
+            f"auto scaling of {what} from {scaling.minimum} to {scaling.maximum} "
+            f"units is not kept: the design holds the provisioned capacity "
+            f"({units}), and the exports scale it up to "
+            + (
+                f"{default_max_capacity(units):,}"
+                if isinstance(units, int)
+                else "10 times it"
+            )
+        )
+    if matching:
+        notes.insert(
+            0,
+            f"auto scaling of {matching} capacit{'ies' if matching > 1 else 'y'} "
+            "is what the exports write for the provisioned capacity (from it to "
+            "ten times it): kept as the capacity",
+        )
+    return notes
 
 
 def failed(message: str, line: int | None = None) -> TablesImport:

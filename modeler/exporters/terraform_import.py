@@ -19,12 +19,14 @@ from typing import Any
 
 from modeler.exporters.tables_import import (
     ImportedTable,
+    Scaling,
     TableReader,
     TablesImport,
     design_document,
     failed,
     kind_of,
     read_table_design,
+    scaling_notes,
     valid_table_name,
 )
 from modeler.problems import Problem
@@ -90,7 +92,7 @@ def read_terraform(source: str | bytes, *, max_bytes: int) -> TablesImport:
                 else ""
             )
         )
-    scaling = _scaling_notes(config, {name for name, _ in tables})
+    scaling = _scalings(config, {name for name, _ in tables})
     imported = [
         _read_table(name, body, resolver, scaling.get(name, []))
         for name, body in tables
@@ -288,7 +290,7 @@ def _text(value: Any) -> str:
 
 
 def _read_table(
-    name: str, body: dict[str, Any], resolver: _Resolver, scaling: list[str]
+    name: str, body: dict[str, Any], resolver: _Resolver, scaling: list[Scaling]
 ) -> ImportedTable:
     path = f'resource.aws_dynamodb_table."{name}"'
     problems: list[Problem] = []
@@ -343,9 +345,9 @@ def _read_table(
         path, problems, notes, what="the configuration", names=TERRAFORM_NAMES
     )
     table = reader.table(props, table_name) if not problems else None
-    notes.extend(scaling)
     if table is None:
         return read_table_design(table_name, {}, problems, notes)
+    notes.extend(scaling_notes(scaling, table))
     notes.append(
         "a configuration describes the table, not its items: add entities with "
         "their key templates, then the access patterns"
@@ -564,19 +566,24 @@ def _as_properties(args: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     return props
 
 
-def _scaling_notes(config: dict[str, Any], tables: set[str]) -> dict[str, list[str]]:
-    """aws_appautoscaling_target resources of the file's tables."""
-    notes: dict[str, list[str]] = {}
-    for kind, label, body in labelled_blocks(config, "resource"):
+def _scalings(config: dict[str, Any], tables: set[str]) -> dict[str, list[Scaling]]:
+    """aws_appautoscaling_target resources of the file's tables, by the
+    table's resource name."""
+    found: dict[str, list[Scaling]] = {}
+    for kind, _label, body in labelled_blocks(config, "resource"):
         if kind != "aws_appautoscaling_target":
             continue
         text = str(body.get("resource_id", ""))
         table = next((t for t in tables if f"aws_dynamodb_table.{t}." in text), None)
-        if table is not None:
-            notes.setdefault(table, []).append(
-                f"auto scaling {label} of {body.get('scalable_dimension', 'capacity')} "
-                f"(min {body.get('min_capacity')}, max {body.get('max_capacity')}) is "
-                "not kept: a design holds the provisioned capacity, and the Terraform "
-                "and CloudFormation exports add target tracking up to 10 times it"
+        if table is None:
+            continue
+        index = re.search(r"/index/([^\"/$]+)", text)
+        found.setdefault(table, []).append(
+            Scaling(
+                str(body.get("scalable_dimension", "")),
+                index.group(1) if index else "",
+                body.get("min_capacity"),
+                body.get("max_capacity"),
             )
-    return notes
+        )
+    return found

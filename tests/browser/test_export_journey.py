@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from modeler import services
+from modeler.conversion import design_from_project
 from modeler.designfile import read_design
 from modeler.models import Project
 from tests.exporters.helpers import EXAMPLES_DIR as EXAMPLES
@@ -87,3 +88,40 @@ def test_import_a_workbench_model_and_export_it(page, screenshot):
     expect(first.locator("code").first).to_contain_text("client.get_item(")
     expect(page.locator(".pattern-code")).to_have_count(8)
     screenshot("export-05-code")
+
+
+def test_the_terraform_export_imports_back_as_the_same_table(page, screenshot):
+    """Download a project's Terraform from the Export section and import
+    the file from the project list: the new project has the same table."""
+    ada = User.objects.create_user("ada", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "device-telemetry.yaml").read_bytes()).design
+    telemetry = services.project_create(owner=ada, design=design)
+    _log_in(page, "ada", "correct-horse-battery")
+
+    page.goto(f"/projects/{telemetry.pk}/export/?format=terraform")
+    with page.expect_download() as download:
+        page.click(".export-preview a[download]")
+    path = Path(download.value.path()).with_name("main.tf")
+    Path(download.value.path()).rename(path)
+
+    page.goto("/")
+    page.set_input_files("#id_file", str(path))
+    page.click("#import button[type=submit]")
+    report = page.locator(".import-report")
+    expect(report).to_contain_text("Imported from the Terraform configuration")
+    expect(report).to_contain_text("the tag Environment is set from the variable")
+    screenshot("export-06-terraform-import")
+    imported = Project.objects.exclude(pk=telemetry.pk).get()
+    report.locator("a", has_text="device-telemetry").click()
+    expect(page).to_have_url(re.compile(rf"/projects/{imported.pk}/$"))
+    for index in ("GSI1", "LSI1"):
+        expect(page.locator("main")).to_contain_text(index)
+    table = design_from_project(imported).table
+    assert {i.name: i for i in table.indexes} == {
+        i.name: i for i in design.table.indexes
+    }
+    assert (table.capacity, table.ttl_attribute, table.encryption) == (
+        design.table.capacity,
+        design.table.ttl_attribute,
+        design.table.encryption,
+    )
