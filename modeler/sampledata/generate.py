@@ -15,6 +15,7 @@ draws from its own random generator seeded by the seed and its name.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Mapping
@@ -128,20 +129,32 @@ def planned_items(
     counts: dict[str, int] = {}
     total, last = 0, ""
     for entity in _parents_first(design):
-        rng = Random(f"{seed}:{entity.name}:counts")
         sample = entity.sample
-        if not sample.per:
-            counts[entity.name] = _root_count(entity, rng, scale)
-        elif sample.count.distribution == "fixed" and not sample.hot_keys:
-            # Every parent has the same number of children: no draw needed.
-            counts[entity.name] = counts.get(sample.per, 0) * sample.count.value
-        else:
-            parents = counts.get(sample.per, 0)
-            counts[entity.name] = sum(_child_counts(entity, rng, parents))
+        parents = counts.get(sample.per, 0) if sample.per else 0
+        counts[entity.name] = _planned_count(seed, entity.name, sample, parents, scale)
         total, last = total + counts[entity.name], entity.name
         if total > stop_after:
             break
     return total, last
+
+
+@functools.lru_cache(maxsize=4096)
+def _planned_count(
+    seed: int, name: str, sample: d.SampleSettings, parents: int, scale: float
+) -> int:
+    """How many items of one entity `generate` makes: the same draws from
+    the entity's own generator of counts, kept, since every save of a design
+    plans its sample data again (the limits check) and most saves change no
+    count."""
+    rng = Random(f"{seed}:{name}:counts")
+    if not sample.per:
+        return max(0, round(_draw_count(sample.count, rng) * scale))
+    if sample.count.distribution == "fixed" and not sample.hot_keys:
+        # Every parent has the same number of children: no draw needed.
+        return parents * sample.count.value
+    counts = [_draw_count(sample.count, rng) for _ in range(parents)]
+    _skew_toward_hot_parents(counts, sample.hot_keys, sample.hot_share)
+    return sum(counts)
 
 
 def _parents_first(design: d.Design) -> list[d.Entity]:
