@@ -2,7 +2,7 @@
 and a sample of its items become a design whose entities, key templates
 and attributes are inferred from the items, as for a NoSQL Workbench model
 without facets: by a type attribute when the items have one, else by the
-word their partition key starts with, and key templates from the values
+shapes of all their keys together, and key templates from the values
 (`CUST#123` and `CUST#456` give `CUST#{custId}`).
 
 This module reads what `modeler.dynamodb` fetched; it makes no request.

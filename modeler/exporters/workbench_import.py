@@ -8,7 +8,8 @@ labs web modeler's `ModelSchema` section when there is one, and otherwise
 are inferred from the facet's sample items (`c#12345` and `c#23456` give
 `c#{cId}`; a key part equal to an item attribute becomes that attribute's
 placeholder); without facets, items are grouped by a type attribute
-(`type`, `EntityType`...) or form one entity. Table data becomes sample
+(`type`, `EntityType`...) or by the shapes of all their keys together
+(`workbench_infer.key_shape_groups`). Table data becomes sample
 items. Whatever cannot be carried over is listed in `notes`, never dropped
 silently.
 

@@ -59,7 +59,6 @@ DISCRIMINATORS = (
 )
 _GENERIC_KEY = re.compile(r"(?:^|[^A-Za-z])(?:pk|sk)\d*$|^(?:gsi|lsi)\d", re.IGNORECASE)
 _TIME = re.compile(r"\d:\d")
-_LEADING_WORD = re.compile(r"^([A-Za-z]{2,})[#:|]")
 
 
 @dataclass
@@ -81,28 +80,6 @@ def scalar_text(wire: dict[str, Any]) -> str | None:
     if "N" in wire:
         return wire["N"]
     return None
-
-
-def key_prefix_groups(
-    items: list[dict[str, dict]], partition: str, name: str
-) -> list[Group]:
-    """Items told apart by the word their partition key starts with
-    (`User:UserA`, `Room:Music`), when every item has one and there are
-    several; else one group."""
-    words = []
-    for item in items:
-        match = _LEADING_WORD.match(scalar_text(item.get(partition, {})) or "")
-        if match is None:
-            return [Group(name, list(items), origin="all items")]
-        words.append(match.group(1))
-    if len(set(words)) < 2:
-        return [Group(name, list(items), origin="all items")]
-    groups: dict[str, Group] = {}
-    for word, item in zip(words, items, strict=True):
-        groups.setdefault(
-            word, Group(word, origin=f"items whose {partition} starts with {word}")
-        ).items.append(item)
-    return list(groups.values())
 
 
 _CONSTANT = re.compile(r"^[#A-Za-z_][A-Za-z_ -]*$")
