@@ -91,6 +91,8 @@ def test_a_live_table_gives_back_the_examples_entities_and_key_templates(
     assert {i.name for i in design.table.indexes} == {
         i.name for i in example.table.indexes
     }
+    assert design.table.billing_mode == example.table.billing_mode
+    assert design.table.capacity == example.table.capacity
     assert design.table.ttl_attribute == example.table.ttl_attribute
     assert design.table.point_in_time_recovery == example.table.point_in_time_recovery
     assert 0 < len(design.sample_data.items) <= 1_000
@@ -230,3 +232,55 @@ def test_an_inferred_repeating_generator_never_keys_a_table_item():
     assert entity.keys["PK"].template == "CUST#{customerId}"
     assert generators["status"].kind == "choice"
     assert generators["customerId"] is None
+
+
+def test_a_sort_key_that_starts_with_a_placeholder_is_a_kind_of_its_own():
+    """Accounts with a profile, transactions keyed by their time first and
+    group memberships, and an inverted index (SK, PK): three kinds, not one
+    that a placeholder-first sort key would swallow."""
+    props = {
+        "TableName": "bank",
+        "BillingModeSummary": {"BillingMode": "PAY_PER_REQUEST"},
+        "AttributeDefinitions": [
+            {"AttributeName": "PK", "AttributeType": "S"},
+            {"AttributeName": "SK", "AttributeType": "S"},
+        ],
+        "KeySchema": [
+            {"AttributeName": "PK", "KeyType": "HASH"},
+            {"AttributeName": "SK", "KeyType": "RANGE"},
+        ],
+        "GlobalSecondaryIndexes": [
+            {
+                "IndexName": "Inverted",
+                "KeySchema": [
+                    {"AttributeName": "SK", "KeyType": "HASH"},
+                    {"AttributeName": "PK", "KeyType": "RANGE"},
+                ],
+                "Projection": {"ProjectionType": "ALL"},
+            }
+        ],
+    }
+    items = []
+    for account in range(6):
+        pk = {"S": f"ACCT#{account:04d}"}
+        items.append({"PK": pk, "SK": {"S": "PROFILE"}, "owner": {"S": "Ann"}})
+        for n in range(4):
+            when = f"2025-01-{n + 1:02d}T10:00:00Z"
+            items.append(
+                {"PK": pk, "SK": {"S": f"{when}#TX#{account}{n}"}, "amount": {"N": "5"}}
+            )
+        for n in range(2):
+            group = f"GROUP#G{(account + n) % 3}"
+            items.append({"PK": pk, "SK": {"S": group}, "role": {"S": "member"}})
+    result = read_live_table(table_properties(props), items, keep=100)
+    assert result.ok, result.all_problems
+    (design,) = result.designs
+    assert design.table.billing_mode == "PAY_PER_REQUEST"
+    keys = {
+        e.name: (e.keys["PK"].template, e.keys["SK"].template) for e in design.entities
+    }
+    assert keys == {
+        "Profile": ("ACCT#{acctId:04d}", "PROFILE"),
+        "bank": ("ACCT#{acctId:04d}", "{skValue}#TX#{txId:02d}"),
+        "Group": ("ACCT#{acctId:04d}", "GROUP#G{gId}"),
+    }

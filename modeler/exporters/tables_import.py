@@ -28,9 +28,16 @@ from modeler.problems import Problem
 from modeler.sampledata.recognise import EntityRecogniser
 
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
-# libyaml's dumper when PyYAML has it: an import of 1,000 items writes its
-# document in a tenth of the pure-Python dumper's time.
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """libyaml's dumper when PyYAML has it (an import of 1,000 items writes
+    its document in a tenth of the pure-Python dumper's time), writing an
+    object met twice (one key value shared by several items) in full: the
+    design reader refuses aliases."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def _yaml(doc: dict[str, Any]) -> str:

@@ -470,3 +470,40 @@ def test_key_attributes_listed_in_an_include_projection_are_left_out():
         note.startswith("index KeysOnly:") and note.endswith("so it is KEYS_ONLY")
         for note in notes
     )
+
+
+def test_two_attributes_of_one_sample_data_format_import():
+    """One generator shared by two attributes was written as a YAML alias,
+    which the design reader refuses: the model could not be imported."""
+    model = {
+        "ModelName": "Events",
+        "ModelMetadata": {"Version": "3.0"},
+        "DataModel": [
+            {
+                "TableName": "events",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}
+                },
+                "NonKeyAttributes": [
+                    {"AttributeName": "startsOn", "AttributeType": "S"},
+                    {"AttributeName": "endsOn", "AttributeType": "S"},
+                ],
+                "SampleDataFormats": {
+                    "startsOn": ["date", "ISO 8601 date"],
+                    "endsOn": ["date", "ISO 8601 date"],
+                },
+                "TableData": [
+                    {
+                        "PK": {"S": "EV#1"},
+                        "startsOn": {"S": "2025-01-01"},
+                        "endsOn": {"S": "2025-01-02"},
+                    }
+                ],
+            }
+        ],
+    }
+    result = read_workbench(json.dumps(model))
+    assert result.ok, result.all_problems
+    (entity,) = result.designs[0].entities
+    kinds = {a.name: a.generator.kind for a in entity.attributes if a.generator}
+    assert kinds == {"startsOn": "date", "endsOn": "date"}
