@@ -113,12 +113,15 @@ def test_a_missing_table_is_a_clear_error(aws, moto_url, owner):
     assert not Project.objects.exists()
 
 
-def test_sparse_conditions_are_inferred_from_which_items_have_the_index_keys():
-    props = {
-        "TableName": "tasks",
-        "BillingMode": "PAY_PER_REQUEST",
+def described(name: str, *gsis: tuple[str, str, str]) -> dict:
+    """DescribeTable's answer for an on-demand table keyed PK, SK (all S)
+    with GSIs given as (name, partition key, sort key or "")."""
+    names = ["PK", "SK"] + [k for _, pk, sk in gsis for k in (pk, sk) if k]
+    return {
+        "TableName": name,
+        "BillingModeSummary": {"BillingMode": "PAY_PER_REQUEST"},
         "AttributeDefinitions": [
-            {"AttributeName": n, "AttributeType": "S"} for n in ("PK", "SK", "GSI1PK")
+            {"AttributeName": n, "AttributeType": "S"} for n in dict.fromkeys(names)
         ],
         "KeySchema": [
             {"AttributeName": "PK", "KeyType": "HASH"},
@@ -126,12 +129,18 @@ def test_sparse_conditions_are_inferred_from_which_items_have_the_index_keys():
         ],
         "GlobalSecondaryIndexes": [
             {
-                "IndexName": "Open",
-                "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}],
-                "Projection": {"ProjectionType": "KEYS_ONLY"},
+                "IndexName": index,
+                "KeySchema": [{"AttributeName": pk, "KeyType": "HASH"}]
+                + ([{"AttributeName": sk, "KeyType": "RANGE"}] if sk else []),
+                "Projection": {"ProjectionType": "ALL"},
             }
+            for index, pk, sk in gsis
         ],
     }
+
+
+def test_sparse_conditions_are_inferred_from_which_items_have_the_index_keys():
+    props = described("tasks", ("Open", "GSI1PK", ""))
     items = []
     for n in range(40):
         state = ("open", "done", "in review")[n % 3]
@@ -205,18 +214,7 @@ def test_an_inferred_repeating_generator_never_keys_a_table_item():
     """Twelve orders of three customers: `customerId` looks like a choice of
     three, but a choice in the partition key would give all generated
     customers three keys between them; `status` is a choice."""
-    props = {
-        "TableName": "orders",
-        "BillingMode": "PAY_PER_REQUEST",
-        "AttributeDefinitions": [
-            {"AttributeName": "PK", "AttributeType": "S"},
-            {"AttributeName": "SK", "AttributeType": "S"},
-        ],
-        "KeySchema": [
-            {"AttributeName": "PK", "KeyType": "HASH"},
-            {"AttributeName": "SK", "KeyType": "RANGE"},
-        ],
-    }
+    props = described("orders")
     items = [
         {
             "PK": {"S": f"CUST#c{n % 3}"},
@@ -238,28 +236,7 @@ def test_a_sort_key_that_starts_with_a_placeholder_is_a_kind_of_its_own():
     """Accounts with a profile, transactions keyed by their time first and
     group memberships, and an inverted index (SK, PK): three kinds, not one
     that a placeholder-first sort key would swallow."""
-    props = {
-        "TableName": "bank",
-        "BillingModeSummary": {"BillingMode": "PAY_PER_REQUEST"},
-        "AttributeDefinitions": [
-            {"AttributeName": "PK", "AttributeType": "S"},
-            {"AttributeName": "SK", "AttributeType": "S"},
-        ],
-        "KeySchema": [
-            {"AttributeName": "PK", "KeyType": "HASH"},
-            {"AttributeName": "SK", "KeyType": "RANGE"},
-        ],
-        "GlobalSecondaryIndexes": [
-            {
-                "IndexName": "Inverted",
-                "KeySchema": [
-                    {"AttributeName": "SK", "KeyType": "HASH"},
-                    {"AttributeName": "PK", "KeyType": "RANGE"},
-                ],
-                "Projection": {"ProjectionType": "ALL"},
-            }
-        ],
-    }
+    props = described("bank", ("Inverted", "SK", "PK"))
     items = []
     for account in range(6):
         pk = {"S": f"ACCT#{account:04d}"}

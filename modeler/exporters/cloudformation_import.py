@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from decimal import Decimal
 from typing import Any
 
 import yaml
@@ -39,6 +38,7 @@ from modeler.exporters.tables_import import (
     design_document,
     failed,
     kind_of,
+    load_json,
     read_table_design,
     scaling_notes,
     valid_table_name,
@@ -118,15 +118,7 @@ def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
 def _load(text: str) -> Any:
     stripped = text.lstrip()
     if stripped.startswith("{"):
-        try:
-            return json.loads(text, parse_float=Decimal)
-        except json.JSONDecodeError as exc:
-            return failed(
-                f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
-                exc.lineno,
-            )
-        except RecursionError:
-            return failed("the JSON is nested too deeply")
+        return load_json(text)
     try:
         check_yaml_structure(text, what="a template")
         return yaml.load(text, Loader=TemplateLoader)  # noqa: S506 (a safe loader)
@@ -579,11 +571,10 @@ def _scalings(
         )
         if table is None:
             continue
-        index = re.search(r"/index/([^\"/]+)", text)
         found.setdefault(table, []).append(
-            Scaling(
-                str(props.get("ScalableDimension", "")),
-                index.group(1) if index else "",
+            Scaling.of(
+                text,
+                props.get("ScalableDimension"),
                 props.get("MinCapacity"),
                 props.get("MaxCapacity"),
             )

@@ -12,6 +12,7 @@ imported design passes exactly the checks a hand-written one does."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -99,6 +100,15 @@ class Scaling:
     minimum: Any
     maximum: Any
 
+    @classmethod
+    def of(cls, resource_id: str, dimension: Any, minimum: Any, maximum: Any):  # type: ignore[no-untyped-def]
+        """A target from its ResourceId as the file writes it
+        (`table/${Table}/index/GSI1`, `table/${aws_dynamodb_table.t.name}`)."""
+        index = re.search(r"/index/([^\"/$]+)", resource_id)
+        return cls(
+            str(dimension or ""), index.group(1) if index else "", minimum, maximum
+        )
+
 
 def scaling_notes(scalings: list[Scaling], table: dict[str, Any]) -> list[str]:
     """What becomes of a file's auto scaling: a design keeps the provisioned
@@ -149,6 +159,20 @@ def scaling_notes(scalings: list[Scaling], table: dict[str, Any]) -> list[str]:
 
 def failed(message: str, line: int | None = None) -> TablesImport:
     return TablesImport(problems=(Problem("error", "file", message, line),))
+
+
+def load_json(text: str) -> Any:
+    """A file's JSON (numbers with a fraction as Decimal), or the failed
+    import that says where it is broken."""
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        return failed(
+            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            exc.lineno,
+        )
+    except RecursionError:
+        return failed("the JSON is nested too deeply")
 
 
 def kind_of(value: Any) -> str:

@@ -577,11 +577,10 @@ def _scalings(config: dict[str, Any], tables: set[str]) -> dict[str, list[Scalin
         table = next((t for t in tables if f"aws_dynamodb_table.{t}." in text), None)
         if table is None:
             continue
-        index = re.search(r"/index/([^\"/$]+)", text)
         found.setdefault(table, []).append(
-            Scaling(
-                str(body.get("scalable_dimension", "")),
-                index.group(1) if index else "",
+            Scaling.of(
+                text,
+                body.get("scalable_dimension"),
                 body.get("min_capacity"),
                 body.get("max_capacity"),
             )

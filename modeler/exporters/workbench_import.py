@@ -20,7 +20,6 @@ checks a hand-written one does.
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from typing import Any
 
@@ -31,6 +30,7 @@ from modeler.exporters.tables_import import (
     TablesImport,
     failed,
     kind_of,
+    load_json,
     read_inferred_design,
     valid_table_name,
 )
@@ -105,15 +105,9 @@ def read_workbench(
         source = file_text(source, max_bytes=max_bytes, kind="model files")
     except TextFileError as exc:
         return failed(str(exc))
-    try:
-        model = json.loads(source, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        return failed(
-            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
-            exc.lineno,
-        )
-    except RecursionError:
-        return failed("the JSON is nested too deeply")
+    model = load_json(source)
+    if isinstance(model, TablesImport):
+        return model
     if not isinstance(model, dict):
         return failed(
             f"expected a NoSQL Workbench model (a JSON object with ModelName and "

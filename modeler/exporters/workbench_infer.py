@@ -706,7 +706,7 @@ def inferred_generator(values: list[dict[str, Any]], kind: str) -> Any:
             return {
                 "faker": {
                     "provider": "bothify",
-                    "text": prefix.replace("#", "") + "#" * width,
+                    "text": prefix + "#" * width,
                 }
             }
     return None

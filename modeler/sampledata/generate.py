@@ -148,13 +148,11 @@ def _planned_count(
     count."""
     rng = Random(f"{seed}:{name}:counts")
     if not sample.per:
-        return max(0, round(_draw_count(sample.count, rng) * scale))
+        return _root_count(sample, rng, scale)
     if sample.count.distribution == "fixed" and not sample.hot_keys:
         # Every parent has the same number of children: no draw needed.
         return parents * sample.count.value
-    counts = [_draw_count(sample.count, rng) for _ in range(parents)]
-    _skew_toward_hot_parents(counts, sample.hot_keys, sample.hot_share)
-    return sum(counts)
+    return sum(_child_counts(sample, rng, parents))
 
 
 def _parents_first(design: d.Design) -> list[d.Entity]:
@@ -234,7 +232,7 @@ def _make_entity(
     parents: list[int] = []
     sample = entity.sample
     if not sample.per:
-        count = _root_count(entity, counts_rng, scale)
+        count = _root_count(entity.sample, counts_rng, scale)
         _check_budget(entity, count, budget)
         for serial in range(count):
             items.append(make(rng, Context(serial=serial)))
@@ -246,7 +244,7 @@ def _make_entity(
             "which is not an entity of the design"
         )
     parent_items, _ = made[sample.per]
-    counts = _child_counts(entity, counts_rng, len(parent_items))
+    counts = _child_counts(entity.sample, counts_rng, len(parent_items))
     _check_budget(entity, sum(counts), budget)
     for position, count in enumerate(counts):
         if not count:
@@ -259,13 +257,12 @@ def _make_entity(
     return items, parents
 
 
-def _root_count(entity: d.Entity, rng: Random, scale: float) -> int:
-    return max(0, round(_draw_count(entity.sample.count, rng) * scale))
+def _root_count(sample: d.SampleSettings, rng: Random, scale: float) -> int:
+    return max(0, round(_draw_count(sample.count, rng) * scale))
 
 
-def _child_counts(entity: d.Entity, rng: Random, parents: int) -> list[int]:
+def _child_counts(sample: d.SampleSettings, rng: Random, parents: int) -> list[int]:
     """How many children each of the parents has."""
-    sample = entity.sample
     counts = [_draw_count(sample.count, rng) for _ in range(parents)]
     _skew_toward_hot_parents(counts, sample.hot_keys, sample.hot_share)
     return counts
