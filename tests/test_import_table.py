@@ -235,7 +235,8 @@ def test_an_inferred_repeating_generator_never_keys_a_table_item():
 def test_a_sort_key_that_starts_with_a_placeholder_is_a_kind_of_its_own():
     """Accounts with a profile, transactions keyed by their time first and
     group memberships, and an inverted index (SK, PK): three kinds, not one
-    that a placeholder-first sort key would swallow."""
+    that a placeholder-first sort key would swallow; the transactions are
+    named by the word in their sort key."""
     props = described("bank", ("Inverted", "SK", "PK"))
     items = []
     for account in range(6):
@@ -258,6 +259,6 @@ def test_a_sort_key_that_starts_with_a_placeholder_is_a_kind_of_its_own():
     }
     assert keys == {
         "Profile": ("ACCT#{acctId:04d}", "PROFILE"),
-        "bank": ("ACCT#{acctId:04d}", "{skValue}#TX#{txId:02d}"),
+        "Tx": ("ACCT#{acctId:04d}", "{skValue}#TX#{txId:02d}"),
         "Group": ("ACCT#{acctId:04d}", "GROUP#G{gId}"),
     }

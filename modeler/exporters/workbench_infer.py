@@ -82,14 +82,22 @@ def scalar_text(wire: dict[str, Any]) -> str | None:
     return None
 
 
-_CONSTANT = re.compile(r"^[#A-Za-z_][A-Za-z_ -]*$")
-_WORD_PREFIX = re.compile(r"^#?([A-Za-z][A-Za-z_]+)[#:|/]")
+_CONSTANT = re.compile(r'^[#"A-Za-z_][A-Za-z_ "-]*$')
+_KEY_PARTS = re.compile(r"([#|:/])")
+_LITERAL = re.compile(r"^[A-Za-z_]{1,40}$")
 
 
 def _shape(wire: dict[str, Any] | None) -> str | None:
     """What a key value says about its item's kind: `=PROFILE` for a
-    constant, `ORDER#` for a value that starts with a word and a separator,
-    `` for anything else (an id, a date, a number), None when absent."""
+    constant; the value's skeleton for a value with literal words, its
+    values written `*` (`ORDER#*`, `u#*#follower`, `p#*#u#*`); `` for
+    anything else (an id, a date, a number); None when absent.
+
+    Words and values alternate: a word after a separator that follows a
+    word is a value (`USER#alice`, `STATUS#OPEN`), a word after a value is
+    a literal again (`u#12345#follower`), and a part with a digit is a
+    value. Values next to each other are one (`ORDER#2023-01-01T10:00:00`
+    is `ORDER#*`)."""
     if wire is None:
         return None
     text = wire.get("S") if isinstance(wire, dict) else None
@@ -97,8 +105,40 @@ def _shape(wire: dict[str, Any] | None) -> str | None:
         return ""
     if _CONSTANT.match(text) and len(text) <= 40:
         return f"={text}"
-    match = _WORD_PREFIX.match(text)
-    return f"{match.group(1)}#" if match else ""
+    pieces = _KEY_PARTS.split(text)
+    out: list[str] = []
+    previous = ""  # "word", "value" or "" at the start
+    literal = False
+    for position in range(0, len(pieces), 2):
+        part = pieces[position]
+        separator = pieces[position + 1] if position + 1 < len(pieces) else ""
+        if not part and not out:
+            out.append(separator)  # a leading `#`
+            continue
+        numbered = _NUMBERED.match(part)
+        if previous != "word" and _LITERAL.match(part):
+            out.append(part + separator)
+            previous, literal = "word", True
+        elif not previous and numbered and len(numbered.group(1)) <= 40:
+            out.append(f"{numbered.group(1)}*{separator}")  # `G1`, `player001`
+            previous, literal = "value", True
+        elif previous == "value":
+            out[-1] = "*" + separator  # one value with the one before
+        else:
+            out.append("*" + separator)
+            previous = "value"
+    return "".join(out) if literal else ""
+
+
+def _attribute_names(items: list[dict[str, dict]], key_names: list[str]) -> set[str]:
+    keys = set(key_names)
+    return {name for item in items for name in item if name not in keys}
+
+
+def _alike(a: set[str], b: set[str]) -> bool:
+    """Whether two kinds' attributes look like one kind's: either has none,
+    or they share at least half of the smaller set."""
+    return not a or not b or 2 * len(a & b) >= min(len(a), len(b))
 
 
 def key_shape_groups(
@@ -106,16 +146,19 @@ def key_shape_groups(
 ) -> list[Group]:
     """Items told apart by the shapes of all their keys together (table and
     index keys, every position): `USER#1 / PROFILE` and `USER#1 / FOLLOWS#2`
-    are two kinds though their partition keys look alike. Kinds whose table
-    keys (the first `table_keys` of `key_names`) look alike are one kind, as
-    are kinds that differ only by one constant against another (an
-    enumerated status in a key) or by an index's keys being there or not (a
-    sparse index)."""
+    are two kinds though their partition keys look alike, and so are
+    `u#1#follower` and `u#1#following`. Kinds whose table keys (the first
+    `table_keys` of `key_names`) look alike are one kind, as are kinds that
+    differ only by an index's keys being there or not (a sparse index) or by
+    one constant against another (an enumerated status in a key) when their
+    attributes are alike: `u#1 / info` with a name and `u#1 / count` with
+    counters are two kinds."""
     by_shape: dict[tuple, list[dict[str, dict]]] = {}
     for item in items:
         shape = tuple(_shape(item.get(k)) for k in key_names)
         by_shape.setdefault(shape, []).append(item)
     shapes = list(by_shape)
+    attributes = {s: _attribute_names(by_shape[s], key_names) for s in shapes}
     merged: dict[tuple, tuple] = {}
 
     def root(shape: tuple) -> tuple:
@@ -126,8 +169,12 @@ def key_shape_groups(
     for i, a in enumerate(shapes):
         for b in shapes[i + 1 :]:
             ra, rb = root(a), root(b)
-            if ra != rb and (ra[:table_keys] == rb[:table_keys] or _same_kind(ra, rb)):
+            if ra != rb and (
+                ra[:table_keys] == rb[:table_keys]
+                or _same_kind(ra, rb, attributes[ra], attributes[rb])
+            ):
                 merged[rb] = ra
+                attributes[ra] = attributes[ra] | attributes[rb]
     groups: dict[tuple, list[dict[str, dict]]] = {}
     for shape in shapes:
         groups.setdefault(root(shape), []).extend(by_shape[shape])
@@ -137,7 +184,7 @@ def key_shape_groups(
     out = []
     for shape, members in groups.items():
         described = " / ".join(
-            (s[1:] if s.startswith("=") else f"{s}…") if s else "…"
+            (s[1:] if s.startswith("=") else s.replace("*", "…")) if s else "…"
             for s in shape
             if s is not None
         )
@@ -147,9 +194,12 @@ def key_shape_groups(
     return out
 
 
-def _same_kind(a: tuple, b: tuple) -> bool:
-    """Two key shapes of one kind: where they differ, either both are
-    constants (`=OPEN`, `=SHIPPED`) or one is absent (a sparse index)."""
+def _same_kind(
+    a: tuple, b: tuple, a_attributes: set[str], b_attributes: set[str]
+) -> bool:
+    """Two key shapes of one kind: where they differ, one is absent (a
+    sparse index), or both are constants (`=OPEN`, `=SHIPPED`) and the
+    items' attributes are alike."""
     differs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     if not differs:
         return True
@@ -158,7 +208,7 @@ def _same_kind(a: tuple, b: tuple) -> bool:
         for x, y in differs
     )
     absent = all(x is None or y is None for x, y in differs)
-    return constants or absent
+    return absent or (constants and _alike(a_attributes, b_attributes))
 
 
 def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
@@ -166,7 +216,10 @@ def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
     partition key, then the sort key, then the index keys) that no other
     kind has in that position. Where two kinds get one name, the one named
     by its partition key (the collection it sits in: `ORDER#` of an order's
-    line items) takes its next word (`ITEM#`)."""
+    line items) takes its next word (`ITEM#`). A kind with no key of its
+    own is named by a constant of its table keys (sort key first) that no
+    other kind is named by, else by the words of both its table keys (an
+    edge between two kinds)."""
     candidates: dict[tuple, list[tuple[int, str]]] = {}
     for shape in shapes:
         others = [s for s in shapes if s != shape]
@@ -197,10 +250,18 @@ def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
         if not moved:
             break
     out: dict[tuple, str] = {}
-    taken: set[str] = set()
+    taken: set[str] = {name(shape)[1] for shape in shapes}
     for shape in shapes:
         label = name(shape)[1]
-        while label and label in taken:
+        if not label:
+            words = [_word_of(p) for p in shape[1::-1] if p and p.startswith("=")]
+            label = next((w for w in words if w and w not in taken), "")
+            pair = [_word_of(p) for p in shape[:2] if p]
+            if not label and len(pair) == 2 and all(pair):
+                # An item of its own (`G1 / G1` is G) or an edge (`G1 / U1`
+                # is G_U).
+                label = pair[0] if pair[0] == pair[1] else "_".join(pair)
+        while label and label in out.values():
             label += "X"
         taken.add(label)
         out[shape] = label
@@ -208,8 +269,21 @@ def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
 
 
 def _word_of(part: str) -> str:
-    word = part.strip("=#").replace(" ", "_").replace("-", "_")
-    return word[:1].upper() + word[1:].lower() if word.isupper() else word
+    """The word a key shape names its kind by: a constant, or the last
+    literal word of a skeleton (`ITEM` of `ORDER#*#ITEM#*`)."""
+    if part.startswith("="):
+        word = part[1:].strip('#"')
+    else:
+        words = [
+            w.rstrip("*")
+            for w in _KEY_PARTS.split(part)
+            if _LITERAL.match(w.rstrip("*"))
+        ]
+        word = words[-1] if words else ""
+    word = word.replace(" ", "_").replace("-", "_").replace('"', "")
+    if word.isupper():
+        return word[:1] + word[1:].lower()
+    return word[:1].upper() + word[1:] if word.islower() else word
 
 
 def item_groups(
@@ -615,7 +689,9 @@ class _Entity:
     def sparse_condition(self, key: str) -> str:
         """A `when` condition that holds for exactly the items that have the
         key: one attribute whose values in them (a few) appear in no other
-        item, or an attribute that only they have."""
+        item, or an attribute that only they have. An attribute whose every
+        item has a value of its own (an id, a time) says nothing of the kind
+        of item that is in the index."""
         having = [i for i in self.group.items if key in i]
         lacking = [i for i in self.group.items if key not in i]
         best = ""
@@ -628,6 +704,8 @@ class _Entity:
                 candidate = f"attribute_exists({name})"
             elif None in inside or inside & outside or not 0 < len(inside) <= 5:
                 continue
+            elif len(having) > 1 and len(inside) == len(having):
+                continue  # a value per item
             elif len(inside) == 1:
                 candidate = f"{name} = {next(iter(inside))}"
             else:

@@ -507,3 +507,104 @@ def test_two_attributes_of_one_sample_data_format_import():
     (entity,) = result.designs[0].entities
     kinds = {a.name: a.generator.kind for a in entity.attributes if a.generator}
     assert kinds == {"startsOn": "date", "endsOn": "date"}
+
+
+def test_the_social_network_sample_gives_each_kind_of_item_its_entity():
+    # Every key of this AWS sample starts with a one-letter prefix and its
+    # kinds differ by a word after the user's id: eight kinds, not one.
+    result = fixture("SocialNetworkSchema.json")
+    assert entity_keys(result.designs[0]) == {
+        "Info": {"PK": "u#{uId:05d}", "SK": '"info"'},
+        "Count": {"PK": "u#{uId:05d}", "SK": '"count"'},
+        "Follower": {"PK": "u#{uId:05d}#follower", "SK": "u#{uId2:05d}"},
+        "Following": {"PK": "u#{uId:05d}#following", "SK": "u#{uId2:05d}"},
+        "Post": {"PK": "u#{uId:05d}#post", "SK": "p#{pId:05d}"},
+        "Likelist": {"PK": "p#{pId:05d}#likelist", "SK": "u#{uId:05d}"},
+        "Likecount": {"PK": "p#{pId:05d}#likecount", "SK": '"count"'},
+        "Timeline": {"PK": "u#{uId:05d}#timeline", "SK": "p#{pId:05d}#u#{uId2:05d}"},
+    }
+
+
+def test_an_access_list_keeps_its_edges_apart_from_the_nodes():
+    # Users, groups and resources keyed by their own id, and the edges
+    # between them (a member of a group, a privilege on a resource) with an
+    # inverted index: each kind of edge is an entity of its own.
+    def item(pk, sk, **more):
+        return {"PK": {"S": pk}, "SK": {"S": sk}} | {
+            k: {"S": v} for k, v in more.items()
+        }
+
+    table = {
+        "TableName": "ACL",
+        "KeyAttributes": {
+            "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+            "SortKey": {"AttributeName": "SK", "AttributeType": "S"},
+        },
+        "GlobalSecondaryIndexes": [
+            {
+                "IndexName": "Inverted",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "SK", "AttributeType": "S"},
+                    "SortKey": {"AttributeName": "PK", "AttributeType": "S"},
+                },
+                "Projection": {"ProjectionType": "ALL"},
+            }
+        ],
+        "TableData": [
+            item("U1", "U1", name="Ann"),
+            item("U2", "U2", name="Bob"),
+            item("G1", "G1", name="Admins"),
+            item("R1", "R1", name="Reports"),
+            item("G1", "U1"),
+            item("G1", "U2"),
+            item("R1", "U1", privilege="read"),
+            item("R1", "G1", privilege="write"),
+        ],
+        "BillingMode": "PAY_PER_REQUEST",
+    }
+    model = {"ModelName": "ACL", "ModelMetadata": {"Version": "3.0"}}
+    result = read_workbench(json.dumps(model | {"DataModel": [table]}))
+    assert result.ok, result.all_problems
+    (design,) = result.designs
+    assert entity_keys(design) == {
+        "U": {"PK": "U{uId}", "SK": "U{uId}"},
+        "G": {"PK": "G{gId}", "SK": "G{gId}"},
+        "R": {"PK": "R{rId}", "SK": "R{rId}"},
+        "G_U": {"PK": "G{gId}", "SK": "U{uId}"},
+        "R_U": {"PK": "R{rId}", "SK": "U{uId}"},
+        "R_G": {"PK": "R{rId}", "SK": "G{gId}"},
+    }
+    assert [i.name for i in design.table.indexes] == ["Inverted"]
+
+
+def test_a_sparse_index_is_not_explained_by_ids():
+    # In AWS's complaint management sample only some comments have an
+    # agent (a sparse index). Each comment has its own comm_id: that is no
+    # condition; the complaint's state, which repeats, is.
+    result = fixture("ComplaintManagementSchema.json")
+    entities = {e.name: e for e in result.designs[0].entities}
+    assert set(entities) == {"Comm", "Metadata"}
+    when = entities["Comm"].keys["agentID"].when
+    assert when == "complaint_state in (assigned, investigating, resolved)"
+    # Escalation times are unique per item: no condition, and the note says
+    # what to do.
+    assert not entities["Metadata"].keys["escalated_to"].when
+    notes = " ".join(result.tables[0].notes)
+    assert "until you add a `when` condition" in notes
+
+
+def test_the_gaming_and_session_samples_give_one_entity_per_sort_key_prefix():
+    games = fixture("GamePlayerProfilesSchema.json").designs[0]
+    assert [e.name for e in games.entities] == [
+        "Metadata",
+        "Friends",
+        "Items",
+        "Equipments",
+        "Tasks",
+        "Activities",
+    ]
+    sessions = fixture("SessionManagementSchema.json").designs[0]
+    assert entity_keys(sessions) == {
+        "Child": {"PK": "suuid#{suuidId}", "SK": "child#suuid#{suuidId2}"},
+        "C": {"PK": "suuid#{suuidId}", "SK": "c#{cId}"},
+    }
