@@ -20,7 +20,7 @@ from modeler.diagrams.keymap import projection_text
 from modeler.engine.store import Partition, Store
 from modeler.engine.table import Index as EngineIndex
 from modeler.engine.table import Table as EngineTable
-from modeler.engine.types import Item, number_text, to_json_wire
+from modeler.engine.types import Item, item_from_wire, number_text, to_json_wire
 from modeler.simulation import Simulation
 
 _UNKNOWN = object()
@@ -175,6 +175,16 @@ class Collections:
             for item, entity in zip(simulation.items, simulation.entities, strict=True)
         }
         self._sorted: dict[str, list[Any]] = {}
+        # The user's own items (typed, imported): their partitions come
+        # first, so that an imported model shows its own data.
+        own_positions = {
+            simulation.position.get(simulation.key_of(item_from_wire(d.thaw(wire))))
+            for wire in self.design.sample_data.items
+        }
+        self._own_items = [
+            simulation.items[i]
+            for i in sorted(own_positions - {None})  # type: ignore[operator]
+        ]
 
     def info(self, index: str) -> IndexInfo:
         info = self.infos.get(index)
@@ -203,8 +213,8 @@ class Collections:
         contains: str = "",
         keys: Sequence[str] = (),
     ) -> list[tuple[Any, str, int]]:
-        """The partitions that match, in key order, as (key, text, count of
-        its items of `entity`, or of all)."""
+        """The partitions that match, in the order of `_sorted_keys`, as
+        (key, text, count of its items of `entity`, or of all)."""
         store, _ = self._store(index)
         wanted = set(keys)
         chosen = []
@@ -229,14 +239,27 @@ class Collections:
 
     def _sorted_keys(self, index: str, store: Store) -> list[Any]:
         """Partition keys in key order (DynamoDB places partitions by a hash
-        of the key; an order makes them easy to find). A key attribute has
-        one type, so Python's order is DynamoDB's: strings by code point,
-        which is UTF-8 byte order, numbers by value, binaries by unsigned
-        bytes, multi-attribute keys part by part."""
+        of the key; an order makes them easy to find), those that hold the
+        user's own items first. A key attribute has one type, so Python's
+        order is DynamoDB's: strings by code point, which is UTF-8 byte
+        order, numbers by value, binaries by unsigned bytes, multi-attribute
+        keys part by part."""
         keys = self._sorted.get(index)
         if keys is None or len(keys) != len(store.partitions):
-            keys = self._sorted[index] = sorted(store.partitions)
+            keys = sorted(store.partitions)
+            own = self._own_partitions(index, store)
+            if own:
+                keys = sorted(own) + [k for k in keys if k not in own]
+            self._sorted[index] = keys
         return keys
+
+    def _own_partitions(self, index: str, store: Store) -> set[Any]:
+        _, engine_index = self._store(index)
+        return {
+            store.partition_of(item)
+            for item in self._own_items
+            if engine_index is None or engine_index.contains(item)
+        }
 
     def _entries(self, index: str, pk: Any, entity: str) -> list[Item]:
         store, _ = self._store(index)

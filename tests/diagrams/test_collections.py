@@ -7,13 +7,15 @@ from __future__ import annotations
 import gc
 import weakref
 from collections import defaultdict
+from dataclasses import replace
 
 import pytest
 
+from modeler import design as d
 from modeler.diagrams import Collections, UnknownIndexError, collections_for
 from modeler.simulation import Simulation
+from tests.diagrams.helpers import example, simulation
 from tests.diagrams.helpers import hostile as hostile_design
-from tests.diagrams.helpers import simulation
 
 
 @pytest.fixture(scope="module")
@@ -165,3 +167,30 @@ def test_a_local_index_regroups_nothing_but_resorts_and_projects():
     reading = next(i for v in views for i in v.items if i.entity == "Reading")
     assert {name for name, _ in reading.attributes} == {"value", "unit", "SK"}
     assert collections.info("LSI1").partition_key == ("PK",)
+
+
+def test_the_partitions_of_the_users_own_items_come_first():
+    # An imported model's items are the user's own: they are shown before
+    # the generated ones though their keys sort after them.
+    design = example("order-management")
+    own = {
+        "PK": {"S": "~CUSTOMER#imported"},
+        "SK": {"S": "PROFILE"},
+        "GSI1PK": {"S": "~imported"},
+        "GSI1SK": {"S": "x"},
+    }
+    design = replace(
+        design, sample_data=replace(design.sample_data, items=(d.freeze(own),))
+    )
+    collections = Collections(Simulation(design))
+    page = collections.page(index="table", per_page=5)
+    assert page.partitions[0].key == "~CUSTOMER#imported"
+    assert [p.key for p in page.partitions[1:]] == sorted(
+        p.key for p in page.partitions[1:]
+    )
+    gsi = collections.page(index="GSI1", per_page=5)
+    assert gsi.partitions[0].key == "~imported"
+    # An index that does not hold the item keeps its own order.
+    gsi2 = collections.page(index="GSI2", per_page=50)
+    keys = [p.key for p in gsi2.partitions]
+    assert keys == sorted(keys)
