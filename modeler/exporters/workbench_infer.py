@@ -446,6 +446,13 @@ class _Entity:
             elif "generator" not in self.attributes.get(name, {"generator": 0}):
                 values = [i[name] for i in group.items if name in i]
                 generator = inferred_generator(values, kind)
+                kinds_of = {scalar_text(v) for v in values}
+                if name in DISCRIMINATORS and required and len(kinds_of) == 1:
+                    # The entity's type attribute: every item of it has
+                    # that value, however few were imported.
+                    generator = (
+                        {"constant": kinds_of.pop()} if "S" in values[0] else generator
+                    )
                 if generator is not None:
                     self.attributes[name]["generator"] = generator
                     self.inferred.add(name)

@@ -608,3 +608,40 @@ def test_the_gaming_and_session_samples_give_one_entity_per_sort_key_prefix():
         "Child": {"PK": "suuid#{suuidId}", "SK": "child#suuid#{suuidId2}"},
         "C": {"PK": "suuid#{suuidId}", "SK": "c#{cId}"},
     }
+
+
+def test_the_type_attribute_of_an_entity_is_its_name_in_generated_items():
+    # Two items of each kind are too few to infer a constant from, but the
+    # type attribute names the kind: generated items say the same.
+    def item(pk, kind, **more):
+        return {"PK": {"S": pk}, "type": {"S": kind}} | {
+            k: {"S": v} for k, v in more.items()
+        }
+
+    table = {
+        "TableName": "things",
+        "KeyAttributes": {
+            "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}
+        },
+        "TableData": [
+            item("a1", "Author", name="Ann"),
+            item("a2", "Author", name="Bob"),
+            item("b1", "Book", title="Dune"),
+            item("b2", "Book", title="Emma"),
+        ],
+    }
+    model = {"ModelName": "Library", "DataModel": [table]}
+    result = read_workbench(json.dumps(model))
+    assert result.ok, result.all_problems
+    generators = {
+        e.name: {a.name: a.generator for a in e.attributes}["type"]
+        for e in result.designs[0].entities
+    }
+    assert {name: g.kind for name, g in generators.items()} == {
+        "Author": "constant",
+        "Book": "constant",
+    }
+    assert {name: dict(g.params) for name, g in generators.items()} == {
+        "Author": {"value": "Author"},
+        "Book": {"value": "Book"},
+    }
