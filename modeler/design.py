@@ -205,10 +205,13 @@ class Attribute:
 @dataclass(frozen=True)
 class KeyTemplate:
     """An entity's value for one key attribute: a template, optionally only
-    while a condition holds (a sparse index)."""
+    while a condition holds (a sparse index), and optionally the name a
+    NoSQL Workbench model gives the key in this entity (its
+    `KeyAttributeAlias`, such as `playerID`), kept for the export back."""
 
     template: str
     when: str = ""
+    alias: str = ""
 
 
 @dataclass(frozen=True)

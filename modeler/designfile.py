@@ -633,10 +633,11 @@ class _Reader:
     def key_template(self, data: Any, path: str) -> d.KeyTemplate:
         if isinstance(data, (str, int)) and not isinstance(data, bool):
             return d.KeyTemplate(str(data))
-        spec = self.mapping(data, path, allowed=("template", "when"))
+        spec = self.mapping(data, path, allowed=("template", "when", "alias"))
         return d.KeyTemplate(
             self.text(spec, "template", path),
             self.text(spec, "when", path, ""),
+            self.text(spec, "alias", path, ""),
         )
 
     def count(self, data: Any, path: str) -> d.Count:
@@ -1200,14 +1201,20 @@ def _dump_entity(entity: d.Entity) -> dict:
             spec["description"] = attr.description
         attrs[attr.name] = spec
     out["attributes"] = attrs
-    out["keys"] = {
-        name: (
-            {"template": key.template, "when": key.when} if key.when else key.template
-        )
-        for name, key in entity.keys.items()
-    }
+    out["keys"] = {name: _dump_key(key) for name, key in entity.keys.items()}
     out["sample"] = _dump_sample_settings(entity.sample)
     return out
+
+
+def _dump_key(key: d.KeyTemplate) -> Any:
+    if not (key.when or key.alias):
+        return key.template
+    spec = {"template": key.template}
+    if key.when:
+        spec["when"] = key.when
+    if key.alias:
+        spec["alias"] = key.alias
+    return spec
 
 
 def _dump_count(count: d.Count) -> Any:

@@ -26,7 +26,11 @@ import yaml
 from modeler import design as d
 from modeler.designfile import dump_design
 from modeler.engine.types import item_from_wire, item_to_json_wire
-from modeler.exporters.workbench_infer import SCHEMA_NAMES, to_schema_template
+from modeler.exporters.workbench_infer import (
+    SCHEMA_NAMES,
+    has_placeholder,
+    to_schema_template,
+)
 from modeler.keys import parse_template
 from modeler.sampledata.generate import generate
 from modeler.sampledata.recognise import EntityRecogniser
@@ -76,7 +80,8 @@ def export_notes(design: d.Design) -> list[str]:
 
 def carried(design: d.Design) -> d.Design:
     """The part of a design that a NoSQL Workbench model holds: importing
-    the export gives exactly this."""
+    the export gives exactly this, its own items ordered as the model holds
+    them (those of no entity, then each entity's)."""
     table = design.table
     # An LSI's partition key is always the table's: the design format may
     # name it or leave it out, and a model file leaves it implied.
@@ -97,20 +102,55 @@ def carried(design: d.Design) -> d.Design:
         capacity=table.capacity,
         indexes=indexes,
     )
+    table_keys = {a.name for a in table.key_attributes}
+
+    def kept(name: str, key: d.KeyTemplate) -> d.KeyTemplate:
+        # A facet names the table's keys only; a name that is the key's
+        # own, its template or a template itself is no name.
+        if (
+            name not in table_keys
+            or key.alias in (name, key.template)
+            or (has_placeholder(key.alias))
+        ):
+            return replace(key, alias="")
+        return key
+
     entities = tuple(
         replace(
             e,
-            keys=MappingProxyType({k: v for k, v in e.keys.items() if k in kept_keys}),
+            keys=MappingProxyType(
+                {k: kept(k, v) for k, v in e.keys.items() if k in kept_keys}
+            ),
         )
         for e in design.entities
     )
+    # A model holds an entity's items in its facet, and items of no entity
+    # in the table: they come back in that order.
+    by_entity, unrecognised = _by_entity(design, list(design.sample_data.items))
+    items = tuple(unrecognised) + tuple(i for e in by_entity.values() for i in e)
     return d.Design(
         name=design.name,
         table=bare_table,
         description=design.description,
         entities=entities,
-        sample_data=design.sample_data,
+        sample_data=replace(design.sample_data, items=items),
     )
+
+
+def _by_entity(
+    design: d.Design, items: list[Any]
+) -> tuple[dict[str, list[Any]], list[Any]]:
+    """The items (DynamoDB JSON) of each entity, and those of none."""
+    recogniser = EntityRecogniser(design)
+    by_entity: dict[str, list[Any]] = {e.name: [] for e in design.entities}
+    unrecognised = []
+    for item in items:
+        entity = recogniser.entity_of(item_from_wire(d.thaw(item)))
+        if entity is not None:
+            by_entity[entity].append(item)
+        else:
+            unrecognised.append(item)
+    return by_entity, unrecognised
 
 
 def _key(attr: d.KeyAttribute) -> dict[str, str]:
@@ -164,7 +204,6 @@ def workbench_model(
     indexes = [i for i in table.indexes if _carried_index(i)]
     key_names = [a.name for a in table.key_attributes]
     index_keys = {a.name for i in indexes for a in i.key_attributes} - set(key_names)
-    recogniser = EntityRecogniser(design)
     items = [d.thaw(item) for item in design.sample_data.items]
     own_keys = {_key_of(design, item) for item in items}
     items += [
@@ -172,11 +211,7 @@ def workbench_model(
         for item in generated_items(design, generated)
         if _key_of(design, item) not in own_keys
     ]
-    by_entity: dict[str, list[dict]] = {e.name: [] for e in design.entities}
-    for item in items:
-        entity = recogniser.entity_of(item_from_wire(item))
-        if entity is not None:
-            by_entity[entity].append(item)
+    by_entity, unrecognised = _by_entity(design, items)
     non_key: dict[str, str] = {}
     for name in sorted(index_keys):
         non_key[name] = next(
@@ -194,10 +229,14 @@ def workbench_model(
     for entity in design.entities:
         alias: dict[str, str] = {}
         pk = entity.keys.get(table.partition_key.name)
-        alias["PartitionKeyAlias"] = pk.template if pk else table.partition_key.name
+        alias["PartitionKeyAlias"] = (
+            (pk.alias or pk.template) if pk else table.partition_key.name
+        )
         if table.sort_key:
             sk = entity.keys.get(table.sort_key.name)
-            alias["SortKeyAlias"] = sk.template if sk else table.sort_key.name
+            alias["SortKeyAlias"] = (
+                (sk.alias or sk.template) if sk else table.sort_key.name
+            )
         names = [a.name for a in entity.attributes] + [
             k for k in entity.keys if k in index_keys
         ]
@@ -263,7 +302,8 @@ def workbench_model(
         data_model["GlobalSecondaryIndexes"] = gsis
     if lsis:
         data_model["LocalSecondaryIndexes"] = lsis
-    data_model["TableData"] = items
+    # As in AWS's own 3.0 models, an entity's items are in its facet only.
+    data_model["TableData"] = unrecognised
     data_model["DataAccess"] = {"MySql": {}}
     data_model["BillingMode"] = table.billing_mode
     if table.billing_mode == "PROVISIONED" and table.capacity:

@@ -378,6 +378,15 @@ class _Entity:
         keys = {k: keys[k] for k in self.b.key_types if k in keys}
         self.drop_repeating_generators(keys)
         self.drop_partial_indexes(keys)
+        for key, value in keys.items():
+            alias = self.group.aliases.get(key, "")
+            spec = value if isinstance(value, dict) else {"template": value}
+            if (
+                alias
+                and not has_placeholder(alias)
+                and alias not in (key, spec["template"])
+            ):
+                keys[key] = {**spec, "alias": alias}  # the model's own name
         return {"attributes": self.attributes, "keys": keys}
 
     # Attributes -----------------------------------------------------------
@@ -517,7 +526,7 @@ class _Entity:
             declared = hint["template"]  # this workbench's own export
         elif hint and isinstance(hint.get("value"), str):
             declared = from_schema_template(hint["value"])
-        elif _has_placeholder(group.aliases.get(key, "")):
+        elif has_placeholder(group.aliases.get(key, "")):
             declared = group.aliases[key]
         values = [
             (item, scalar_text(item[key]) or "") for item in group.items if key in item
@@ -872,7 +881,7 @@ def entity_name(name: str, taken: dict) -> str:
     return candidate
 
 
-def _has_placeholder(text: str) -> bool:
+def has_placeholder(text: str) -> bool:
     try:
         return bool(parse_template(text).placeholders)
     except ValueError:

@@ -131,7 +131,9 @@ def designs(draw: st.DrawFn) -> d.Design:
         attr.name: d.KeyTemplate(
             f"K#{{{_VALUE_ATTRIBUTE['S']}}}"
             if attr.type == "S"
-            else f"{{{_VALUE_ATTRIBUTE[attr.type]}}}"
+            else f"{{{_VALUE_ATTRIBUTE[attr.type]}}}",
+            # A NoSQL Workbench name: kept for the table's keys only.
+            alias=draw(st.one_of(st.just(""), _TRICKY, _TAG_TEXT)),
         )
         for attr in table.all_key_attributes()
     }

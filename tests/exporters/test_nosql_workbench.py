@@ -187,7 +187,10 @@ def test_facets_hold_their_entitys_sample_items_with_templates_as_aliases():
         "c#23456",
         "c#54321",
     }
-    assert len(table["TableData"]) == len(design.sample_data.items)
+    # As in AWS's own 3.0 models, the items are in the facets only.
+    assert table["TableData"] == []
+    facets = sum(len(f["TableData"]) for f in table["TableFacets"])
+    assert facets == len(design.sample_data.items)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
@@ -283,7 +286,9 @@ def test_generated_items_fill_each_facet_and_import_as_sample_items():
     result = read_workbench(json.dumps(model))
     assert result.ok, result.all_problems
     (imported,) = result.designs
-    assert len(imported.sample_data.items) == len(table["TableData"])
+    assert len(imported.sample_data.items) == sum(
+        len(f["TableData"]) for f in table["TableFacets"]
+    )
     assert imported.entities == carried(design).entities
 
 
@@ -645,3 +650,29 @@ def test_the_type_attribute_of_an_entity_is_its_name_in_generated_items():
         "Author": {"value": "Author"},
         "Book": {"value": "Book"},
     }
+
+
+def test_a_facets_own_key_names_are_kept_and_written_back():
+    # AWS's gaming sample names its keys per facet (`playerID`,
+    # `ITEMS#ItemID`): the design keeps the names beside the templates it
+    # infers, and the export writes them back as the facet's aliases.
+    design = fixture("GamePlayerProfilesSchema.json").designs[0]
+    items = design.entity("Items").keys
+    assert (items["PK"].template, items["PK"].alias) == (
+        "player{playerId:03d}",
+        "playerID",
+    )
+    assert (items["SK"].template, items["SK"].alias) == (
+        "ITEMS#{itemsId:03d}",
+        "ITEMS#ItemID",
+    )
+    assert "alias: ITEMS#ItemID" in dump_design(design)
+    (table,) = workbench_model(design)["DataModel"]
+    facets = {f["FacetName"]: f["KeyAttributeAlias"] for f in table["TableFacets"]}
+    assert facets["Items"] == {
+        "PartitionKeyAlias": "playerID",
+        "SortKeyAlias": "ITEMS#ItemID",
+    }
+    # A model whose aliases are its key names (`PK`, `SK`) keeps none.
+    vehicles = fixture("ConnectedVehiclesSchema.json").designs[0]
+    assert not any(k.alias for e in vehicles.entities for k in e.keys.values())

@@ -5,18 +5,21 @@ and a stale version is refused with the input kept (409)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from modeler import selectors
+from modeler import selectors, services
 from modeler.design import Design
 from modeler.editor.forms import EntityForm, IndexForm, PatternForm, TableForm
+from modeler.exporters.workbench_import import read_workbench
 from modeler.models import Project
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+WORKBENCH = Path(__file__).resolve().parents[1] / "fixtures" / "nosql-workbench"
 
 
 def _url(name: str, project: Project, *args: object) -> str:
@@ -842,3 +845,25 @@ def test_typed_values_are_escaped_in_inputs_and_selects(
     html = response.content.decode()
     assert "<script>alert(1)</script>" not in html
     assert 'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in html
+
+
+@pytest.mark.django_db
+def test_a_key_named_in_a_nosql_workbench_model_keeps_its_name(
+    owner_client: Client, owner
+):
+    # An imported facet's KeyAttributeAlias (`playerID`) is shown beside the
+    # key and survives a save of the entity, so that the export writes it.
+    model = (WORKBENCH / "GamePlayerProfilesSchema.json").read_bytes()
+    (design,) = read_workbench(model).designs
+    project = services.project_create(owner=owner, design=design)
+    page = owner_client.get(_url("editor-entity", project, "Items"))
+    assert "named <code>ITEMS#ItemID</code> in NoSQL Workbench" in page.content.decode()
+    data = entity_data(project, "Items", **{"key-SK-template": "ITEM#{itemsId:03d}"})
+    response = owner_client.post(_url("editor-entity", project, "Items"), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    keys = _design(project).entity("Items").keys
+    assert (keys["SK"].template, keys["SK"].alias) == (
+        "ITEM#{itemsId:03d}",
+        "ITEMS#ItemID",
+    )
+    assert keys["PK"].alias == "playerID"

@@ -175,6 +175,7 @@ class KeyRow:
     mode: forms.BoundField
     template: forms.BoundField
     when: forms.BoundField
+    alias: str = ""  # the key's name in a NoSQL Workbench model
 
 
 class EntityCreateForm(VersionedForm):
@@ -454,9 +455,14 @@ class EntityForm(EntityCreateForm):
                 self[f"key-{slot.attribute.name}-mode"],
                 self[f"key-{slot.attribute.name}-template"],
                 self[f"key-{slot.attribute.name}-when"],
+                self._alias(slot.attribute.name),
             )
             for slot in self.slots
         ]
+
+    def _alias(self, key: str) -> str:
+        kept = self.entity.keys.get(key) if self.entity else None
+        return kept.alias if kept else ""
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -645,7 +651,9 @@ def entity_from_data(data: Mapping[str, Any], form: EntityForm) -> d.Entity:
         if mode == KEY_ABSENT or not template:
             continue
         when = (data.get(f"key-{name}-when") or "").strip() if mode == KEY_WHEN else ""
-        keys[name] = d.KeyTemplate(template, when)
+        # A NoSQL Workbench alias has no field of its own: it stays.
+        kept = previous.keys.get(name) if previous else None
+        keys[name] = d.KeyTemplate(template, when, kept.alias if kept else "")
     return d.Entity(
         name=data.get("name") or (previous.name if previous else ""),
         description=data.get("description") or "",
