@@ -102,9 +102,78 @@ class KeyAttribute:
 
 
 @dataclass(frozen=True)
+class ScalingRange:
+    """Application Auto Scaling of one provisioned capacity: it stays
+    between `minimum` and `maximum` units, keeping the consumed share of it
+    near `target` percent."""
+
+    minimum: int
+    maximum: int
+    target: int = 70
+
+
+@dataclass(frozen=True)
+class AutoScaling:
+    """How a provisioned table's or GSI's capacity is scaled: a range per
+    dimension, or None for a capacity that stays as provisioned."""
+
+    read: ScalingRange | None = None
+    write: ScalingRange | None = None
+
+
+AUTO_SCALING_OFF = AutoScaling()
+# The most units Application Auto Scaling sets a DynamoDB capacity to (the
+# default quota of a table or an index).
+MAX_AUTO_SCALED_UNITS = 40_000
+
+
+def default_max_capacity(units: int) -> int:
+    """How far auto scaling raises a provisioned capacity by default: ten
+    times it, at most 40,000 units (never below the capacity)."""
+    if units >= MAX_AUTO_SCALED_UNITS:
+        return units
+    return min(units * 10, MAX_AUTO_SCALED_UNITS)
+
+
+@dataclass(frozen=True)
 class Capacity:
+    """Provisioned capacity units. `auto_scaling` None is the exports'
+    default: each capacity scaled from its units to ten times them (at most
+    40,000) at the export's target utilisation."""
+
     read: int
     write: int
+    auto_scaling: AutoScaling | None = None
+
+    @property
+    def default_scaling(self) -> AutoScaling:
+        """The exports' default auto scaling, written out."""
+        return AutoScaling(
+            ScalingRange(self.read, default_max_capacity(self.read)),
+            ScalingRange(self.write, default_max_capacity(self.write)),
+        )
+
+    @property
+    def scaling_text(self) -> str:
+        """Its auto scaling in a few words, for pages."""
+        if self.auto_scaling is None:
+            return "auto scaled up to 10 times (default)"
+        if self.auto_scaling == AUTO_SCALING_OFF:
+            return "not auto scaled"
+        return ", ".join(
+            f"{name}s {r.minimum:,}–{r.maximum:,} at {r.target}%"
+            if (r := getattr(self.auto_scaling, name))
+            else f"{name}s fixed"
+            for name in ("read", "write")
+        )
+
+    def scaling(self, dimension: str) -> ScalingRange | None:
+        """The range auto scaling keeps one dimension ("read" or "write")
+        in, the default where the design gives none; None when it is off."""
+        units = self.read if dimension == "read" else self.write
+        if self.auto_scaling is None:
+            return ScalingRange(units, default_max_capacity(units))
+        return getattr(self.auto_scaling, dimension)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

@@ -188,6 +188,8 @@ def _check_table(table: d.Table) -> Iterator[Problem]:
             "table.billing",
             "an on-demand (PAY_PER_REQUEST) table takes no read or write capacity",
         )
+    if table.capacity:
+        yield from _check_scaling(table.capacity, "table.billing.auto_scaling")
     if table.encryption.kms_key and table.encryption.type != "KMS":
         yield _error(
             "table.encryption.kms_key",
@@ -284,6 +286,8 @@ def _check_indexes(table: d.Table) -> Iterator[Problem]:
                 f"{path}.capacity",
                 "indexes of an on-demand table take no capacity units",
             )
+        if index.capacity and index.is_global:
+            yield from _check_scaling(index.capacity, f"{path}.capacity.auto_scaling")
     if projected > MAX_PROJECTED_ATTRIBUTES:
         yield _error(
             "table.indexes",
@@ -332,6 +336,44 @@ def _check_lsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Probl
             f"{path}.sort_key",
             "a local secondary index needs a sort key other than the table's",
         )
+
+
+def _check_scaling(capacity: d.Capacity, path: str) -> Iterator[Problem]:
+    """Application Auto Scaling's limits for DynamoDB: a range of whole
+    units up to 40,000 and a target utilisation of 20 to 90 percent."""
+    scaling = capacity.auto_scaling
+    if scaling is None:
+        return
+    for name, units, r in (
+        ("read", capacity.read, scaling.read),
+        ("write", capacity.write, scaling.write),
+    ):
+        if r is None:
+            continue
+        where = f"{path}.{name}"
+        if r.minimum > r.maximum:
+            yield _error(
+                where,
+                f"the minimum ({r.minimum}) is above the maximum ({r.maximum})",
+            )
+        if r.maximum > d.MAX_AUTO_SCALED_UNITS:
+            yield _error(
+                f"{where}.max",
+                f"auto scaling goes up to {d.MAX_AUTO_SCALED_UNITS:,} units, found "
+                f"{r.maximum:,}",
+            )
+        if not 20 <= r.target <= 90:
+            yield _error(
+                f"{where}.target",
+                f"a target utilisation is 20 to 90 percent, found {r.target}",
+            )
+        if r.minimum <= r.maximum and not r.minimum <= units <= r.maximum:
+            yield _warning(
+                where,
+                f"the provisioned {name} capacity ({units}) is outside auto "
+                f"scaling's range ({r.minimum} to {r.maximum}): auto scaling "
+                f"sets it to {r.minimum if units < r.minimum else r.maximum}",
+            )
 
 
 def _check_projection(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:

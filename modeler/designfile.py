@@ -402,10 +402,35 @@ class _Reader:
     def capacity(self, data: Any, path: str) -> d.Capacity | None:
         if data is None:
             return None
-        spec = self.mapping(data, path, allowed=("read", "write"))
+        spec = self.mapping(data, path, allowed=("read", "write", "auto_scaling"))
         return d.Capacity(
             self.integer(spec, "read", path, minimum=1),
             self.integer(spec, "write", path, minimum=1),
+            self.auto_scaling(spec.get("auto_scaling"), _join(path, "auto_scaling")),
+        )
+
+    def auto_scaling(self, data: Any, path: str) -> d.AutoScaling | None:
+        """`{read: {min, max, target}, write: ...}`; `false` (or `off`)
+        for a capacity that is not scaled; absent for the exports'
+        default."""
+        if data is None:
+            return None
+        if data is False or data == "off":
+            return d.AUTO_SCALING_OFF
+        spec = self.mapping(data, path, allowed=("read", "write"))
+        return d.AutoScaling(
+            self.scaling_range(spec.get("read", False), _join(path, "read")),
+            self.scaling_range(spec.get("write", False), _join(path, "write")),
+        )
+
+    def scaling_range(self, data: Any, path: str) -> d.ScalingRange | None:
+        if data is False or data is None or data == "off":
+            return None
+        spec = self.mapping(data, path, allowed=("min", "max", "target"))
+        return d.ScalingRange(
+            self.integer(spec, "min", path, minimum=1),
+            self.integer(spec, "max", path, minimum=1),
+            self.integer(spec, "target", path, default=70, minimum=1),
         )
 
     def table(self, data: Any) -> d.Table | None:
@@ -434,7 +459,9 @@ class _Reader:
             self.error("table.partition_key", "is required")
             return None
         billing = self.mapping(
-            spec.get("billing"), "table.billing", allowed=("mode", "read", "write")
+            spec.get("billing"),
+            "table.billing",
+            allowed=("mode", "read", "write", "auto_scaling"),
         )
         mode = self.choice(
             billing, "mode", "table.billing", d.BILLING_MODES, "PAY_PER_REQUEST"
@@ -442,7 +469,17 @@ class _Reader:
         capacity = None
         if "read" in billing or "write" in billing:
             capacity = self.capacity(
-                {k: billing.get(k) for k in ("read", "write")}, "table.billing"
+                {
+                    k: billing[k]
+                    for k in ("read", "write", "auto_scaling")
+                    if k in billing
+                },
+                "table.billing",
+            )
+        elif billing.get("auto_scaling") is not None:
+            self.error(
+                "table.billing.auto_scaling",
+                "scales provisioned capacity: give read and write units too",
             )
         encryption = self.mapping(
             spec.get("encryption"), "table.encryption", allowed=("type", "kms_key")
@@ -1131,7 +1168,7 @@ def _dump_table(table: d.Table) -> dict:
         out["sort_key"] = _dump_key_attribute(table.sort_key)
     billing: dict[str, Any] = {"mode": table.billing_mode}
     if table.capacity:
-        billing.update(read=table.capacity.read, write=table.capacity.write)
+        billing.update(_dump_capacity(table.capacity))
     out["billing"] = billing
     if table.ttl_attribute:
         out["ttl_attribute"] = table.ttl_attribute
@@ -1169,7 +1206,22 @@ def _dump_index(index: d.Index) -> dict:
     else:
         out["projection"] = index.projection.type
     if index.capacity:
-        out["capacity"] = {"read": index.capacity.read, "write": index.capacity.write}
+        out["capacity"] = _dump_capacity(index.capacity)
+    return out
+
+
+def _dump_capacity(capacity: d.Capacity) -> dict[str, Any]:
+    out: dict[str, Any] = {"read": capacity.read, "write": capacity.write}
+    scaling = capacity.auto_scaling
+    if scaling == d.AUTO_SCALING_OFF:
+        out["auto_scaling"] = False
+    elif scaling is not None:
+        out["auto_scaling"] = {
+            name: (
+                {"min": r.minimum, "max": r.maximum, "target": r.target} if r else False
+            )
+            for name, r in (("read", scaling.read), ("write", scaling.write))
+        }
     return out
 
 

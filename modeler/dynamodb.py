@@ -58,10 +58,14 @@ class Comparison:
         return not self.differences
 
 
-def make_client(*, endpoint_url: str = "", region: str = "") -> Any:
-    """A boto3 DynamoDB client; credentials come from boto3's chain."""
+def make_client(
+    *, endpoint_url: str = "", region: str = "", service: str = "dynamodb"
+) -> Any:
+    """A boto3 client of DynamoDB (or of `service`, such as
+    application-autoscaling, at the same endpoint); credentials come from
+    boto3's chain."""
     return boto3.client(
-        "dynamodb",
+        service,  # type: ignore[call-overload]
         endpoint_url=endpoint_url or None,
         region_name=region or "us-east-1",
         config=Config(retries={"max_attempts": 5, "mode": "standard"}),
@@ -278,6 +282,9 @@ class LiveTable:
     ttl: dict[str, Any] | None = None
     backups: dict[str, Any] | None = None
     tags: list[dict[str, str]] = field(default_factory=list)
+    # Application Auto Scaling's targets of the table and its GSIs, each
+    # with its policy's TargetValue; None when they could not be read.
+    scaling: list[dict[str, Any]] | None = None
     notes: list[str] = field(default_factory=list)  # what could not be read
 
     @property
@@ -306,9 +313,13 @@ class LiveTable:
         return math.ceil(items * self.average_item_bytes / 4096) * 0.5
 
 
-def describe_live_table(client: Any, table_name: str) -> LiveTable:
+def describe_live_table(
+    client: Any, table_name: str, scaling_client: Any = None
+) -> LiveTable:
     """The table's description; TTL, point-in-time recovery and tags when
-    the endpoint answers for them (a note says so when it does not)."""
+    the endpoint answers for them (a note says so when it does not), and
+    for a provisioned table its auto scaling, read through
+    `scaling_client` (Application Auto Scaling) when one is given."""
     try:
         description = client.describe_table(TableName=table_name)["Table"]
     except ClientError as exc:
@@ -338,7 +349,53 @@ def describe_live_table(client: Any, table_name: str) -> LiveTable:
             live.backups = answer.get("ContinuousBackupsDescription")
         else:
             live.tags = answer.get("Tags") or []
+    billing = (description.get("BillingModeSummary") or {}).get("BillingMode")
+    if scaling_client is not None and billing in (None, "PROVISIONED"):
+        try:
+            live.scaling = _scaling(scaling_client, description)
+        except (ClientError, BotoCoreError) as exc:
+            reason = _message(exc) if isinstance(exc, ClientError) else str(exc)
+            live.notes.append(
+                f"the table's auto scaling could not be read ({reason}); the "
+                "design leaves it to the exports' default"
+            )
     return live
+
+
+def _scaling(client: Any, description: dict[str, Any]) -> list[dict[str, Any]]:
+    """DescribeScalableTargets and DescribeScalingPolicies for the table
+    and its GSIs: each target with its target tracking value."""
+    table = f"table/{description.get('TableName')}"
+    resources = [table] + [
+        f"{table}/index/{index.get('IndexName')}"
+        for index in description.get("GlobalSecondaryIndexes") or []
+    ]
+    targets: list[dict[str, Any]] = []
+    values: dict[tuple[str, str], Any] = {}
+    for start in range(0, len(resources), 50):  # the most ResourceIds a call takes
+        chunk = resources[start : start + 50]
+        for page in client.get_paginator("describe_scalable_targets").paginate(
+            ServiceNamespace="dynamodb", ResourceIds=chunk
+        ):
+            targets += page.get("ScalableTargets") or []
+    for resource in {t.get("ResourceId") for t in targets}:
+        for page in client.get_paginator("describe_scaling_policies").paginate(
+            ServiceNamespace="dynamodb", ResourceId=resource
+        ):
+            for policy in page.get("ScalingPolicies") or []:
+                config = policy.get("TargetTrackingScalingPolicyConfiguration") or {}
+                if "TargetValue" in config:
+                    key = (policy.get("ResourceId"), policy.get("ScalableDimension"))
+                    values[key] = config["TargetValue"]  # type: ignore[index]
+    return [
+        {
+            **t,
+            "TargetValue": values.get(
+                (t.get("ResourceId"), t.get("ScalableDimension"))
+            ),
+        }
+        for t in targets
+    ]
 
 
 @dataclass

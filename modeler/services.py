@@ -188,13 +188,15 @@ def project_import_live_table(
     segments: int = 4,
     name: str = "",
     live: dynamodb.LiveTable | None = None,
+    scaling_client: Any = None,
 ) -> ImportOutcome:
     """A project from a live table: its description (`live`, when the
     caller has read it already) and a sample of its items read through
     `client`, the entities inferred from them. Raises dynamodb.EndpointError
     when the endpoint refuses or cannot be reached; with any problem that
-    is an error nothing is written."""
-    live = live or dynamodb.describe_live_table(client, table)
+    is an error nothing is written. `scaling_client`, an Application Auto
+    Scaling client, reads the table's auto scaling."""
+    live = live or dynamodb.describe_live_table(client, table, scaling_client)
     found = dynamodb.sample_items(client, table, sample=sample, segments=segments)
     cost = (
         f"{found.units:,.1f} read units"
@@ -210,6 +212,7 @@ def project_import_live_table(
         notes=[f"read {len(found.items):,} items in {found.pages} pages: {cost}"]
         + live.notes,
         replicas=live.replicas,
+        scaling=live.scaling,
     )
     (imported,) = result.tables
     label = f"live table {table}"

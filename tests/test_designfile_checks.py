@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from modeler.designfile import read_design
+from modeler import design as d
+from modeler.designfile import dump_design, read_design
 
 DESIGN = """\
 format: single-table-workbench/v1
@@ -191,4 +192,91 @@ def test_a_design_file_not_in_utf8_says_where():
     result = read_design("name: Caf\u00e9\n".encode("latin-1"))
     assert [(p.path, p.message) for p in result.problems] == [
         ("file", "the file is not UTF-8 text (byte 9)")
+    ]
+
+
+def _scaled(billing: str) -> str:
+    return (
+        "format: single-table-workbench/v1\nname: Scaled\n"
+        "table: {name: scaled, partition_key: {name: PK, type: S}, "
+        f"billing: {billing}}}\n"
+    )
+
+
+def test_auto_scaling_reads_and_writes_back_as_given():
+    text = _scaled(
+        "{mode: PROVISIONED, read: 50, write: 20, auto_scaling: "
+        "{read: {min: 10, max: 400, target: 60}, write: false}}"
+    )
+    result = read_design(text)
+    assert result.design is not None, result.problems
+    capacity = result.design.table.capacity
+    assert capacity == d.Capacity(
+        50, 20, d.AutoScaling(d.ScalingRange(10, 400, 60), None)
+    )
+    assert capacity.scaling("write") is None
+    again = read_design(dump_design(result.design)).design
+    assert again.table.capacity == capacity
+    off = read_design(
+        _scaled("{mode: PROVISIONED, read: 5, write: 5, auto_scaling: off}")
+    )
+    assert off.design.table.capacity.auto_scaling == d.AUTO_SCALING_OFF
+    assert "auto_scaling: false" in dump_design(off.design)
+    # Left out: the exports' default, from the capacity to ten times it.
+    plain = read_design(_scaled("{mode: PROVISIONED, read: 5, write: 5}")).design
+    assert plain.table.capacity.scaling("read") == d.ScalingRange(5, 50, 70)
+    assert "auto_scaling" not in dump_design(plain)
+
+
+@pytest.mark.parametrize(
+    ("scaling", "path", "message"),
+    [
+        (
+            "{read: {min: 50, max: 10}}",
+            "table.billing.auto_scaling.read",
+            "the minimum (50) is above the maximum (10)",
+        ),
+        (
+            "{write: {min: 1, max: 50000}}",
+            "table.billing.auto_scaling.write.max",
+            "auto scaling goes up to 40,000 units, found 50,000",
+        ),
+        (
+            "{read: {min: 1, max: 10, target: 95}}",
+            "table.billing.auto_scaling.read.target",
+            "a target utilisation is 20 to 90 percent, found 95",
+        ),
+        (
+            "{read: {min: 1}}",
+            "table.billing.auto_scaling.read.max",
+            "is required",
+        ),
+    ],
+)
+def test_an_auto_scaling_range_aws_would_refuse_is_an_error(scaling, path, message):
+    billing = f"{{mode: PROVISIONED, read: 5, write: 5, auto_scaling: {scaling}}}"
+    result = read_design(_scaled(billing))
+    assert (path, message) in [(p.path, p.message) for p in result.problems]
+
+
+def test_a_capacity_outside_its_range_is_a_warning_and_on_demand_takes_none():
+    billing = (
+        "{mode: PROVISIONED, read: 5, write: 5, auto_scaling: "
+        "{read: {min: 10, max: 20}}}"
+    )
+    result = read_design(_scaled(billing))
+    assert [(p.severity, p.path, p.message) for p in result.problems] == [
+        (
+            "warning",
+            "table.billing.auto_scaling.read",
+            "the provisioned read capacity (5) is outside auto scaling's range "
+            "(10 to 20): auto scaling sets it to 10",
+        )
+    ]
+    on_demand = read_design(_scaled("{mode: PAY_PER_REQUEST, auto_scaling: off}"))
+    assert [(p.path, p.message) for p in on_demand.problems] == [
+        (
+            "table.billing.auto_scaling",
+            "scales provisioned capacity: give read and write units too",
+        )
     ]

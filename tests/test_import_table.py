@@ -3,6 +3,7 @@ its entities and key templates inferred from a sample of its items."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
@@ -11,10 +12,12 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from modeler import design as d
 from modeler.conversion import design_from_project
 from modeler.designfile import read_design
 from modeler.dynamodb import Endpoint, make_client
 from modeler.exporters.live_import import read_live_table, table_properties
+from modeler.exporters.tabledef import scaling_targets
 from modeler.models import Project
 from modeler.simulation import Simulation
 
@@ -38,9 +41,37 @@ def import_table(moto_url: str, table: str, *args: str) -> tuple[str, str]:
     )
 
 
+def register_scaling(moto_url: str, table: str, design, target: float = 70.0) -> None:
+    """Application Auto Scaling targets and policies for the table as the
+    exports write them (or as `design` says)."""
+    scaling = make_client(
+        endpoint_url=moto_url, region="us-east-1", service="application-autoscaling"
+    )
+    for t in scaling_targets(design.table):
+        resource = f"table/{table}" + (f"/index/{t.index}" if t.index else "")
+        scaling.register_scalable_target(
+            ServiceNamespace="dynamodb",
+            ResourceId=resource,
+            ScalableDimension=t.scalable_dimension,
+            MinCapacity=t.min_capacity,
+            MaxCapacity=t.max_capacity,
+        )
+        scaling.put_scaling_policy(
+            PolicyName=f"{t.label}-policy",
+            ServiceNamespace="dynamodb",
+            ResourceId=resource,
+            ScalableDimension=t.scalable_dimension,
+            PolicyType="TargetTrackingScaling",
+            TargetTrackingScalingPolicyConfiguration={
+                "TargetValue": float(t.target or target),
+                "PredefinedMetricSpecification": {"PredefinedMetricType": t.metric},
+            },
+        )
+
+
 def load_example(path: Path, aws, moto_url: str, suffix: str = "live") -> str:
     """The example's table on moto with its sample data, TTL, point-in-time
-    recovery and tags set as the design says."""
+    recovery, tags and auto scaling set as the design says."""
     design = read_design(path.read_text()).design
     table = f"{design.table.name}-{suffix}"
     endpoint = Endpoint(
@@ -48,6 +79,7 @@ def load_example(path: Path, aws, moto_url: str, suffix: str = "live") -> str:
     )
     endpoint.create_table()
     endpoint.load(Simulation(design).items)
+    register_scaling(moto_url, table, design)
     if design.table.ttl_attribute:
         aws.update_time_to_live(
             TableName=table,
@@ -262,3 +294,30 @@ def test_a_sort_key_that_starts_with_a_placeholder_is_a_kind_of_its_own():
         "Tx": ("ACCT#{acctId:04d}", "{skValue}#TX#{txId:02d}"),
         "Group": ("ACCT#{acctId:04d}", "GROUP#G{gId}"),
     }
+
+
+def test_a_live_tables_own_auto_scaling_is_kept(aws, moto_url, owner):
+    # The table scales its reads between 2 and 40 at 55%; its GSI not at all.
+    path = next(p for p in EXAMPLES if p.stem == "device-telemetry")
+    design = read_design(path.read_text()).design
+    table = f"{design.table.name}-scaled"
+    Endpoint(
+        design, make_client(endpoint_url=moto_url, region="us-east-1"), table_name=table
+    ).create_table()
+    own = dataclasses.replace(
+        design.table,
+        capacity=dataclasses.replace(
+            design.table.capacity,
+            auto_scaling=d.AutoScaling(d.ScalingRange(2, 40, 55), None),
+        ),
+        indexes=(),
+    )
+    register_scaling(moto_url, table, dataclasses.replace(design, table=own))
+    _, stderr = import_table(moto_url, table)
+    imported = design_from_project(Project.objects.get()).table
+    assert imported.capacity.auto_scaling == d.AutoScaling(
+        d.ScalingRange(2, 40, 55), None
+    )
+    gsi = next(i for i in imported.indexes if i.is_global)
+    assert gsi.capacity.auto_scaling == d.AUTO_SCALING_OFF
+    assert "auto scaling kept: the table: reads 2 to 40 units at 55%" in stderr

@@ -49,7 +49,7 @@ def template(
         }
     resources: dict[str, Any] = {TABLE: _table(design)}
     targets = scaling_targets(table)
-    if targets:
+    if any(t.target is None for t in targets):
         parameters["AutoScalingTargetUtilization"] = {
             "Type": "Number",
             "Description": "The consumed/provisioned capacity percentage auto "
@@ -86,7 +86,9 @@ def template(
                 "PolicyType": "TargetTrackingScaling",
                 "ScalingTargetId": {"Ref": f"{base}ScalableTarget"},
                 "TargetTrackingScalingPolicyConfiguration": {
-                    "TargetValue": {"Ref": "AutoScalingTargetUtilization"},
+                    "TargetValue": target.target
+                    if target.target is not None
+                    else {"Ref": "AutoScalingTargetUtilization"},
                     "PredefinedMetricSpecification": {
                         "PredefinedMetricType": target.metric
                     },

@@ -35,12 +35,12 @@ from modeler.exporters.tables_import import (
     Scaling,
     TableReader,
     TablesImport,
+    apply_scaling,
     design_document,
     failed,
     kind_of,
     load_json,
     read_table_design,
-    scaling_notes,
     valid_table_name,
 )
 from modeler.problems import Problem
@@ -374,7 +374,8 @@ def _read_table(
             f"{resource['Condition']}; imported as if it holds"
         )
     if resource.get("Type") == "AWS::DynamoDB::GlobalTable":
-        props = _as_table(props, notes)
+        scaling = list(scaling)
+        props = _as_table(props, notes, scaling)
     if not isinstance(props.get("TableName") or "", str):
         problems.append(
             Problem(
@@ -389,7 +390,7 @@ def _read_table(
     table = reader.table(props, table_name) if not problems else None
     if table is None:
         return read_table_design(table_name, {}, problems, notes)
-    notes.extend(scaling_notes(scaling, table))
+    notes.extend(apply_scaling(table, scaling))
     notes.append(
         "a template describes the table, not its items: add entities with their "
         "key templates, then the access patterns"
@@ -431,7 +432,9 @@ def _tags(
     return out
 
 
-def _as_table(props: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+def _as_table(
+    props: dict[str, Any], notes: list[str], scaling: list[Scaling]
+) -> dict[str, Any]:
     """A global table's properties in AWS::DynamoDB::Table's terms: one
     replica's settings stand for the table (the design is one table)."""
     out = {
@@ -477,8 +480,8 @@ def _as_table(props: dict[str, Any], notes: list[str]) -> dict[str, Any]:
         out["ProvisionedThroughput"] = _global_throughput(
             replica.get("ReadProvisionedThroughputSettings"),
             props.get("WriteProvisionedThroughputSettings"),
-            "the table",
-            notes,
+            "",
+            scaling,
         )
     replica_indexes = {
         str(i.get("IndexName")): i
@@ -500,8 +503,8 @@ def _as_table(props: dict[str, Any], notes: list[str]) -> dict[str, Any]:
                     "ReadProvisionedThroughputSettings"
                 ),
                 spec.get("WriteProvisionedThroughputSettings"),
-                f"GSI {spec.get('IndexName')}",
-                notes,
+                str(spec.get("IndexName")),
+                scaling,
             )
         indexes.append(index)
     if indexes:
@@ -510,11 +513,14 @@ def _as_table(props: dict[str, Any], notes: list[str]) -> dict[str, Any]:
 
 
 def _global_throughput(
-    read: Any, write: Any, where: str, notes: list[str]
+    read: Any, write: Any, index: str, scalings: list[Scaling]
 ) -> dict[str, Any]:
-    """A global table's capacity: writes are always auto scaled (their
-    minimum stands for the capacity), reads fixed or auto scaled."""
+    """A global table's capacity (of the table, or of the GSI `index`):
+    writes are always auto scaled (their minimum stands for the capacity),
+    reads fixed or auto scaled. Their auto scaling is added to
+    `scalings`."""
     out: dict[str, Any] = {}
+    level = "index" if index else "table"
     for member, data, unit in (
         ("ReadCapacityAutoScalingSettings", read, "ReadCapacityUnits"),
         ("WriteCapacityAutoScalingSettings", write, "WriteCapacityUnits"),
@@ -529,10 +535,14 @@ def _global_throughput(
             target = _dict(scaling.get("TargetTrackingScalingPolicyConfiguration")).get(
                 "TargetValue"
             )
-            notes.append(
-                f"{where}: {unit} auto scaled from {scaling.get('MinCapacity')} to "
-                f"{scaling.get('MaxCapacity')} at {target}%; the design keeps the "
-                "minimum as its capacity"
+            scalings.append(
+                Scaling(
+                    f"dynamodb:{level}:{unit}",
+                    index,
+                    scaling.get("MinCapacity"),
+                    scaling.get("MaxCapacity"),
+                    target,
+                )
             )
     return out
 
@@ -550,8 +560,22 @@ def _scalings(
             if isinstance(props, dict):
                 with contextlib.suppress(Unresolved):
                     by_name[str(resolver.value(props.get("TableName")))] = logical
-    found: dict[str, list[Scaling]] = {}
+    targets: dict[str, Any] = {}  # a policy's target value, by target
     for resource in resources.values():
+        if not isinstance(resource, dict) or resource.get("Type") != (
+            "AWS::ApplicationAutoScaling::ScalingPolicy"
+        ):
+            continue
+        props = _dict(resource.get("Properties"))
+        target = _dict(props.get("ScalingTargetId")).get("Ref")
+        value = _dict(props.get("TargetTrackingScalingPolicyConfiguration")).get(
+            "TargetValue"
+        )
+        if isinstance(target, str):
+            with contextlib.suppress(Unresolved):
+                targets[target] = resolver.value(value)
+    found: dict[str, list[Scaling]] = {}
+    for target_id, resource in resources.items():
         if not isinstance(resource, dict) or resource.get("Type") != (
             "AWS::ApplicationAutoScaling::ScalableTarget"
         ):
@@ -571,12 +595,15 @@ def _scalings(
         )
         if table is None:
             continue
+        limits = []
+        for name in ("MinCapacity", "MaxCapacity"):
+            try:
+                limits.append(resolver.value(props.get(name)))
+            except Unresolved:
+                limits.append(props.get(name))
         found.setdefault(table, []).append(
             Scaling.of(
-                text,
-                props.get("ScalableDimension"),
-                props.get("MinCapacity"),
-                props.get("MaxCapacity"),
+                text, props.get("ScalableDimension"), *limits, targets.get(target_id)
             )
         )
     return found

@@ -15,8 +15,10 @@ from typing import Any
 from modeler import design as d
 from modeler.exporters.tables_import import (
     ImportedTable,
+    Scaling,
     TableReader,
     TablesImport,
+    apply_scaling,
     design_document,
     read_inferred_design,
     valid_table_name,
@@ -123,11 +125,15 @@ def read_live_table(
     keep: int,
     notes: list[str] | None = None,
     replicas: list[str] | None = None,
+    scaling: list[dict[str, Any]] | None = None,
 ) -> TablesImport:
     """The design of a live table from its properties (`table_properties`)
     and a sample of its items in DynamoDB JSON. At most `keep` of the items
     stay with the design as its own items, taken in turn from each entity so
-    that every entity keeps some."""
+    that every entity keeps some. `scaling` are its Application Auto
+    Scaling targets (None when they could not be read: the design keeps the
+    exports' default), as DescribeScalableTargets gives them with their
+    policy's TargetValue."""
     notes = list(notes or [])
     problems: list[Problem] = []
     name = valid_table_name(str(props.get("TableName") or "table"), notes)
@@ -142,6 +148,18 @@ def read_live_table(
         return TablesImport(
             name, "", (ImportedTable(name, None, tuple(problems), tuple(notes)),)
         )
+    if scaling is not None:
+        targets = [
+            Scaling.of(
+                str(t.get("ResourceId")),
+                t.get("ScalableDimension"),
+                t.get("MinCapacity"),
+                t.get("MaxCapacity"),
+                t.get("TargetValue"),
+            )
+            for t in scaling
+        ]
+        notes.extend(apply_scaling(table, targets))
     key_types = {
         a["AttributeName"]: a["AttributeType"] for a in props["AttributeDefinitions"]
     }

@@ -94,12 +94,21 @@ def carried(design: d.Design) -> d.Design:
     kept_keys = {a.name for a in table.key_attributes} | {
         a.name for i in indexes for a in i.key_attributes
     }
+    # A model holds the table's auto scaling, not its GSIs': they keep the
+    # default. The default written out reads back as the default.
+    indexes = tuple(
+        replace(i, capacity=replace(i.capacity, auto_scaling=None)) if i.capacity else i
+        for i in indexes
+    )
+    capacity = table.capacity
+    if capacity and capacity.auto_scaling == capacity.default_scaling:
+        capacity = replace(capacity, auto_scaling=None)
     bare_table = d.Table(
         name=table.name,
         partition_key=table.partition_key,
         sort_key=table.sort_key,
         billing_mode=table.billing_mode,
-        capacity=table.capacity,
+        capacity=capacity,
         indexes=indexes,
     )
     table_keys = {a.name for a in table.key_attributes}
@@ -307,12 +316,28 @@ def workbench_model(
     data_model["DataAccess"] = {"MySql": {}}
     data_model["BillingMode"] = table.billing_mode
     if table.billing_mode == "PROVISIONED" and table.capacity:
-        data_model["ProvisionedCapacitySettings"] = {
+        settings: dict[str, Any] = {
             "ProvisionedThroughput": {
                 "ReadCapacityUnits": table.capacity.read,
                 "WriteCapacityUnits": table.capacity.write,
             }
         }
+        for member, dimension in (
+            ("AutoScalingRead", "read"),
+            ("AutoScalingWrite", "write"),
+        ):
+            scaling = table.capacity.scaling(dimension)
+            if scaling:
+                settings[member] = {
+                    "ScalableTargetRequest": {
+                        "MinCapacity": scaling.minimum,
+                        "MaxCapacity": scaling.maximum,
+                        "ServiceRole": "AWSServiceRoleForApplicationAutoScaling_"
+                        "DynamoDBTable",
+                    },
+                    "ScalingPolicyConfiguration": {"TargetValue": scaling.target},
+                }
+        data_model["ProvisionedCapacitySettings"] = settings
     # NoSQL Workbench's own way of writing dates: "Jun 23, 2023, 04:36 PM".
     stamp = (now or datetime.now(UTC)).strftime("%b %d, %Y, %I:%M %p")
     return {

@@ -9,11 +9,8 @@ from dataclasses import dataclass
 
 from modeler import design as d
 
-# Application Auto Scaling: the utilisation it keeps, and how far above the
-# provisioned capacity it may go.
+# Application Auto Scaling: the utilisation it keeps by default.
 DEFAULT_TARGET_UTILISATION = 70
-MAX_CAPACITY_FACTOR = 10
-MAX_CAPACITY_UNITS = 40_000
 
 
 @dataclass(frozen=True)
@@ -25,6 +22,9 @@ class ScalingTarget:
     dimension: str  # "read" or "write"
     min_capacity: int
     max_capacity: int
+    # The utilisation it keeps; None for the export's variable (the design
+    # leaves auto scaling to the export's default).
+    target: int | None = None
 
     @property
     def scalable_dimension(self) -> str:
@@ -56,16 +56,14 @@ def logical_id(text: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in parts if p) or "Index"
 
 
-def default_max_capacity(units: int) -> int:
-    """How far the exports let auto scaling raise a provisioned capacity:
-    ten times it, at most 40,000 units (never below the capacity)."""
-    if units >= MAX_CAPACITY_UNITS:
-        return units
-    return min(units * MAX_CAPACITY_FACTOR, MAX_CAPACITY_UNITS)
+default_max_capacity = d.default_max_capacity
 
 
 def scaling_targets(table: d.Table) -> list[ScalingTarget]:
-    """The auto-scaled dimensions of a provisioned table and its GSIs."""
+    """The auto-scaled dimensions of a provisioned table and its GSIs: the
+    design's ranges where it gives them, none where it turns auto scaling
+    off, else each capacity from its units to `default_max_capacity` at the
+    export's target utilisation."""
     if table.billing_mode != "PROVISIONED":
         return []
     targets: list[ScalingTarget] = []
@@ -78,16 +76,20 @@ def scaling_targets(table: d.Table) -> list[ScalingTarget]:
         while base in used:
             base += "_"
         used.add(base)
-        for dimension, units in (("read", capacity.read), ("write", capacity.write)):
-            targets.append(
-                ScalingTarget(
-                    f"{base}_{dimension}",
-                    index,
-                    dimension,
-                    units,
-                    default_max_capacity(units),
+        for dimension in ("read", "write"):
+            r = capacity.scaling(dimension)
+            if r is not None:
+                targets.append(
+                    ScalingTarget(
+                        f"{base}_{dimension}",
+                        index,
+                        dimension,
+                        r.minimum,
+                        r.maximum,
+                        # The default leaves the target to the export's variable.
+                        r.target if capacity.auto_scaling is not None else None,
+                    )
                 )
-            )
 
     add("", table.capacity)
     for index in table.indexes:

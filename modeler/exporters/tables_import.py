@@ -21,9 +21,10 @@ from typing import Any
 import yaml
 
 from modeler import design as d
+from modeler.design import default_max_capacity
 from modeler.designfile import FORMAT, ReadResult, read_design
 from modeler.engine.types import item_from_wire
-from modeler.exporters.tabledef import default_max_capacity
+from modeler.exporters.tabledef import DEFAULT_TARGET_UTILISATION as DEFAULT_TARGET
 from modeler.exporters.workbench_infer import merge_colliding, plain_json
 from modeler.problems import Problem
 from modeler.sampledata.recognise import EntityRecogniser
@@ -93,67 +94,121 @@ class TablesImport:
 
 @dataclass(frozen=True)
 class Scaling:
-    """An Application Auto Scaling target of a table or one of its GSIs."""
+    """An Application Auto Scaling target of a table or one of its GSIs,
+    with the target utilisation of its policy (None when it has none)."""
 
     dimension: str  # dynamodb:table:ReadCapacityUnits, dynamodb:index:...
     index: str  # "" for the table
     minimum: Any
     maximum: Any
+    target: Any = None
 
     @classmethod
-    def of(cls, resource_id: str, dimension: Any, minimum: Any, maximum: Any):  # type: ignore[no-untyped-def]
+    def of(  # type: ignore[no-untyped-def]
+        cls, resource_id: str, dimension: Any, minimum: Any, maximum: Any, target: Any
+    ):
         """A target from its ResourceId as the file writes it
         (`table/${Table}/index/GSI1`, `table/${aws_dynamodb_table.t.name}`)."""
         index = re.search(r"/index/([^\"/$]+)", resource_id)
         return cls(
-            str(dimension or ""), index.group(1) if index else "", minimum, maximum
+            str(dimension or ""),
+            index.group(1) if index else "",
+            minimum,
+            maximum,
+            target,
         )
 
+    @property
+    def unit(self) -> str:
+        return "read" if "Read" in self.dimension else "write"
 
-def scaling_notes(scalings: list[Scaling], table: dict[str, Any]) -> list[str]:
-    """What becomes of a file's auto scaling: a design keeps the provisioned
-    capacity, and the exports add target tracking from it to ten times it.
-    Targets that are just that are one note; any other is named."""
-    matching, notes = 0, []
+
+def apply_scaling(
+    table: dict[str, Any], scalings: list[Scaling], *, indexes: bool = True
+) -> list[str]:
+    """The file's auto scaling kept in the design document's table: per
+    provisioned capacity (the table's, each GSI's) a range per dimension,
+    `false` for a dimension the file does not scale. Ranges that are the
+    exports' default (from the capacity to ten times it, at 70%) are left to
+    it; without `indexes`, the GSIs' are left to it too (a file that cannot
+    hold theirs). Returns the notes that say what was kept and what was
+    not."""
+    billing = table.get("billing", {})
+    if billing.get("mode") != "PROVISIONED":
+        return (
+            ["auto scaling targets left out: the table is on-demand"]
+            if scalings
+            else []
+        )
+    homes: dict[str, dict[str, Any]] = {"": billing}
+    for index in table.get("indexes", []) if indexes else ():
+        if isinstance(index.get("capacity"), dict):
+            homes[index["name"]] = index["capacity"]
+    notes: list[str] = []
+    ranges: dict[str, dict[str, dict[str, int]]] = {}
     for scaling in scalings:
-        capacity = (
-            table.get("billing", {})
-            if not scaling.index
-            else next(
-                (
-                    i.get("capacity") or {}
-                    for i in table.get("indexes", [])
-                    if i["name"] == scaling.index
-                ),
-                {},
+        what = f"GSI {scaling.index}" if scaling.index else "the table"
+        if scaling.index not in homes:
+            notes.append(
+                f"auto scaling of {what} left out: the table has no such GSI "
+                "with capacity of its own"
             )
-        )
-        unit = "read" if "Read" in scaling.dimension else "write"
-        units = capacity.get(unit)
-        what = f"{'GSI ' + scaling.index if scaling.index else 'the table'}'s {unit}s"
-        if isinstance(units, int) and (scaling.minimum, scaling.maximum) == (
-            units,
-            default_max_capacity(units),
-        ):
-            matching += 1
             continue
-        notes.append(
-            f"auto scaling of {what} from {scaling.minimum} to {scaling.maximum} "
-            f"units is not kept: the design holds the provisioned capacity "
-            f"({units}), and the exports scale it up to "
-            + (
-                f"{default_max_capacity(units):,}"
-                if isinstance(units, int)
-                else "10 times it"
+        target = DEFAULT_TARGET if scaling.target is None else _whole(scaling.target)
+        found = (_whole(scaling.minimum), _whole(scaling.maximum), target)
+        if None in found:
+            notes.append(
+                f"auto scaling of {what}'s {scaling.unit}s left out: expected whole "
+                f"numbers, found min {scaling.minimum!r}, max {scaling.maximum!r}, "
+                f"target {scaling.target!r}"
+            )
+            continue
+        if scaling.target is None:
+            notes.append(
+                f"auto scaling of {what}'s {scaling.unit}s has no target tracking "
+                f"policy; {DEFAULT_TARGET}% is used"
+            )
+        minimum, maximum, target = found
+        ranges.setdefault(scaling.index, {})[scaling.unit] = {
+            "min": minimum,
+            "max": maximum,
+            "target": target,
+        }
+    kept = []
+    for home, capacity in homes.items():
+        what = f"GSI {home}" if home else "the table"
+        found = ranges.get(home, {})
+        default = {
+            unit: {
+                "min": capacity[unit],
+                "max": default_max_capacity(capacity[unit]),
+                "target": DEFAULT_TARGET,
+            }
+            for unit in ("read", "write")
+            if isinstance(capacity.get(unit), int)
+        }
+        if found == default and len(found) == 2:
+            kept.append(
+                f"{what}: the exports' default (from the capacity to ten times it)"
+            )
+            continue
+        if not found:
+            capacity["auto_scaling"] = False
+            kept.append(f"{what}: none (the capacity stays as provisioned)")
+            continue
+        capacity["auto_scaling"] = {
+            unit: found.get(unit, False) for unit in ("read", "write")
+        }
+        kept.append(
+            f"{what}: "
+            + ", ".join(
+                f"{unit}s {r['min']} to {r['max']} units at {r['target']}%"
+                if (r := found.get(unit))
+                else f"{unit}s not scaled"
+                for unit in ("read", "write")
             )
         )
-    if matching:
-        notes.insert(
-            0,
-            f"auto scaling of {matching} capacit{'ies' if matching > 1 else 'y'} "
-            "is what the exports write for the provisioned capacity (from it to "
-            "ten times it): kept as the capacity",
-        )
+    notes.insert(0, "auto scaling kept: " + "; ".join(kept))
     return notes
 
 

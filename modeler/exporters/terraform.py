@@ -10,6 +10,7 @@ from modeler.exporters.hcl import Block, Raw, render
 from modeler.exporters.literals import comment_text, hcl_string
 from modeler.exporters.tabledef import (
     DEFAULT_TARGET_UTILISATION,
+    ScalingTarget,
     attribute_definitions,
     identifier,
     is_kms_arn,
@@ -25,7 +26,8 @@ def export_terraform(
     table = design.table
     name = identifier(table.name).lower()
     blocks: list[Block] = [_terraform_block()]
-    blocks += _variables(design, target_utilisation)
+    targets = scaling_targets(table)
+    blocks += _variables(design, target_utilisation, targets)
     kms_alias = (
         table.encryption.type == "KMS"
         and table.encryption.kms_key
@@ -36,7 +38,7 @@ def export_terraform(
         alias.set("name", table.encryption.kms_key)
         blocks.append(alias)
     blocks.append(_table(design, name, bool(kms_alias)))
-    for target in scaling_targets(table):
+    for target in targets:
         resource_id = _interpolated(
             "table/",
             Raw(f"aws_dynamodb_table.{name}.name"),
@@ -63,7 +65,12 @@ def export_terraform(
         metric = config.block("predefined_metric_specification")
         metric.set("predefined_metric_type", target.metric)
         config.blank()
-        config.set("target_value", Raw("var.autoscaling_target_utilization"))
+        config.set(
+            "target_value",
+            target.target
+            if target.target is not None
+            else Raw("var.autoscaling_target_utilization"),
+        )
         blocks.append(policy)
     blocks += _outputs(name, table)
     header = (
@@ -96,7 +103,9 @@ def _terraform_block() -> Block:
     return block
 
 
-def _variables(design: d.Design, target_utilisation: int) -> list[Block]:
+def _variables(
+    design: d.Design, target_utilisation: int, targets: list[ScalingTarget]
+) -> list[Block]:
     table_name = Block("variable", ("table_name",))
     table_name.set("description", "The name of the DynamoDB table.")
     table_name.set("type", Raw("string"))
@@ -111,7 +120,7 @@ def _variables(design: d.Design, target_utilisation: int) -> list[Block]:
     out = [table_name]
     if "Environment" not in dict(design.table.tags):
         out.append(environment)
-    if design.table.billing_mode == "PROVISIONED":
+    if any(t.target is None for t in targets):
         target = Block("variable", ("autoscaling_target_utilization",))
         target.set(
             "description",

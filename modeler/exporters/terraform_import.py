@@ -22,11 +22,11 @@ from modeler.exporters.tables_import import (
     Scaling,
     TableReader,
     TablesImport,
+    apply_scaling,
     design_document,
     failed,
     kind_of,
     read_table_design,
-    scaling_notes,
     valid_table_name,
 )
 from modeler.problems import Problem
@@ -92,7 +92,7 @@ def read_terraform(source: str | bytes, *, max_bytes: int) -> TablesImport:
                 else ""
             )
         )
-    scaling = _scalings(config, {name for name, _ in tables})
+    scaling = _scalings(config, {name for name, _ in tables}, resolver)
     imported = [
         _read_table(name, body, resolver, scaling.get(name, []))
         for name, body in tables
@@ -183,7 +183,7 @@ class _Resolver:
     def text(self, text: str) -> Any:
         parts = _interpolations(text)
         if parts is None:
-            return text.replace("$${", "${")
+            return _unescaped(text)
         if len(parts) == 1 and isinstance(parts[0], tuple):
             return self.expression(parts[0][0])
         out = []
@@ -235,18 +235,24 @@ class _Resolver:
         raise Unresolved(f"${{{expression}}} is known only at plan time")
 
 
+def _unescaped(text: str) -> str:
+    """A literal text as HCL writes it: `$${` and `%%{` stand for `${` and
+    `%{` (python-hcl2 keeps the escapes)."""
+    return re.sub(r"([$%])\1\{", r"\1{", text)
+
+
 def _interpolations(text: str) -> list[str | tuple[str]] | None:
     """The text split into literal parts and `${...}` expressions (as
     1-tuples), braces and quotes inside an expression counted; None when
-    it has none. `$${` is a literal `${`."""
+    it has none. `$${` is a literal `${`, `%%{` a literal `%{`."""
     if "${" not in text.replace("$${", ""):
         return None
     parts: list[str | tuple[str]] = []
     literal: list[str] = []
     i = 0
     while i < len(text):
-        if text.startswith("$${", i):
-            literal.append("${")
+        if text.startswith(("$${", "%%{"), i):
+            literal.append(text[i + 1 : i + 3])
             i += 3
             continue
         if not text.startswith("${", i):
@@ -347,7 +353,7 @@ def _read_table(
     table = reader.table(props, table_name) if not problems else None
     if table is None:
         return read_table_design(table_name, {}, problems, notes)
-    notes.extend(scaling_notes(scaling, table))
+    notes.extend(apply_scaling(table, scaling))
     notes.append(
         "a configuration describes the table, not its items: add entities with "
         "their key templates, then the access patterns"
@@ -369,13 +375,29 @@ def _tags(tags: dict[str, Any], resolver: _Resolver, notes: list[str]) -> dict:
     a configuration is applied to, say) differs from one deployment to the
     next, so it is left out with a note, as is one known only at plan."""
     out = {}
-    for key, value in tags.items():
+    for written, value in tags.items():
+        # python-hcl2 keeps the quotes of a key that holds `$${` (an escaped
+        # `${`), and the escape itself.
+        key = written
+        if len(key) >= 2 and key[0] == key[-1] == '"':
+            key = key[1:-1]
         try:
+            key = str(resolver.value(key))
             resolved = resolver.value(value)
         except Unresolved as exc:
             notes.append(f"the tag {key} is left out: {exc}")
             continue
-        variable = re.search(r"\$\{\s*var\.([A-Za-z_][A-Za-z0-9_-]*)", str(value))
+        # A variable in an interpolation, not in escaped text (`$${var.x}`).
+        parts = _interpolations(value) if isinstance(value, str) else None
+        expressions = [p[0] for p in parts or [] if isinstance(p, tuple)]
+        variable = next(
+            (
+                found
+                for expression in expressions
+                if (found := re.search(r"\bvar\.([A-Za-z_][A-Za-z0-9_-]*)", expression))
+            ),
+            None,
+        )
         if variable:
             notes.append(
                 f"the tag {key} is set from the variable {variable.group(1)} at "
@@ -566,11 +588,25 @@ def _as_properties(args: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     return props
 
 
-def _scalings(config: dict[str, Any], tables: set[str]) -> dict[str, list[Scaling]]:
-    """aws_appautoscaling_target resources of the file's tables, by the
-    table's resource name."""
-    found: dict[str, list[Scaling]] = {}
+def _scalings(
+    config: dict[str, Any], tables: set[str], resolver: _Resolver
+) -> dict[str, list[Scaling]]:
+    """aws_appautoscaling_target resources of the file's tables, with the
+    target value of the policy that tracks each, by the table's resource
+    name."""
+    targets: dict[str, Any] = {}
     for kind, _label, body in labelled_blocks(config, "resource"):
+        if kind != "aws_appautoscaling_policy":
+            continue
+        ref = re.search(
+            r"aws_appautoscaling_target\.(\w+)\.", str(body.get("resource_id"))
+        )
+        configs = body.get("target_tracking_scaling_policy_configuration") or [{}]
+        config_body = configs[0] if isinstance(configs, list) and configs else {}
+        if ref and isinstance(config_body, dict):
+            targets[ref.group(1)] = _resolved(resolver, config_body.get("target_value"))
+    found: dict[str, list[Scaling]] = {}
+    for kind, label, body in labelled_blocks(config, "resource"):
         if kind != "aws_appautoscaling_target":
             continue
         text = str(body.get("resource_id", ""))
@@ -581,8 +617,18 @@ def _scalings(config: dict[str, Any], tables: set[str]) -> dict[str, list[Scalin
             Scaling.of(
                 text,
                 body.get("scalable_dimension"),
-                body.get("min_capacity"),
-                body.get("max_capacity"),
+                _resolved(resolver, body.get("min_capacity")),
+                _resolved(resolver, body.get("max_capacity")),
+                targets.get(label),
             )
         )
     return found
+
+
+def _resolved(resolver: _Resolver, value: Any) -> Any:
+    """A value with its variables and locals resolved, or as written when
+    they cannot be."""
+    try:
+        return resolver.value(value)
+    except (Unresolved, ValueError):
+        return value

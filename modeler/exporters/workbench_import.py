@@ -27,7 +27,9 @@ from modeler import design as d
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
 from modeler.exporters.tables_import import (
     ImportedTable,
+    Scaling,
     TablesImport,
+    apply_scaling,
     failed,
     kind_of,
     load_json,
@@ -194,6 +196,7 @@ class _TableReader:
         self.several = several
         self.problems: list[Problem] = []
         self.notes: list[str] = []
+        self.scalings: list[Scaling] = []  # the table's auto scaling
 
     def error(self, path: str, message: str) -> None:
         self.problems.append(_error(path, message))
@@ -369,6 +372,9 @@ class _TableReader:
         }
         if indexes:
             table_doc["indexes"] = indexes
+        # A model holds the table's auto scaling only: its GSIs keep the
+        # exports' default.
+        self.notes.extend(apply_scaling(table_doc, self.scalings, indexes=False))
         self.unread(table)
         declared_types = self.declared_types(table, key_types)
         items = self.items(
@@ -455,25 +461,25 @@ class _TableReader:
                 "the table is provisioned but gives no read and write capacity; "
                 "5 and 5 are used"
             )
-        scaling = [
-            k for k in ("AutoScalingRead", "AutoScalingWrite") if settings.get(k)
-        ]
-        if scaling:
-            described = []
-            for k in scaling:
-                spec = settings[k] or {}
-                target = spec.get("ScalableTargetRequest") or {}
-                policy = spec.get("ScalingPolicyConfiguration") or {}
-                described.append(
-                    f"{k} (min {target.get('MinCapacity')}, max "
-                    f"{target.get('MaxCapacity')}, target {policy.get('TargetValue')}%)"
+        for member, unit in (
+            ("AutoScalingRead", "ReadCapacityUnits"),
+            ("AutoScalingWrite", "WriteCapacityUnits"),
+        ):
+            spec = settings.get(member)
+            if not isinstance(spec, dict):
+                continue
+            target = spec.get("ScalableTargetRequest") or {}
+            policy = spec.get("ScalingPolicyConfiguration") or {}
+            if isinstance(target, dict) and isinstance(policy, dict):
+                self.scalings.append(
+                    Scaling(
+                        f"dynamodb:table:{unit}",
+                        "",
+                        target.get("MinCapacity"),
+                        target.get("MaxCapacity"),
+                        policy.get("TargetValue"),
+                    )
                 )
-            self.notes.append(
-                "auto scaling settings not kept: "
-                + "; ".join(described)
-                + ". The Terraform and CloudFormation exports add target "
-                "tracking at 70%"
-            )
         return mode, (read or 5, write or 5)
 
     def index_capacity(self, spec: dict, table: tuple[int, int]) -> dict[str, int]:

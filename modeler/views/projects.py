@@ -130,13 +130,16 @@ def project_import_table(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_list(request, live_form=form, status=INVALID)
     table = form.cleaned_data["table"]
-    client = make_client(
-        endpoint_url=settings.DYNAMODB_ENDPOINT_URL, region=settings.AWS_REGION
-    )
+    where = {
+        "endpoint_url": settings.DYNAMODB_ENDPOINT_URL,
+        "region": settings.AWS_REGION,
+    }
+    client = make_client(**where)
     try:
         outcome = services.project_import_live_table(
             owner=request.user,
             client=client,
+            scaling_client=make_client(**where, service="application-autoscaling"),
             table=table,
             sample=form.cleaned_data["sample"],
             name=form.cleaned_data["name"],

@@ -232,7 +232,8 @@
     cancel.click();
   });
 
-  // Fields shown for one choice only: data-show-for-kind, -projection, -op.
+  // Fields shown for one choice only: data-show-for-kind, -projection, -op,
+  // -scaling.
   function refreshVisibility(root) {
     root.querySelectorAll("form").forEach((form) => {
       const value = (suffix) => {
@@ -242,14 +243,18 @@
       const kind = value("kind");
       const projection = value("projection_type");
       const distribution = value("sample_distribution");
+      const scaling = value("auto_scaling");
       // Capacity units mean something under provisioned billing only.
       const billing = value("billing_mode");
       form.querySelectorAll("[data-provisioned-only]").forEach((el) => {
         const onDemand = billing === "PAY_PER_REQUEST";
         el.classList.toggle("is-inapplicable", onDemand);
-        el.querySelectorAll("input").forEach((input) => {
+        el.querySelectorAll("input, select").forEach((input) => {
           if (!input.closest("fieldset[disabled]")) input.disabled = onDemand;
         });
+      });
+      form.querySelectorAll("[data-show-for-scaling]").forEach((el) => {
+        if (scaling !== null) el.hidden = el.dataset.showForScaling !== scaling;
       });
       form.querySelectorAll("[data-show-for-distribution]").forEach((el) => {
         if (distribution !== null) {

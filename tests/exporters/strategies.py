@@ -23,9 +23,42 @@ _TAG_TEXT = st.text(
 _TRICKY = st.sampled_from(
     ["Environment", 'a"b', "${var.x}", "%{if}", "back\\slash", "ü-ñ", "x y"]
 )
-_CAPACITY = st.builds(
-    d.Capacity, st.integers(min_value=1, max_value=5000), st.integers(1, 5000)
-)
+
+
+@st.composite
+def _capacity(draw) -> d.Capacity:  # type: ignore[no-untyped-def]
+    """Provisioned units, auto scaled by default, not at all, or within a
+    range around them per dimension."""
+    read, write = draw(st.integers(1, 5000)), draw(st.integers(1, 5000))
+
+    def scaling_range(units: int) -> d.ScalingRange | None:
+        return draw(
+            st.one_of(
+                st.none(),
+                st.builds(
+                    d.ScalingRange,
+                    st.integers(1, units),
+                    st.integers(units, d.MAX_AUTO_SCALED_UNITS),
+                    st.integers(20, 90),
+                ),
+            )
+        )
+
+    scaling = draw(
+        st.one_of(
+            st.none(),
+            st.just(d.AUTO_SCALING_OFF),
+            st.builds(
+                d.AutoScaling,
+                st.just(scaling_range(read)),
+                st.just(scaling_range(write)),
+            ),
+        )
+    )
+    return d.Capacity(read, write, scaling)
+
+
+_CAPACITY = _capacity()
 _VALUE_ATTRIBUTE = {"S": "sval", "N": "nval", "B": "bval"}
 
 

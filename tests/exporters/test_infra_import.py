@@ -9,6 +9,7 @@ import dataclasses
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from modeler import design as d
 from modeler.exporters.cloudformation import (
@@ -25,6 +26,7 @@ from modeler.exporters.design_files import (
 )
 from modeler.exporters.terraform import export_terraform
 from tests.exporters.helpers import EXAMPLES, FIXTURES, example
+from tests.exporters.strategies import designs
 
 EXPORTS = [
     ("template.yaml", export_cloudformation_yaml, CLOUDFORMATION),
@@ -65,12 +67,13 @@ def test_our_exports_read_back_to_the_same_table(path, filename, export, kind):
     assert imported.entities == () and imported.access_patterns == ()
     # The Environment tag the exports add from a parameter is per deployment.
     assert any("the tag Environment is set from the" in n for n in found.notes)
-    # Their auto scaling is what they write for the capacity: one quiet note.
+    # Their auto scaling is the default the design leaves it to: one note.
     scaling = [n for n in found.notes if "auto scaling" in n]
     if design.table.billing_mode == "PROVISIONED":
         assert scaling == [
-            "auto scaling of 4 capacities is what the exports write for the "
-            "provisioned capacity (from it to ten times it): kept as the capacity"
+            "auto scaling kept: the table: the exports' default (from the capacity "
+            "to ten times it); GSI GSI1: the exports' default (from the capacity "
+            "to ten times it)"
         ]
     else:
         assert scaling == []
@@ -153,12 +156,14 @@ def test_intrinsic_functions_are_resolved_from_parameters_conditions_and_maps():
     table = design.table
     assert table.name == "prod-orders"
     assert table.billing_mode == "PROVISIONED"
-    assert table.capacity == d.Capacity(40, 25)
+    # The template scales the writes only, with no policy: 70% is assumed.
+    scaled = d.AutoScaling(write=d.ScalingRange(25, 500, 70))
+    assert table.capacity == d.Capacity(40, 25, scaled)
     (gsi,) = table.indexes
     assert gsi.sort_key == (d.KeyAttribute("amount", "N"),)
     # PK is a key attribute: every index projects it, DynamoDB refuses it listed.
     assert gsi.projection == d.Projection("INCLUDE", ("status",))
-    assert gsi.capacity == d.Capacity(5, 5)
+    assert gsi.capacity == d.Capacity(5, 5, d.AUTO_SCALING_OFF)
     assert table.ttl_attribute == "expiresAt"
     assert table.stream_view_type == "NEW_AND_OLD_IMAGES"
     assert table.point_in_time_recovery is True
@@ -169,11 +174,12 @@ def test_intrinsic_functions_are_resolved_from_parameters_conditions_and_maps():
     )
     assert any("the tag stack is left out: AWS::StackName" in n for n in notes)
     assert any("key attribute PK left out of its INCLUDE" in n for n in notes)
-    # Not what the exports write for 25 units (25 to 250): said, with both.
     assert (
-        "auto scaling of the table's writes from 25 to 500 units is not kept: the "
-        "design holds the provisioned capacity (25), and the exports scale it up "
-        "to 250"
+        "auto scaling kept: the table: reads not scaled, writes 25 to 500 units at "
+        "70%; GSI GSI1: none (the capacity stays as provisioned)"
+    ) in notes
+    assert (
+        "auto scaling of the table's writes has no target tracking policy; 70% is used"
     ) in notes
 
 
@@ -268,11 +274,14 @@ def test_json_template_with_two_tables_and_a_global_table():
     assert found.tables == ("users", "events")
     assert users.table.partition_key == d.KeyAttribute("id", "S")
     assert users.table.sort_key is None
-    assert events.table.capacity == d.Capacity(20, 10)
+    # A global table's writes are always auto scaled: kept, with their range.
+    assert events.table.capacity == d.Capacity(
+        20, 10, d.AutoScaling(write=d.ScalingRange(10, 100, 70))
+    )
     assert events.table.point_in_time_recovery is True
     assert events.table.tags == (("team", "data"),)
     assert any("replicas in eu-west-1, us-east-1" in n for n in found.notes)
-    assert any("auto scaled from 10 to 100 at 70%" in n for n in found.notes)
+    assert any("writes 10 to 100 units at 70%" in n for n in found.notes)
 
 
 @pytest.mark.parametrize(
@@ -398,7 +407,8 @@ def test_terraform_variables_locals_and_a_kms_alias_are_resolved():
     orders, carts = found.designs
     table = orders.table
     assert table.name == "staging-shop-orders"
-    assert table.capacity == d.Capacity(10, 4)
+    # A provisioned table with no auto scaling keeps its capacity fixed.
+    assert table.capacity == d.Capacity(10, 4, d.AUTO_SCALING_OFF)
     (lsi,) = table.indexes
     assert (lsi.kind, lsi.sort_key, lsi.projection.type) == (
         "local",
@@ -475,3 +485,78 @@ def test_broken_terraform_says_where():
 )
 def test_the_kind_of_file_is_told_by_what_it_holds(text, filename, kind):
     assert source_kind(text, filename=filename) == kind
+
+
+def _as_held(table: d.Table) -> d.Table:
+    """The table as a file holds it: auto scaling spelled out as the
+    exports' default reads back as the default, and an LSI's partition key
+    is the table's, named or not."""
+
+    def plain(capacity: d.Capacity | None) -> d.Capacity | None:
+        if capacity and capacity.auto_scaling == capacity.default_scaling:
+            return dataclasses.replace(capacity, auto_scaling=None)
+        return capacity
+
+    return dataclasses.replace(
+        by_name(table),
+        capacity=plain(table.capacity),
+        indexes=tuple(
+            dataclasses.replace(
+                i,
+                capacity=plain(i.capacity),
+                partition_key=i.partition_key if i.is_global else (),
+            )
+            for i in by_name(table).indexes
+        ),
+    )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(designs())
+@pytest.mark.parametrize(("filename", "export", "kind"), EXPORTS, ids=lambda e: "")
+def test_any_table_reads_back_with_its_auto_scaling(filename, export, kind, design):
+    (imported,) = read(export(design), filename).designs
+    assert _as_held(imported.table) == _as_held(design.table)
+
+
+def test_auto_scaling_ranges_and_a_fixed_capacity_are_exported_as_they_are():
+    design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
+    table = design.table
+    scaled = d.AutoScaling(d.ScalingRange(2, 80, 50), None)
+    table = dataclasses.replace(
+        table,
+        capacity=dataclasses.replace(table.capacity, auto_scaling=scaled),
+        indexes=tuple(
+            dataclasses.replace(
+                i,
+                capacity=dataclasses.replace(
+                    i.capacity, auto_scaling=d.AUTO_SCALING_OFF
+                ),
+            )
+            if i.capacity
+            else i
+            for i in table.indexes
+        ),
+    )
+    design = dataclasses.replace(design, table=table)
+    hcl = export_terraform(design)
+    # One target, its policy's target written out: no variable to set.
+    assert hcl.count('resource "aws_appautoscaling_target"') == 1
+    assert "min_capacity       = 2" in hcl and "max_capacity       = 80" in hcl
+    assert "target_value = 50" in hcl
+    assert "autoscaling_target_utilization" not in hcl
+    template = json.loads(export_cloudformation_json(design))
+    assert "AutoScalingTargetUtilization" not in template["Parameters"]
+    (policy,) = [
+        r["Properties"]
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::ApplicationAutoScaling::ScalingPolicy"
+    ]
+    assert policy["TargetTrackingScalingPolicyConfiguration"]["TargetValue"] == 50
+    for filename, export, _ in EXPORTS:
+        imported, notes = only_design(export(design), filename)
+        assert by_name(imported.table) == by_name(table), filename
+        assert (
+            "auto scaling kept: the table: reads 2 to 80 units at 50%, writes not "
+            "scaled; GSI GSI1: none (the capacity stays as provisioned)"
+        ) in notes

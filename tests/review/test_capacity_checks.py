@@ -76,17 +76,41 @@ def test_capacity_enough_for_the_peak_raises_nothing() -> None:
 
 
 def test_a_table_below_its_average_load_is_an_error() -> None:
-    # 600 writes/s of 1 WCU on the table against 500 provisioned.
+    # 600 writes/s of 1 WCU on the table against 500 provisioned, not scaled.
     (short,) = _findings(
-        billing="{mode: PROVISIONED, read: 100, write: 500}", rps=600, peak=600
+        billing="{mode: PROVISIONED, read: 100, write: 500, auto_scaling: false}",
+        rps=600,
+        peak=600,
     )
     assert (short.severity, short.location.name) == ("error", "meters")
     assert short.title == "Table meters is provisioned below its write load"
     assert "throttled all the time" in short.why
     assert short.evidence == (
-        "provisioned: 500 WCU",
+        "provisioned: 500 WCU, not auto scaled",
         "needed: 600 WCU/s on average, 600 at peak",
     )
+
+
+def test_auto_scaling_that_reaches_the_average_load_makes_it_a_warning() -> None:
+    # By default auto scaling may raise the 500 WCU to 5,000: it follows the
+    # 600, late.
+    (short,) = _findings(
+        billing="{mode: PROVISIONED, read: 100, write: 500}", rps=600, peak=600
+    )
+    assert short.severity == "warning"
+    assert "Auto scaling raises it (up to 5,000)" in short.why
+    assert short.evidence[0] == "provisioned: 500 WCU, auto scaled up to 5,000"
+
+
+def test_an_average_load_above_auto_scalings_maximum_is_an_error() -> None:
+    scaled = "{write: {min: 400, max: 550, target: 70}, read: false}"
+    (short,) = _findings(
+        billing=f"{{mode: PROVISIONED, read: 100, write: 500, auto_scaling: {scaled}}}",
+        rps=600,
+        peak=600,
+    )
+    assert short.severity == "error"
+    assert "more than auto scaling's maximum of 550" in short.why
 
 
 def test_a_table_below_its_peak_only_is_a_warning() -> None:

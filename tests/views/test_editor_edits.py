@@ -12,11 +12,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from modeler import design as d
 from modeler import selectors, services
 from modeler.design import Design
 from modeler.editor.forms import EntityForm, IndexForm, PatternForm, TableForm
 from modeler.exporters.workbench_import import read_workbench
 from modeler.models import Project
+from tests.exporters.helpers import EXAMPLES, example
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 WORKBENCH = Path(__file__).resolve().parents[1] / "fixtures" / "nosql-workbench"
@@ -867,3 +869,37 @@ def test_a_key_named_in_a_nosql_workbench_model_keeps_its_name(
         "ITEMS#ItemID",
     )
     assert keys["PK"].alias == "playerID"
+
+
+@pytest.mark.django_db
+def test_table_and_gsi_auto_scaling_are_set_in_their_forms(owner_client: Client, owner):
+    design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
+    project = services.project_create(owner=owner, design=design)
+    page = owner_client.get(_url("editor-table", project)).content.decode()
+    assert "From the capacity to 10 times it (default)" in page
+    data = table_data(
+        project,
+        auto_scaling="custom",
+        read_min=2,
+        read_max=40,
+        read_target=60,
+    )
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    capacity = _design(project).table.capacity
+    assert capacity.auto_scaling == d.AutoScaling(d.ScalingRange(2, 40, 60), None)
+    # Half a range is refused beside its field, the input kept.
+    data = table_data(project, read_max="", write_min=3)
+    data["write_max"] = ""
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "Give the minimum too." not in html and "Give the maximum too." in html
+    assert _design(project).table.capacity == capacity
+    # A GSI's own: off.
+    gsi = next(i.name for i in _design(project).table.indexes if i.is_global)
+    data = index_data(project, gsi, auto_scaling="off")
+    response = owner_client.post(_url("editor-index-edit", project, gsi), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    index = _design(project).table.index(gsi)
+    assert index.capacity.auto_scaling == d.AUTO_SCALING_OFF

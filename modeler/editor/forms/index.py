@@ -16,13 +16,14 @@ from modeler.editor.forms.common import (
     _choices,
     _names,
 )
+from modeler.editor.forms.scaling import ScalingFields
 
 # --- Indexes --------------------------------------------------------------------
 
 KEY_SLOTS = 4  # a GSI key has up to 4 partition and 4 sort key attributes
 
 
-class IndexForm(VersionedForm):
+class IndexForm(VersionedForm, ScalingFields):
     kind = forms.ChoiceField(
         choices=[
             ("global", "Global secondary index (GSI)"),
@@ -96,6 +97,7 @@ class IndexForm(VersionedForm):
             "projection_attributes": list(index.projection.attributes),
             "read_capacity": index.capacity.read if index.capacity else None,
             "write_capacity": index.capacity.write if index.capacity else None,
+            **cls.scaling_initial(index.capacity),
         }
         for part, attrs in (("pk", index.partition_key), ("sk", index.sort_key)):
             for slot, attr in enumerate(attrs[:KEY_SLOTS]):
@@ -131,6 +133,7 @@ class IndexForm(VersionedForm):
         data = super().clean()
         if self.errors:
             return data
+        self.clean_scaling(data)
         if data["kind"] == "global" and not self._keys("pk"):
             self.add_error("pk_name_0", "A GSI needs a partition key attribute.")
         if data["kind"] == "local" and len(self._keys("sk")) != 1:
@@ -156,7 +159,11 @@ class IndexForm(VersionedForm):
         capacity = None
         if is_global and table.billing_mode == "PROVISIONED":
             read, write = data.get("read_capacity"), data.get("write_capacity")
-            capacity = d.Capacity(read or 0, write or 0) if read or write else None
+            capacity = (
+                d.Capacity(read or 0, write or 0, self.scaling())
+                if read or write
+                else None
+            )
         return d.Index(
             name=data["name"],
             kind=data["kind"],
@@ -173,6 +180,8 @@ class IndexForm(VersionedForm):
             (".partition_key", "pk_name_0"),
             (".sort_key", "sk_name_0"),
             (".projection", "projection_attributes"),
+            (".capacity.auto_scaling.read", "read_max"),
+            (".capacity.auto_scaling.write", "write_max"),
             (".capacity", "read_capacity"),
         ):
             if tail.startswith(prefix):

@@ -13,11 +13,12 @@ from modeler.editor.forms.common import (
     VersionedForm,
     _choices,
 )
+from modeler.editor.forms.scaling import ScalingFields
 
 # --- Table ----------------------------------------------------------------------
 
 
-class TableForm(VersionedForm):
+class TableForm(VersionedForm, ScalingFields):
     name = forms.CharField(
         max_length=255,
         help_text="3 to 255 letters, digits, '_', '-' or '.'",
@@ -119,6 +120,7 @@ class TableForm(VersionedForm):
             "kms_key": table.encryption.kms_key,
             "table_class": table.table_class,
             "tags": "\n".join(f"{k}={v}" for k, v in table.tags),
+            **cls.scaling_initial(table.capacity),
         }
 
     def clean_tags(self) -> tuple[tuple[str, str], ...]:
@@ -142,6 +144,7 @@ class TableForm(VersionedForm):
         data = super().clean()
         read, write = data.get("read_capacity"), data.get("write_capacity")
         if data.get("billing_mode") == "PROVISIONED":
+            self.clean_scaling(data)
             if read is None:
                 self.add_error("read_capacity", "A provisioned table needs read units.")
             if write is None:
@@ -167,7 +170,9 @@ class TableForm(VersionedForm):
             ),
             billing_mode=data["billing_mode"],
             capacity=(
-                d.Capacity(data["read_capacity"], data["write_capacity"])
+                d.Capacity(
+                    data["read_capacity"], data["write_capacity"], self.scaling()
+                )
                 if provisioned
                 else None
             ),
@@ -188,6 +193,8 @@ class TableForm(VersionedForm):
             "table.name": "name",
             "table.partition_key": "pk_name",
             "table.sort_key": "sk_name",
+            "table.billing.auto_scaling.read": "read_max",
+            "table.billing.auto_scaling.write": "write_max",
             "table.billing": "billing_mode",
             "table.encryption": "kms_key",
             "table.tags": "tags",

@@ -61,12 +61,12 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"no user is called '{owner}'")
-        client = make_client(
-            endpoint_url=options["endpoint_url"], region=options["region"]
-        )
+        where = {"endpoint_url": options["endpoint_url"], "region": options["region"]}
+        client = make_client(**where)
+        scaling_client = make_client(**where, service="application-autoscaling")
         sample = options["sample"]
         try:
-            live = describe_live_table(client, table)
+            live = describe_live_table(client, table, scaling_client)
             segments = min(options["segments"], sample)
             if live.item_count:
                 self.stdout.write(

@@ -84,21 +84,53 @@ def _provisioned(table: d.Table, loads: dict[str, Load]) -> Iterator[Finding]:
         ):
             if peak <= have:
                 continue
-            yield _short(table, home, kind, have, average, peak)
+            scaling = declared.scaling(kind)
+            yield _short(
+                table,
+                home,
+                kind,
+                have,
+                average,
+                peak,
+                scaling.maximum if scaling else 0,
+            )
 
 
 def _short(
-    table: d.Table, home: str, kind: str, have: int, average: float, peak: float
+    table: d.Table,
+    home: str,
+    kind: str,
+    have: int,
+    average: float,
+    peak: float,
+    scaled_to: int = 0,
 ) -> Finding:
+    """A capacity below its load; `scaled_to` is how far auto scaling may
+    raise it (0 when it is off)."""
     letter = "R" if kind == "read" else "W"
     is_gsi = home != d.TABLE_INDEX
     where = f"GSI {home}" if is_gsi else f"Table {table.name}"
-    all_the_time = average > have
-    if all_the_time:
+    ceiling = max(have, scaled_to)
+    all_the_time = average > ceiling
+    if all_the_time and ceiling > have:
+        why = (
+            f"The patterns need {units(average)} {letter}CU per second on average, "
+            f"more than auto scaling's maximum of {ceiling:,}: {kind}s are "
+            "throttled all the time, not only at peaks."
+        )
+    elif all_the_time:
         why = (
             f"The patterns need {units(average)} {letter}CU per second on average, "
             f"more than the {have:,} provisioned: {kind}s are throttled all the time, "
             "not only at peaks."
+        )
+    elif average > have:
+        why = (
+            f"The patterns need {units(average)} {letter}CU per second on average, "
+            f"more than the {have:,} provisioned. Auto scaling raises it (up to "
+            f"{ceiling:,}) only after two minutes above its target, then takes "
+            f"minutes more: until then, and at every spike to {units(peak)}, "
+            f"{kind}s are throttled."
         )
     else:
         why = (
@@ -120,7 +152,14 @@ def _short(
         index_location(table, home),
         why=why,
         evidence=[
-            f"provisioned: {have:,} {letter}CU",
+            f"provisioned: {have:,} {letter}CU"
+            + (
+                f", auto scaled up to {scaled_to:,}"
+                if scaled_to > have
+                else ", not auto scaled"
+                if not scaled_to
+                else ""
+            ),
             f"needed: {units(average)} {letter}CU/s on average, {units(peak)} at peak",
         ],
         fix=(
