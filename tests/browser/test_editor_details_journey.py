@@ -99,3 +99,33 @@ def test_sample_counts_attribute_details_operations_and_findings(
     page.select_option("#id_p2-operation", "Query")
     expect(page.locator("#pattern-op-p2 .pattern-keys")).to_be_visible()
     expect(page.locator("#id_p2-filter")).to_have_value("total > 100")
+
+
+def test_auto_scaling_fields_follow_the_choice_and_save(page: Page, screenshot) -> None:
+    owner = User.objects.create_user("kim", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "device-telemetry.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    page.goto("/login/")
+    page.fill("#id_username", "kim")
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("button[type=submit]")
+
+    page.goto(f"/projects/{project.pk}/table/")
+    expect(page.locator("#id_auto_scaling")).to_have_value("default")
+    expect(page.locator("#id_read_min")).to_be_hidden()
+    page.select_option("#id_auto_scaling", "custom")
+    expect(page.locator("#id_read_min")).to_be_visible()
+    page.fill("#id_read_min", "2")
+    page.fill("#id_read_max", "40")
+    page.fill("#id_read_target", "60")
+    _shot(page, screenshot, "editor-details-05-table-auto-scaling")
+    page.click('button:text-is("Save table")')
+    expect(
+        page.locator(".toast", has_text="Saved the table settings.").first
+    ).to_be_visible()
+    capacity = stored_design(project).table.capacity
+    assert capacity.scaling("read") is not None
+    assert (capacity.scaling("read").maximum, capacity.scaling("write")) == (40, None)
+    # On demand, the capacity and its auto scaling do not apply.
+    page.select_option("#id_billing_mode", "PAY_PER_REQUEST")
+    expect(page.locator("#id_auto_scaling")).to_be_disabled()

@@ -43,7 +43,7 @@ def test_import_a_workbench_model_and_export_it(page, screenshot):
     page.click("#import button[type=submit]")
     report = page.locator(".import-report")
     expect(report).to_contain_text("Imported from the NoSQL Workbench model")
-    expect(report).to_contain_text("auto scaling settings not kept")
+    expect(report).to_contain_text("auto scaling kept: the table: reads 1 to 10 units")
     screenshot("export-01-import-report")
     project = Project.objects.exclude(pk=orders.pk).get()
 

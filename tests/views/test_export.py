@@ -193,7 +193,7 @@ def test_import_pasted_workbench_json_with_a_name(owner, owner_client):
     assert response.status_code == 200
     (project,) = Project.objects.all()
     assert project.name == "Chat app"
-    assert "auto scaling settings not kept" in html(response)
+    assert "auto scaling kept: the table: reads 1 to 10 units at 70%" in html(response)
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,6 @@ class ScalingFields(forms.Form):
         min_value=20,
         max_value=90,
         label="Write target %",
-        help_text="Leave a dimension's min and max empty to keep it unscaled.",
     )
 
     @staticmethod
