@@ -679,3 +679,48 @@ def test_a_facets_own_key_names_are_kept_and_written_back():
     # A model whose aliases are its key names (`PK`, `SK`) keeps none.
     vehicles = fixture("ConnectedVehiclesSchema.json").designs[0]
     assert not any(k.alias for e in vehicles.entities for k in e.keys.values())
+
+
+def test_several_constants_in_an_index_key_are_one_kind_and_its_attribute():
+    # Orders keyed in an index by their status (OPEN, SHIPPED, CLOSED): one
+    # kind whose index key is its status, beside the customers' profiles.
+    items = [
+        {
+            "PK": {"S": f"CUST#{n % 2}"},
+            "SK": {"S": f"ORDER#{n:03d}"},
+            "GSI1PK": {"S": status},
+            "status": {"S": status},
+            "total": {"N": str(10 + n)},
+        }
+        for n, status in enumerate(["OPEN", "SHIPPED", "CLOSED", "OPEN", "SHIPPED"])
+    ] + [
+        {"PK": {"S": f"CUST#{n}"}, "SK": {"S": "PROFILE"}, "name": {"S": "Ann"}}
+        for n in range(2)
+    ]
+    table = {
+        "TableName": "shop",
+        "KeyAttributes": {
+            "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+            "SortKey": {"AttributeName": "SK", "AttributeType": "S"},
+        },
+        "GlobalSecondaryIndexes": [
+            {
+                "IndexName": "ByStatus",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"}
+                },
+                "Projection": {"ProjectionType": "ALL"},
+            }
+        ],
+        "TableData": items,
+    }
+    result = read_workbench(json.dumps({"ModelName": "Shop", "DataModel": [table]}))
+    assert result.ok, result.all_problems
+    assert entity_keys(result.designs[0]) == {
+        "Order": {
+            "PK": "CUST#{custId}",
+            "SK": "ORDER#{orderId:03d}",
+            "GSI1PK": "{status}",
+        },
+        "Profile": {"PK": "CUST#{custId}", "SK": "PROFILE"},
+    }
