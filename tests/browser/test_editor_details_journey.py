@@ -27,16 +27,22 @@ def _shot(page: Page, screenshot, name: str) -> None:
     screenshot(name)
 
 
+def _project_of(page: Page, username: str, example: str):  # type: ignore[no-untyped-def]
+    """A project of the example owned by a new user, signed in on `page`."""
+    owner = User.objects.create_user(username, password="correct-horse-battery")
+    design = read_design((EXAMPLES / f"{example}.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    page.goto("/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("button[type=submit]")
+    return project
+
+
 def test_sample_counts_attribute_details_operations_and_findings(
     page: Page, screenshot
 ) -> None:
-    owner = User.objects.create_user("lin", password="correct-horse-battery")
-    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
-    page.goto("/login/")
-    page.fill("#id_username", "lin")
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("button[type=submit]")
+    project = _project_of(page, "lin", "order-management")
 
     # Entities: Order's Zipf count, switched to uniform.
     page.goto(f"/projects/{project.pk}/entities/Order/")
@@ -102,13 +108,7 @@ def test_sample_counts_attribute_details_operations_and_findings(
 
 
 def test_auto_scaling_fields_follow_the_choice_and_save(page: Page, screenshot) -> None:
-    owner = User.objects.create_user("kim", password="correct-horse-battery")
-    design = read_design((EXAMPLES / "device-telemetry.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
-    page.goto("/login/")
-    page.fill("#id_username", "kim")
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("button[type=submit]")
+    project = _project_of(page, "kim", "device-telemetry")
 
     page.goto(f"/projects/{project.pk}/table/")
     expect(page.locator("#id_auto_scaling")).to_have_value("default")

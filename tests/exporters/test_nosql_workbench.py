@@ -533,45 +533,52 @@ def test_the_social_network_sample_gives_each_kind_of_item_its_entity():
     }
 
 
+def _key(name: str) -> dict[str, str]:
+    return {"AttributeName": name, "AttributeType": "S"}
+
+
+def _small_model(items: list[dict], *, sort: bool = True, **gsis: tuple) -> str:
+    """A one-table 3.0 model of string keys PK (and SK) holding `items`,
+    with a GSI per keyword: its partition key and optional sort key."""
+    table: dict = {
+        "TableName": "small",
+        "KeyAttributes": {"PartitionKey": _key("PK")}
+        | ({"SortKey": _key("SK")} if sort else {}),
+        "TableData": items,
+    }
+    if gsis:
+        table["GlobalSecondaryIndexes"] = [
+            {
+                "IndexName": name,
+                "KeyAttributes": {"PartitionKey": _key(keys[0])}
+                | ({"SortKey": _key(keys[1])} if len(keys) > 1 else {}),
+                "Projection": {"ProjectionType": "ALL"},
+            }
+            for name, keys in gsis.items()
+        ]
+    model = {"ModelName": "Small", "ModelMetadata": {"Version": "3.0"}}
+    return json.dumps(model | {"DataModel": [table]})
+
+
+def _strings(**values: str) -> dict[str, dict[str, str]]:
+    return {k: {"S": v} for k, v in values.items()}
+
+
 def test_an_access_list_keeps_its_edges_apart_from_the_nodes():
     # Users, groups and resources keyed by their own id, and the edges
     # between them (a member of a group, a privilege on a resource) with an
     # inverted index: each kind of edge is an entity of its own.
-    def item(pk, sk, **more):
-        return {"PK": {"S": pk}, "SK": {"S": sk}} | {
-            k: {"S": v} for k, v in more.items()
-        }
-
-    table = {
-        "TableName": "ACL",
-        "KeyAttributes": {
-            "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
-            "SortKey": {"AttributeName": "SK", "AttributeType": "S"},
-        },
-        "GlobalSecondaryIndexes": [
-            {
-                "IndexName": "Inverted",
-                "KeyAttributes": {
-                    "PartitionKey": {"AttributeName": "SK", "AttributeType": "S"},
-                    "SortKey": {"AttributeName": "PK", "AttributeType": "S"},
-                },
-                "Projection": {"ProjectionType": "ALL"},
-            }
-        ],
-        "TableData": [
-            item("U1", "U1", name="Ann"),
-            item("U2", "U2", name="Bob"),
-            item("G1", "G1", name="Admins"),
-            item("R1", "R1", name="Reports"),
-            item("G1", "U1"),
-            item("G1", "U2"),
-            item("R1", "U1", privilege="read"),
-            item("R1", "G1", privilege="write"),
-        ],
-        "BillingMode": "PAY_PER_REQUEST",
-    }
-    model = {"ModelName": "ACL", "ModelMetadata": {"Version": "3.0"}}
-    result = read_workbench(json.dumps(model | {"DataModel": [table]}))
+    items = [
+        _strings(PK="U1", SK="U1", name="Ann"),
+        _strings(PK="U2", SK="U2", name="Bob"),
+        _strings(PK="G1", SK="G1", name="Admins"),
+        _strings(PK="R1", SK="R1", name="Reports"),
+        _strings(PK="G1", SK="U1"),
+        _strings(PK="G1", SK="U2"),
+        _strings(PK="R1", SK="U1", privilege="read"),
+        _strings(PK="R1", SK="G1", privilege="write"),
+    ]
+    result = read_workbench(_small_model(items, Inverted=("SK", "PK")))
     assert result.ok, result.all_problems
     (design,) = result.designs
     assert entity_keys(design) == {
@@ -621,25 +628,13 @@ def test_the_gaming_and_session_samples_give_one_entity_per_sort_key_prefix():
 def test_the_type_attribute_of_an_entity_is_its_name_in_generated_items():
     # Two items of each kind are too few to infer a constant from, but the
     # type attribute names the kind: generated items say the same.
-    def item(pk, kind, **more):
-        return {"PK": {"S": pk}, "type": {"S": kind}} | {
-            k: {"S": v} for k, v in more.items()
-        }
-
-    table = {
-        "TableName": "things",
-        "KeyAttributes": {
-            "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}
-        },
-        "TableData": [
-            item("a1", "Author", name="Ann"),
-            item("a2", "Author", name="Bob"),
-            item("b1", "Book", title="Dune"),
-            item("b2", "Book", title="Emma"),
-        ],
-    }
-    model = {"ModelName": "Library", "DataModel": [table]}
-    result = read_workbench(json.dumps(model))
+    items = [
+        _strings(PK="a1", type="Author", name="Ann"),
+        _strings(PK="a2", type="Author", name="Bob"),
+        _strings(PK="b1", type="Book", title="Dune"),
+        _strings(PK="b2", type="Book", title="Emma"),
+    ]
+    result = read_workbench(_small_model(items, sort=False))
     assert result.ok, result.all_problems
     generators = {
         e.name: {a.name: a.generator for a in e.attributes}["type"]
@@ -697,24 +692,7 @@ def test_several_constants_in_an_index_key_are_one_kind_and_its_attribute():
         {"PK": {"S": f"CUST#{n}"}, "SK": {"S": "PROFILE"}, "name": {"S": "Ann"}}
         for n in range(2)
     ]
-    table = {
-        "TableName": "shop",
-        "KeyAttributes": {
-            "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
-            "SortKey": {"AttributeName": "SK", "AttributeType": "S"},
-        },
-        "GlobalSecondaryIndexes": [
-            {
-                "IndexName": "ByStatus",
-                "KeyAttributes": {
-                    "PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"}
-                },
-                "Projection": {"ProjectionType": "ALL"},
-            }
-        ],
-        "TableData": items,
-    }
-    result = read_workbench(json.dumps({"ModelName": "Shop", "DataModel": [table]}))
+    result = read_workbench(_small_model(items, ByStatus=("GSI1PK",)))
     assert result.ok, result.all_problems
     assert entity_keys(result.designs[0]) == {
         "Order": {
