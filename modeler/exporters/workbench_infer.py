@@ -387,7 +387,24 @@ class _Entity:
                 and alias not in (key, spec["template"])
             ):
                 keys[key] = {**spec, "alias": alias}  # the model's own name
+        self.note_generators()
         return {"attributes": self.attributes, "keys": keys}
+
+    def note_generators(self) -> None:
+        """Which generators were inferred, each with the number of values
+        it was inferred from: the fewer, the less it can be trusted."""
+        found = []
+        for name in sorted(self.inferred):
+            generator = self.attributes[name].get("generator")
+            if generator is None:
+                continue
+            seen = sum(1 for item in self.group.items if name in item)
+            found.append(f"{name}: {generator_words(generator)} (from {seen})")
+        if found:
+            self.b.notes.append(
+                f"{self.group.origin}: generators inferred from the values (and "
+                "how many values they come from): " + "; ".join(found)
+            )
 
     # Attributes -----------------------------------------------------------
 
@@ -793,7 +810,7 @@ def inferred_generator(values: list[dict[str, Any]], kind: str) -> Any:
     if all(_EMAIL.match(t) for t in distinct):
         return {"faker": "email"}
     numbered = [_NUMBERED.match(t) for t in distinct]
-    if all(numbered):
+    if len(distinct) > 1 and all(numbered):  # one value shows no numbering
         shapes = {(m.group(1), len(m.group(2))) for m in numbered}  # type: ignore[union-attr]
         if len(shapes) == 1:
             prefix, width = shapes.pop()
@@ -804,6 +821,28 @@ def inferred_generator(values: list[dict[str, Any]], kind: str) -> Any:
                 }
             }
     return None
+
+
+def generator_words(generator: Any) -> str:
+    """An inferred generator in a few words, for the import's notes."""
+    if isinstance(generator, str):
+        return {"uuid": "UUIDs", "ulid": "ULIDs"}.get(generator, generator)
+    kind, spec = next(iter(generator.items()))
+    if kind in ("date", "timestamp"):
+        return f"{kind}s from {spec['from']} to {spec['to']}"
+    if kind in ("int", "decimal"):
+        return f"numbers from {spec['min']} to {spec['max']}"
+    if kind == "choice":
+        return f"one of {len(spec)} values, each as often as seen"
+    if kind == "constant":
+        return f"always {spec!r}"
+    if kind == "bool":
+        return f"true {spec:.0%} of the time"
+    if kind == "faker" and spec == "email":
+        return "email addresses"
+    if kind == "faker" and isinstance(spec, dict) and "text" in spec:
+        return f"ids like {spec['text']}"
+    return kind
 
 
 def _number_generator(texts: list[Any]) -> Any:

@@ -702,3 +702,27 @@ def test_several_constants_in_an_index_key_are_one_kind_and_its_attribute():
         },
         "Profile": {"PK": "CUST#{custId}", "SK": "PROFILE"},
     }
+
+
+def test_the_import_says_which_generators_it_inferred_and_from_how_many_values():
+    items = [
+        _strings(
+            PK=f"T#{n:02d}",
+            status=["OPEN", "DONE", "OPEN"][n % 3],
+            due=f"2025-03-{n + 1:02d}",
+        )
+        for n in range(12)
+    ]
+    result = read_workbench(_small_model(items, sort=False))
+    assert result.ok, result.all_problems
+    assert (
+        "all items: generators inferred from the values (and how many values they "
+        "come from): due: dates from 2025-03-01 to 2025-03-12 (from 12); status: "
+        "one of 2 values, each as often as seen (from 12)"
+    ) in result.tables[0].notes
+    # One value is no numbering: no generator is made from it.
+    (design,) = read_workbench(
+        _small_model([_strings(PK="T#01", owner="ann1")], sort=False)
+    ).designs
+    (entity,) = design.entities
+    assert entity.attribute("owner").generator is None
