@@ -56,13 +56,10 @@ def logical_id(text: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in parts if p) or "Index"
 
 
-default_max_capacity = d.default_max_capacity
-
-
 def scaling_targets(table: d.Table) -> list[ScalingTarget]:
     """The auto-scaled dimensions of a provisioned table and its GSIs: the
     design's ranges where it gives them, none where it turns auto scaling
-    off, else each capacity from its units to `default_max_capacity` at the
+    off, else each capacity from its units to `d.default_max_capacity` at the
     export's target utilisation."""
     if table.billing_mode != "PROVISIONED":
         return []
