@@ -1,0 +1,297 @@
+"""What each read access pattern needs, stated without keys: the entities it
+reads, the attributes it fixes by equality, the attribute it reads a range
+of and the order it wants. These are the solver's input, whatever keys the
+design has today."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from modeler import design as d
+from modeler.keys.template import Placeholder, parse_template
+
+# The generators whose every value is its own: an attribute made by one of
+# them names its item alone.
+UNIQUE_GENERATORS = frozenset({"ulid", "uuid"})
+_ID_NAME = re.compile(r"(Id|ID|_id)$")
+RANGE_OPERATORS = frozenset({"<", "<=", ">", ">=", "between", "begins_with"})
+
+
+@dataclass(frozen=True)
+class Need:
+    """One read pattern's need. `equal` maps an attribute to the value the
+    pattern fixes it to (a parameter such as `{customerId}` or a constant
+    such as `OPEN`); `range` is the one predicate on a range of an
+    attribute; `order` the attributes the results are ordered by, and
+    `descending` their direction."""
+
+    position: int
+    pattern: d.AccessPattern
+    entities: tuple[str, ...]
+    equal: tuple[tuple[str, str], ...]
+    range: d.Predicate | None
+    order: tuple[str, ...]
+    descending: bool
+    problem: str = ""  # why no key can serve it, when that is plain already
+
+    @property
+    def name(self) -> str:
+        return self.pattern.name
+
+    @property
+    def equal_names(self) -> frozenset[str]:
+        return frozenset(name for name, _ in self.equal)
+
+    @property
+    def value_of(self) -> dict[str, str]:
+        return dict(self.equal)
+
+    @property
+    def sorted_by(self) -> tuple[str, ...]:
+        """The attributes that must follow the equal ones in the sort key, in
+        order: the range attribute, then the ordering ones."""
+        names = [self.range.attribute] if self.range is not None else []
+        for name in self.order:
+            if name not in names and name not in self.equal_names:
+                names.append(name)
+        return tuple(names)
+
+    @property
+    def weight(self) -> float:
+        traffic = self.pattern.traffic
+        return max(traffic.rps, traffic.peak_rps)
+
+
+def is_read(pattern: d.AccessPattern) -> bool:
+    """A read, keyed or stated by its needs alone (no operation yet)."""
+    return pattern.operation in d.READ_OPERATIONS or (
+        not pattern.operation and pattern.expects is not None
+    )
+
+
+def needs_of(
+    design: d.Design,
+) -> tuple[list[Need], list[tuple[d.AccessPattern, str]]]:
+    """The needs of the design's read patterns, and the read patterns that
+    state none (with the reason)."""
+    needs: list[Need] = []
+    unstated: list[tuple[d.AccessPattern, str]] = []
+    for position, pattern in enumerate(design.access_patterns):
+        if not is_read(pattern):
+            continue
+        if pattern.expects is None:
+            unstated.append(
+                (
+                    pattern,
+                    "it states no needs (expects): which entity it reads and "
+                    "which attributes it fixes",
+                )
+            )
+            continue
+        needs.append(_need(position, pattern))
+    return needs, unstated
+
+
+def _need(position: int, pattern: d.AccessPattern) -> Need:
+    expects = pattern.expects
+    assert expects is not None
+    equal: list[tuple[str, str]] = []
+    ranges: list[d.Predicate] = []
+    problems: list[str] = []
+    for predicate in expects.where:
+        if predicate.operator == "=" and len(predicate.values) == 1:
+            equal.append((predicate.attribute, predicate.values[0]))
+        elif predicate.operator in RANGE_OPERATORS:
+            ranges.append(predicate)
+        else:
+            problems.append(
+                f"'{predicate.attribute} {predicate.operator}' is neither an "
+                "equality nor a range, so no key condition can state it"
+            )
+    if len(ranges) > 1:
+        problems.append(
+            "it reads ranges of "
+            + " and ".join(f"'{p.attribute}'" for p in ranges)
+            + "; a key condition takes a range of one attribute only"
+        )
+    order = tuple(name.lstrip("-") for name in expects.order_by)
+    directions = {name.startswith("-") for name in expects.order_by}
+    if len(directions) > 1:
+        problems.append(
+            "it orders some attributes ascending and others descending; one "
+            "sort key reads in one direction"
+        )
+    return Need(
+        position=position,
+        pattern=pattern,
+        entities=expects.entities,
+        equal=tuple(equal),
+        range=ranges[0] if ranges else None,
+        order=order,
+        descending=directions == {True},
+        problem="; ".join(problems),
+    )
+
+
+@dataclass(frozen=True)
+class Relations:
+    """What the attributes of the entities mean to key design: which
+    attribute identifies each entity, which attributes point at another
+    entity's identity, which ones updates change."""
+
+    identity: dict[str, tuple[str, ...]]
+    owner: dict[tuple[str, str], str]  # (entity, attribute) -> entity it names
+    mutable: dict[str, frozenset[str]]
+
+
+def relations_of(design: d.Design, needs: list[Need]) -> Relations:
+    owner: dict[tuple[str, str], str] = {}
+    singular: dict[str, str] = {}
+    for entity in design.entities:
+        for attribute in entity.attributes:
+            kind = attribute.generator.kind if attribute.generator else ""
+            if kind in UNIQUE_GENERATORS:
+                singular.setdefault(entity.name, attribute.name)
+                owner[(entity.name, attribute.name)] = entity.name
+    for entity in design.entities:
+        for attribute in entity.attributes:
+            target = _points_at(attribute)
+            if target is None or design.entity(target[0]) is None:
+                continue
+            # A reference to another entity's id (not to its name or date).
+            if singular.get(target[0]) == target[1] or _ID_NAME.search(target[1]):
+                owner[(entity.name, attribute.name)] = target[0]
+    identity: dict[str, tuple[str, ...]] = {}
+    for entity in design.entities:
+        identity[entity.name] = _identity(entity, singular, owner, needs)
+        if len(identity[entity.name]) == 1:
+            owner.setdefault((entity.name, identity[entity.name][0]), entity.name)
+    mutable: dict[str, set[str]] = {e.name: set() for e in design.entities}
+    for pattern in design.access_patterns:
+        for action in pattern.actions:
+            if action.operation == "Update" and action.entity in mutable:
+                mutable[action.entity].update(action.updated)
+    return Relations(
+        identity=identity,
+        owner=owner,
+        mutable={name: frozenset(names) for name, names in mutable.items()},
+    )
+
+
+def _points_at(attribute: d.Attribute) -> tuple[str, str] | None:
+    generator = attribute.generator
+    if generator is None or generator.kind not in ("ref", "pick"):
+        return None
+    params = generator.params
+    source = params.get("value") if generator.kind == "ref" else params.get("from")
+    if not isinstance(source, str) or "." not in source:
+        return None
+    entity, name = source.split(".", 1)
+    return entity, name
+
+
+def _identity(
+    entity: d.Entity,
+    singular: dict[str, str],
+    owner: dict[tuple[str, str], str],
+    needs: list[Need],
+) -> tuple[str, ...]:
+    """The attributes that tell one item of the entity from another: its own
+    unique id; else its parent's and its number among the parent's items;
+    else the entities it joins (an edge), with the attribute its items are
+    ordered by when one parent has many."""
+    if entity.name in singular:
+        return (singular[entity.name],)
+    pointers = [
+        a.name for a in entity.attributes if (entity.name, a.name) in owner
+    ]
+    parent = entity.sample.per
+    parent_pointer = [
+        a.name
+        for a in entity.attributes
+        if owner.get((entity.name, a.name)) == parent and _points_at(a)
+    ][:1]
+    sequence = [
+        a.name
+        for a in entity.attributes
+        if a.generator is not None and a.generator.kind == "sequence"
+    ]
+    if parent_pointer and sequence:
+        return (parent_pointer[0], sequence[0])
+    named = [
+        a.name
+        for a in entity.attributes
+        if _ID_NAME.search(a.name) and (entity.name, a.name) not in owner
+    ]
+    if named:
+        return tuple(pointers) + (named[0],)
+    by = [
+        name
+        for need in needs
+        if entity.name in need.entities
+        for name in need.sorted_by
+        if name not in pointers and entity.attribute(name) is not None
+    ]
+    return tuple(pointers) + tuple(by[:1])
+
+
+def key_attributes(design: d.Design) -> frozenset[str]:
+    return frozenset(a.name for a in design.table.all_key_attributes())
+
+
+def strip_keys(design: d.Design) -> d.Design:
+    """The design with its keys removed and its needs kept: no entity key
+    templates, no secondary index, every read pattern stated by what it
+    expects (no operation, index or key), and no write that sets or removes
+    a key attribute. The key-design solver's input for a designed example."""
+    keys = key_attributes(design)
+    entities = tuple(
+        replace(e, keys={}, attributes=tuple(a for a in e.attributes if a.name not in keys))
+        for e in design.entities
+    )
+    index_keys = keys - {a.name for a in design.table.key_attributes}
+    patterns = tuple(_stripped(p, keys, index_keys) for p in design.access_patterns)
+    table = replace(design.table, indexes=())
+    return replace(design, table=table, entities=entities, access_patterns=patterns)
+
+
+def _stripped(
+    pattern: d.AccessPattern, keys: frozenset[str], index_keys: frozenset[str]
+) -> d.AccessPattern:
+    if is_read(pattern) and pattern.expects is not None and not pattern.actions:
+        return replace(
+            pattern,
+            operation="",
+            index=d.TABLE_INDEX,
+            key=(),
+            scan_forward=True,
+            filter="",
+        )
+    actions = tuple(
+        replace(
+            action,
+            key=(),
+            set=tuple((n, v) for n, v in action.set if n not in keys),
+            remove=tuple(n for n in action.remove if n not in keys),
+            condition=_without_key_names(action.condition, index_keys),
+        )
+        for action in pattern.actions
+    )
+    return replace(pattern, actions=actions)
+
+
+def _without_key_names(condition: str, keys: frozenset[str]) -> str:
+    """A condition naming an index's key attribute (which the proposal may
+    not have) is dropped; the table's key names stay, so
+    `attribute_not_exists(PK)` is kept."""
+    if any(re.search(rf"\b{re.escape(k)}\b", condition) for k in keys):
+        return ""
+    return condition
+
+
+def placeholder_names(template: str) -> Iterator[str]:
+    for part in parse_template(template).parts:
+        if isinstance(part, Placeholder):
+            yield part.attribute

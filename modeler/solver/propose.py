@@ -1,0 +1,396 @@
+"""Propose key designs: search the layouts, write each plan as a design, and
+prove it with the simulator and the review before showing it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from modeler import design as d
+from modeler.review.findings import Finding
+from modeler.review.review import Review, review_design
+from modeler.sampledata import SampleDataError
+from modeler.simulation import Simulation
+from modeler.solver.layouts import Keys, KeyPlan, Layout, word
+from modeler.solver.needs import Need, is_read, needs_of, relations_of, strip_keys
+from modeler.solver.search import IndexPlan, Plan, Search
+
+DEFAULT_BUDGET = 10.0  # seconds
+DEFAULT_ALTERNATIVES = 3
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One proven key design."""
+
+    design: d.Design
+    plan: Plan
+    review: Review | None
+    reasons: tuple[str, ...]
+    problem: str = ""  # why it could not be simulated
+
+    @property
+    def index_count(self) -> int:
+        return len(self.design.table.indexes)
+
+    @property
+    def monthly_cost(self) -> Decimal | None:
+        if self.review is None:
+            return None
+        cost = self.review.cost
+        if self.design.table.billing_mode == "PROVISIONED":
+            return cost.provisioned_total + cost.storage_monthly
+        return cost.on_demand + cost.storage_monthly
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        if self.review is None:
+            return ()
+        return tuple(f for f in self.review.findings if f.severity != "advice")
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        """The patterns the simulation failed."""
+        if self.review is None:
+            return ()
+        return tuple(
+            run.pattern.name
+            for run in self.review.runs
+            if run is not None and not run.passed
+        )
+
+    @property
+    def proven(self) -> bool:
+        return (
+            self.review is not None
+            and not self.problem
+            and not self.failed
+            and not self.findings
+            and not self.plan.unserved
+        )
+
+    def served_by(self) -> list[tuple[str, str]]:
+        """(pattern, how it is read) for every read pattern."""
+        out = []
+        for pattern in self.design.access_patterns:
+            if pattern.operation in d.READ_OPERATIONS:
+                where = "the table" if pattern.index == d.TABLE_INDEX else pattern.index
+                out.append((pattern.name, f"{pattern.operation} on {where}"))
+            elif not pattern.operation:
+                out.append((pattern.name, "not served"))
+        return out
+
+    def score(self) -> tuple:
+        cost = self.monthly_cost
+        return (
+            not self.proven,
+            len(self.plan.unserved),
+            len(self.failed) + len(self.findings),
+            self.index_count,
+            cost if cost is not None else Decimal("Infinity"),
+        )
+
+
+@dataclass(frozen=True)
+class Proposal:
+    alternatives: tuple[Alternative, ...]
+    unserved: tuple[tuple[str, str], ...]  # (pattern, why), in every alternative
+    elapsed: float  # seconds of CPU
+    checked: int  # designs simulated and reviewed
+    out_of_time: bool
+
+    @property
+    def best(self) -> Alternative | None:
+        return self.alternatives[0] if self.alternatives else None
+
+
+def propose(
+    design: d.Design,
+    *,
+    alternatives: int = DEFAULT_ALTERNATIVES,
+    budget: float = DEFAULT_BUDGET,
+) -> Proposal:
+    """Up to `alternatives` key designs for the design's needs, best first,
+    each simulated and reviewed; the search stops after `budget` seconds of
+    CPU with the best found so far. The design's own keys are not kept:
+    every read pattern is read by its expects."""
+    started = time.process_time()
+    base = strip_keys(design)
+    needs, unstated = needs_of(base)
+    relations = relations_of(base, needs)
+    search = Search(base, relations, needs)
+    keys = Keys(base, relations)
+    plans: list[Plan] = []
+    seen: set[tuple] = set()
+    for table in search.tables(max(4, alternatives * 3)):
+        plan = search.complete(table)
+        if plan.signature() in seen:
+            continue
+        seen.add(plan.signature())
+        plans.append(plan)
+    # Fewest indexes and fewest unserved needs first: the checks go to the
+    # likeliest winners while there is time.
+    plans.sort(key=lambda p: (len(p.unserved), len(p.indexes)))
+    found: list[Alternative] = []
+    out_of_time = False
+    for plan in plans:
+        if found and time.process_time() - started > budget:
+            out_of_time = True
+            break
+        built = build(base, plan, keys, needs)
+        found.append(_checked(built, plan, keys, needs))
+        proven = [a for a in found if a.proven]
+        if len(proven) >= alternatives:
+            break
+    found.sort(key=Alternative.score)
+    by_position = {n.position: n for n in needs}
+    unserved = [(p.name, why) for p, why in unstated]
+    if found:
+        for position, why in sorted(found[0].plan.unserved.items()):
+            unserved.append((by_position[position].name, why))
+    return Proposal(
+        alternatives=tuple(found[:alternatives]),
+        unserved=tuple(unserved),
+        elapsed=time.process_time() - started,
+        checked=len(found),
+        out_of_time=out_of_time,
+    )
+
+
+def _checked(
+    built: d.Design, plan: Plan, keys: Keys, needs: list[Need]
+) -> Alternative:
+    reasons = tuple(explain(built, plan, keys, needs))
+    try:
+        simulation = Simulation(built)
+    except SampleDataError as exc:
+        return Alternative(built, plan, None, reasons, problem=str(exc))
+    review = review_design(built, simulation=simulation)
+    return Alternative(built, plan, review, reasons)
+
+
+# -- the design of a plan ------------------------------------------------------
+
+
+def index_key_names(plan: IndexPlan, table: d.Table) -> tuple[str, str]:
+    if plan.kind == "table":
+        return table.partition_key.name, (
+            table.sort_key.name if table.sort_key else "SK"
+        )
+    if plan.kind == "local":
+        return table.partition_key.name, f"{plan.name}SK"
+    return f"{plan.name}PK", f"{plan.name}SK"
+
+
+def build(base: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> d.Design:
+    table = base.table
+    if table.sort_key is None:
+        table = replace(table, sort_key=d.KeyAttribute("SK", "S"))
+    entities = []
+    for entity in base.entities:
+        templates: dict[str, d.KeyTemplate] = {}
+        for index in plan.indexes:
+            layout = index.layouts.get(entity.name)
+            if layout is None:
+                continue
+            pk_name, sk_name = index_key_names(index, table)
+            if index.kind != "local":
+                templates[pk_name] = d.KeyTemplate(keys.pk_template(layout), layout.when)
+            templates[sk_name] = d.KeyTemplate(keys.sk_template(layout), layout.when)
+        entities.append(replace(entity, keys=templates))
+    indexes = tuple(
+        _index(index, table, base, needs) for index in plan.secondary
+    )
+    table = replace(table, indexes=indexes)
+    by_position = {n.position: n for n in needs}
+    patterns = []
+    for position, pattern in enumerate(base.access_patterns):
+        if position in plan.reads:
+            name, key_plan = plan.reads[position]
+            index = next(i for i in plan.indexes if i.name == name)
+            patterns.append(_read(pattern, index, key_plan, table))
+        elif by_position.get(position) is None and not is_read(pattern):
+            patterns.append(_write(pattern, plan, keys, table))
+        else:
+            patterns.append(pattern)
+    return replace(base, table=table, entities=tuple(entities), access_patterns=tuple(patterns))
+
+
+def _index(index: IndexPlan, table: d.Table, base: d.Design, needs: list[Need]) -> d.Index:
+    pk_name, sk_name = index_key_names(index, table)
+    served = [n for n in needs if n.position in index.serves]
+    projection = d.Projection("ALL")
+    if served and all(n.pattern.projection for n in served):
+        keys = {a.name for a in table.key_attributes} | {pk_name, sk_name}
+        wanted = sorted(
+            {name for n in served for name in n.pattern.projection} - keys
+        )
+        projection = d.Projection("INCLUDE", tuple(wanted)) if wanted else d.Projection("KEYS_ONLY")
+    capacity = table.capacity if index.kind == "global" else None
+    return d.Index(
+        name=index.name,
+        kind=index.kind,
+        partition_key=(d.KeyAttribute(pk_name, "S"),) if index.kind == "global" else (),
+        sort_key=(d.KeyAttribute(sk_name, "S"),),
+        projection=projection,
+        capacity=capacity,
+    )
+
+
+def _read(
+    pattern: d.AccessPattern, index: IndexPlan, plan: KeyPlan, table: d.Table
+) -> d.AccessPattern:
+    pk_name, sk_name = index_key_names(index, table)
+    names = {"pk": pk_name, "sk": sk_name}
+    clauses = tuple(
+        d.KeyClause(names[which], operator, values)
+        for which, operator, values in plan.clauses
+    )
+    return replace(
+        pattern,
+        operation=plan.operation,
+        index=d.TABLE_INDEX if index.kind == "table" else index.name,
+        key=clauses,
+        scan_forward=plan.scan_forward,
+        limit=None if plan.operation == "GetItem" else pattern.limit,
+    )
+
+
+def _write(
+    pattern: d.AccessPattern, plan: Plan, keys: Keys, table: d.Table
+) -> d.AccessPattern:
+    """An update that changes an attribute an index key is made of writes
+    that key again; one that takes an item out of a sparse index's working
+    set removes the index's keys."""
+    actions = []
+    for action in pattern.actions:
+        if action.operation != "Update":
+            actions.append(action)
+            continue
+        changed = dict(action.set)
+        set_keys: list[tuple[str, str]] = []
+        removed: list[str] = []
+        for index in plan.secondary:
+            layout = index.layouts.get(action.entity)
+            if layout is None:
+                continue
+            touched = layout.attributes & set(action.updated)
+            if not touched:
+                continue
+            pk_name, sk_name = index_key_names(index, table)
+            names = [sk_name] if index.kind == "local" else [pk_name, sk_name]
+            if layout.sparse is not None and layout.sparse[0] in touched:
+                value = changed.get(layout.sparse[0])
+                if value is None or (value != layout.sparse[1] and "{" not in value):
+                    removed.extend(names)
+                    continue
+                if "{" in value:
+                    continue
+            templates = {
+                pk_name: keys.pk_template(layout),
+                sk_name: keys.sk_template(layout),
+            }
+            for name in names:
+                set_keys.append((name, keys.filled(templates[name], changed)))
+        actions.append(
+            replace(action, set=action.set + tuple(set_keys), remove=action.remove + tuple(removed))
+        )
+    return replace(pattern, actions=tuple(actions))
+
+
+# -- why -------------------------------------------------------------------
+
+
+def explain(
+    built: d.Design, plan: Plan, keys: Keys, needs: list[Need]
+) -> list[str]:
+    """One sentence per choice: each index, and how each read is served."""
+    lines: list[str] = []
+    table = plan.table
+    shared: dict[tuple, list[str]] = {}
+    for entity, layout in table.layouts.items():
+        shared.setdefault(keys.partition_shape(layout), []).append(entity)
+    for entities in shared.values():
+        if len(entities) > 1:
+            layout = table.layouts[entities[0]]
+            lines.append(
+                f"{_and(entities)} share the partition "
+                f"{keys.pk_template(layout)}: one item collection, so reading "
+                "them together or one after the other stays in one partition."
+            )
+    by_position = {n.position: n for n in needs}
+    for index in plan.secondary:
+        layouts = index.layouts
+        what = (
+            f"{index.name} is a local index: the table's partitions sorted another way"
+            if index.kind == "local"
+            else f"{index.name} is a global index"
+        )
+        if len(layouts) > 1:
+            what += f" overloaded with {_and(sorted(layouts))}, told apart by their sort key's first word"
+        sparse = [layout for layout in layouts.values() if layout.sparse]
+        if sparse:
+            what += (
+                f"; it is sparse: an item is in it only while {sparse[0].when}, "
+                "so it holds the working set alone"
+            )
+        built_index = built.table.index(index.name)
+        if built_index is not None:
+            projection = built_index.projection
+            if projection.type == "ALL":
+                what += "; it projects ALL because its patterns read whole items"
+            elif projection.type == "INCLUDE":
+                what += (
+                    "; it projects only what its patterns read ("
+                    + ", ".join(projection.attributes)
+                    + ")"
+                )
+        lines.append(what + ".")
+    for position, (name, key_plan) in sorted(plan.reads.items()):
+        need = by_position[position]
+        lines.append(_read_reason(need, name, key_plan, plan, keys))
+    return lines
+
+
+def _read_reason(
+    need: Need, index_name: str, key_plan: KeyPlan, plan: Plan, keys: Keys
+) -> str:
+    index = next(i for i in plan.indexes if i.name == index_name)
+    where = "the table" if index.kind == "table" else index_name
+    layout: Layout = index.layouts[need.entities[0]]
+    pk = keys.pk_template(layout)
+    if key_plan.operation == "GetItem":
+        return (
+            f"'{need.name}' is one GetItem: {need.entities[0]}'s key "
+            f"{pk} / {keys.sk_template(layout)} is made of what it fixes."
+        )
+    if len(need.entities) > 1:
+        return (
+            f"'{need.name}' is one Query of {where}: {_and(list(need.entities))} "
+            f"share the partition {pk}."
+        )
+    sk = keys.sk_template(layout)
+    text = (
+        f"'{need.name}' is one Query of {where}: {need.entities[0]}'s partition "
+        f"is {pk}"
+    )
+    if need.sorted_by:
+        text += (
+            f" and its sort key {sk} goes on with "
+            + ", ".join(need.sorted_by)
+            + (", read in reverse for newest first" if need.descending else "")
+        )
+    elif layout.sk:
+        text += f", its sort key {sk}"
+    return text + "."
+
+
+def _and(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def entity_word(name: str) -> str:
+    return word(name)
