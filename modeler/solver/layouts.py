@@ -39,8 +39,10 @@ class Layout:
 
     @property
     def attributes(self) -> frozenset[str]:
-        return frozenset(self.pk) | frozenset(self.sk) | (
-            frozenset({self.sparse[0]}) if self.sparse else frozenset()
+        return (
+            frozenset(self.pk)
+            | frozenset(self.sk)
+            | (frozenset({self.sparse[0]}) if self.sparse else frozenset())
         )
 
     @property

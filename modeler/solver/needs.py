@@ -95,8 +95,7 @@ def needs_of(
 
 
 def _need(position: int, pattern: d.AccessPattern) -> Need:
-    expects = pattern.expects
-    assert expects is not None
+    expects = pattern.expects or d.Expectation(entities=())
     equal: list[tuple[str, str]] = []
     ranges: list[d.Predicate] = []
     problems: list[str] = []
@@ -204,9 +203,7 @@ def _identity(
     ordered by when one parent has many."""
     if entity.name in singular:
         return (singular[entity.name],)
-    pointers = [
-        a.name for a in entity.attributes if (entity.name, a.name) in owner
-    ]
+    pointers = [a.name for a in entity.attributes if (entity.name, a.name) in owner]
     parent = entity.sample.per
     parent_pointer = [
         a.name
@@ -248,7 +245,9 @@ def strip_keys(design: d.Design) -> d.Design:
     a key attribute. The key-design solver's input for a designed example."""
     keys = key_attributes(design)
     entities = tuple(
-        replace(e, keys={}, attributes=tuple(a for a in e.attributes if a.name not in keys))
+        replace(
+            e, keys={}, attributes=tuple(a for a in e.attributes if a.name not in keys)
+        )
         for e in design.entities
     )
     index_keys = keys - {a.name for a in design.table.key_attributes}

@@ -12,7 +12,7 @@ from modeler.review.findings import Finding
 from modeler.review.review import Review, review_design
 from modeler.sampledata import SampleDataError
 from modeler.simulation import Simulation
-from modeler.solver.layouts import Keys, KeyPlan, Layout, word
+from modeler.solver.layouts import KeyPlan, Keys, Layout, word
 from modeler.solver.needs import Need, is_read, needs_of, relations_of, strip_keys
 from modeler.solver.search import IndexPlan, Plan, Search
 
@@ -158,9 +158,7 @@ def propose(
     )
 
 
-def _checked(
-    built: d.Design, plan: Plan, keys: Keys, needs: list[Need]
-) -> Alternative:
+def _checked(built: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> Alternative:
     reasons = tuple(explain(built, plan, keys, needs))
     try:
         simulation = Simulation(built)
@@ -196,12 +194,12 @@ def build(base: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> d.Design
                 continue
             pk_name, sk_name = index_key_names(index, table)
             if index.kind != "local":
-                templates[pk_name] = d.KeyTemplate(keys.pk_template(layout), layout.when)
+                templates[pk_name] = d.KeyTemplate(
+                    keys.pk_template(layout), layout.when
+                )
             templates[sk_name] = d.KeyTemplate(keys.sk_template(layout), layout.when)
         entities.append(replace(entity, keys=templates))
-    indexes = tuple(
-        _index(index, table, base, needs) for index in plan.secondary
-    )
+    indexes = tuple(_index(index, table, base, needs) for index in plan.secondary)
     table = replace(table, indexes=indexes)
     by_position = {n.position: n for n in needs}
     patterns = []
@@ -214,19 +212,25 @@ def build(base: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> d.Design
             patterns.append(_write(pattern, plan, keys, table))
         else:
             patterns.append(pattern)
-    return replace(base, table=table, entities=tuple(entities), access_patterns=tuple(patterns))
+    return replace(
+        base, table=table, entities=tuple(entities), access_patterns=tuple(patterns)
+    )
 
 
-def _index(index: IndexPlan, table: d.Table, base: d.Design, needs: list[Need]) -> d.Index:
+def _index(
+    index: IndexPlan, table: d.Table, base: d.Design, needs: list[Need]
+) -> d.Index:
     pk_name, sk_name = index_key_names(index, table)
     served = [n for n in needs if n.position in index.serves]
     projection = d.Projection("ALL")
     if served and all(n.pattern.projection for n in served):
         keys = {a.name for a in table.key_attributes} | {pk_name, sk_name}
-        wanted = sorted(
-            {name for n in served for name in n.pattern.projection} - keys
+        wanted = sorted({name for n in served for name in n.pattern.projection} - keys)
+        projection = (
+            d.Projection("INCLUDE", tuple(wanted))
+            if wanted
+            else d.Projection("KEYS_ONLY")
         )
-        projection = d.Projection("INCLUDE", tuple(wanted)) if wanted else d.Projection("KEYS_ONLY")
     capacity = table.capacity if index.kind == "global" else None
     return d.Index(
         name=index.name,
@@ -294,7 +298,11 @@ def _write(
             for name in names:
                 set_keys.append((name, keys.filled(templates[name], changed)))
         actions.append(
-            replace(action, set=action.set + tuple(set_keys), remove=action.remove + tuple(removed))
+            replace(
+                action,
+                set=action.set + tuple(set_keys),
+                remove=action.remove + tuple(removed),
+            )
         )
     return replace(pattern, actions=tuple(actions))
 
@@ -302,9 +310,7 @@ def _write(
 # -- why -------------------------------------------------------------------
 
 
-def explain(
-    built: d.Design, plan: Plan, keys: Keys, needs: list[Need]
-) -> list[str]:
+def explain(built: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> list[str]:
     """One sentence per choice: each index, and how each read is served."""
     lines: list[str] = []
     table = plan.table
@@ -328,7 +334,10 @@ def explain(
             else f"{index.name} is a global index"
         )
         if len(layouts) > 1:
-            what += f" overloaded with {_and(sorted(layouts))}, told apart by their sort key's first word"
+            what += (
+                f" overloaded with {_and(sorted(layouts))}, told apart by "
+                "their sort key's first word"
+            )
         sparse = [layout for layout in layouts.values() if layout.sparse]
         if sparse:
             what += (
@@ -372,8 +381,7 @@ def _read_reason(
         )
     sk = keys.sk_template(layout)
     text = (
-        f"'{need.name}' is one Query of {where}: {need.entities[0]}'s partition "
-        f"is {pk}"
+        f"'{need.name}' is one Query of {where}: {need.entities[0]}'s partition is {pk}"
     )
     if need.sorted_by:
         text += (

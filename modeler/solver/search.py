@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from modeler.review.evidence import attribute_cardinality
-from modeler.solver.layouts import Keys, KeyPlan, Layout
+from modeler.solver.layouts import KeyPlan, Keys, Layout
 from modeler.solver.needs import Need
 
 MAX_COMBINATIONS = 20_000
@@ -52,9 +52,7 @@ class Plan:
         return self.indexes[1:]
 
     def signature(self) -> tuple:
-        return tuple(
-            (i.kind, tuple(sorted(i.layouts.items()))) for i in self.indexes
-        )
+        return tuple((i.kind, tuple(sorted(i.layouts.items()))) for i in self.indexes)
 
 
 def _parameter(value: str) -> bool:
@@ -143,7 +141,10 @@ class Search:
             if name in layouts
         }
         for name, layout in layouts.items():
-            if name not in need.entities and self.keys.partition_shape(layout) in shapes:
+            if (
+                name not in need.entities
+                and self.keys.partition_shape(layout) in shapes
+            ):
                 exclusive = False
         if len(need.entities) > 1 and not exclusive:
             return None
@@ -197,7 +198,10 @@ class Search:
         indexes = [IndexPlan("table", "table", table, sorted(reads))]
         left = [n for n in self.needs if n.position not in reads]
         unserved = dict(self.problems)
-        for kind, limit in (("local", MAX_LOCAL_INDEXES), ("global", MAX_GLOBAL_INDEXES)):
+        for kind, limit in (
+            ("local", MAX_LOCAL_INDEXES),
+            ("global", MAX_GLOBAL_INDEXES),
+        ):
             made = 0
             while left and made < limit:
                 best = self._best_index(left, table, kind)
