@@ -99,6 +99,7 @@ class Proposal:
     elapsed: float  # seconds of CPU
     checked: int  # designs simulated and reviewed
     out_of_time: bool
+    yours: Alternative | None = None  # the design's own keys, when it has them
 
     @property
     def best(self) -> Alternative | None:
@@ -150,6 +151,7 @@ def propose(
         for position, why in sorted(found[0].plan.unserved.items()):
             unserved.append((by_position[position].name, why))
     return Proposal(
+        yours=_yours(design, keys, needs),
         alternatives=tuple(found[:alternatives]),
         unserved=tuple(unserved),
         elapsed=time.process_time() - started,
@@ -158,8 +160,28 @@ def propose(
     )
 
 
-def _checked(built: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> Alternative:
-    reasons = tuple(explain(built, plan, keys, needs))
+def _yours(design: d.Design, keys: Keys, needs: list[Need]) -> Alternative | None:
+    """The design as it is, checked the same way, when every pattern has its
+    keys: what the user keeps if they adopt nothing."""
+    keyed = all(p.operation for p in design.access_patterns) and all(
+        e.keys for e in design.entities
+    )
+    if not keyed or not design.entities:
+        return None
+    plan = Plan([], {}, {})
+    checked = _checked(design, plan, keys, needs, explained=False)
+    return checked
+
+
+def _checked(
+    built: d.Design,
+    plan: Plan,
+    keys: Keys,
+    needs: list[Need],
+    *,
+    explained: bool = True,
+) -> Alternative:
+    reasons = tuple(explain(built, plan, keys, needs)) if explained else ()
     try:
         simulation = Simulation(built)
     except SampleDataError as exc:
