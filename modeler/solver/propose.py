@@ -13,7 +13,14 @@ from modeler.review.review import Review, review_design
 from modeler.sampledata import SampleDataError
 from modeler.simulation import Simulation
 from modeler.solver.layouts import KeyPlan, Keys, Layout, word
-from modeler.solver.needs import Need, is_read, needs_of, relations_of, strip_keys
+from modeler.solver.needs import (
+    Need,
+    is_read,
+    needs_of,
+    placeholder_names,
+    relations_of,
+    strip_keys,
+)
 from modeler.solver.search import IndexPlan, Plan, Search
 
 DEFAULT_BUDGET = 10.0  # seconds
@@ -318,7 +325,9 @@ def _write(
                 sk_name: keys.sk_template(layout),
             }
             for name in names:
-                set_keys.append((name, keys.filled(templates[name], changed)))
+                template = templates[name]
+                if set(placeholder_names(template)) & touched:
+                    set_keys.append((name, keys.filled(template, changed)))
         actions.append(
             replace(
                 action,

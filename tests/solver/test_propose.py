@@ -1,0 +1,172 @@
+"""The key-design solver on the shipped examples with their keys removed,
+and what it says of needs it cannot serve."""
+
+from __future__ import annotations
+
+import functools
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from modeler import design as d
+from modeler.designfile import dump_design, read_design
+from modeler.solver import Proposal, propose, strip_keys
+from modeler.solver.report import key_map
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+NAMES = ("order-management", "social-graph", "device-telemetry")
+
+
+def example(name: str) -> d.Design:
+    return read_design((EXAMPLES / f"{name}.yaml").read_text()).design
+
+
+@functools.cache
+def proposed(name: str) -> Proposal:
+    """The example's proposal without its keys (the solver is deterministic:
+    tests share one run per example)."""
+    return propose(strip_keys(example(name)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_example_without_its_keys_is_solved_with_no_more_indexes(name):
+    hand_made = example(name)
+    bare = strip_keys(hand_made)
+    assert not bare.table.indexes
+    assert all(not e.keys for e in bare.entities)
+
+    proposal = proposed(name)
+
+    best = proposal.best
+    assert best is not None and best.proven, [best.failed, best.findings]
+    assert best.index_count <= len(hand_made.table.indexes)
+    assert not proposal.unserved
+    assert proposal.elapsed < 10 or proposal.out_of_time
+    # Every read is one request against one partition: GetItem or Query.
+    reads = [p for p in best.design.access_patterns if p.is_read]
+    assert reads and {p.operation for p in reads} <= {"GetItem", "Query"}
+    # Each alternative shown is proven too, and they differ.
+    assert all(a.proven for a in proposal.alternatives)
+    dumped = [dump_design(a.design) for a in proposal.alternatives]
+    assert len(set(dumped)) == len(dumped)
+
+
+def test_the_same_input_gives_the_same_proposals():
+    bare = strip_keys(example("social-graph"))
+    first, second = propose(bare), propose(bare)
+    assert [dump_design(a.design) for a in first.alternatives] == [
+        dump_design(a.design) for a in second.alternatives
+    ]
+    assert [a.reasons for a in first.alternatives] == [
+        a.reasons for a in second.alternatives
+    ]
+
+
+def test_orders_of_a_customer_are_a_reverse_query_of_a_date_sorted_key():
+    best = proposed("order-management").best
+    pattern = next(
+        p
+        for p in best.design.access_patterns
+        if p.name.startswith("Orders of a customer,")
+    )
+    assert pattern.operation == "Query" and pattern.scan_forward is False
+    order = best.design.entity("Order")
+    sort_name = pattern.key[1].attribute
+    assert order.keys[sort_name].template.startswith("ORDER#{orderDate}")
+    assert any("read in reverse for newest first" in r for r in best.reasons)
+
+
+def test_the_open_orders_index_is_sparse_and_shipping_leaves_it():
+    best = proposed("order-management").best
+    order = best.design.entity("Order")
+    sparse = {name: t for name, t in order.keys.items() if t.when}
+    assert sparse and {t.when for t in sparse.values()} == {"status = OPEN"}
+    ship = next(p for p in best.design.access_patterns if p.name == "Ship an order")
+    assert set(ship.actions[0].remove) == set(sparse)
+    # The index keyed by the status is written again with the new status.
+    written = dict(ship.actions[0].set)
+    assert any(v.endswith("#SHIPPED") for n, v in written.items() if n not in sparse)
+
+
+def test_a_strongly_consistent_read_gets_a_local_index():
+    best = proposed("device-telemetry").best
+    metric = next(
+        p
+        for p in best.design.access_patterns
+        if p.name == "One metric of a device over time"
+    )
+    if metric.index != d.TABLE_INDEX:
+        assert best.design.table.index(metric.index).kind == "local"
+
+
+def test_what_no_key_can_serve_is_said_with_the_reason():
+    design = strip_keys(example("order-management"))
+    patterns = list(design.access_patterns)
+    mixed = replace(
+        patterns[2],
+        name="Orders by date, cheapest first",
+        expects=replace(patterns[2].expects, order_by=("-orderDate", "total")),
+    )
+    unknown = replace(
+        patterns[0],
+        name="Customer by nickname",
+        expects=d.Expectation(
+            entities=("Customer",), where=(d.Predicate("nickname", "=", ("{n}",)),)
+        ),
+    )
+    design = replace(design, access_patterns=tuple(patterns) + (mixed, unknown))
+
+    proposal = propose(design)
+
+    reasons = dict(proposal.unserved)
+    assert "one sort key reads in one direction" in reasons[mixed.name]
+    assert "nickname is not an attribute of Customer" in reasons[unknown.name]
+    # The rest is still served, and the best proposal says what it leaves.
+    best = proposal.best
+    assert not best.proven
+    assert ("Customer by nickname", "not served") in best.served_by()
+
+
+def test_key_map_lists_each_entity_under_the_key_attributes():
+    best = proposed("social-graph").best
+    table = key_map(best.design)
+    assert table.columns[:2] == ("PK", "SK")
+    rows = dict(table.rows)
+    assert rows["User"][:2] == ("USER#{userId}", "USER")
+
+
+def test_propose_keys_command_prints_the_proposals_and_writes_the_best(tmp_path):
+    out = tmp_path / "proposed.yaml"
+    stdout = io.StringIO()
+    call_command(
+        "propose_keys",
+        str(EXAMPLES / "social-graph.yaml"),
+        "--alternatives",
+        "2",
+        "-o",
+        str(out),
+        stdout=stdout,
+    )
+    text = stdout.getvalue()
+    assert "Yours: 1 index" in text
+    assert "Proposal 1: 1 index" in text and "Proposal 3" not in text
+    assert "proven: all 6 access patterns pass every draw" in text
+    assert "'Followers of a user' is one Query of" in text
+    written = read_design(out.read_text()).design
+    assert written.entity("Follow").keys
+    call_command("simulate", str(out), stdout=io.StringIO())
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--alternatives", "0"], "--alternatives: expected a number from 1 to 5"),
+        (["--budget", "0"], "--budget: expected a positive number"),
+    ],
+)
+def test_propose_keys_refuses_bad_arguments(arguments, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("propose_keys", str(EXAMPLES / "social-graph.yaml"), *arguments)
