@@ -3,11 +3,18 @@ prove it with the simulator and the review before showing it."""
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from modeler import design as d
+from modeler.review.checks.partitions import (
+    LOW_CARDINALITY_WARNING,
+    PARTITION_WRITE_LIMIT,
+)
+from modeler.review.evidence import attribute_cardinality, is_time_bucket
 from modeler.review.findings import Finding
 from modeler.review.review import Review, review_design
 from modeler.sampledata import SampleDataError
@@ -36,6 +43,9 @@ class Alternative:
     review: Review | None
     reasons: tuple[str, ...]
     problem: str = ""  # why it could not be simulated
+    # Partitions that would take more writes than one partition takes, with
+    # the write sharding that spreads them.
+    sharding: tuple[str, ...] = ()
 
     @property
     def index_count(self) -> int:
@@ -189,12 +199,72 @@ def _checked(
     explained: bool = True,
 ) -> Alternative:
     reasons = tuple(explain(built, plan, keys, needs)) if explained else ()
+    sharding = tuple(hot_partitions(built, plan, keys, needs))
     try:
         simulation = Simulation(built)
     except SampleDataError as exc:
-        return Alternative(built, plan, None, reasons, problem=str(exc))
+        return Alternative(
+            built, plan, None, reasons, problem=str(exc), sharding=sharding
+        )
     review = review_design(built, simulation=simulation)
-    return Alternative(built, plan, review, reasons)
+    return Alternative(built, plan, review, reasons, sharding=sharding)
+
+
+def hot_partitions(
+    built: d.Design, plan: Plan, keys: Keys, needs: list[Need]
+) -> Iterator[str]:
+    """Each layout whose one partition takes more writes at peak than the
+    review allows a partition (half of its 1,000 WCU): its partition key is
+    a time bucket, a few values or a constant, so writes cannot spread. The
+    fix is write sharding, with the shard count from the peak."""
+    writes: dict[str, float] = {}
+    for pattern in built.access_patterns:
+        for action in pattern.actions:
+            if action.operation in ("Put", "Update", "Delete"):
+                count = int(action.count) if action.count.isdigit() else 1
+                peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
+                writes[action.entity] = writes.get(action.entity, 0.0) + peak * count
+    allowed = PARTITION_WRITE_LIMIT * LOW_CARDINALITY_WARNING
+    by_position = {n.position: n for n in needs}
+    for index in plan.indexes:
+        for entity, layout in index.layouts.items():
+            share = _partition_share(built, layout)
+            peak = writes.get(entity, 0.0) * share
+            if peak <= allowed:
+                continue
+            shards = math.ceil(peak / allowed)
+            readers = [
+                by_position[p].name
+                for p in index.serves
+                if entity in by_position[p].entities
+            ]
+            where = "the table" if index.kind == "table" else index.name
+            yield (
+                f"{entity}'s partition {keys.pk_template(layout)} on {where} takes "
+                f"{peak:,.0f} writes a second at peak, over the "
+                f"{allowed:,.0f} WCU a partition should carry: give {entity} a "
+                f"shard attribute (a number from 0 to {shards - 1} chosen at "
+                "write time), fix shard in "
+                + (", ".join(f"'{r}'" for r in readers) or "the patterns reading it")
+                + f" too, and read the {shards} shards in parallel"
+            )
+
+
+def _partition_share(design: d.Design, layout: Layout) -> float:
+    """The share of the entity's writes that land in its busiest partition."""
+    if layout.sparse is not None:
+        return 1.0
+    entity = design.entity(layout.entity)
+    share = 1.0
+    for name in layout.pk:
+        attribute = entity.attribute(name) if entity is not None else None
+        if is_time_bucket(attribute):
+            continue
+        values = attribute_cardinality(attribute)
+        if values is None:
+            return 0.0
+        share /= values
+    return share
 
 
 # -- the design of a plan ------------------------------------------------------

@@ -99,6 +99,10 @@ def proposal_lines(original: d.Design, proposal: Proposal) -> Iterator[str]:
         yield "  Why:"
         for reason in alternative.reasons:
             yield f"    - {reason}"
+        if alternative.sharding:
+            yield "  Write sharding needed:"
+            for line in alternative.sharding:
+                yield f"    - {line}."
     if proposal.unserved:
         yield ""
         yield "Not served by any proposal:"
