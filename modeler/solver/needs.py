@@ -146,27 +146,36 @@ class Relations:
 
 
 def relations_of(design: d.Design, needs: list[Need]) -> Relations:
-    owner: dict[tuple[str, str], str] = {}
-    singular: dict[str, str] = {}
-    for entity in design.entities:
-        for attribute in entity.attributes:
-            kind = attribute.generator.kind if attribute.generator else ""
-            if kind in UNIQUE_GENERATORS:
-                singular.setdefault(entity.name, attribute.name)
-                owner[(entity.name, attribute.name)] = entity.name
+    targets: dict[tuple[str, str], tuple[str, str]] = {}
+    referenced: set[tuple[str, str]] = set()
     for entity in design.entities:
         for attribute in entity.attributes:
             target = _points_at(attribute)
-            if target is None or design.entity(target[0]) is None:
-                continue
-            # A reference to another entity's id (not to its name or date).
-            if singular.get(target[0]) == target[1] or _ID_NAME.search(target[1]):
-                owner[(entity.name, attribute.name)] = target[0]
-    identity: dict[str, tuple[str, ...]] = {}
+            if target is not None and design.entity(target[0]) is not None:
+                targets[(entity.name, attribute.name)] = target
+                referenced.add(target)
+    own = {
+        entity.name: _own_key(entity, targets, referenced) for entity in design.entities
+    }
+
+    def origin(entity: str, name: str) -> tuple[str, str]:
+        seen = set()
+        while (entity, name) in targets and (entity, name) not in seen:
+            seen.add((entity, name))
+            entity, name = targets[(entity, name)]
+        return entity, name
+
+    owner: dict[tuple[str, str], str] = {}
     for entity in design.entities:
-        identity[entity.name] = _identity(entity, singular, owner, needs)
-        if len(identity[entity.name]) == 1:
-            owner.setdefault((entity.name, identity[entity.name][0]), entity.name)
+        for attribute in entity.attributes:
+            source, name = origin(entity.name, attribute.name)
+            # A copy of another entity's name or date is not a pointer to it.
+            if own[source] == name:
+                owner[(entity.name, attribute.name)] = source
+    identity = {
+        entity.name: _identity(entity, own[entity.name], owner, needs)
+        for entity in design.entities
+    }
     mutable: dict[str, set[str]] = {e.name: set() for e in design.entities}
     for pattern in design.access_patterns:
         for action in pattern.actions:
@@ -191,39 +200,53 @@ def _points_at(attribute: d.Attribute) -> tuple[str, str] | None:
     return entity, name
 
 
+def _own_key(
+    entity: d.Entity,
+    targets: dict[tuple[str, str], tuple[str, str]],
+    referenced: set[tuple[str, str]],
+) -> str:
+    """The entity's own naming attribute: a generated unique id, a number
+    among its parent's items, an attribute named as an id, or one that
+    other entities refer to; "" for an edge or an event."""
+    mine = [a for a in entity.attributes if (entity.name, a.name) not in targets]
+    for test in (
+        lambda a: a.generator is not None and a.generator.kind in UNIQUE_GENERATORS,
+        lambda a: a.generator is not None and a.generator.kind == "sequence",
+        lambda a: bool(_ID_NAME.search(a.name)),
+        lambda a: (entity.name, a.name) in referenced,
+    ):
+        found = [a.name for a in mine if test(a)]
+        if found:
+            return found[0]
+    return ""
+
+
 def _identity(
     entity: d.Entity,
-    singular: dict[str, str],
+    own: str,
     owner: dict[tuple[str, str], str],
     needs: list[Need],
 ) -> tuple[str, ...]:
     """The attributes that tell one item of the entity from another: its own
-    unique id; else its parent's and its number among the parent's items;
-    else the entities it joins (an edge), with the attribute its items are
-    ordered by when one parent has many."""
-    if entity.name in singular:
-        return (singular[entity.name],)
-    pointers = [a.name for a in entity.attributes if (entity.name, a.name) in owner]
-    parent = entity.sample.per
-    parent_pointer = [
+    id when that is unique on its own; else the entities it belongs to or
+    joins, then its own name among them, or else (an event) the attribute
+    its items are ordered by."""
+    attribute = entity.attribute(own) if own else None
+    if attribute is not None and (
+        (
+            attribute.generator is not None
+            and attribute.generator.kind in UNIQUE_GENERATORS
+        )
+        or _ID_NAME.search(own)
+    ):
+        return (own,)
+    pointers = tuple(
         a.name
         for a in entity.attributes
-        if owner.get((entity.name, a.name)) == parent and _points_at(a)
-    ][:1]
-    sequence = [
-        a.name
-        for a in entity.attributes
-        if a.generator is not None and a.generator.kind == "sequence"
-    ]
-    if parent_pointer and sequence:
-        return (parent_pointer[0], sequence[0])
-    named = [
-        a.name
-        for a in entity.attributes
-        if _ID_NAME.search(a.name) and (entity.name, a.name) not in owner
-    ]
-    if named:
-        return tuple(pointers) + (named[0],)
+        if owner.get((entity.name, a.name), entity.name) != entity.name
+    )
+    if own:
+        return pointers + (own,)
     by = [
         name
         for need in needs
@@ -231,7 +254,7 @@ def _identity(
         for name in need.sorted_by
         if name not in pointers and entity.attribute(name) is not None
     ]
-    return tuple(pointers) + tuple(by[:1])
+    return pointers + tuple(by[:1])
 
 
 def key_attributes(design: d.Design) -> frozenset[str]:
