@@ -27,7 +27,7 @@ from modeler.engine.expressions import parse_condition
 from modeler.engine.types import item_from_wire, item_to_wire, number, number_text
 from modeler.keys import parse_template
 from modeler.parameters import pattern_parameters, placeholders
-from modeler.sampledata import generate, with_own_items
+from modeler.sampledata import Dataset, generate, with_own_items
 from modeler.simulation.expectations import (
     Lookups,
     Verdict,
@@ -155,14 +155,18 @@ class Simulation:
         scale: float = 1.0,
         limit: int | None = None,
         items: int | None = None,
+        dataset: Dataset | None = None,
     ) -> None:
+        """`dataset`: generated items to load instead of generating them (the
+        key-design solver makes one set and keys it for each proposal)."""
         self.design = design
         self.seed = design.sample_data.seed if seed is None else seed
         self.key_names = tuple(a.name for a in design.table.key_attributes)
-        dataset = with_own_items(
-            design,
-            generate(design, seed=self.seed, scale=scale, limit=limit, items=items),
-        )
+        if dataset is None:
+            dataset = generate(
+                design, seed=self.seed, scale=scale, limit=limit, items=items
+            )
+        dataset = with_own_items(design, dataset)
         self.items, self.entities = dataset.items, dataset.entities
         self.position = {self.key_of(item): i for i, item in enumerate(self.items)}
         self.lookups = Lookups(self.items, self.entities)

@@ -10,6 +10,9 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from modeler import design as d
+from modeler.engine.types import item_from_wire, item_to_wire
+from modeler.keys.items import key_renderer
+from modeler.keys.template import MissingValueError
 from modeler.review.checks.partitions import (
     LOW_CARDINALITY_WARNING,
     PARTITION_WRITE_LIMIT,
@@ -17,11 +20,13 @@ from modeler.review.checks.partitions import (
 from modeler.review.evidence import attribute_cardinality, is_time_bucket
 from modeler.review.findings import Finding
 from modeler.review.review import Review, review_design
-from modeler.sampledata import SampleDataError
+from modeler.sampledata import Dataset, SampleDataError, generate
+from modeler.sampledata.recognise import EntityRecogniser
 from modeler.simulation import Simulation
 from modeler.solver.layouts import KeyPlan, Keys, Layout, word
 from modeler.solver.needs import (
     Need,
+    Relations,
     is_read,
     needs_of,
     placeholder_names,
@@ -135,6 +140,7 @@ def propose(
     every read pattern is read by its expects."""
     started = time.process_time()
     base = strip_keys(design)
+    own = own_items(design)
     needs, unstated = needs_of(base)
     relations = relations_of(base, needs)
     search = Search(base, relations, needs)
@@ -151,13 +157,29 @@ def propose(
     # likeliest winners while there is time.
     plans.sort(key=lambda p: (len(p.unserved), len(p.indexes)))
     found: list[Alternative] = []
+    samples: Samples | None = None
     out_of_time = False
     for plan in plans:
         if found and time.process_time() - started > budget:
             out_of_time = True
             break
-        built = build(base, plan, keys, needs)
-        found.append(_checked(built, plan, keys, needs))
+        built = with_own_items_keyed(build(base, plan, keys, needs), own)
+        if samples is None:
+            samples = Samples(base, relations)
+        checked = _checked(built, plan, keys, needs, samples=samples)
+        if own:
+            kept = len(built.sample_data.items)
+            note = (
+                f"Your {kept} own {'item is' if kept == 1 else 'items are'} "
+                "keyed by these templates"
+            )
+            if kept < len(own):
+                note += (
+                    f"; {len(own) - kept} are left out: their entity is not "
+                    "known, or they lack a value the new keys place"
+                )
+            checked = replace(checked, reasons=checked.reasons + (note + ".",))
+        found.append(checked)
         proven = [a for a in found if a.proven]
         if len(proven) >= alternatives:
             break
@@ -190,18 +212,107 @@ def _yours(design: d.Design, keys: Keys, needs: list[Need]) -> Alternative | Non
     return checked
 
 
+def own_items(design: d.Design) -> list[tuple[str | None, dict]]:
+    """The items the user typed or imported, each with its entity (told by
+    the design's own keys) and without its key attributes."""
+    if not design.sample_data.items:
+        return []
+    recogniser = EntityRecogniser(design)
+    keys = {a.name for a in design.table.all_key_attributes()}
+    out = []
+    for wire in design.sample_data.items:
+        item = item_from_wire(d.thaw(wire))
+        entity = recogniser.entity_of(item) if recogniser.candidates else None
+        out.append((entity, {k: v for k, v in item.items() if k not in keys}))
+    return out
+
+
+def with_own_items_keyed(
+    built: d.Design, own: list[tuple[str | None, dict]]
+) -> d.Design:
+    """The proposal with the user's own items keyed by its templates, so that
+    adopting it loses none; an item whose entity is not known, or that lacks
+    a value the new keys place, keeps the attributes it has and no keys, and
+    is left out (said in the proposal's reasons)."""
+    if not own:
+        return built
+    kept = []
+    for entity, item in own:
+        if entity is None:
+            continue
+        try:
+            keyed = {**item, **key_renderer(built, entity)(item)}
+        except (MissingValueError, ValueError, KeyError):
+            continue
+        kept.append(d.freeze(item_to_wire(keyed)))
+    return replace(built, sample_data=replace(built.sample_data, items=tuple(kept)))
+
+
+class Samples:
+    """The entities' sample items made once and keyed for each proposal:
+    every proposal's table key holds each entity's identity, so the items
+    one generation keeps apart by identity are the items each proposal's
+    own generation would make (Faker's values are most of the time of a
+    check)."""
+
+    def __init__(self, base: d.Design, relations: Relations) -> None:
+        self.dataset: Dataset | None = None
+        table = base.table
+        pk = table.partition_key.name
+        sk = table.sort_key.name if table.sort_key else "SK"
+        entities = []
+        for entity in base.entities:
+            identity = relations.identity.get(entity.name, ())
+            if not identity:
+                return
+            template = "#".join([word(entity.name)] + [f"{{{n}}}" for n in identity])
+            keys = {pk: d.KeyTemplate(template), sk: d.KeyTemplate(word(entity.name))}
+            entities.append(replace(entity, keys=keys))
+        neutral = replace(
+            base,
+            table=replace(table, sort_key=d.KeyAttribute(sk, "S"), indexes=()),
+            entities=tuple(entities),
+        )
+        try:
+            made = generate(neutral)
+        except SampleDataError:
+            return
+        for item in made.items:
+            item.pop(pk, None)
+            item.pop(sk, None)
+        self.dataset = made
+
+    def keyed(self, design: d.Design) -> Dataset | None:
+        """The items with the design's keys; None when they lack a value
+        the design's table keys place (its own generation then decides)."""
+        if self.dataset is None:
+            return None
+        renderers = {e.name: key_renderer(design, e.name) for e in design.entities}
+        items = []
+        try:
+            for item, entity in zip(
+                self.dataset.items, self.dataset.entities, strict=True
+            ):
+                items.append({**item, **renderers[entity](item)})
+        except (MissingValueError, ValueError):
+            return None
+        return Dataset(items, list(self.dataset.entities))
+
+
 def _checked(
     built: d.Design,
     plan: Plan,
     keys: Keys,
     needs: list[Need],
     *,
+    samples: Samples | None = None,
     explained: bool = True,
 ) -> Alternative:
     reasons = tuple(explain(built, plan, keys, needs)) if explained else ()
     sharding = tuple(hot_partitions(built, plan, keys, needs))
     try:
-        simulation = Simulation(built)
+        dataset = samples.keyed(built) if samples is not None else None
+        simulation = Simulation(built, dataset=dataset)
     except SampleDataError as exc:
         return Alternative(
             built, plan, None, reasons, problem=str(exc), sharding=sharding

@@ -18,6 +18,7 @@ from modeler.solver.report import key_map
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = ("order-management", "social-graph", "device-telemetry")
+PROBLEMS = Path(__file__).resolve().parent / "problems"
 
 
 def example(name: str) -> d.Design:
@@ -54,9 +55,23 @@ def test_each_example_without_its_keys_is_solved_with_no_more_indexes(name):
     assert len(set(dumped)) == len(dumped)
 
 
+@pytest.mark.parametrize(
+    "path", sorted(PROBLEMS.glob("*.yaml")), ids=lambda path: path.stem
+)
+def test_each_corpus_problem_is_solved_within_the_budget(path):
+    hand_made = read_design(path.read_text()).design
+
+    proposal = propose(strip_keys(hand_made))
+
+    best = proposal.best
+    assert best is not None and best.proven, [best.failed, best.findings]
+    assert best.index_count <= len(hand_made.table.indexes)
+    assert not proposal.out_of_time and proposal.elapsed < 10
+
+
 def test_the_same_input_gives_the_same_proposals():
-    bare = strip_keys(example("social-graph"))
-    first, second = propose(bare), propose(bare)
+    first = proposed("social-graph")
+    second = propose(strip_keys(example("social-graph")))
     assert [dump_design(a.design) for a in first.alternatives] == [
         dump_design(a.design) for a in second.alternatives
     ]
@@ -170,3 +185,27 @@ def test_propose_keys_command_prints_the_proposals_and_writes_the_best(tmp_path)
 def test_propose_keys_refuses_bad_arguments(arguments, message):
     with pytest.raises(CommandError, match=message):
         call_command("propose_keys", str(EXAMPLES / "social-graph.yaml"), *arguments)
+
+
+def test_the_users_own_items_are_keyed_by_each_proposal():
+    hand_made = example("social-graph")
+    item = {
+        "PK": {"S": "USER#u00000001"},
+        "SK": {"S": "PROFILE"},
+        "userId": {"S": "u00000001"},
+        "displayName": {"S": "Ada"},
+        "joinedAt": {"S": "2024-01-01T00:00:00Z"},
+        "verified": {"BOOL": True},
+    }
+    design = replace(
+        hand_made,
+        sample_data=replace(hand_made.sample_data, items=(d.freeze(item),)),
+    )
+
+    best = propose(design, alternatives=1).best
+
+    (own,) = best.design.sample_data.items
+    assert d.thaw(own)["displayName"] == {"S": "Ada"}
+    assert d.thaw(own)["SK"] == {"S": "USER"}
+    assert any("Your 1 own item is keyed" in r for r in best.reasons)
+    assert best.proven
