@@ -180,8 +180,10 @@ def propose(
                 )
             checked = replace(checked, reasons=checked.reasons + (note + ".",))
         found.append(checked)
+        # As many proven as the default shows, whatever is asked: the best
+        # does not depend on how many alternatives are shown.
         proven = [a for a in found if a.proven]
-        if len(proven) >= alternatives:
+        if len(proven) >= max(alternatives, DEFAULT_ALTERNATIVES):
             break
     found.sort(key=Alternative.score)
     by_position = {n.position: n for n in needs}

@@ -72,7 +72,8 @@ def proposal_lines(original: d.Design, proposal: Proposal) -> Iterator[str]:
     count = len(proposal.alternatives)
     yield (
         f"{original.name}: {count} proposal{'s' * (count != 1)} "
-        f"({proposal.checked} designs simulated and reviewed in "
+        f"({proposal.checked} design{'s' * (proposal.checked != 1)} simulated "
+        "and reviewed in "
         f"{proposal.elapsed:.1f} s of CPU"
         + ("; out of time, the best found so far" if proposal.out_of_time else "")
         + ")."
