@@ -91,13 +91,17 @@ class Keys:
         return "{" + name + (":" + spec if spec else "") + "}"
 
     def pk_template(self, layout: Layout) -> str:
+        parts = []
         if layout.sparse is not None:
             attribute, value = layout.sparse
-            return f"{word(attribute)}#{value}"
+            parts.append(f"{word(attribute)}#{value}")
         return "#".join(
-            f"{self.pk_word(layout.entity, name)}#"
-            + self.placeholder(layout.entity, name, in_sort_key=False)
-            for name in layout.pk
+            parts
+            + [
+                f"{self.pk_word(layout.entity, name)}#"
+                + self.placeholder(layout.entity, name, in_sort_key=False)
+                for name in layout.pk
+            ]
         )
 
     def sk_template(self, layout: Layout) -> str:
@@ -108,9 +112,10 @@ class Keys:
 
     def partition_shape(self, layout: Layout) -> tuple:
         """Layouts of one shape share partitions when their values agree."""
+        words = tuple(self.pk_word(layout.entity, n) for n in layout.pk)
         if layout.sparse is not None:
-            return ("sparse", word(layout.sparse[0]), layout.sparse[1])
-        return tuple(self.pk_word(layout.entity, n) for n in layout.pk)
+            return ("sparse", word(layout.sparse[0]), layout.sparse[1], *words)
+        return words
 
     def filled(self, template: str, values: dict[str, str]) -> str:
         """The template with each attribute given a value replaced by it: a
@@ -183,7 +188,9 @@ class Keys:
             if values.get(attribute) != value:
                 return None
             equal.discard(attribute)
-        elif not set(layout.pk) <= equal or not layout.pk:
+        elif not layout.pk:
+            return None
+        if not set(layout.pk) <= equal:
             return None
         rest = equal - set(layout.pk)
         if set(layout.sk[: len(rest)]) != rest:

@@ -100,22 +100,23 @@ class Search:
         def completed(pk: tuple[str, ...], sk: list[str]) -> list[str]:
             return sk + [n for n in identity if n not in pk and n not in sk]
 
-        constants = [(n, v) for n, v in need.equal if not _parameter(v)]
-        if (
-            not table
-            and len(need.equal) == 1
-            and constants
-            and len(need.entities) == 1
-            and attribute_cardinality(found.attribute(constants[0][0])) is not None
-        ):
-            out.append(
-                Layout(
-                    entity,
-                    (),
-                    tuple(completed((), list(sorted_by))),
-                    sparse=constants[0],
+        # A constant of a few-valued attribute (status = OPEN) makes a sparse
+        # index of that value's working set, keyed by the rest.
+        constants = [
+            (n, v)
+            for n, v in need.equal
+            if not _parameter(v)
+            and attribute_cardinality(found.attribute(n)) is not None
+        ]
+        if not table and constants and len(need.entities) == 1:
+            constant = constants[0]
+            others = [n for n in equal if n != constant[0]]
+            for k in range(len(others), -1, -1):
+                pk = tuple(others[:k])
+                sk = others[k:] + [n for n in sorted_by if n not in equal]
+                out.append(
+                    Layout(entity, pk, tuple(completed(pk, sk)), sparse=constant)
                 )
-            )
         for k in range(len(equal), 0, -1):
             pk = tuple(equal[:k])
             sk = [n for n in equal[k:]] + [n for n in sorted_by if n not in equal]
