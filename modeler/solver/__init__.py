@@ -7,6 +7,7 @@ from modeler.solver.propose import (
     DEFAULT_ALTERNATIVES,
     DEFAULT_BUDGET,
     Alternative,
+    KeptKeysError,
     Proposal,
     propose,
 )
@@ -15,6 +16,7 @@ __all__ = [
     "DEFAULT_ALTERNATIVES",
     "DEFAULT_BUDGET",
     "Alternative",
+    "KeptKeysError",
     "Proposal",
     "propose",
     "strip_keys",

@@ -36,6 +36,18 @@ class Layout:
     pk: tuple[str, ...]
     sk: tuple[str, ...]
     sparse: tuple[str, str] | None = None  # (attribute, value) of a sparse index
+    # The templates of a layout kept as the design has it, verbatim.
+    kept: tuple[str, str] | None = None
+
+    @classmethod
+    def of_templates(cls, entity: str, pk: str, sk: str) -> Layout:
+        """A layout the user keeps: their templates, whatever their words."""
+        return cls(
+            entity,
+            parse_template(pk).attributes,
+            parse_template(sk).attributes,
+            kept=(pk, sk),
+        )
 
     @property
     def attributes(self) -> frozenset[str]:
@@ -91,6 +103,8 @@ class Keys:
         return "{" + name + (":" + spec if spec else "") + "}"
 
     def pk_template(self, layout: Layout) -> str:
+        if layout.kept is not None:
+            return layout.kept[0]
         parts = []
         if layout.sparse is not None:
             attribute, value = layout.sparse
@@ -105,6 +119,8 @@ class Keys:
         )
 
     def sk_template(self, layout: Layout) -> str:
+        if layout.kept is not None:
+            return layout.kept[1]
         return "#".join(
             [word(layout.entity)]
             + [self.placeholder(layout.entity, n, in_sort_key=True) for n in layout.sk]
@@ -112,10 +128,10 @@ class Keys:
 
     def partition_shape(self, layout: Layout) -> tuple:
         """Layouts of one shape share partitions when their values agree."""
-        words = tuple(self.pk_word(layout.entity, n) for n in layout.pk)
-        if layout.sparse is not None:
-            return ("sparse", word(layout.sparse[0]), layout.sparse[1], *words)
-        return words
+        return tuple(
+            part.text if isinstance(part, Literal) else "*"
+            for part in parse_template(self.pk_template(layout)).parts
+        )
 
     def filled(self, template: str, values: dict[str, str]) -> str:
         """The template with each attribute given a value replaced by it: a
@@ -200,50 +216,50 @@ class Keys:
         if after[: len(wanted)] != wanted:
             return None
         pk = self.filled(self.pk_template(layout), values)
-        prefix = self.filled(
-            "#".join(
-                [word(layout.entity)]
-                + [
-                    self.placeholder(layout.entity, n, in_sort_key=True)
-                    for n in layout.sk[: len(rest)]
-                ]
-            ),
-            values,
-        )
         clauses: list[tuple[str, str, tuple[str, ...]]] = [("pk", "=", (pk,))]
         forward = not need.descending
+        template = self.sk_template(layout)
         if not after:
-            clauses.append(("sk", "=", (prefix,)))
+            clauses.append(("sk", "=", (self.filled(template, values),)))
             limited = need.pattern.limit is not None
             operation = "GetItem" if on_table and not limited else "Query"
             return KeyPlan(operation, tuple(clauses), forward)
+        pieces = _pieces(template)
+        at = [i for i, (_, name) in enumerate(pieces) if name][len(rest)]
+        head = self.filled("".join(text for text, _ in pieces[:at]), values)
         if need.range is not None:
+            following = pieces[at + 1][0] if at + 1 < len(pieces) else ""
             clause = self._range(
-                need.range, layout, prefix, more=len(after) > 1, exclusive=exclusive
+                need.range,
+                pieces[at][0],
+                head,
+                tail=following + TOP if len(after) > 1 else "",
+                exclusive=exclusive,
             )
             if clause is None:
                 return None
             clauses.append(clause)
         else:
-            clauses.append(("sk", "begins_with", (prefix + "#",)))
+            clauses.append(("sk", "begins_with", (head,)))
         return KeyPlan("Query", tuple(clauses), forward)
 
     def _range(
         self,
         predicate: d.Predicate,
-        layout: Layout,
-        prefix: str,
+        placeholder: str,
+        head: str,
         *,
-        more: bool,
+        tail: str,
         exclusive: bool,
     ) -> tuple[str, str, tuple[str, ...]] | None:
+        """The sort key condition for a range of the attribute placed by
+        `placeholder` right after `head`; `tail` closes a range after every
+        key that goes on past the value."""
         name = predicate.attribute
-        placeholder = self.placeholder(layout.entity, name, in_sort_key=True)
-        values = [self.filled(placeholder, {name: value}) for value in predicate.values]
-        low = [prefix + "#" + v for v in values]
+        low = [head + self.filled(placeholder, {name: v}) for v in predicate.values]
         op = predicate.operator
-        bottom, top = prefix + "#", prefix + "#" + TOP
-        tail = "#" + TOP if more else ""
+        bottom, top = head, head + TOP
+        more = bool(tail)
         if op == "begins_with":
             return ("sk", "begins_with", (low[0],))
         if op == "between":
@@ -299,3 +315,13 @@ def _typed(value: str, number: bool) -> object:
         return Decimal(value)
     except InvalidOperation:
         return value
+
+
+def _pieces(template: str) -> list[tuple[str, str]]:
+    """The template's parts as (source text, attribute placed or "")."""
+    return [
+        (part.text.replace("{", "{{").replace("}", "}}"), "")
+        if isinstance(part, Literal)
+        else (part.source, part.attribute)
+        for part in parse_template(template).parts
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -132,17 +132,20 @@ def propose(
     *,
     alternatives: int = DEFAULT_ALTERNATIVES,
     budget: float = DEFAULT_BUDGET,
+    keep: Iterable[str] = (),
 ) -> Proposal:
     """Up to `alternatives` key designs for the design's needs, best first,
     each simulated and reviewed; the search stops after `budget` seconds of
-    CPU with the best found so far. The design's own keys are not kept:
-    every read pattern is read by its expects."""
+    CPU with the best found so far. The design's own keys are not kept
+    (every read pattern is read by its expects), but for the table keys of
+    the entities named in `keep`. Raises KeptKeysError when one of those
+    has no table keys to keep."""
     started = time.process_time()
     base = strip_keys(design)
     own = own_items(design)
     needs, unstated = needs_of(base)
     relations = relations_of(base, needs)
-    search = Search(base, relations, needs)
+    search = Search(base, relations, needs, kept_layouts(design, keep))
     keys = Keys(base, relations)
     plans: list[Plan] = []
     seen: set[tuple] = set()
@@ -207,6 +210,34 @@ def propose(
         checked=len(found),
         out_of_time=out_of_time,
     )
+
+
+class KeptKeysError(ValueError):
+    """An entity to keep the keys of that is unknown or has none."""
+
+
+def kept_layouts(design: d.Design, keep: Iterable[str]) -> dict[str, Layout]:
+    table = design.table
+    pk = table.partition_key.name
+    sk = table.sort_key.name if table.sort_key else ""
+    out = {}
+    for name in keep:
+        entity = design.entity(name)
+        if entity is None:
+            known = ", ".join(e.name for e in design.entities)
+            raise KeptKeysError(
+                f"no entity '{name}' to keep the keys of; its entities: {known}"
+            )
+        if pk not in entity.keys or (sk and sk not in entity.keys):
+            raise KeptKeysError(
+                f"{name} has no table keys to keep ({pk}"
+                + (f" and {sk}" if sk else "")
+                + ")"
+            )
+        out[name] = Layout.of_templates(
+            name, entity.keys[pk].template, entity.keys[sk].template if sk else ""
+        )
+    return out
 
 
 def _yours(design: d.Design, keys: Keys, needs: list[Need]) -> Alternative | None:

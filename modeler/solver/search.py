@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from modeler.review.evidence import attribute_cardinality
 from modeler.solver.layouts import KeyPlan, Keys, Layout
@@ -60,7 +60,16 @@ def _parameter(value: str) -> bool:
 
 
 class Search:
-    def __init__(self, design, relations, needs: list[Need]) -> None:  # type: ignore[no-untyped-def]
+    def __init__(  # type: ignore[no-untyped-def]
+        self,
+        design,
+        relations,
+        needs: list[Need],
+        kept: dict[str, Layout] | None = None,
+    ) -> None:
+        """`kept`: the table layouts of the entities whose keys stay as they
+        are."""
+        self.kept = kept or {}
         self.design = design
         self.relations = relations
         self.keys = Keys(design, relations)
@@ -171,6 +180,9 @@ class Search:
         """The best `count` table layouts, by the needs they serve."""
         choices: list[list[Layout]] = []
         for entity in self.design.entities:
+            if entity.name in self.kept:
+                choices.append([self.kept[entity.name]])
+                continue
             options = [self.identity_layout(entity.name)]
             for need in self.needs:
                 if entity.name in need.entities:
@@ -236,6 +248,14 @@ class Search:
                         home = table.get(entity)
                         if home is None or layout.pk != home.pk or layout.sparse:
                             continue
+                        # Its partitions are the table's, whatever its words.
+                        layout = replace(
+                            layout,
+                            kept=(
+                                self.keys.pk_template(home),
+                                self.keys.sk_template(layout),
+                            ),
+                        )
                     if layout not in options:
                         options.append(layout)
             choices.append(options)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -209,3 +210,41 @@ def test_the_users_own_items_are_keyed_by_each_proposal():
     assert d.thaw(own)["SK"] == {"S": "USER"}
     assert any("Your 1 own item is keyed" in r for r in best.reasons)
     assert best.proven
+
+
+def test_kept_table_keys_stay_and_the_rest_is_proposed_around_them():
+    design = example("order-management")
+
+    best = propose(design, alternatives=1, keep=["Customer", "Order"]).best
+
+    assert best.proven
+    for name in ("Customer", "Order"):
+        for key in ("PK", "SK"):
+            assert best.design.entity(name).keys[key] == design.entity(name).keys[key]
+    # The orders of a customer are still read from the kept collection.
+    orders = next(
+        p
+        for p in best.design.access_patterns
+        if p.name == "Orders of a customer, newest first"
+    )
+    assert orders.index == d.TABLE_INDEX
+    assert orders.key[0].values == ("CUST#{customerId}",)
+
+
+@pytest.mark.parametrize(
+    ("keep", "message"),
+    [
+        ("Nope", "--keep: no entity 'Nope' to keep the keys of; its entities: "),
+        ("Customer,Order", None),
+    ],
+)
+def test_propose_keys_keep_names_entities_with_table_keys(tmp_path, keep, message):
+    source = tmp_path / "design.yaml"
+    if message is None:
+        bare = strip_keys(example("order-management"))
+        source.write_text(dump_design(bare))
+        message = "--keep: Customer has no table keys to keep (PK and SK)"
+    else:
+        source.write_text((EXAMPLES / "order-management.yaml").read_text())
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command("propose_keys", str(source), "--keep", keep)

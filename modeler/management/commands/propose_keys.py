@@ -10,7 +10,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from modeler.designfile import dump_design
 from modeler.management.design_source import add_design_arguments, load_design
-from modeler.solver import DEFAULT_ALTERNATIVES, DEFAULT_BUDGET, propose
+from modeler.solver import (
+    DEFAULT_ALTERNATIVES,
+    DEFAULT_BUDGET,
+    KeptKeysError,
+    propose,
+)
 from modeler.solver.report import proposal_lines
 
 
@@ -39,6 +44,13 @@ class Command(BaseCommand):
             f"{DEFAULT_BUDGET:g}); the best found so far is shown",
         )
         parser.add_argument(
+            "--keep",
+            default="",
+            metavar="ENTITY[,ENTITY...]",
+            help="keep these entities' table keys as the design has them and "
+            "propose the rest around them",
+        )
+        parser.add_argument(
             "-o",
             "--output",
             default="",
@@ -51,15 +63,22 @@ class Command(BaseCommand):
         design: str,
         alternatives: int,
         budget: float,
+        keep: str,
         output: str,
         **options,
-    ):  # type: ignore[no-untyped-def]  # noqa: E501
+    ):  # type: ignore[no-untyped-def]
         if not 1 <= alternatives <= 5:
             raise CommandError("--alternatives: expected a number from 1 to 5")
         if budget <= 0:
             raise CommandError("--budget: expected a positive number of seconds")
         loaded = load_design(design)
-        proposal = propose(loaded, alternatives=alternatives, budget=budget)
+        kept = [name.strip() for name in keep.split(",") if name.strip()]
+        try:
+            proposal = propose(
+                loaded, alternatives=alternatives, budget=budget, keep=kept
+            )
+        except KeptKeysError as exc:
+            raise CommandError(f"--keep: {exc}") from None
         for line in proposal_lines(loaded, proposal):
             self.stdout.write(line)
         best = proposal.best
