@@ -41,6 +41,9 @@ WRITE_OPERATIONS = (
     "TransactWriteItems",
 )
 OPERATIONS = READ_OPERATIONS + WRITE_OPERATIONS
+# The operation of a read stated by what it needs (`needs` in a design file)
+# before any key serves it: a pattern whose keys are still to be proposed.
+UNKEYED = ""
 # Operations whose items are listed as actions rather than one key.
 MULTI_ITEM_OPERATIONS = (
     "BatchGetItem",
@@ -402,6 +405,10 @@ class Action:
 
 @dataclass(frozen=True)
 class AccessPattern:
+    """A request the application makes. An unkeyed pattern (operation
+    UNKEYED) is a read stated only by what it needs, its `expects`, before
+    any operation, index or key serves it."""
+
     name: str
     operation: str
     description: str = ""
@@ -419,8 +426,18 @@ class AccessPattern:
     uid: str = field(default="", compare=False, repr=False)
 
     @property
+    def keyed(self) -> bool:
+        """False for a pattern stated by what it needs, with no key yet."""
+        return self.operation != UNKEYED
+
+    @property
     def is_read(self) -> bool:
-        return self.operation in READ_OPERATIONS
+        return self.operation in READ_OPERATIONS or not self.keyed
+
+    @property
+    def operation_label(self) -> str:
+        """The operation as pages show it."""
+        return self.operation if self.keyed else "no key yet"
 
     @property
     def kind(self) -> str:

@@ -817,6 +817,9 @@ def _index_keys(
 def _check_pattern(
     design: d.Design, pattern: d.AccessPattern, path: str
 ) -> Iterator[Problem]:
+    if not pattern.keyed:
+        yield from _check_unkeyed_pattern(design, pattern, path)
+        return
     op = pattern.operation
     keys = _index_keys(design, pattern.index)
     if keys is None:
@@ -872,15 +875,34 @@ def _check_pattern(
         problem = _expression_problem(pattern.filter, "FilterExpression")
         if problem:
             yield _error(f"{path}.filter", problem)
+    yield from _check_traffic(pattern, path)
+    yield from _check_expectation(design, pattern, path)
+    yield from _check_actions(design, pattern, path)
+    yield from _check_parameters(design, pattern, path)
+
+
+def _check_unkeyed_pattern(
+    design: d.Design, pattern: d.AccessPattern, path: str
+) -> Iterator[Problem]:
+    """A read stated by what it needs: its expectation is all there is to
+    check until keys are proposed for it."""
+    if pattern.expects is None or not pattern.expects.entities:
+        yield _error(
+            f"{path}.needs.entity",
+            "is required: the entity (or list of entities) the pattern returns",
+        )
+    yield from _check_traffic(pattern, path)
+    yield from _check_expectation(design, pattern, path)
+    yield from _check_parameters(design, pattern, path)
+
+
+def _check_traffic(pattern: d.AccessPattern, path: str) -> Iterator[Problem]:
     if pattern.traffic.peak_rps < pattern.traffic.rps:
         yield _warning(
             f"{path}.traffic.peak_rps",
             f"the peak ({pattern.traffic.peak_rps:g}"
             f"/s) is below the average ({pattern.traffic.rps:g}/s)",
         )
-    yield from _check_expectation(design, pattern, path)
-    yield from _check_actions(design, pattern, path)
-    yield from _check_parameters(design, pattern, path)
 
 
 def _without_placeholders(text: str) -> str:
@@ -1057,7 +1079,7 @@ def _check_expectation(
 ) -> Iterator[Problem]:
     expects = pattern.expects
     if expects is None:
-        if pattern.is_read:
+        if pattern.keyed and pattern.is_read:
             yield Problem(
                 "advice",
                 f"{path}.expects",
@@ -1066,11 +1088,13 @@ def _check_expectation(
                 "can verify it",
             )
         return
+    # A pattern stated by what it needs holds its expectation under `needs`.
+    path = f"{path}.{'expects' if pattern.keyed else 'needs'}"
     entities = []
     for name in expects.entities:
         entity = design.entity(name)
         if entity is None:
-            yield _error(f"{path}.expects.entity", f"unknown entity '{name}'")
+            yield _error(f"{path}.entity", f"unknown entity '{name}'")
         else:
             entities.append(entity)
     if not entities:
@@ -1079,20 +1103,20 @@ def _check_expectation(
     for predicate in expects.where:
         if predicate.attribute not in known:
             yield _error(
-                f"{path}.expects.where.{predicate.attribute}",
+                f"{path}.where.{predicate.attribute}",
                 f"no attribute '{predicate.attribute}' on "
                 + " or ".join(e.name for e in entities),
             )
         if predicate.operator == "between" and len(predicate.values) != 2:
             yield _error(
-                f"{path}.expects.where.{predicate.attribute}",
+                f"{path}.where.{predicate.attribute}",
                 "between takes two values",
             )
     for item in expects.order_by:
         name = item.lstrip("-+")
         if name not in known:
             yield _error(
-                f"{path}.expects.order_by",
+                f"{path}.order_by",
                 f"no attribute '{name}' on " + " or ".join(e.name for e in entities),
             )
 

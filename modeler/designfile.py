@@ -13,7 +13,7 @@ import contextlib
 import gc
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -190,6 +190,39 @@ def _join(path: str, key: str) -> str:
 
 
 # --- Reading ----------------------------------------------------------------
+
+_PATTERN_FIELDS = (
+    "name",
+    "description",
+    "operation",
+    "index",
+    "key",
+    "filter",
+    "projection",
+    "scan_forward",
+    "limit",
+    "consistent_read",
+    "parameters",
+    "traffic",
+    "expects",
+    "needs",
+    "entity",
+    *d.UPDATE_WAYS,
+    "remove",
+    "condition",
+    "actions",
+)
+# The fields a pattern stated by `needs` takes: no operation, index or key.
+_NEEDS_FIELDS = (
+    "name",
+    "description",
+    "needs",
+    "projection",
+    "limit",
+    "consistent_read",
+    "parameters",
+    "traffic",
+)
 
 _MISSING = object()
 
@@ -737,33 +770,22 @@ class _Reader:
     # Access patterns --------------------------------------------------------
 
     def access_pattern(self, data: Any, path: str) -> d.AccessPattern:
-        spec = self.mapping(
-            data,
-            path,
-            allowed=(
-                "name",
-                "description",
-                "operation",
-                "index",
-                "key",
-                "filter",
-                "projection",
-                "scan_forward",
-                "limit",
-                "consistent_read",
-                "parameters",
-                "traffic",
-                "expects",
-                "entity",
-                *d.UPDATE_WAYS,
-                "remove",
-                "condition",
-                "actions",
-            ),
-        )
+        spec = self.mapping(data, path, allowed=_PATTERN_FIELDS)
+        if "needs" in spec and "operation" not in spec:
+            return self.unkeyed_pattern(spec, path)
+        if "needs" in spec:
+            self.error(
+                f"{path}.needs",
+                "a pattern with an operation states what it returns under "
+                "expects; leave out operation to have its keys proposed",
+            )
         operation = self.choice(spec, "operation", path, d.OPERATIONS, "Query")
         if "operation" not in spec:
-            self.error(f"{path}.operation", "is required")
+            self.error(
+                f"{path}.operation",
+                "is required (or state what the pattern reads under needs, "
+                "to have its keys proposed)",
+            )
         actions: tuple[d.Action, ...] = ()
         single = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}
         key: tuple[d.KeyClause, ...] = ()
@@ -792,29 +814,53 @@ class _Reader:
                 f"{path}.actions",
                 "only batch and transaction operations take a list of actions",
             )
+        return d.AccessPattern(
+            operation=operation,
+            index=self.text(spec, "index", path, d.TABLE_INDEX),
+            key=key,
+            filter=self.text(spec, "filter", path, ""),
+            scan_forward=self.boolean(spec, "scan_forward", path, True),
+            expects=self.expectation(spec.get("expects"), f"{path}.expects"),
+            actions=actions,
+            **self.pattern_common(spec, path),
+        )
+
+    def unkeyed_pattern(self, spec: dict, path: str) -> d.AccessPattern:
+        """A read stated by what it needs (`needs`, shaped as `expects`),
+        whose operation, index and key are still to be proposed."""
+        for field in spec:
+            if field in _PATTERN_FIELDS and field not in _NEEDS_FIELDS:
+                self.error(
+                    f"{path}.{field}",
+                    "a pattern stated by needs says what it returns there, "
+                    "not under expects"
+                    if field == "expects"
+                    else f"a pattern stated by needs has no {field}: its keys "
+                    "are still to be proposed (or give it an operation)",
+                )
+        return d.AccessPattern(
+            operation=d.UNKEYED,
+            expects=self.expectation(spec.get("needs") or {}, f"{path}.needs"),
+            **self.pattern_common(spec, path),
+        )
+
+    def pattern_common(self, spec: dict, path: str) -> dict[str, Any]:
+        """The fields every pattern takes, keyed or stated by needs."""
         traffic = self.mapping(
             spec.get("traffic"), f"{path}.traffic", allowed=("rps", "peak_rps")
         )
         rps = self.number(traffic, "rps", f"{path}.traffic", 0.0)
-        limit = self.integer(spec, "limit", path, None, minimum=1)
-        return d.AccessPattern(
-            name=self.text(spec, "name", path),
-            operation=operation,
-            description=self.text(spec, "description", path, ""),
-            index=self.text(spec, "index", path, d.TABLE_INDEX),
-            key=key,
-            filter=self.text(spec, "filter", path, ""),
-            projection=self.names(spec.get("projection"), f"{path}.projection"),
-            scan_forward=self.boolean(spec, "scan_forward", path, True),
-            limit=limit,
-            consistent_read=self.boolean(spec, "consistent_read", path, False),
-            parameters=self.parameters(spec.get("parameters"), f"{path}.parameters"),
-            traffic=d.Traffic(
+        return {
+            "name": self.text(spec, "name", path),
+            "description": self.text(spec, "description", path, ""),
+            "projection": self.names(spec.get("projection"), f"{path}.projection"),
+            "limit": self.integer(spec, "limit", path, None, minimum=1),
+            "consistent_read": self.boolean(spec, "consistent_read", path, False),
+            "parameters": self.parameters(spec.get("parameters"), f"{path}.parameters"),
+            "traffic": d.Traffic(
                 rps, self.number(traffic, "peak_rps", f"{path}.traffic", rps)
             ),
-            expects=self.expectation(spec.get("expects"), f"{path}.expects"),
-            actions=actions,
-        )
+        }
 
     def key_clauses(self, data: Any, path: str) -> tuple[d.KeyClause, ...]:
         clauses = []
@@ -1331,6 +1377,14 @@ def _dump_pattern(pattern: d.AccessPattern) -> dict:
     out: dict[str, Any] = {"name": pattern.name}
     if pattern.description:
         out["description"] = pattern.description
+    if not pattern.keyed:
+        # Stated by what it needs: its expectation, the fields it shares
+        # with every pattern, and no operation or key.
+        if pattern.expects:
+            out["needs"] = _dump_expectation(pattern.expects)
+        if pattern.projection:
+            out["projection"] = list(pattern.projection)
+        return out | _dump_pattern_common(pattern)
     out["operation"] = pattern.operation
     if pattern.index != d.TABLE_INDEX:
         out["index"] = pattern.index
@@ -1338,16 +1392,23 @@ def _dump_pattern(pattern: d.AccessPattern) -> dict:
         out.update(_dump_action(pattern.actions[0], with_operation=False))
     elif pattern.actions:
         out["actions"] = [_dump_action(a) for a in pattern.actions]
-    optional: list[tuple[str, Any, Callable[[Any], Any]]] = [
-        ("key", pattern.key, _dump_key_clauses),
-        ("filter", pattern.filter, str),
-        ("projection", pattern.projection, list),
-    ]
-    for name, value, convert in optional:
-        if value:
-            out[name] = convert(value)
+    if pattern.key:
+        out["key"] = _dump_key_clauses(pattern.key)
+    if pattern.filter:
+        out["filter"] = pattern.filter
+    if pattern.projection:
+        out["projection"] = list(pattern.projection)
     if not pattern.scan_forward:
         out["scan_forward"] = False
+    out |= _dump_pattern_common(pattern)
+    if pattern.expects:
+        out["expects"] = _dump_expectation(pattern.expects)
+    return out
+
+
+def _dump_pattern_common(pattern: d.AccessPattern) -> dict[str, Any]:
+    """Limit, consistency, parameters and traffic: fields every pattern has."""
+    out: dict[str, Any] = {}
     if pattern.limit is not None:
         out["limit"] = pattern.limit
     if pattern.consistent_read:
@@ -1362,20 +1423,21 @@ def _dump_pattern(pattern: d.AccessPattern) -> dict:
             "rps": _number(pattern.traffic.rps),
             "peak_rps": _number(pattern.traffic.peak_rps),
         }
-    if pattern.expects:
-        expects: dict[str, Any] = {
-            "entity": (
-                pattern.expects.entities[0]
-                if len(pattern.expects.entities) == 1
-                else list(pattern.expects.entities)
-            )
+    return out
+
+
+def _dump_expectation(expects: d.Expectation) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "entity": (
+            expects.entities[0]
+            if len(expects.entities) == 1
+            else list(expects.entities)
+        )
+    }
+    if expects.where:
+        out["where"] = {
+            p.attribute: _dump_condition(p.operator, p.values) for p in expects.where
         }
-        if pattern.expects.where:
-            expects["where"] = {
-                p.attribute: _dump_condition(p.operator, p.values)
-                for p in pattern.expects.where
-            }
-        if pattern.expects.order_by:
-            expects["order_by"] = list(pattern.expects.order_by)
-        out["expects"] = expects
+    if expects.order_by:
+        out["order_by"] = list(expects.order_by)
     return out

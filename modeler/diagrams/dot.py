@@ -267,11 +267,14 @@ def overview_dot(design: d.Design) -> str:
                     f'<TR><TD ALIGN="LEFT">'
                     f"{text(pattern.name, 60)}</TD></TR>"
                     f'<TR><TD ALIGN="LEFT"><FONT COLOR="{MUTED}" POINT-SIZE="10">'
-                    f"{text(pattern.operation)}{': reads every item' if scan else ''}"
+                    f"{text(pattern.operation_label)}"
+                    f"{': reads every item' if scan else ''}"
                     f"</FONT></TD></TR></TABLE>"
                 ),
             )
     for n, pattern in enumerate(design.access_patterns):
+        if not pattern.keyed:
+            continue  # no table or index serves it yet
         if pattern.is_read:
             target = index_ids.get(pattern.index)
             if target is not None:

@@ -43,6 +43,7 @@ class PatternRow:
     returns: str
     scan: bool  # reads a whole table or index
     problem: str = ""
+    keyed: bool = True  # False for a pattern stated by what it needs
 
 
 def pattern_map(design: d.Design) -> list[PatternRow]:
@@ -57,7 +58,7 @@ def _row(design: d.Design, position: int, pattern: d.AccessPattern) -> PatternRo
             key = _key_condition(pattern.key, builder)
         elif pattern.operation == "GetItem":
             key = _key_object(pattern.key, builder)
-        elif pattern.operation != "Scan":
+        elif pattern.keyed and pattern.operation != "Scan":
             key = _actions_text(design, pattern)
         if pattern.filter:
             filter_text = builder.text(pattern.filter)
@@ -77,8 +78,8 @@ def _row(design: d.Design, position: int, pattern: d.AccessPattern) -> PatternRo
         name=pattern.name,
         description=pattern.description,
         kind=pattern.kind,
-        operation=pattern.operation,
-        index=pattern.index,
+        operation=pattern.operation_label,
+        index=pattern.index if pattern.keyed else "",
         key=key,
         filter=filter_text,
         projection=projection,
@@ -88,6 +89,7 @@ def _row(design: d.Design, position: int, pattern: d.AccessPattern) -> PatternRo
         returns=expectation_text(pattern.expects),
         scan=pattern.operation == "Scan",
         problem=problem,
+        keyed=pattern.keyed,
     )
 
 

@@ -325,6 +325,11 @@ def pattern_preview(design: d.Design, pattern: d.AccessPattern) -> PatternPrevie
     """The requests the pattern sends, with its parameters' example values.
     A read is one GetItem, Query or Scan; a write (or a batch or transaction)
     is one request per action, for an example item of the action's entity."""
+    if not pattern.keyed:
+        return PatternPreview(
+            problem="No request yet: the pattern is stated by what it needs; "
+            "propose keys, or choose its operation and write its key."
+        )
     try:
         params, shown = _parameter_values(design, pattern)
         if pattern.operation in ("GetItem", "Query", "Scan"):

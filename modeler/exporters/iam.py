@@ -161,6 +161,12 @@ def iam_policy(
     # resource -> actions
     grants: dict[tuple[str, bool], set[str]] = {}
     for pattern in design.access_patterns:
+        if not pattern.keyed:
+            notes.append(
+                f"'{pattern.name}' is left out: it has no key yet, so the "
+                "operation and the table or index it reads are not known"
+            )
+            continue
         index = design.table.index(pattern.index)
         resource = arn if index is None else f"{arn}/index/{index.name}"
         confinable = not (
@@ -198,6 +204,11 @@ def iam_policy(
             raise PolicyError(
                 "the design has no access patterns, so there is nothing to "
                 "grant: list the reads and writes the application makes"
+            )
+        if not any(p.keyed for p in design.access_patterns):
+            raise PolicyError(
+                "no access pattern has a key yet, so there is nothing to grant: "
+                "propose keys, or write the patterns' operations and keys"
             )
         raise PolicyError(
             "no access pattern can be confined to one tenant: " + "; ".join(notes)

@@ -67,7 +67,7 @@ def pattern_snippets(design: d.Design) -> list[PatternSnippet]:
             out.append(
                 PatternSnippet(
                     pattern.name,
-                    pattern.operation,
+                    pattern.operation_label,
                     function,
                     "",
                     "",
@@ -85,7 +85,7 @@ def pattern_snippets(design: d.Design) -> list[PatternSnippet]:
         out.append(
             PatternSnippet(
                 pattern.name,
-                pattern.operation,
+                pattern.operation_label,
                 function,
                 _python(design, pattern, function, call.operation, request, parameters),
                 _cli(pattern, call.operation, request),

@@ -82,6 +82,16 @@ def check_entity_keys(design: Design) -> list[Problem]:
 
 def _check_table_keys_present(table: Table, entity: Entity) -> list[Problem]:
     path = f"entities.{entity.name}.keys"
+    if not entity.keys:
+        # An entity written before its keys, as a design stated by what its
+        # patterns need is: nothing is wrong yet, but nothing can be stored.
+        return [
+            Problem(
+                "warning",
+                path,
+                f"{entity.name} has no keys yet; propose keys or write them",
+            )
+        ]
     problems = []
     for kind, attribute in (
         ("partition key", table.partition_key),

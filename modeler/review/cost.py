@@ -223,7 +223,7 @@ def pattern_capacity(
         position=position,
         name=pattern.name,
         kind=pattern.kind,
-        operation=pattern.operation,
+        operation=pattern.operation_label,
         units=units,
         by_index=tuple(by_index.items()),
         rps=pattern.traffic.rps,

@@ -70,6 +70,7 @@ def generate(
     Raises SampleDataError when the design cannot make its items (the
     message names the entity and attribute), or when they would pass
     MAX_ITEMS."""
+    _check_table_keys(design)
     seed = design.sample_data.seed if seed is None else seed
     if items is not None:
         scale, limit = _scale_for(design, seed, items), items
@@ -93,6 +94,25 @@ def generate(
         items.append(item)
         entities.append(name)
     return Dataset(items, entities)
+
+
+def _check_table_keys(design: d.Design) -> None:
+    """Every entity's items need the table's key: an entity written before
+    its keys (a design stated by what its patterns need) makes none."""
+    for entity in design.entities:
+        missing = [
+            a.name for a in design.table.key_attributes if a.name not in entity.keys
+        ]
+        if len(missing) == len(design.table.key_attributes):
+            raise SampleDataError(
+                f"{entity.name} has no table key yet: propose keys, or write "
+                f"its key templates for {' and '.join(missing)}"
+            )
+        if missing:
+            raise SampleDataError(
+                f"{entity.name} has no template for the table key "
+                f"{' and '.join(missing)} yet"
+            )
 
 
 def _scale_for(design: d.Design, seed: int, wanted: int) -> float:

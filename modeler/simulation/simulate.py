@@ -57,6 +57,10 @@ DRAW_BUDGET = 400_000
 # How many items of the entity are looked at to explain why none fits.
 DIAGNOSED_ITEMS = 20_000
 DEFAULT_ACTION_COUNT = 3
+# Why a pattern stated by what it needs is not run.
+NO_KEY_YET = (
+    "not run: the pattern has no key yet; propose keys, or write its operation and key"
+)
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,10 @@ class Simulation:
 
     def _run(self, pattern: d.AccessPattern) -> PatternRun:
         result = PatternRun(pattern)
+        if not pattern.keyed:
+            result.error = NO_KEY_YET
+            result.verdict = Verdict(False, (NO_KEY_YET,))
+            return result
         rng = random.Random(f"{self.seed}:{pattern.name}")
         try:
             if pattern.operation in ("GetItem", "Query", "Scan"):

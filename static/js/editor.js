@@ -233,7 +233,7 @@
   });
 
   // Fields shown for one choice only: data-show-for-kind, -projection, -op,
-  // -scaling.
+  // -scaling; and hidden for one: data-hide-for-operation.
   function refreshVisibility(root) {
     root.querySelectorAll("form").forEach((form) => {
       const value = (suffix) => {
@@ -266,6 +266,10 @@
       });
       form.querySelectorAll("[data-show-for-projection]").forEach((el) => {
         if (projection !== null) el.hidden = el.dataset.showForProjection !== projection;
+      });
+      const operation = form.querySelector("select[data-pattern-operation]");
+      form.querySelectorAll("[data-hide-for-operation]").forEach((el) => {
+        if (operation) el.hidden = operation.value === el.dataset.hideForOperation;
       });
       form.querySelectorAll(".sort-clause").forEach((clause) => {
         const op = clause.querySelector("select");

@@ -1,7 +1,8 @@
 """Hypothesis strategies for designs whose tables vary in every setting the
 infrastructure exporters write: keys of each type, GSIs with multi-attribute
 keys, LSIs, projections, billing, TTL, streams, PITR, encryption, class,
-deletion protection and tags with awkward text."""
+deletion protection and tags with awkward text; some with a pattern stated
+by what it needs."""
 
 from __future__ import annotations
 
@@ -180,7 +181,21 @@ def designs(draw: st.DrawFn) -> d.Design:
         ),
         keys=keys,
     )
-    design = d.Design(name=draw(_TAG_TEXT), table=table, entities=(entity,))
+    # A read stated by what it needs, before any key serves it: exports
+    # carry no access patterns (or skip such a one).
+    unkeyed = d.AccessPattern(
+        "Items by value",
+        d.UNKEYED,
+        expects=d.Expectation(
+            ("Item",), (d.Predicate("sval", "=", ("{sval}",)),), ("-nval",)
+        ),
+    )
+    design = d.Design(
+        name=draw(_TAG_TEXT),
+        table=table,
+        entities=(entity,),
+        access_patterns=(unkeyed,) if draw(st.booleans()) else (),
+    )
     problems = check_design(design)
     assert not has_errors(problems), problems
     return design

@@ -1,5 +1,6 @@
 """One access pattern: its operation, index, key condition, filter,
-parameters, transaction actions and what it promises to return."""
+parameters, transaction actions and what it promises to return; or, not
+keyed yet, only what it needs."""
 
 from __future__ import annotations
 
@@ -74,6 +75,8 @@ FILTER_OPERATIONS = ("Query", "Scan")  # a filter and a limit
 ORDER_OPERATIONS = ("Query",)
 CONSISTENT_OPERATIONS = ("GetItem", "Query", "Scan", "BatchGetItem")
 SINGLE_WRITES = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}
+# The operation choice of a pattern stated by what it needs (d.UNKEYED).
+NEEDS_CHOICE = "needs"
 ACTION_CHOICES = {
     "BatchGetItem": ("Get",),
     "TransactGetItems": ("Get",),
@@ -91,7 +94,9 @@ class PatternForm(VersionedForm):
         choices=[
             ("Reads", _choices(d.READ_OPERATIONS)),
             ("Writes", _choices(d.WRITE_OPERATIONS)),
-        ]
+            ("Not keyed yet", [(NEEDS_CHOICE, "Not keyed yet (state what it needs)")]),
+        ],
+        widget=forms.Select(attrs={"data-pattern-operation": ""}),
     )
     index = forms.ChoiceField(label="Table or index")
     filter = forms.CharField(
@@ -181,7 +186,10 @@ class PatternForm(VersionedForm):
             if self.is_bound
             else self.initial.get("operation")
         )
-        self.op = operation if operation in d.OPERATIONS else "Query"
+        if operation == NEEDS_CHOICE:
+            self.op = d.UNKEYED
+        else:
+            self.op = operation if operation in d.OPERATIONS else "Query"
         self.table_keys = table.key_attributes
         for attr in self.partition_attrs:
             self.fields[f"key-{attr.name}"] = forms.CharField(
@@ -302,6 +310,11 @@ class PatternForm(VersionedForm):
     # others as typed (hidden), so switching back loses nothing; a save
     # stores only what the operation takes.
     @property
+    def unkeyed(self) -> bool:
+        """Stated by what it needs: no index, key, filter or actions."""
+        return self.op == d.UNKEYED
+
+    @property
     def takes_key(self) -> bool:
         return self.op in KEY_CONDITION_OPERATIONS
 
@@ -310,12 +323,16 @@ class PatternForm(VersionedForm):
         return self.op in FILTER_OPERATIONS
 
     @property
+    def takes_limit(self) -> bool:
+        return self.takes_filter or self.unkeyed
+
+    @property
     def takes_order(self) -> bool:
         return self.op in ORDER_OPERATIONS
 
     @property
     def takes_consistent(self) -> bool:
-        return self.op in CONSISTENT_OPERATIONS
+        return self.op in CONSISTENT_OPERATIONS or self.unkeyed
 
     @property
     def single_write(self) -> bool:
@@ -346,7 +363,9 @@ class PatternForm(VersionedForm):
                 for part in ("op", "value", "value2")
             ]
         if not self.takes_filter:
-            names += ["filter", "limit"]
+            names.append("filter")
+        if not self.takes_limit:
+            names.append("limit")
         if not self.takes_order:
             names.append("scan_forward")
         if not self.takes_consistent:
@@ -405,7 +424,7 @@ class PatternForm(VersionedForm):
             "version": version,
             "name": pattern.name,
             "description": pattern.description,
-            "operation": pattern.operation,
+            "operation": pattern.operation if pattern.keyed else NEEDS_CHOICE,
             "index": pattern.index,
             "filter": pattern.filter,
             "projection": ", ".join(pattern.projection),
@@ -476,6 +495,12 @@ class PatternForm(VersionedForm):
             self._errors.pop(bound.name, None)
         if self.errors:
             return data
+        if self.unkeyed and not data.get("expects_entities"):
+            self.add_error(
+                "expects_entities",
+                "Choose what the pattern returns: a pattern not keyed yet is "
+                "stated by what it needs.",
+            )
         for i in range(self.row_counts["param"]):
             name = (data.get(f"param-{i}-name") or "").strip()
             if name and not ATTRIBUTE_NAME.match(name):
@@ -537,7 +562,7 @@ class PatternForm(VersionedForm):
                 if self.raw(f"param-{i}-name").strip() == match.group(1):
                     return f"param-{i}-{'example' if 'example' in tail else 'name'}"
             return None
-        match = re.match(r"^\.expects\.where\.([^.]+)", tail)
+        match = re.match(r"^\.(?:expects|needs)\.where\.([^.]+)", tail)
         if match:
             for i in range(self.row_counts["where"]):
                 if self.raw(f"where-{i}-attribute").strip() == match.group(1):
@@ -561,6 +586,8 @@ class PatternForm(VersionedForm):
             (".traffic", "peak_rps"),
             (".expects.order_by", "order_by"),
             (".expects", "expects_entities"),
+            (".needs.order_by", "order_by"),
+            (".needs", "expects_entities"),
             (".projection", "projection"),
         ):
             if tail.startswith(prefix):
@@ -677,12 +704,14 @@ def pattern_from_data(data: Mapping[str, Any], form: PatternForm) -> d.AccessPat
         name=(data.get("name") or "").strip(),
         operation=form.op,
         description=(data.get("description") or "").strip(),
-        index=data.get("index") or d.TABLE_INDEX,
+        index=(data.get("index") or d.TABLE_INDEX)
+        if not form.unkeyed
+        else d.TABLE_INDEX,
         key=tuple(key),
         filter=(data.get("filter") or "").strip() if form.takes_filter else "",
         projection=_names(data.get("projection") or ""),
         scan_forward=data.get("scan_forward") != "reverse" or not form.takes_order,
-        limit=limit if isinstance(limit, int) and form.takes_filter else None,
+        limit=limit if isinstance(limit, int) and form.takes_limit else None,
         consistent_read=bool(data.get("consistent_read")) and form.takes_consistent,
         parameters=tuple(params),
         traffic=d.Traffic(

@@ -117,7 +117,7 @@ def _line(run: PatternRun) -> str:
         else f"{run.capacity.read:g} RCU"
     )
     text = (
-        f"{mark}  {run.pattern.name} [{run.pattern.operation}"
+        f"{mark}  {run.pattern.name} [{run.pattern.operation_label}"
         f"{' on ' + run.pattern.index if run.pattern.index != 'table' else ''}]"
         f"  Count {run.count}, ScannedCount {run.scanned_count}, "
         f"{run.pages} page{'s' * (run.pages != 1)}, {units}"

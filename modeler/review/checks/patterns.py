@@ -35,6 +35,9 @@ _RANGE_OPERATORS = ("<", "<=", ">", ">=", "between", "begins_with")
 def check_patterns(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     for position, pattern in enumerate(design.access_patterns):
+        if not pattern.keyed:
+            yield _unkeyed(design, position)
+            continue
         run = evidence.runs.get(position)
         if run is not None and (
             run.error or run.verdict.broken or run.failed_draw is not None
@@ -53,6 +56,21 @@ def check_patterns(evidence: Evidence) -> Iterator[Finding]:
             yield from _transaction_limits(evidence, position)
         if pattern.operation == "Query":
             yield from _sort_range(design, position)
+
+
+def _unkeyed(design: d.Design, position: int) -> Finding:
+    """A pattern stated by what it needs: nothing serves it yet."""
+    pattern = design.access_patterns[position]
+    return finding(
+        "pattern-fails",
+        "error",
+        f"{pattern.name} has no key yet",
+        pattern_location(design, position),
+        why="The pattern says what it needs but no operation, index or key "
+        "serves it, so it was not run: nothing shows that the table can "
+        "answer it, or what it would cost.",
+        fix="Propose keys for the design, or write the pattern's operation and key.",
+    )
 
 
 def _broken_promise(evidence: Evidence, position: int) -> Finding:
