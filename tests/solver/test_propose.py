@@ -248,3 +248,17 @@ def test_propose_keys_keep_names_entities_with_table_keys(tmp_path, keep, messag
         source.write_text((EXAMPLES / "order-management.yaml").read_text())
     with pytest.raises(CommandError, match=re.escape(message)):
         call_command("propose_keys", str(source), "--keep", keep)
+
+
+def test_a_design_stated_by_needs_alone_is_read_and_solved(tmp_path):
+    text = dump_design(strip_keys(example("social-graph")))
+    assert "needs:" in text and "indexes:" not in text
+    source = tmp_path / "needs.yaml"
+    source.write_text(text)
+    stdout = io.StringIO()
+
+    call_command("propose_keys", str(source), "--alternatives", "1", stdout=stdout)
+
+    output = stdout.getvalue()
+    assert "Yours:" not in output  # nothing keyed to compare with
+    assert "Proposal 1: 1 index" in output and "proven" in output
