@@ -143,21 +143,16 @@ def propose(
     started = time.process_time()
     base = strip_keys(design)
     own = own_items(design)
-    needs, unstated = needs_of(base)
-    relations = relations_of(base, needs)
-    search = Search(base, relations, needs, kept_layouts(design, keep))
-    keys = Keys(base, relations)
-    plans: list[Plan] = []
-    seen: set[tuple] = set()
-    for table in search.tables(max(4, alternatives * 3)):
-        plan = search.complete(table)
-        if plan.signature() in seen:
-            continue
-        seen.add(plan.signature())
-        plans.append(plan)
-    # Fewest indexes and fewest unserved needs first: the checks go to the
-    # likeliest winners while there is time.
-    plans.sort(key=lambda p: (len(p.unserved), len(p.indexes)))
+    kept = kept_layouts(design, keep)
+    base, needs, unstated, relations, keys, plans = _search(base, kept, alternatives)
+    sharded = []
+    if plans:
+        hot = list(_hot_layouts(base, plans[0], needs))
+        if hot:
+            base, sharded = with_write_shards(base, hot, keys)
+            base, needs, unstated, relations, keys, plans = _search(
+                base, kept, alternatives
+            )
     found: list[Alternative] = []
     samples: Samples | None = None
     out_of_time = False
@@ -176,6 +171,10 @@ def propose(
             samples = Samples(base, relations)
         checked = _checked(built, plan, keys, needs, samples=samples)
         checked = cheaper_projections(checked, plan, keys, needs, samples)
+        if sharded:
+            checked = replace(
+                checked, reasons=tuple(f"{n}." for n in sharded) + checked.reasons
+            )
         if own:
             kept = len(built.sample_data.items)
             note = (
@@ -238,6 +237,117 @@ def kept_layouts(design: d.Design, keep: Iterable[str]) -> dict[str, Layout]:
             name, entity.keys[pk].template, entity.keys[sk].template if sk else ""
         )
     return out
+
+
+def _search(
+    base: d.Design, kept: dict[str, Layout], alternatives: int
+) -> tuple[
+    d.Design,
+    list[Need],
+    list[tuple[d.AccessPattern, str]],
+    Relations,
+    Keys,
+    list[Plan],
+]:
+    """The plans for the design's needs, fewest unserved needs and fewest
+    indexes first (the checks go to the likeliest winners while there is
+    time)."""
+    needs, unstated = needs_of(base)
+    relations = relations_of(base, needs)
+    search = Search(base, relations, needs, kept)
+    plans: list[Plan] = []
+    seen: set[tuple] = set()
+    for table in search.tables(max(4, alternatives * 3)):
+        plan = search.complete(table)
+        if plan.signature() in seen:
+            continue
+        seen.add(plan.signature())
+        plans.append(plan)
+    plans.sort(key=lambda p: (len(p.unserved), len(p.indexes)))
+    return base, needs, unstated, relations, Keys(base, relations), plans
+
+
+SHARD = "shard"
+# Shards are drawn at random at write time, so some take more than their
+# share: each is sized for 80% of what the review allows a partition.
+SHARD_HEADROOM = 0.8
+
+
+@dataclass(frozen=True)
+class HotLayout:
+    entity: str
+    index: str
+    layout: Layout
+    peak: float  # WCU a second into its busiest partition
+    readers: tuple[int, ...]  # the positions of the needs reading it
+
+    @property
+    def shards(self) -> int:
+        allowed = PARTITION_WRITE_LIMIT * LOW_CARDINALITY_WARNING * SHARD_HEADROOM
+        return math.ceil(self.peak / allowed)
+
+
+def with_write_shards(
+    base: d.Design, hot: list[HotLayout], keys: Keys
+) -> tuple[d.Design, list[str]]:
+    """Write sharding for each hot partition whose entity has no shard
+    attribute yet: the entity gets `shard`, a number from 0 to N-1 drawn at
+    write time (N from the peak), and each pattern reading that partition
+    fixes the shard too (the application runs it once per shard, in
+    parallel). Returns the design and a sentence per sharding."""
+    notes = []
+    entities = {e.name: e for e in base.entities}
+    patterns = list(base.access_patterns)
+    for found in hot:
+        entity = entities[found.entity]
+        if entity.attribute(SHARD) is not None or not found.readers:
+            continue
+        shards = found.shards
+        attribute = d.Attribute(
+            SHARD,
+            "N",
+            generator=d.Generator("int", d.freeze({"min": 0, "max": shards - 1})),
+            description=f"The write shard, a number from 0 to {shards - 1} "
+            "drawn at write time.",
+        )
+        entities[found.entity] = replace(
+            entity, attributes=entity.attributes + (attribute,)
+        )
+        names = []
+        for position in found.readers:
+            pattern = patterns[position]
+            expects = pattern.expects
+            if expects is None:
+                continue
+            names.append(pattern.name)
+            patterns[position] = replace(
+                pattern,
+                description=(
+                    (pattern.description + " " if pattern.description else "")
+                    + f"Run it for shards 0 to {shards - 1} and merge the results."
+                ),
+                parameters=pattern.parameters + (d.Parameter(SHARD, "N", "0"),),
+                expects=replace(
+                    expects,
+                    where=expects.where
+                    + (d.Predicate(SHARD, "=", ("{" + SHARD + "}",)),),
+                ),
+            )
+        notes.append(
+            f"{found.entity}'s partition {keys.pk_template(found.layout)} would take "
+            f"{found.peak:,.0f} writes a second at peak, more than a partition "
+            f"carries: {found.entity} gets a shard attribute (0 to {shards - 1}, "
+            f"drawn at write time, so each of the {shards} shards takes at most "
+            f"{found.peak / shards:,.0f}), and "
+            + ", ".join(f"'{n}'" for n in names)
+            + f" runs once per shard, {shards} queries in parallel"
+        )
+    design = replace(
+        base,
+        entities=tuple(entities[e.name] for e in base.entities),
+        access_patterns=tuple(patterns),
+    )
+    return design, notes
 
 
 def _yours(design: d.Design, keys: Keys, needs: list[Need]) -> Alternative | None:
@@ -501,15 +611,14 @@ def _projection_reasons(design: d.Design, notes: dict[str, str]) -> tuple[str, .
     return tuple(lines)
 
 
-def hot_partitions(
-    built: d.Design, plan: Plan, keys: Keys, needs: list[Need]
-) -> Iterator[str]:
+def _hot_layouts(
+    design: d.Design, plan: Plan, needs: list[Need]
+) -> Iterator[HotLayout]:
     """Each layout whose one partition takes more writes at peak than the
     review allows a partition (half of its 1,000 WCU): its partition key is
-    a time bucket, a few values or a constant, so writes cannot spread. The
-    fix is write sharding, with the shard count from the peak."""
+    a time bucket, a few values or a constant, so writes cannot spread."""
     writes: dict[str, float] = {}
-    for pattern in built.access_patterns:
+    for pattern in design.access_patterns:
         for action in pattern.actions:
             if action.operation in ("Put", "Update", "Delete"):
                 count = int(action.count) if action.count.isdigit() else 1
@@ -519,26 +628,32 @@ def hot_partitions(
     by_position = {n.position: n for n in needs}
     for index in plan.indexes:
         for entity, layout in index.layouts.items():
-            share = _partition_share(built, layout)
-            peak = writes.get(entity, 0.0) * share
+            peak = writes.get(entity, 0.0) * _partition_share(design, layout)
             if peak <= allowed:
                 continue
-            shards = math.ceil(peak / allowed)
-            readers = [
-                by_position[p].name
-                for p in index.serves
-                if entity in by_position[p].entities
-            ]
-            where = "the table" if index.kind == "table" else index.name
-            yield (
-                f"{entity}'s partition {keys.pk_template(layout)} on {where} takes "
-                f"{peak:,.0f} writes a second at peak, over the "
-                f"{allowed:,.0f} WCU a partition should carry: give {entity} a "
-                f"shard attribute (a number from 0 to {shards - 1} chosen at "
-                "write time), fix shard in "
-                + (", ".join(f"'{r}'" for r in readers) or "the patterns reading it")
-                + f" too, and read the {shards} shards in parallel"
+            readers = tuple(
+                p for p in index.serves if entity in by_position[p].entities
             )
+            yield HotLayout(entity, index.name, layout, peak, readers)
+
+
+def hot_partitions(
+    built: d.Design, plan: Plan, keys: Keys, needs: list[Need]
+) -> Iterator[str]:
+    """The hot partitions a proposal still has, with the write sharding that
+    would spread them."""
+    by_position = {n.position: n for n in needs}
+    for hot in _hot_layouts(built, plan, needs):
+        readers = [by_position[p].name for p in hot.readers]
+        where = "the table" if hot.index == "table" else hot.index
+        yield (
+            f"{hot.entity}'s partition {keys.pk_template(hot.layout)} on {where} "
+            f"takes {hot.peak:,.0f} writes a second at peak, more than a "
+            f"partition carries: give {hot.entity} a shard attribute (a number "
+            f"from 0 to {hot.shards - 1} chosen at write time), fix shard in "
+            + (", ".join(f"'{r}'" for r in readers) or "the patterns reading it")
+            + f" too, and read the {hot.shards} shards in parallel"
+        )
 
 
 def _partition_share(design: d.Design, layout: Layout) -> float:

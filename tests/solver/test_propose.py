@@ -262,3 +262,48 @@ def test_a_design_stated_by_needs_alone_is_read_and_solved(tmp_path):
     output = stdout.getvalue()
     assert "Yours:" not in output  # nothing keyed to compare with
     assert "Proposal 1: 1 index" in output and "proven" in output
+
+
+def test_a_day_partition_too_hot_for_one_partition_is_write_sharded():
+    """The meter readings of a day, without the hand-made design's shard:
+    every reading of the day would go to one partition (3,000 WCU at peak)."""
+    bare = strip_keys(
+        read_design((PROBLEMS / "time-series-hot-key.yaml").read_text()).design
+    )
+    reading = bare.entity("Reading")
+    reading = replace(
+        reading, attributes=tuple(a for a in reading.attributes if a.name != "shard")
+    )
+    patterns = tuple(
+        replace(
+            p,
+            name="Readings of a day",
+            description="",
+            parameters=(),
+            expects=replace(
+                p.expects,
+                where=tuple(w for w in p.expects.where if w.attribute != "shard"),
+            ),
+        )
+        if p.name == "Readings of one day shard"
+        else p
+        for p in bare.access_patterns
+    )
+    bare = replace(
+        bare,
+        entities=tuple(reading if e.name == "Reading" else e for e in bare.entities),
+        access_patterns=patterns,
+    )
+
+    best = propose(bare).best
+
+    assert best.proven and not best.sharding
+    shard = best.design.entity("Reading").attribute("shard")
+    assert shard.generator.kind == "int" and dict(shard.generator.params) == {
+        "min": 0,
+        "max": 7,
+    }
+    day = next(p for p in best.design.access_patterns if p.name == "Readings of a day")
+    assert any(w.attribute == "shard" for w in day.expects.where)
+    assert "shards 0 to 7" in day.description
+    assert any("8 queries in parallel" in r for r in best.reasons)
