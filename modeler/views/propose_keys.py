@@ -4,6 +4,7 @@ differs from it; owners and editors adopt one as the next revision."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from modeler import design as d
 from modeler.forms import VersionForm
+from modeler.history import elements
 from modeler.history.diff import DesignDiff, design_diff
 from modeler.presenters import key_map_rows
 from modeler.proposals import (
@@ -26,7 +28,7 @@ from modeler.proposals import (
 from modeler.selectors import ProjectAccess
 from modeler.services import StaleVersionError
 from modeler.solver import Alternative, Proposal
-from modeler.solver.report import KeyMap, headline, key_map, verdict
+from modeler.solver.report import headline, key_map, verdict
 from modeler.views.editor import render_section, section_context
 from modeler.views.statuses import INVALID, STALE
 from modeler.views.workspace import design_for
@@ -43,7 +45,8 @@ class Column:
     headline: str
     proven: bool
     verdict: str
-    key_map: KeyMap
+    key_columns: tuple[str, ...]
+    key_rows: list[tuple[str, list[list[str]]]]  # entity, each cell's pieces
     served: list[tuple[str, str]]
     reasons: tuple[str, ...]
     diff: DesignDiff | None = None
@@ -55,17 +58,30 @@ class Column:
         return f"Proposal {self.number}" if self.number else "Yours"
 
 
+def _pieces(template: str) -> list[str]:
+    """A key template cut after each `#`, where a narrow column may break
+    the line (`<wbr>` between the pieces)."""
+    return re.split(r"(?<=#)(?=.)", template) if template else []
+
+
 def _column(number: int, alternative: Alternative, yours: d.Design) -> Column:
-    diff = design_diff(yours, alternative.design) if number else None
-    attributes, rows = (
-        key_map_rows(alternative.design, diff.key_cells) if diff else (None, None)
-    )
+    diff, attributes, rows = None, None, None
+    if number:
+        # Elements named as the user's are theirs, as when it is adopted:
+        # their index GSI1 is changed, not removed and another added.
+        proposed = elements.with_uids(alternative.design, yours)
+        diff = design_diff(yours, proposed)
+        attributes, rows = key_map_rows(proposed, diff.key_cells)
+    table = key_map(alternative.design)
     return Column(
         number=number,
         headline=headline(alternative),
         proven=alternative.proven,
         verdict=verdict(alternative),
-        key_map=key_map(alternative.design),
+        key_columns=table.columns,
+        key_rows=[
+            (entity, [_pieces(cell) for cell in cells]) for entity, cells in table.rows
+        ],
         served=alternative.served_by(),
         reasons=alternative.reasons,
         diff=diff,

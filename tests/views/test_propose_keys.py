@@ -112,7 +112,7 @@ def test_order_management_proposals_side_by_side_with_yours(
     assert ">Yours</h2>" in html
     assert ">Proposal 1</h2>" in html and ">Proposal 2</h2>" in html
     assert "Proven: all 8 access patterns pass every draw" in html
-    assert "<code>CUSTOMER#{customerId}</code>" in html
+    assert "<code>CUSTOMER#<wbr>{customerId}</code>" in html
     assert "a month at the stated traffic" in html
     assert "Query on GSI1" in html
     assert "read in reverse for newest first" in html
