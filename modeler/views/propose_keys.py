@@ -4,6 +4,7 @@ differs from it; owners and editors adopt one as the next revision."""
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,8 @@ from modeler.solver.report import headline, key_map, verdict
 from modeler.views.editor import render_section, section_context
 from modeler.views.statuses import INVALID, STALE
 from modeler.views.workspace import design_for
+
+logger = logging.getLogger(__name__)
 
 TEMPLATE = "modeler/propose-keys.html"
 
@@ -97,6 +100,7 @@ def _context(
     proposal: Proposal | None = None,
     version: int | None = None,
     notice: str = "",
+    failure: str = "",
 ) -> dict[str, Any]:
     columns = []
     if proposal is not None:
@@ -115,6 +119,7 @@ def _context(
         proposals=[c for c in columns if c.number],
         proposed_version=version,
         notice=notice,
+        failure=failure,
     )
 
 
@@ -127,8 +132,16 @@ def propose_keys(request: HttpRequest, project_id: int) -> HttpResponse:
     if request.method == "GET":
         return render_section(request, TEMPLATE, _context(access, design))
     version = access.project.version
-    proposal = key_proposal_make(project=access.project, design=design, version=version)
-    context = _context(access, design, proposal=proposal, version=version)
+    try:
+        proposal = key_proposal_make(
+            project=access.project, design=design, version=version
+        )
+    except Exception as exc:  # a solver bug must not take the page down
+        logger.exception("Proposing keys for project %s failed", project_id)
+        failure = f"No keys could be proposed ({type(exc).__name__}: {exc})."
+        context = _context(access, design, failure=failure)
+    else:
+        context = _context(access, design, proposal=proposal, version=version)
     partial = "proposals" if request.htmx else "workspace"
     return render_section(request, TEMPLATE, context, partial=partial)
 

@@ -236,3 +236,17 @@ def test_user_text_is_escaped(owner: User, social_design: Design):
     assert ">Proposal 1</h2>" in html
     assert SCRIPT not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_a_solver_failure_is_said_on_the_page(
+    owner_client: Client, social: Project, monkeypatch
+):
+    def broken(design: Design):
+        raise RuntimeError("no layout")
+
+    monkeypatch.setattr("modeler.proposals.propose", broken)
+
+    response = owner_client.post(_url(social), **HTMX)
+
+    assert response.status_code == 200
+    assert "No keys could be proposed (RuntimeError: no layout)." in _html(response)
