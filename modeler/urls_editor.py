@@ -2,7 +2,13 @@
 
 from django.urls import path
 
-from modeler.views import editor, editor_entities, editor_findings, editor_patterns
+from modeler.views import (
+    editor,
+    editor_entities,
+    editor_findings,
+    editor_patterns,
+    propose_keys,
+)
 
 P = "projects/<int:project_id>/"
 
@@ -69,5 +75,11 @@ urlpatterns = [
         f"{P}patterns/<int:position>/delete/",
         editor_patterns.pattern_delete,
         name="editor-pattern-delete",
+    ),
+    path(f"{P}propose-keys/", propose_keys.propose_keys, name="propose-keys"),
+    path(
+        f"{P}propose-keys/<int:number>/adopt/",
+        propose_keys.propose_keys_adopt,
+        name="propose-keys-adopt",
     ),
 ]

@@ -9,6 +9,7 @@ from typing import Any
 import boto3
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 from modeler.conversion import forget_decoded
@@ -46,8 +47,10 @@ hypothesis_settings.load_profile("workbench")
 
 @pytest.fixture(autouse=True)
 def _no_designs_from_other_tests():
-    # Tests that empty the database start revision ids again from 1.
+    # Tests that empty the database start revision ids again from 1, and
+    # project ids: the cache keeps key proposals by project and version.
     forget_decoded()
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -229,6 +229,8 @@ def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
         "first": first,
         "second": second,
         "diff": diff,
+        "before_label": f"Revision {first}",
+        "after_label": f"Revision {second}",
         "key_attributes": key_attributes,
         "key_rows": key_rows,
     }

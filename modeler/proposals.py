@@ -1,0 +1,85 @@
+"""Key proposals for a project: the solver run on the design of one
+revision, and adopting one of its designs as the next revision. The
+proposed designs are kept in the cache (as design files) by project,
+revision and number, so adopting one does not run the solver again; when
+the cache has lost them, the solver (deterministic) makes them again."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+
+from modeler import design as d
+from modeler.designfile import dump_design, read_design
+from modeler.models import Project, Revision
+from modeler.problems import has_errors
+from modeler.services import project_revision_design, project_save_design
+from modeler.solver import Proposal, propose
+
+# Long enough to read three proposals side by side and choose one.
+CACHE_SECONDS = 60 * 60
+
+
+class ProposalMissing(Exception):
+    """The revision has no proposal of that number."""
+
+
+class ProposalRefused(Exception):
+    """The proposed design has errors, so it was not saved; the message
+    names them."""
+
+
+def _cache_key(project: Project, version: int, number: int) -> str:
+    return f"key-proposal:{project.pk}:{version}:{number}"
+
+
+def key_proposal_make(*, project: Project, design: d.Design, version: int) -> Proposal:
+    """The solver's proposals for `design`, the project's revision `version`;
+    each alternative's design is kept for `key_proposal_adopt`."""
+    proposal = propose(design)
+    cache.set_many(
+        {
+            _cache_key(project, version, number): dump_design(alternative.design)
+            for number, alternative in enumerate(proposal.alternatives, 1)
+        },
+        CACHE_SECONDS,
+    )
+    return proposal
+
+
+def key_proposal_design(*, project: Project, version: int, number: int) -> d.Design:
+    """Proposal `number` (from 1) for revision `version`: from the cache, or
+    proposed again. StaleVersionError if the project has no such revision,
+    ProposalMissing if the proposal has no such number."""
+    text = cache.get(_cache_key(project, version, number))
+    if text is not None:
+        design = read_design(text).design
+        if design is not None:
+            return design
+    if number < 1:
+        raise ProposalMissing(f"There is no proposal {number}.")
+    source = project_revision_design(project=project, number=version)
+    proposal = key_proposal_make(project=project, design=source, version=version)
+    if number > len(proposal.alternatives):
+        raise ProposalMissing(f"There is no proposal {number}.")
+    return proposal.alternatives[number - 1].design
+
+
+def key_proposal_adopt(
+    *, project: Project, version: int, number: int, author: AbstractBaseUser
+) -> Revision:
+    """Save proposal `number` for revision `version` as the project's next
+    revision. StaleVersionError if the project changed since `version`."""
+    design = key_proposal_design(project=project, version=version, number=number)
+    project, problems = project_save_design(
+        project=project,
+        design=design,
+        version=version,
+        author=author,
+        summary=f"adopted key proposal {number}",
+    )
+    if has_errors(problems):
+        errors = "; ".join(f"{p.path}: {p.message}" for p in problems if p.is_error)
+        raise ProposalRefused(f"Proposal {number} was not saved: {errors}.")
+    project.refresh_from_db(fields=["version", "head"])
+    return Revision.objects.get(pk=project.head_id)

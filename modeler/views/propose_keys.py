@@ -1,0 +1,179 @@
+"""Propose keys: the solver's key designs for the project's entities and
+access patterns, side by side with the design's own, each with how it
+differs from it; owners and editors adopt one as the next revision."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods, require_POST
+
+from modeler import design as d
+from modeler.forms import VersionForm
+from modeler.history import elements
+from modeler.history.diff import DesignDiff, design_diff
+from modeler.presenters import key_map_rows
+from modeler.proposals import (
+    ProposalMissing,
+    ProposalRefused,
+    key_proposal_adopt,
+    key_proposal_make,
+)
+from modeler.selectors import ProjectAccess
+from modeler.services import StaleVersionError
+from modeler.solver import Alternative, Proposal
+from modeler.solver.report import headline, key_map, verdict
+from modeler.views.editor import render_section, section_context
+from modeler.views.statuses import INVALID, STALE
+from modeler.views.workspace import design_for
+
+logger = logging.getLogger(__name__)
+
+TEMPLATE = "modeler/propose-keys.html"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One design of the side-by-side view: the user's own (`number` 0) or
+    proposal `number`, with how it differs from the user's."""
+
+    number: int
+    headline: str
+    proven: bool
+    verdict: str
+    key_columns: tuple[str, ...]
+    key_rows: list[tuple[str, list[list[str]]]]  # entity, each cell's pieces
+    served: list[tuple[str, str]]
+    reasons: tuple[str, ...]
+    diff: DesignDiff | None = None
+    diff_key_attributes: list[str] | None = None
+    diff_key_rows: list[dict] | None = None
+
+    @property
+    def label(self) -> str:
+        return f"Proposal {self.number}" if self.number else "Yours"
+
+
+def _pieces(template: str) -> list[str]:
+    """A key template cut after each `#`, where a narrow column may break
+    the line (`<wbr>` between the pieces)."""
+    return re.split(r"(?<=#)(?=.)", template) if template else []
+
+
+def _column(number: int, alternative: Alternative, yours: d.Design) -> Column:
+    diff, attributes, rows = None, None, None
+    if number:
+        # Elements named as the user's are theirs, as when it is adopted:
+        # their index GSI1 is changed, not removed and another added.
+        proposed = elements.with_uids(alternative.design, yours)
+        diff = design_diff(yours, proposed)
+        attributes, rows = key_map_rows(proposed, diff.key_cells)
+    table = key_map(alternative.design)
+    return Column(
+        number=number,
+        headline=headline(alternative),
+        proven=alternative.proven,
+        verdict=verdict(alternative),
+        key_columns=table.columns,
+        key_rows=[
+            (entity, [_pieces(cell) for cell in cells]) for entity, cells in table.rows
+        ],
+        served=alternative.served_by(),
+        reasons=alternative.reasons,
+        diff=diff,
+        diff_key_attributes=attributes,
+        diff_key_rows=rows,
+    )
+
+
+def _context(
+    access: ProjectAccess,
+    design: d.Design,
+    *,
+    proposal: Proposal | None = None,
+    version: int | None = None,
+    notice: str = "",
+    failure: str = "",
+) -> dict[str, Any]:
+    columns = []
+    if proposal is not None:
+        if proposal.yours is not None:
+            columns.append(_column(0, proposal.yours, design))
+        columns += [
+            _column(number, alternative, design)
+            for number, alternative in enumerate(proposal.alternatives, 1)
+        ]
+    return section_context(
+        access,
+        design,
+        "propose-keys",
+        proposal=proposal,
+        columns=columns,
+        proposals=[c for c in columns if c.number],
+        proposed_version=version,
+        notice=notice,
+        failure=failure,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def propose_keys(request: HttpRequest, project_id: int) -> HttpResponse:
+    """GET says what proposing does; POST proposes (read only: viewers may)
+    and answers htmx with the proposals alone."""
+    access, design = design_for(request, project_id)
+    if request.method == "GET":
+        return render_section(request, TEMPLATE, _context(access, design))
+    version = access.project.version
+    try:
+        proposal = key_proposal_make(
+            project=access.project, design=design, version=version
+        )
+    except Exception as exc:  # a solver bug must not take the page down
+        logger.exception("Proposing keys for project %s failed", project_id)
+        failure = f"No keys could be proposed ({type(exc).__name__}: {exc})."
+        context = _context(access, design, failure=failure)
+    else:
+        context = _context(access, design, proposal=proposal, version=version)
+    partial = "proposals" if request.htmx else "workspace"
+    return render_section(request, TEMPLATE, context, partial=partial)
+
+
+@login_required
+@require_POST
+def propose_keys_adopt(
+    request: HttpRequest, project_id: int, number: int
+) -> HttpResponse:
+    """Save proposal `number`, made from the revision the page names, as the
+    next revision; then to the Entities section with its keys."""
+    access, design = design_for(request, project_id, write=True)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        context = _context(
+            access, design, notice="The page sent no version; reload it."
+        )
+        return render_section(request, TEMPLATE, context, status=INVALID)
+    try:
+        revision = key_proposal_adopt(
+            project=access.project,
+            version=form.cleaned_data["version"],
+            number=number,
+            author=request.user,
+        )
+    except ProposalMissing as exc:
+        raise Http404(str(exc)) from None
+    except (StaleVersionError, ProposalRefused) as exc:
+        status = STALE if isinstance(exc, StaleVersionError) else INVALID
+        context = _context(access, design, notice=str(exc))
+        return render_section(request, TEMPLATE, context, status=status)
+    messages.success(
+        request, f"Adopted proposal {number} as revision {revision.number}."
+    )
+    return redirect("editor-entities", project_id=project_id)
