@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxLengthValidator
 
+from modeler import design as d
 from modeler.models import Role
 from modeler.uploads import upload_size_error
 
@@ -177,6 +180,26 @@ class VersionForm(forms.Form):
     """The project version a page was showing, for actions without input."""
 
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class ProposeKeysForm(forms.Form):
+    """The entities whose table keys a key proposal keeps as they are."""
+
+    keep = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Keep the table keys of",
+    )
+
+    def __init__(self, *args: Any, design: d.Design, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        table = design.table
+        names = [a.name for a in table.key_attributes]
+        self.fields["keep"].choices = [
+            (e.name, e.name)
+            for e in design.entities
+            if all(name in e.keys for name in names)
+        ]
 
 
 class IamPolicyOptionsForm(forms.Form):

@@ -6,6 +6,9 @@ the cache has lost them, the solver (deterministic) makes them again."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
@@ -29,17 +32,21 @@ class ProposalRefused(Exception):
     names them."""
 
 
-def _cache_key(project: Project, version: int, number: int) -> str:
-    return f"key-proposal:{project.pk}:{version}:{number}"
+def _cache_key(project: Project, version: int, number: int, keep: Sequence[str]) -> str:
+    kept = hashlib.sha256("\n".join(sorted(keep)).encode()).hexdigest()[:16]
+    return f"key-proposal:{project.pk}:{version}:{number}:{kept}"
 
 
-def key_proposal_make(*, project: Project, design: d.Design, version: int) -> Proposal:
-    """The solver's proposals for `design`, the project's revision `version`;
-    each alternative's design is kept for `key_proposal_adopt`."""
-    proposal = propose(design)
+def key_proposal_make(
+    *, project: Project, design: d.Design, version: int, keep: Sequence[str] = ()
+) -> Proposal:
+    """The solver's proposals for `design`, the project's revision `version`
+    (keeping the table keys of the entities in `keep`); each alternative's
+    design is kept for `key_proposal_adopt`."""
+    proposal = propose(design, keep=keep)
     cache.set_many(
         {
-            _cache_key(project, version, number): dump_design(alternative.design)
+            _cache_key(project, version, number, keep): dump_design(alternative.design)
             for number, alternative in enumerate(proposal.alternatives, 1)
         },
         CACHE_SECONDS,
@@ -47,11 +54,13 @@ def key_proposal_make(*, project: Project, design: d.Design, version: int) -> Pr
     return proposal
 
 
-def key_proposal_design(*, project: Project, version: int, number: int) -> d.Design:
+def key_proposal_design(
+    *, project: Project, version: int, number: int, keep: Sequence[str] = ()
+) -> d.Design:
     """Proposal `number` (from 1) for revision `version`: from the cache, or
     proposed again. StaleVersionError if the project has no such revision,
     ProposalMissing if the proposal has no such number."""
-    text = cache.get(_cache_key(project, version, number))
+    text = cache.get(_cache_key(project, version, number, keep))
     if text is not None:
         design = read_design(text).design
         if design is not None:
@@ -59,18 +68,27 @@ def key_proposal_design(*, project: Project, version: int, number: int) -> d.Des
     if number < 1:
         raise ProposalMissing(f"There is no proposal {number}.")
     source = project_revision_design(project=project, number=version)
-    proposal = key_proposal_make(project=project, design=source, version=version)
+    proposal = key_proposal_make(
+        project=project, design=source, version=version, keep=keep
+    )
     if number > len(proposal.alternatives):
         raise ProposalMissing(f"There is no proposal {number}.")
     return proposal.alternatives[number - 1].design
 
 
 def key_proposal_adopt(
-    *, project: Project, version: int, number: int, author: AbstractBaseUser
+    *,
+    project: Project,
+    version: int,
+    number: int,
+    author: AbstractBaseUser,
+    keep: Sequence[str] = (),
 ) -> Revision:
     """Save proposal `number` for revision `version` as the project's next
     revision. StaleVersionError if the project changed since `version`."""
-    design = key_proposal_design(project=project, version=version, number=number)
+    design = key_proposal_design(
+        project=project, version=version, number=number, keep=keep
+    )
     project, problems = project_save_design(
         project=project,
         design=design,

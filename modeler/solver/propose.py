@@ -121,6 +121,7 @@ class Proposal:
     checked: int  # designs simulated and reviewed
     out_of_time: bool
     yours: Alternative | None = None  # the design's own keys, when it has them
+    nothing: str = ""  # why there is nothing to propose, when there is not
 
     @property
     def best(self) -> Alternative | None:
@@ -145,6 +146,17 @@ def propose(
     own = own_items(design)
     kept = kept_layouts(design, keep)
     base, needs, unstated, relations, keys, plans = _search(base, kept, alternatives)
+    if not needs:
+        return Proposal(
+            alternatives=(),
+            unserved=tuple((p.name, why) for p, why in unstated),
+            elapsed=time.process_time() - started,
+            checked=0,
+            out_of_time=False,
+            nothing="No read access pattern states what it reads, so there is "
+            "nothing to key for: add the reads the application makes, each "
+            "with the entity it reads and the attributes it fixes (needs).",
+        )
     sharded = []
     if plans:
         hot = list(_hot_layouts(base, plans[0], needs))

@@ -78,6 +78,8 @@ def proposal_lines(original: d.Design, proposal: Proposal) -> Iterator[str]:
         + ("; out of time, the best found so far" if proposal.out_of_time else "")
         + ")."
     )
+    if proposal.nothing:
+        yield proposal.nothing
     if proposal.yours is not None:
         yield f"Yours: {headline(proposal.yours)}; {verdict(proposal.yours)}."
     for number, alternative in enumerate(proposal.alternatives, 1):

@@ -16,7 +16,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from modeler import design as d
-from modeler.forms import VersionForm
+from modeler.forms import ProposeKeysForm, VersionForm
 from modeler.history import elements
 from modeler.history.diff import DesignDiff, design_diff
 from modeler.presenters import key_map_rows
@@ -101,6 +101,7 @@ def _context(
     version: int | None = None,
     notice: str = "",
     failure: str = "",
+    form: ProposeKeysForm | None = None,
 ) -> dict[str, Any]:
     columns = []
     if proposal is not None:
@@ -120,6 +121,8 @@ def _context(
         proposed_version=version,
         notice=notice,
         failure=failure,
+        form=form or ProposeKeysForm(design=design),
+        kept=form.cleaned_data["keep"] if form is not None and form.is_valid() else [],
     )
 
 
@@ -132,16 +135,23 @@ def propose_keys(request: HttpRequest, project_id: int) -> HttpResponse:
     if request.method == "GET":
         return render_section(request, TEMPLATE, _context(access, design))
     version = access.project.version
+    form = ProposeKeysForm(request.POST, design=design)
+    if not form.is_valid():
+        context = _context(access, design, form=form)
+        return render_section(request, TEMPLATE, context, status=INVALID)
+    keep = form.cleaned_data["keep"]
     try:
         proposal = key_proposal_make(
-            project=access.project, design=design, version=version
+            project=access.project, design=design, version=version, keep=keep
         )
     except Exception as exc:  # a solver bug must not take the page down
         logger.exception("Proposing keys for project %s failed", project_id)
         failure = f"No keys could be proposed ({type(exc).__name__}: {exc})."
         context = _context(access, design, failure=failure)
     else:
-        context = _context(access, design, proposal=proposal, version=version)
+        context = _context(
+            access, design, proposal=proposal, version=version, form=form
+        )
     partial = "proposals" if request.htmx else "workspace"
     return render_section(request, TEMPLATE, context, partial=partial)
 
@@ -155,7 +165,8 @@ def propose_keys_adopt(
     next revision; then to the Entities section with its keys."""
     access, design = design_for(request, project_id, write=True)
     form = VersionForm(request.POST)
-    if not form.is_valid():
+    kept = ProposeKeysForm(request.POST, design=design)
+    if not form.is_valid() or not kept.is_valid():
         context = _context(
             access, design, notice="The page sent no version; reload it."
         )
@@ -166,13 +177,21 @@ def propose_keys_adopt(
             version=form.cleaned_data["version"],
             number=number,
             author=request.user,
+            keep=kept.cleaned_data["keep"],
         )
     except ProposalMissing as exc:
         raise Http404(str(exc)) from None
-    except (StaleVersionError, ProposalRefused) as exc:
-        status = STALE if isinstance(exc, StaleVersionError) else INVALID
+    except StaleVersionError:
+        notice = (
+            "Someone saved this project since these proposals were made, so "
+            "they may not fit it any more; propose again to see proposals for "
+            "the design as it is now."
+        )
+        context = _context(access, design, notice=notice)
+        return render_section(request, TEMPLATE, context, status=STALE)
+    except ProposalRefused as exc:
         context = _context(access, design, notice=str(exc))
-        return render_section(request, TEMPLATE, context, status=status)
+        return render_section(request, TEMPLATE, context, status=INVALID)
     messages.success(
         request, f"Adopted proposal {number} as revision {revision.number}."
     )

@@ -307,3 +307,11 @@ def test_a_day_partition_too_hot_for_one_partition_is_write_sharded():
     assert any(w.attribute == "shard" for w in day.expects.where)
     assert "shards 0 to 7" in day.description
     assert any("8 queries in parallel" in r for r in best.reasons)
+
+
+def test_a_design_with_no_reads_gets_no_proposal_but_says_why():
+    bare = strip_keys(example("social-graph"))
+    writes = tuple(p for p in bare.access_patterns if p.expects is None)
+    proposal = propose(replace(bare, access_patterns=writes))
+    assert proposal.alternatives == () and proposal.best is None
+    assert proposal.nothing.startswith("No read access pattern states what it reads")

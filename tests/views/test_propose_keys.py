@@ -192,7 +192,10 @@ def test_adopting_from_an_old_version_is_refused(
     response = owner_client.post(_adopt_url(social, 1), {"version": 1})
 
     assert response.status_code == 409
-    assert "Someone saved this project since you opened it" in _html(response)
+    assert "Someone saved this project since these proposals were made" in _html(
+        response
+    )
+    assert "Your input is kept below" not in _html(response)
     social.refresh_from_db()
     assert social.version == 2
     assert stored_design(social).description == "Changed since"
@@ -241,7 +244,7 @@ def test_user_text_is_escaped(owner: User, social_design: Design):
 def test_a_solver_failure_is_said_on_the_page(
     owner_client: Client, social: Project, monkeypatch
 ):
-    def broken(design: Design):
+    def broken(design: Design, **options):
         raise RuntimeError("no layout")
 
     monkeypatch.setattr("modeler.proposals.propose", broken)
@@ -250,3 +253,33 @@ def test_a_solver_failure_is_said_on_the_page(
 
     assert response.status_code == 200
     assert "No keys could be proposed (RuntimeError: no layout)." in _html(response)
+
+
+def test_kept_table_keys_stay_in_the_proposals_and_the_adopted_revision(
+    owner_client: Client, social: Project, social_design: Design
+):
+    page = _html(owner_client.get(_url(social)))
+    assert 'name="keep" value="User"' in page and 'name="keep" value="Follow"' in page
+
+    response = owner_client.post(_url(social), {"keep": ["User"]})
+
+    html = _html(response)
+    assert 'type="hidden" name="keep" value="User"' in html
+    assert "USER#{userId}" in html and "PROFILE" in html
+    cache.clear()  # adopting proposes again, keeping the same keys
+    owner_client.post(_adopt_url(social, 1), {"version": 1, "keep": ["User"]})
+    saved = stored_design(social)
+    assert saved.entity("User").keys["SK"].template == "PROFILE"
+    assert social_design.entity("User").keys["SK"].template == "PROFILE"
+
+
+def test_keeping_an_entity_the_design_lacks_is_refused(
+    owner_client: Client, social: Project
+):
+    response = owner_client.post(_url(social), {"keep": ["Nobody"]})
+
+    assert response.status_code == 422
+    assert "Select a valid choice. Nobody is not one of the available choices." in (
+        _html(response)
+    )
+    assert "proposal-grid" not in _html(response)
