@@ -867,17 +867,39 @@ def explain(built: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> list[
                 f" overloaded with {_and(sorted(layouts))}, told apart by "
                 "their sort key's first word"
             )
+        inverted = [
+            entity
+            for entity, layout in layouts.items()
+            if _turned_around(table.layouts.get(entity), layout)
+        ]
+        if inverted:
+            what += (
+                f"; it is inverted: {_and(inverted)}'s keys turned around, so "
+                "each edge is found from its other end"
+            )
         sparse = [layout for layout in layouts.values() if layout.sparse]
         if sparse:
             what += (
                 f"; it is sparse: an item is in it only while {sparse[0].when}, "
                 "so it holds the working set alone"
             )
+        serves = [by_position[p].name for p in index.serves]
+        if serves:
+            what += ". It serves " + _and([f"'{n}'" for n in serves])
         lines.append(what + ".")
     for position, (name, key_plan) in sorted(plan.reads.items()):
         need = by_position[position]
         lines.append(_read_reason(need, name, key_plan, plan, keys))
     return lines
+
+
+def _turned_around(table: Layout | None, layout: Layout) -> bool:
+    """The index's layout partitions by what the table sorts by, and sorts
+    by what the table partitions by (a many-to-many edge seen from its
+    other end)."""
+    if table is None or not table.pk or not layout.pk or not table.sk:
+        return False
+    return set(layout.pk) <= set(table.sk) and set(table.pk) <= set(layout.sk)
 
 
 def _read_reason(
