@@ -640,8 +640,10 @@ class Simulation:
         for clause in pattern.key:
             if clause.operator != "=":
                 continue
-            for name in placeholders(clause.values[0]):
-                if isinstance(params.get(name), str):
+            for placeholder in parse_template(clause.values[0]).placeholders:
+                name = placeholder.attribute
+                # A formatted placeholder places a number: text would not do.
+                if placeholder.width is None and isinstance(params.get(name), str):
                     params[name] = f"{params[name]}-none"
                     changed = True
         return changed

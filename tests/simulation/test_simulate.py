@@ -315,3 +315,18 @@ def test_requests_that_ask_for_one_simulation_at_once_build_it_once(monkeypatch)
         thread.join()
     assert built == ["Built once"]
     assert len({id(simulation) for simulation, _ in results}) == 1
+
+
+def test_a_get_by_a_padded_number_tries_an_empty_draw_without_breaking_the_number():
+    """`VERSION#{versionNo:06d}`: the draw of values no item has changed a
+    number parameter into text ('1-none'), which the key cannot place, and
+    the pattern failed although the design is right."""
+    text = (Path(__file__).parent / "padded-number-get.yaml").read_text()
+    design = read_design(text).design
+    simulation = Simulation(design)
+    pattern = next(p for p in design.access_patterns if p.name == "A version by number")
+
+    run = simulation.draw(simulation.run(pattern))
+
+    assert run.passed, run.verdict.reasons
+    assert run.draws > 1
