@@ -12,17 +12,9 @@ from modeler.sampledata import SampleDataError, generate
 from modeler.simulation import Simulation
 from modeler.simulation.simulate import NO_KEY_YET
 from tests.simulation.test_simulate import example
+from tests.unkeyed import orders_of_a_customer_needs
 
-NEEDS = d.AccessPattern(
-    "Orders of a customer, newest first",
-    d.UNKEYED,
-    limit=20,
-    expects=d.Expectation(
-        ("Order",),
-        (d.Predicate("customerId", "=", ("{customerId}",)),),
-        ("-orderDate",),
-    ),
-)
+NEEDS = orders_of_a_customer_needs()
 
 
 def with_needs(design: d.Design) -> d.Design:

@@ -15,18 +15,9 @@ from modeler import design as d
 from modeler import services
 from modeler.models import Project, Role
 from modeler.simulation.simulate import NO_KEY_YET
+from tests.unkeyed import orders_of_a_customer_needs
 
-NEEDS = d.AccessPattern(
-    "Orders <b>newest</b> first",
-    d.UNKEYED,
-    limit=20,
-    expects=d.Expectation(
-        ("Order",),
-        (d.Predicate("customerId", "=", ("{customerId}",)),),
-        ("-orderDate",),
-    ),
-    traffic=d.Traffic(50, 400),
-)
+NEEDS = orders_of_a_customer_needs("Orders <b>newest</b> first")
 PAGES = [
     "project-detail",
     "editor-patterns",
