@@ -476,7 +476,9 @@ def _checked(
     try:
         dataset = samples.keyed(built) if samples is not None else None
         simulation = Simulation(built, dataset=dataset)
-    except SampleDataError as exc:
+    except (SampleDataError, TypeError, ValueError) as exc:
+        # What the design's checks would refuse (a value a key cannot place)
+        # leaves this proposal unproven, not the others unshown.
         return Alternative(
             built, plan, None, reasons, problem=str(exc), sharding=sharding
         )

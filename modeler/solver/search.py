@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from modeler import design as d
 from modeler.review.evidence import attribute_cardinality
 from modeler.solver.layouts import KeyPlan, Keys, Layout
 from modeler.solver.needs import Need
@@ -93,6 +94,17 @@ class Search:
                     f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
                     f"not an attribute of {name}: a key can only place the "
                     "item's own attributes"
+                )
+            unkeyable = [
+                f"{n} ({entity.attribute(n).type})"
+                for n in names
+                if entity.attribute(n).type not in d.KEY_TYPES
+            ]
+            if unkeyable:
+                return (
+                    f"{', '.join(unkeyable)} of {name} cannot be placed in a key, "
+                    "which holds strings, numbers and binary values only: fix a "
+                    "scalar attribute instead, or filter on it"
                 )
         return ""
 

@@ -133,11 +133,24 @@ def test_what_no_key_can_serve_is_said_with_the_reason():
             entities=("Customer",), where=(d.Predicate("nickname", "=", ("{n}",)),)
         ),
     )
-    design = replace(design, access_patterns=tuple(patterns) + (mixed, unknown))
+    by_address = replace(
+        patterns[0],
+        name="Customers at an address",
+        expects=d.Expectation(
+            entities=("Customer",),
+            where=(d.Predicate("address", "=", ("{address}",)),),
+        ),
+    )
+    design = replace(
+        design, access_patterns=tuple(patterns) + (mixed, unknown, by_address)
+    )
 
     proposal = propose(design)
 
     reasons = dict(proposal.unserved)
+    assert reasons[by_address.name].startswith(
+        "address (M) of Customer cannot be placed in a key"
+    )
     assert "one sort key reads in one direction" in reasons[mixed.name]
     assert "nickname is not an attribute of Customer" in reasons[unknown.name]
     # The rest is still served, and the best proposal says what it leaves.
