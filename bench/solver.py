@@ -29,18 +29,12 @@ from modeler.designfile import read_design  # noqa: E402
 from modeler.review.review import review_design  # noqa: E402
 from modeler.simulation import Simulation  # noqa: E402
 from modeler.solver import propose, strip_keys  # noqa: E402
+from modeler.solver.propose import design_monthly_cost  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "examples").glob("*.yaml")) + sorted(
     (ROOT / "tests" / "solver" / "problems").glob("*.yaml")
 )
-
-
-def monthly(design, review):  # type: ignore[no-untyped-def]
-    cost = review.cost
-    if design.table.billing_mode == "PROVISIONED":
-        return cost.provisioned_total + cost.storage_monthly
-    return cost.on_demand + cost.storage_monthly
 
 
 def main() -> None:
@@ -51,7 +45,8 @@ def main() -> None:
     worst = 0.0
     for path in FILES:
         hand = read_design(path.read_text()).design
-        hand_cost = monthly(hand, review_design(hand, simulation=Simulation(hand)))
+        hand_review = review_design(hand, simulation=Simulation(hand))
+        hand_cost = design_monthly_cost(hand, hand_review.cost)
         wall, cpu = time.perf_counter(), time.process_time()
         proposal = propose(strip_keys(hand))
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from modeler import design as d
 from modeler.keys.checks import numbers_of_one_length
 from modeler.keys.template import Literal, parse_template
-from modeler.solver.needs import Need, Relations
+from modeler.solver.needs import Need, Relations, is_parameter
 
 # Above every character that key values here are made of (letters, digits,
 # ISO dates, ids): `P#a#~` closes a range after every `P#a#...`.
@@ -145,7 +145,7 @@ class Keys:
             value = values.get(part.attribute)
             if value is None:
                 out.append(part.source)
-            elif _is_parameter(value):
+            elif is_parameter(value):
                 spec = f":{part.format_spec}" if part.format_spec else ""
                 out.append("{" + value[1:-1] + spec + "}")
             else:
@@ -302,10 +302,6 @@ def number_format(attribute: d.Attribute, entity: d.Entity | None) -> str:
             return f"0{digits + 1 + places}.{places}f"
         return f"0{digits}d"
     return "09d"
-
-
-def _is_parameter(value: str) -> bool:
-    return bool(re.fullmatch(r"\{[A-Za-z_][A-Za-z0-9_.-]*\}", value))
 
 
 def _typed(value: str, number: bool) -> object:

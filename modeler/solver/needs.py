@@ -6,11 +6,10 @@ design has today."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from modeler import design as d
-from modeler.keys.template import Placeholder, parse_template
+from modeler.keys.template import parse_template
 
 # The generators whose every value is its own: an attribute made by one of
 # them names its item alone.
@@ -64,13 +63,6 @@ class Need:
         return max(traffic.rps, traffic.peak_rps)
 
 
-def is_read(pattern: d.AccessPattern) -> bool:
-    """A read, keyed or stated by its needs alone (no operation yet)."""
-    return pattern.operation in d.READ_OPERATIONS or (
-        not pattern.operation and pattern.expects is not None
-    )
-
-
 def needs_of(
     design: d.Design,
 ) -> tuple[list[Need], list[tuple[d.AccessPattern, str]]]:
@@ -79,7 +71,7 @@ def needs_of(
     needs: list[Need] = []
     unstated: list[tuple[d.AccessPattern, str]] = []
     for position, pattern in enumerate(design.access_patterns):
-        if not is_read(pattern):
+        if not pattern.is_read:
             continue
         if pattern.expects is None:
             unstated.append(
@@ -282,10 +274,10 @@ def strip_keys(design: d.Design) -> d.Design:
 def _stripped(
     pattern: d.AccessPattern, keys: frozenset[str], index_keys: frozenset[str]
 ) -> d.AccessPattern:
-    if is_read(pattern) and pattern.expects is not None and not pattern.actions:
+    if pattern.is_read and pattern.expects is not None and not pattern.actions:
         return replace(
             pattern,
-            operation="",
+            operation=d.UNKEYED,
             index=d.TABLE_INDEX,
             key=(),
             scan_forward=True,
@@ -313,7 +305,6 @@ def _without_key_names(condition: str, keys: frozenset[str]) -> str:
     return condition
 
 
-def placeholder_names(template: str) -> Iterator[str]:
-    for part in parse_template(template).parts:
-        if isinstance(part, Placeholder):
-            yield part.attribute
+def is_parameter(value: str) -> bool:
+    """A need's value that is one parameter (`{customerId}`), not a constant."""
+    return parse_template(value).is_single_placeholder

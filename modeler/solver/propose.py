@@ -12,7 +12,7 @@ from decimal import Decimal
 from modeler import design as d
 from modeler.engine.types import item_from_wire, item_to_wire
 from modeler.keys.items import key_renderer
-from modeler.keys.template import MissingValueError
+from modeler.keys.template import MissingValueError, parse_template
 from modeler.review.checks.partitions import (
     LOW_CARDINALITY_WARNING,
     PARTITION_WRITE_LIMIT,
@@ -28,9 +28,7 @@ from modeler.solver.layouts import KeyPlan, Keys, Layout, word
 from modeler.solver.needs import (
     Need,
     Relations,
-    is_read,
     needs_of,
-    placeholder_names,
     relations_of,
     strip_keys,
 )
@@ -62,7 +60,7 @@ class Alternative:
     def monthly_cost(self) -> Decimal | None:
         if self.review is None:
             return None
-        return _monthly(self.design, self.review.cost)
+        return design_monthly_cost(self.design, self.review.cost)
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -519,7 +517,7 @@ def cheaper_projections(
             )
             if any(f.severity != "advice" for f in review.findings):
                 continue
-            priced = _monthly(variant, review.cost)
+            priced = design_monthly_cost(variant, review.cost)
             # A saving worth a second check: a dollar and a hundredth.
             if cost is not None and priced < cost - max(Decimal(1), cost / 100):
                 notes[index.name] = _projection_note(projection, cost - priced)
@@ -565,7 +563,7 @@ def _slim_projection(design: d.Design, index: d.Index) -> d.Projection:
         for e in keyed
         for key, template in e.keys.items()
         if key in table_keys | index_keys and not template.when
-        for name in placeholder_names(template.template)
+        for name in parse_template(template.template).attributes
     }
     names = sorted(own - placed)
     if len(names) > 20:
@@ -581,7 +579,9 @@ def _with_projection(design: d.Design, name: str, projection: d.Projection) -> d
     return replace(design, table=replace(design.table, indexes=indexes))
 
 
-def _monthly(design: d.Design, cost: Cost) -> Decimal:
+def design_monthly_cost(design: d.Design, cost: Cost) -> Decimal:
+    """What a month costs at the stated traffic: on demand, or provisioned
+    for a provisioned table, and the storage."""
     if design.table.billing_mode == "PROVISIONED":
         return cost.provisioned_total + cost.storage_monthly
     return cost.on_demand + cost.storage_monthly
@@ -737,7 +737,7 @@ def build(base: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> d.Design
             name, key_plan = plan.reads[position]
             index = next(i for i in plan.indexes if i.name == name)
             patterns.append(_read(pattern, index, key_plan, table))
-        elif by_position.get(position) is None and not is_read(pattern):
+        elif by_position.get(position) is None and not pattern.is_read:
             patterns.append(_write(pattern, plan, keys, table))
         else:
             patterns.append(pattern)
@@ -826,7 +826,7 @@ def _write(
             }
             for name in names:
                 template = templates[name]
-                if set(placeholder_names(template)) & touched:
+                if set(parse_template(template).attributes) & touched:
                     set_keys.append((name, keys.filled(template, changed)))
         actions.append(
             replace(
@@ -940,7 +940,3 @@ def _and(names: list[str]) -> str:
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def entity_word(name: str) -> str:
-    return word(name)

@@ -13,14 +13,13 @@ alternatives."""
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from modeler import design as d
 from modeler.review.evidence import attribute_cardinality
 from modeler.solver.layouts import KeyPlan, Keys, Layout
-from modeler.solver.needs import Need
+from modeler.solver.needs import Need, Relations, is_parameter
 
 MAX_COMBINATIONS = 20_000
 MAX_GLOBAL_INDEXES = 20
@@ -56,15 +55,11 @@ class Plan:
         return tuple((i.kind, tuple(sorted(i.layouts.items()))) for i in self.indexes)
 
 
-def _parameter(value: str) -> bool:
-    return bool(re.fullmatch(r"\{[^{}]+\}", value))
-
-
 class Search:
-    def __init__(  # type: ignore[no-untyped-def]
+    def __init__(
         self,
-        design,
-        relations,
+        design: d.Design,
+        relations: Relations,
         needs: list[Need],
         kept: dict[str, Layout] | None = None,
     ) -> None:
@@ -81,6 +76,7 @@ class Search:
             if problem:
                 self.problems[need.position] = problem
         self.needs = [n for n in self.needs if n.position not in self.problems]
+        self.by_position = {n.position: n for n in self.needs}
 
     def _attribute_problem(self, need: Need) -> str:
         for name in need.entities:
@@ -126,7 +122,7 @@ class Search:
         constants = [
             (n, v)
             for n, v in need.equal
-            if not _parameter(v)
+            if not is_parameter(v)
             and attribute_cardinality(found.attribute(n)) is not None
         ]
         if not table and constants and len(need.entities) == 1:
@@ -212,8 +208,7 @@ class Search:
         return [layouts for _, _, layouts in scored[:count]]
 
     def _weight(self, position: int) -> float:
-        need = next(n for n in self.needs if n.position == position)
-        return need.weight
+        return self.by_position[position].weight
 
     def complete(self, table: dict[str, Layout]) -> Plan:
         """The indexes the needs the table leaves take, one at a time."""
@@ -279,7 +274,7 @@ class Search:
             served = self.served(left, layouts, kind)
             if not served:
                 continue
-            used = {name for p in served for name in self._need(p).entities}
+            used = {name for p in served for name in self.by_position[p].entities}
             layouts = {name: layout for name, layout in layouts.items() if name in used}
             score = (
                 len(served),
@@ -292,9 +287,6 @@ class Search:
         if best is None:
             return None
         return best[1], best[2]
-
-    def _need(self, position: int) -> Need:
-        return next(n for n in self.needs if n.position == position)
 
     def _why_not(self, need: Need) -> str:
         if need.pattern.consistent_read:
