@@ -432,6 +432,8 @@ class AccessPattern:
 
     @property
     def is_read(self) -> bool:
+        """A read: a read operation, or a pattern stated by what it needs
+        (only reads are). What needs a request to run must ask `keyed` too."""
         return self.operation in READ_OPERATIONS or not self.keyed
 
     @property
@@ -464,6 +466,11 @@ class Design:
 
     def entity(self, name: str) -> Entity | None:
         return self._entities_by_name.get(name)
+
+    def has_table_keys(self, entity: Entity) -> bool:
+        """Whether the entity has a template for each of the table's keys
+        (the keys a key proposal can keep)."""
+        return all(a.name in entity.keys for a in self.table.key_attributes)
 
     @functools.cached_property
     def _entities_by_name(self) -> dict[str, Entity]:

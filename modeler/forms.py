@@ -193,12 +193,8 @@ class ProposeKeysForm(forms.Form):
 
     def __init__(self, *args: Any, design: d.Design, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        table = design.table
-        names = [a.name for a in table.key_attributes]
         self.fields["keep"].choices = [
-            (e.name, e.name)
-            for e in design.entities
-            if all(name in e.keys for name in names)
+            (e.name, e.name) for e in design.entities if design.has_table_keys(e)
         ]
 
 

@@ -16,7 +16,11 @@ from modeler import design as d
 from modeler.designfile import dump_design, read_design
 from modeler.models import Project, Revision
 from modeler.problems import has_errors
-from modeler.services import project_revision_design, project_save_design
+from modeler.services import (
+    StaleVersionError,
+    project_revision_design,
+    project_save_design,
+)
 from modeler.solver import Proposal, propose
 
 # Long enough to read three proposals side by side and choose one.
@@ -25,6 +29,16 @@ CACHE_SECONDS = 60 * 60
 
 class ProposalMissing(Exception):
     """The revision has no proposal of that number."""
+
+
+class ProposalChanged(Exception):
+    """Proposed again (the cache had lost it), the proposal is not the one
+    the page showed: the solver's time budget can end its search elsewhere."""
+
+
+def proposal_digest(design: d.Design) -> str:
+    """What the page shows of a proposal, for adopting exactly that one."""
+    return hashlib.sha256(dump_design(design).encode()).hexdigest()[:32]
 
 
 class ProposalRefused(Exception):
@@ -65,13 +79,11 @@ def key_proposal_design(
         design = read_design(text).design
         if design is not None:
             return design
-    if number < 1:
-        raise ProposalMissing(f"There is no proposal {number}.")
     source = project_revision_design(project=project, number=version)
     proposal = key_proposal_make(
         project=project, design=source, version=version, keep=keep
     )
-    if number > len(proposal.alternatives):
+    if not 1 <= number <= len(proposal.alternatives):
         raise ProposalMissing(f"There is no proposal {number}.")
     return proposal.alternatives[number - 1].design
 
@@ -83,12 +95,21 @@ def key_proposal_adopt(
     number: int,
     author: AbstractBaseUser,
     keep: Sequence[str] = (),
+    digest: str = "",
 ) -> Revision:
     """Save proposal `number` for revision `version` as the project's next
-    revision. StaleVersionError if the project changed since `version`."""
+    revision. StaleVersionError if the project changed since `version` (said
+    before any proposing); ProposalChanged if `digest`, the page's, is not
+    the proposal's."""
+    if project.version != version:
+        raise StaleVersionError(
+            f"The project is at version {project.version}, not {version}."
+        )
     design = key_proposal_design(
         project=project, version=version, number=number, keep=keep
     )
+    if digest and digest != proposal_digest(design):
+        raise ProposalChanged(f"Proposal {number} is not the one shown.")
     project, problems = project_save_design(
         project=project,
         design=design,
@@ -99,5 +120,4 @@ def key_proposal_adopt(
     if has_errors(problems):
         errors = "; ".join(f"{p.path}: {p.message}" for p in problems if p.is_error)
         raise ProposalRefused(f"Proposal {number} was not saved: {errors}.")
-    project.refresh_from_db(fields=["version", "head"])
-    return Revision.objects.get(pk=project.head_id)
+    return Revision.objects.get(project=project, number=version + 1)

@@ -237,7 +237,7 @@ def kept_layouts(design: d.Design, keep: Iterable[str]) -> dict[str, Layout]:
             raise KeptKeysError(
                 f"no entity '{name}' to keep the keys of; its entities: {known}"
             )
-        if pk not in entity.keys or (sk and sk not in entity.keys):
+        if not design.has_table_keys(entity):
             raise KeptKeysError(
                 f"{name} has no table keys to keep ({pk}"
                 + (f" and {sk}" if sk else "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,16 +22,18 @@ from modeler.history import elements
 from modeler.history.diff import DesignDiff, design_diff
 from modeler.presenters import key_map_rows
 from modeler.proposals import (
+    ProposalChanged,
     ProposalMissing,
     ProposalRefused,
     key_proposal_adopt,
     key_proposal_make,
+    proposal_digest,
 )
 from modeler.selectors import ProjectAccess
 from modeler.services import StaleVersionError
-from modeler.solver import Alternative, Proposal
+from modeler.solver import Alternative, KeptKeysError, Proposal
 from modeler.solver.report import headline, key_map, verdict
-from modeler.views.editor import render_section, section_context
+from modeler.views.editor import is_partial, render_section, section_context
 from modeler.views.statuses import INVALID, STALE
 from modeler.views.workspace import design_for
 
@@ -53,6 +56,7 @@ class Column:
     served: list[tuple[str, str]]
     reasons: tuple[str, ...]
     diff: DesignDiff | None = None
+    digest: str = ""  # what adopting it must find, if proposed again
     diff_key_attributes: list[str] | None = None
     diff_key_rows: list[dict] | None = None
 
@@ -88,6 +92,7 @@ def _column(number: int, alternative: Alternative, yours: d.Design) -> Column:
         served=alternative.served_by(),
         reasons=alternative.reasons,
         diff=diff,
+        digest=proposal_digest(alternative.design) if number else "",
         diff_key_attributes=attributes,
         diff_key_rows=rows,
     )
@@ -102,6 +107,7 @@ def _context(
     notice: str = "",
     failure: str = "",
     form: ProposeKeysForm | None = None,
+    keep: Sequence[str] = (),
 ) -> dict[str, Any]:
     columns = []
     if proposal is not None:
@@ -122,8 +128,15 @@ def _context(
         notice=notice,
         failure=failure,
         form=form or ProposeKeysForm(design=design),
-        kept=form.cleaned_data["keep"] if form is not None and form.is_valid() else [],
+        kept=keep,
     )
+
+
+STALE_NOTICE = (
+    "Someone saved this project since these proposals were made, so they may "
+    "not fit it any more; propose again to see proposals for the design as it "
+    "is now."
+)
 
 
 @login_required
@@ -136,23 +149,29 @@ def propose_keys(request: HttpRequest, project_id: int) -> HttpResponse:
         return render_section(request, TEMPLATE, _context(access, design))
     version = access.project.version
     form = ProposeKeysForm(request.POST, design=design)
+    # htmx swaps the answer into the proposals: a refusal goes there too.
+    partial = "proposals" if is_partial(request) else "workspace"
     if not form.is_valid():
-        context = _context(access, design, form=form)
-        return render_section(request, TEMPLATE, context, status=INVALID)
+        failure = " ".join(form.errors.get("keep", []))
+        context = _context(access, design, form=form, failure=failure)
+        return render_section(
+            request, TEMPLATE, context, status=INVALID, partial=partial
+        )
     keep = form.cleaned_data["keep"]
     try:
         proposal = key_proposal_make(
             project=access.project, design=design, version=version, keep=keep
         )
+    except KeptKeysError as exc:
+        context = _context(access, design, form=form, failure=f"Keep: {exc}.")
     except Exception as exc:  # a solver bug must not take the page down
         logger.exception("Proposing keys for project %s failed", project_id)
         failure = f"No keys could be proposed ({type(exc).__name__}: {exc})."
-        context = _context(access, design, failure=failure)
+        context = _context(access, design, failure=failure, form=form)
     else:
         context = _context(
-            access, design, proposal=proposal, version=version, form=form
+            access, design, proposal=proposal, version=version, form=form, keep=keep
         )
-    partial = "proposals" if request.htmx else "workspace"
     return render_section(request, TEMPLATE, context, partial=partial)
 
 
@@ -166,11 +185,14 @@ def propose_keys_adopt(
     access, design = design_for(request, project_id, write=True)
     form = VersionForm(request.POST)
     kept = ProposeKeysForm(request.POST, design=design)
-    if not form.is_valid() or not kept.is_valid():
+    if not form.is_valid():
         context = _context(
             access, design, notice="The page sent no version; reload it."
         )
         return render_section(request, TEMPLATE, context, status=INVALID)
+    if not kept.is_valid():
+        context = _context(access, design, notice=STALE_NOTICE)
+        return render_section(request, TEMPLATE, context, status=STALE)
     try:
         revision = key_proposal_adopt(
             project=access.project,
@@ -178,16 +200,12 @@ def propose_keys_adopt(
             number=number,
             author=request.user,
             keep=kept.cleaned_data["keep"],
+            digest=request.POST.get("digest", ""),
         )
     except ProposalMissing as exc:
         raise Http404(str(exc)) from None
-    except StaleVersionError:
-        notice = (
-            "Someone saved this project since these proposals were made, so "
-            "they may not fit it any more; propose again to see proposals for "
-            "the design as it is now."
-        )
-        context = _context(access, design, notice=notice)
+    except (StaleVersionError, ProposalChanged):
+        context = _context(access, design, notice=STALE_NOTICE)
         return render_section(request, TEMPLATE, context, status=STALE)
     except ProposalRefused as exc:
         context = _context(access, design, notice=str(exc))

@@ -273,4 +273,16 @@
       if (!element.getAttribute("style").trim()) element.removeAttribute("style");
     });
   });
+
+  // A link to something inside a closed <details> opens it: browsers do not
+  // all do so when following a fragment.
+  function openTarget() {
+    const target = location.hash && document.getElementById(location.hash.slice(1));
+    for (let node = target; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+    if (target) target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", openTarget);
+  openTarget();
 })();

@@ -265,12 +265,42 @@ def test_kept_table_keys_stay_in_the_proposals_and_the_adopted_revision(
 
     html = _html(response)
     assert 'type="hidden" name="keep" value="User"' in html
-    assert "USER#{userId}" in html and "PROFILE" in html
+    first = html[html.index('id="proposal-1"') : html.index('id="proposal-2"')]
+    assert "USER#<wbr>{userId}" in first and "PROFILE" in first
+    # Without keeping it, the solver names the profile after its entity.
+    assert propose(social_design).best.design.entity("User").keys["SK"].template == (
+        "USER"
+    )
     cache.clear()  # adopting proposes again, keeping the same keys
     owner_client.post(_adopt_url(social, 1), {"version": 1, "keep": ["User"]})
     saved = stored_design(social)
     assert saved.entity("User").keys["SK"].template == "PROFILE"
-    assert social_design.entity("User").keys["SK"].template == "PROFILE"
+
+
+def test_adopting_a_proposal_other_than_the_one_shown_is_refused(
+    owner_client: Client, social: Project
+):
+    owner_client.post(_url(social))
+
+    response = owner_client.post(
+        _adopt_url(social, 1), {"version": 1, "digest": "not-what-was-shown"}
+    )
+
+    assert response.status_code == 409
+    assert "propose again" in _html(response)
+    social.refresh_from_db()
+    assert social.version == 1
+
+
+def test_a_refused_keep_from_htmx_lands_in_the_proposals_alone(
+    owner_client: Client, social: Project
+):
+    response = owner_client.post(_url(social), {"keep": ["Nobody"]}, **HTMX)
+
+    assert response.status_code == 422
+    html = _html(response)
+    assert html.lstrip().startswith('<div id="proposals"')
+    assert "Nobody is not one of the available choices" in html
 
 
 def test_keeping_an_entity_the_design_lacks_is_refused(
