@@ -160,9 +160,11 @@ def iam_policy(
             attribute = str(tenant)
     # resource -> actions
     grants: dict[tuple[str, bool], set[str]] = {}
+    # Said apart from the patterns that cannot be confined to a tenant.
+    unkeyed: list[str] = []
     for pattern in design.access_patterns:
         if not pattern.keyed:
-            notes.append(
+            unkeyed.append(
                 f"'{pattern.name}' is left out: it has no key yet, so the "
                 "operation and the table or index it reads are not known"
             )
@@ -211,9 +213,13 @@ def iam_policy(
                 "propose keys, or write the patterns' operations and keys"
             )
         raise PolicyError(
-            "no access pattern can be confined to one tenant: " + "; ".join(notes)
+            "no access pattern can be confined to one tenant: "
+            + "; ".join(notes)
+            + "".join(f". {note[0].upper()}{note[1:]}" for note in unkeyed)
         )
-    return Policy({"Version": "2012-10-17", "Statement": statements}, tuple(notes))
+    return Policy(
+        {"Version": "2012-10-17", "Statement": statements}, tuple(notes + unkeyed)
+    )
 
 
 def export_iam_policy(design: d.Design, **options: object) -> str:

@@ -89,6 +89,27 @@ def test_the_iam_policy_of_patterns_without_keys_refuses_and_says_why(keyless):
         iam_policy(keyless)
 
 
+def test_the_tenant_policy_says_unkeyed_patterns_apart_from_unconfinable_ones(
+    mixed,
+):
+    """A Scan reads every tenant's items: it cannot be confined; 'Orders by
+    id' has no key yet, which is another reason."""
+    scan = d.AccessPattern("All orders", "Scan")
+    design = dataclasses.replace(
+        mixed, access_patterns=(scan, mixed.access_patterns[1])
+    )
+    with pytest.raises(PolicyError) as refused:
+        iam_policy(design, tenant="customerId")
+    message = str(refused.value)
+    assert message.startswith("no access pattern can be confined to one tenant: ")
+    confinement = message.split(". 'Orders by id'")[0]
+    assert "no key yet" not in confinement
+    assert message.endswith(
+        ". 'Orders by id' is left out: it has no key yet, so the operation and "
+        "the table or index it reads are not known"
+    )
+
+
 def test_code_snippets_give_an_unkeyed_pattern_no_code_and_the_reason(mixed):
     keyed, unkeyed = pattern_snippets(mixed)
     assert keyed.python
