@@ -166,19 +166,22 @@ def propose(
     found: list[Alternative] = []
     samples: Samples | None = None
     out_of_time = False
-    last = 0.0  # the CPU seconds of the last check: the next one's estimate
+    # The next check is estimated as the longest so far: checks differ (a
+    # larger design, more projections to try), and one that would pass the
+    # budget is not started once a proven design is in hand.
+    longest = 0.0
     for plan in plans:
         spent = time.process_time() - started
-        if any(a.proven for a in found) and spent + last > budget:
+        if any(a.proven for a in found) and spent + longest > budget:
             out_of_time = True
             break
         if found and spent > budget:
             out_of_time = True
             break
+        if samples is None:  # made once, for every check
+            samples = Samples(base, relations)
         began = time.process_time()
         built = with_own_items_keyed(build(base, plan, keys, needs), own)
-        if samples is None:
-            samples = Samples(base, relations)
         checked = _checked(built, plan, keys, needs, samples=samples)
         checked = cheaper_projections(checked, plan, keys, needs, samples)
         if sharded:
@@ -198,7 +201,7 @@ def propose(
                 )
             checked = replace(checked, reasons=checked.reasons + (note + ".",))
         found.append(checked)
-        last = time.process_time() - began
+        longest = max(longest, time.process_time() - began)
         # As many proven as the default shows, whatever is asked: the best
         # does not depend on how many alternatives are shown.
         proven = [a for a in found if a.proven]
