@@ -164,8 +164,8 @@ def _size(value: Any) -> int:
 
 @functools.cache
 def _faker() -> Any:
-    from faker import Faker
+    from modeler.sampledata.values import faker_class  # values imports this module
 
-    fake = Faker("en_US")
+    fake = faker_class()("en_US")
     fake.seed_instance(0)
     return fake

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import bisect
 import datetime as dt
+import functools
 import itertools
 import re
 import string
@@ -26,8 +27,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from random import Random
 from typing import Any
-
-from faker import Faker
 
 from modeler import design as d
 from modeler.engine.types import BinarySet, NumberSet, StringSet
@@ -177,7 +176,7 @@ class Compiler:
         return _unique(draw, where, rework=pattern is None)
 
     def _faker_pool(self, provider: str, kwargs: dict[str, Any], where: str) -> Draw:
-        fake = Faker("en_US")
+        fake = faker_class()("en_US")
         fake.seed_instance(f"{self.seed}:{where}:{provider}")
         method = getattr(fake, provider, None)
         if not callable(method):
@@ -424,18 +423,21 @@ class _PinnedDate(dt.date, metaclass=_StandIn):
         return FAKER_NOW.date()
 
 
-def _pin_faker_clock() -> None:
-    """Faker's date and time providers read the clock through their module's
-    `datetime` and `dtdate` names and the machine's time zone: all three are
-    pinned (this process uses Faker for sample data only)."""
+@functools.cache
+def faker_class() -> type:
+    """Faker, imported when a generator first needs it (a tenth of a second:
+    a design without Faker generators, or an export, goes without), with
+    its clock pinned: Faker's date and time providers read the clock through
+    their module's `datetime` and `dtdate` names and the machine's time
+    zone, and all three are pinned (this process uses Faker for sample data
+    only)."""
+    from faker import Faker
     from faker.providers import date_time as faker_dates
 
     faker_dates.datetime = _PinnedDatetime  # type: ignore[misc]
     faker_dates.dtdate = _PinnedDate  # type: ignore[misc]
     faker_dates._get_local_timezone = lambda: dt.UTC  # type: ignore[attr-defined]
-
-
-_pin_faker_clock()
+    return Faker
 
 
 def _between(rng: Random, low: int, high: int) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 
 import hcl2
 import pytest
@@ -16,7 +18,7 @@ from django.core.management.base import CommandError
 from modeler import services
 from modeler.designfile import read_design
 from modeler.models import Project
-from tests.exporters.helpers import EXAMPLES, FIXTURES, example
+from tests.exporters.helpers import EXAMPLES, FIXTURES, ROOT, example
 
 ORDERS = [p for p in EXAMPLES if p.stem == "order-management"][0]
 TELEMETRY = [p for p in EXAMPLES if p.stem == "device-telemetry"][0]
@@ -221,3 +223,28 @@ def test_workbench_export_with_generated_items_and_a_bad_count():
             "--generated-items",
             "51",
         )
+
+
+def test_a_terraform_export_loads_neither_the_simulator_nor_botocore():
+    """Writing a file is quick: a fresh process exporting Terraform does not
+    import the simulator, the engine's client or botocore."""
+    script = (
+        "import sys\n"
+        "from django.core.management import execute_from_command_line\n"
+        "execute_from_command_line(['manage.py', 'export_design',"
+        f" {str(ORDERS)!r}, '--format', 'terraform', '-o', '/dev/null'])\n"
+        "heavy = ('botocore', 'modeler.engine.client', 'modeler.simulation.simulate')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    process = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        cwd=ROOT,
+        env={"DJANGO_SETTINGS_MODULE": "workbench.settings", "PATH": ""},
+        timeout=60,
+        check=False,
+        text=True,
+    )
+
+    assert process.returncode == 0, process.stderr
+    assert process.stdout.strip() == "[]"

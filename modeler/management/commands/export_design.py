@@ -18,6 +18,9 @@ class Command(BaseCommand):
         "Write a design (a project, or a design file of either kind) in one of "
         "the export formats, to stdout or a file."
     )
+    # Django's system checks import every view, the review and the engine's
+    # client: seconds, for a command that writes one file.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         add_design_arguments(parser)
