@@ -10,16 +10,28 @@ its children, so that cutting the list short keeps whole families.
 
 The same design and seed give the same items, byte for byte: each entity
 draws from its own random generator seeded by the seed and its name.
+
+An entity's items are kept (`_kept`) under a digest of what they depend on:
+the table's key attributes, the entity (not its descriptions), the seed, the
+scale and the digests of the entities it is made from (its parent, the
+entities it picks from). Generating an edited design makes again only the
+entities whose digest changed, and gives exactly the items a generation from
+nothing would: kept items are used only when none of their keys meets a key
+made before them in this generation and, when they were made, none of their
+draws met another entity's key (either would have changed the draws).
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
 import itertools
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
 
@@ -36,6 +48,8 @@ from modeler.sampledata.values import (
 MAX_ITEMS = 1_000_000
 # How many times an item is drawn again when its key is already taken.
 KEY_TRIES = 8
+# How many items of entities are kept between generations, at most.
+KEPT_ITEMS = MAX_ITEMS
 
 
 @dataclass
@@ -80,10 +94,23 @@ def generate(
     made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
     # With a limit the tail is cut off afterwards, so some overshoot is allowed.
     budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+    digests: dict[str, str] = {}
     for entity in _parents_first(design):
-        items, parents = _make_entity(
-            design, entity, seed, scale, made, populations, budget, keys_made
+        digest = digests[entity.name] = _entity_digest(
+            design, entity, seed, scale, digests
         )
+        kept = _kept.get(digest)
+        if kept is not None and kept.key_hashes.isdisjoint(keys_made):
+            _check_budget(entity, len(kept.items), budget)
+            items, parents = [dict(item) for item in kept.items], kept.parents
+            keys_made |= kept.key_hashes
+        else:
+            drawn = _DrawnKeys(keys_made)
+            items, parents = _make_entity(
+                design, entity, seed, scale, made, populations, budget, drawn
+            )
+            if not drawn.met_others:
+                _kept.put(digest, _Kept(items, parents, frozenset(drawn.own)))
         budget -= len(items)
         made[entity.name] = (items, parents)
         populations.items[entity.name] = items
@@ -94,6 +121,95 @@ def generate(
         items.append(item)
         entities.append(name)
     return Dataset(items, entities)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """One entity's items as generated (copies are handed out: callers may
+    change theirs), each one's parent position, and their keys' hashes."""
+
+    items: list[dict[str, Any]]
+    parents: list[int]
+    key_hashes: frozenset[int]
+
+
+class _KeptEntities:
+    """The entities' items of recent generations, the least recently used
+    dropped past KEPT_ITEMS items; shared by the threads of a process."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[str, _Kept] = OrderedDict()
+        self._items = 0
+        self._lock = threading.Lock()
+
+    def get(self, digest: str) -> _Kept | None:
+        with self._lock:
+            kept = self._entries.get(digest)
+            if kept is not None:
+                self._entries.move_to_end(digest)
+            return kept
+
+    def put(self, digest: str, kept: _Kept) -> None:
+        if len(kept.items) > KEPT_ITEMS:
+            return
+        copy = _Kept([dict(i) for i in kept.items], list(kept.parents), kept.key_hashes)
+        with self._lock:
+            old = self._entries.pop(digest, None)
+            self._items -= len(old.items) if old else 0
+            self._entries[digest] = copy
+            self._items += len(copy.items)
+            while self._items > KEPT_ITEMS:
+                _, dropped = self._entries.popitem(last=False)
+                self._items -= len(dropped.items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._items = 0
+
+    def __contains__(self, digest: str) -> bool:
+        with self._lock:
+            return digest in self._entries
+
+
+_kept = _KeptEntities()
+
+
+def _entity_digest(
+    design: d.Design,
+    entity: d.Entity,
+    seed: int,
+    scale: float,
+    digests: Mapping[str, str],
+) -> str:
+    """What the entity's items depend on (see the module's docstring); the
+    entities it is made from come first, so their digests are known."""
+    table = design.table
+    bare = replace(
+        entity,
+        description="",
+        attributes=tuple(replace(a, description="") for a in entity.attributes),
+    )
+    parts = (
+        table.key_attributes,
+        table.all_key_attributes(),
+        bare,
+        seed,
+        scale,
+        sorted((n, digests.get(n, "")) for n in _dependencies(entity)),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+class _DrawnKeys:
+    """The hashes of the keys made so far in a generation (`taken`), those of
+    the entity being made (`own`), and whether one of its draws met a key of
+    another entity."""
+
+    def __init__(self, taken: set[int]) -> None:
+        self.taken = taken
+        self.own: set[int] = set()
+        self.met_others = False
 
 
 def _check_table_keys(design: d.Design) -> None:
@@ -239,15 +355,13 @@ def _make_entity(
     made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
     populations: Populations,
     budget: int,
-    keys_made: set[int],
+    keys: _DrawnKeys,
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """The items of one entity and the position of each one's parent;
     refuses before making them when they would pass `budget`."""
     rng = Random(f"{seed}:{entity.name}")
     counts_rng = Random(f"{seed}:{entity.name}:counts")
-    make = _new_key_maker(
-        design, _item_maker(design, entity, seed, populations), keys_made
-    )
+    make = _new_key_maker(design, _item_maker(design, entity, seed, populations), keys)
     items: list[dict[str, Any]] = []
     parents: list[int] = []
     sample = entity.sample
@@ -403,7 +517,7 @@ def _item_maker(
     return make
 
 
-def _new_key_maker(design: d.Design, make: Any, keys_made: set[int]) -> Any:
+def _new_key_maker(design: d.Design, make: Any, keys: _DrawnKeys) -> Any:
     """`make`, drawing an item again (a few times) when its primary key was
     made before: an item written under a key already taken would replace
     the earlier one, and the data set would hold fewer items than counted.
@@ -411,6 +525,7 @@ def _new_key_maker(design: d.Design, make: Any, keys_made: set[int]) -> Any:
     names = [a.name for a in design.table.key_attributes]
     partition = names[0]
     sort = names[1] if len(names) > 1 else None
+    taken, own = keys.taken, keys.own
 
     def make_new(rng: Random, context: Context) -> dict[str, Any]:
         for _ in range(KEY_TRIES):
@@ -420,9 +535,12 @@ def _new_key_maker(design: d.Design, make: Any, keys_made: set[int]) -> Any:
                 if sort
                 else hash(item[partition])
             )
-            if key not in keys_made:
+            if key not in taken:
                 break
-        keys_made.add(key)
+            if key not in own:
+                keys.met_others = True
+        taken.add(key)
+        own.add(key)
         return item
 
     return make_new
