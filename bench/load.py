@@ -73,6 +73,10 @@ ORIGIN = f"https://{HOST}"
 WORKERS = 4
 TIMEOUT_S = 60
 TARGET_P95_S = 0.500
+# Lines of gunicorn's log worth showing: timeouts, server errors, exceptions.
+TROUBLE = re.compile(
+    r"WORKER TIMEOUT|Internal Server Error|\[ERROR\]|^[\w.]+(Error|Exception)\b"
+)
 THINK_S = (0.5, 1.5)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -763,11 +767,7 @@ def main() -> None:
             report(database, stats, wall, cpu, server_cpu(server.cpu_log))
             # Workers killed at gunicorn's 30 s timeout, and server errors.
             log = server.log.read_text(errors="replace").splitlines()
-            trouble = [
-                line
-                for line in log
-                if re.search(r"WORKER TIMEOUT|\[ERROR\]|^\w+(Error|Exception)\b", line)
-            ]
+            trouble = [line for line in log if TROUBLE.search(line)]
             if trouble:
                 print(f"  gunicorn's log: {len(trouble)} lines of trouble, such as")
                 print("    " + "\n    ".join(dict.fromkeys(trouble[:12])))
