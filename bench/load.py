@@ -649,7 +649,8 @@ def with_threads(people: list[User], method, at_once: int = 0) -> None:  # noqa:
             except Exception as exc:  # noqa: BLE001 (reported below)
                 failures.append(f"{type(exc).__name__}: {exc}")
 
-    threads = [threading.Thread(target=call, args=(p,)) for p in people]
+    # Daemons: on Ctrl-C the servers are stopped and the bench ends at once.
+    threads = [threading.Thread(target=call, args=(p,), daemon=True) for p in people]
     for thread in threads:
         thread.start()
     for thread in threads:
