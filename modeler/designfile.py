@@ -1101,6 +1101,12 @@ def dump_design(design: d.Design) -> str:
     return _yaml(doc)
 
 
+def entity_document(entity: d.Entity) -> dict[str, Any]:
+    """The entity as the design file writes it under `entities:`, as plain
+    data (what reading that YAML back gives), without writing YAML."""
+    return _dump_entity(entity)
+
+
 def dump_element(kind: str, value: Any) -> str:
     """One element of a design (see `modeler.history.elements`) as the
     design file writes it, to show two versions of it side by side: the

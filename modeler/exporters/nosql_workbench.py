@@ -21,10 +21,8 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from modeler import design as d
-from modeler.designfile import dump_design
+from modeler.designfile import entity_document
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.workbench_infer import (
     SCHEMA_NAMES,
@@ -234,7 +232,7 @@ def workbench_model(
     entity_extras: dict[str, dict[str, Any]] = {}
     # The entities as the design format writes them (attributes with their
     # generators, sample settings): the ModelSchema section carries them.
-    documents = yaml.safe_load(dump_design(design))["entities"]
+    documents = {e.name: entity_document(e) for e in design.entities}
     for entity in design.entities:
         alias: dict[str, str] = {}
         pk = entity.keys.get(table.partition_key.name)
