@@ -18,7 +18,7 @@ import bisect
 import functools
 import itertools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -36,6 +36,8 @@ from modeler.sampledata.values import (
 MAX_ITEMS = 1_000_000
 # How many times an item is drawn again when its key is already taken.
 KEY_TRIES = 8
+# Items made between two calls of `generate`'s progress callback.
+PROGRESS_EVERY = 2_000
 
 
 @dataclass
@@ -62,6 +64,7 @@ def generate(
     scale: float = 1.0,
     limit: int | None = None,
     items: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Dataset:
     """The design's sample data. `scale` multiplies the counts of the root
     entities (children follow); `limit` keeps the first items, whole
@@ -69,7 +72,8 @@ def generate(
     roots until there are enough (fewer only when the design makes none).
     Raises SampleDataError when the design cannot make its items (the
     message names the entity and attribute), or when they would pass
-    MAX_ITEMS."""
+    MAX_ITEMS. `progress(made, total)` is called every PROGRESS_EVERY items
+    made and once at the end; it may raise to stop the generation."""
     _check_table_keys(design)
     seed = design.sample_data.seed if seed is None else seed
     if items is not None:
@@ -80,9 +84,13 @@ def generate(
     made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
     # With a limit the tail is cut off afterwards, so some overshoot is allowed.
     budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+    counter = None
+    if progress is not None:
+        planned = _planned_total(design, seed, scale)
+        counter = _Counter(progress, planned if limit is None else min(planned, limit))
     for entity in _parents_first(design):
         items, parents = _make_entity(
-            design, entity, seed, scale, made, populations, budget, keys_made
+            design, entity, seed, scale, made, populations, budget, keys_made, counter
         )
         budget -= len(items)
         made[entity.name] = (items, parents)
@@ -93,7 +101,26 @@ def generate(
             break
         items.append(item)
         entities.append(name)
+    if progress is not None:
+        progress(len(items), len(items))
     return Dataset(items, entities)
+
+
+class _Counter:
+    """Counts the items made and reports every PROGRESS_EVERY of them."""
+
+    def __init__(self, progress: Callable[[int, int], None], total: int) -> None:
+        self.progress, self.total, self.made = progress, total, 0
+
+    def counting(self, make: Any) -> Any:
+        def counted(rng: Random, context: Context) -> dict[str, Any]:
+            item = make(rng, context)
+            self.made += 1
+            if self.made % PROGRESS_EVERY == 0:
+                self.progress(self.made, max(self.total, self.made))
+            return item
+
+        return counted
 
 
 def _check_table_keys(design: d.Design) -> None:
@@ -240,6 +267,7 @@ def _make_entity(
     populations: Populations,
     budget: int,
     keys_made: set[int],
+    counter: _Counter | None = None,
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """The items of one entity and the position of each one's parent;
     refuses before making them when they would pass `budget`."""
@@ -248,6 +276,8 @@ def _make_entity(
     make = _new_key_maker(
         design, _item_maker(design, entity, seed, populations), keys_made
     )
+    if counter is not None:
+        make = counter.counting(make)
     items: list[dict[str, Any]] = []
     parents: list[int] = []
     sample = entity.sample
