@@ -68,6 +68,10 @@ INSTALLED_APPS = [
     "django_htmx",
     # The loaders are configured below rather than patched in at start-up.
     "template_partials.apps.SimpleAppConfig",
+    # Background jobs (the simulation): django-tasks, with its database
+    # backend, whose queue and results live in DATABASES.
+    "django_tasks",
+    "django_tasks_db",
     "modeler",
 ]
 
@@ -250,6 +254,15 @@ DESIGN_MAX_TEMPLATE_CHARS = env_int(
     "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
 )
 SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
+
+# Background jobs. The queue is a table of the database: `manage.py
+# db_worker` processes (one or more, on any machine sharing the database)
+# take the jobs; `make run` starts one beside runserver.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# What one simulation job may spend: CPU seconds and memory (MB it adds to
+# its worker). Past either it stops with a message naming the budget.
+SIMULATION_CPU_SECONDS = env_int("SIMULATION_CPU_SECONDS", default=120, min_value=1)
+SIMULATION_MEMORY_MB = env_int("SIMULATION_MEMORY_MB", default=2_048, min_value=1)
 # Graphviz and cfn-lint runs at once, across every worker process of the
 # machine (modeler/processes.py); a request past them waits up to 10 s.
 SUBPROCESSES_MAX = env_int("SUBPROCESSES_MAX", default=2, min_value=1)
