@@ -172,17 +172,29 @@ def planned_items(
     their own random generators, as generating draws them), and the last
     entity counted. Stops as soon as the total passes `stop_after`, so the
     work is bounded by it, whatever the counts say."""
+    counts = planned_counts(design, stop_after=stop_after, seed=seed, scale=scale)
+    return sum(counts.values()), next(reversed(counts), "")
+
+
+def planned_counts(
+    design: d.Design,
+    *,
+    stop_after: int,
+    seed: int | None = None,
+    scale: float = 1.0,
+) -> dict[str, int]:
+    """`planned_items` per entity, in the order they are made."""
     seed = design.sample_data.seed if seed is None else seed
     counts: dict[str, int] = {}
-    total, last = 0, ""
+    total = 0
     for entity in _parents_first(design):
         sample = entity.sample
         parents = counts.get(sample.per, 0) if sample.per else 0
         counts[entity.name] = _planned_count(seed, entity.name, sample, parents, scale)
-        total, last = total + counts[entity.name], entity.name
+        total += counts[entity.name]
         if total > stop_after:
             break
-    return total, last
+    return counts
 
 
 @functools.lru_cache(maxsize=4096)
