@@ -74,6 +74,15 @@ def run_job(job_id: int) -> None:
         if not isinstance(exc, (SampleDataError, ClientError)):
             logger.exception("Simulation job %s of %r failed", job_id, design.name)
         _finish(job_id, State.FAILED, build_problem(exc))
+    except BaseException:
+        # The worker was told twice to stop (the first time it finishes
+        # the job it runs): the job ends with it.
+        _finish(
+            job_id,
+            State.FAILED,
+            f"The worker was stopped {watch.where()}: run it again.",
+        )
+        raise
     else:
         _finish(job_id, State.DONE, "")
 
