@@ -17,7 +17,8 @@ $(VENV)/.installed: $(wildcard requirements*.txt)
 	touch $@
 
 # The job worker (simulations) runs in the background beside the server and
-# is stopped with it, however the server ends (Ctrl-C included).
+# is stopped with it, however the server ends (Ctrl-C included); it finishes
+# the job it runs first.
 run: venv
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py load_examples
