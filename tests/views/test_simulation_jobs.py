@@ -151,8 +151,8 @@ def test_results_stored_since_the_last_poll_come_out_of_band(project, owner_clie
 def test_a_pattern_result_page_waits_for_its_job(queued, project, owner_client):
     html = _html(owner_client.get(_url(project, "2/"), headers=HTMX))
 
-    assert "Waiting for its turn: the simulation is 0% done." in html
-    assert f'<a href="{_url(project, "2/")}">Open the result</a>' in html
+    assert "Waiting for its turn…" in html
+    assert f'<a href="{_url(project, "2/")}">open the result</a>' in html
 
 
 # --- Cancel ----------------------------------------------------------------------
