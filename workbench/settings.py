@@ -135,6 +135,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite creates the database file but not its directory.
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # The job worker writes while the web process does: a transaction that
+    # reads, then writes, would fail at once ("database is locked") on
+    # meeting the other's write. Taking the write lock at BEGIN makes it
+    # wait its turn instead (up to `timeout` seconds).
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options.setdefault("transaction_mode", "IMMEDIATE")
+    options.setdefault("timeout", 20)
     # Tests on a file, not in memory: the browser tests' live server answers
     # from other threads, and SQLite's shared in-memory database fails a
     # read that meets a write ("table is locked") where a file waits.
