@@ -1,6 +1,7 @@
 """A designer checks a design against its sample data: log in, open an
 example project's Simulation tab, read the verdicts and a request, then try
-another seed and import items of their own."""
+another seed and import items of their own; the simulation runs in a job
+worker (the database backend's), its progress and results polled."""
 
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ def _wait_for_every_verdict(page, count: int) -> None:
     )
 
 
-def test_every_pattern_of_an_example_passes_and_shows_its_request(page, screenshot):
+def test_every_pattern_of_an_example_passes_and_shows_its_request(
+    worker, page, screenshot
+):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
     project = services.project_create(owner=owner, design=design)
@@ -78,7 +81,7 @@ def test_every_pattern_of_an_example_passes_and_shows_its_request(page, screensh
     screenshot("11-simulation-request", full_page=False)
 
 
-def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):
+def test_another_seed_and_own_items_rerun_the_patterns(worker, page, screenshot):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "social-graph.yaml").read_bytes()).design
     project = services.project_create(owner=owner, design=design)
@@ -150,7 +153,8 @@ class _Worker:
     and a gate that holds each job before the pattern at `hold_at` until
     the test opens it."""
 
-    def __init__(self, monkeypatch, hold_at: int | None) -> None:
+    def __init__(self, monkeypatch, hold_at: int | None, *, batch: bool = True) -> None:
+        self.batch = batch
         self.gate = threading.Event()
         self.errors: list[BaseException] = []
         run_pattern = runner._run
@@ -165,22 +169,24 @@ class _Worker:
         monkeypatch.setattr(runner, "_run", held)
 
     def run(self) -> None:
-        thread = threading.Thread(target=self._work)
-        thread.start()
-        self.thread = thread
+        """Starts it: in a batch, it takes the jobs queued and stops; else it
+        waits for more until `join`."""
+        self.worker = Worker(
+            queue_names=["default"],
+            interval=0 if self.batch else 0.1,
+            batch=self.batch,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=None,
+            worker_id="browser-test",
+            excluded_queue_names=[],
+        )
+        self.thread = threading.Thread(target=self._work)
+        self.thread.start()
 
     def _work(self) -> None:
         try:
-            Worker(
-                queue_names=["default"],
-                interval=0,
-                batch=True,
-                backend_name="default",
-                startup_delay=False,
-                max_tasks=None,
-                worker_id="browser-test",
-                excluded_queue_names=[],
-            ).run()
+            self.worker.run()
         except BaseException as exc:
             self.errors.append(exc)
         finally:
@@ -188,6 +194,7 @@ class _Worker:
 
     def join(self) -> None:
         self.gate.set()
+        self.worker.running = self.batch
         self.thread.join(RESULTS_TIMEOUT_MS / 1000)
         assert not self.thread.is_alive() and not self.errors
 
@@ -195,6 +202,15 @@ class _Worker:
 @pytest.fixture
 def database_jobs(settings):
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@pytest.fixture
+def worker(database_jobs, monkeypatch):
+    """A worker that takes each job as it is queued, as `make run`'s does."""
+    worker = _Worker(monkeypatch, hold_at=None, batch=False)
+    worker.run()
+    yield worker
+    worker.join()
 
 
 def test_the_simulation_runs_in_the_background_with_its_progress(
