@@ -24,9 +24,17 @@ from modeler import diagrams, selectors, services
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.jobs import services as jobs
 from modeler.jobs.results import pattern_result
+from modeler.jobs.runner import build_problem
 from modeler.models import SimulationJob
 from modeler.review.cache import cached_review
-from modeler.sampledata import FileProblem, ItemsFileError, write_jsonl
+from modeler.sampledata import (
+    FileProblem,
+    ItemsFileError,
+    SampleDataError,
+    generate,
+    with_own_items,
+    write_jsonl,
+)
 from modeler.selectors import ProjectAccess
 from modeler.simulation import PatternRun, Simulation
 from modeler.views.statuses import INVALID
@@ -305,14 +313,18 @@ def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpRespon
 @require_GET
 def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
     """The simulated table's items, generated and own, as DynamoDB JSON
-    lines."""
+    lines. They are made here (the job keeps only its results), but not
+    loaded into the engine: the file needs only the items."""
     access, design = design_for(request, project_id)
-    loaded = load_simulation(design)
-    if loaded.simulation is None:
-        messages.error(request, f"Nothing to download. {loaded.problem}")
+    try:
+        items = with_own_items(design, generate(design)).items
+    except Exception as exc:
+        if not isinstance(exc, SampleDataError):
+            logger.exception("Making the sample data of %r failed", design.name)
+        messages.error(request, f"Nothing to download. {build_problem(exc)}")
         return redirect("simulation-page", project_id=project_id)
     response = StreamingHttpResponse(
-        _chunks(write_jsonl(loaded.simulation.items)),
+        _chunks(write_jsonl(items)),
         content_type="application/x-ndjson; charset=utf-8",
     )
     name = slugify(access.project.name)

@@ -102,7 +102,8 @@ def test_another_seed_and_own_items_rerun_the_patterns(worker, page, screenshot)
 
     # A broken file is refused with every problem, and nothing is kept.
     download = page.locator("a", has_text="Download .jsonl")
-    with page.expect_download() as info:
+    # The file is made by the request itself, which takes a few seconds.
+    with page.expect_download(timeout=RESULTS_TIMEOUT_MS) as info:
         download.click()
     lines = Path(info.value.path()).read_text().splitlines()
     broken = "\n".join([lines[0], "{not json", lines[1], '{"PK": {"S": "x"}}'])
