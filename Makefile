@@ -3,6 +3,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 TEST_WORKERS ?= 2
 BIN := $(VENV)/bin
+# Where `make run` serves: make run ADDRESS=0.0.0.0:8080
+ADDRESS ?= 127.0.0.1:8000
 
 .PHONY: venv run test lint format bench
 
@@ -14,10 +16,15 @@ $(VENV)/.installed: $(wildcard requirements*.txt)
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# The job worker (simulations) runs in the background beside the server and
+# is stopped with it, however the server ends (Ctrl-C included); it finishes
+# the job it runs first.
 run: venv
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py load_examples
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@$(BIN)/python manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/python manage.py runserver $(ADDRESS)
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist; TEST_WORKERS=0
 # runs it in this one). Extra pytest arguments: make test ARGS="-k signup -x". With

@@ -324,3 +324,104 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} on project {self.project_id}"
+
+
+class SimulationJob(models.Model):
+    """One run of a design's simulation in a background worker
+    (`modeler.jobs`): its sample data made and loaded, then each access
+    pattern run, its result stored as it finishes (`PatternResult`). Jobs
+    are found by the design's content (`design_digest`): the same design,
+    at whichever version, reuses the job rather than runs it again."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Phase(models.TextChoices):
+        WAITING = "", "Waiting for a worker"
+        GENERATING = "generating", "Making the sample data"
+        LOADING = "loading", "Loading it into the engine"
+        RUNNING = "running", "Running the access patterns"
+
+    project = models.ForeignKey(Project, models.CASCADE, related_name="+")
+    revision = models.ForeignKey(Revision, models.CASCADE, related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+    # `modeler.simulation.cache`: the whole design's, and its data's alone.
+    design_digest = models.CharField(max_length=64)
+    data_digest = models.CharField(max_length=64)
+    state = models.CharField(max_length=10, choices=State, default=State.QUEUED)
+    phase = models.CharField(max_length=10, choices=Phase, blank=True)
+    items_made = models.PositiveIntegerField(default=0)
+    items_total = models.PositiveIntegerField(default=0)
+    items_loaded = models.PositiveIntegerField(default=0)
+    patterns_run = models.PositiveIntegerField(default=0)
+    patterns_total = models.PositiveIntegerField(default=0)
+    # Per entity, the generated items and the user's own in the table.
+    counts = models.JSONField(default=list, blank=True)
+    # Why it failed or was cancelled, for the user.
+    message = models.TextField(blank=True)
+    cancel_requested = models.BooleanField(default=False)
+    # The id of its task in the task backend.
+    task_id = models.CharField(max_length=64, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    # When its worker last said it was alive (with each progress report).
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    ACTIVE = (State.QUEUED, State.RUNNING)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        indexes = [
+            models.Index(fields=["project", "design_digest"], name="job_by_design"),
+            models.Index(fields=["project", "state"], name="job_by_state"),
+        ]
+
+    def __str__(self) -> str:
+        return f"simulation job {self.pk} of project {self.project_id}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.state in self.ACTIVE
+
+    @property
+    def percent(self) -> int:
+        """How far it is: making, loading and the patterns weigh 40, 20 and
+        40 in a hundred (a pattern costs about as much as many items)."""
+        if self.state == self.State.DONE:
+            return 100
+        made = self.items_made / self.items_total if self.items_total else 0
+        loaded = self.items_loaded / self.items_total if self.items_total else 0
+        run = self.patterns_run / self.patterns_total if self.patterns_total else 0
+        if self.phase == self.Phase.RUNNING and not self.patterns_total:
+            run = 1
+        return min(99, int(40 * made + 20 * loaded + 40 * run))
+
+
+class PatternResult(models.Model):
+    """One access pattern's result in a simulation job, stored as soon as
+    it is run: what the Simulation section's pattern result shows, as JSON
+    (`modeler.jobs.results`)."""
+
+    job = models.ForeignKey(SimulationJob, models.CASCADE, related_name="results")
+    position = models.PositiveIntegerField()
+    name = models.CharField(max_length=500)
+    verdict = models.CharField(max_length=10)
+    result = models.JSONField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["job", "position"], name="one_result_per_pattern"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"result {self.position} of {self.job}"

@@ -194,6 +194,26 @@ urlpatterns = [
         name="simulation-pattern",
     ),
     path(
+        "projects/<int:project_id>/simulation/jobs/<int:job_id>/",
+        simulation.simulation_progress,
+        name="simulation-progress",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/jobs/<int:job_id>/cancel/",
+        simulation.simulation_cancel,
+        name="simulation-cancel",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/run/",
+        simulation.simulation_rerun,
+        name="simulation-rerun",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/indicator/",
+        simulation.simulation_indicator,
+        name="simulation-indicator",
+    ),
+    path(
         "projects/<int:project_id>/simulation/seed/",
         simulation.simulation_seed,
         name="simulation-seed",

@@ -54,6 +54,16 @@ def _no_designs_from_other_tests():
 
 
 @pytest.fixture(autouse=True)
+def _jobs_run_at_once(settings):
+    # Background jobs run inside the request that queues them, so a view's
+    # answer already shows their results; tests/jobs queue them in the
+    # database and run the real worker.
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}
+    }
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -68,6 +68,10 @@ INSTALLED_APPS = [
     "django_htmx",
     # The loaders are configured below rather than patched in at start-up.
     "template_partials.apps.SimpleAppConfig",
+    # Background jobs (the simulation): django-tasks, with its database
+    # backend, whose queue and results live in DATABASES.
+    "django_tasks",
+    "django_tasks_db",
     "modeler",
 ]
 
@@ -131,6 +135,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite creates the database file but not its directory.
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # The job worker writes while the web process does: a transaction that
+    # reads, then writes, would fail at once ("database is locked") on
+    # meeting the other's write. Taking the write lock at BEGIN makes it
+    # wait its turn instead (up to `timeout` seconds).
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options.setdefault("transaction_mode", "IMMEDIATE")
+    options.setdefault("timeout", 20)
     # Tests on a file, not in memory: the browser tests' live server answers
     # from other threads, and SQLite's shared in-memory database fails a
     # read that meets a write ("table is locked") where a file waits.
@@ -250,6 +261,15 @@ DESIGN_MAX_TEMPLATE_CHARS = env_int(
     "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
 )
 SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
+
+# Background jobs. The queue is a table of the database: `manage.py
+# db_worker` processes (one or more, on any machine sharing the database)
+# take the jobs; `make run` starts one beside runserver.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# What one simulation job may spend: CPU seconds and memory (MB it adds to
+# its worker). Past either it stops with a message naming the budget.
+SIMULATION_CPU_SECONDS = env_int("SIMULATION_CPU_SECONDS", default=120, min_value=1)
+SIMULATION_MEMORY_MB = env_int("SIMULATION_MEMORY_MB", default=2_048, min_value=1)
 # Graphviz and cfn-lint runs at once, across every worker process of the
 # machine (modeler/processes.py); a request past them waits up to 10 s.
 SUBPROCESSES_MAX = env_int("SUBPROCESSES_MAX", default=2, min_value=1)

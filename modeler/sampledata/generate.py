@@ -30,7 +30,7 @@ import itertools
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
@@ -50,6 +50,8 @@ MAX_ITEMS = 1_000_000
 KEY_TRIES = 8
 # How many items of entities are kept between generations, at most.
 KEPT_ITEMS = MAX_ITEMS
+# Items made between two calls of `generate`'s progress callback.
+PROGRESS_EVERY = 2_000
 
 
 @dataclass
@@ -76,6 +78,7 @@ def generate(
     scale: float = 1.0,
     limit: int | None = None,
     items: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Dataset:
     """The design's sample data. `scale` multiplies the counts of the root
     entities (children follow); `limit` keeps the first items, whole
@@ -83,7 +86,9 @@ def generate(
     roots until there are enough (fewer only when the design makes none).
     Raises SampleDataError when the design cannot make its items (the
     message names the entity and attribute), or when they would pass
-    MAX_ITEMS."""
+    MAX_ITEMS. `progress(made, total)` is called every PROGRESS_EVERY items
+    made (kept items count as made) and once at the end; it may raise to
+    stop the generation."""
     _check_table_keys(design)
     seed = design.sample_data.seed if seed is None else seed
     if items is not None:
@@ -94,6 +99,10 @@ def generate(
     made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
     # With a limit the tail is cut off afterwards, so some overshoot is allowed.
     budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+    counter = None
+    if progress is not None:
+        planned = _planned_total(design, seed, scale)
+        counter = _Counter(progress, planned if limit is None else min(planned, limit))
     digests: dict[str, str] = {}
     for entity in _parents_first(design):
         digest = digests[entity.name] = _entity_digest(
@@ -104,10 +113,12 @@ def generate(
             _check_budget(entity, len(kept.items), budget)
             items, parents = [dict(item) for item in kept.items], kept.parents
             keys_made |= kept.key_hashes
+            if counter is not None:
+                counter.add(len(items))
         else:
             drawn = _DrawnKeys(keys_made)
             items, parents = _make_entity(
-                design, entity, seed, scale, made, populations, budget, drawn
+                design, entity, seed, scale, made, populations, budget, drawn, counter
             )
             if not drawn.met_others:
                 _kept.put(digest, _Kept(items, parents, frozenset(drawn.own)))
@@ -120,7 +131,29 @@ def generate(
             break
         items.append(item)
         entities.append(name)
+    if progress is not None:
+        progress(len(items), len(items))
     return Dataset(items, entities)
+
+
+class _Counter:
+    """Counts the items made and reports every PROGRESS_EVERY of them."""
+
+    def __init__(self, progress: Callable[[int, int], None], total: int) -> None:
+        self.progress, self.total, self.made = progress, total, 0
+
+    def add(self, count: int) -> None:
+        before, self.made = self.made, self.made + count
+        if self.made // PROGRESS_EVERY > before // PROGRESS_EVERY:
+            self.progress(self.made, max(self.total, self.made))
+
+    def counting(self, make: Any) -> Any:
+        def counted(rng: Random, context: Context) -> dict[str, Any]:
+            item = make(rng, context)
+            self.add(1)
+            return item
+
+        return counted
 
 
 @dataclass(frozen=True)
@@ -261,17 +294,29 @@ def planned_items(
     their own random generators, as generating draws them), and the last
     entity counted. Stops as soon as the total passes `stop_after`, so the
     work is bounded by it, whatever the counts say."""
+    counts = planned_counts(design, stop_after=stop_after, seed=seed, scale=scale)
+    return sum(counts.values()), next(reversed(counts), "")
+
+
+def planned_counts(
+    design: d.Design,
+    *,
+    stop_after: int,
+    seed: int | None = None,
+    scale: float = 1.0,
+) -> dict[str, int]:
+    """`planned_items` per entity, in the order they are made."""
     seed = design.sample_data.seed if seed is None else seed
     counts: dict[str, int] = {}
-    total, last = 0, ""
+    total = 0
     for entity in _parents_first(design):
         sample = entity.sample
         parents = counts.get(sample.per, 0) if sample.per else 0
         counts[entity.name] = _planned_count(seed, entity.name, sample, parents, scale)
-        total, last = total + counts[entity.name], entity.name
+        total += counts[entity.name]
         if total > stop_after:
             break
-    return total, last
+    return counts
 
 
 @functools.lru_cache(maxsize=4096)
@@ -356,12 +401,15 @@ def _make_entity(
     populations: Populations,
     budget: int,
     keys: _DrawnKeys,
+    counter: _Counter | None = None,
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """The items of one entity and the position of each one's parent;
     refuses before making them when they would pass `budget`."""
     rng = Random(f"{seed}:{entity.name}")
     counts_rng = Random(f"{seed}:{entity.name}:counts")
     make = _new_key_maker(design, _item_maker(design, entity, seed, populations), keys)
+    if counter is not None:
+        make = counter.counting(make)
     items: list[dict[str, Any]] = []
     parents: list[int] = []
     sample = entity.sample

@@ -14,7 +14,7 @@ import datetime as dt
 import random
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -57,6 +57,8 @@ DRAW_BUDGET = 400_000
 # How many items of the entity are looked at to explain why none fits.
 DIAGNOSED_ITEMS = 20_000
 DEFAULT_ACTION_COUNT = 3
+# Items loaded between two calls of the progress callback.
+LOAD_PROGRESS_EVERY = 5_000
 # Why a pattern stated by what it needs is not run.
 NO_KEY_YET = (
     "not run: the pattern has no key yet; propose keys, or write its operation and key"
@@ -160,15 +162,26 @@ class Simulation:
         limit: int | None = None,
         items: int | None = None,
         dataset: Dataset | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
     ) -> None:
         """`dataset`: generated items to load instead of generating them (the
-        key-design solver makes one set and keys it for each proposal)."""
+        key-design solver makes one set and keys it for each proposal).
+        `progress(phase, done, total)` is called every few thousand items
+        while they are made ("generating") and loaded ("loading"); it may
+        raise to stop the build."""
         self.design = design
         self.seed = design.sample_data.seed if seed is None else seed
         self.key_names = tuple(a.name for a in design.table.key_attributes)
         if dataset is None:
             dataset = generate(
-                design, seed=self.seed, scale=scale, limit=limit, items=items
+                design,
+                seed=self.seed,
+                scale=scale,
+                limit=limit,
+                items=items,
+                progress=None
+                if progress is None
+                else lambda made, total: progress("generating", made, total),
             )
         dataset = with_own_items(design, dataset)
         self.items, self.entities = dataset.items, dataset.entities
@@ -184,7 +197,10 @@ class Simulation:
         # parameter validation (a fifth of a Query's time) is for callers'.
         self.client = Client(validate=False)
         self.client.create_table(**create_table_request(design))
-        self.client.load_items(design.table.name, self.items)
+        self.client.load_items(
+            design.table.name,
+            self.items if progress is None else _reported(self.items, progress),
+        )
 
     def key_of(self, item: Mapping[str, Any]) -> tuple:
         return tuple(item.get(name) for name in self.key_names)
@@ -924,6 +940,19 @@ class Simulation:
         result.pages = 1
         result.capacity.add(response.get("ConsumedCapacity"), write=True)
         return [Call(operation, batch)]
+
+
+def _reported(
+    items: list[dict[str, Any]], progress: Callable[[str, int, int], None]
+) -> Iterator[dict[str, Any]]:
+    """The items, reporting every LOAD_PROGRESS_EVERY of them as loaded."""
+    total = len(items)
+    progress("loading", 0, total)
+    for done, item in enumerate(items, 1):
+        yield item
+        if done % LOAD_PROGRESS_EVERY == 0:
+            progress("loading", done, total)
+    progress("loading", total, total)
 
 
 def _key_matches(template: Any, value: Any) -> bool:

@@ -1,14 +1,12 @@
 """The Simulation section: the sample data (its seed and counts, the user's
-own items, a download), and every access pattern run against it, each
-result loaded by its own request so the page fills in as they finish."""
+own items, a download), and every access pattern run against it by a
+background job (`modeler.jobs`) whose progress and results the page polls,
+each result shown as soon as the job stores it."""
 
 from __future__ import annotations
 
-import base64
-import json
 import logging
 import threading
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,12 +21,20 @@ from django_htmx.http import retarget
 
 from modeler import design as d
 from modeler import diagrams, selectors, services
-from modeler.diagrams.collections import shortened
-from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
-from modeler.parameters import pattern_parameters
+from modeler.jobs import services as jobs
+from modeler.jobs.results import pattern_result
+from modeler.jobs.runner import build_problem
+from modeler.models import SimulationJob
 from modeler.review.cache import cached_review
-from modeler.sampledata import FileProblem, ItemsFileError, write_jsonl
+from modeler.sampledata import (
+    FileProblem,
+    ItemsFileError,
+    SampleDataError,
+    generate,
+    with_own_items,
+    write_jsonl,
+)
 from modeler.selectors import ProjectAccess
 from modeler.simulation import PatternRun, Simulation
 from modeler.views.statuses import INVALID
@@ -36,12 +42,14 @@ from modeler.views.workspace import design_for, load_simulation
 
 logger = logging.getLogger(__name__)
 
-MAX_ITEMS_SHOWN = 25
 LINES_PER_CHUNK = 500
 
 
 @dataclass(frozen=True)
 class EntityCount:
+    """An entity's generated items and the user's own, as the job counted
+    them (`modeler.jobs.results.entity_counts`)."""
+
     name: str
     colour: int | None
     generated: int
@@ -71,23 +79,16 @@ def _render_page(
 ) -> HttpResponse:
     """The page, or for htmx its content; with `panel_only`, for a form
     refused while the project stayed as it was, only the sample data panel,
-    so that the pattern results stay in place."""
-    project = access.project
-    # Loaded here rather than by the first pattern, so that the pattern
-    # requests, sent together, find it built instead of each building it.
-    loaded = load_simulation(design)
-    counts = _entity_counts(design, loaded.simulation)
+    so that the pattern results stay in place. The simulation itself runs
+    in a background job, started here or reused: the page shows how far it
+    is and the results stored so far."""
+    job = jobs.simulation_job_for(
+        project=access.project, design=design, user=request.user
+    )
     context = {
-        "access": access,
-        "project": project,
+        **_job_context(access, job, design=design),
         "design": design,
         "section": "simulation",
-        "problem": loaded.problem,
-        "patterns": list(enumerate(design.access_patterns))
-        if loaded.simulation
-        else [],
-        "counts": counts,
-        "generated_total": sum(c.generated for c in counts),
         "own_total": len(design.sample_data.items),
         "seed_form": seed_form
         or SampleSeedForm(initial={"seed": design.sample_data.seed}),
@@ -106,26 +107,100 @@ def _render_page(
     )
 
 
-def _entity_counts(
-    design: d.Design, simulation: Simulation | None
-) -> list[EntityCount]:
-    """Per entity, the generated items and the user's own in the simulated
-    table (an own item replaces a generated one with the same key)."""
-    if simulation is None:
-        return []
-    own_positions = {
-        simulation.position[simulation.key_of(item_from_wire(d.thaw(wire)))]
-        for wire in design.sample_data.items
+def _job_context(
+    access: ProjectAccess,
+    job: SimulationJob,
+    *,
+    design: d.Design | None = None,
+    shown: int = 0,
+) -> dict[str, Any]:
+    """What the progress, the sample counts and the pattern results of a
+    job need; with `design`, every pattern with its result or none yet,
+    else the results stored from position `shown` on."""
+    stored = jobs.pattern_result_list(job=job, since=shown)
+    context: dict[str, Any] = {
+        "access": access,
+        "project": access.project,
+        "job": job,
+        "problem": job.message if job.state == SimulationJob.State.FAILED else "",
+        "counts": [EntityCount(**count) for count in job.counts],
+        "generated_total": sum(count["generated"] for count in job.counts),
+        "shown": shown + len(stored),
+        "new_results": stored,
+        # Once it failed or was cancelled, the patterns it did not run.
+        "unrun": range(shown + len(stored), job.patterns_total)
+        if job.state in (SimulationJob.State.FAILED, SimulationJob.State.CANCELLED)
+        else (),
     }
-    own = Counter(simulation.entities[i] for i in own_positions)
-    generated = Counter(simulation.entities) - own
-    counts = [
-        EntityCount(e.name, i % 10, generated[e.name], own[e.name])
-        for i, e in enumerate(design.entities)
-    ]
-    if own[None]:
-        counts.append(EntityCount("", None, 0, own[None]))
-    return counts
+    if design is not None:
+        by_position = {r.position: r for r in stored}
+        context["patterns"] = [
+            (position, pattern, by_position.get(position))
+            for position, pattern in enumerate(design.access_patterns)
+        ]
+    return context
+
+
+@login_required
+@require_GET
+def simulation_progress(
+    request: HttpRequest, project_id: int, job_id: int
+) -> HttpResponse:
+    """The job's progress, polled while it runs, with the results stored
+    since the page was last told (`shown`: how many it has) and the sample
+    counts, swapped in out of band."""
+    access, design = design_for(request, project_id)
+    job = jobs.simulation_job_get(project=access.project, job_id=job_id)
+    if job is None:
+        raise Http404("No such simulation job")
+    try:
+        shown = max(0, int(request.GET.get("shown", "0")))
+    except ValueError:
+        shown = 0
+    context = _job_context(access, job, shown=shown)
+    context.update(oob=True, design=design, own_total=len(design.sample_data.items))
+    return render(request, "modeler/simulation.html#job-progress", context)
+
+
+@login_required
+@require_POST
+def simulation_cancel(
+    request: HttpRequest, project_id: int, job_id: int
+) -> HttpResponse:
+    """Stops the job. Anyone who may see the project may: it changes
+    nothing in the design."""
+    access, _ = design_for(request, project_id)
+    job = jobs.simulation_job_cancel(project=access.project, job_id=job_id)
+    if job is None:
+        raise Http404("No such simulation job")
+    if request.htmx:
+        context = _job_context(access, job, shown=job.patterns_run)
+        return render(request, "modeler/simulation.html#job-progress", context)
+    return redirect("simulation-page", project_id=project_id)
+
+
+@login_required
+@require_POST
+def simulation_rerun(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Runs the design's simulation again after it failed or was
+    cancelled (a viewer may: it changes nothing in the design)."""
+    access, design = design_for(request, project_id)
+    jobs.simulation_job_rerun(project=access.project, design=design, user=request.user)
+    return redirect("simulation-page", project_id=project_id)
+
+
+@login_required
+@require_GET
+def simulation_indicator(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The header's "Simulating… N%" while one of the project's jobs runs;
+    it asks again every few seconds until none does."""
+    access, _ = design_for(request, project_id)
+    job = jobs.simulation_job_running(project=access.project)
+    return render(
+        request,
+        "modeler/_simulation-indicator.html",
+        {"project": access.project, "job": job},
+    )
 
 
 @login_required
@@ -238,14 +313,18 @@ def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpRespon
 @require_GET
 def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
     """The simulated table's items, generated and own, as DynamoDB JSON
-    lines."""
+    lines. They are made here (the job keeps only its results), but not
+    loaded into the engine: the file needs only the items."""
     access, design = design_for(request, project_id)
-    loaded = load_simulation(design)
-    if loaded.simulation is None:
-        messages.error(request, f"Nothing to download. {loaded.problem}")
+    try:
+        items = with_own_items(design, generate(design)).items
+    except Exception as exc:
+        if not isinstance(exc, SampleDataError):
+            logger.exception("Making the sample data of %r failed", design.name)
+        messages.error(request, f"Nothing to download. {build_problem(exc)}")
         return redirect("simulation-page", project_id=project_id)
     response = StreamingHttpResponse(
-        _chunks(write_jsonl(loaded.simulation.items)),
+        _chunks(write_jsonl(items)),
         content_type="application/x-ndjson; charset=utf-8",
     )
     name = slugify(access.project.name)
@@ -273,55 +352,27 @@ def _chunks(lines: Iterable[str]) -> Iterator[bytes]:
 def simulation_pattern(
     request: HttpRequest, project_id: int, position: int
 ) -> HttpResponse:
+    """One pattern's result as the design's simulation job stored it, or
+    how far the job is while it has not."""
     access, design = design_for(request, project_id)
-    context = pattern_context(access, design, position)
-    if request.htmx:
-        return render(request, "modeler/simulation.html#pattern-result", context)
-    context["section"] = "simulation"
-    return render(request, "modeler/simulation-pattern.html", context)
-
-
-def pattern_context(
-    access: ProjectAccess, design: d.Design, position: int
-) -> dict[str, Any]:
-    """One access pattern run against the sample data, for its result: the
-    verdict, the counts and capacity, the requests and the items."""
     if not 0 <= position < len(design.access_patterns):
         raise Http404("No such access pattern")
-    pattern = design.access_patterns[position]
-    loaded = load_simulation(design)
-    context: dict[str, Any] = {
+    job = jobs.simulation_job_for(
+        project=access.project, design=design, user=request.user
+    )
+    context = {
         "access": access,
         "project": access.project,
+        "job": job,
         "position": position,
-        "pattern": pattern,
-        "problem": loaded.problem,
+        "pattern": design.access_patterns[position],
+        "stored": jobs.pattern_result_get(job=job, position=position),
+        "problem": job.message if job.state == SimulationJob.State.FAILED else "",
     }
-    if loaded.simulation is not None and loaded.lock is not None:
-        run = _run(loaded.simulation, loaded.lock, pattern)
-        context.update(
-            run=run,
-            # Lists rather than dicts: a template would read `.items` of a
-            # dict with a parameter or index named "items" as that entry.
-            # A write binds every attribute of its item; only the pattern's
-            # own parameters are worth showing.
-            parameters=[
-                (p.name, run.parameters[p.name])
-                for p in pattern_parameters(design, pattern)
-                if p.name in run.parameters
-            ],
-            capacity_by_index=list(run.capacity.by_index.items()),
-            table=_item_table(run, loaded.simulation.key_names, design),
-            requests=[
-                {
-                    "operation": c.operation,
-                    "json": json.dumps(c.request, indent=2, default=_json_default),
-                    "cli": c.cli,
-                }
-                for c in run.calls
-            ],
-        )
-    return context
+    if request.htmx:
+        return render(request, "modeler/simulation.html#stored-result", context)
+    context["section"] = "simulation"
+    return render(request, "modeler/simulation-pattern.html", context)
 
 
 @login_required
@@ -333,7 +384,21 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
     access, design = design_for(request, project_id)
     if not design.access_patterns:
         raise Http404("No access patterns to present")
-    context = pattern_context(access, design, position)
+    if not 0 <= position < len(design.access_patterns):
+        raise Http404("No such access pattern")
+    pattern = design.access_patterns[position]
+    loaded = load_simulation(design)
+    context: dict[str, Any] = {
+        "access": access,
+        "project": access.project,
+        "position": position,
+        "pattern": pattern,
+        "problem": loaded.problem,
+    }
+    run = None
+    if loaded.simulation is not None and loaded.lock is not None:
+        run = _run(loaded.simulation, loaded.lock, pattern)
+        context.update(pattern_result(design, loaded.simulation, run))
     count = len(design.access_patterns)
     settings = selectors.project_cost_settings(project=access.project)
     review = cached_review(
@@ -341,7 +406,7 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
     )
     capacity = next((c for c in review.cost.patterns if c.position == position), None)
     context.update(
-        collection=_returned_collection(design, position, context.get("run")),
+        collection=_returned_collection(design, position, run),
         capacity=capacity,
         monthly=capacity.monthly_on_demand(settings.prices) if capacity else None,
         count=count,
@@ -403,60 +468,3 @@ def _run(
             pattern,
             error=f"the simulator failed on this pattern ({type(exc).__name__}: {exc})",
         )
-
-
-def _json_default(value: object) -> object:
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode()
-    return str(value)
-
-
-def _item_table(
-    run: PatternRun, key_names: tuple[str, ...], design: d.Design
-) -> dict[str, Any]:
-    """The returned items as rows under key-first columns, with the entity
-    colour of each row."""
-    colours = {e.name: i % 10 for i, e in enumerate(design.entities)}
-    index_keys = [
-        a.name for a in design.table.all_key_attributes() if a.name not in key_names
-    ]
-    shown = run.items[:MAX_ITEMS_SHOWN]
-    others: dict[str, None] = {}
-    for item in shown:
-        for name in item:
-            if name not in key_names and name not in index_keys:
-                others.setdefault(name, None)
-    columns = (
-        list(key_names)
-        + [k for k in index_keys if any(k in i for i in shown)]
-        + list(others)
-    )
-    rows = []
-    for item, entity in zip(shown, run.item_entities, strict=False):
-        wire = item_to_json_wire(item)
-        rows.append(
-            {
-                "entity": entity,
-                "colour": colours.get(entity or ""),
-                "cells": [_cell(wire.get(c)) for c in columns],
-            }
-        )
-    return {
-        "columns": columns,
-        "rows": rows,
-        "more": len(run.items) - len(shown),
-        "key_count": len(key_names),
-    }
-
-
-def _cell(wire: dict | None) -> str:
-    if wire is None:
-        return ""
-    ((kind, value),) = wire.items()
-    if kind in ("S", "N"):
-        return shortened(str(value))
-    if kind == "NULL":
-        return "null"
-    if kind == "BOOL":
-        return "true" if value else "false"
-    return shortened(json.dumps(value, separators=(",", ":")))

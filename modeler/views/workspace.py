@@ -12,6 +12,7 @@ from django.http import HttpRequest
 
 from modeler import design as d
 from modeler import selectors
+from modeler.jobs.runner import build_problem
 from modeler.sampledata import SampleDataError
 from modeler.selectors import ProjectAccess
 from modeler.simulation import Simulation
@@ -46,17 +47,8 @@ def load_simulation(design: d.Design) -> Loaded:
     sample data, and a simulator bug must not take a page down."""
     try:
         simulation, lock = cached_simulation(design)
-    except SampleDataError as exc:
-        return Loaded(problem=f"The sample data cannot be made: {exc}.")
-    except ClientError as exc:
-        error = exc.response["Error"]
-        return Loaded(
-            problem=f"The table cannot be created: {error['Code']}: {error['Message']}"
-        )
     except Exception as exc:
-        logger.exception("Loading the simulation of %r failed", design.name)
-        return Loaded(
-            problem="The simulator could not load this design "
-            f"({type(exc).__name__}: {exc})."
-        )
+        if not isinstance(exc, (SampleDataError, ClientError)):
+            logger.exception("Loading the simulation of %r failed", design.name)
+        return Loaded(problem=build_problem(exc))
     return Loaded(simulation, lock)

@@ -1,18 +1,23 @@
 """A designer checks a design against its sample data: log in, open an
 example project's Simulation tab, read the verdicts and a request, then try
-another seed and import items of their own."""
+another seed and import items of their own; the simulation runs in a job
+worker (the database backend's), its progress and results polled."""
 
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connections
+from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import expect
 
 from modeler import services
 from modeler.designfile import read_design
+from modeler.jobs import runner
 from tests.views.conftest import stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,7 +41,9 @@ def _wait_for_every_verdict(page, count: int) -> None:
     )
 
 
-def test_every_pattern_of_an_example_passes_and_shows_its_request(page, screenshot):
+def test_every_pattern_of_an_example_passes_and_shows_its_request(
+    worker, page, screenshot
+):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
     project = services.project_create(owner=owner, design=design)
@@ -74,7 +81,7 @@ def test_every_pattern_of_an_example_passes_and_shows_its_request(page, screensh
     screenshot("11-simulation-request", full_page=False)
 
 
-def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):
+def test_another_seed_and_own_items_rerun_the_patterns(worker, page, screenshot):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "social-graph.yaml").read_bytes()).design
     project = services.project_create(owner=owner, design=design)
@@ -95,7 +102,8 @@ def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):
 
     # A broken file is refused with every problem, and nothing is kept.
     download = page.locator("a", has_text="Download .jsonl")
-    with page.expect_download() as info:
+    # The file is made by the request itself, which takes a few seconds.
+    with page.expect_download(timeout=RESULTS_TIMEOUT_MS) as info:
         download.click()
     lines = Path(info.value.path()).read_text().splitlines()
     broken = "\n".join([lines[0], "{not json", lines[1], '{"PK": {"S": "x"}}'])
@@ -135,3 +143,155 @@ def test_another_seed_and_own_items_rerun_the_patterns(page, screenshot):
     ).to_have_text("2")
     _wait_for_every_verdict(page, patterns)
     assert len(stored_design(project).sample_data.items) == 2
+
+
+# --- In the background, as `make run` and production run it -------------------
+
+
+class _Worker:
+    """The database backend's worker (`manage.py db_worker`'s loop, without
+    its signal handlers, which only the main thread may set) in a thread,
+    and a gate that holds each job before the pattern at `hold_at` until
+    the test opens it."""
+
+    def __init__(self, monkeypatch, hold_at: int | None, *, batch: bool = True) -> None:
+        self.batch = batch
+        self.gate = threading.Event()
+        self.errors: list[BaseException] = []
+        run_pattern = runner._run
+        count = {"n": 0}
+
+        def held(simulation, pattern):
+            if count["n"] == hold_at:
+                assert self.gate.wait(RESULTS_TIMEOUT_MS / 1000)
+            count["n"] += 1
+            return run_pattern(simulation, pattern)
+
+        monkeypatch.setattr(runner, "_run", held)
+
+    def run(self) -> None:
+        """Starts it: in a batch, it takes the jobs queued and stops; else it
+        waits for more until `join`."""
+        self.worker = Worker(
+            queue_names=["default"],
+            interval=0 if self.batch else 0.1,
+            batch=self.batch,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=None,
+            worker_id="browser-test",
+            excluded_queue_names=[],
+        )
+        self.thread = threading.Thread(target=self._work)
+        self.thread.start()
+
+    def _work(self) -> None:
+        try:
+            self.worker.run()
+        except BaseException as exc:
+            self.errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def join(self) -> None:
+        self.gate.set()
+        self.worker.running = self.batch
+        self.thread.join(RESULTS_TIMEOUT_MS / 1000)
+        assert not self.thread.is_alive() and not self.errors
+
+
+@pytest.fixture
+def database_jobs(settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@pytest.fixture
+def worker(database_jobs, monkeypatch):
+    """A worker that takes each job as it is queued, as `make run`'s does."""
+    worker = _Worker(monkeypatch, hold_at=None, batch=False)
+    worker.run()
+    yield worker
+    worker.join()
+
+
+def test_the_simulation_runs_in_the_background_with_its_progress(
+    database_jobs, page, screenshot, monkeypatch
+):
+    owner = User.objects.create_user("ada", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    patterns = len(design.access_patterns)
+    _log_in(page, "ada", "correct-horse-battery")
+
+    page.goto(f"/projects/{project.pk}/simulation/")
+    # No worker yet: the job waits, and every page of the project says so.
+    progress = page.locator("#job-progress")
+    expect(progress).to_contain_text("Waiting for a worker")
+    expect(page.locator(".job-indicator")).to_have_text("Simulating… 0%")
+    expect(page.locator(".sim-pattern .running")).to_have_count(patterns)
+
+    # A worker takes it; it is held before the fourth pattern.
+    worker = _Worker(monkeypatch, hold_at=3)
+    worker.run()
+    expect(page.locator(".sim-pattern [data-verdict]")).to_have_count(
+        3, timeout=RESULTS_TIMEOUT_MS
+    )
+    expect(progress).to_contain_text("Running the access patterns")
+    expect(progress).to_contain_text("3 of 8 patterns run")
+    expect(page.locator(".sim-pattern .running")).to_have_count(patterns - 3)
+    expect(page.locator("[data-simulation-summary]")).to_have_text(
+        f"Running… 3 of {patterns} done"
+    )
+    assert int(progress.locator("progress").get_attribute("value")) >= 60
+    screenshot("13-simulation-in-progress")
+    page.click("nav.tabs >> text=Key map")
+    expect(page.locator(".job-indicator a")).to_contain_text("Simulating…")
+    page.click(".job-indicator a")
+    expect(page).to_have_url(re.compile(rf"/projects/{project.pk}/simulation/$"))
+
+    # Let it finish: the rest of the results arrive and the polling stops.
+    worker.join()
+    _wait_for_every_verdict(page, patterns)
+    expect(page.locator("[data-simulation-summary]")).to_have_text(
+        f"{patterns} of {patterns} patterns pass"
+    )
+    expect(progress).to_contain_text(f"{patterns} patterns run")
+    expect(page.locator(".sample-counts tbody tr")).to_have_count(3)
+    expect(page.locator("#job-progress[hx-trigger]")).to_have_count(0)
+
+
+def test_a_simulation_is_cancelled_and_run_again(
+    database_jobs, page, screenshot, monkeypatch
+):
+    owner = User.objects.create_user("ada", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "social-graph.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    patterns = len(design.access_patterns)
+    _log_in(page, "ada", "correct-horse-battery")
+    page.goto(f"/projects/{project.pk}/simulation/")
+    worker = _Worker(monkeypatch, hold_at=1)
+    worker.run()
+    expect(page.locator(".sim-pattern [data-verdict]")).to_have_count(
+        1, timeout=RESULTS_TIMEOUT_MS
+    )
+
+    page.click("#job-progress button:text('Cancel')")
+    expect(page.locator("#job-progress button")).to_have_text("Cancelling…")
+    worker.join()
+    alert = page.locator("#job-progress .alert-error")
+    expect(alert).to_have_text(
+        "The simulation was cancelled. "
+        f"Cancelled after 2 of {patterns} patterns had run."
+    )
+    expect(
+        page.locator(".sim-result", has_text="the simulation was cancelled")
+    ).to_have_count(patterns - 2)
+    screenshot("14-simulation-cancelled")
+
+    page.click("button:text('Run again')")
+    expect(page.locator("#job-progress")).to_contain_text("Waiting for a worker")
+    worker = _Worker(monkeypatch, hold_at=None)
+    worker.run()
+    worker.join()
+    _wait_for_every_verdict(page, patterns)
+    expect(page.locator(".sim-pattern .verdict-pass")).to_have_count(patterns)

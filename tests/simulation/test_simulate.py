@@ -330,3 +330,32 @@ def test_a_get_by_a_padded_number_tries_an_empty_draw_without_breaking_the_numbe
 
     assert run.passed, run.verdict.reasons
     assert run.draws > 1
+
+
+def test_progress_is_reported_while_items_are_made_and_loaded():
+    design = example("order-management")
+    calls: list[tuple[str, int, int]] = []
+
+    simulation = Simulation(design, progress=lambda *call: calls.append(call))
+
+    total = len(simulation.items)
+    made = [(done, of) for phase, done, of in calls if phase == "generating"]
+    loaded = [(done, of) for phase, done, of in calls if phase == "loading"]
+    assert len(made) > 1 and made[-1] == (total, total)
+    assert [done for done, _ in made] == sorted(done for done, _ in made)
+    assert loaded[0] == (0, total) and loaded[-1] == (total, total)
+    assert len(loaded) > 2
+    # Reporting changes nothing in what is made.
+    assert simulation.items == Simulation(design).items
+
+
+def test_progress_that_raises_stops_the_build():
+    class Stop(Exception):
+        pass
+
+    def stop(phase: str, done: int, total: int) -> None:
+        if done:
+            raise Stop(phase)
+
+    with pytest.raises(Stop, match="generating"):
+        Simulation(example("order-management"), progress=stop)

@@ -105,7 +105,8 @@ def test_cloudformation_shows_cfn_lint_beside_it(project, owner_client):
     assert "No errors, no warnings." in html(response)
     # Without JavaScript, the lint runs with the page.
     page = html(owner_client.get(url(project, "?format=cloudformation-json&lint=1")))
-    assert "No errors, no warnings." in page and 'hx-trigger="load"' not in page
+    assert "No errors, no warnings." in page
+    assert f'hx-get="{url(project, "cloudformation-json/lint/")}"' not in page
 
 
 def test_workbench_export_says_what_the_model_cannot_hold(project, owner_client):

@@ -201,7 +201,7 @@ def test_endpoints_refuse_the_other_method(project, owner_client, method, path):
 
 
 @pytest.mark.parametrize("role", ["owner", "editor", "viewer"])
-def test_page_shows_the_sample_data_and_loads_each_pattern(
+def test_page_shows_the_sample_data_and_each_patterns_result(
     project, small_design, role, request
 ):
     client = request.getfixturevalue(f"{role}_client")
@@ -220,12 +220,13 @@ def test_page_shows_the_sample_data_and_loads_each_pattern(
     assert response.context["generated_total"] == sum(generated.values())
     assert f"<dd>{sum(generated.values())}</dd>" in html
     assert f'href="{_url(project, "sample-data.jsonl")}" download' in html
+    # The job ran (at once, in tests) and stored every result, shown in place.
+    assert 'data-job-state="done"' in html
+    assert 'hx-trigger="every 1s"' not in html
     for position, pattern in enumerate(small_design.access_patterns):
-        url = _url(project, f"{position}/")
-        # The result loads by itself; the link works without JavaScript.
-        assert f'<div hx-get="{url}" hx-trigger="load" hx-swap="outerHTML">' in html
-        assert f'<a href="{url}">open the result</a>' in html
         assert f">{pattern.name}</h3>" in html
+        slot = html.split(f'id="pattern-{position}-result">', 1)[1]
+        assert slot.lstrip().startswith('<div class="sim-result" data-verdict="pass">')
     assert 'data-simulation-summary data-total="8"' in html
     # Only editors and owners get the forms.
     can_write = role != "viewer"
@@ -259,15 +260,16 @@ def test_page_queries_do_not_grow_with_the_users_items(project, owner_client):
     for lines in ([], [CUSTOMER.replace("mine", str(i)) for i in range(20)]):
         if lines:
             _import(owner_client, project, "\n".join(lines))
+        owner_client.get(_url(project))  # runs the design's job
         with CaptureQueriesContext(connection) as queries:
             response = owner_client.get(_url(project))
         assert response.status_code == 200
         counts.append(len(queries))
 
-    # The session, the user, the project (its owner needs no membership) and
-    # the user's latest revisions (the Undo button); the design comes from
-    # memory (a revision never changes).
-    assert counts == [4, 4]
+    # The session, the user, the project (its owner needs no membership),
+    # the user's latest revisions (the Undo button), the design's job and
+    # its results; the design comes from memory (a revision never changes).
+    assert counts == [6, 6]
     assert "<dt>Your items</dt><dd>20</dd>" in _html(response)
 
 
@@ -279,7 +281,7 @@ def test_page_for_htmx_is_the_section_without_the_layout(project, owner_client):
     assert html.lstrip().startswith('<div id="simulation">')
     assert "<html" not in html
     assert 'id="sample-data"' in html
-    assert html.count('hx-trigger="load"') == 8
+    assert html.count('class="sim-slot"') == 8
 
 
 def test_page_of_a_design_without_patterns_says_how_to_add_them(owner, owner_client):
@@ -319,7 +321,9 @@ def test_page_of_a_design_whose_sample_data_cannot_be_made(
         in html
     )
     assert "depend on each other" in html
-    assert 'hx-trigger="load"' not in html  # no pattern result is loaded
+    assert 'data-job-state="failed"' in html
+    assert 'class="sim-slot"' not in html  # no pattern result is shown
+    assert f'action="{_url(project, "run/")}"' in html  # Run again
     assert "sample-data.jsonl" not in html
     assert "The patterns cannot run until the sample data can be made." in html
 

@@ -1,0 +1,55 @@
+"""What one job may spend: CPU seconds of its own thread and memory added
+to its process since it started. Plain Python: nothing here imports
+Django."""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from dataclasses import dataclass, field
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_STATM = "/proc/self/statm"
+
+
+class BudgetExceeded(Exception):
+    """`kind` is "time" or "memory"; `spent` is in seconds or MB."""
+
+    def __init__(self, kind: str, spent: float, limit: float) -> None:
+        super().__init__(f"{kind} budget of {limit} passed ({spent:.0f})")
+        self.kind, self.spent, self.limit = kind, spent, limit
+
+
+def resident_mb() -> float:
+    """The process's resident memory now (Linux), or its peak elsewhere."""
+    try:
+        with open(_STATM) as statm:
+            return int(statm.read().split()[1]) * _PAGE / 2**20
+    except OSError:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        # Kilobytes on Linux, bytes on macOS.
+        return peak / 2**20 if peak > 2**32 else peak / 2**10
+
+
+@dataclass
+class Budget:
+    cpu_seconds: float
+    memory_mb: float
+    _cpu_start: float = field(default_factory=time.thread_time)
+    _memory_start: float = field(default_factory=resident_mb)
+
+    def cpu_spent(self) -> float:
+        return time.thread_time() - self._cpu_start
+
+    def memory_added(self) -> float:
+        return resident_mb() - self._memory_start
+
+    def check(self) -> None:
+        """Raises BudgetExceeded once either is passed."""
+        spent = self.cpu_spent()
+        if spent > self.cpu_seconds:
+            raise BudgetExceeded("time", spent, self.cpu_seconds)
+        added = self.memory_added()
+        if added > self.memory_mb:
+            raise BudgetExceeded("memory", added, self.memory_mb)

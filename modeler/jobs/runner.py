@@ -1,0 +1,236 @@
+"""A simulation job as its worker runs it: the sample data made and loaded
+with its progress stored, then each access pattern run and its result
+stored as soon as it is ready; the cancel flag and the budget are checked
+between steps and every few thousand items."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+from botocore.exceptions import ClientError
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+
+from modeler import design as d
+from modeler.conversion import design_from_revision_id
+from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.results import entity_counts, pattern_result, verdict_of
+from modeler.models import PatternResult, SimulationJob
+from modeler.sampledata import SampleDataError
+from modeler.sampledata.generate import MAX_ITEMS, planned_counts
+from modeler.simulation import PatternRun, Simulation
+
+logger = logging.getLogger(__name__)
+
+State, Phase = SimulationJob.State, SimulationJob.Phase
+# Progress is written, and the cancel flag read, at most this often.
+REPORT_SECONDS = 0.25
+
+
+class Cancelled(Exception):
+    pass
+
+
+def build_problem(exc: Exception) -> str:
+    """Why a design's simulation cannot be built, for its user."""
+    if isinstance(exc, SampleDataError):
+        return f"The sample data cannot be made: {exc}."
+    if isinstance(exc, ClientError):
+        error = exc.response["Error"]
+        return f"The table cannot be created: {error['Code']}: {error['Message']}"
+    return f"The simulator could not load this design ({type(exc).__name__}: {exc})."
+
+
+def run_job(job_id: int) -> None:
+    """Runs the job unless it was cancelled or taken by another worker;
+    whatever happens, leaves it done, failed or cancelled."""
+    claimed = SimulationJob.objects.filter(
+        pk=job_id, state=State.QUEUED, cancel_requested=False
+    ).update(state=State.RUNNING, started=timezone.now(), heartbeat=timezone.now())
+    if not claimed:
+        SimulationJob.objects.filter(pk=job_id, state=State.QUEUED).update(
+            state=State.CANCELLED,
+            message="Cancelled before it started.",
+            finished=timezone.now(),
+        )
+        return
+    job = SimulationJob.objects.get(pk=job_id)
+    design = design_from_revision_id(job.revision_id)
+    watch = _Watch(
+        job_id,
+        design,
+        Budget(settings.SIMULATION_CPU_SECONDS, settings.SIMULATION_MEMORY_MB),
+    )
+    try:
+        _simulate(design, watch)
+    except Cancelled:
+        _finish(job_id, State.CANCELLED, f"Cancelled {watch.where()}.")
+    except BudgetExceeded as exc:
+        _finish(job_id, State.FAILED, watch.budget_message(exc))
+    except Exception as exc:
+        if not isinstance(exc, (SampleDataError, ClientError)):
+            logger.exception("Simulation job %s of %r failed", job_id, design.name)
+        _finish(job_id, State.FAILED, build_problem(exc))
+    except BaseException:
+        # The worker was told twice to stop (the first time it finishes
+        # the job it runs): the job ends with it.
+        _finish(
+            job_id,
+            State.FAILED,
+            f"The worker was stopped {watch.where()}: run it again.",
+        )
+        raise
+    else:
+        _finish(job_id, State.DONE, "")
+
+
+def _simulate(design: d.Design, watch: _Watch) -> None:
+    watch.report(Phase.GENERATING, 0, 0, force=True)
+    simulation = Simulation(design, progress=watch.progress)
+    watch.simulation = simulation
+    patterns = design.access_patterns
+    SimulationJob.objects.filter(pk=watch.job_id).update(
+        phase=Phase.RUNNING,
+        counts=entity_counts(design, simulation),
+        items_made=len(simulation.items),
+        items_loaded=len(simulation.items),
+        items_total=len(simulation.items),
+        patterns_total=len(patterns),
+        heartbeat=timezone.now(),
+    )
+    for position, pattern in enumerate(patterns):
+        watch.pattern = pattern.name
+        watch.check(force=True)
+        run = _run(simulation, pattern)
+        PatternResult.objects.create(
+            job_id=watch.job_id,
+            position=position,
+            name=pattern.name[:500],
+            verdict=verdict_of(run),
+            result=pattern_result(design, simulation, run),
+        )
+        watch.patterns_run = position + 1
+        SimulationJob.objects.filter(pk=watch.job_id).update(
+            patterns_run=F("patterns_run") + 1, heartbeat=timezone.now()
+        )
+
+
+def _run(simulation: Simulation, pattern: d.AccessPattern) -> PatternRun:
+    try:
+        # With its further draws, as the review and `simulate` judge it.
+        return simulation.draw(simulation.run(pattern))
+    except Exception as exc:
+        # One pattern's simulator bug must not hide the others' results.
+        logger.exception("Simulating the pattern %r failed", pattern.name)
+        return PatternRun(
+            pattern,
+            error=f"the simulator failed on this pattern ({type(exc).__name__}: {exc})",
+        )
+
+
+def _finish(job_id: int, state: str, message: str) -> None:
+    SimulationJob.objects.filter(pk=job_id).update(
+        state=state, message=message, finished=timezone.now()
+    )
+
+
+@dataclass
+class _Watch:
+    """The job's progress as it goes, written to its row now and then,
+    with the cancel flag and the budget checked each time."""
+
+    job_id: int
+    design: d.Design
+    budget: Budget
+    phase: str = Phase.GENERATING
+    done: int = 0
+    total: int = 0
+    patterns_run: int = 0
+    pattern: str = ""
+    simulation: Simulation | None = None
+    _last: float = field(default=0.0)
+
+    def progress(self, phase: str, done: int, total: int) -> None:
+        self.report(phase, done, total)
+
+    def report(self, phase: str, done: int, total: int, *, force: bool = False) -> None:
+        self.phase, self.done, self.total = phase, done, total
+        self.budget.check()
+        if not force and time.monotonic() - self._last < REPORT_SECONDS:
+            return
+        counted = (
+            {"items_made": done}
+            if phase == Phase.GENERATING
+            else {
+                "items_made": total,
+                "items_loaded": done,
+            }
+        )
+        SimulationJob.objects.filter(pk=self.job_id).update(
+            phase=phase, items_total=total, heartbeat=timezone.now(), **counted
+        )
+        self._cancel_check()
+
+    def check(self, *, force: bool = False) -> None:
+        self.budget.check()
+        if force or time.monotonic() - self._last >= REPORT_SECONDS:
+            self._cancel_check()
+
+    def _cancel_check(self) -> None:
+        self._last = time.monotonic()
+        cancelled = (
+            SimulationJob.objects.filter(pk=self.job_id)
+            .values_list("cancel_requested", flat=True)
+            .first()
+        )
+        if cancelled is not False:  # asked, or the job is gone
+            raise Cancelled
+
+    def where(self) -> str:
+        """How far it had gone, for a message."""
+        if self.simulation is not None:
+            total = len(self.design.access_patterns)
+            return f"after {self.patterns_run:,} of {total:,} patterns had run"
+        verb = "made" if self.phase == Phase.GENERATING else "loaded"
+        return f"with {self.done:,} of {self.total:,} items {verb}"
+
+    def budget_message(self, exc: BudgetExceeded) -> str:
+        counts = self._counts()
+        total = sum(counts.values())
+        if exc.kind == "time":
+            budget = (
+                f"the {exc.limit:,.0f} s CPU budget of a simulation "
+                "(SIMULATION_CPU_SECONDS)"
+            )
+            verb = "pass"
+        else:
+            budget = (
+                f"the {exc.limit:,.0f} MB memory budget of a simulation "
+                "(SIMULATION_MEMORY_MB)"
+            )
+            verb = "need more than"
+        if not counts:
+            return f"This design's simulation passed {budget}."
+        largest = max(counts, key=counts.__getitem__)
+        items = f"{largest}'s {counts[largest]:,} items"
+        if total > counts[largest]:
+            items += f" (of {total:,} in all)"
+        if self.simulation is not None:
+            step = f", running '{self.pattern}'" if self.pattern else ""
+            return (
+                f"Running the access patterns on {items} passed {budget} "
+                f"{self.where()}{step}: lower {largest}'s count in Sample data."
+            )
+        return f"{items} {verb} {budget}: lower {largest}'s count in Sample data."
+
+    def _counts(self) -> dict[str, int]:
+        if self.simulation is not None:
+            counts: dict[str, int] = {}
+            for name in self.simulation.entities:
+                if name is not None:
+                    counts[name] = counts.get(name, 0) + 1
+            return counts
+        return planned_counts(self.design, stop_after=MAX_ITEMS * 2)
