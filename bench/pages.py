@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import dataclasses
+import importlib
 import logging
 import os
 import pstats
@@ -58,6 +59,10 @@ from modeler import services  # noqa: E402
 from modeler.design import Design  # noqa: E402
 from modeler.examples import examples  # noqa: E402
 from modeler.exporters.formats import EXPORT_FORMATS  # noqa: E402
+from modeler.review import cache as review_cache  # noqa: E402
+from modeler.simulation.cache import forget_simulations  # noqa: E402
+
+generate_module = importlib.import_module("modeler.sampledata.generate")
 from modeler.models import Project  # noqa: E402
 
 RUNS = 5
@@ -135,13 +140,12 @@ def _arguments(route: str) -> list[tuple[str, str]]:
 def empty_caches() -> None:
     for cache in caches.all():
         cache.clear()
-    # The simulations kept between requests (a module of our own; its
-    # name may change as the simulation moves to a worker).
-    from modeler.simulation import cache as simulations
-
-    entries = getattr(simulations, "_entries", None)
-    if entries is not None:
-        entries.clear()
+    # The simulations, the reviews and the entities' sample items kept
+    # between requests.
+    forget_simulations()
+    review_cache._entries.clear()
+    review_cache._runs.clear()
+    generate_module._kept.clear()
 
 
 @dataclass

@@ -22,6 +22,7 @@ from modeler.models import PatternResult, SimulationJob
 from modeler.sampledata import SampleDataError
 from modeler.sampledata.generate import MAX_ITEMS, planned_counts
 from modeler.simulation import PatternRun, Simulation
+from modeler.simulation.cache import cached_simulation
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +90,10 @@ def run_job(job_id: int) -> None:
 
 def _simulate(design: d.Design, watch: _Watch) -> None:
     watch.report(Phase.GENERATING, 0, 0, force=True)
-    simulation = Simulation(design, progress=watch.progress)
+    # The worker keeps the loaded tables of its last designs: a job for a
+    # design whose data an earlier job loaded (a pattern, its traffic or a
+    # description edited) goes straight to the patterns.
+    simulation, lock = cached_simulation(design, progress=watch.progress)
     watch.simulation = simulation
     patterns = design.access_patterns
     SimulationJob.objects.filter(pk=watch.job_id).update(
@@ -104,7 +108,8 @@ def _simulate(design: d.Design, watch: _Watch) -> None:
     for position, pattern in enumerate(patterns):
         watch.pattern = pattern.name
         watch.check(force=True)
-        run = _run(simulation, pattern)
+        with lock:  # write patterns change the table, then put it back
+            run = _run(simulation, pattern)
         PatternResult.objects.create(
             job_id=watch.job_id,
             position=position,

@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 
 from modeler.design import Design
 from modeler.simulation.simulate import Simulation
@@ -49,14 +50,18 @@ def data_digest(design: Design) -> str:
 
 
 def cached_simulation(
-    design: Design, *, seed: int | None = None
+    design: Design,
+    *,
+    seed: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[Simulation, threading.Lock]:
     """The design's simulation, built once however many requests ask for it
     at the same time (a page asks once per access pattern): the first
     builds it, the others wait for it rather than build it again. It is
     shared by every version of the design with the same data (`data_digest`),
     so its own `design` may be another version's: callers run the patterns
-    of the design they hold."""
+    of the design they hold. `progress` is told how the build goes, when
+    this call builds it (see Simulation); it may raise to stop the build."""
     key = f"{data_digest(design)}:{seed}"
     with _guard:
         entry = _entries.get(key)
@@ -71,7 +76,7 @@ def cached_simulation(
             if entry is not None:
                 return entry
         try:
-            entry = (Simulation(design, seed=seed), threading.Lock())
+            entry = (Simulation(design, seed=seed, progress=progress), threading.Lock())
         except BaseException:
             with _guard:
                 _building.pop(key, None)
@@ -82,3 +87,9 @@ def cached_simulation(
             while len(_entries) > MAX_ENTRIES:
                 _entries.popitem(last=False)
     return entry
+
+
+def forget_simulations() -> None:
+    """Drops every kept simulation (tests that count builds start here)."""
+    with _guard:
+        _entries.clear()

@@ -12,12 +12,13 @@ from django.test import Client
 from django.utils.html import escape
 
 from modeler import design as d
-from modeler import services
+from modeler import selectors, services
 from modeler.design import Design
 from modeler.jobs import budget as budget_module
 from modeler.jobs import services as jobs
 from modeler.models import Project, Role, SimulationJob
 from modeler.simulation import Simulation
+from modeler.simulation.cache import forget_simulations
 
 SCRIPT = "<script>alert(1)</script>"
 HTMX = {"HX-Request": "true"}
@@ -52,6 +53,12 @@ def project(owner, editor, viewer, small_design) -> Project:
 def queued(settings):
     """Jobs wait in the database for a worker (none runs in these tests)."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@pytest.fixture(autouse=True)
+def _each_test_builds_its_simulation():
+    # The worker keeps loaded tables between jobs; these tests watch builds.
+    forget_simulations()
 
 
 def _url(project: Project, rest: str = "") -> str:
@@ -90,6 +97,46 @@ def test_a_changed_design_gets_a_job_of_its_own_and_the_old_one_is_kept(
     assert first.design_digest != second.design_digest
     assert first.data_digest != second.data_digest
     assert (first.state, second.state) == ("done", "done")
+
+
+def test_a_traffic_edit_runs_the_patterns_on_the_table_already_loaded(
+    project, owner, owner_client, monkeypatch
+):
+    owner_client.get(_url(project))
+    builds = []
+    real_init = Simulation.__init__
+
+    def counted(self, design, **kwargs):
+        builds.append(design.name)
+        real_init(self, design, **kwargs)
+
+    monkeypatch.setattr(Simulation, "__init__", counted)
+    design = selectors.project_design(project=project)
+    first = design.access_patterns[0]
+    edited = dataclasses.replace(
+        design,
+        access_patterns=(
+            dataclasses.replace(
+                first,
+                traffic=dataclasses.replace(first.traffic, rps=first.traffic.rps + 7),
+            ),
+            *design.access_patterns[1:],
+        ),
+    )
+    project.refresh_from_db()
+    services.project_save_design(
+        project=project, design=edited, version=project.version, author=owner
+    )
+
+    owner_client.get(_url(project))
+
+    old, new = SimulationJob.objects.filter(project=project).order_by("pk")
+    assert old.design_digest != new.design_digest and old.data_digest == new.data_digest
+    assert new.state == "done" and new.results.count() == 8
+    assert builds == []
+    assert list(new.results.values_list("verdict", flat=True)) == list(
+        old.results.values_list("verdict", flat=True)
+    )
 
 
 # --- Progress and results as they come -----------------------------------------
