@@ -179,15 +179,19 @@ class Client:
         method: Callable[[dict[str, Any]], dict[str, Any]],
         params: dict[str, Any],
     ) -> dict[str, Any]:
-        if self._validate and not _quick_check(operation)(params):
-            shape = self.meta.service_model.operation_model(operation).input_shape
-            report = self._validator.validate(params, shape)
-            if report.has_errors():
-                raise ParamValidationError(report=report.generate_report())
+        if self._validate and _quick_check(operation)(params):
+            request = params  # the quick check passes no binary value as text
+        else:
+            if self._validate:
+                shape = self.meta.service_model.operation_model(operation).input_shape
+                report = self._validator.validate(params, shape)
+                if report.has_errors():
+                    raise ParamValidationError(report=report.generate_report())
+            request = _text_blobs_as_bytes(params)
         # 32 random hex digits, as uuid4().hex gave, at a sixth of its cost.
         request_id = os.urandom(16).hex().upper()
         try:
-            response = method(_text_blobs_as_bytes(params))
+            response = method(request)
         except EngineError as exc:
             error = exc.response
             error["ResponseMetadata"] = _metadata(request_id, 400)

@@ -24,7 +24,6 @@ VALID: list[tuple[str, dict[str, Any]]] = [
             "Item": {
                 "PK": {"S": "a"},
                 "blob": {"B": b"\x00"},
-                "text_blob": {"B": "abc"},
                 "set": {"SS": ["x", "y"]},
                 "numbers": {"NS": ("1", "2")},
                 "nested": {"M": {"l": {"L": [{"NULL": True}, {"BOOL": False}]}}},
@@ -96,6 +95,7 @@ INVALID: list[tuple[str, dict[str, Any]]] = [
     ("PutItem", {"TableName": "T", "Item": {"a": {"NULL": 1}}}),
     ("PutItem", {"TableName": "T", "Item": {"a": {"L": [{"S": Decimal(1)}]}}}),
     ("Query", {"TableName": "T", "Limit": 0}),
+    ("PutItem", {"TableName": "T", "Item": {"a": {"B": []}}}),
     ("Query", {"TableName": "T", "Limit": "100"}),
     ("BatchWriteItem", {"RequestItems": {"T": [{"PutRequest": {}}]}}),
     ("TransactWriteItems", {"TransactItems": []}),
@@ -111,6 +111,12 @@ def _botocore_errors(operation: str, params: Any) -> bool:
 def test_valid_requests_pass_the_quick_check(operation: str, params: Any) -> None:
     assert _quick_check(operation)(params)
     assert not _botocore_errors(operation, params)
+
+
+def test_binary_values_as_text_are_left_to_botocore() -> None:
+    params = {"TableName": "T", "Item": {"a": {"B": "abc"}, "b": {"BS": ["x"]}}}
+    assert not _quick_check("PutItem")(params)
+    assert not _botocore_errors("PutItem", params)
 
 
 @pytest.mark.parametrize(("operation", "params"), INVALID)
