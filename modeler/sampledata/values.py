@@ -14,7 +14,6 @@ docs/design-format.md documents.
 
 from __future__ import annotations
 
-import base64
 import bisect
 import datetime as dt
 import itertools
@@ -45,9 +44,11 @@ FAKER_NOW = dt.datetime(2026, 6, 30, tzinfo=dt.UTC)
 FAKER_POOL = 2000
 ULID_FROM = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
 ULID_TO = dt.datetime(2026, 12, 31, tzinfo=dt.UTC)
-_TO_CROCKFORD = bytes.maketrans(
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", b"0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-)
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# The two Crockford base32 digits of every 10 bits.
+_CROCKFORD_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
+# A ULID's 26 digits, 10 bits at a time from the top of its 130.
+_ULID_SHIFTS = range(120, -1, -10)
 # What a converter returns for a value DynamoDB cannot store (an empty set):
 # the attribute is left out of the item.
 OMIT = object()
@@ -250,9 +251,9 @@ class Compiler:
 
         def draw(rng: Random, context: Context) -> str:
             number = (_between(rng, low, high) << 80) | rng.getrandbits(80)
-            # base32 of 160 bits; the last 26 digits hold the ULID's 128.
-            text = base64.b32encode(number.to_bytes(20, "big"))[-26:]
-            return text.translate(_TO_CROCKFORD).decode()
+            # The last 26 base32 digits of the number (130 bits; the ULID's
+            # 128 and two zeros above them), as Crockford writes them.
+            return "".join([_CROCKFORD_PAIRS[number >> s & 1023] for s in _ULID_SHIFTS])
 
         return draw
 
