@@ -83,7 +83,11 @@ def item_to_wire(item: Item) -> dict[str, Any]:
         if kind is str:
             out[name] = {"S": value}
         elif kind is Decimal:
-            out[name] = _number(value)
+            # _number, inlined: a call costs as much as the conversion.
+            text = str(value)
+            if "E" in text or ("." in text and text[-1] == "0") or text[:2] == "-0":
+                text = number_text(value)
+            out[name] = {"N": text}
         else:
             out[name] = _TO_WIRE.get(kind, to_wire)(value)
     return out

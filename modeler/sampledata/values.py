@@ -14,14 +14,15 @@ docs/design-format.md documents.
 
 from __future__ import annotations
 
-import base64
 import bisect
 import datetime as dt
 import functools
 import itertools
 import re
 import string
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -42,9 +43,11 @@ FAKER_NOW = dt.datetime(2026, 6, 30, tzinfo=dt.UTC)
 FAKER_POOL = 2000
 ULID_FROM = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
 ULID_TO = dt.datetime(2026, 12, 31, tzinfo=dt.UTC)
-_TO_CROCKFORD = bytes.maketrans(
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", b"0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-)
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# The two Crockford base32 digits of every 10 bits.
+_CROCKFORD_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
+# A ULID's 26 digits, 10 bits at a time from the top of its 130.
+_ULID_SHIFTS = range(120, -1, -10)
 # What a converter returns for a value DynamoDB cannot store (an empty set):
 # the attribute is left out of the item.
 OMIT = object()
@@ -176,21 +179,21 @@ class Compiler:
         return _unique(draw, where, rework=pattern is None)
 
     def _faker_pool(self, provider: str, kwargs: dict[str, Any], where: str) -> Draw:
-        fake = faker_class()("en_US")
-        fake.seed_instance(f"{self.seed}:{where}:{provider}")
-        method = getattr(fake, provider, None)
-        if not callable(method):
+        pool = _faker_pool(f"{self.seed}:{where}:{provider}", provider, kwargs)
+        if pool is None:
             raise SampleDataError(f"{where}: '{provider}' is not a Faker provider")
-        pool: list[Any] = []
+        values = pool.values
+        made = 0
 
         def draw(rng: Random, context: Context) -> Any:
-            if len(pool) < FAKER_POOL:
-                value = _plain_value(method(**kwargs))
-                if too_large := value_size_problem(value):
-                    raise SampleDataError(f"{where}: faker {provider} {too_large}")
-                pool.append(value)
+            nonlocal made
+            if made < FAKER_POOL:
+                value = pool.value(made)
+                if isinstance(value, FakerValueTooLarge):
+                    raise SampleDataError(f"{where}: faker {provider} {value.problem}")
+                made += 1
                 return value
-            return pool[int(rng.random() * FAKER_POOL)]
+            return values[int(rng.random() * FAKER_POOL)]
 
         return draw
 
@@ -247,9 +250,9 @@ class Compiler:
 
         def draw(rng: Random, context: Context) -> str:
             number = (_between(rng, low, high) << 80) | rng.getrandbits(80)
-            # base32 of 160 bits; the last 26 digits hold the ULID's 128.
-            text = base64.b32encode(number.to_bytes(20, "big"))[-26:]
-            return text.translate(_TO_CROCKFORD).decode()
+            # The last 26 base32 digits of the number (130 bits; the ULID's
+            # 128 and two zeros above them), as Crockford writes them.
+            return "".join([_CROCKFORD_PAIRS[number >> s & 1023] for s in _ULID_SHIFTS])
 
         return draw
 
@@ -662,6 +665,81 @@ def default_generator(attr: d.Attribute) -> d.Generator:
 
 
 # --- Conversion to the declared type -----------------------------------------
+
+
+@dataclass(frozen=True)
+class FakerValueTooLarge:
+    """A Faker value too large for an item, in its place in a pool."""
+
+    problem: str
+
+
+class _FakerPool:
+    """The first FAKER_POOL values of one seeded Faker provider, made on
+    demand and kept for the process: sample data made again (another count,
+    an edit elsewhere in the design) takes them instead of asking Faker,
+    which costs seconds for a few providers. The values are the ones a
+    fresh, identically seeded Faker gives, in the same order."""
+
+    def __init__(self, method: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+        self.method = method
+        self.kwargs = kwargs
+        self.values: list[Any] = []
+        self.lock = threading.Lock()
+
+    def value(self, n: int) -> Any:
+        """The n-th value (n at most the number made so far)."""
+        if n < len(self.values):
+            return self.values[n]
+        with self.lock:
+            while len(self.values) <= n:
+                try:
+                    value = _plain_value(self.method(**self.kwargs))
+                except Exception:
+                    # Faker's state is past the failed call: a fresh pool
+                    # fails again where a fresh Faker would.
+                    _forget_faker_pool(self)
+                    raise
+                if too_large := value_size_problem(value):
+                    value = FakerValueTooLarge(too_large)
+                self.values.append(value)
+            return self.values[n]
+
+
+_FAKER_POOLS: OrderedDict[tuple[str, str, str], _FakerPool] = OrderedDict()
+_FAKER_POOLS_LOCK = threading.Lock()
+# Seeded providers whose pools are kept (the last used).
+FAKER_POOLS_KEPT = 64
+
+
+def _forget_faker_pool(pool: _FakerPool) -> None:
+    with _FAKER_POOLS_LOCK:
+        for key, kept in list(_FAKER_POOLS.items()):
+            if kept is pool:
+                del _FAKER_POOLS[key]
+
+
+def _faker_pool(seed: str, provider: str, kwargs: dict[str, Any]) -> _FakerPool | None:
+    """The pool of `provider` seeded by `seed`, None when Faker has no such
+    provider."""
+    key = (seed, provider, repr(sorted(kwargs.items())))
+    with _FAKER_POOLS_LOCK:
+        pool = _FAKER_POOLS.get(key)
+        if pool is not None:
+            _FAKER_POOLS.move_to_end(key)
+            return pool
+    fake = faker_class()("en_US")
+    fake.seed_instance(seed)
+    method = getattr(fake, provider, None)
+    if not callable(method):
+        return None
+    pool = _FakerPool(method, kwargs)
+    with _FAKER_POOLS_LOCK:
+        pool = _FAKER_POOLS.setdefault(key, pool)
+        _FAKER_POOLS.move_to_end(key)
+        while len(_FAKER_POOLS) > FAKER_POOLS_KEPT:
+            _FAKER_POOLS.popitem(last=False)
+    return pool
 
 
 def _plain_value(value: Any) -> Any:

@@ -103,9 +103,12 @@ class ConditionParser(Parser):
         self._parenthesized: dict[int, object] = {}
         self._paths: dict[Path, None] = {}
 
-    def parse(self) -> Condition:
+    def read(self) -> Any:
         raw = self._condition()
         self.expect_end()
+        return raw
+
+    def finish(self, raw: Any) -> Condition:
         root = self.bind(raw)
         self.raise_problems()
         return Condition(self.text, root, self.usage, list(self._paths))
@@ -375,4 +378,4 @@ def parse_condition(
     kind: str = "ConditionExpression",
 ) -> Condition:
     """A ConditionExpression or, with kind="FilterExpression", a filter."""
-    return ConditionParser(text, names, values, kind).parse()
+    return ConditionParser.parse(text, names, values, kind)

@@ -94,7 +94,7 @@ def parse_key_condition(
     *,
     kind: str = "KeyConditionExpression",
 ) -> KeyCondition:
-    condition = ConditionParser(text, names, values, kind).parse()
+    condition = ConditionParser.parse(text, names, values, kind)
     found: dict[str, tuple[str, tuple[Any, ...]]] = {}
     _collect(condition.root, found)
     if len(found) > max(2, len(partition_keys) + len(sort_keys)):

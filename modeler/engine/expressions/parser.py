@@ -2,6 +2,13 @@
 parsing, a cursor over the tokens, DynamoDB's syntax error message, document
 paths, and binding placeholders to their names and values.
 
+Parsing has two phases. Reading the text (`read`) gives a raw tree whose
+placeholders are still unbound; binding it (`finish`) substitutes the
+request's names and values and checks them. The reading of a text is kept
+(`READ_KEPT` texts), so a program that sends the same expressions again and
+again with other values only binds them: `parse` reads the text once and
+binds it on every call, and nothing bound is ever kept.
+
 An expression is refused in two stages, as DynamoDB does. A syntax error
 stops the parse at once (`Syntax error; token: "x", near: "a x b"`). Other
 problems (an undefined placeholder, a reserved word, an operand of the wrong
@@ -12,6 +19,7 @@ in that order.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -41,6 +49,19 @@ _OPERATOR_TOKENS = frozenset(
     {Kind.EQ, Kind.NE, Kind.LT, Kind.LE, Kind.GT, Kind.GE, Kind.PLUS, Kind.MINUS}
 )
 _OPERATOR_WORDS = frozenset({"AND", "OR", "NOT", "BETWEEN", "IN"})
+# Expression texts whose reading (the raw tree, before binding) is kept.
+READ_KEPT = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What reading an expression's text gave, before any name or value is
+    bound: the raw tree, the problems noted on the way and the operators
+    counted. It depends on the text alone, so it is kept per text."""
+
+    raw: Any
+    problems: tuple[tuple[str, str], ...]
+    operators: int
 
 
 @dataclass
@@ -71,12 +92,18 @@ class Parser:
         names: Mapping[str, str] | None,
         values: Mapping[str, Any] | None,
         kind: str,
+        reading: Reading | None = None,
     ) -> None:
         self.text = text
         self.kind = kind
         self.names = names or {}
         self.values = values or {}
         self.usage = Usage()
+        if reading is not None:
+            # Only binding is left: the text was read before.
+            self.problems = dict(reading.problems)
+            self.operators = reading.operators
+            return
         self.problems: dict[str, str] = {}
         self.operators = 0
         size = len(text.encode("utf-8"))
@@ -90,6 +117,29 @@ class Parser:
         self.tokens = tokenize(text)
         self.position = 0
         self.closing = self._match_parentheses()
+
+    @classmethod
+    def parse(
+        cls,
+        text: str,
+        names: Mapping[str, str] | None,
+        values: Mapping[str, Any] | None,
+        kind: str,
+    ) -> Any:
+        """The expression `text` bound to `names` and `values`; its reading
+        is kept, and only the binding is done again for another request."""
+        reading = _reading(cls, text, kind)
+        return cls(text, names, values, kind, reading).finish(reading.raw)
+
+    def read(self) -> Any:
+        """The raw tree of the text, placeholders unbound; a syntax error
+        is raised at once."""
+        raise NotImplementedError
+
+    def finish(self, raw: Any) -> Any:
+        """The parsed expression: `raw` bound to the names and values, after
+        raising the first of the problems DynamoDB reports."""
+        raise NotImplementedError
 
     # Errors
 
@@ -321,3 +371,12 @@ class Parser:
                 ("operator count", operators),
             )
         raise self.error("The expression has redundant parentheses")
+
+
+@functools.lru_cache(maxsize=READ_KEPT)
+def _reading(parser: type[Parser], text: str, kind: str) -> Reading:
+    """The reading of `text` by `parser`, kept for the texts seen last (a
+    text that cannot be read raises each time and is not kept)."""
+    reader = parser(text, None, None, kind)
+    raw = reader.read()
+    return Reading(raw, tuple(reader.problems.items()), reader.operators)

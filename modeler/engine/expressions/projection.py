@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from modeler.engine.expressions.operands import RawPath
 from modeler.engine.expressions.parser import Parser, Usage
 from modeler.engine.expressions.paths import (
     MISSING,
@@ -70,12 +71,15 @@ def _take(value: Any, node: Any) -> Any:
 class ProjectionParser(Parser):
     error_order = ("reserved", "name", "overlap", "limit")
 
-    def parse(self) -> Projection:
+    def read(self) -> tuple[RawPath, ...]:
         raw_paths = [self.parse_path()]
         while self.peek().kind is Kind.COMMA:
             self.advance()
             raw_paths.append(self.parse_path())
         self.expect_end()
+        return tuple(raw_paths)
+
+    def finish(self, raw_paths: tuple[RawPath, ...]) -> Projection:
         paths = [self.bind_path(raw) for raw in raw_paths]
         overlap = overlapping_paths(paths)
         if overlap:
@@ -92,4 +96,4 @@ def parse_projection(
     *,
     kind: str = "ProjectionExpression",
 ) -> Projection:
-    return ProjectionParser(text, names, None, kind).parse()
+    return ProjectionParser.parse(text, names, None, kind)

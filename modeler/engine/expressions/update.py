@@ -271,7 +271,7 @@ class UpdateParser(Parser):
         "limit",
     )
 
-    def parse(self) -> Update:
+    def read(self) -> tuple[tuple[str, Any, Any], ...]:
         raw_actions: list[tuple[str, Any, Any]] = []
         seen: set[str] = set()
         while True:
@@ -292,7 +292,9 @@ class UpdateParser(Parser):
                 self.advance()
                 raw_actions.append(self._action(section))
             if self.peek().kind is Kind.EOF:
-                break
+                return tuple(raw_actions)
+
+    def finish(self, raw_actions: tuple[tuple[str, Any, Any], ...]) -> Update:
         actions = tuple(self._bind_action(*raw) for raw in raw_actions)
         paths = [action.path for action in actions]
         overlap = overlapping_paths(paths)
@@ -445,4 +447,4 @@ def parse_update(
     *,
     kind: str = "UpdateExpression",
 ) -> Update:
-    return UpdateParser(text, names, values, kind).parse()
+    return UpdateParser.parse(text, names, values, kind)

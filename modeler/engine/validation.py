@@ -1,0 +1,125 @@
+"""A quick pass of botocore's parameter validation, for the client's calls.
+
+botocore's `ParamValidator` walks the request and DynamoDB's service model
+generically, which costs a GetItem or an UpdateItem about a third of its
+time in the engine. `passes(shape)` compiles, once per operation, a check of
+the same rules (types, required and unknown members, minimum lengths and
+values) that answers only whether the request is certainly valid. When it is
+not sure, or the request is invalid, the client runs botocore's validator,
+which reports the errors in its own words: a request is refused exactly as
+before, and a valid one is never refused.
+
+Anything the quick check does not know (documents, JSON-value headers,
+tagged unions, timestamps) is "not sure", so botocore decides those; so is
+a binary value given as text or as a file, which lets the client skip its
+search for text to encode in every request that passes.
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Callable
+from typing import Any
+
+from botocore.model import Shape
+from botocore.utils import is_json_value_header
+
+Check = Callable[[Any], bool]
+
+
+def _unsure(value: Any) -> bool:
+    return False
+
+
+def _minimum(shape: Shape) -> float | None:
+    """The least length or value botocore's `range_check` accepts."""
+    if "min" in shape.metadata:
+        return shape.metadata["min"]
+    if getattr(shape, "serialization", {}).get("hostLabel"):
+        return 1
+    return None
+
+
+class _Compiler:
+    """Checks by shape name, so that recursive shapes (an AttributeValue
+    holds maps and lists of AttributeValues) refer to each other."""
+
+    def __init__(self) -> None:
+        self.checks: dict[str, Check] = {}
+
+    def check(self, shape: Shape) -> Check:
+        name = shape.name
+        if name not in self.checks:
+            # A placeholder while compiling, replaced below, so that a
+            # reference back to this shape looks it up at call time.
+            self.checks[name] = lambda value: self.checks[name](value)
+            self.checks[name] = self._compile(shape)
+        return self.checks[name]
+
+    def _compile(self, shape: Shape) -> Check:  # noqa: C901, PLR0911 - one case a type
+        kind = shape.type_name
+        if is_json_value_header(shape) or (
+            kind == "structure" and (shape.is_document_type or shape.is_tagged_union)
+        ):
+            return _unsure
+        least = _minimum(shape)
+        if kind == "structure":
+            return self._structure(shape)
+        if kind == "map":
+            key, value = self.check(shape.key), self.check(shape.value)
+            return lambda param: (
+                isinstance(param, dict)
+                and all(key(k) and value(v) for k, v in param.items())
+            )
+        if kind == "list":
+            member = self.check(shape.member)
+            return lambda param: (
+                isinstance(param, (list, tuple))
+                and (least is None or len(param) >= least)
+                and all(member(m) for m in param)
+            )
+        if kind == "string":
+            if least is None:
+                return lambda param: isinstance(param, str)
+            return lambda param: isinstance(param, str) and len(param) >= least
+        if kind == "boolean":
+            return lambda param: isinstance(param, bool)
+        if kind in ("integer", "long"):
+            return lambda param: (
+                isinstance(param, int) and (least is None or param >= least)
+            )
+        if kind in ("double", "float"):
+            return lambda param: (
+                isinstance(param, (float, decimal.Decimal, int))
+                and (least is None or param >= least)
+            )
+        if kind == "blob":
+            # Text and files are valid too, but left to botocore: a request
+            # that passes holds no binary value given as text, which the
+            # client then need not look for.
+            return lambda param: isinstance(param, (bytes, bytearray))
+        return _unsure
+
+    def _structure(self, shape: Shape) -> Check:
+        required = tuple(shape.metadata.get("required", ()))
+        members = {name: self.check(member) for name, member in shape.members.items()}
+
+        def structure(param: Any) -> bool:
+            if not isinstance(param, dict):
+                return False
+            for name in required:
+                if name not in param:
+                    return False
+            for name, value in param.items():
+                member = members.get(name)
+                if member is None or not member(value):
+                    return False
+            return True
+
+        return structure
+
+
+def passes(shape: Shape) -> Check:
+    """A check that is True only for parameters botocore's validator would
+    accept against `shape` (False: let botocore decide)."""
+    return _Compiler().check(shape)

@@ -1,0 +1,100 @@
+"""The reading of an expression text is kept and bound again per request:
+the same text with other values or names gives that request's results, and
+nothing bound by one request reaches another."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from modeler.engine.errors import ValidationException
+from modeler.engine.expressions import (
+    Path,
+    parse_condition,
+    parse_key_condition,
+    parse_projection,
+    parse_update,
+)
+from modeler.engine.expressions.parser import _reading
+
+D = Decimal
+ITEM = {"PK": "A", "SK": "ORDER#2", "amount": D(5), "name": "x", "size": D(1)}
+
+
+def test_same_text_with_other_values_gives_each_requests_result() -> None:
+    text = "amount > :v"
+    assert parse_condition(text, None, {":v": D(4)}).evaluate(ITEM)
+    assert not parse_condition(text, None, {":v": D(5)}).evaluate(ITEM)
+    assert parse_condition(text, None, {":v": D(4)}).evaluate(ITEM)
+
+
+def test_same_key_condition_with_other_values() -> None:
+    text = "PK = :p AND begins_with(SK, :s)"
+    first = parse_key_condition(text, None, {":p": "A", ":s": "ORDER#"}, ["PK"], ["SK"])
+    second = parse_key_condition(text, None, {":p": "B", ":s": "INV#"}, ["PK"], ["SK"])
+    assert first.partition == (("PK", "A"),)
+    assert first.sort[0].values == ("ORDER#",)
+    assert second.partition == (("PK", "B"),)
+    assert second.sort[0].values == ("INV#",)
+    assert first.matches(ITEM) and not second.matches(ITEM)
+
+
+def test_same_update_with_other_values() -> None:
+    text = "SET #t = #t + :d"
+    names = {"#t": "amount"}
+    assert parse_update(text, names, {":d": D(1)}).apply(ITEM)["amount"] == 6
+    assert parse_update(text, names, {":d": D(10)}).apply(ITEM)["amount"] == 15
+    assert ITEM["amount"] == 5
+
+
+def test_same_text_with_other_names_reads_other_attributes() -> None:
+    text = "#a = :v"
+    on_name = parse_condition(text, {"#a": "name"}, {":v": "x"})
+    on_pk = parse_condition(text, {"#a": "PK"}, {":v": "x"})
+    assert on_name.evaluate(ITEM) and not on_pk.evaluate(ITEM)
+    projected = parse_projection("#a, SK", {"#a": "amount"})
+    assert projected.paths == [Path(("amount",)), Path(("SK",))]
+    assert parse_projection("#a, SK", {"#a": "PK"}).paths[0] == Path(("PK",))
+
+
+def test_values_of_an_earlier_request_do_not_leak() -> None:
+    text = "amount = :v AND #n = :w"
+    parsed = parse_condition(text, {"#n": "name"}, {":v": D(5), ":w": "x"})
+    assert parsed.usage.values == {":v", ":w"} and parsed.usage.names == {"#n"}
+    with pytest.raises(ValidationException) as raised:
+        parse_condition(text, {"#n": "name"}, {":v": D(5)})
+    assert "attribute value: :w" in raised.value.message
+    with pytest.raises(ValidationException) as raised:
+        parse_condition(text, None, {":v": D(5), ":w": "x"})
+    assert "attribute name: #n" in raised.value.message
+    again = parse_condition(text, {"#n": "name"}, {":v": D(6), ":w": "x"})
+    assert not again.evaluate(ITEM)
+    assert parsed.usage is not again.usage
+
+
+def test_problems_found_while_reading_are_raised_every_time() -> None:
+    for _ in range(2):
+        with pytest.raises(ValidationException, match="reserved keyword: size"):
+            parse_condition("size = :v", None, {":v": D(1)})
+        with pytest.raises(ValidationException, match="redundant parentheses"):
+            parse_condition("((amount = :v))", None, {":v": D(1)})
+        with pytest.raises(ValidationException, match="Syntax error"):
+            parse_condition("amount = = :v", None, {":v": D(1)})
+
+
+def test_problems_of_binding_are_the_requests_own() -> None:
+    text = "amount BETWEEN :a AND :b"
+    with pytest.raises(ValidationException, match="upper bound"):
+        parse_condition(text, None, {":a": D(9), ":b": D(1)})
+    assert parse_condition(text, None, {":a": D(1), ":b": D(9)}).evaluate(ITEM)
+
+
+def test_a_text_is_read_once() -> None:
+    text = "attribute_exists(#kept_once_test)"
+    before = _reading.cache_info()
+    parse_condition(text, {"#kept_once_test": "PK"}, None)
+    parse_condition(text, {"#kept_once_test": "SK"}, None)
+    after = _reading.cache_info()
+    assert after.misses == before.misses + 1
+    assert after.hits == before.hits + 1

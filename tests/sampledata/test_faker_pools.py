@@ -1,0 +1,70 @@
+"""Faker's values are kept per seeded provider for the process: sample data
+made again gives the items a first generation gives, byte for byte."""
+
+from __future__ import annotations
+
+import pytest
+
+from modeler.sampledata import generate, values
+from tests.sampledata.helpers import example
+
+
+@pytest.fixture
+def no_kept_pools() -> None:
+    values._FAKER_POOLS.clear()
+
+
+def _made(design, **kwargs):
+    dataset = generate(design, **kwargs)
+    return [list(item.items()) for item in dataset.items], dataset.entities
+
+
+def test_kept_values_give_the_items_a_fresh_faker_gives(no_kept_pools) -> None:
+    design = example("order-management")
+    cold = _made(design, items=20_000)
+    assert values._FAKER_POOLS
+    assert _made(design, items=20_000) == cold
+    values._FAKER_POOLS.clear()
+    assert _made(design, items=20_000) == cold
+
+
+def test_a_pool_begun_by_a_smaller_data_set_goes_on_as_faker_would(
+    no_kept_pools,
+) -> None:
+    design = example("order-management")
+    cold = _made(design, items=20_000)
+    values._FAKER_POOLS.clear()
+    _made(design, items=300)
+    assert any(
+        0 < len(p.values) < values.FAKER_POOL for p in values._FAKER_POOLS.values()
+    )
+    assert _made(design, items=20_000) == cold
+
+
+def test_another_seed_has_its_own_pool(no_kept_pools) -> None:
+    design = example("order-management")
+    one, other = _made(design, seed=1, items=3000), _made(design, seed=2, items=3000)
+    assert one != other
+    assert _made(design, seed=1, items=3000) == one
+
+
+def test_a_value_too_large_keeps_its_place_in_the_pool(no_kept_pools) -> None:
+    made = iter(["a", "b" * 200_000, "c"])
+    pool = values._FakerPool(lambda: next(made), {})
+    assert pool.value(0) == "a"
+    assert isinstance(pool.value(1), values.FakerValueTooLarge)
+    assert isinstance(pool.value(1), values.FakerValueTooLarge)
+    assert pool.value(2) == "c"
+
+
+def test_a_pool_whose_provider_fails_is_not_kept(no_kept_pools) -> None:
+    pool = values._faker_pool("1:Thing.v:pyint", "pyint", {"min_value": 0})
+    assert values._faker_pool("1:Thing.v:pyint", "pyint", {"min_value": 0}) is pool
+    pool.kwargs = {"min_value": 5, "max_value": 1}
+    with pytest.raises(ValueError):
+        pool.value(0)
+    assert not values._FAKER_POOLS
+
+
+def test_an_unknown_provider_has_no_pool(no_kept_pools) -> None:
+    assert values._faker_pool("1:x", "no_such_provider", {}) is None
