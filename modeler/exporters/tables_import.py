@@ -698,7 +698,7 @@ def _true(value: Any) -> Any:
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float) and value == int(value):
+    if isinstance(value, float) and value.is_integer():  # not inf or nan
         value = int(value)
     return str(value)
 
@@ -708,6 +708,12 @@ def _whole(value: Any) -> int | None:
         return None
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
-    if isinstance(value, (int, float, Decimal)) and value == int(value) and value >= 1:
+    if isinstance(value, float) and not value.is_integer():  # inf and nan too
+        return None
+    if isinstance(value, Decimal) and not (
+        value.is_finite() and value == value.to_integral_value()
+    ):
+        return None
+    if isinstance(value, (int, float, Decimal)) and value >= 1:
         return int(value)
     return None

@@ -79,3 +79,18 @@ def mutated_configurations(draw) -> str:
 @given(mutated_configurations(), st.sampled_from(["main.tf", "t.yaml", ""]))
 def test_a_cut_configuration_or_template_reads_without_raising(text, filename):
     assert_read_cleanly(text, filename)
+
+
+def test_numbers_past_any_integer_read_without_raising():
+    """A tag or a capacity that is Infinity or NaN (JSON's extensions, which
+    Python reads) is named as a problem or kept as text, never a crash."""
+    for number in (float("inf"), float("-inf"), float("nan")):
+        document = json.loads(json.dumps(TEMPLATES[0]))
+        for resource in document["Resources"].values():
+            properties = resource.setdefault("Properties", {})
+            properties["Tags"] = [{"Key": "N", "Value": number}]
+            properties["ProvisionedThroughput"] = {
+                "ReadCapacityUnits": number,
+                "WriteCapacityUnits": number,
+            }
+        assert_read_cleanly(json.dumps(document), "template.json")
