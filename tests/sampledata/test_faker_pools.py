@@ -3,10 +3,14 @@ made again gives the items a first generation gives, byte for byte."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from modeler.sampledata import generate, values
 from tests.sampledata.helpers import example
+
+generate_module = importlib.import_module("modeler.sampledata.generate")
 
 
 @pytest.fixture
@@ -15,6 +19,8 @@ def no_kept_pools() -> None:
 
 
 def _made(design, **kwargs):
+    # Entities kept from an earlier generation would not ask Faker at all.
+    generate_module._kept.clear()
     dataset = generate(design, **kwargs)
     return [list(item.items()) for item in dataset.items], dataset.entities
 
