@@ -2,9 +2,10 @@
 
 The server is started as the README's "In production" block does (DEBUG
 off, a secret key, collectstatic, gunicorn behind a TLS proxy's headers)
-with 4 workers, on a throwaway SQLite database in a temporary directory
-with the examples loaded (`migrate`, then `load_examples`, which runs with
-DEBUG on only); then again on a throwaway PostgreSQL server when its
+with 4 workers and the simulation jobs' worker (`db_worker`), on a
+throwaway SQLite database in a temporary directory with the examples
+loaded (`migrate`, then `load_examples`, which runs with DEBUG on only);
+then again on a throwaway PostgreSQL server when its
 binaries are installed (/usr/lib/postgresql/*/bin, started as .ci/run
 does, as the postgres user when run as root). Everything started is
 stopped at the end, and the directory removed.
@@ -266,6 +267,17 @@ def gunicorn(
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+    # The simulation jobs' worker, as `make run` and the README's production
+    # layout start it beside the app servers.
+    with (folder / "worker.log").open("wb") as output:
+        worker = subprocess.Popen(  # noqa: S603 (our own command)
+            [python, "manage.py", "db_worker"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -278,15 +290,16 @@ def gunicorn(
                 if time.monotonic() > deadline:
                     raise SystemExit("gunicorn did not start within 60 s") from None
                 time.sleep(0.2)
-        roots = [process.pid] + ([db_server] if db_server else [])
+        roots = [process.pid, worker.pid] + ([db_server] if db_server else [])
         yield Server(port, roots, log, cpu_log, env)
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        for started in (process, worker):
+            os.killpg(started.pid, signal.SIGTERM)
+            try:
+                started.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(started.pid, signal.SIGKILL)
+                started.wait()
 
 
 # The users ------------------------------------------------------------------
