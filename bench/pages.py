@@ -145,7 +145,7 @@ def empty_caches() -> None:
     forget_simulations()
     review_cache._entries.clear()
     review_cache._runs.clear()
-    generate_module._kept.clear()
+    generate_module.forget_kept_items()
 
 
 @dataclass

@@ -20,7 +20,7 @@ def no_kept_pools() -> None:
 
 def _made(design, **kwargs):
     # Entities kept from an earlier generation would not ask Faker at all.
-    generate_module._kept.clear()
+    generate_module.forget_kept_items()
     dataset = generate(design, **kwargs)
     return [list(item.items()) for item in dataset.items], dataset.entities
 

@@ -22,7 +22,7 @@ module = importlib.import_module("modeler.sampledata.generate")
 def made(monkeypatch) -> list[str]:
     """The entities made (not reused) by the generations of the test, which
     starts with nothing kept."""
-    module._kept.clear()
+    module.forget_kept_items()
     names: list[str] = []
     make_entity = module._make_entity
 
@@ -32,11 +32,11 @@ def made(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(module, "_make_entity", recording)
     yield names
-    module._kept.clear()
+    module.forget_kept_items()
 
 
 def fresh(design: d.Design, **options) -> module.Dataset:
-    module._kept.clear()
+    module.forget_kept_items()
     return generate(design, **options)
 
 
