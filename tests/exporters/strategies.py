@@ -140,7 +140,7 @@ def designs(draw: st.DrawFn) -> d.Design:
         st.dictionaries(
             # cfn-lint 1.58 takes a tag key "FALSE" for a duplicate (E3024).
             st.one_of(_TRICKY, _TAG_TEXT).filter(
-                lambda k: not k.startswith("aws:") and k.lower() != "false"
+                lambda k: not k.lower().startswith("aws:") and k.lower() != "false"
             ),
             st.one_of(_TRICKY, _TAG_TEXT),
             max_size=4,
