@@ -59,7 +59,8 @@ from modeler import services  # noqa: E402
 from modeler.design import Design  # noqa: E402
 from modeler.examples import examples  # noqa: E402
 from modeler.exporters.formats import EXPORT_FORMATS  # noqa: E402
-from modeler.review import cache as review_cache  # noqa: E402
+from modeler.jobs.reviews import forget_reviews  # noqa: E402
+from modeler.jobs.runner import forget_runs  # noqa: E402
 from modeler.simulation.cache import forget_simulations  # noqa: E402
 
 generate_module = importlib.import_module("modeler.sampledata.generate")
@@ -143,8 +144,8 @@ def empty_caches() -> None:
     # The simulations, the reviews and the entities' sample items kept
     # between requests.
     forget_simulations()
-    review_cache._entries.clear()
-    review_cache._runs.clear()
+    forget_reviews()
+    forget_runs()
     generate_module.forget_kept_items()
 
 

@@ -345,6 +345,7 @@ class SimulationJob(models.Model):
         GENERATING = "generating", "Making the sample data"
         LOADING = "loading", "Loading it into the engine"
         RUNNING = "running", "Running the access patterns"
+        REVIEWING = "reviewing", "Reviewing the design"
 
     project = models.ForeignKey(Project, models.CASCADE, related_name="+")
     revision = models.ForeignKey(Revision, models.CASCADE, related_name="+")
@@ -366,6 +367,10 @@ class SimulationJob(models.Model):
     # Why it failed or was cancelled, for the user.
     message = models.TextField(blank=True)
     cancel_requested = models.BooleanField(default=False)
+    # The key of the design review it stores in the cache when it is done
+    # (`modeler.jobs.reviews`): of the design at the project's prices when
+    # it ran.
+    review_key = models.CharField(max_length=64, blank=True)
     # The id of its task in the task backend.
     task_id = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(default=timezone.now)
@@ -381,6 +386,14 @@ class SimulationJob(models.Model):
         indexes = [
             models.Index(fields=["project", "design_digest"], name="job_by_design"),
             models.Index(fields=["project", "state"], name="job_by_state"),
+        ]
+        constraints = [
+            # Two requests at once cannot start two jobs for one design.
+            models.UniqueConstraint(
+                fields=["project", "design_digest"],
+                condition=models.Q(state__in=["queued", "running"]),
+                name="one_active_job_per_design",
+            )
         ]
 
     def __str__(self) -> str:

@@ -6,14 +6,18 @@ the cache has lost them, the solver (deterministic) makes them again."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
 from modeler import design as d
 from modeler.designfile import dump_design, read_design
+from modeler.jobs.pickling import dumps, loads
 from modeler.models import Project, Revision
 from modeler.problems import has_errors
 from modeler.services import (
@@ -21,10 +25,15 @@ from modeler.services import (
     project_revision_design,
     project_save_design,
 )
-from modeler.solver import Proposal, propose
+from modeler.solver import Alternative, KeptKeysError, Proposal, propose
+
+logger = logging.getLogger(__name__)
 
 # Long enough to read three proposals side by side and choose one.
 CACHE_SECONDS = 60 * 60
+# A worker that has not answered by then is taken as lost: asking again
+# starts another.
+PENDING_SECONDS = 5 * 60
 
 
 class ProposalMissing(Exception):
@@ -66,6 +75,93 @@ def key_proposal_make(
         CACHE_SECONDS,
     )
     return proposal
+
+
+@dataclass(frozen=True)
+class ProposalState:
+    """Proposals asked for: made (`proposal`), refused (`failure` says
+    why), being made by a worker (`pending`), or none of these (never
+    asked for, or the cache has dropped them)."""
+
+    proposal: Proposal | None = None
+    failure: str = ""
+    pending: bool = False
+
+    @property
+    def unknown(self) -> bool:
+        return self.proposal is None and not self.failure and not self.pending
+
+
+def key_proposal_request(
+    *, project: Project, version: int, keep: Sequence[str] = ()
+) -> ProposalState:
+    """The proposals for the project's revision `version` (keeping the
+    table keys of the entities in `keep`), asked of a worker unless one
+    made them or makes them now: the solver takes seconds, never a web
+    request's time."""
+    from modeler.jobs.tasks import propose_keys  # the task imports this module
+
+    state = key_proposal_state(project=project, version=version, keep=keep)
+    if not state.unknown:
+        return state
+    # One worker per question, however many ask at once.
+    if cache.add(_pending_key(project, version, keep), True, PENDING_SECONDS):
+        propose_keys.enqueue(project.pk, version, sorted(keep))
+    return key_proposal_state(project=project, version=version, keep=keep)
+
+
+def key_proposal_state(
+    *, project: Project, version: int, keep: Sequence[str] = ()
+) -> ProposalState:
+    data = cache.get(_result_key(project, version, keep))
+    if data is not None:
+        proposal, failure = loads(data)
+        return ProposalState(proposal, failure)
+    return ProposalState(
+        pending=cache.get(_pending_key(project, version, keep)) is True
+    )
+
+
+def key_proposal_run(*, project_id: int, version: int, keep: Sequence[str]) -> None:
+    """The worker's part: the solver run on revision `version`, its
+    proposals (or why there are none) kept for the pages that ask."""
+    project = Project.objects.get(pk=project_id)
+    proposal, failure = None, ""
+    try:
+        design = project_revision_design(project=project, number=version)
+        proposal = key_proposal_make(
+            project=project, design=design, version=version, keep=keep
+        )
+    except KeptKeysError as exc:
+        failure = f"Keep: {exc}."
+    except Exception as exc:  # a solver bug must not leave the page waiting
+        logger.exception("Proposing keys for project %s failed", project_id)
+        failure = f"No keys could be proposed ({type(exc).__name__}: {exc})."
+    if proposal is not None:
+        # The loaded tables stay in the worker: the pages need the rest.
+        proposal = dataclasses.replace(
+            proposal,
+            alternatives=tuple(_unloaded(a) for a in proposal.alternatives),
+            yours=_unloaded(proposal.yours) if proposal.yours else None,
+        )
+    cache.set(
+        _result_key(project, version, keep), dumps((proposal, failure)), CACHE_SECONDS
+    )
+    cache.delete(_pending_key(project, version, keep))
+
+
+def _unloaded(alternative: Alternative) -> Alternative:
+    return dataclasses.replace(alternative, simulation=None)
+
+
+def _result_key(project: Project, version: int, keep: Sequence[str]) -> str:
+    return _cache_key(project, version, 0, keep).replace(
+        "key-proposal:", "key-proposals:"
+    )
+
+
+def _pending_key(project: Project, version: int, keep: Sequence[str]) -> str:
+    return _result_key(project, version, keep) + ":pending"
 
 
 def key_proposal_design(

@@ -24,6 +24,7 @@ from django.utils import timezone
 from modeler import design as d
 from modeler.conversion import design_from_revision
 from modeler.history.elements import elements
+from modeler.jobs.services import design_review_get
 from modeler.models import (
     Project,
     ReviewComment,
@@ -32,9 +33,8 @@ from modeler.models import (
     Revision,
     ShareLink,
 )
-from modeler.review.cache import cached_review
 from modeler.review.review import Review
-from modeler.selectors import project_cost_settings, project_design
+from modeler.selectors import project_design
 
 WHOLE_REVIEW = ""  # the element of a comment on the review as a whole
 BODY_MAX_CHARS = 5000
@@ -99,7 +99,18 @@ def comment_add(
     else:
         label = ""
         if element != WHOLE_REVIEW:
-            found = targets(_reviewed_design(session), session.project).get(element)
+            found = targets(
+                _reviewed_design(session), session.project, session.revision
+            ).get(element)
+            if (
+                found is None
+                and element.startswith("finding/")
+                and findings_pending(session)
+            ):
+                raise ReviewError(
+                    "The design review is still being made: comment on its "
+                    "findings when it is done."
+                )
             if found is None:
                 raise ReviewError("The reviewed revision has no such element.")
             label = found.label
@@ -175,7 +186,11 @@ class Target:
     value: object  # compared to tell whether it changed since
 
 
-def targets(design: d.Design, project: Project | None = None) -> dict[str, Target]:
+def targets(
+    design: d.Design,
+    project: Project | None = None,
+    revision: Revision | None = None,
+) -> dict[str, Target]:
     """What comments can be about, by id: the design's elements (ids that
     follow renames), then each entity's key templates (`<entity>/key/PK`)
     and attributes (`<entity>/attr/<attribute id>`), then the design
@@ -195,8 +210,9 @@ def targets(design: d.Design, project: Project | None = None) -> dict[str, Targe
             found[f"{element_id}/attr/{attr.uid or attr.name}"] = Target(
                 f"attribute {entity.name}.{attr.name}", attr
             )
-    if project is not None:
-        for finding in _review(design, project).findings:
+    review = _review(design, project, revision) if project is not None else None
+    if review is not None:
+        for finding in review.findings:
             where = finding.location
             found[f"finding/{finding.code}/{where.kind}/{where.name}"] = Target(
                 f"finding “{finding.title}” ({finding.severity})",
@@ -206,11 +222,23 @@ def targets(design: d.Design, project: Project | None = None) -> dict[str, Targe
     return found
 
 
-def _review(design: d.Design, project: Project) -> Review:
-    """The design review of `design` at the project's prices (kept by the
-    design's content)."""
-    cost = project_cost_settings(project=project)
-    return cached_review(design, prices=cost.prices, stored_items=cost.stored_items)
+def _review(
+    design: d.Design, project: Project, revision: Revision | None = None
+) -> Review | None:
+    """The design review of `design` (the project's current one, or
+    `revision`'s) at the project's prices, made by its simulation job;
+    None while the job makes it."""
+    found = design_review_get(project=project, design=design, revision=revision)
+    return found.review
+
+
+def findings_pending(session: ReviewSession) -> bool:
+    """Whether the reviewed revision's review is still being made (its
+    findings cannot be commented on until it is)."""
+    revision = session.revision
+    design = design_from_revision(revision)
+    found = design_review_get(project=session.project, design=design, revision=revision)
+    return found.review is None
 
 
 # --- Reads ------------------------------------------------------------------------
@@ -247,15 +275,21 @@ def session_threads(session: ReviewSession) -> list[ElementThreads]:
     on_findings = any(c.element.startswith("finding/") for c in comments)
     then: dict[int, dict[str, Target]] = {
         revision.number: targets(
-            design_from_revision(revision), project if on_findings else None
+            design_from_revision(revision), project if on_findings else None, revision
         )
         for revision in Revision.objects.filter(project=project, number__in=written)
     }
+    # While the current review is made, its findings are not known: a
+    # comment on one is shown as written, neither removed nor changed.
+    unknown = on_findings and _review(project_design(project=project), project) is None
     threads: dict[int, Thread] = {}
     for comment in comments:
         if comment.parent_id is None:
             now = current.get(comment.element) if comment.element else None
             was = then.get(comment.written_at, {}).get(comment.element)
+            if now is None and unknown and comment.element.startswith("finding/"):
+                threads[comment.pk] = Thread(comment, label=comment.element_label)
+                continue
             threads[comment.pk] = Thread(
                 comment=comment,
                 label=now.label if now else comment.element_label,
@@ -285,7 +319,7 @@ def element_choices(session: ReviewSession) -> list[tuple[str, str]]:
     """What a comment can be about: the review as a whole, then every
     element of the reviewed revision, with each entity's key templates and
     attributes after it."""
-    found = targets(_reviewed_design(session), session.project)
+    found = targets(_reviewed_design(session), session.project, session.revision)
     return [(WHOLE_REVIEW, "The review as a whole")] + [
         (target_id, target.label[:1].upper() + target.label[1:])
         for target_id, target in found.items()

@@ -97,9 +97,13 @@ def revision_list(
     )
 
 
+def revision_get(*, project: Project, number: int) -> Revision | None:
+    return Revision.objects.filter(project=project, number=number).first()
+
+
 def revision_design(*, project: Project, number: int) -> Design | None:
     """The design as it was at revision `number`, or None if there is none."""
-    revision = Revision.objects.filter(project=project, number=number).first()
+    revision = revision_get(project=project, number=number)
     return design_from_revision(revision) if revision else None
 
 

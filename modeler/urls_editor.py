@@ -78,6 +78,11 @@ urlpatterns = [
     ),
     path(f"{P}propose-keys/", propose_keys.propose_keys, name="propose-keys"),
     path(
+        f"{P}propose-keys/proposals/",
+        propose_keys.propose_keys_proposals,
+        name="propose-keys-proposals",
+    ),
+    path(
         f"{P}propose-keys/<int:number>/adopt/",
         propose_keys.propose_keys_adopt,
         name="propose-keys-adopt",

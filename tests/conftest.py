@@ -13,6 +13,8 @@ from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 from modeler.conversion import forget_decoded
+from modeler.jobs.reviews import forget_reviews
+from modeler.jobs.runner import forget_runs
 
 # `make test` runs the tests that use the database a second time on
 # PostgreSQL (TEST_DATABASE_URL), with this variable set: the others, which
@@ -46,10 +48,18 @@ hypothesis_settings.load_profile("workbench")
 
 
 @pytest.fixture(autouse=True)
-def _no_designs_from_other_tests():
+def _no_designs_from_other_tests(settings):
     # Tests that empty the database start revision ids again from 1, and
     # project ids: the cache keeps key proposals by project and version.
+    # The cache is this process's memory, not the database's table (tests
+    # without a database use it too); tests/jobs, whose worker is another
+    # process, share the table.
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    }
     forget_decoded()
+    forget_reviews()
+    forget_runs()
     cache.clear()
 
 

@@ -301,3 +301,24 @@ def test_values_read_alike(variables):
 @pytest.mark.django_db
 def test_no_missing_migrations():
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.mark.parametrize(
+    ("env", "backend"),
+    [
+        ({}, "django.core.cache.backends.db.DatabaseCache"),
+        (
+            {"REDIS_URL": "redis://127.0.0.1:6390/0"},
+            "django.core.cache.backends.redis.RedisCache",
+        ),
+    ],
+)
+def test_the_shared_cache_is_the_database_unless_redis_is_named(env, backend):
+    show = (
+        "from django.conf import settings; "
+        "c = settings.CACHES['default']; print(c['BACKEND'], c['LOCATION'])"
+    )
+    result = _manage("shell", "--no-imports", "-c", show, **env)
+    assert result.returncode == 0, result.stderr
+    location = env.get("REDIS_URL", "workbench_cache")
+    assert result.stdout.split() == [backend, location]

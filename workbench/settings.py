@@ -149,6 +149,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"workbench-test-{os.getpid()}.db")
     }
 
+# Results shared by every web and worker process (design reviews the jobs
+# make, key proposals): in Redis when REDIS_URL is set, else in a table of
+# the database (created by a migration), which processes on several
+# machines share when the database is PostgreSQL.
+_redis_url = env_str("REDIS_URL", default="")
+if _redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _redis_url,
+            "TIMEOUT": 7 * 24 * 3600,
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "workbench_cache",
+            "TIMEOUT": 7 * 24 * 3600,
+            "OPTIONS": {"MAX_ENTRIES": 5_000},
+        }
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -17,7 +17,7 @@ from modeler.diagrams.collections import (
 )
 from modeler.diagrams.dot import collections_dot, overview_dot
 from modeler.diagrams.keymap import KeyMap, key_map
-from modeler.diagrams.patterns import PatternRow, pattern_map, pattern_verdicts
+from modeler.diagrams.patterns import PatternRow, pattern_map, run_verdicts
 from modeler.diagrams.rendering import RenderError, dot_program, render, sanitise_svg
 
 __all__ = [
@@ -40,7 +40,7 @@ __all__ = [
     "key_map",
     "overview_dot",
     "pattern_map",
-    "pattern_verdicts",
+    "run_verdicts",
     "render",
     "sanitise_svg",
 ]

@@ -6,13 +6,12 @@ pattern promises to return."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from modeler import design as d
 from modeler.presenters import expectation_text
-from modeler.simulation import Simulation, Verdict
+from modeler.simulation import PatternRun, Verdict
 from modeler.simulation.requests import ExpressionBuilder, RequestError
 
 
@@ -138,24 +137,11 @@ def _actions_text(design: d.Design, pattern: d.AccessPattern) -> str:
     return "; ".join(parts)
 
 
-def pattern_verdicts(
-    simulation: Simulation,
-    lock: threading.Lock,
-    patterns: Iterable[d.AccessPattern],
-) -> list[Verdict]:
-    """Each pattern's simulation verdict, in the design's order (the design
-    the page shows: one loaded table serves every version of a design with
-    the same data). A pattern the simulator fails on gets a failed verdict
-    that says so."""
-    verdicts = []
-    for pattern in patterns:
-        try:
-            with lock:
-                run = simulation.run(pattern)
-        except Exception as exc:  # noqa: BLE001 (one pattern must not hide the others)
-            verdicts.append(
-                Verdict(False, (f"the simulator failed ({type(exc).__name__}: {exc})",))
-            )
-            continue
-        verdicts.append(run.verdict if not run.error else Verdict(False, (run.error,)))
-    return verdicts
+def run_verdicts(runs: Iterable[PatternRun | None]) -> list[Verdict]:
+    """Each run's verdict (a run the simulator failed on fails, saying so)."""
+    return [
+        Verdict(False, ("not run",))
+        if run is None
+        else (run.verdict if not run.error else Verdict(False, (run.error,)))
+        for run in runs
+    ]

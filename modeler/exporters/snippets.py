@@ -15,12 +15,13 @@ import builtins
 import json
 import keyword
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from modeler import design as d
 from modeler.exporters.literals import comment_text, python_docstring, python_string
-from modeler.simulation.cache import cached_simulation
+from modeler.simulation import PatternRun
 from modeler.simulation.requests import cli_command
 
 _METHODS = {
@@ -53,15 +54,28 @@ class PatternSnippet:
     problem: str = ""  # why there is no request
 
 
-def pattern_snippets(design: d.Design) -> list[PatternSnippet]:
-    """A snippet per access pattern, from the simulator's first request."""
-    simulation, lock = cached_simulation(design)
+def pattern_snippets(
+    design: d.Design, runs: Sequence[PatternRun | None], *, problem: str = ""
+) -> list[PatternSnippet]:
+    """A snippet per access pattern, from the first request of its run in
+    the simulation (`runs`, one per pattern; None for a pattern not run,
+    with `problem` saying why)."""
     names: set[str] = set()
     out = []
-    for pattern in design.access_patterns:
-        with lock:
-            run = simulation.run(pattern)
+    for pattern, run in zip(design.access_patterns, runs, strict=True):
         function = _function_name(pattern.name, names)
+        if run is None:
+            out.append(
+                PatternSnippet(
+                    pattern.name,
+                    pattern.operation_label,
+                    function,
+                    "",
+                    "",
+                    problem=problem or "the simulation did not run this pattern",
+                )
+            )
+            continue
         parameters = tuple((k, _shown(v)) for k, v in run.parameters.items())
         if not run.calls:
             out.append(

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from modeler import design as d
-from modeler.diagrams.collections import shortened
+from modeler.diagrams.collections import collections_for, key_text, shortened
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.parameters import pattern_parameters
 from modeler.simulation import PatternRun, Simulation
@@ -22,8 +22,9 @@ def pattern_result(
     design: d.Design, simulation: Simulation, run: PatternRun
 ) -> dict[str, Any]:
     """What the pattern result template shows of `run`: its verdict, counts,
-    capacity, the parameters the pattern names, its requests and the first
-    items it returned, as JSON values."""
+    capacity, the parameters the pattern names, its requests, the first
+    items it returned and the item collection it read, as JSON values.
+    Call it holding the simulation's lock."""
     pattern = run.pattern
     draw = run.failed_draw
     result = {
@@ -69,9 +70,48 @@ def pattern_result(
             }
             for c in run.calls
         ],
+        "collection": returned_collection(design, simulation, run),
     }
     # Through JSON once, so that what is stored is what is rendered.
     return json.loads(json.dumps(result, default=_json_default))
+
+
+def returned_collection(
+    design: d.Design, simulation: Simulation, run: PatternRun
+) -> dict[str, Any] | None:
+    """The item collection a GetItem or Query read from (the partition of
+    its first item, in the table or index it used), each item marked when
+    the pattern returned it, for the presentation mode; None for other
+    operations or no items. Call it holding the simulation's lock."""
+    pattern = run.pattern
+    if not run.items or pattern.operation not in ("GetItem", "Query"):
+        return None
+    collections = collections_for(simulation)
+    info = collections.info(pattern.index)
+
+    def key(item: dict[str, Any], names: tuple[str, ...]) -> str:
+        values = tuple(item.get(name) for name in names)
+        return key_text(values[0] if len(values) == 1 else values)
+
+    partition = key(run.items[0], info.partition_key)
+    views, _ = collections.partitions(
+        index=pattern.index, keys=[partition], max_partitions=1, max_items=60
+    )
+    if not views:
+        return None
+    returned = {key(item, info.sort_key) for item in run.items}
+    view = views[0]
+    return {
+        "index": info.name,
+        "partition": {"key": view.key, "more": view.more},
+        "rows": [
+            (
+                {"entity": i.entity, "colour": i.colour, "sort_key": i.sort_key},
+                not info.sort_key or i.sort_key in returned,
+            )
+            for i in view.items
+        ],
+    }
 
 
 def verdict_of(run: PatternRun) -> str:

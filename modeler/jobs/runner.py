@@ -6,7 +6,9 @@ between steps and every few thousand items."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from botocore.exceptions import ClientError
@@ -15,20 +17,29 @@ from django.db.models import F
 from django.utils import timezone
 
 from modeler import design as d
+from modeler import selectors
 from modeler.conversion import design_from_revision_id
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.results import entity_counts, pattern_result, verdict_of
-from modeler.models import PatternResult, SimulationJob
+from modeler.jobs.reviews import review_key, review_store
+from modeler.models import PatternResult, Project, SimulationJob
+from modeler.review.review import review_design
 from modeler.sampledata import SampleDataError
 from modeler.sampledata.generate import MAX_ITEMS, planned_counts
 from modeler.simulation import PatternRun, Simulation
-from modeler.simulation.cache import cached_simulation
+from modeler.simulation.cache import cached_simulation, design_digest
 
 logger = logging.getLogger(__name__)
 
 State, Phase = SimulationJob.State, SimulationJob.Phase
 # Progress is written, and the cancel flag read, at most this often.
 REPORT_SECONDS = 0.25
+
+
+# The pattern runs of the worker's last designs, by design digest.
+KEPT_RUNS = 8
+_kept_runs: OrderedDict[str, list[PatternRun]] = OrderedDict()
+_runs_guard = threading.Lock()
 
 
 class Cancelled(Exception):
@@ -60,8 +71,19 @@ def run_job(job_id: int) -> None:
         return
     job = SimulationJob.objects.get(pk=job_id)
     design = design_from_revision_id(job.revision_id)
+    if design_digest(design) != job.design_digest:
+        # Its results are found by the design it was asked for: those of
+        # another design would be wrong under that name.
+        _finish(
+            job_id,
+            State.FAILED,
+            "This simulation was asked for another version of the design than "
+            "the one it names: run it again.",
+        )
+        return
     watch = _Watch(
         job_id,
+        job.project,
         design,
         Budget(settings.SIMULATION_CPU_SECONDS, settings.SIMULATION_MEMORY_MB),
     )
@@ -105,22 +127,64 @@ def _simulate(design: d.Design, watch: _Watch) -> None:
         patterns_total=len(patterns),
         heartbeat=timezone.now(),
     )
+    # A design run before by this worker (a job again at other prices)
+    # has its runs already: the patterns are not run again.
+    digest = design_digest(design)
+    with _runs_guard:
+        kept = _kept_runs.get(digest)
+    runs = []
     for position, pattern in enumerate(patterns):
         watch.pattern = pattern.name
         watch.check(force=True)
         with lock:  # write patterns change the table, then put it back
-            run = _run(simulation, pattern)
+            run = kept[position] if kept is not None else _run(simulation, pattern)
+            result = pattern_result(design, simulation, run)
+        runs.append(run)
         PatternResult.objects.create(
             job_id=watch.job_id,
             position=position,
             name=pattern.name[:500],
             verdict=verdict_of(run),
-            result=pattern_result(design, simulation, run),
+            result=result,
         )
         watch.patterns_run = position + 1
         SimulationJob.objects.filter(pk=watch.job_id).update(
             patterns_run=F("patterns_run") + 1, heartbeat=timezone.now()
         )
+    _keep_runs(digest, runs)
+    watch.pattern = ""
+    watch.check(force=True)
+    SimulationJob.objects.filter(pk=watch.job_id).update(
+        phase=Phase.REVIEWING, heartbeat=timezone.now()
+    )
+    # The review at the project's prices as they are now; a page asking
+    # at other prices starts a job again, which the kept runs serve.
+    cost = selectors.project_cost_settings(project=watch.project)
+    with lock:
+        review = review_design(
+            design,
+            simulation=simulation,
+            runs=runs,
+            prices=cost.prices,
+            stored_items=cost.stored_items,
+        )
+    key = review_key(design, cost.prices, cost.stored_items)
+    review_store(key, review)
+    SimulationJob.objects.filter(pk=watch.job_id).update(review_key=key)
+
+
+def _keep_runs(digest: str, runs: list[PatternRun]) -> None:
+    with _runs_guard:
+        _kept_runs[digest] = runs
+        _kept_runs.move_to_end(digest)
+        while len(_kept_runs) > KEPT_RUNS:
+            _kept_runs.popitem(last=False)
+
+
+def forget_runs() -> None:
+    """Drops the pattern runs this worker keeps (tests that count runs)."""
+    with _runs_guard:
+        _kept_runs.clear()
 
 
 def _run(simulation: Simulation, pattern: d.AccessPattern) -> PatternRun:
@@ -148,6 +212,7 @@ class _Watch:
     with the cancel flag and the budget checked each time."""
 
     job_id: int
+    project: Project
     design: d.Design
     budget: Budget
     phase: str = Phase.GENERATING

@@ -4,48 +4,55 @@ the one running in a project, for its indicator; cancelling."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from modeler import design as d
+from modeler.jobs.reviews import review_key, review_stored
 from modeler.jobs.tasks import simulate_design
-from modeler.models import PatternResult, Project, SimulationJob
+from modeler.models import PatternResult, Project, Revision, SimulationJob
+from modeler.review.review import Review, review_design
+from modeler.selectors import project_cost_settings
 from modeler.simulation.cache import data_digest, design_digest
 
+logger = logging.getLogger(__name__)
 State = SimulationJob.State
 # A running job whose worker has not reported for this long (past its
 # budget) is taken as lost: its worker was stopped or died.
 LOST_AFTER = dt.timedelta(seconds=60)
+# Finished jobs kept per project (with their pattern results), newest first.
+KEPT_JOBS = 20
 
 
 def simulation_job_for(
     *,
     project: Project,
     design: d.Design,
-    user: AbstractBaseUser | AnonymousUser,
+    user: AbstractBaseUser | AnonymousUser | None,
+    revision: Revision | None = None,
 ) -> SimulationJob:
     """The latest job of this design's content (its current version or
     any other with the same content); a new one, queued, if there is none
     or the latest was lost. A failed or cancelled job is returned as it is:
-    running it again is asked for (`simulation_job_rerun`)."""
+    running it again is asked for (`simulation_job_rerun`). `design` is
+    the project's current one unless `revision` says whose it is."""
     digest = design_digest(design)
     job = (
         SimulationJob.objects.filter(project=project, design_digest=digest)
         .order_by("-created", "-pk")
         .first()
     )
-    if job is not None and _lost(job):
-        SimulationJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
-            state=State.FAILED,
-            message="The worker running this simulation stopped before it "
-            "finished: run it again.",
-            finished=timezone.now(),
+    if job is not None:
+        _fail_if_lost(job)
+    else:
+        job = _start(
+            project=project, design=design, user=user, digest=digest, revision=revision
         )
-        job.refresh_from_db()
-    if job is None:
-        job = _start(project=project, design=design, user=user, digest=digest)
     return job
 
 
@@ -53,7 +60,8 @@ def simulation_job_rerun(
     *,
     project: Project,
     design: d.Design,
-    user: AbstractBaseUser | AnonymousUser,
+    user: AbstractBaseUser | AnonymousUser | None,
+    revision: Revision | None = None,
 ) -> SimulationJob:
     """A new job for the design, unless one of its content is queued or
     running already (then that one)."""
@@ -65,9 +73,70 @@ def simulation_job_rerun(
         .order_by("-created", "-pk")
         .first()
     )
-    if job is not None and not _lost(job):
+    if job is not None and not _fail_if_lost(job):
         return job
-    return _start(project=project, design=design, user=user, digest=digest)
+    return _start(
+        project=project, design=design, user=user, digest=digest, revision=revision
+    )
+
+
+@dataclass(frozen=True)
+class DesignReview:
+    """A design's review, or the job making it (`review` is None until the
+    job is done)."""
+
+    review: Review | None
+    job: SimulationJob | None = None
+
+
+def design_review_get(
+    *,
+    project: Project,
+    design: d.Design,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    revision: Revision | None = None,
+) -> DesignReview:
+    """The review of `design` (the project's current one, or `revision`'s)
+    at the project's prices, made by its simulation job: from the cache if
+    a job made it, else the job making it, started if need be. When the
+    simulation failed or was cancelled, the review of what the design alone
+    shows (quick: no sample data), with the job's message as the
+    simulation's problem. Nothing is simulated here: the worker does it."""
+    cost = project_cost_settings(project=project)
+    key = review_key(design, cost.prices, cost.stored_items)
+    review = review_stored(key)
+    if review is not None:
+        return DesignReview(review)
+    found = dict(project=project, design=design, user=user, revision=revision)
+    job = simulation_job_for(**found)
+    if job.state == State.DONE:
+        # Done now (jobs run at once when the task backend is immediate),
+        # or done at other prices, or the cache has dropped its review.
+        review = review_stored(key)
+        if review is not None:
+            return DesignReview(review, job)
+        job = simulation_job_rerun(**found)
+        review = review_stored(key)
+        if review is not None:
+            return DesignReview(review, job)
+    if job.state in SimulationJob.ACTIVE:
+        return DesignReview(None, job)
+    if job.state == State.DONE:
+        logger.error(
+            "Simulation job %s is done but its review %s is not in the cache",
+            job.pk,
+            key,
+        )
+        problem = "its review could not be kept in the cache (see the server's log)"
+    else:
+        problem = job.message.rstrip(".") or "the simulation was cancelled"
+    without = review_design(
+        design,
+        prices=cost.prices,
+        stored_items=cost.stored_items,
+        simulation_problem=problem,
+    )
+    return DesignReview(without, job)
 
 
 def simulation_job_cancel(*, project: Project, job_id: int) -> SimulationJob | None:
@@ -116,23 +185,63 @@ def _start(
     *,
     project: Project,
     design: d.Design,
-    user: AbstractBaseUser | AnonymousUser,
+    user: AbstractBaseUser | AnonymousUser | None,
     digest: str,
+    revision: Revision | None,
 ) -> SimulationJob:
-    job = SimulationJob.objects.create(
-        project=project,
-        revision_id=project.head_id,
-        requested_by=user if user.is_authenticated else None,
-        design_digest=digest,
-        data_digest=data_digest(design),
-        patterns_total=len(design.access_patterns),
+    try:
+        with transaction.atomic():
+            job = SimulationJob.objects.create(
+                project=project,
+                revision_id=project.head_id if revision is None else revision.pk,
+                requested_by=user
+                if user is not None and user.is_authenticated
+                else None,
+                design_digest=digest,
+                data_digest=data_digest(design),
+                patterns_total=len(design.access_patterns),
+            )
+    except IntegrityError:
+        # Another request started one for this design at the same instant
+        # (one active job per design: a constraint of the table).
+        active = (
+            SimulationJob.objects.filter(
+                project=project, design_digest=digest, state__in=SimulationJob.ACTIVE
+            )
+            .order_by("-created", "-pk")
+            .first()
+        )
+        if active is None:
+            raise
+        return active
+    # The project keeps its last jobs, however many edits it sees.
+    old = (
+        SimulationJob.objects.filter(project=project)
+        .exclude(state__in=SimulationJob.ACTIVE)
+        .order_by("-created", "-pk")
+        .values_list("pk", flat=True)[KEPT_JOBS:]
     )
+    SimulationJob.objects.filter(pk__in=list(old)).delete()
     # Views run outside a transaction: the row is visible to the workers.
     # With the immediate backend (tests) the job has run when this returns.
     result = simulate_design.enqueue(job.pk)
     SimulationJob.objects.filter(pk=job.pk).update(task_id=str(result.id))
     job.refresh_from_db()
     return job
+
+
+def _fail_if_lost(job: SimulationJob) -> bool:
+    """Marks a lost job failed (its worker stopped); whether it was."""
+    if not _lost(job):
+        return False
+    SimulationJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
+        state=State.FAILED,
+        message="The worker running this simulation stopped before it "
+        "finished: run it again.",
+        finished=timezone.now(),
+    )
+    job.refresh_from_db()
+    return True
 
 
 def _lost(job: SimulationJob) -> bool:

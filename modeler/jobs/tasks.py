@@ -5,9 +5,16 @@ from __future__ import annotations
 from django_tasks import task
 
 from modeler.jobs.runner import run_job
+from modeler.proposals import key_proposal_run
 
 
 @task()
 def simulate_design(job_id: int) -> None:
     """A design's simulation job (`modeler.jobs.runner.run_job`)."""
     run_job(job_id)
+
+
+@task()
+def propose_keys(project_id: int, version: int, keep: list[str]) -> None:
+    """Key proposals for a project's revision (`modeler.proposals`)."""
+    key_proposal_run(project_id=project_id, version=version, keep=keep)

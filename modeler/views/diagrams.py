@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 from modeler import design as d
 from modeler import diagrams
 from modeler.diagram_forms import CollectionsForm, DiagramForm
+from modeler.jobs import services as jobs
 from modeler.selectors import ProjectAccess
 from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for, load_simulation
@@ -66,23 +67,27 @@ def keymap_page(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
-    """The access-pattern map with each pattern's simulation verdict (run
-    against the sample data, kept for the design's content)."""
+    """The access-pattern map with each pattern's simulation verdict, as the
+    design's simulation job judged it (with its further draws)."""
     access, design = design_for(request, project_id)
     patterns = diagrams.pattern_map(design)
-    loaded = load_simulation(design)
+    found = jobs.design_review_get(
+        project=access.project, design=design, user=request.user
+    )
+    review = found.review
     verdicts: list = []
-    if loaded.simulation is not None and loaded.lock is not None:
-        simulation, lock = loaded.simulation, loaded.lock
-        verdicts = diagrams.cached(
-            (diagrams.design_digest(design), "verdicts"),
-            lambda: diagrams.pattern_verdicts(simulation, lock, design.access_patterns),
-        )
+    problem = ""
+    if review is not None and review.simulation_problem:
+        problem = review.simulation_problem
+    elif review is not None:
+        verdicts = diagrams.run_verdicts(review.runs)
     context = _context(access, design, "keymap")
     context.update(
         patterns=list(zip(patterns, verdicts, strict=True)) if verdicts else patterns,
         with_verdicts=bool(verdicts),
-        problem=loaded.problem,
+        problem=problem,
+        # While the job makes the review, the map asks again a second later.
+        pending=found.job if review is None else None,
     )
     template = _template(request, "modeler/keymap.html", "pattern-map")
     if not template.endswith("#pattern-map"):

@@ -1,11 +1,12 @@
 """The design review's findings beside what they concern in the editor's
 sections (the table, each index, entity and pattern).
 
-A review runs the access patterns against the sample data: on a cold cache
-it takes a second or two, far over a section's budget. So a section renders
-empty slots and one loader (`hx-trigger="load"`, and a plain link to the
-Review section without JavaScript); this view answers the loader with a
-summary line that replaces it and fills the slots out of band."""
+The review is made by the design's simulation job, which can take seconds
+after an edit. So a section renders empty slots and one loader
+(`hx-trigger="load"`, and a plain link to the Review section without
+JavaScript); this view answers the loader with a summary line that replaces
+it and fills the slots out of band, or, while the job runs, with a loader
+that asks again a second later."""
 
 from __future__ import annotations
 
@@ -60,7 +61,18 @@ def editor_findings(
     if section not in SECTIONS:
         raise Http404("No such section.")
     access, design = load(request, project_id)
-    found = review_findings_by_location(project=access.project, design=design)
+    found, job = review_findings_by_location(
+        project=access.project, design=design, user=request.user
+    )
+    if found is None:
+        # The simulation job makes the review: the loader asks again.
+        context = {
+            "project": access.project,
+            "section": section,
+            "job": job,
+            "url": request.get_full_path(),
+        }
+        return render(request, f"{TEMPLATE}#pending", context)
     slots = []
     badges = []
     table = design.table

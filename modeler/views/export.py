@@ -24,8 +24,15 @@ from modeler.exporters.nosql_workbench import (
     export_notes,
     export_workbench,
 )
-from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
+from modeler.exporters.snippets import (
+    PatternSnippet,
+    pattern_snippets,
+    python_module,
+    shell_script,
+)
 from modeler.forms import IamPolicyOptionsForm, WorkbenchExportOptionsForm
+from modeler.jobs import services as jobs
+from modeler.models import Project, SimulationJob
 from modeler.sampledata import SampleDataError
 from modeler.views.workspace import design_for
 
@@ -105,16 +112,26 @@ def _option_forms(
     return iam, WorkbenchExportOptionsForm(request.GET)
 
 
-def _snippets(design: d.Design) -> tuple[list[dict[str, Any]], str]:
-    try:
-        snippets = pattern_snippets(design)
-    except Exception as exc:
-        # The simulator could not load the design: say so, keep the page up.
-        logger.exception("Building the snippets of %r failed", design.name)
-        return (
-            [],
-            f"The access patterns could not be run ({type(exc).__name__}: {exc}).",
-        )
+def _design_snippets(
+    request: HttpRequest, project: Project, design: d.Design
+) -> tuple[list[PatternSnippet] | None, SimulationJob | None]:
+    """The snippets from the runs of the design's simulation job; None,
+    with the job, while it runs."""
+    found = jobs.design_review_get(project=project, design=design, user=request.user)
+    review = found.review
+    if review is None:
+        return None, found.job
+    return pattern_snippets(
+        design, review.runs, problem=review.simulation_problem
+    ), found.job
+
+
+def _snippets(
+    request: HttpRequest, project: Project, design: d.Design
+) -> tuple[list[dict[str, Any]], SimulationJob | None]:
+    snippets, job = _design_snippets(request, project, design)
+    if snippets is None:
+        return [], job
     return [
         {
             "snippet": s,
@@ -122,7 +139,7 @@ def _snippets(design: d.Design) -> tuple[list[dict[str, Any]], str]:
             "cli": highlight(s.cli, "shell") if s.cli else "",
         }
         for s in snippets
-    ], ""
+    ], None
 
 
 @login_required
@@ -140,8 +157,10 @@ def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
         "code_format": CODE,
     }
     if name == CODE:
-        rows, problem = _snippets(design)
-        context.update(snippets=rows, problem=problem)
+        rows, pending = _snippets(request, access.project, design)
+        context.update(
+            snippets=rows, pending=pending, pending_url=request.get_full_path()
+        )
     else:
         chosen = EXPORT_FORMATS[name]
         iam_form, workbench_form = _option_forms(request)
@@ -200,15 +219,17 @@ def export_download(
 ) -> HttpResponse:
     access, design = design_for(request, project_id)
     if format_name in CODE_DOWNLOADS:
-        try:
-            snippets = pattern_snippets(design)
-        except Exception as exc:
-            logger.exception("Building the snippets of %r failed", design.name)
-            return HttpResponse(
-                f"The access patterns could not be run: {exc}",
+        snippets, job = _design_snippets(request, access.project, design)
+        if snippets is None:
+            percent = job.percent if job is not None else 0
+            response = HttpResponse(
+                "The access patterns are being simulated "
+                f"({percent}%): download the code again in a moment.",
                 status=409,
                 content_type="text/plain; charset=utf-8",
             )
+            response["Retry-After"] = "2"
+            return response
         text = (python_module if format_name == "patterns.py" else shell_script)(
             design, snippets
         )

@@ -21,9 +21,9 @@ from modeler import design as d
 from modeler import selectors, services
 from modeler.designfile import dump_design
 from modeler.history.diff import consequences, design_diff, diff_text
+from modeler.jobs import services as jobs
 from modeler.models import Presence, Revision
 from modeler.presenters import key_map_rows
-from modeler.review.cache import cached_review
 from modeler.services import EditConflict, HistoryError
 from modeler.templatetags.history import undo_bar as undo_bar_context
 
@@ -244,13 +244,25 @@ def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
 @require_GET
 def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
     """What the change between two revisions does to the review: loaded by
-    the diff page after it shows (a review on a cold cache takes seconds)."""
-    access, _, (before, after) = _compared(request, project_id)
-    cost = selectors.project_cost_settings(project=access.project)
-    reviews = [
-        cached_review(design, prices=cost.prices, stored_items=cost.stored_items)
-        for design in (before, after)
+    the diff page after it shows, and asked for again while the simulation
+    jobs make the two reviews."""
+    access, numbers, designs = _compared(request, project_id)
+    project = access.project
+    found = [
+        jobs.design_review_get(
+            project=project,
+            design=design,
+            user=request.user,
+            revision=selectors.revision_get(project=project, number=number),
+        )
+        for number, design in zip(numbers, designs, strict=True)
     ]
+    reviews = [f.review for f in found]
+    if reviews[0] is None or reviews[1] is None:
+        # The simulation jobs make them: the page asks again.
+        job = next(f.job for f in found if f.review is None)
+        context = {"job": job, "url": request.get_full_path(), "project": project}
+        return render(request, "modeler/_history-consequences.html#pending", context)
     context = {"outcome": consequences(*reviews)}
     return render(request, "modeler/_history-consequences.html", context)
 

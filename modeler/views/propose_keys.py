@@ -4,17 +4,21 @@ differs from it; owners and editors adopt one as the next revision."""
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
 from modeler import design as d
 from modeler.forms import ProposeKeysForm, VersionForm
@@ -25,19 +29,19 @@ from modeler.proposals import (
     ProposalChanged,
     ProposalMissing,
     ProposalRefused,
+    ProposalState,
     key_proposal_adopt,
-    key_proposal_make,
+    key_proposal_request,
+    key_proposal_state,
     proposal_digest,
 )
 from modeler.selectors import ProjectAccess
 from modeler.services import StaleVersionError
-from modeler.solver import Alternative, KeptKeysError, Proposal
+from modeler.solver import Alternative, Proposal
 from modeler.solver.report import headline, key_map, verdict
 from modeler.views.editor import is_partial, render_section, section_context
 from modeler.views.statuses import INVALID, STALE
 from modeler.views.workspace import design_for
-
-logger = logging.getLogger(__name__)
 
 TEMPLATE = "modeler/propose-keys.html"
 
@@ -108,6 +112,7 @@ def _context(
     failure: str = "",
     form: ProposeKeysForm | None = None,
     keep: Sequence[str] = (),
+    pending_query: str = "",
 ) -> dict[str, Any]:
     columns = []
     if proposal is not None:
@@ -129,6 +134,7 @@ def _context(
         failure=failure,
         form=form or ProposeKeysForm(design=design),
         kept=keep,
+        pending_query=pending_query,
     )
 
 
@@ -158,21 +164,57 @@ def propose_keys(request: HttpRequest, project_id: int) -> HttpResponse:
             request, TEMPLATE, context, status=INVALID, partial=partial
         )
     keep = form.cleaned_data["keep"]
-    try:
-        proposal = key_proposal_make(
-            project=access.project, design=design, version=version, keep=keep
-        )
-    except KeptKeysError as exc:
-        context = _context(access, design, form=form, failure=f"Keep: {exc}.")
-    except Exception as exc:  # a solver bug must not take the page down
-        logger.exception("Proposing keys for project %s failed", project_id)
-        failure = f"No keys could be proposed ({type(exc).__name__}: {exc})."
-        context = _context(access, design, failure=failure, form=form)
-    else:
-        context = _context(
-            access, design, proposal=proposal, version=version, form=form, keep=keep
-        )
+    state = key_proposal_request(project=access.project, version=version, keep=keep)
+    context = _state_context(access, design, state, version, form, keep)
     return render_section(request, TEMPLATE, context, partial=partial)
+
+
+@login_required
+@require_GET
+def propose_keys_proposals(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The proposals asked for (`?version=`, `?keep=`), once the worker has
+    made them; while it works, the same question asked again a second
+    later."""
+    access, design = design_for(request, project_id)
+    form = ProposeKeysForm(request.GET, design=design)
+    try:
+        version = int(request.GET.get("version", ""))
+    except ValueError:
+        raise Http404("Name the version proposed for: ?version=N") from None
+    partial = "proposals" if is_partial(request) else "workspace"
+    if not form.is_valid():
+        context = _context(access, design, notice=STALE_NOTICE)
+        return render_section(request, TEMPLATE, context, partial=partial)
+    keep = form.cleaned_data["keep"]
+    state = key_proposal_state(project=access.project, version=version, keep=keep)
+    context = _state_context(access, design, state, version, form, keep)
+    return render_section(request, TEMPLATE, context, partial=partial)
+
+
+def _state_context(
+    access: ProjectAccess,
+    design: d.Design,
+    state: ProposalState,
+    version: int,
+    form: ProposeKeysForm,
+    keep: Sequence[str],
+) -> dict[str, Any]:
+    if state.pending:
+        query = urlencode({"version": version, "keep": list(keep)}, doseq=True)
+        return _context(access, design, form=form, pending_query=query)
+    if state.proposal is None:
+        failure = state.failure or (
+            "These proposals are no longer kept: propose again."
+        )
+        return _context(access, design, form=form, failure=failure)
+    return _context(
+        access,
+        design,
+        proposal=state.proposal,
+        version=version,
+        form=form,
+        keep=keep,
+    )
 
 
 @login_required

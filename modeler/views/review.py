@@ -23,10 +23,10 @@ from modeler import design as d
 from modeler import selectors, services
 from modeler.forms import VersionForm
 from modeler.forms_review import CostSettingsForm, money_text
-from modeler.models import Project
+from modeler.jobs import services as jobs
+from modeler.models import Project, SimulationJob
 from modeler.review import SEVERITIES, Finding, Location, Review
-from modeler.review.cache import cached_review
-from modeler.review.prices import BYTES_PER_GB
+from modeler.review.prices import BYTES_PER_GB, Prices
 from modeler.selectors import ProjectAccess
 from modeler.services import SettingsChanged
 from modeler.views.statuses import INVALID, STALE
@@ -69,27 +69,22 @@ def finding_row(project_id: int, finding: Finding) -> FindingRow:
     return FindingRow(finding, location_url(project_id, location), simulation)
 
 
-def project_review(*, project: Project, design: d.Design) -> Review:
-    """The project's review at its own (or the site's) prices, cached by the
-    design's content."""
-    settings = selectors.project_cost_settings(project=project)
-    return cached_review(
-        design, prices=settings.prices, stored_items=settings.stored_items
-    )
-
-
 def review_findings_by_location(
-    *, project: Project, design: d.Design
-) -> dict[tuple[str, str], list[FindingRow]]:
+    *, project: Project, design: d.Design, user: Any = None
+) -> tuple[dict[tuple[str, str], list[FindingRow]] | None, SimulationJob | None]:
     """Findings keyed by ("entity" | "attribute" | "index" | "pattern" |
     "table", name), errors first; an entity's include its attributes'.
     Render one list with
-    `{% include "modeler/_review-findings.html" with rows=... %}`."""
-    review = project_review(project=project, design=design)
-    return {
+    `{% include "modeler/_review-findings.html" with rows=... %}`. None,
+    with the job making it, while the review is not made yet."""
+    found = jobs.design_review_get(project=project, design=design, user=user)
+    if found.review is None:
+        return None, found.job
+    by_location = {
         key: [finding_row(project.pk, f) for f in findings]
-        for key, findings in review.by_location.items()
+        for key, findings in found.review.by_location.items()
     }
+    return by_location, found.job
 
 
 def _render(
@@ -102,15 +97,37 @@ def _render(
 ) -> HttpResponse:
     project = access.project
     settings = selectors.project_cost_settings(project=project)
-    review = cached_review(
-        design, prices=settings.prices, stored_items=settings.stored_items
-    )
-    grouped = review.by_severity
+    found = jobs.design_review_get(project=project, design=design, user=request.user)
     context: dict[str, Any] = {
         "access": access,
         "project": project,
         "design": design,
         "section": "review",
+        "settings": settings,
+        "site_prices": selectors.site_prices(),
+        "form": form
+        or CostSettingsForm.for_settings(
+            settings.prices, settings.stored_items, settings.version
+        ),
+    }
+    review = found.review
+    if review is None:
+        # The job makes it: the page asks again until it is there.
+        context.update(
+            pending=found.job,
+            pending_url=request.get_full_path(),
+            price_facts=_price_facts(settings.prices, settings.stored_items),
+        )
+    else:
+        context.update(_review_context(project, review))
+    if request.htmx and not request.htmx.boosted:
+        return render(request, f"{TEMPLATE}#review-content", context, status=status)
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _review_context(project: Project, review: Review) -> dict[str, Any]:
+    grouped = review.by_severity
+    return {
         "review": review,
         "groups": [
             {
@@ -136,17 +153,8 @@ def _render(
             }
             for copy in review.cost.storage
         ],
-        "settings": settings,
-        "site_prices": selectors.site_prices(),
-        "price_facts": _price_facts(review),
-        "form": form
-        or CostSettingsForm.for_settings(
-            settings.prices, settings.stored_items, settings.version
-        ),
+        "price_facts": _price_facts(review.cost.prices, review.cost.stored_items),
     }
-    if request.htmx and not request.htmx.boosted:
-        return render(request, f"{TEMPLATE}#review-content", context, status=status)
-    return render(request, TEMPLATE, context, status=status)
 
 
 def _count_label(severity: str, count: int) -> str:
@@ -155,8 +163,8 @@ def _count_label(severity: str, count: int) -> str:
     return f"{count} {severity}{'s' * (count != 1)}"
 
 
-def _price_facts(review: Review) -> list[tuple[str, str]]:
-    prices = review.cost.prices
+def _price_facts(prices: Prices, stored_items: int | None) -> list[tuple[str, str]]:
+    items = "the sample data's" if stored_items is None else f"{stored_items:,}"
     return [
         ("Region", prices.region),
         ("Prices taken on", prices.taken.isoformat()),
@@ -171,7 +179,7 @@ def _price_facts(review: Review) -> list[tuple[str, str]]:
         ("Provisioned reads", f"${money_text(prices.rcu_hour)} per RCU-hour"),
         ("Provisioned writes", f"${money_text(prices.wcu_hour)} per WCU-hour"),
         ("Storage", f"${money_text(prices.storage_gb_month)} per GB-month"),
-        ("Items in the table", f"{review.cost.stored_items:,}"),
+        ("Items in the table", items),
     ]
 
 

@@ -22,9 +22,9 @@ from modeler import diagrams, presenters, selectors
 from modeler import review_sessions as sessions
 from modeler.conversion import design_from_revision
 from modeler.forms import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
+from modeler.jobs import services as jobs
 from modeler.models import ReviewComment, ReviewSession, Revision, ShareLink
 from modeler.presenters import key_map_rows
-from modeler.review.cache import cached_review
 from modeler.views.statuses import INVALID
 
 
@@ -220,8 +220,22 @@ def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpRespo
     """The review pack of one revision: design, key map, patterns with
     their verdicts, findings, cost and the open comments."""
     design = design_from_revision(revision)
-    cost = selectors.project_cost_settings(project=project)
-    review = cached_review(design, prices=cost.prices, stored_items=cost.stored_items)
+    found = jobs.design_review_get(
+        project=project,
+        design=design,
+        revision=revision,
+        user=None if shared else request.user,
+    )
+    review = found.review
+    if review is None:
+        # The simulation job makes the review: a page without script that
+        # reloads itself until the pack is ready (then the download too).
+        context = {"project": project, "revision": revision, "job": found.job}
+        response = render(request, "modeler/review-pack-pending.html", context)
+        response["Content-Security-Policy"] = PACK_POLICY
+        response["X-Robots-Tag"] = "noindex"
+        response["Cache-Control"] = "no-store"
+        return response
     key_attributes, key_rows = key_map_rows(design)
     runs = dict(zip(design.access_patterns, review.runs, strict=True))
     context = {

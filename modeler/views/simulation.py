@@ -6,7 +6,6 @@ each result shown as soon as the job stores it."""
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,13 +19,11 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
 
 from modeler import design as d
-from modeler import diagrams, selectors, services
+from modeler import selectors, services
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.jobs import services as jobs
-from modeler.jobs.results import pattern_result
 from modeler.jobs.runner import build_problem
 from modeler.models import SimulationJob
-from modeler.review.cache import cached_review
 from modeler.sampledata import (
     FileProblem,
     ItemsFileError,
@@ -36,9 +33,8 @@ from modeler.sampledata import (
     write_jsonl,
 )
 from modeler.selectors import ProjectAccess
-from modeler.simulation import PatternRun, Simulation
 from modeler.views.statuses import INVALID
-from modeler.views.workspace import design_for, load_simulation
+from modeler.views.workspace import design_for
 
 logger = logging.getLogger(__name__)
 
@@ -379,92 +375,40 @@ def simulation_pattern(
 @require_GET
 def present(request: HttpRequest, project_id: int, position: int) -> HttpResponse:
     """Presentation mode: one access pattern at a time, full screen, as
-    DynamoDB receives it, with the items it returns, its verdict and its
-    capacity; arrow keys (or the links) move on."""
+    DynamoDB receives it, with the items it returns, the item collection
+    it reads, its verdict and its capacity, as the design's simulation job
+    stored them (the slide asks again while the job runs); arrow keys (or
+    the links) move on."""
     access, design = design_for(request, project_id)
     if not design.access_patterns:
         raise Http404("No access patterns to present")
     if not 0 <= position < len(design.access_patterns):
         raise Http404("No such access pattern")
-    pattern = design.access_patterns[position]
-    loaded = load_simulation(design)
+    project = access.project
+    job = jobs.simulation_job_for(project=project, design=design, user=request.user)
+    stored = jobs.pattern_result_get(job=job, position=position)
+    review = jobs.design_review_get(
+        project=project, design=design, user=request.user
+    ).review
+    settings = selectors.project_cost_settings(project=project)
+    patterns = review.cost.patterns if review is not None else ()
+    capacity = next((c for c in patterns if c.position == position), None)
+    count = len(design.access_patterns)
     context: dict[str, Any] = {
         "access": access,
-        "project": access.project,
+        "project": project,
+        "job": job,
         "position": position,
-        "pattern": pattern,
-        "problem": loaded.problem,
+        "pattern": design.access_patterns[position],
+        "stored": stored,
+        "problem": job.message if job.state == SimulationJob.State.FAILED else "",
+        "pending": job.is_active or review is None,
+        "collection": stored.result.get("collection") if stored else None,
+        "capacity": capacity,
+        "monthly": capacity.monthly_on_demand(settings.prices) if capacity else None,
+        "count": count,
+        "number": position + 1,
+        "previous": position - 1 if position > 0 else None,
+        "next": position + 1 if position + 1 < count else None,
     }
-    run = None
-    if loaded.simulation is not None and loaded.lock is not None:
-        run = _run(loaded.simulation, loaded.lock, pattern)
-        context.update(pattern_result(design, loaded.simulation, run))
-    count = len(design.access_patterns)
-    settings = selectors.project_cost_settings(project=access.project)
-    review = cached_review(
-        design, prices=settings.prices, stored_items=settings.stored_items
-    )
-    capacity = next((c for c in review.cost.patterns if c.position == position), None)
-    context.update(
-        collection=_returned_collection(design, position, run),
-        capacity=capacity,
-        monthly=capacity.monthly_on_demand(settings.prices) if capacity else None,
-        count=count,
-        number=position + 1,
-        previous=position - 1 if position > 0 else None,
-        next=position + 1 if position + 1 < count else None,
-    )
     return render(request, "modeler/present.html", context)
-
-
-def _returned_collection(
-    design: d.Design, position: int, run: PatternRun | None
-) -> dict[str, Any] | None:
-    """The item collection a GetItem or Query read from (the partition of
-    its first item, in the table or index it used), each item marked when
-    the pattern returned it; None for other operations or no items."""
-    pattern = design.access_patterns[position]
-    if run is None or not run.items or pattern.operation not in ("GetItem", "Query"):
-        return None
-    loaded = load_simulation(design)
-    if loaded.simulation is None or loaded.lock is None:
-        return None
-    collections = diagrams.collections_for(loaded.simulation)
-    info = collections.info(pattern.index)
-
-    def key(item: dict[str, Any], names: tuple[str, ...]) -> str:
-        values = tuple(item.get(name) for name in names)
-        return diagrams.key_text(values[0] if len(values) == 1 else values)
-
-    partition = key(run.items[0], info.partition_key)
-    with loaded.lock:
-        views, _ = collections.partitions(
-            index=pattern.index, keys=[partition], max_partitions=1, max_items=60
-        )
-    if not views:
-        return None
-    returned = {key(item, info.sort_key) for item in run.items}
-    return {
-        "index": info,
-        "partition": views[0],
-        "rows": [
-            (item, not info.sort_key or item.sort_key in returned)
-            for item in views[0].items
-        ],
-    }
-
-
-def _run(
-    simulation: Simulation, lock: threading.Lock, pattern: d.AccessPattern
-) -> PatternRun:
-    try:
-        with lock:
-            # With its further draws, as the review and `simulate` judge it.
-            return simulation.draw(simulation.run(pattern))
-    except Exception as exc:
-        # One pattern's simulator bug must not hide the others' results.
-        logger.exception("Simulating the pattern %r failed", pattern.name)
-        return PatternRun(
-            pattern,
-            error=f"the simulator failed on this pattern ({type(exc).__name__}: {exc})",
-        )

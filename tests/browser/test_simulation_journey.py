@@ -295,3 +295,43 @@ def test_a_simulation_is_cancelled_and_run_again(
     worker.join()
     _wait_for_every_verdict(page, patterns)
     expect(page.locator(".sim-pattern .verdict-pass")).to_have_count(patterns)
+
+
+def test_the_review_sections_fill_in_when_the_job_has_reviewed(
+    database_jobs, page, screenshot, monkeypatch
+):
+    owner = User.objects.create_user("ada", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    _log_in(page, "ada", "correct-horse-battery")
+
+    # No request reviews: the Review page shows the job's progress and asks
+    # again every second, its prices form already there.
+    page.goto(f"/projects/{project.pk}/review/")
+    pending = page.locator(".review-pending")
+    expect(pending).to_contain_text("waiting for a worker to start it")
+    expect(page.locator("#cost-settings")).to_be_visible()
+    worker = _Worker(monkeypatch, hold_at=3)
+    worker.run()
+    expect(pending).to_contain_text(
+        "running the access patterns", timeout=RESULTS_TIMEOUT_MS
+    )
+    screenshot("14-review-being-made")
+    worker.join()
+    # Done: the review takes the place of the progress, no reload.
+    expect(page.locator("#summary-heading")).to_be_visible(timeout=RESULTS_TIMEOUT_MS)
+    expect(pending).to_have_count(0)
+    expect(page.locator("#findings-advice")).to_contain_text(
+        "Needs a second request for unprojected attributes"
+    )
+
+    # The other sections read the same review at once.
+    page.goto(f"/projects/{project.pk}/key-map/")
+    expect(page.locator(".pattern-map .verdict-pass")).to_have_count(
+        len(design.access_patterns)
+    )
+    page.goto(f"/projects/{project.pk}/present/5/")
+    expect(page.locator(".presentation-collection")).to_contain_text(
+        "the items it returns marked"
+    )
+    expect(page.locator("#presentation-slide[hx-trigger]")).to_have_count(0)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import threading
 
 from modeler import design as d
-from modeler.diagrams import key_map, pattern_map, pattern_verdicts
+from modeler.diagrams import key_map, pattern_map, run_verdicts
+from modeler.simulation import Verdict
 from tests.diagrams.helpers import example, hostile, simulation
 
 
@@ -115,6 +115,10 @@ def test_a_scan_is_highlighted_and_a_filter_keeps_its_placeholders():
 
 def test_verdicts_come_from_the_simulator():
     sim = simulation("order-management")
-    verdicts = pattern_verdicts(sim, threading.Lock(), sim.design.access_patterns)
-    assert len(verdicts) == len(sim.design.access_patterns)
-    assert all(v.passed for v in verdicts)
+    runs = [sim.run(p) for p in sim.design.access_patterns]
+    failed = dataclasses.replace(runs[0], error="the simulator failed on this")
+    verdicts = run_verdicts([*runs, failed, None])
+    assert len(verdicts) == len(sim.design.access_patterns) + 2
+    assert all(v.passed for v in verdicts[:-2])
+    assert verdicts[-2] == Verdict(False, ("the simulator failed on this",))
+    assert not verdicts[-1].passed

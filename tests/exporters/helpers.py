@@ -4,6 +4,8 @@ from pathlib import Path
 
 from modeler import design as d
 from modeler.designfile import read_design
+from modeler.exporters.snippets import PatternSnippet, pattern_snippets
+from modeler.simulation.cache import cached_simulation
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES_DIR = ROOT / "examples"
@@ -18,3 +20,12 @@ def example(path: Path) -> d.Design:
     result = read_design(path.read_text(encoding="utf-8"))
     assert result.design is not None, result.problems
     return result.design
+
+
+def snippets_of(design: d.Design) -> list[PatternSnippet]:
+    """The code snippets of a design's patterns, from runs in its
+    simulation (as the design's simulation job makes them)."""
+    simulation, lock = cached_simulation(design)
+    with lock:
+        runs = [simulation.draw(simulation.run(p)) for p in design.access_patterns]
+    return pattern_snippets(design, runs)

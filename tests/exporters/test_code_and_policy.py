@@ -12,9 +12,9 @@ from botocore.exceptions import ClientError
 
 from modeler import design as d
 from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
-from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
+from modeler.exporters.snippets import python_module, shell_script
 from modeler.simulation.simulate import Simulation
-from tests.exporters.helpers import EXAMPLES, example
+from tests.exporters.helpers import EXAMPLES, example, snippets_of
 
 CONDITION_FAILURES = ("ConditionalCheckFailedException", "TransactionCanceledException")
 
@@ -22,7 +22,7 @@ CONDITION_FAILURES = ("ConditionalCheckFailedException", "TransactionCanceledExc
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_python_snippet_runs_against_the_sample_data(path):
     design = example(path)
-    snippets = pattern_snippets(design)
+    snippets = snippets_of(design)
     assert [s.pattern for s in snippets] == [p.name for p in design.access_patterns]
     module = python_module(design, snippets)
     namespace: dict = {}
@@ -49,7 +49,7 @@ def test_every_python_snippet_runs_against_the_sample_data(path):
 
 def test_queries_that_can_span_pages_use_the_paginator():
     design = example([p for p in EXAMPLES if p.stem == "order-management"][0])
-    by_name = {s.pattern: s for s in pattern_snippets(design)}
+    by_name = {s.pattern: s for s in snippets_of(design)}
     for pattern in design.access_patterns:
         code = by_name[pattern.name].python
         if pattern.operation in ("Query", "Scan") and pattern.limit is None:
@@ -62,7 +62,7 @@ def test_queries_that_can_span_pages_use_the_paginator():
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_cli_commands_are_quoted_aws_dynamodb_commands(path):
     design = example(path)
-    snippets = pattern_snippets(design)
+    snippets = snippets_of(design)
     script = shell_script(design, snippets)
     assert script.startswith("#!/bin/sh\n")
     for snippet in snippets:

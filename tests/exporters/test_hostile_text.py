@@ -32,8 +32,8 @@ from modeler import design as d
 from modeler.designfile import read_design
 from modeler.exporters.cfnlint import lint_template
 from modeler.exporters.formats import EXPORT_FORMATS
-from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
-from tests.exporters.helpers import EXAMPLES_DIR
+from modeler.exporters.snippets import python_module, shell_script
+from tests.exporters.helpers import EXAMPLES_DIR, snippets_of
 
 # Each one breaks a naive exporter of some format.
 HOSTILE = (
@@ -107,7 +107,7 @@ def design():
 
 @pytest.fixture(scope="module")
 def snippets(design):
-    return pattern_snippets(design)
+    return snippets_of(design)
 
 
 def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -162,7 +162,7 @@ def test_pattern_names_never_make_invalid_or_shadowing_functions(name, tmp_path)
     base = hostile_design()
     pattern = dataclasses.replace(base.access_patterns[0], name=name)
     design = dataclasses.replace(base, access_patterns=(pattern,))
-    snippets = pattern_snippets(design)
+    snippets = snippets_of(design)
     module = python_module(design, snippets)
     ast.parse(module)
     (tmp_path / "patterns.py").write_text(module, encoding="utf-8")

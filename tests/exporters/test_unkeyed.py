@@ -14,9 +14,9 @@ from modeler.designfile import read_design
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.exporters.iam import PolicyError, iam_policy
 from modeler.exporters.nosql_workbench import export_notes, export_workbench
-from modeler.exporters.snippets import pattern_snippets
 from modeler.sampledata import SampleDataError
 from modeler.simulation.simulate import NO_KEY_YET
+from tests.exporters.helpers import snippets_of
 
 DESIGN = """\
 format: single-table-workbench/v1
@@ -111,7 +111,7 @@ def test_the_tenant_policy_says_unkeyed_patterns_apart_from_unconfinable_ones(
 
 
 def test_code_snippets_give_an_unkeyed_pattern_no_code_and_the_reason(mixed):
-    keyed, unkeyed = pattern_snippets(mixed)
+    keyed, unkeyed = snippets_of(mixed)
     assert keyed.python
     assert (unkeyed.operation, unkeyed.python, unkeyed.problem) == (
         "no key yet",

@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import dataclasses
+import socket
+import subprocess
+import time
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -14,6 +18,7 @@ from modeler import services
 from modeler.design import Design
 from modeler.jobs import services as jobs
 from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.reviews import forget_reviews
 from modeler.models import PatternResult, SimulationJob
 from modeler.sampledata import generate
 from tests.views.conftest import example_design, logged_in
@@ -21,6 +26,13 @@ from tests.views.conftest import example_design, logged_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+REDIS_SERVER = "/usr/bin/redis-server"
+DATABASE_CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "workbench_cache",
+    }
+}
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +85,7 @@ def test_the_worker_runs_a_queued_job_and_stores_every_result(
 
     job.refresh_from_db()
     items = len(generate(design))
-    assert (job.state, job.phase, job.message) == ("done", "running", "")
+    assert (job.state, job.phase, job.message) == ("done", "reviewing", "")
     assert (job.items_made, job.items_loaded, job.items_total) == (items,) * 3
     assert (job.patterns_run, job.patterns_total) == (8, 8)
     assert job.started and job.finished and job.percent == 100
@@ -94,6 +106,159 @@ def test_the_worker_runs_a_queued_job_and_stores_every_result(
     # The same design is not simulated twice.
     client.get(f"/projects/{project.pk}/simulation/")
     assert SimulationJob.objects.filter(project=project).count() == 1
+
+
+def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
+    queued, owner, order_design, settings
+):
+    # The database's cache, as the web and worker processes share it.
+    settings.CACHES = DATABASE_CACHES
+    design = _small(order_design)
+    project = services.project_create(owner=owner, design=design)
+    client = logged_in(owner)
+    review_page = f"/projects/{project.pk}/review/"
+    findings = f"/projects/{project.pk}/findings/patterns/"
+
+    page = client.get(review_page).content.decode()
+    partial = client.get(findings, headers={"HX-Request": "true"}).content.decode()
+
+    # Nothing is reviewed in the request: the page says the job makes it,
+    # asks again every second, and the prices stay editable.
+    assert "The design review is made with the simulation" in page
+    assert "waiting for a worker to start it" in page
+    assert 'hx-trigger="every 1s"' in page and 'hx-select="#review-body"' in page
+    assert "Summary for the review meeting" not in page
+    assert 'id="cost-settings"' in page
+    assert "The design review is being made with the simulation" in partial
+    assert 'hx-trigger="load delay:1s"' in partial
+    slide = client.get(f"/projects/{project.pk}/present/0/").content.decode()
+    assert 'hx-select="#presentation-slide"' in slide
+    assert "Waiting for its turn" in slide
+    # The pack, a file without script, reloads itself; not yet a download.
+    pack = client.get(f"/projects/{project.pk}/reviews/pack/1/?download=1")
+    assert pack.status_code == 200 and "Content-Disposition" not in pack
+    assert "default-src 'none'" in pack["Content-Security-Policy"]
+    assert '<meta http-equiv="refresh" content="2">' in pack.content.decode()
+    assert "The review pack of revision 1 is being made" in pack.content.decode()
+    assert SimulationJob.objects.filter(project=project).count() == 1
+
+    _work()
+    forget_reviews()  # as another process would: from the shared cache
+
+    page = client.get(review_page).content.decode()
+    partial = client.get(findings, headers={"HX-Request": "true"}).content.decode()
+    assert "Summary for the review meeting" in page
+    assert "The design review is made with the simulation" not in page
+    assert 'hx-trigger="every 1s"' not in page
+    assert "Design review of the access patterns" in partial or (
+        "The design review finds nothing to change" in partial
+    )
+    pack = client.get(f"/projects/{project.pk}/reviews/pack/1/?download=1")
+    assert "attachment" in pack["Content-Disposition"]
+    slide = client.get(f"/projects/{project.pk}/present/0/").content.decode()
+    assert 'hx-select="#presentation-slide"' not in slide
+    assert "<strong>Passes</strong>" in slide
+    assert "The item collection it reads: partition <code>CUST#" in slide
+    assert SimulationJob.objects.filter(project=project).count() == 1
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    """A throwaway Redis server (Debian's redis-server; .ci/run installs
+    it), on a free local port, saving nothing."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip(f"no {REDIS_SERVER}: sudo apt-get install redis-server")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(  # noqa: S603 (a fixed program and arguments)
+        [
+            REDIS_SERVER,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_with_redis_the_review_reaches_the_pages_through_it(
+    queued, owner, order_design, settings, redis_url
+):
+    import redis
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+        }
+    }
+    project = services.project_create(owner=owner, design=_small(order_design))
+    client = logged_in(owner)
+    page = client.get(f"/projects/{project.pk}/review/").content.decode()
+    assert "The design review is made with the simulation" in page
+
+    _work()
+    forget_reviews()
+
+    page = client.get(f"/projects/{project.pk}/review/").content.decode()
+    assert "Summary for the review meeting" in page
+    keys = redis.Redis.from_url(redis_url).keys("*review:*")
+    assert len(keys) == 1
+
+
+def test_keys_are_proposed_by_the_worker_and_adopted_from_what_it_kept(
+    queued, owner, order_design, settings, monkeypatch
+):
+    settings.CACHES = DATABASE_CACHES
+    project = services.project_create(owner=owner, design=_small(order_design))
+    client = logged_in(owner)
+    url = f"/projects/{project.pk}/propose-keys/"
+
+    answer = client.post(url, headers={"HX-Request": "true"}).content.decode()
+
+    # The request only queues the solver; the answer asks again.
+    assert "Proposing… the solver simulates and reviews" in answer
+    poll = f"/projects/{project.pk}/propose-keys/proposals/?version=1"
+    assert f'hx-get="{poll}"' in answer and 'hx-trigger="load delay:1s"' in answer
+    assert "Proposal 1" not in answer
+    # Asked again before a worker took it: still one question in the queue.
+    client.post(url, headers={"HX-Request": "true"})
+    assert DBTaskResult.objects.filter(status="READY").count() == 1
+
+    _work()
+    answer = client.get(poll, headers={"HX-Request": "true"}).content.decode()
+    assert "Proposal 1" in answer and "load delay:1s" not in answer
+
+    def no_solver(*args, **kwargs):
+        raise AssertionError("adopting ran the solver again")
+
+    monkeypatch.setattr("modeler.proposals.propose", no_solver)
+    adopted = client.post(f"{url}1/adopt/", {"version": 1})
+    assert adopted.status_code == 302
+    project.refresh_from_db()
+    assert project.version == 2
 
 
 def test_progress_is_stored_while_the_worker_runs(queued, owner, order_design):

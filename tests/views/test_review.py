@@ -15,7 +15,9 @@ from django.utils.html import escape
 
 from modeler import limits, services
 from modeler.designfile import read_design
-from modeler.models import Project, ReviewSettings
+from modeler.jobs import runner
+from modeler.jobs.runner import forget_runs
+from modeler.models import Project, ReviewSettings, SimulationJob
 from modeler.views.review import review_findings_by_location
 from tests.views.conftest import logged_in
 
@@ -110,10 +112,16 @@ def test_outsiders_get_404_and_visitors_the_login(
 
 
 def test_an_editor_sets_the_projects_prices_and_item_count(
-    editor_client: Client, project: Project
+    editor_client: Client, project: Project, monkeypatch
 ):
+    forget_runs()
+    ran = []
+    real = runner._run
+    monkeypatch.setattr(runner, "_run", lambda *a: ran.append(1) or real(*a))
     before = _html(editor_client.get(_page(project)))
     assert "2,000,000 items" not in before
+    patterns = len(ran)
+    assert patterns == 8
 
     response = editor_client.post(_prices(project), VALID)
 
@@ -132,6 +140,10 @@ def test_an_editor_sets_the_projects_prices_and_item_count(
     # Reads and writes cost twice the site's prices: $366.44175 a month on
     # demand (the open orders' second read included) becomes $732.8835.
     assert "$732.88" in html
+    # New prices make a new review in a new job; the patterns are not run
+    # again.
+    assert SimulationJob.objects.filter(project=project).count() == 2
+    assert len(ran) == patterns
 
 
 def test_the_sites_own_prices_are_not_copied(owner_client: Client, project: Project):
@@ -282,7 +294,8 @@ def test_user_text_is_escaped_and_findings_link_to_their_pattern(owner: User):
 
 
 def test_findings_by_location_for_the_other_sections(project: Project, order_design):
-    found = review_findings_by_location(project=project, design=order_design)
+    found, job = review_findings_by_location(project=project, design=order_design)
+    assert job is not None and job.state == "done"
     (row,) = found[("pattern", "All open orders, oldest first")]
     assert row.finding.code == "fetch-back"
     assert row.url == reverse("editor-patterns", args=[project.pk]) + "#pattern-5"

@@ -330,6 +330,8 @@ def test_presentation_steps_through_the_patterns(
     assert "The item collection it reads: partition <code>CUST#" in first
     assert first.count('class="is-returned"') == 1
     assert "&quot;TableName&quot;: &quot;order-management&quot;" in first
+    # The job has run (tests run jobs at once): the slide does not poll.
+    assert 'hx-trigger="every 1s"' not in first
     last = viewer_client.get(
         f"/projects/{project.pk}/present/{count - 1}/"
     ).content.decode()

@@ -439,3 +439,43 @@ def test_progress_and_indicator_refuse_posts_and_cancel_refuses_gets(
     assert owner_client.post(_url(project, "indicator/")).status_code == 405
     assert owner_client.get(_url(project, f"jobs/{job.pk}/cancel/")).status_code == 405
     assert owner_client.get(_url(project, "run/")).status_code == 405
+
+
+# --- Jobs kept, one at a time ----------------------------------------------------
+
+
+def test_two_requests_at_once_start_one_job_for_a_design(project, queued, owner):
+    """The race itself cannot be timed in a test: both requests found no
+    job and start one; the table's constraint lets one through, and the
+    other gets that job."""
+    design = selectors.project_design(project=project)
+    digest = jobs.design_digest(design)
+    first = jobs._start(
+        project=project, design=design, user=owner, digest=digest, revision=None
+    )
+    second = jobs._start(
+        project=project, design=design, user=owner, digest=digest, revision=None
+    )
+    assert second.pk == first.pk
+    assert SimulationJob.objects.filter(project=project).count() == 1
+
+
+def test_a_project_keeps_its_last_jobs(project, queued, owner):
+    design = selectors.project_design(project=project)
+    old = [
+        SimulationJob.objects.create(
+            project=project,
+            revision_id=project.head_id,
+            design_digest=f"old-{n}",
+            data_digest="data",
+            state=SimulationJob.State.DONE,
+        )
+        for n in range(jobs.KEPT_JOBS + 3)
+    ]
+
+    job = jobs.simulation_job_for(project=project, design=design, user=owner)
+
+    kept = set(SimulationJob.objects.values_list("pk", flat=True))
+    assert job.pk in kept
+    # The newest finished ones stay; the three oldest are gone.
+    assert kept - {job.pk} == {j.pk for j in old[3:]}

@@ -1,0 +1,69 @@
+"""Design reviews made by the simulation jobs, shared by every web and
+worker process through Django's cache (Redis or a table of the database,
+settings.CACHES), with the last few kept in this process as well. A review
+is kept under a key of what it depends on: the design's content, the
+prices and the stored item count."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+from django.core.cache import cache
+
+from modeler import design as d
+from modeler.jobs.pickling import dumps, loads
+from modeler.review.prices import Prices
+from modeler.review.review import Review
+from modeler.simulation.cache import design_digest
+
+# Reviews kept in this process, most recently used last.
+MAX_KEPT = 8
+
+_kept: OrderedDict[str, Review] = OrderedDict()
+_guard = threading.Lock()
+
+
+def review_key(design: d.Design, prices: Prices, stored_items: int | None) -> str:
+    parts = f"{design_digest(design)}:{prices!r}:{stored_items}"
+    return hashlib.sha256(parts.encode()).hexdigest()
+
+
+def review_stored(key: str) -> Review | None:
+    """The review kept under `key`, by this process or another; None if
+    none has been made (or the cache dropped it)."""
+    with _guard:
+        review = _kept.get(key)
+        if review is not None:
+            _kept.move_to_end(key)
+            return review
+    data = cache.get(_cache_key(key))
+    if data is None:
+        return None
+    review = loads(data)
+    _keep(key, review)
+    return review
+
+
+def review_store(key: str, review: Review) -> None:
+    _keep(key, review)
+    cache.set(_cache_key(key), dumps(review))
+
+
+def forget_reviews() -> None:
+    """Drops the reviews this process keeps (not the shared cache's)."""
+    with _guard:
+        _kept.clear()
+
+
+def _keep(key: str, review: Review) -> None:
+    with _guard:
+        _kept[key] = review
+        _kept.move_to_end(key)
+        while len(_kept) > MAX_KEPT:
+            _kept.popitem(last=False)
+
+
+def _cache_key(key: str) -> str:
+    return f"review:{key}"
