@@ -180,6 +180,16 @@ class Store:
             self._bytes += size - partition.sizes[i]
         partition.sizes[i] = size
 
+    def swap(self, old: Item, new: Item) -> None:
+        """Put `new` in the place of `old`, whose entry it leaves as it was:
+        same key, same size."""
+        pk = self.partition_of(old)
+        partition = self.partitions[pk]
+        if type(partition) is not Partition:
+            self.partitions[pk] = new
+        else:
+            partition[self._position(partition, old)] = new
+
     def _position(self, partition: Partition, item: Item) -> int:
         order = self.order_of
         i = bisect_left(partition, order(item), key=order)

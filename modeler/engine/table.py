@@ -99,22 +99,44 @@ class Index:
             return item
         return {a: item[a] for a in self.projected if a in item}
 
+    def unchanged_by(self, touched: frozenset[str] | set[str]) -> bool:
+        """Whether a write that changes only the `touched` attributes leaves
+        the item's entry as it was: in the index or not, under the same key,
+        with the same projected attributes (never for ALL: every attribute
+        is projected)."""
+        projected = self.projected_set
+        return projected is not None and projected.isdisjoint(touched)
+
     def holds(self, attributes: Iterable[str]) -> bool:
         """Whether every one of these attributes is projected."""
         return self.projected_set is None or self.projected_set.issuperset(attributes)
 
-    def _entry_changed(self, old: Item, new: Item) -> bool:
+    def _entry_changed(
+        self, old: Item, new: Item, touched: frozenset[str] | set[str] | None
+    ) -> bool:
         if self.projected is None:
-            return old != new
+            if touched is None:
+                return old != new
+            # The other attributes are the old item's own values.
+            return any(old.get(a, MISSING) != new.get(a, MISSING) for a in touched)
         return any(old.get(a, MISSING) != new.get(a, MISSING) for a in self.projected)
 
     def write_units(
-        self, old: Item | None, old_size: int, new: Item | None, new_size: int
+        self,
+        old: Item | None,
+        old_size: int,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
     ) -> int:
         """What a table write from `old` to `new` costs this index: nothing
         when neither is in it or the entry is unchanged; one write when the
         item enters, leaves or changes projected attributes; a delete and a
-        put when its index key changes."""
+        put when its index key changes. `touched`, when known, holds every
+        attribute whose value `new` may not share with `old` (an update's
+        top-level attributes)."""
+        if touched is not None and self.unchanged_by(touched):
+            return 0
         old_in = old is not None and self.contains(old)
         new_in = new is not None and self.contains(new)
         if not (old_in or new_in):
@@ -127,7 +149,7 @@ class Index:
             return write_units(old_entry)
         if self.key_of(old) != self.key_of(new):
             return write_units(old_entry) + write_units(new_entry)
-        if self._entry_changed(old, new):
+        if self._entry_changed(old, new, touched):
             return write_units(max(old_entry, new_entry))
         return 0
 
@@ -200,9 +222,11 @@ class Table:
                 checks.append((attr, self.types[attr], limit, index_name))
         return checks
 
-    def check_item(self, item: Item, *, update: bool = False) -> int:
+    def check_item(
+        self, item: Item, *, update: bool = False, size: int | None = None
+    ) -> int:
         """Check an item's key attributes and size as a write does; return
-        its size."""
+        its size (`size`, when the caller knows it already)."""
         get = item.get
         # String keys first, as most are: present, not empty, and short
         # enough for their byte length not to matter (at most 4 bytes a
@@ -223,7 +247,8 @@ class Table:
                 _check_key_attribute(
                     attr, kind, limit, index_name, value=value, update=update
                 )
-        size = item_size(item)
+        if size is None:
+            size = item_size(item)
         if size > MAX_ITEM_SIZE:
             raise ValidationException(
                 "Item size to update has exceeded the maximum allowed size"
@@ -296,27 +321,39 @@ class Table:
     # --- Writes -------------------------------------------------------------
 
     def write_cost(
-        self, current: tuple[Item, int] | None, new: Item | None, new_size: int
+        self,
+        current: tuple[Item, int] | None,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
     ) -> Consumed:
         """The write units of replacing `current` (as `get` returned it) by
-        `new` (None deletes), for the table and each index it touches."""
+        `new` (None deletes), for the table and each index it touches
+        (`touched`: see `Index.write_units`)."""
         old, old_size = current if current else (None, 0)
         cost = Consumed(
             self.name, write=True, table=write_units(max(old_size, new_size))
         )
         for index in self.indexes.values():
-            units = index.write_units(old, old_size, new, new_size)
+            units = index.write_units(old, old_size, new, new_size, touched)
             if units:
                 group = cost.global_indexes if index.is_global else cost.local_indexes
                 group[index.name] = float(units)
         return cost
 
     def write(
-        self, current: tuple[Item, int] | None, new: Item | None, new_size: int
+        self,
+        current: tuple[Item, int] | None,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
     ) -> Consumed:
         """Replace `current` (as `get` returned it, or None) by `new` (None
-        deletes) in the table and its indexes; return the units consumed."""
-        cost = self.write_cost(current, new, new_size)
+        deletes) in the table and its indexes; return the units consumed.
+        `touched`, when known, holds every attribute whose value `new` may
+        not share with the current item (an update's top-level attributes):
+        the indexes that project none of them keep their entry as it is."""
+        cost = self.write_cost(current, new, new_size, touched)
         old = current[0] if current else None
         if old is None and new is None:  # deleting a missing item: a no-op
             return cost
@@ -329,6 +366,15 @@ class Table:
         elif new is not None:
             self.store.insert(new, new_size)
         for index in self.indexes.values():
+            if (
+                touched is not None
+                and old is not None
+                and new is not None
+                and index.unchanged_by(touched)
+            ):
+                if index.contains(old):
+                    index.store.swap(old, new)
+                continue
             old_in = old is not None and index.contains(old)
             new_in = new is not None and index.contains(new)
             if old_in and new_in and index.key_of(old) == index.key_of(new):

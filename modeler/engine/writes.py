@@ -37,7 +37,7 @@ from modeler.engine.errors import (
     TransactionCanceledException,
     ValidationException,
 )
-from modeler.engine.expressions import Condition, Projection, Update, Usage
+from modeler.engine.expressions import MISSING, Condition, Projection, Update, Usage
 from modeler.engine.expressions.paths import path_tree
 from modeler.engine.reads import consumed_response, key_identity, native_key
 from modeler.engine.requests import (
@@ -49,6 +49,7 @@ from modeler.engine.requests import (
     request_items,
     transact_items,
 )
+from modeler.engine.size import attribute_size
 from modeler.engine.table import Table
 from modeler.engine.types import Item
 from modeler.engine.wire import item_from_wire, item_to_wire
@@ -105,6 +106,9 @@ class Resolved:
     current: tuple[Item, int] | None
     new: Item | None
     new_size: int
+    # An update's top-level attributes: the only ones whose values `new`
+    # does not share with the current item (None: any may differ).
+    touched: frozenset[str] | set[str] | None = None
 
     @property
     def old(self) -> Item | None:
@@ -180,13 +184,29 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
         return Resolved(write, current, None, 0)
     if write.kind == "ConditionCheck":
         return Resolved(write, current, old, current[1] if current else 0)
+    update = write.update
     base = old if old is not None else dict(write.key)
-    new = write.update.apply(base) if write.update is not None else base
-    if old is None and write.update is not None and len(new) == len(write.key):
-        # An UpdateExpression that only removes (REMOVE, DELETE) does not
-        # create a missing item: DynamoDB leaves it absent.
-        return Resolved(write, None, None, 0)
-    return Resolved(write, current, new, table.check_item(new, update=True))
+    new = update.apply(base) if update is not None else base
+    if old is None:
+        if update is not None and len(new) == len(write.key):
+            # An UpdateExpression that only removes (REMOVE, DELETE) does not
+            # create a missing item: DynamoDB leaves it absent.
+            return Resolved(write, None, None, 0)
+        return Resolved(write, current, new, table.check_item(new, update=True))
+    if update is None:
+        return Resolved(write, current, new, table.check_item(new, update=True))
+    # Only the updated attributes change the size (an item's size is the
+    # sum of its attributes' sizes).
+    touched = update.top_level_attributes
+    size = current[1]
+    for name in touched:
+        before, after = old.get(name, MISSING), new.get(name, MISSING)
+        if before is not MISSING:
+            size -= attribute_size(name, before)
+        if after is not MISSING:
+            size += attribute_size(name, after)
+    size = table.check_item(new, update=True, size=size)
+    return Resolved(write, current, new, size, touched)
 
 
 def returned_attributes(mode: str, resolved: Resolved) -> Item | None:
@@ -240,7 +260,9 @@ def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any
     )
     write = plan(engine, kind, {k: v for k, v in request.items() if k not in _SINGLE})
     resolved = resolve(write)
-    consumed = write.table.write(resolved.current, resolved.new, resolved.new_size)
+    consumed = write.table.write(
+        resolved.current, resolved.new, resolved.new_size, resolved.touched
+    )
     response: dict[str, Any] = {}
     attributes = returned_attributes(return_values, resolved)
     if attributes:
@@ -314,7 +336,9 @@ def batch_write_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     collections: dict[str, list[Any]] = {}
     for write in writes:
         resolved = resolve(write)
-        spent = write.table.write(resolved.current, resolved.new, resolved.new_size)
+        spent = write.table.write(
+            resolved.current, resolved.new, resolved.new_size, resolved.touched
+        )
         consumed.setdefault(write.table.name, Consumed(write.table.name, True)).add(
             spent
         )
@@ -396,7 +420,7 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
             if one.write.kind == "ConditionCheck":
                 spent = Consumed(table.name, True, write_units(one.new_size))
             else:
-                spent = table.write(one.current, one.new, one.new_size)
+                spent = table.write(one.current, one.new, one.new_size, one.touched)
                 applied.append(one)
             consumed.setdefault(table.name, Consumed(table.name, True)).add(
                 spent.scaled(TRANSACTIONAL)
