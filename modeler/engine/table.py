@@ -444,19 +444,24 @@ class Table:
     def _bulk_load(self, items: Iterable[Item]) -> int:
         check = self.check_item
         partition_of = self.store.partition_of
-        # First entry of each partition; then, for partitions with more than
-        # one, all their entries and sizes.
+        # First entry of each partition and its size; then, for partitions
+        # with more than one, all their entries and sizes. A size is
+        # measured once per item: a head's is kept until its group forms.
         heads: dict[Any, Item] = {}
+        head_sizes: dict[Any, int] = {}
         groups: dict[Any, tuple[list[Item], list[int]]] = {}
         first = heads.setdefault
+        # Per index: its key attributes, partition key getter, heads, head
+        # entry sizes, groups, and its entry size function (None for ALL:
+        # the item's size).
         indexes = [
             (
-                index,
                 index.key_attributes,
                 index.store.partition_of,
                 {},
                 {},
-                index.projects_all,
+                {},
+                None if index.projects_all else index.entry_size,
             )
             for index in self.indexes.values()
         ]
@@ -467,40 +472,51 @@ class Table:
             total += size
             pk = partition_of(item)
             head = first(pk, item)
-            if head is not item:
+            if head is item:
+                head_sizes[pk] = size
+            else:
                 group = groups.get(pk)
                 if group is None:
-                    groups[pk] = ([head, item], [item_size(head), size])
+                    groups[pk] = ([head, item], [head_sizes.pop(pk), size])
                 else:
                     group[0].append(item)
                     group[1].append(size)
+            keys = item.keys()
             for (
-                index,
                 key_attributes,
                 index_partition_of,
                 index_heads,
+                index_head_sizes,
                 index_groups,
-                projects_all,
+                entry_size,
             ) in indexes:
-                if item.keys() >= key_attributes:
+                if keys >= key_attributes:
                     ipk = index_partition_of(item)
                     head = index_heads.setdefault(ipk, item)
+                    entry = size if entry_size is None else None
                     if head is item:
+                        if entry is not None:
+                            index_head_sizes[ipk] = entry
                         continue
-                    entry = size if projects_all else index.entry_size(item)
+                    if entry is None:
+                        entry = entry_size(item)
                     group = index_groups.get(ipk)
                     if group is None:
-                        index_groups[ipk] = (
-                            [head, item],
-                            [index.entry_size(head), entry],
+                        head_entry = (
+                            index_head_sizes.pop(ipk)
+                            if entry_size is None
+                            else entry_size(head)
                         )
+                        index_groups[ipk] = ([head, item], [head_entry, entry])
                     else:
                         group[0].append(item)
                         group[1].append(entry)
         replaced = self.store.load(heads, groups, unique=True)
         self.store.set_bytes(total - sum(item_size(item) for item in replaced))
         gone = {id(item) for item in replaced}
-        for index, _, _, index_heads, index_groups, _ in indexes:
+        for index, (_, _, index_heads, _, index_groups, _) in zip(
+            self.indexes.values(), indexes, strict=True
+        ):
             if gone:
                 _forget(gone, index_heads, index_groups)
             index.store.load(index_heads, index_groups)
