@@ -103,8 +103,24 @@ class _Compiler:
     def _structure(self, shape: Shape) -> Check:
         required = tuple(shape.metadata.get("required", ()))
         members = {name: self.check(member) for name, member in shape.members.items()}
+        # The members whose check is only their Python type (a string of any
+        # length, a boolean): a structure of one of them, an attribute value
+        # such as {"S": "x"}, passes on one look.
+        plain = {
+            name: str if member.type_name == "string" else bool
+            for name, member in shape.members.items()
+            if not is_json_value_header(member)
+            and (
+                member.type_name == "boolean"
+                or (member.type_name == "string" and _minimum(member) is None)
+            )
+        }
 
         def structure(param: Any) -> bool:
+            if type(param) is dict and len(param) == 1 and not required:
+                for name, value in param.items():
+                    if type(value) is plain.get(name):
+                        return True
             if not isinstance(param, dict):
                 return False
             for name in required:
