@@ -286,6 +286,8 @@ class _Read:
                 consumed.table = sum(
                     read_units(self._table_size(e), factor) for e in entries
                 )
+            elif index.projects_all:
+                items = entries
             else:
                 items = [index.project(e) for e in entries]
         if self.filter is not None:

@@ -352,6 +352,22 @@ class Store:
         items = page.items
         total = page.bytes
         room = len(positions) if limit is None else limit - len(items)
+        taken = positions[:room]
+        if taken:
+            # Most pages stop on their Limit or at the partition's end, far
+            # from 1 MB: the whole run is taken in slices.
+            if taken.step == 1:
+                run = slice(taken.start, taken.stop)
+            else:
+                run = slice(taken.start, taken.stop if taken.stop >= 0 else None, -1)
+            run_bytes = sum(sizes[run])
+            if total + run_bytes < max_bytes:
+                items += entries[run]
+                page.bytes = total + run_bytes
+                if limit is not None and len(taken) == room:
+                    page.last = items[-1]
+                    return True
+                return False
         for i in positions:
             item = entries[i]
             items.append(item)
