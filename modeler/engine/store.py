@@ -232,9 +232,9 @@ class Store:
                 dropped.extend(items[:-1])
                 partitions[pk] = items[-1]
                 continue
-            keys = [order(item) for item in items]
+            keys = list(map(order, items))
             positions = sorted(range(len(items)), key=keys.__getitem__)
-            if unique:
+            if unique and len(set(keys)) < len(keys):
                 kept = []
                 for n, i in enumerate(positions):
                     if n + 1 < len(positions) and keys[positions[n + 1]] == keys[i]:
@@ -247,7 +247,8 @@ class Store:
                 partitions[pk] = items[positions[0]]
             else:
                 partitions[pk] = Partition(
-                    [items[i] for i in positions], [sizes[i] for i in positions]
+                    list(map(items.__getitem__, positions)),
+                    list(map(sizes.__getitem__, positions)),
                 )
         self.partitions = partitions
         self.count = count
