@@ -73,6 +73,19 @@ PUT_PARAMETERS = (*_COMMON, "Item")
 UPDATE_PARAMETERS = (*_COMMON, "Key", "UpdateExpression")
 DELETE_PARAMETERS = (*_COMMON, "Key")
 CONDITION_CHECK_PARAMETERS = (*_COMMON, "Key")
+# The parameters of each kind of write, as sets (checked on every write):
+# within a transaction or a batch, and alone (PutItem, UpdateItem...).
+_ALLOWED = {
+    "Put": frozenset(PUT_PARAMETERS),
+    "Update": frozenset(UPDATE_PARAMETERS),
+    "Delete": frozenset(DELETE_PARAMETERS),
+    "ConditionCheck": frozenset(CONDITION_CHECK_PARAMETERS),
+}
+_ALLOWED_SINGLE = {
+    kind: frozenset(parameters | set(_SINGLE))
+    for kind, parameters in _ALLOWED.items()
+    if kind != "ConditionCheck"
+}
 RETURN_VALUES = {
     "Put": ("NONE", "ALL_OLD"),
     "Delete": ("NONE", "ALL_OLD"),
@@ -118,12 +131,7 @@ class Resolved:
 def plan(engine: Engine, kind: str, spec: Any) -> Write:
     """Check one write's parameters (a request, or an element of a
     transaction) and parse its expressions."""
-    allowed = {
-        "Put": PUT_PARAMETERS,
-        "Update": UPDATE_PARAMETERS,
-        "Delete": DELETE_PARAMETERS,
-        "ConditionCheck": CONDITION_CHECK_PARAMETERS,
-    }[kind]
+    allowed = _ALLOWED[kind]
     required = ("TableName", "Item") if kind == "Put" else ("TableName", "Key")
     if kind == "ConditionCheck":
         required += ("ConditionExpression",)
@@ -242,15 +250,7 @@ def collection_metrics(table: Table, key: Item) -> dict[str, Any]:
 
 
 def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any]:
-    check_parameters(
-        request,
-        {
-            "Put": PUT_PARAMETERS,
-            "Update": UPDATE_PARAMETERS,
-            "Delete": DELETE_PARAMETERS,
-        }[kind]
-        + _SINGLE,
-    )
+    check_parameters(request, _ALLOWED_SINGLE[kind])
     return_values = request.get("ReturnValues", "NONE")
     if return_values not in RETURN_VALUES[kind]:
         raise ValidationException("Return values set to invalid value")
