@@ -54,13 +54,15 @@ MAX_BATCH_GET_BYTES = 16 * 1024 * 1024
 MAX_TOTAL_SEGMENTS = 1_000_000
 SELECT = ("ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT")
 
-GET_ITEM_PARAMETERS = (
-    "TableName",
-    "Key",
-    "ConsistentRead",
-    "ProjectionExpression",
-    "ExpressionAttributeNames",
-    "ReturnConsumedCapacity",
+GET_ITEM_PARAMETERS = frozenset(
+    (
+        "TableName",
+        "Key",
+        "ConsistentRead",
+        "ProjectionExpression",
+        "ExpressionAttributeNames",
+        "ReturnConsumedCapacity",
+    )
 )
 _READ_PARAMETERS = (
     "TableName",
@@ -75,8 +77,10 @@ _READ_PARAMETERS = (
     "ExpressionAttributeNames",
     "ExpressionAttributeValues",
 )
-QUERY_PARAMETERS = (*_READ_PARAMETERS, "KeyConditionExpression", "ScanIndexForward")
-SCAN_PARAMETERS = (*_READ_PARAMETERS, "Segment", "TotalSegments")
+QUERY_PARAMETERS = frozenset(
+    (*_READ_PARAMETERS, "KeyConditionExpression", "ScanIndexForward")
+)
+SCAN_PARAMETERS = frozenset((*_READ_PARAMETERS, "Segment", "TotalSegments"))
 INVALID_START_KEY = (
     "The provided starting key is invalid: The provided key element does not match "
     "the schema"
@@ -135,7 +139,7 @@ class _Read:
         engine: Engine,
         request: dict[str, Any],
         operation: str,
-        allowed: tuple[str, ...],
+        allowed: frozenset[str],
     ) -> None:
         check_parameters(request, allowed, ("TableName",))
         self.table = table = engine.table(request["TableName"])
@@ -286,6 +290,8 @@ class _Read:
                 consumed.table = sum(
                     read_units(self._table_size(e), factor) for e in entries
                 )
+            elif index.projects_all:
+                items = entries
             else:
                 items = [index.project(e) for e in entries]
         if self.filter is not None:

@@ -44,7 +44,8 @@ def check_parameters(
     parameters."""
     if not isinstance(request, dict):
         raise ValidationException("The request must be a map of parameters")
-    allowed = frozenset(allowed)
+    if type(allowed) is not frozenset:
+        allowed = frozenset(allowed)
     for name in request:
         if name in allowed:
             continue

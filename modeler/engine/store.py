@@ -180,6 +180,16 @@ class Store:
             self._bytes += size - partition.sizes[i]
         partition.sizes[i] = size
 
+    def swap(self, old: Item, new: Item) -> None:
+        """Put `new` in the place of `old`, whose entry it leaves as it was:
+        same key, same size."""
+        pk = self.partition_of(old)
+        partition = self.partitions[pk]
+        if type(partition) is not Partition:
+            self.partitions[pk] = new
+        else:
+            partition[self._position(partition, old)] = new
+
     def _position(self, partition: Partition, item: Item) -> int:
         order = self.order_of
         i = bisect_left(partition, order(item), key=order)
@@ -222,9 +232,9 @@ class Store:
                 dropped.extend(items[:-1])
                 partitions[pk] = items[-1]
                 continue
-            keys = [order(item) for item in items]
+            keys = list(map(order, items))
             positions = sorted(range(len(items)), key=keys.__getitem__)
-            if unique:
+            if unique and len(set(keys)) < len(keys):
                 kept = []
                 for n, i in enumerate(positions):
                     if n + 1 < len(positions) and keys[positions[n + 1]] == keys[i]:
@@ -237,7 +247,8 @@ class Store:
                 partitions[pk] = items[positions[0]]
             else:
                 partitions[pk] = Partition(
-                    [items[i] for i in positions], [sizes[i] for i in positions]
+                    list(map(items.__getitem__, positions)),
+                    list(map(sizes.__getitem__, positions)),
                 )
         self.partitions = partitions
         self.count = count
@@ -342,6 +353,22 @@ class Store:
         items = page.items
         total = page.bytes
         room = len(positions) if limit is None else limit - len(items)
+        taken = positions[:room]
+        if taken:
+            # Most pages stop on their Limit or at the partition's end, far
+            # from 1 MB: the whole run is taken in slices.
+            if taken.step == 1:
+                run = slice(taken.start, taken.stop)
+            else:
+                run = slice(taken.start, taken.stop if taken.stop >= 0 else None, -1)
+            run_bytes = sum(sizes[run])
+            if total + run_bytes < max_bytes:
+                items += entries[run]
+                page.bytes = total + run_bytes
+                if limit is not None and len(taken) == room:
+                    page.last = items[-1]
+                    return True
+                return False
         for i in positions:
             item = entries[i]
             items.append(item)

@@ -99,22 +99,44 @@ class Index:
             return item
         return {a: item[a] for a in self.projected if a in item}
 
+    def unchanged_by(self, touched: frozenset[str] | set[str]) -> bool:
+        """Whether a write that changes only the `touched` attributes leaves
+        the item's entry as it was: in the index or not, under the same key,
+        with the same projected attributes (never for ALL: every attribute
+        is projected)."""
+        projected = self.projected_set
+        return projected is not None and projected.isdisjoint(touched)
+
     def holds(self, attributes: Iterable[str]) -> bool:
         """Whether every one of these attributes is projected."""
         return self.projected_set is None or self.projected_set.issuperset(attributes)
 
-    def _entry_changed(self, old: Item, new: Item) -> bool:
+    def _entry_changed(
+        self, old: Item, new: Item, touched: frozenset[str] | set[str] | None
+    ) -> bool:
         if self.projected is None:
-            return old != new
+            if touched is None:
+                return old != new
+            # The other attributes are the old item's own values.
+            return any(old.get(a, MISSING) != new.get(a, MISSING) for a in touched)
         return any(old.get(a, MISSING) != new.get(a, MISSING) for a in self.projected)
 
     def write_units(
-        self, old: Item | None, old_size: int, new: Item | None, new_size: int
+        self,
+        old: Item | None,
+        old_size: int,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
     ) -> int:
         """What a table write from `old` to `new` costs this index: nothing
         when neither is in it or the entry is unchanged; one write when the
         item enters, leaves or changes projected attributes; a delete and a
-        put when its index key changes."""
+        put when its index key changes. `touched`, when known, holds every
+        attribute whose value `new` may not share with `old` (an update's
+        top-level attributes)."""
+        if touched is not None and self.unchanged_by(touched):
+            return 0
         old_in = old is not None and self.contains(old)
         new_in = new is not None and self.contains(new)
         if not (old_in or new_in):
@@ -127,7 +149,7 @@ class Index:
             return write_units(old_entry)
         if self.key_of(old) != self.key_of(new):
             return write_units(old_entry) + write_units(new_entry)
-        if self._entry_changed(old, new):
+        if self._entry_changed(old, new, touched):
             return write_units(max(old_entry, new_entry))
         return 0
 
@@ -200,9 +222,11 @@ class Table:
                 checks.append((attr, self.types[attr], limit, index_name))
         return checks
 
-    def check_item(self, item: Item, *, update: bool = False) -> int:
+    def check_item(
+        self, item: Item, *, update: bool = False, size: int | None = None
+    ) -> int:
         """Check an item's key attributes and size as a write does; return
-        its size."""
+        its size (`size`, when the caller knows it already)."""
         get = item.get
         # String keys first, as most are: present, not empty, and short
         # enough for their byte length not to matter (at most 4 bytes a
@@ -223,7 +247,8 @@ class Table:
                 _check_key_attribute(
                     attr, kind, limit, index_name, value=value, update=update
                 )
-        size = item_size(item)
+        if size is None:
+            size = item_size(item)
         if size > MAX_ITEM_SIZE:
             raise ValidationException(
                 "Item size to update has exceeded the maximum allowed size"
@@ -296,27 +321,39 @@ class Table:
     # --- Writes -------------------------------------------------------------
 
     def write_cost(
-        self, current: tuple[Item, int] | None, new: Item | None, new_size: int
+        self,
+        current: tuple[Item, int] | None,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
     ) -> Consumed:
         """The write units of replacing `current` (as `get` returned it) by
-        `new` (None deletes), for the table and each index it touches."""
+        `new` (None deletes), for the table and each index it touches
+        (`touched`: see `Index.write_units`)."""
         old, old_size = current if current else (None, 0)
         cost = Consumed(
             self.name, write=True, table=write_units(max(old_size, new_size))
         )
         for index in self.indexes.values():
-            units = index.write_units(old, old_size, new, new_size)
+            units = index.write_units(old, old_size, new, new_size, touched)
             if units:
                 group = cost.global_indexes if index.is_global else cost.local_indexes
                 group[index.name] = float(units)
         return cost
 
     def write(
-        self, current: tuple[Item, int] | None, new: Item | None, new_size: int
+        self,
+        current: tuple[Item, int] | None,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
     ) -> Consumed:
         """Replace `current` (as `get` returned it, or None) by `new` (None
-        deletes) in the table and its indexes; return the units consumed."""
-        cost = self.write_cost(current, new, new_size)
+        deletes) in the table and its indexes; return the units consumed.
+        `touched`, when known, holds every attribute whose value `new` may
+        not share with the current item (an update's top-level attributes):
+        the indexes that project none of them keep their entry as it is."""
+        cost = self.write_cost(current, new, new_size, touched)
         old = current[0] if current else None
         if old is None and new is None:  # deleting a missing item: a no-op
             return cost
@@ -329,6 +366,15 @@ class Table:
         elif new is not None:
             self.store.insert(new, new_size)
         for index in self.indexes.values():
+            if (
+                touched is not None
+                and old is not None
+                and new is not None
+                and index.unchanged_by(touched)
+            ):
+                if index.contains(old):
+                    index.store.swap(old, new)
+                continue
             old_in = old is not None and index.contains(old)
             new_in = new is not None and index.contains(new)
             if old_in and new_in and index.key_of(old) == index.key_of(new):
@@ -398,19 +444,24 @@ class Table:
     def _bulk_load(self, items: Iterable[Item]) -> int:
         check = self.check_item
         partition_of = self.store.partition_of
-        # First entry of each partition; then, for partitions with more than
-        # one, all their entries and sizes.
+        # First entry of each partition and its size; then, for partitions
+        # with more than one, all their entries and sizes. A size is
+        # measured once per item: a head's is kept until its group forms.
         heads: dict[Any, Item] = {}
+        head_sizes: dict[Any, int] = {}
         groups: dict[Any, tuple[list[Item], list[int]]] = {}
         first = heads.setdefault
+        # Per index: its key attributes, partition key getter, heads, head
+        # entry sizes, groups, and its entry size function (None for ALL:
+        # the item's size).
         indexes = [
             (
-                index,
                 index.key_attributes,
                 index.store.partition_of,
                 {},
                 {},
-                index.projects_all,
+                {},
+                None if index.projects_all else index.entry_size,
             )
             for index in self.indexes.values()
         ]
@@ -421,40 +472,51 @@ class Table:
             total += size
             pk = partition_of(item)
             head = first(pk, item)
-            if head is not item:
+            if head is item:
+                head_sizes[pk] = size
+            else:
                 group = groups.get(pk)
                 if group is None:
-                    groups[pk] = ([head, item], [item_size(head), size])
+                    groups[pk] = ([head, item], [head_sizes.pop(pk), size])
                 else:
                     group[0].append(item)
                     group[1].append(size)
+            keys = item.keys()
             for (
-                index,
                 key_attributes,
                 index_partition_of,
                 index_heads,
+                index_head_sizes,
                 index_groups,
-                projects_all,
+                entry_size,
             ) in indexes:
-                if item.keys() >= key_attributes:
+                if keys >= key_attributes:
                     ipk = index_partition_of(item)
                     head = index_heads.setdefault(ipk, item)
+                    entry = size if entry_size is None else None
                     if head is item:
+                        if entry is not None:
+                            index_head_sizes[ipk] = entry
                         continue
-                    entry = size if projects_all else index.entry_size(item)
+                    if entry is None:
+                        entry = entry_size(item)
                     group = index_groups.get(ipk)
                     if group is None:
-                        index_groups[ipk] = (
-                            [head, item],
-                            [index.entry_size(head), entry],
+                        head_entry = (
+                            index_head_sizes.pop(ipk)
+                            if entry_size is None
+                            else entry_size(head)
                         )
+                        index_groups[ipk] = ([head, item], [head_entry, entry])
                     else:
                         group[0].append(item)
                         group[1].append(entry)
         replaced = self.store.load(heads, groups, unique=True)
         self.store.set_bytes(total - sum(item_size(item) for item in replaced))
         gone = {id(item) for item in replaced}
-        for index, _, _, index_heads, index_groups, _ in indexes:
+        for index, (_, _, index_heads, _, index_groups, _) in zip(
+            self.indexes.values(), indexes, strict=True
+        ):
             if gone:
                 _forget(gone, index_heads, index_groups)
             index.store.load(index_heads, index_groups)

@@ -66,11 +66,7 @@ class _Compiler:
         if kind == "structure":
             return self._structure(shape)
         if kind == "map":
-            key, value = self.check(shape.key), self.check(shape.value)
-            return lambda param: (
-                isinstance(param, dict)
-                and all(key(k) and value(v) for k, v in param.items())
-            )
+            return self._map(shape)
         if kind == "list":
             member = self.check(shape.member)
             return lambda param: (
@@ -100,11 +96,44 @@ class _Compiler:
             return lambda param: isinstance(param, (bytes, bytearray))
         return _unsure
 
+    def _map(self, shape: Shape) -> Check:
+        key, value = self.check(shape.key), self.check(shape.value)
+        key_type = _plain_type(shape.key)
+        # An item's attributes, {"name": {"S": "x"}}, are checked in place
+        # when the key is plain text and the value a plain attribute value.
+        plain = _plain_members(shape.value)
+
+        def check_map(param: Any) -> bool:
+            if not isinstance(param, dict):
+                return False
+            for k, v in param.items():
+                if type(k) is not key_type and not key(k):
+                    return False
+                if type(v) is dict and len(v) == 1 and plain:
+                    for name, member in v.items():
+                        if type(member) is plain.get(name):
+                            break
+                    else:
+                        if not value(v):
+                            return False
+                elif not value(v):
+                    return False
+            return True
+
+        return check_map
+
     def _structure(self, shape: Shape) -> Check:
         required = tuple(shape.metadata.get("required", ()))
         members = {name: self.check(member) for name, member in shape.members.items()}
+        # A structure of one member whose check is only its Python type, an
+        # attribute value such as {"S": "x"}, passes on one look.
+        plain = _plain_members(shape)
 
         def structure(param: Any) -> bool:
+            if type(param) is dict and len(param) == 1 and plain:
+                for name, value in param.items():
+                    if type(value) is plain.get(name):
+                        return True
             if not isinstance(param, dict):
                 return False
             for name in required:
@@ -117,6 +146,33 @@ class _Compiler:
             return True
 
         return structure
+
+
+def _plain_type(shape: Shape) -> type | None:
+    """str or bool when a value of `shape` is valid exactly when it is an
+    instance of that type (a string of any length, a boolean)."""
+    if is_json_value_header(shape):
+        return None
+    if shape.type_name == "boolean":
+        return bool
+    if shape.type_name == "string" and _minimum(shape) is None:
+        return str
+    return None
+
+
+def _plain_members(shape: Shape) -> dict[str, type]:
+    """The members of a structure with no required member whose values are
+    plain (see `_plain_type`), by name; empty for any other shape."""
+    if (
+        shape.type_name != "structure"
+        or shape.metadata.get("required")
+        or shape.is_document_type
+        or shape.is_tagged_union
+        or is_json_value_header(shape)
+    ):
+        return {}
+    plain = {name: _plain_type(member) for name, member in shape.members.items()}
+    return {name: kind for name, kind in plain.items() if kind is not None}
 
 
 def passes(shape: Shape) -> Check:

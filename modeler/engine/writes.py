@@ -37,7 +37,7 @@ from modeler.engine.errors import (
     TransactionCanceledException,
     ValidationException,
 )
-from modeler.engine.expressions import Condition, Projection, Update, Usage
+from modeler.engine.expressions import MISSING, Condition, Projection, Update, Usage
 from modeler.engine.expressions.paths import path_tree
 from modeler.engine.reads import consumed_response, key_identity, native_key
 from modeler.engine.requests import (
@@ -49,6 +49,7 @@ from modeler.engine.requests import (
     request_items,
     transact_items,
 )
+from modeler.engine.size import attribute_size
 from modeler.engine.table import Table
 from modeler.engine.types import Item
 from modeler.engine.wire import item_from_wire, item_to_wire
@@ -72,6 +73,19 @@ PUT_PARAMETERS = (*_COMMON, "Item")
 UPDATE_PARAMETERS = (*_COMMON, "Key", "UpdateExpression")
 DELETE_PARAMETERS = (*_COMMON, "Key")
 CONDITION_CHECK_PARAMETERS = (*_COMMON, "Key")
+# The parameters of each kind of write, as sets (checked on every write):
+# within a transaction or a batch, and alone (PutItem, UpdateItem...).
+_ALLOWED = {
+    "Put": frozenset(PUT_PARAMETERS),
+    "Update": frozenset(UPDATE_PARAMETERS),
+    "Delete": frozenset(DELETE_PARAMETERS),
+    "ConditionCheck": frozenset(CONDITION_CHECK_PARAMETERS),
+}
+_ALLOWED_SINGLE = {
+    kind: frozenset(parameters | set(_SINGLE))
+    for kind, parameters in _ALLOWED.items()
+    if kind != "ConditionCheck"
+}
 RETURN_VALUES = {
     "Put": ("NONE", "ALL_OLD"),
     "Delete": ("NONE", "ALL_OLD"),
@@ -105,6 +119,9 @@ class Resolved:
     current: tuple[Item, int] | None
     new: Item | None
     new_size: int
+    # An update's top-level attributes: the only ones whose values `new`
+    # does not share with the current item (None: any may differ).
+    touched: frozenset[str] | set[str] | None = None
 
     @property
     def old(self) -> Item | None:
@@ -114,12 +131,7 @@ class Resolved:
 def plan(engine: Engine, kind: str, spec: Any) -> Write:
     """Check one write's parameters (a request, or an element of a
     transaction) and parse its expressions."""
-    allowed = {
-        "Put": PUT_PARAMETERS,
-        "Update": UPDATE_PARAMETERS,
-        "Delete": DELETE_PARAMETERS,
-        "ConditionCheck": CONDITION_CHECK_PARAMETERS,
-    }[kind]
+    allowed = _ALLOWED[kind]
     required = ("TableName", "Item") if kind == "Put" else ("TableName", "Key")
     if kind == "ConditionCheck":
         required += ("ConditionExpression",)
@@ -180,13 +192,29 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
         return Resolved(write, current, None, 0)
     if write.kind == "ConditionCheck":
         return Resolved(write, current, old, current[1] if current else 0)
+    update = write.update
     base = old if old is not None else dict(write.key)
-    new = write.update.apply(base) if write.update is not None else base
-    if old is None and write.update is not None and len(new) == len(write.key):
-        # An UpdateExpression that only removes (REMOVE, DELETE) does not
-        # create a missing item: DynamoDB leaves it absent.
-        return Resolved(write, None, None, 0)
-    return Resolved(write, current, new, table.check_item(new, update=True))
+    new = update.apply(base) if update is not None else base
+    if old is None:
+        if update is not None and len(new) == len(write.key):
+            # An UpdateExpression that only removes (REMOVE, DELETE) does not
+            # create a missing item: DynamoDB leaves it absent.
+            return Resolved(write, None, None, 0)
+        return Resolved(write, current, new, table.check_item(new, update=True))
+    if update is None:
+        return Resolved(write, current, new, table.check_item(new, update=True))
+    # Only the updated attributes change the size (an item's size is the
+    # sum of its attributes' sizes).
+    touched = update.top_level_attributes
+    size = current[1]
+    for name in touched:
+        before, after = old.get(name, MISSING), new.get(name, MISSING)
+        if before is not MISSING:
+            size -= attribute_size(name, before)
+        if after is not MISSING:
+            size += attribute_size(name, after)
+    size = table.check_item(new, update=True, size=size)
+    return Resolved(write, current, new, size, touched)
 
 
 def returned_attributes(mode: str, resolved: Resolved) -> Item | None:
@@ -222,15 +250,7 @@ def collection_metrics(table: Table, key: Item) -> dict[str, Any]:
 
 
 def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any]:
-    check_parameters(
-        request,
-        {
-            "Put": PUT_PARAMETERS,
-            "Update": UPDATE_PARAMETERS,
-            "Delete": DELETE_PARAMETERS,
-        }[kind]
-        + _SINGLE,
-    )
+    check_parameters(request, _ALLOWED_SINGLE[kind])
     return_values = request.get("ReturnValues", "NONE")
     if return_values not in RETURN_VALUES[kind]:
         raise ValidationException("Return values set to invalid value")
@@ -240,7 +260,9 @@ def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any
     )
     write = plan(engine, kind, {k: v for k, v in request.items() if k not in _SINGLE})
     resolved = resolve(write)
-    consumed = write.table.write(resolved.current, resolved.new, resolved.new_size)
+    consumed = write.table.write(
+        resolved.current, resolved.new, resolved.new_size, resolved.touched
+    )
     response: dict[str, Any] = {}
     attributes = returned_attributes(return_values, resolved)
     if attributes:
@@ -314,7 +336,9 @@ def batch_write_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     collections: dict[str, list[Any]] = {}
     for write in writes:
         resolved = resolve(write)
-        spent = write.table.write(resolved.current, resolved.new, resolved.new_size)
+        spent = write.table.write(
+            resolved.current, resolved.new, resolved.new_size, resolved.touched
+        )
         consumed.setdefault(write.table.name, Consumed(write.table.name, True)).add(
             spent
         )
@@ -396,7 +420,7 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
             if one.write.kind == "ConditionCheck":
                 spent = Consumed(table.name, True, write_units(one.new_size))
             else:
-                spent = table.write(one.current, one.new, one.new_size)
+                spent = table.write(one.current, one.new, one.new_size, one.touched)
                 applied.append(one)
             consumed.setdefault(table.name, Consumed(table.name, True)).add(
                 spent.scaled(TRANSACTIONAL)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from modeler.engine.expressions import SortCondition
 from modeler.engine.schema import table_spec
 from modeler.engine.size import item_size
+from modeler.engine.store import Page, Store
 from modeler.engine.table import Table
 from tests.engine.helpers import index, table_request
 
@@ -119,3 +120,57 @@ def test_pages_and_segments_see_every_item_once(
     assert sorted(seen, key=lambda i: (i["PK"], i["SK"])) == sorted(
         table, key=lambda i: (i["PK"], i["SK"])
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 4), min_size=1, max_size=12),
+    st.integers(0, 11),
+    st.integers(0, 12),
+    st.one_of(st.none(), st.integers(1, 14)),
+    st.integers(1, 30),
+    st.booleans(),
+    st.integers(0, 3),
+)
+def test_a_page_reads_as_the_entry_by_entry_loop_reads(
+    sizes: list[int],
+    low: int,
+    high: int,
+    limit: int | None,
+    max_bytes: int,
+    forward: bool,
+    already: int,
+) -> None:
+    """Reading a run of entries in slices gives what reading them one by
+    one gives: the same entries, bytes and last entry, stopping on the
+    Limit or on the entry that reaches the page's byte limit."""
+    entries = [{"n": n} for n in range(len(sizes))]
+    low, high = min(low, len(sizes)), min(high, len(sizes))
+    positions = range(low, high) if forward else range(high - 1, low - 1, -1)
+    if limit is not None:
+        already = min(already, limit - 1)
+    pages = []
+    for read in (Store._read, _read_one_by_one):
+        page = Page(items=[{"before": i} for i in range(already)], bytes=already)
+        full = read(None, entries, sizes, positions, page, limit, max_bytes)
+        pages.append((full, page))
+    assert pages[0] == pages[1]
+
+
+def _read_one_by_one(
+    store: Any,
+    entries: list[Any],
+    sizes: list[int],
+    positions: range,
+    page: Page,
+    limit: int | None,
+    max_bytes: int,
+) -> bool:
+    items = page.items
+    for i in positions:
+        items.append(entries[i])
+        page.bytes += sizes[i]
+        if page.bytes >= max_bytes or (limit is not None and len(items) == limit):
+            page.last = entries[i]
+            return True
+    return False

@@ -305,23 +305,25 @@ def test_load_gives_the_same_table_as_puts() -> None:
         for n in range(60)
     ]
     items[5].pop("G1")
-    loaded = _spec(gsis=[index("GSI1", "G1", "SK", projection="KEYS_ONLY")])
+    gsis = [
+        index("GSI1", "G1", "SK", projection="KEYS_ONLY"),
+        index("GSI2", "G1", "PK"),
+        index("GSI3", "G1", projection="INCLUDE", include=["total"]),
+    ]
+    loaded = _spec(gsis=gsis)
     loaded.load(items)
     put = Engine()
-    put.create_table(
-        table_request(gsis=[index("GSI1", "G1", "SK", projection="KEYS_ONLY")])
-    )
+    put.create_table(table_request(gsis=gsis))
     for one in items:
         put.tables["Shop"].write(None, one, put.tables["Shop"].check_item(one))
     assert list(loaded) == list(put.tables["Shop"])
-    for name in ("GSI1",):
-        assert list(loaded.indexes[name].store) == list(
-            put.tables["Shop"].indexes[name].store
-        )
-        assert (
-            loaded.indexes[name].store.bytes
-            == put.tables["Shop"].indexes[name].store.bytes
-        )
+    for name in ("GSI1", "GSI2", "GSI3"):
+        stores = (loaded.indexes[name].store, put.tables["Shop"].indexes[name].store)
+        assert list(stores[0]) == list(stores[1])
+        assert stores[0].bytes == stores[1].bytes
+        assert [list(stores[0].sizes(p)) for p in stores[0].partitions.values()] == [
+            list(stores[1].sizes(p)) for p in stores[1].partitions.values()
+        ]
     assert loaded.store.bytes == put.tables["Shop"].store.bytes
     assert len(loaded) == 60
     assert loaded.indexes["GSI1"].store.count == 59

@@ -7,7 +7,13 @@ placeholders are still unbound; binding it (`finish`) substitutes the
 request's names and values and checks them. The reading of a text is kept
 (`READ_KEPT` texts), so a program that sends the same expressions again and
 again with other values only binds them: `parse` reads the text once and
-binds it on every call, and nothing bound is ever kept.
+binds it again for other names or values. What a text bound to the same
+names and the same scalar values (strings, numbers, binaries, booleans,
+nulls; equal numbers written alike) gave is kept too (`BOUND_KEPT`
+bindings), since it can only give the same again: a counter's
+`SET n = n + :one` is bound once. A binding is kept only under the exact
+names and values that made it, so nothing bound for one request reaches a
+request with other ones.
 
 An expression is refused in two stages, as DynamoDB does. A syntax error
 stops the parse at once (`Syntax error; token: "x", near: "a x b"`). Other
@@ -22,6 +28,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, NoReturn
 
 from modeler.engine.errors import ValidationException
@@ -127,9 +134,20 @@ class Parser:
         kind: str,
     ) -> Any:
         """The expression `text` bound to `names` and `values`; its reading
-        is kept, and only the binding is done again for another request."""
+        is kept, and only the binding is done again for another request
+        (unless it was bound to the same names and values before)."""
+        key = _binding_key(cls, text, kind, names, values)
+        if key is not None:
+            bound = _bound.get(key)
+            if bound is not None:
+                return bound
         reading = _reading(cls, text, kind)
-        return cls(text, names, values, kind, reading).finish(reading.raw)
+        bound = cls(text, names, values, kind, reading).finish(reading.raw)
+        if key is not None:
+            if len(_bound) >= BOUND_KEPT:
+                _bound.clear()
+            _bound[key] = bound
+        return bound
 
     def read(self) -> Any:
         """The raw tree of the text, placeholders unbound; a syntax error
@@ -371,6 +389,44 @@ class Parser:
                 ("operator count", operators),
             )
         raise self.error("The expression has redundant parentheses")
+
+
+# Bindings kept, by parser, text, kind, names and values; emptied when full.
+BOUND_KEPT = 4096
+MAX_KEPT_VALUE = 256
+_bound: dict[tuple[Any, ...], Any] = {}
+_SCALARS = frozenset({str, bytes, bool, type(None)})
+
+
+def _binding_key(
+    parser: type[Parser],
+    text: str,
+    kind: str,
+    names: Mapping[str, str] | None,
+    values: Mapping[str, Any] | None,
+) -> tuple[Any, ...] | None:
+    """What a binding depends on, or None when it cannot be kept: a value
+    that is not a scalar or is long (a kept binding holds its values), a
+    name that is not text. A number is keyed by its text, since 1 and 1.0
+    are equal but written (and stored) apart."""
+    named: tuple[tuple[str, str], ...] = ()
+    if names:
+        named = tuple(names.items())
+        for _, name in named:
+            if type(name) is not str:
+                return None
+    valued: list[tuple[str, type, Any]] = []
+    if values:
+        for placeholder, value in values.items():
+            kind_of = type(value)
+            if kind_of is Decimal:
+                value = str(value)
+            elif kind_of not in _SCALARS or (
+                kind_of in (str, bytes) and len(value) > MAX_KEPT_VALUE
+            ):
+                return None
+            valued.append((placeholder, kind_of, value))
+    return (parser, text, kind, named, tuple(valued))
 
 
 @functools.lru_cache(maxsize=READ_KEPT)

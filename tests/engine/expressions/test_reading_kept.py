@@ -1,6 +1,7 @@
 """The reading of an expression text is kept and bound again per request:
 the same text with other values or names gives that request's results, and
-nothing bound by one request reaches another."""
+nothing bound by one request reaches another. A binding to the same names
+and scalar values is kept whole."""
 
 from __future__ import annotations
 
@@ -98,3 +99,37 @@ def test_a_text_is_read_once() -> None:
     after = _reading.cache_info()
     assert after.misses == before.misses + 1
     assert after.hits == before.hits + 1
+
+
+def test_the_same_names_and_values_give_the_kept_binding() -> None:
+    text = "SET #t = #t + :d"
+    first = parse_update(text, {"#t": "amount"}, {":d": D(1)})
+    assert parse_update(text, {"#t": "amount"}, {":d": D(1)}) is first
+    assert parse_update(text, {"#t": "size"}, {":d": D(1)}) is not first
+    assert parse_update(text, {"#t": "amount"}, {":d": D(2)}) is not first
+
+
+def test_equal_numbers_written_apart_are_bound_apart() -> None:
+    # 1 and 1.0 are equal, but a SET stores the number as it was written.
+    one = parse_update("SET n = :v", None, {":v": D("1")})
+    one_point_zero = parse_update("SET n = :v", None, {":v": D("1.0")})
+    assert str(one.apply({})["n"]) == "1"
+    assert str(one_point_zero.apply({})["n"]) == "1.0"
+
+
+def test_a_boolean_is_not_bound_as_a_number() -> None:
+    text = "flag = :v"
+    assert parse_condition(text, None, {":v": True}).evaluate({"flag": True})
+    assert not parse_condition(text, None, {":v": D(1)}).evaluate({"flag": True})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [["a"], {"a": D(1)}, "x" * 1000],
+    ids=["list", "map", "long text"],
+)
+def test_documents_and_long_values_are_bound_each_time(value: object) -> None:
+    text = "SET v = :v"
+    assert parse_update(text, None, {":v": value}) is not parse_update(
+        text, None, {":v": value}
+    )
