@@ -3,20 +3,17 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from modeler import design as d
 from modeler import services
 from modeler.design import Design
 from modeler.jobs import services as jobs
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.models import PatternResult, SimulationJob
 from modeler.sampledata import generate
-from tests.views.conftest import example_design, logged_in
+from tests.views.conftest import example_design, logged_in, with_roots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,18 +31,6 @@ def queued(settings):
     settings.TASKS = DATABASE_TASKS
 
 
-def _small(design: Design, customers: int = 3) -> Design:
-    entities = tuple(
-        e
-        if e.sample.per
-        else dataclasses.replace(
-            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", customers))
-        )
-        for e in design.entities
-    )
-    return dataclasses.replace(design, entities=entities)
-
-
 def _work() -> None:
     call_command(
         "db_worker", "--batch", "--no-startup-delay", "--interval", "0", "--no-reload"
@@ -55,7 +40,7 @@ def _work() -> None:
 def test_the_worker_runs_a_queued_job_and_stores_every_result(
     queued, owner, order_design
 ):
-    design = _small(order_design)
+    design = with_roots(order_design, 3)
     project = services.project_create(owner=owner, design=design)
     client = logged_in(owner)
 
@@ -124,9 +109,9 @@ def test_progress_is_stored_while_the_worker_runs(queued, owner, order_design):
 def test_a_job_cancelled_before_a_worker_takes_it_never_runs(
     queued, owner, order_design
 ):
-    project = services.project_create(owner=owner, design=_small(order_design))
+    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
     job = jobs.simulation_job_for(
-        project=project, design=_small(order_design), user=owner
+        project=project, design=with_roots(order_design, 3), user=owner
     )
 
     jobs.simulation_job_cancel(project=project, job_id=job.pk)
