@@ -30,13 +30,14 @@ run: venv
 # runs it in this one). Extra pytest arguments: make test ARGS="-k signup -x". With
 # TEST_DATABASE_URL set (.ci/run starts a PostgreSQL server for it), the
 # tests that use the database run a second time on that database (the domain
-# and browser tests, once).
+# and browser tests, once), on as many processes (each has a test database
+# of its own).
 test: venv
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "== the database tests again, on $${TEST_DATABASE_URL%%:*}"; \
 		DATABASE_URL="$$TEST_DATABASE_URL" WORKBENCH_DATABASE_TESTS_ONLY=1 \
-			$(BIN)/python -m pytest $(ARGS); \
+			$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS); \
 	fi
 
 lint: venv

@@ -69,11 +69,11 @@ def register_scaling(moto_url: str, table: str, design, target: float = 70.0) ->
         )
 
 
-def load_example(path: Path, aws, moto_url: str, suffix: str = "live") -> str:
+def load_example(path: Path, aws, moto_url: str) -> str:
     """The example's table on moto with its sample data, TTL, point-in-time
     recovery, tags and auto scaling set as the design says."""
     design = read_design(path.read_text()).design
-    table = f"{design.table.name}-{suffix}"
+    table = f"{design.table.name}-live"
     endpoint = Endpoint(
         design, make_client(endpoint_url=moto_url, region="us-east-1"), table_name=table
     )
@@ -97,6 +97,20 @@ def load_example(path: Path, aws, moto_url: str, suffix: str = "live") -> str:
     return table
 
 
+@pytest.fixture(scope="module")
+def live_table(moto_url: str):
+    """Each example's table on moto, loaded once for the module: import_table
+    only reads it, and loading thousands of items into moto takes seconds."""
+    tables: dict[Path, str] = {}
+
+    def table_of(path: Path, aws) -> str:
+        if path not in tables:
+            tables[path] = load_example(path, aws, moto_url)
+        return tables[path]
+
+    return table_of
+
+
 def templates(design) -> set[frozenset]:
     """Each entity's key templates and conditions, names aside."""
     return {
@@ -107,9 +121,9 @@ def templates(design) -> set[frozenset]:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_a_live_table_gives_back_the_examples_entities_and_key_templates(
-    path, aws, moto_url, owner
+    path, aws, moto_url, owner, live_table
 ):
-    table = load_example(path, aws, moto_url)
+    table = live_table(path, aws)
     stdout, stderr = import_table(moto_url, table, "--sample", "3000")
     assert f"{table}: about " in stdout and "read units" in stdout
     assert "Sampling up to 3,000 items by a Scan in 4 parallel segments" in stdout
@@ -131,8 +145,8 @@ def test_a_live_table_gives_back_the_examples_entities_and_key_templates(
     assert "kept as the project's own items" in stderr
 
 
-def test_estimate_reads_no_item_and_creates_nothing(aws, moto_url, owner):
-    table = load_example(EXAMPLES[0], aws, moto_url, "estimate")
+def test_estimate_reads_no_item_and_creates_nothing(aws, moto_url, owner, live_table):
+    table = live_table(EXAMPLES[0], aws)
     stdout, _ = import_table(moto_url, table, "--estimate")
     assert "read units (eventually consistent)" in stdout
     assert "Read " not in stdout

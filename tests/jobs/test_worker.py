@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import socket
 import subprocess
 import time
@@ -13,7 +12,6 @@ import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from modeler import design as d
 from modeler import services
 from modeler.design import Design
 from modeler.jobs import services as jobs
@@ -21,7 +19,7 @@ from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.reviews import forget_reviews
 from modeler.models import PatternResult, SimulationJob
 from modeler.sampledata import generate
-from tests.views.conftest import example_design, logged_in
+from tests.views.conftest import example_design, logged_in, with_roots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,18 +44,6 @@ def queued(settings):
     settings.TASKS = DATABASE_TASKS
 
 
-def _small(design: Design, customers: int = 3) -> Design:
-    entities = tuple(
-        e
-        if e.sample.per
-        else dataclasses.replace(
-            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", customers))
-        )
-        for e in design.entities
-    )
-    return dataclasses.replace(design, entities=entities)
-
-
 def _work() -> None:
     call_command(
         "db_worker", "--batch", "--no-startup-delay", "--interval", "0", "--no-reload"
@@ -67,7 +53,7 @@ def _work() -> None:
 def test_the_worker_runs_a_queued_job_and_stores_every_result(
     queued, owner, order_design
 ):
-    design = _small(order_design)
+    design = with_roots(order_design, 3)
     project = services.project_create(owner=owner, design=design)
     client = logged_in(owner)
 
@@ -113,7 +99,7 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
 ):
     # The database's cache, as the web and worker processes share it.
     settings.CACHES = DATABASE_CACHES
-    design = _small(order_design)
+    design = with_roots(order_design, 3)
     project = services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     review_page = f"/projects/{project.pk}/review/"
@@ -214,7 +200,7 @@ def test_with_redis_the_review_reaches_the_pages_through_it(
             "LOCATION": redis_url,
         }
     }
-    project = services.project_create(owner=owner, design=_small(order_design))
+    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
     client = logged_in(owner)
     page = client.get(f"/projects/{project.pk}/review/").content.decode()
     assert "The design review is made with the simulation" in page
@@ -232,7 +218,7 @@ def test_keys_are_proposed_by_the_worker_and_adopted_from_what_it_kept(
     queued, owner, order_design, settings, monkeypatch
 ):
     settings.CACHES = DATABASE_CACHES
-    project = services.project_create(owner=owner, design=_small(order_design))
+    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
     client = logged_in(owner)
     url = f"/projects/{project.pk}/propose-keys/"
 
@@ -289,9 +275,9 @@ def test_progress_is_stored_while_the_worker_runs(queued, owner, order_design):
 def test_a_job_cancelled_before_a_worker_takes_it_never_runs(
     queued, owner, order_design
 ):
-    project = services.project_create(owner=owner, design=_small(order_design))
+    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
     job = jobs.simulation_job_for(
-        project=project, design=_small(order_design), user=owner
+        project=project, design=with_roots(order_design, 3), user=owner
     )
 
     jobs.simulation_job_cancel(project=project, job_id=job.pk)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
+from modeler import design as d
 from modeler import selectors, services
 from modeler.design import Design, freeze
 from modeler.designfile import read_design
@@ -32,12 +33,41 @@ def order_design() -> Design:
     return example_design("order-management")
 
 
-@pytest.fixture
-def project(owner: User, editor: User, viewer: User, order_design: Design) -> Project:
-    project = services.project_create(owner=owner, design=order_design)
+def with_roots(design: Design, count: int) -> Design:
+    """The design with `count` items of each root entity (children keep
+    their counts per parent), so its sample data is quick to make."""
+    entities = tuple(
+        e
+        if e.sample.per
+        else dataclasses.replace(
+            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", count))
+        )
+        for e in design.entities
+    )
+    return dataclasses.replace(design, entities=entities)
+
+
+@pytest.fixture(scope="session")
+def small_design(order_design: Design) -> Design:
+    """The order-management example with three customers: about a hundred
+    items instead of eight thousand."""
+    return with_roots(order_design, 3)
+
+
+def project_with_members(
+    design: Design, *, owner: User, editor: User, viewer: User
+) -> Project:
+    """A project of this design owned by `owner`, with `editor` and
+    `viewer` as members."""
+    project = services.project_create(owner=owner, design=design)
     services.membership_set(project=project, user=editor, role=Role.EDITOR)
     services.membership_set(project=project, user=viewer, role=Role.VIEWER)
     return project
+
+
+@pytest.fixture
+def project(owner: User, editor: User, viewer: User, order_design: Design) -> Project:
+    return project_with_members(order_design, owner=owner, editor=editor, viewer=viewer)
 
 
 def stored_design(project: Project) -> Design:

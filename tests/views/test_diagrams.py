@@ -4,7 +4,6 @@ failures and the cache."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from urllib.parse import quote
 
@@ -13,42 +12,21 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client
 
-from modeler import design as d
 from modeler import diagrams, services
 from modeler.design import Design
 from modeler.diagrams.cache import clear
-from modeler.models import Project, Role
+from modeler.models import Project
 from modeler.sampledata import SampleDataError
 from tests.diagrams.helpers import hostile
-from tests.views.conftest import logged_in, stored_design
+from tests.views.conftest import logged_in, project_with_members, stored_design
 
 HTMX = {"HX-Request": "true"}
 PAGES = ["key-map/", "key-map/verdicts/", "collections/", "diagrams/"]
 DOWNLOADS = ["diagrams/diagram.svg", "diagrams/diagram.png", "diagrams/diagram.dot"]
 
 
-def _small(design: Design, customers: int = 3) -> Design:
-    entities = tuple(
-        e
-        if e.sample.per
-        else dataclasses.replace(
-            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", customers))
-        )
-        for e in design.entities
-    )
-    return dataclasses.replace(design, entities=entities)
-
-
 def _project(owner: User, editor: User, viewer: User, design: Design) -> Project:
-    project = services.project_create(owner=owner, design=design)
-    services.membership_set(project=project, user=editor, role=Role.EDITOR)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
-    return project
-
-
-@pytest.fixture(scope="module")
-def small_design(order_design: Design) -> Design:
-    return _small(order_design)
+    return project_with_members(design, owner=owner, editor=editor, viewer=viewer)
 
 
 @pytest.fixture

@@ -13,13 +13,17 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from modeler import design as d
 from modeler import services
 from modeler.design import Design
-from modeler.models import Project, Revision, Role
+from modeler.models import Project, Revision
 from modeler.simulation import Simulation
 from modeler.solver import propose
-from tests.views.conftest import example_design, stored_design
+from tests.views.conftest import (
+    example_design,
+    project_with_members,
+    stored_design,
+    with_roots,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -27,37 +31,21 @@ SCRIPT = "<script>alert(1)</script>"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _few_roots(design: Design) -> Design:
-    """The design with three items of each root entity: proposing takes a
-    fraction of a second instead of several (the solver simulates and
-    reviews each proposal on the design's sample data)."""
-    entities = tuple(
-        e
-        if e.sample.per
-        else dataclasses.replace(
-            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", 3))
-        )
-        for e in design.entities
-    )
-    return dataclasses.replace(design, entities=entities)
-
-
 @pytest.fixture(scope="module")
 def social_design() -> Design:
-    return _few_roots(example_design("social-graph"))
+    return with_roots(example_design("social-graph"), 3)
 
 
 @pytest.fixture
-def orders(owner: User, order_design: Design) -> Project:
-    return services.project_create(owner=owner, design=_few_roots(order_design))
+def orders(owner: User, small_design: Design) -> Project:
+    return services.project_create(owner=owner, design=small_design)
 
 
 @pytest.fixture
 def social(owner: User, editor: User, viewer: User, social_design: Design) -> Project:
-    project = services.project_create(owner=owner, design=social_design)
-    services.membership_set(project=project, user=editor, role=Role.EDITOR)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
-    return project
+    return project_with_members(
+        social_design, owner=owner, editor=editor, viewer=viewer
+    )
 
 
 def _url(project: Project) -> str:

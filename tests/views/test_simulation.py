@@ -17,13 +17,18 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
-from modeler import design as d
 from modeler import services
 from modeler.design import Design, thaw
-from modeler.models import Project, Role
+from modeler.models import Project
 from modeler.sampledata import generate, read_items
 from modeler.simulation import Simulation
-from tests.views.conftest import logged_in, store_own_items, stored_design
+from tests.views.conftest import (
+    logged_in,
+    project_with_members,
+    store_own_items,
+    stored_design,
+    with_roots,
+)
 
 SCRIPT = "<script>alert(1)</script>"
 CUSTOMER = (
@@ -51,31 +56,8 @@ def _html(response: HttpResponse) -> str:
     return response.content.decode()
 
 
-def _with_counts(design: Design, customers: int) -> Design:
-    """The design with fewer root items, so its sample data is quick."""
-    entities = tuple(
-        e
-        if e.sample.per
-        else dataclasses.replace(
-            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", customers))
-        )
-        for e in design.entities
-    )
-    return dataclasses.replace(design, entities=entities)
-
-
-@pytest.fixture(scope="module")
-def small_design(order_design: Design) -> Design:
-    """The order-management example with three customers: about a hundred
-    items instead of eight thousand."""
-    return _with_counts(order_design, 3)
-
-
 def _project(owner: User, editor: User, viewer: User, design: Design) -> Project:
-    project = services.project_create(owner=owner, design=design)
-    services.membership_set(project=project, user=editor, role=Role.EDITOR)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
-    return project
+    return project_with_members(design, owner=owner, editor=editor, viewer=viewer)
 
 
 @pytest.fixture
@@ -793,7 +775,7 @@ def test_download_is_every_item_as_a_line_of_dynamodb_json(
 def test_download_of_a_large_data_set_comes_in_chunks(
     owner, editor, viewer, order_design, owner_client
 ):
-    project = _project(owner, editor, viewer, _with_counts(order_design, 40))
+    project = _project(owner, editor, viewer, with_roots(order_design, 40))
 
     response = owner_client.get(_url(project, "sample-data.jsonl"))
 

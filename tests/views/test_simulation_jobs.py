@@ -11,42 +11,21 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from modeler import design as d
 from modeler import selectors, services
-from modeler.design import Design
 from modeler.jobs import budget as budget_module
 from modeler.jobs import services as jobs
-from modeler.models import Project, Role, SimulationJob
+from modeler.models import Project, SimulationJob
 from modeler.simulation import Simulation
 from modeler.simulation.cache import forget_simulations
+from tests.views.conftest import project_with_members
 
 SCRIPT = "<script>alert(1)</script>"
 HTMX = {"HX-Request": "true"}
 
 
-def _with_counts(design: Design, customers: int) -> Design:
-    entities = tuple(
-        e
-        if e.sample.per
-        else dataclasses.replace(
-            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", customers))
-        )
-        for e in design.entities
-    )
-    return dataclasses.replace(design, entities=entities)
-
-
-@pytest.fixture(scope="module")
-def small_design(order_design: Design) -> Design:
-    return _with_counts(order_design, 3)
-
-
 @pytest.fixture
 def project(owner, editor, viewer, small_design) -> Project:
-    project = services.project_create(owner=owner, design=small_design)
-    services.membership_set(project=project, user=editor, role=Role.EDITOR)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
-    return project
+    return project_with_members(small_design, owner=owner, editor=editor, viewer=viewer)
 
 
 @pytest.fixture
