@@ -64,20 +64,16 @@ def pattern_snippets(
     out = []
     for pattern, run in zip(design.access_patterns, runs, strict=True):
         function = _function_name(pattern.name, names)
-        if run is None:
-            out.append(
-                PatternSnippet(
-                    pattern.name,
-                    pattern.operation_label,
-                    function,
-                    "",
-                    "",
-                    problem=problem or "the simulation did not run this pattern",
-                )
-            )
-            continue
-        parameters = tuple((k, _shown(v)) for k, v in run.parameters.items())
-        if not run.calls:
+        parameters = (
+            ()
+            if run is None
+            else tuple((k, _shown(v)) for k, v in run.parameters.items())
+        )
+        if run is None or not run.calls:
+            if run is None:
+                why = problem or "the simulation did not run this pattern"
+            else:
+                why = run.error or "the simulator sent no request for this pattern"
             out.append(
                 PatternSnippet(
                     pattern.name,
@@ -86,7 +82,7 @@ def pattern_snippets(
                     "",
                     "",
                     parameters,
-                    run.error or "the simulator sent no request for this pattern",
+                    why,
                 )
             )
             continue

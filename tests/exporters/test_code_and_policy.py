@@ -12,7 +12,7 @@ from botocore.exceptions import ClientError
 
 from modeler import design as d
 from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
-from modeler.exporters.snippets import python_module, shell_script
+from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
 from modeler.simulation.simulate import Simulation
 from tests.exporters.helpers import EXAMPLES, example, snippets_of
 
@@ -171,3 +171,15 @@ def test_a_tenant_policy_none_of_whose_patterns_can_be_confined_is_refused():
         "no access pattern can be confined to one tenant: "
     )
     assert "'Find customer by email' (Query on GSI1) is left out" in str(error.value)
+
+
+def test_patterns_the_simulation_did_not_run_get_no_code_and_the_reason():
+    design = example(EXAMPLES[0])
+    count = len(design.access_patterns)
+    snippets = pattern_snippets(
+        design, [None] * count, problem="the sample data cannot be made"
+    )
+    assert [s.problem for s in snippets] == ["the sample data cannot be made"] * count
+    assert not any(s.python or s.cli for s in snippets)
+    # Its functions are still named, for the module that lists them.
+    assert len({s.function for s in snippets}) == count
