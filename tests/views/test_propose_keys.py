@@ -87,6 +87,28 @@ def test_outsiders_get_404_for_everything(outsider_client: Client, social: Proje
     assert outsider_client.post(_url(social)).status_code == 404
     response = outsider_client.post(_adopt_url(social, 1), {"version": 1})
     assert response.status_code == 404
+    proposals = reverse("propose-keys-proposals", args=[social.pk]) + "?version=1"
+    assert outsider_client.get(proposals).status_code == 404
+
+
+def test_proposals_are_read_back_once_made_and_never_made_by_reading(
+    viewer_client: Client, social: Project, monkeypatch
+):
+    proposals = reverse("propose-keys-proposals", args=[social.pk])
+    # Reading proposals nobody asked for runs no solver: it says so.
+    monkeypatch.setattr("modeler.proposals.propose", _no_solver)
+    html = _html(viewer_client.get(f"{proposals}?version=1", **HTMX))
+    assert "These proposals are no longer kept: propose again." in html
+    assert viewer_client.get(f"{proposals}?version=x").status_code == 404
+    monkeypatch.undo()
+
+    viewer_client.post(_url(social), **HTMX)  # jobs run at once in tests
+    html = _html(viewer_client.get(f"{proposals}?version=1", **HTMX))
+    assert ">Proposal 1</h2>" in html and "load delay" not in html
+
+
+def _no_solver(*args, **kwargs):
+    raise AssertionError("the solver ran")
 
 
 def test_order_management_proposals_side_by_side_with_yours(
