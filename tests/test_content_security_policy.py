@@ -28,10 +28,7 @@ BLOCKED = {
 # share link: its style is inline, and it is served with a policy of its
 # own that allows that style and no script at all
 # (tests/views/test_review_sessions.py checks it).
-OWN_POLICY = {
-    "review-pack.html": {"a style element"},
-    "review-pack-pending.html": {"a style element"},
-}
+OWN_POLICY = {"review-pack.html": {"a style element"}}
 
 
 @pytest.mark.parametrize(

@@ -7,22 +7,18 @@ prices and the stored item count."""
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 
 from django.core.cache import cache
 
 from modeler import design as d
 from modeler.jobs.pickling import dumps, loads
+from modeler.kept import Kept
 from modeler.review.prices import Prices
 from modeler.review.review import Review
 from modeler.simulation.cache import design_digest
 
-# Reviews kept in this process, most recently used last.
-MAX_KEPT = 8
-
-_kept: OrderedDict[str, Review] = OrderedDict()
-_guard = threading.Lock()
+# Reviews kept in this process as well.
+_kept: Kept[Review] = Kept(8)
 
 
 def review_key(design: d.Design, prices: Prices, stored_items: int | None) -> str:
@@ -33,36 +29,25 @@ def review_key(design: d.Design, prices: Prices, stored_items: int | None) -> st
 def review_stored(key: str) -> Review | None:
     """The review kept under `key`, by this process or another; None if
     none has been made (or the cache dropped it)."""
-    with _guard:
-        review = _kept.get(key)
-        if review is not None:
-            _kept.move_to_end(key)
-            return review
+    review = _kept.get(key)
+    if review is not None:
+        return review
     data = cache.get(_cache_key(key))
     if data is None:
         return None
     review = loads(data)
-    _keep(key, review)
+    _kept.put(key, review)
     return review
 
 
 def review_store(key: str, review: Review) -> None:
-    _keep(key, review)
+    _kept.put(key, review)
     cache.set(_cache_key(key), dumps(review))
 
 
 def forget_reviews() -> None:
     """Drops the reviews this process keeps (not the shared cache's)."""
-    with _guard:
-        _kept.clear()
-
-
-def _keep(key: str, review: Review) -> None:
-    with _guard:
-        _kept[key] = review
-        _kept.move_to_end(key)
-        while len(_kept) > MAX_KEPT:
-            _kept.popitem(last=False)
+    _kept.clear()
 
 
 def _cache_key(key: str) -> str:

@@ -6,9 +6,7 @@ between steps and every few thousand items."""
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from botocore.exceptions import ClientError
@@ -22,6 +20,7 @@ from modeler.conversion import design_from_revision_id
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.results import entity_counts, pattern_result, verdict_of
 from modeler.jobs.reviews import review_key, review_store
+from modeler.kept import Kept
 from modeler.models import PatternResult, Project, SimulationJob
 from modeler.review.review import review_design
 from modeler.sampledata import SampleDataError
@@ -37,9 +36,7 @@ REPORT_SECONDS = 0.25
 
 
 # The pattern runs of the worker's last designs, by design digest.
-KEPT_RUNS = 8
-_kept_runs: OrderedDict[str, list[PatternRun]] = OrderedDict()
-_runs_guard = threading.Lock()
+_kept_runs: Kept[list[PatternRun]] = Kept(8)
 
 
 class Cancelled(Exception):
@@ -77,8 +74,8 @@ def run_job(job_id: int) -> None:
         _finish(
             job_id,
             State.FAILED,
-            "This simulation was asked for another version of the design than "
-            "the one it names: run it again.",
+            "The design changed while this simulation waited for a worker: "
+            "run it again.",
         )
         return
     watch = _Watch(
@@ -130,8 +127,7 @@ def _simulate(design: d.Design, watch: _Watch) -> None:
     # A design run before by this worker (a job again at other prices)
     # has its runs already: the patterns are not run again.
     digest = design_digest(design)
-    with _runs_guard:
-        kept = _kept_runs.get(digest)
+    kept = _kept_runs.get(digest)
     runs = []
     for position, pattern in enumerate(patterns):
         watch.pattern = pattern.name
@@ -151,7 +147,7 @@ def _simulate(design: d.Design, watch: _Watch) -> None:
         SimulationJob.objects.filter(pk=watch.job_id).update(
             patterns_run=F("patterns_run") + 1, heartbeat=timezone.now()
         )
-    _keep_runs(digest, runs)
+    _kept_runs.put(digest, runs)
     watch.pattern = ""
     watch.check(force=True)
     SimulationJob.objects.filter(pk=watch.job_id).update(
@@ -173,18 +169,9 @@ def _simulate(design: d.Design, watch: _Watch) -> None:
     SimulationJob.objects.filter(pk=watch.job_id).update(review_key=key)
 
 
-def _keep_runs(digest: str, runs: list[PatternRun]) -> None:
-    with _runs_guard:
-        _kept_runs[digest] = runs
-        _kept_runs.move_to_end(digest)
-        while len(_kept_runs) > KEPT_RUNS:
-            _kept_runs.popitem(last=False)
-
-
 def forget_runs() -> None:
     """Drops the pattern runs this worker keeps (tests that count runs)."""
-    with _runs_guard:
-        _kept_runs.clear()
+    _kept_runs.clear()
 
 
 def _run(simulation: Simulation, pattern: d.AccessPattern) -> PatternRun:

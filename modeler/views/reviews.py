@@ -230,8 +230,8 @@ def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpRespo
     if review is None:
         # The simulation job makes the review: a page without script that
         # reloads itself until the pack is ready (then the download too).
-        context = {"project": project, "revision": revision, "job": found.job}
-        response = render(request, "modeler/review-pack-pending.html", context)
+        context = {"project": project, "revision": revision, "pending": found.job}
+        response = render(request, "modeler/review-pack.html", context)
         response["Content-Security-Policy"] = PACK_POLICY
         response["X-Robots-Tag"] = "noindex"
         response["Cache-Control"] = "no-store"
