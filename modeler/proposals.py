@@ -55,9 +55,15 @@ class ProposalRefused(Exception):
     names them."""
 
 
-def _cache_key(project: Project, version: int, number: int, keep: Sequence[str]) -> str:
+def _question(project: Project, version: int, keep: Sequence[str]) -> str:
+    """What was asked: the project's revision and the entities kept."""
     kept = hashlib.sha256("\n".join(sorted(keep)).encode()).hexdigest()[:16]
-    return f"key-proposal:{project.pk}:{version}:{number}:{kept}"
+    return f"{project.pk}:{version}:{kept}"
+
+
+def _cache_key(project: Project, version: int, number: int, keep: Sequence[str]) -> str:
+    """Where proposal `number`'s design is kept."""
+    return f"key-proposal:{_question(project, version, keep)}:{number}"
 
 
 def key_proposal_make(
@@ -155,9 +161,8 @@ def _unloaded(alternative: Alternative) -> Alternative:
 
 
 def _result_key(project: Project, version: int, keep: Sequence[str]) -> str:
-    return _cache_key(project, version, 0, keep).replace(
-        "key-proposal:", "key-proposals:"
-    )
+    """Where the whole proposal (or why there is none) is kept."""
+    return f"key-proposals:{_question(project, version, keep)}"
 
 
 def _pending_key(project: Project, version: int, keep: Sequence[str]) -> str:
