@@ -20,6 +20,18 @@ class BudgetExceeded(Exception):
         super().__init__(f"{kind} budget of {limit} passed ({spent:.0f})")
         self.kind, self.spent, self.limit = kind, spent, limit
 
+    def budget_named(self) -> str:
+        """The budget passed, as a message names it (with its setting)."""
+        if self.kind == "time":
+            return (
+                f"the {self.limit:,.0f} s CPU budget of a simulation "
+                "(SIMULATION_CPU_SECONDS)"
+            )
+        return (
+            f"the {self.limit:,.0f} MB memory budget of a simulation "
+            "(SIMULATION_MEMORY_MB)"
+        )
+
 
 def resident_mb() -> float:
     """The process's resident memory now (Linux), or its peak elsewhere."""

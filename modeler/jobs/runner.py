@@ -257,18 +257,8 @@ class _Watch:
     def budget_message(self, exc: BudgetExceeded) -> str:
         counts = self._counts()
         total = sum(counts.values())
-        if exc.kind == "time":
-            budget = (
-                f"the {exc.limit:,.0f} s CPU budget of a simulation "
-                "(SIMULATION_CPU_SECONDS)"
-            )
-            verb = "pass"
-        else:
-            budget = (
-                f"the {exc.limit:,.0f} MB memory budget of a simulation "
-                "(SIMULATION_MEMORY_MB)"
-            )
-            verb = "need more than"
+        budget = exc.budget_named()
+        verb = "pass" if exc.kind == "time" else "need more than"
         if not counts:
             return f"This design's simulation passed {budget}."
         largest = max(counts, key=counts.__getitem__)

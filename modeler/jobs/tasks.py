@@ -18,3 +18,12 @@ def simulate_design(job_id: int) -> None:
 def propose_keys(project_id: int, version: int, keep: list[str]) -> None:
     """Key proposals for a project's revision (`modeler.proposals`)."""
     key_proposal_run(project_id=project_id, version=version, keep=keep)
+
+
+@task()
+def draw_collections(project_id: int, version: int, question: dict) -> None:
+    """A page or diagram of a revision's item collections
+    (`modeler.jobs.collections`)."""
+    from modeler.jobs.collections import collections_draw  # it queues this task
+
+    collections_draw(project_id=project_id, version=version, question=question)

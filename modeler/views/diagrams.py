@@ -4,6 +4,7 @@ these views check access, read the query string and render."""
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from django.contrib import messages
@@ -18,9 +19,14 @@ from modeler import design as d
 from modeler import diagrams
 from modeler.diagram_forms import CollectionsForm, DiagramForm
 from modeler.jobs import services as jobs
+from modeler.jobs.collections import (
+    CollectionsAnswer,
+    CollectionsQuestion,
+    collections_answer,
+)
 from modeler.selectors import ProjectAccess
 from modeler.views.statuses import INVALID
-from modeler.views.workspace import design_for, load_simulation
+from modeler.views.workspace import design_for
 
 ITEMS_PER_PAGE = 50
 PNG_SCALES = (1, 2, 3, 4)  # a PNG this many times the size
@@ -109,19 +115,24 @@ def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
     if not form.is_valid():
         status = INVALID
     else:
-        loaded = load_simulation(design)
-        context["problem"] = loaded.problem
-        if loaded.simulation is not None and loaded.lock is not None:
-            c = form.cleaned_data
-            collections = diagrams.collections_for(loaded.simulation)
-            with loaded.lock:
-                page = collections.page(
-                    index=c["index"],
-                    entity=c["entity"],
-                    contains=c["pk"],
-                    page=c["page"],
-                    per_page=ITEMS_PER_PAGE,
-                )
+        c = form.cleaned_data
+        answer = collections_answer(
+            project=access.project,
+            design=design,
+            user=request.user,
+            question=CollectionsQuestion(
+                index=c["index"],
+                entity=c["entity"],
+                contains=c["pk"],
+                page=c["page"],
+                per_page=ITEMS_PER_PAGE,
+            ),
+        )
+        context.update(problem=answer.problem, job=answer.job)
+        if answer.pending:
+            context["pending_url"] = request.get_full_path()
+        elif answer.result is not None:
+            page = answer.result
             context.update(
                 page=page,
                 entities=[(e.name, n % 10) for n, e in enumerate(design.entities)],
@@ -156,52 +167,62 @@ def _diagram_form(request: HttpRequest, design: d.Design) -> DiagramForm:
     return DiagramForm(data, design=design, keys=request.GET.getlist("key"))
 
 
-def _dot_source(design: d.Design, form: DiagramForm) -> tuple[str, str]:
-    """The DOT of the chosen diagram, or the problem that prevents it."""
+class _Drawing(Exception):
+    """A collections diagram waits for its partitions (`answer`)."""
+
+    def __init__(self, answer: CollectionsAnswer) -> None:
+        super().__init__("the diagram's partitions are being drawn")
+        self.answer = answer
+
+
+def _dot_source(access: ProjectAccess, design: d.Design, form: DiagramForm) -> str:
+    """The DOT of the chosen diagram. Raises RenderError when something
+    prevents it, _Drawing while a worker finds its partitions."""
     c = form.cleaned_data
     if c["kind"] == DiagramForm.OVERVIEW:
-        return diagrams.overview_dot(design), ""
-    loaded = load_simulation(design)
-    if loaded.simulation is None or loaded.lock is None:
-        return "", loaded.problem
-    collections = diagrams.collections_for(loaded.simulation)
-    with loaded.lock:
-        views, more = collections.partitions(
+        return diagrams.overview_dot(design)
+    answer = collections_answer(
+        project=access.project,
+        design=design,
+        question=CollectionsQuestion(
             index=c["index"],
             entity=c["entity"],
             contains=c["pk"],
-            keys=c["keys"],
+            keys=tuple(c["keys"]),
             max_partitions=c["partitions"],
             max_items=c["items"],
-        )
+        ),
+    )
+    if answer.problem:
+        raise diagrams.RenderError(answer.problem)
+    if answer.result is None:
+        raise _Drawing(answer)
+    views, more = answer.result
     if not views:
-        return "", "No partition matches: change the filters to draw some."
-    source = diagrams.collections_dot(
+        raise diagrams.RenderError(
+            "No partition matches: change the filters to draw some."
+        )
+    return diagrams.collections_dot(
         design_name=design.name,
-        info=collections.info(c["index"]),
+        # The form's choices are the design's indexes.
+        info=next(i for i in diagrams.index_infos(design) if i.name == c["index"]),
         partitions=views,
         more_partitions=more,
     )
-    return source, ""
 
 
 def _rendered(
-    design: d.Design, form: DiagramForm, fmt: str, scale: int = 1
+    access: ProjectAccess, design: d.Design, form: DiagramForm, fmt: str, scale: int = 1
 ) -> bytes | str:
     """The diagram as DOT text, SVG text (sanitised) or PNG bytes (`scale`
     times the size), kept by the design's content and the choice. Raises
-    RenderError."""
+    RenderError, or _Drawing (neither is kept: the next request asks
+    again)."""
     digest = diagrams.design_digest(design)
     key = form.cache_key()
-
-    def build_dot() -> str:
-        # A problem is raised, so it is not kept: the next request retries.
-        source, problem = _dot_source(design, form)
-        if problem:
-            raise diagrams.RenderError(problem)
-        return source
-
-    source = diagrams.cached((digest, "dot", *key), build_dot)
+    source = diagrams.cached(
+        (digest, "dot", *key), lambda: _dot_source(access, design, form)
+    )
     if fmt == "dot":
         return source
     if fmt == "svg":
@@ -227,9 +248,11 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
         status = INVALID
     else:
         try:
-            context["svg"] = _rendered(design, form, "svg")
+            context["svg"] = _rendered(access, design, form, "svg")
         except diagrams.RenderError as exc:
             context["render_error"] = str(exc)
+        except _Drawing as drawing:
+            context.update(job=drawing.answer.job, pending_url=request.get_full_path())
         query = request.GET.copy()
         context["downloads"] = [
             (
@@ -269,10 +292,18 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
     scale = request.GET.get("scale", "1")
     scale = int(scale) if scale.isdigit() and int(scale) in PNG_SCALES else 1
     try:
-        content = _rendered(design, form, fmt, scale)
+        content = _rendered(access, design, form, fmt, scale)
     except diagrams.RenderError as exc:
         messages.error(request, f"The diagram cannot be downloaded. {exc}")
         return redirect(back)
+    except _Drawing as drawing:
+        # A link followed before the diagram was drawn: this page asks
+        # again until the file comes.
+        context = _context(access, design, "diagrams")
+        context.update(job=drawing.answer.job, back=back)
+        return render(
+            request, "modeler/diagram-drawing.html", context, status=HTTPStatus.ACCEPTED
+        )
     response = HttpResponse(
         content.encode() if isinstance(content, str) else content,
         content_type=DOWNLOADS[fmt],

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import subprocess
 import time
@@ -12,8 +13,8 @@ import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from modeler import services
-from modeler.design import Design
+from modeler import selectors, services
+from modeler.design import Design, Traffic
 from modeler.jobs import services as jobs
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.reviews import forget_reviews
@@ -146,6 +147,94 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     assert "<strong>Passes</strong>" in slide
     assert "The item collection it reads: partition <code>CUST#" in slide
     assert SimulationJob.objects.filter(project=project).count() == 1
+
+
+def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
+    queued, owner, order_design, settings, monkeypatch
+):
+    settings.CACHES = DATABASE_CACHES
+    design = with_roots(order_design, 3)
+    project = services.project_create(owner=owner, design=design)
+    client = logged_in(owner)
+    page_url = f"/projects/{project.pk}/collections/?entity=Customer"
+    diagram_url = f"/projects/{project.pk}/diagrams/?kind=collections"
+    download_url = f"/projects/{project.pk}/diagrams/diagram.svg?kind=collections"
+
+    def visit() -> tuple[str, str, object]:
+        # No request makes sample data: only the worker does.
+        with monkeypatch.context() as no_data:
+            no_data.setattr("modeler.simulation.cache.Simulation", None)
+            return (
+                client.get(page_url).content.decode(),
+                client.get(diagram_url).content.decode(),
+                client.get(download_url),
+            )
+
+    page, diagram, download = visit()
+    # While the simulation job loads the data, its progress, asked again.
+    assert "The item collections come with the simulation" in page
+    assert "waiting for a worker to start it" in page
+    assert 'hx-select="#collections-results"' in page
+    assert 'hx-select="#diagram-results"' in diagram
+    assert download.status_code == 202
+    assert "Content-Disposition" not in download
+    assert '<meta http-equiv="refresh" content="2">' in download.content.decode()
+
+    _work()  # the simulation job
+    page, diagram, download = visit()
+    # The job is done: a worker is asked for this page and this diagram.
+    assert "The item collections are drawn in the background" in page
+    assert "The item-collection diagram is drawn in the background" in diagram
+    assert download.status_code == 202
+    drawing = DBTaskResult.objects.filter(
+        task_path="modeler.jobs.tasks.draw_collections", status="READY"
+    )
+    assert drawing.count() == 2  # the page and the diagram (the download's)
+
+    _work()
+    page, diagram, download = visit()
+    assert 'class="partition-key">CUST#' in page
+    assert "3</strong> items in <strong>3</strong> partitions" in page
+    assert "hx-trigger" not in page.split('id="collections-results"')[1][:200]
+    assert "<svg" in diagram
+    assert download.status_code == 200 and b"<svg" in download.content
+
+    # A pattern's traffic edited: a new simulation job for the design, but
+    # the same data, so the collections are shown at once.
+    edited = selectors.project_design(project=project)
+    pattern = edited.access_patterns[0]
+    edited = dataclasses.replace(
+        edited,
+        access_patterns=(
+            dataclasses.replace(pattern, traffic=Traffic(rps=123, peak_rps=456)),
+            *edited.access_patterns[1:],
+        ),
+    )
+    services.project_save_design(
+        project=project, design=edited, version=1, author=owner, summary="traffic"
+    )
+    page, diagram, _ = visit()
+    assert 'class="partition-key">CUST#' in page
+    assert "<svg" in diagram
+    assert not drawing.exists()
+
+
+def test_item_collections_say_why_the_simulation_loaded_no_data(
+    queued, owner, order_design
+):
+    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    client = logged_in(owner)
+    page_url = f"/projects/{project.pk}/collections/"
+    client.get(page_url)
+    jobs.simulation_job_cancel(
+        project=project, job_id=SimulationJob.objects.get(project=project).pk
+    )
+
+    page = client.get(page_url).content.decode()
+
+    assert "Cancelled before it started. Run the simulation again" in page
+    assert f'href="/projects/{project.pk}/simulation/">Go to Simulation' in page
+    assert 'hx-trigger="every 1s"' not in page
 
 
 @pytest.fixture
