@@ -335,3 +335,35 @@ def test_the_review_sections_fill_in_when_the_job_has_reviewed(
         "the items it returns marked"
     )
     expect(page.locator("#presentation-slide[hx-trigger]")).to_have_count(0)
+
+
+def test_item_collections_and_their_diagram_come_from_the_worker(
+    database_jobs, page, monkeypatch
+):
+    owner = User.objects.create_user("ada", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    project = services.project_create(owner=owner, design=design)
+    _log_in(page, "ada", "correct-horse-battery")
+
+    page.goto(f"/projects/{project.pk}/collections/")
+    results = page.locator("#collections-results")
+    expect(results).to_contain_text("The item collections come with the simulation")
+    expect(results.locator("progress")).to_be_visible()
+    worker = _Worker(monkeypatch, hold_at=None, batch=False)
+    worker.run()
+    # The job loads the data, a worker draws the page: it replaces the
+    # progress by itself, and the filters ask the worker again.
+    expect(page.locator(".partition-key").first).to_contain_text(
+        "CUST#", timeout=RESULTS_TIMEOUT_MS
+    )
+    expect(page.locator(".review-pending")).to_have_count(0)
+    page.select_option("#id_entity", "LineItem")
+    expect(page.locator(".entity-chip").first).to_have_text(
+        "LineItem", timeout=RESULTS_TIMEOUT_MS
+    )
+    expect(page.locator(".entity-chip", has_text="Customer")).to_have_count(0)
+    page.locator(".partition-header a", has_text="Diagram").first.click()
+    expect(page.locator("#diagram-results svg").first).to_be_visible(
+        timeout=RESULTS_TIMEOUT_MS
+    )
+    worker.join()
