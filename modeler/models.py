@@ -339,6 +339,9 @@ class SimulationJob(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
         CANCELLED = "cancelled", "Cancelled"
+        # Queued for a version of the design that a later one replaced
+        # before a worker took it: never run.
+        SUPERSEDED = "superseded", "Superseded"
 
     class Phase(models.TextChoices):
         WAITING = "", "Waiting for a worker"
@@ -380,6 +383,8 @@ class SimulationJob(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
 
     ACTIVE = (State.QUEUED, State.RUNNING)
+    # Ended before every pattern had run.
+    ENDED_EARLY = (State.FAILED, State.CANCELLED, State.SUPERSEDED)
 
     class Meta:
         ordering = ["-created", "-pk"]

@@ -54,8 +54,11 @@ def build_problem(exc: Exception) -> str:
 
 
 def run_job(job_id: int) -> None:
-    """Runs the job unless it was cancelled or taken by another worker;
-    whatever happens, leaves it done, failed or cancelled."""
+    """Runs the job unless it was cancelled, superseded or taken by another
+    worker; whatever happens, leaves it done, failed, cancelled or
+    superseded."""
+    if _supersede(job_id):
+        return
     claimed = SimulationJob.objects.filter(
         pk=job_id, state=State.QUEUED, cancel_requested=False
     ).update(state=State.RUNNING, started=timezone.now(), heartbeat=timezone.now())
@@ -105,6 +108,38 @@ def run_job(job_id: int) -> None:
         raise
     else:
         _finish(job_id, State.DONE, "")
+
+
+def _supersede(job_id: int) -> bool:
+    """Marks the queued job superseded, and says so, when a later job of
+    its project was asked for and its design is no longer the project's:
+    a designer saving edit after edit queues a job per version, and only
+    the last is wanted. A page that still wants it (a diff of revisions)
+    starts it again (`simulation_job_for`)."""
+    job = (
+        SimulationJob.objects.filter(pk=job_id, state=State.QUEUED)
+        .select_related("project")
+        .first()
+    )
+    if job is None:
+        return False
+    later = SimulationJob.objects.filter(
+        project_id=job.project_id, created__gt=job.created
+    ).exists()
+    if not later:
+        return False
+    if design_digest(selectors.project_design(project=job.project)) == (
+        job.design_digest
+    ):
+        return False
+    return bool(
+        SimulationJob.objects.filter(pk=job_id, state=State.QUEUED).update(
+            state=State.SUPERSEDED,
+            message="A later version of the design was saved before a worker "
+            "took this simulation.",
+            finished=timezone.now(),
+        )
+    )
 
 
 def _simulate(design: d.Design, watch: _Watch) -> None:

@@ -38,8 +38,9 @@ def simulation_job_for(
 ) -> SimulationJob:
     """The latest job of this design's content (its current version or
     any other with the same content); a new one, queued, if there is none
-    or the latest was lost. A failed or cancelled job is returned as it is:
-    running it again is asked for (`simulation_job_rerun`). `design` is
+    or the latest was lost or superseded. A failed or cancelled job is
+    returned as it is: running it again is asked for
+    (`simulation_job_rerun`). `design` is
     the project's current one unless `revision` says whose it is."""
     digest = design_digest(design)
     job = (
@@ -47,7 +48,7 @@ def simulation_job_for(
         .order_by("-created", "-pk")
         .first()
     )
-    if job is not None:
+    if job is not None and job.state != State.SUPERSEDED:
         _fail_if_lost(job)
     else:
         job = _start(

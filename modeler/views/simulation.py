@@ -125,7 +125,7 @@ def _job_context(
         "new_results": stored,
         # Once it failed or was cancelled, the patterns it did not run.
         "unrun": range(shown + len(stored), job.patterns_total)
-        if job.state in (SimulationJob.State.FAILED, SimulationJob.State.CANCELLED)
+        if job.state in SimulationJob.ENDED_EARLY
         else (),
     }
     if design is not None:

@@ -237,6 +237,52 @@ def test_item_collections_say_why_the_simulation_loaded_no_data(
     assert 'hx-trigger="every 1s"' not in page
 
 
+def test_jobs_of_versions_saved_over_before_a_worker_came_are_skipped(
+    queued, owner, order_design
+):
+    design = with_roots(order_design, 3)
+    project = services.project_create(owner=owner, design=design)
+    client = logged_in(owner)
+    simulation = f"/projects/{project.pk}/simulation/"
+    client.get(simulation)
+    for version in (1, 2):  # two quick edits, each page seen
+        design = dataclasses.replace(design, description=f"Edit {version}")
+        services.project_save_design(
+            project=project,
+            design=design,
+            version=version,
+            author=owner,
+            summary=f"edit {version}",
+        )
+        client.get(simulation)
+    first, second, last = SimulationJob.objects.order_by("created", "pk")
+
+    _work()
+
+    for job in (first, second, last):
+        job.refresh_from_db()
+    assert (first.state, second.state, last.state) == (
+        "superseded",
+        "superseded",
+        "done",
+    )
+    assert not PatternResult.objects.filter(job__in=[first, second]).exists()
+    assert PatternResult.objects.filter(job=last).count() == len(design.access_patterns)
+    # A page that still asks for an older version (a diff of revisions)
+    # has it simulated again.
+    revision = project.revisions.get(number=1)
+    again = jobs.simulation_job_for(
+        project=project,
+        design=services.project_revision_design(project=project, number=1),
+        user=owner,
+        revision=revision,
+    )
+    assert again.pk not in (first.pk, second.pk) and again.state == "queued"
+    _work()
+    again.refresh_from_db()
+    assert again.state == "done"
+
+
 @pytest.fixture
 def redis_url(tmp_path):
     """A throwaway Redis server (Debian's redis-server; .ci/run installs
