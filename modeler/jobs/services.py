@@ -40,8 +40,8 @@ def simulation_job_for(
     any other with the same content); a new one, queued, if there is none
     or the latest was lost or superseded. A failed or cancelled job is
     returned as it is: running it again is asked for
-    (`simulation_job_rerun`). `design` is
-    the project's current one unless `revision` says whose it is."""
+    (`simulation_job_rerun`). `design` is the project's current one unless
+    `revision` says whose it is."""
     digest = design_digest(design)
     job = (
         SimulationJob.objects.filter(project=project, design_digest=digest)
