@@ -74,6 +74,12 @@ def _jobs_run_at_once(settings):
 
 
 @pytest.fixture(autouse=True)
+def _files_in_a_temporary_directory(settings, tmp_path):
+    # What workers write for the pages (sample data files), never in var/.
+    settings.MEDIA_ROOT = str(tmp_path / "files")
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -227,6 +227,11 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Files the workers write for the app servers to serve (the sample data as
+# a file): with workers on other machines, a directory they all share.
+# Never served as is: the views check who may read them.
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", default=str(VAR_DIR / "files")))
+
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where `manage.py collectstatic` gathers the files WhiteNoise serves.

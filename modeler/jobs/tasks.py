@@ -27,3 +27,11 @@ def draw_collections(project_id: int, version: int, question: dict) -> None:
     from modeler.jobs.collections import collections_draw  # it queues this task
 
     collections_draw(project_id=project_id, version=version, question=question)
+
+
+@task()
+def write_sample_file(project_id: int, version: int) -> None:
+    """A revision's sample data as a file (`modeler.jobs.samplefiles`)."""
+    from modeler.jobs.samplefiles import sample_file_write  # it queues this task
+
+    sample_file_write(project_id=project_id, version=version)

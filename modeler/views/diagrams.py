@@ -19,11 +19,8 @@ from modeler import design as d
 from modeler import diagrams
 from modeler.diagram_forms import CollectionsForm, DiagramForm
 from modeler.jobs import services as jobs
-from modeler.jobs.collections import (
-    CollectionsAnswer,
-    CollectionsQuestion,
-    collections_answer,
-)
+from modeler.jobs.collections import CollectionsQuestion, collections_answer
+from modeler.jobs.loaded import TableAnswer
 from modeler.selectors import ProjectAccess
 from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for
@@ -170,7 +167,7 @@ def _diagram_form(request: HttpRequest, design: d.Design) -> DiagramForm:
 class _Drawing(Exception):
     """A collections diagram waits for its partitions (`answer`)."""
 
-    def __init__(self, answer: CollectionsAnswer) -> None:
+    def __init__(self, answer: TableAnswer) -> None:
         super().__init__("the diagram's partitions are being drawn")
         self.answer = answer
 
@@ -300,9 +297,17 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
         # A link followed before the diagram was drawn: this page asks
         # again until the file comes.
         context = _context(access, design, "diagrams")
-        context.update(job=drawing.answer.job, back=back)
+        context.update(
+            job=drawing.answer.job,
+            what="The diagram",
+            back=back,
+            back_label="Back to Diagrams",
+        )
         return render(
-            request, "modeler/diagram-drawing.html", context, status=HTTPStatus.ACCEPTED
+            request,
+            "modeler/download-waiting.html",
+            context,
+            status=HTTPStatus.ACCEPTED,
         )
     response = HttpResponse(
         content.encode() if isinstance(content, str) else content,

@@ -6,14 +6,17 @@ each result shown as soon as the job stores it."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.core.files.storage import default_storage
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
@@ -22,23 +25,17 @@ from modeler import design as d
 from modeler import selectors, services
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.jobs import services as jobs
-from modeler.jobs.runner import build_problem
+from modeler.jobs.samplefiles import sample_file_answer
 from modeler.models import SimulationJob
 from modeler.sampledata import (
     FileProblem,
     ItemsFileError,
-    SampleDataError,
-    generate,
-    with_own_items,
-    write_jsonl,
 )
 from modeler.selectors import ProjectAccess
 from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for
 
 logger = logging.getLogger(__name__)
-
-LINES_PER_CHUNK = 500
 
 
 @dataclass(frozen=True)
@@ -309,35 +306,39 @@ def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpRespon
 @require_GET
 def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
     """The simulated table's items, generated and own, as DynamoDB JSON
-    lines. They are made here (the job keeps only its results), but not
-    loaded into the engine: the file needs only the items."""
+    lines: the file a worker wrote from the loaded table. Asked for before
+    it is written, a page that asks again until the download starts."""
     access, design = design_for(request, project_id)
-    try:
-        items = with_own_items(design, generate(design)).items
-    except Exception as exc:
-        if not isinstance(exc, SampleDataError):
-            logger.exception("Making the sample data of %r failed", design.name)
-        messages.error(request, f"Nothing to download. {build_problem(exc)}")
+    answer = sample_file_answer(
+        project=access.project, design=design, user=request.user
+    )
+    if answer.problem:
+        messages.error(request, f"Nothing to download. {answer.problem}")
         return redirect("simulation-page", project_id=project_id)
-    response = StreamingHttpResponse(
-        _chunks(write_jsonl(items)),
+    if answer.result is None:
+        context = {
+            "access": access,
+            "project": access.project,
+            "design": design,
+            "section": "simulation",
+            "job": answer.job,
+            "what": "The sample data file",
+            "back": reverse("simulation-page", args=[project_id]),
+            "back_label": "Back to Simulation",
+        }
+        return render(
+            request,
+            "modeler/download-waiting.html",
+            context,
+            status=HTTPStatus.ACCEPTED,
+        )
+    name = slugify(access.project.name)
+    return FileResponse(
+        default_storage.open(answer.result, "rb"),
+        as_attachment=True,
+        filename=f"{name}-sample-data.jsonl" if name else "sample-data.jsonl",
         content_type="application/x-ndjson; charset=utf-8",
     )
-    name = slugify(access.project.name)
-    filename = f"{name}-sample-data.jsonl" if name else "sample-data.jsonl"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _chunks(lines: Iterable[str]) -> Iterator[bytes]:
-    batch: list[str] = []
-    for line in lines:
-        batch.append(line)
-        if len(batch) == LINES_PER_CHUNK:
-            yield ("\n".join(batch) + "\n").encode()
-            batch = []
-    if batch:
-        yield ("\n".join(batch) + "\n").encode()
 
 
 # --- One pattern ----------------------------------------------------------------

@@ -219,6 +219,61 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
     assert not drawing.exists()
 
 
+def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
+    queued, owner, order_design, settings, monkeypatch
+):
+    settings.CACHES = DATABASE_CACHES
+    design = with_roots(order_design, 3)
+    project = services.project_create(owner=owner, design=design)
+    client = logged_in(owner)
+    url = f"/projects/{project.pk}/simulation/sample-data.jsonl"
+
+    def download():
+        with monkeypatch.context() as no_data:  # no request makes the items
+            no_data.setattr("modeler.simulation.cache.Simulation", None)
+            return client.get(url)
+
+    waiting = download()
+    assert waiting.status_code == 202 and "Content-Disposition" not in waiting
+    page = waiting.content.decode()
+    assert '<meta http-equiv="refresh" content="2">' in page
+    assert "which the simulation is loading: waiting for a worker" in page
+    assert f'href="/projects/{project.pk}/simulation/">Back to Simulation' in page
+
+    _work()  # the simulation job
+    waiting = download()
+    assert waiting.status_code == 202
+    assert "The sample data file is made in the background" in waiting.content.decode()
+
+    _work()  # the file
+    response = download()
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == (
+        'attachment; filename="order-management-sample-data.jsonl"'
+    )
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert len(lines) == len(generate(design))
+    written = list(Path(settings.MEDIA_ROOT, "sample-data").iterdir())
+    assert len(written) == 1
+
+    # A description edited: the same data, the same file, at once.
+    services.project_save_design(
+        project=project,
+        design=dataclasses.replace(design, description="Edited"),
+        version=1,
+        author=owner,
+        summary="description",
+    )
+    again = download()
+    assert again.status_code == 200
+    assert b"".join(again.streaming_content).decode().splitlines() == lines
+    # Removed from the disk: written again when asked for.
+    written[0].unlink()
+    assert download().status_code == 202
+    _work()
+    assert download().status_code == 200
+
+
 def test_item_collections_say_why_the_simulation_loaded_no_data(
     queued, owner, order_design
 ):

@@ -409,7 +409,7 @@ def test_sample_data_that_cannot_be_made_is_explained(
     # The simulation job loads the table for every section; the worker
     # that draws collections loads it again if it has dropped it.
     monkeypatch.setattr("modeler.jobs.runner.cached_simulation", refuse)
-    monkeypatch.setattr("modeler.jobs.collections.cached_simulation", refuse)
+    monkeypatch.setattr("modeler.jobs.loaded.cached_simulation", refuse)
     response = viewer_client.get(_url(project, path))
     assert response.status_code == 200
     assert message in _html(response)

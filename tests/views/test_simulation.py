@@ -201,7 +201,7 @@ def test_page_shows_the_sample_data_and_each_patterns_result(
     assert {c.name: c.generated for c in response.context["counts"]} == generated
     assert response.context["generated_total"] == sum(generated.values())
     assert f"<dd>{sum(generated.values())}</dd>" in html
-    assert f'href="{_url(project, "sample-data.jsonl")}" download' in html
+    assert f'href="{_url(project, "sample-data.jsonl")}">Download .jsonl' in html
     # The job ran (at once, in tests) and stored every result, shown in place.
     assert 'data-job-state="done"' in html
     assert 'hx-trigger="every 1s"' not in html

@@ -1,0 +1,150 @@
+"""What the views ask of a design's loaded table (a page of its item
+collections, a diagram's partitions, the sample data as a file), answered
+by a worker and kept in Django's cache under the design's data: a web
+request never makes sample data. The data is loaded by the design's
+simulation job (the page shows its progress while it runs); the worker
+that ran it keeps the table, so the question is queued once the job is
+done."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from botocore.exceptions import ClientError
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
+
+from modeler import design as d
+from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.pickling import dumps, loads
+from modeler.jobs.runner import build_problem
+from modeler.jobs.services import simulation_job_for
+from modeler.models import Project, SimulationJob
+from modeler.sampledata import SampleDataError
+from modeler.services import StaleVersionError, project_revision_design
+from modeler.simulation import Simulation
+from modeler.simulation.cache import cached_simulation, data_digest
+
+logger = logging.getLogger(__name__)
+
+# An answer holds while the data does: its key names the data.
+CACHE_SECONDS = 24 * 60 * 60
+# Why there is no answer is kept briefly: asking again tries again.
+PROBLEM_SECONDS = 60
+# A worker that has not answered by then is taken as lost: asking again
+# queues another.
+PENDING_SECONDS = 2 * 60
+
+
+@dataclass(frozen=True)
+class TableAnswer:
+    """The answer; or why there is none; or, while it is being made,
+    `pending`, with the simulation job that loads the data if that is
+    what it waits for."""
+
+    result: Any = None
+    problem: str = ""
+    pending: bool = False
+    job: SimulationJob | None = None
+
+
+def table_answer(
+    *,
+    project: Project,
+    design: d.Design,
+    key: str,
+    ask: Callable[[], object],
+    user: AbstractBaseUser | AnonymousUser | None = None,
+) -> TableAnswer:
+    """The answer kept under `key` (which names the data of `design`, the
+    project's current one); else, unless a job loaded the same data
+    before (for another version), the simulation job's progress while it
+    loads the data, or why it could not; else `ask()` queues the worker's
+    task (once, however many ask at once)."""
+    kept = _kept(key)
+    if kept is not None:
+        return kept
+    loaded = SimulationJob.objects.filter(
+        project=project,
+        data_digest=data_digest(design),
+        state=SimulationJob.State.DONE,
+    ).exists()
+    if not loaded:
+        job = simulation_job_for(project=project, design=design, user=user)
+        if job.state in SimulationJob.ACTIVE:
+            return TableAnswer(pending=True, job=job)
+        if job.state != SimulationJob.State.DONE:
+            # The data could not be loaded (its message says why) or the
+            # user cancelled the loading.
+            message = job.message or "The simulation was cancelled."
+            return TableAnswer(
+                problem=f"{message} Run the simulation again to see the sample data.",
+                job=job,
+            )
+    if cache.add(f"{key}:pending", True, PENDING_SECONDS):
+        ask()
+    # The task backend may have answered at once (tests run tasks so).
+    return _kept(key) or TableAnswer(pending=True)
+
+
+def table_answer_forget(key: str) -> None:
+    """Drops a kept answer that no longer holds (its file was removed)."""
+    cache.delete(key)
+
+
+def table_answer_make(
+    *,
+    project_id: int,
+    version: int,
+    key_of: Callable[[d.Design], str],
+    make: Callable[[d.Design, Simulation], Any],
+) -> None:
+    """The worker's part: `make(design, simulation)` for revision `version`
+    of the project, from the table the worker keeps (loaded again, within a
+    simulation's budget, when it has dropped it), put in the cache under
+    `key_of(design)` with the table's lock held."""
+    try:
+        project = Project.objects.get(pk=project_id)
+        design = project_revision_design(project=project, number=version)
+    except (Project.DoesNotExist, StaleVersionError):
+        return  # deleted, or restored from a backup: nobody waits for it
+    key = key_of(design)
+    budget = Budget(settings.SIMULATION_CPU_SECONDS, settings.SIMULATION_MEMORY_MB)
+    result, problem = None, ""
+    try:
+        simulation, lock = cached_simulation(design, progress=lambda *_: budget.check())
+        with lock:  # a write pattern may be changing the table
+            result = make(design, simulation)
+    except BudgetExceeded as exc:
+        problem = (
+            f"Loading the sample data again passed {exc.budget_named()}: "
+            "lower the counts in Sample data."
+        )
+    except Exception as exc:
+        if not isinstance(exc, (SampleDataError, ClientError)):
+            logger.exception("Answering %s for %r failed", key, design.name)
+        problem = build_problem(exc)
+    cache.set(
+        key,
+        dumps((result, problem)),
+        PROBLEM_SECONDS if problem else CACHE_SECONDS,
+    )
+    cache.delete(f"{key}:pending")
+
+
+def table_key(kind: str, design: d.Design, question: str = "") -> str:
+    """Where an answer of `kind` to `question` about the design's data is
+    kept."""
+    return f"{kind}:{data_digest(design)}:{question}"
+
+
+def _kept(key: str) -> TableAnswer | None:
+    data = cache.get(key)
+    if data is None:
+        return None
+    result, problem = loads(data)
+    return TableAnswer(result, problem)
