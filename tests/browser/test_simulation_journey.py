@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from modeler import services
 from modeler.designfile import read_design
 from modeler.jobs import runner
+from modeler.models import SimulationJob
 from tests.views.conftest import stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -102,10 +103,18 @@ def test_another_seed_and_own_items_rerun_the_patterns(worker, page, screenshot)
 
     # A broken file is refused with every problem, and nothing is kept.
     download = page.locator("a", has_text="Download .jsonl")
-    # The file is made by the request itself, which takes a few seconds.
+    # A worker writes the file: a page says so and asks again until the
+    # download starts.
     with page.expect_download(timeout=RESULTS_TIMEOUT_MS) as info:
         download.click()
+        expect(page.locator(".card[role=status]")).to_contain_text(
+            "The sample data file is made in the background"
+        )
     lines = Path(info.value.path()).read_text().splitlines()
+    assert len(lines) == sum(
+        count["generated"] for count in SimulationJob.objects.latest("pk").counts
+    )
+    page.click("text=Back to Simulation")
     broken = "\n".join([lines[0], "{not json", lines[1], '{"PK": {"S": "x"}}'])
     page.set_input_files(
         "#id_file",
