@@ -25,7 +25,13 @@ from modeler.services import (
     project_revision_design,
     project_save_design,
 )
-from modeler.solver import Alternative, KeptKeysError, Proposal, propose
+from modeler.solver import (
+    DEFAULT_ALTERNATIVES,
+    Alternative,
+    KeptKeysError,
+    Proposal,
+    propose,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +44,11 @@ PENDING_SECONDS = 5 * 60
 
 class ProposalMissing(Exception):
     """The revision has no proposal of that number."""
+
+
+class ProposalsExpired(Exception):
+    """The cache no longer keeps the proposals: a worker makes them again
+    (`key_proposal_request`)."""
 
 
 class ProposalChanged(Exception):
@@ -172,21 +183,24 @@ def _pending_key(project: Project, version: int, keep: Sequence[str]) -> str:
 def key_proposal_design(
     *, project: Project, version: int, number: int, keep: Sequence[str] = ()
 ) -> d.Design:
-    """Proposal `number` (from 1) for revision `version`: from the cache, or
-    proposed again. StaleVersionError if the project has no such revision,
-    ProposalMissing if the proposal has no such number."""
+    """Proposal `number` (from 1) for revision `version`, from the cache.
+    ProposalMissing if the proposals have no such number; ProposalsExpired
+    if the cache has dropped them (the solver takes seconds: never in a web
+    request)."""
     text = cache.get(_cache_key(project, version, number, keep))
     if text is not None:
         design = read_design(text).design
         if design is not None:
             return design
-    source = project_revision_design(project=project, number=version)
-    proposal = key_proposal_make(
-        project=project, design=source, version=version, keep=keep
+    state = key_proposal_state(project=project, version=version, keep=keep)
+    offered = (
+        len(state.proposal.alternatives)
+        if state.proposal is not None
+        else DEFAULT_ALTERNATIVES
     )
-    if not 1 <= number <= len(proposal.alternatives):
+    if not 1 <= number <= offered:
         raise ProposalMissing(f"There is no proposal {number}.")
-    return proposal.alternatives[number - 1].design
+    raise ProposalsExpired(f"The proposals for version {version} are not kept.")
 
 
 def key_proposal_adopt(

@@ -29,6 +29,7 @@ from modeler.proposals import (
     ProposalChanged,
     ProposalMissing,
     ProposalRefused,
+    ProposalsExpired,
     ProposalState,
     key_proposal_adopt,
     key_proposal_request,
@@ -138,6 +139,10 @@ def _context(
     )
 
 
+EXPIRED_NOTICE = (
+    "These proposals were no longer kept, so they are proposed again; adopt "
+    "one when they are back (the solver is deterministic: they are the same)."
+)
 STALE_NOTICE = (
     "Someone saved this project since these proposals were made, so they may "
     "not fit it any more; propose again to see proposals for the design as it "
@@ -198,15 +203,16 @@ def _state_context(
     version: int,
     form: ProposeKeysForm,
     keep: Sequence[str],
+    notice: str = "",
 ) -> dict[str, Any]:
     if state.pending:
         query = urlencode({"version": version, "keep": list(keep)}, doseq=True)
-        return _context(access, design, form=form, pending_query=query)
+        return _context(access, design, form=form, pending_query=query, notice=notice)
     if state.proposal is None:
         failure = state.failure or (
             "These proposals are no longer kept: propose again."
         )
-        return _context(access, design, form=form, failure=failure)
+        return _context(access, design, form=form, failure=failure, notice=notice)
     return _context(
         access,
         design,
@@ -214,6 +220,7 @@ def _state_context(
         version=version,
         form=form,
         keep=keep,
+        notice=notice,
     )
 
 
@@ -246,6 +253,16 @@ def propose_keys_adopt(
         )
     except ProposalMissing as exc:
         raise Http404(str(exc)) from None
+    except ProposalsExpired:
+        # Proposed again by a worker: the page shows them when they are
+        # made, and the user adopts again.
+        keep = kept.cleaned_data["keep"]
+        version = form.cleaned_data["version"]
+        state = key_proposal_request(project=access.project, version=version, keep=keep)
+        context = _state_context(
+            access, design, state, version, kept, keep, notice=EXPIRED_NOTICE
+        )
+        return render_section(request, TEMPLATE, context)
     except (StaleVersionError, ProposalChanged):
         context = _context(access, design, notice=STALE_NOTICE)
         return render_section(request, TEMPLATE, context, status=STALE)

@@ -16,6 +16,7 @@ from django.urls import reverse
 from modeler import services
 from modeler.design import Design
 from modeler.models import Project, Revision
+from modeler.proposals import key_proposal_run
 from modeler.simulation import Simulation
 from modeler.solver import propose
 from tests.views.conftest import (
@@ -179,11 +180,27 @@ def test_adopting_saves_the_proposal_as_a_new_revision(
 
 
 def test_adopting_after_the_cache_lost_it_proposes_again(
-    owner_client: Client, social: Project
+    owner_client: Client, social: Project, monkeypatch
 ):
     owner_client.post(_url(social))
     chosen = propose(stored_design(social)).alternatives[1].design
     cache.clear()
+    # The request does not solve: it asks a worker (here, at once).
+    solved = []
+    monkeypatch.setattr(
+        "modeler.jobs.tasks.key_proposal_run",
+        lambda **asked: solved.append(asked) or key_proposal_run(**asked),
+    )
+
+    response = owner_client.post(_adopt_url(social, 2), {"version": 1})
+
+    assert response.status_code == 200
+    html = _html(response)
+    assert "These proposals were no longer kept, so they are proposed again" in html
+    assert 'id="proposal-2"' in html
+    assert solved == [{"project_id": social.pk, "version": 1, "keep": []}]
+    social.refresh_from_db()
+    assert social.version == 1  # nothing adopted yet
 
     response = owner_client.post(_adopt_url(social, 2), {"version": 1})
 
@@ -282,7 +299,10 @@ def test_kept_table_keys_stay_in_the_proposals_and_the_adopted_revision(
         "USER"
     )
     cache.clear()  # adopting proposes again, keeping the same keys
-    owner_client.post(_adopt_url(social, 1), {"version": 1, "keep": ["User"]})
+    adopt = {"version": 1, "keep": ["User"]}
+    html = _html(owner_client.post(_adopt_url(social, 1), adopt))
+    assert 'type="hidden" name="keep" value="User"' in html
+    owner_client.post(_adopt_url(social, 1), adopt)
     saved = stored_design(social)
     assert saved.entity("User").keys["SK"].template == "PROFILE"
 
