@@ -4,7 +4,8 @@ by a worker and kept in Django's cache under the design's data: a web
 request never makes sample data. The data is loaded by the design's
 simulation job (the page shows its progress while it runs); the worker
 that ran it keeps the table, so the question is queued once the job is
-done."""
+done. An answer too large for the cache is a file (`modeler.jobs.files`),
+the cache keeping its name."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from django.core.cache import cache
 
 from modeler import design as d
 from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.files import file_exists
 from modeler.jobs.pickling import dumps, loads
 from modeler.jobs.runner import build_problem
 from modeler.jobs.services import simulation_job_for
@@ -91,9 +93,19 @@ def table_answer(
     return _kept(key) or TableAnswer(pending=True)
 
 
-def table_answer_forget(key: str) -> None:
-    """Drops a kept answer that no longer holds (its file was removed)."""
-    cache.delete(key)
+def table_file_answer(**asked: Any) -> TableAnswer:
+    """`table_answer` for an answer that is a file's name (`modeler.jobs.
+    files`): a file removed since is written again."""
+    answer = table_answer(**asked)
+    if answer.result is not None and not file_exists(answer.result):
+        cache.delete(asked["key"])
+        answer = table_answer(**asked)
+    return answer
+
+
+class Refused(Exception):
+    """What `make` raises when the design cannot give the answer: its
+    message, for the user, is kept as the answer's problem."""
 
 
 def table_answer_make(
@@ -119,6 +131,8 @@ def table_answer_make(
         simulation, lock = cached_simulation(design, progress=lambda *_: budget.check())
         with lock:  # a write pattern may be changing the table
             result = make(design, simulation)
+    except Refused as exc:
+        problem = str(exc)
     except BudgetExceeded as exc:
         problem = (
             f"Loading the sample data again passed {exc.budget_named()}: "

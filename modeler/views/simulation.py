@@ -13,7 +13,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +24,7 @@ from modeler import design as d
 from modeler import selectors, services
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.jobs import services as jobs
+from modeler.jobs.files import file_open
 from modeler.jobs.samplefiles import sample_file_answer
 from modeler.models import SimulationJob
 from modeler.sampledata import (
@@ -334,7 +334,7 @@ def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
         )
     name = slugify(access.project.name)
     return FileResponse(
-        default_storage.open(answer.result, "rb"),
+        file_open(answer.result),
         as_attachment=True,
         filename=f"{name}-sample-data.jsonl" if name else "sample-data.jsonl",
         content_type="application/x-ndjson; charset=utf-8",
