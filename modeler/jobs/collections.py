@@ -1,6 +1,7 @@
 """Item collections for the views, drawn by a worker (`modeler.jobs.loaded`):
-a page of the Item collections section, or the partitions a collections
-diagram draws. Editing a pattern, its traffic or a description keeps every
+a page of the Item collections section, the partitions a collections
+diagram draws, or that diagram as a PNG file (Graphviz takes seconds on
+the largest). Editing a pattern, its traffic or a description keeps every
 answer: they are kept by the design's data."""
 
 from __future__ import annotations
@@ -13,15 +14,25 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from modeler import design as d
+from modeler import diagrams
 from modeler.diagrams.collections import (
     CollectionPage,
     Collections,
     PartitionView,
     collections_for,
 )
-from modeler.jobs.loaded import TableAnswer, table_answer, table_answer_make, table_key
-from modeler.jobs.tasks import draw_collections
+from modeler.jobs.files import file_write
+from modeler.jobs.loaded import (
+    Refused,
+    TableAnswer,
+    table_answer,
+    table_answer_make,
+    table_file_answer,
+    table_key,
+)
+from modeler.jobs.tasks import draw_collections, render_collections_png
 from modeler.models import Project
+from modeler.simulation import Simulation
 
 
 @dataclass(frozen=True)
@@ -102,4 +113,78 @@ def collections_draw(*, project_id: int, version: int, question: dict) -> None:
         version=version,
         key_of=asked.key,
         make=lambda design, simulation: asked.answer(collections_for(simulation)),
+    )
+
+
+def collections_source(
+    design: d.Design,
+    question: CollectionsQuestion,
+    partitions: tuple[list[PartitionView], int],
+) -> str:
+    """The DOT of a diagram's partitions (and how many more matched).
+    Raises RenderError when none matched."""
+    views, more = partitions
+    if not views:
+        raise diagrams.RenderError(
+            "No partition matches: change the filters to draw some."
+        )
+    # The question's index is one of the design's (the form's choices).
+    info = next(i for i in diagrams.index_infos(design) if i.name == question.index)
+    return diagrams.collections_dot(
+        design_name=design.name, info=info, partitions=views, more_partitions=more
+    )
+
+
+def collections_png_answer(
+    *,
+    project: Project,
+    design: d.Design,
+    question: CollectionsQuestion,
+    scale: int,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+) -> TableAnswer:
+    """The name of the PNG file of the diagram `question` asks for, `scale`
+    times the size, of the project's current design; or what it waits for,
+    or why there is none."""
+    return table_file_answer(
+        project=project,
+        design=design,
+        user=user,
+        key=_png_key(design, question, scale),
+        ask=lambda: render_collections_png.enqueue(
+            project.pk, project.version, question.as_json(), scale
+        ),
+    )
+
+
+def collections_png_render(
+    *, project_id: int, version: int, question: dict, scale: int
+) -> None:
+    """The worker's part: the PNG file of revision `version`, its name kept."""
+    asked = CollectionsQuestion.from_json(question)
+
+    def make(design: d.Design, simulation: Simulation) -> str:
+        try:
+            source = collections_source(
+                design, asked, asked.answer(collections_for(simulation))
+            )
+            png = diagrams.render(source, "png", scale=scale)
+        except diagrams.RenderError as exc:
+            raise Refused(str(exc)) from None
+        name = _png_key(design, asked, scale).partition(":")[2].replace(":", "-")
+        return file_write(f"diagrams/{name}.png", lambda file: file.write(png))
+
+    table_answer_make(
+        project_id=project_id,
+        version=version,
+        key_of=lambda design: _png_key(design, asked, scale),
+        make=make,
+    )
+
+
+def _png_key(design: d.Design, question: CollectionsQuestion, scale: int) -> str:
+    # The diagram's title is the design's name, which its data does not hold.
+    drawn = repr((design.name, question, scale))
+    return table_key(
+        "collections-png", design, hashlib.sha256(drawn.encode()).hexdigest()[:32]
     )

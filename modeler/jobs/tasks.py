@@ -35,3 +35,15 @@ def write_sample_file(project_id: int, version: int) -> None:
     from modeler.jobs.samplefiles import sample_file_write  # it queues this task
 
     sample_file_write(project_id=project_id, version=version)
+
+
+@task()
+def render_collections_png(
+    project_id: int, version: int, question: dict, scale: int
+) -> None:
+    """A collections diagram as a PNG file (`modeler.jobs.collections`)."""
+    from modeler.jobs.collections import collections_png_render  # it queues this
+
+    collections_png_render(
+        project_id=project_id, version=version, question=question, scale=scale
+    )

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -19,7 +19,13 @@ from modeler import design as d
 from modeler import diagrams
 from modeler.diagram_forms import CollectionsForm, DiagramForm
 from modeler.jobs import services as jobs
-from modeler.jobs.collections import CollectionsQuestion, collections_answer
+from modeler.jobs.collections import (
+    CollectionsQuestion,
+    collections_answer,
+    collections_png_answer,
+    collections_source,
+)
+from modeler.jobs.files import file_open
 from modeler.jobs.loaded import TableAnswer
 from modeler.selectors import ProjectAccess
 from modeler.views.statuses import INVALID
@@ -172,40 +178,32 @@ class _Drawing(Exception):
         self.answer = answer
 
 
+def _question(form: DiagramForm) -> CollectionsQuestion:
+    c = form.cleaned_data
+    return CollectionsQuestion(
+        index=c["index"],
+        entity=c["entity"],
+        contains=c["pk"],
+        keys=tuple(c["keys"]),
+        max_partitions=c["partitions"],
+        max_items=c["items"],
+    )
+
+
 def _dot_source(access: ProjectAccess, design: d.Design, form: DiagramForm) -> str:
     """The DOT of the chosen diagram. Raises RenderError when something
     prevents it, _Drawing while a worker finds its partitions."""
-    c = form.cleaned_data
-    if c["kind"] == DiagramForm.OVERVIEW:
+    if form.cleaned_data["kind"] == DiagramForm.OVERVIEW:
         return diagrams.overview_dot(design)
+    question = _question(form)
     answer = collections_answer(
-        project=access.project,
-        design=design,
-        question=CollectionsQuestion(
-            index=c["index"],
-            entity=c["entity"],
-            contains=c["pk"],
-            keys=tuple(c["keys"]),
-            max_partitions=c["partitions"],
-            max_items=c["items"],
-        ),
+        project=access.project, design=design, question=question
     )
     if answer.problem:
         raise diagrams.RenderError(answer.problem)
     if answer.result is None:
         raise _Drawing(answer)
-    views, more = answer.result
-    if not views:
-        raise diagrams.RenderError(
-            "No partition matches: change the filters to draw some."
-        )
-    return diagrams.collections_dot(
-        design_name=design.name,
-        # The form's choices are the design's indexes.
-        info=next(i for i in diagrams.index_infos(design) if i.name == c["index"]),
-        partitions=views,
-        more_partitions=more,
-    )
+    return collections_source(design, question, answer.result)
 
 
 def _rendered(
@@ -288,7 +286,17 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
         return redirect(back)
     scale = request.GET.get("scale", "1")
     scale = int(scale) if scale.isdigit() and int(scale) in PNG_SCALES else 1
+    name = slugify(access.project.name) or "design"
+    kind = form.cleaned_data["kind"]
+    if kind == DiagramForm.COLLECTIONS:
+        kind += "-" + slugify(form.cleaned_data["index"])
+    suffix = f"@{scale}x" if scale > 1 else ""
+    filename = f"{name}-{kind}{suffix}.{fmt}"
     try:
+        if fmt == "png" and form.cleaned_data["kind"] == DiagramForm.COLLECTIONS:
+            # Graphviz takes seconds on a large collections diagram: a
+            # worker draws it into a file.
+            return _png_file(request, access, design, form, scale, filename)
         content = _rendered(access, design, form, fmt, scale)
     except diagrams.RenderError as exc:
         messages.error(request, f"The diagram cannot be downloaded. {exc}")
@@ -313,13 +321,37 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
         content.encode() if isinstance(content, str) else content,
         content_type=DOWNLOADS[fmt],
     )
-    name = slugify(access.project.name) or "design"
-    kind = form.cleaned_data["kind"]
-    if kind == DiagramForm.COLLECTIONS:
-        kind += "-" + slugify(form.cleaned_data["index"])
-    suffix = f"@{scale}x" if scale > 1 else ""
-    response["Content-Disposition"] = (
-        f'attachment; filename="{name}-{kind}{suffix}.{fmt}"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _png_file(
+    request: HttpRequest,
+    access: ProjectAccess,
+    design: d.Design,
+    form: DiagramForm,
+    scale: int,
+    filename: str,
+) -> HttpResponse:
+    """The PNG file a worker drew. Raises RenderError, or _Drawing while
+    it draws."""
+    answer = collections_png_answer(
+        project=access.project,
+        design=design,
+        question=_question(form),
+        scale=scale,
+        user=request.user,
+    )
+    if answer.problem:
+        raise diagrams.RenderError(answer.problem)
+    if answer.result is None:
+        raise _Drawing(answer)
+    response = FileResponse(
+        file_open(answer.result),
+        as_attachment=True,
+        filename=filename,
+        content_type=DOWNLOADS["png"],
     )
     response["X-Content-Type-Options"] = "nosniff"
     return response

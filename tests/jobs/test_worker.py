@@ -274,6 +274,42 @@ def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
     assert download().status_code == 200
 
 
+def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
+    queued, owner, order_design, settings, monkeypatch
+):
+    settings.CACHES = DATABASE_CACHES
+    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    client = logged_in(owner)
+    png = f"/projects/{project.pk}/diagrams/diagram.png?kind=collections&scale=2"
+    none = f"/projects/{project.pk}/diagrams/diagram.png?kind=collections&pk=nothing"
+    client.get(png)
+    _work()  # the simulation job
+
+    def download(url: str):
+        with monkeypatch.context() as no_graphviz:  # no request runs it
+            no_graphviz.setattr("modeler.views.diagrams.diagrams.render", None)
+            return client.get(url)
+
+    waiting = download(png)
+    assert waiting.status_code == 202
+    assert "The diagram is made in the background" in waiting.content.decode()
+    assert download(none).status_code == 202
+
+    _work()
+
+    response = download(png)
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == (
+        'attachment; filename="order-management-collections-table@2x.png"'
+    )
+    assert b"".join(response.streaming_content).startswith(b"\x89PNG")
+    assert len(list(Path(settings.MEDIA_ROOT, "diagrams").iterdir())) == 1
+    refused = download(none)
+    assert refused.status_code == 302
+    page = client.get(refused["Location"]).content.decode()
+    assert "The diagram cannot be downloaded. No partition matches" in page
+
+
 def test_item_collections_say_why_the_simulation_loaded_no_data(
     queued, owner, order_design
 ):
