@@ -104,17 +104,3 @@ class DiagramForm(_DesignForm):
             )
         cleaned["keys"] = list(dict.fromkeys(self.keys))
         return cleaned
-
-    def cache_key(self) -> tuple:
-        c = self.cleaned_data
-        if c["kind"] == self.OVERVIEW:
-            return (self.OVERVIEW,)
-        return (
-            self.COLLECTIONS,
-            c["index"],
-            c["entity"],
-            c["pk"],
-            tuple(c["keys"]),
-            c["partitions"],
-            c["items"],
-        )

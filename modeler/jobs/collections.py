@@ -80,8 +80,21 @@ class CollectionsQuestion:
         return cls(**{**data, "keys": tuple(data.get("keys", ()))})
 
     def key(self, design: d.Design) -> str:
-        asked = hashlib.sha256(repr(self).encode()).hexdigest()[:32]
+        # A diagram's title is the design's name, which its data does not
+        # hold.
+        drawn = repr((self, "" if self.page else design.name))
+        asked = hashlib.sha256(drawn.encode()).hexdigest()[:32]
         return table_key("collections", design, asked)
+
+
+@dataclass(frozen=True)
+class DrawnPartitions:
+    """A collections diagram as the worker drew it: its partitions, how
+    many more matched, and the SVG (sanitised)."""
+
+    partitions: tuple[PartitionView, ...]
+    more: int
+    svg: str
 
 
 def collections_answer(
@@ -92,8 +105,8 @@ def collections_answer(
     user: AbstractBaseUser | AnonymousUser | None = None,
 ) -> TableAnswer:
     """The answer to `question` about the project's current design (a
-    CollectionPage, or a diagram's partitions and how many more matched):
-    from the cache, or asked of a worker."""
+    CollectionPage, or a diagram's DrawnPartitions): from the cache, or
+    asked of a worker."""
     return table_answer(
         project=project,
         design=design,
@@ -108,11 +121,22 @@ def collections_answer(
 def collections_draw(*, project_id: int, version: int, question: dict) -> None:
     """The worker's part: the answer for revision `version`, in the cache."""
     asked = CollectionsQuestion.from_json(question)
+
+    def make(
+        design: d.Design, simulation: Simulation
+    ) -> CollectionPage | DrawnPartitions:
+        found = asked.answer(collections_for(simulation))
+        if isinstance(found, CollectionPage):
+            return found
+        try:
+            source = collections_source(design, asked, found)
+            svg = diagrams.sanitise_svg(diagrams.render(source, "svg"))
+        except diagrams.RenderError as exc:
+            raise Refused(str(exc)) from None
+        return DrawnPartitions(tuple(found[0]), found[1], svg)
+
     table_answer_make(
-        project_id=project_id,
-        version=version,
-        key_of=asked.key,
-        make=lambda design, simulation: asked.answer(collections_for(simulation)),
+        project_id=project_id, version=version, key_of=asked.key, make=make
     )
 
 

@@ -21,6 +21,7 @@ from modeler.diagram_forms import CollectionsForm, DiagramForm
 from modeler.jobs import services as jobs
 from modeler.jobs.collections import (
     CollectionsQuestion,
+    DrawnPartitions,
     collections_answer,
     collections_png_answer,
     collections_source,
@@ -190,43 +191,49 @@ def _question(form: DiagramForm) -> CollectionsQuestion:
     )
 
 
-def _dot_source(access: ProjectAccess, design: d.Design, form: DiagramForm) -> str:
-    """The DOT of the chosen diagram. Raises RenderError when something
-    prevents it, _Drawing while a worker finds its partitions."""
-    if form.cleaned_data["kind"] == DiagramForm.OVERVIEW:
-        return diagrams.overview_dot(design)
-    question = _question(form)
+def _drawn(
+    access: ProjectAccess, design: d.Design, form: DiagramForm
+) -> DrawnPartitions:
+    """The collections diagram a worker drew. Raises RenderError when
+    something prevents it, _Drawing while the worker draws it."""
     answer = collections_answer(
-        project=access.project, design=design, question=question
+        project=access.project, design=design, question=_question(form)
     )
     if answer.problem:
         raise diagrams.RenderError(answer.problem)
     if answer.result is None:
         raise _Drawing(answer)
-    return collections_source(design, question, answer.result)
+    return answer.result
 
 
 def _rendered(
-    access: ProjectAccess, design: d.Design, form: DiagramForm, fmt: str, scale: int = 1
+    access: ProjectAccess,
+    design: d.Design,
+    form: DiagramForm,
+    fmt: str,
+    scale: int = 1,
 ) -> bytes | str:
-    """The diagram as DOT text, SVG text (sanitised) or PNG bytes (`scale`
-    times the size), kept by the design's content and the choice. Raises
-    RenderError, or _Drawing (neither is kept: the next request asks
-    again)."""
+    """The diagram as DOT text, SVG text (sanitised) or, for the overview,
+    PNG bytes: the overview drawn here and kept by the design's content, a
+    collections diagram as the worker drew it. Raises RenderError, or
+    _Drawing (neither is kept: the next request asks again)."""
+    if form.cleaned_data["kind"] == DiagramForm.COLLECTIONS:
+        drawn = _drawn(access, design, form)
+        if fmt == "svg":
+            return drawn.svg
+        partitions = (list(drawn.partitions), drawn.more)
+        return collections_source(design, _question(form), partitions)
     digest = diagrams.design_digest(design)
-    key = form.cache_key()
-    source = diagrams.cached(
-        (digest, "dot", *key), lambda: _dot_source(access, design, form)
-    )
+    source = diagrams.cached((digest, "dot"), lambda: diagrams.overview_dot(design))
     if fmt == "dot":
         return source
     if fmt == "svg":
         return diagrams.cached(
-            (digest, "svg", *key),
+            (digest, "svg"),
             lambda: diagrams.sanitise_svg(diagrams.render(source, "svg")),
         )
     return diagrams.cached(
-        (digest, "png", scale, *key),
+        (digest, "png", scale),
         lambda: diagrams.render(source, "png", scale=scale),
     )
 

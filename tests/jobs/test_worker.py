@@ -161,9 +161,10 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
     download_url = f"/projects/{project.pk}/diagrams/diagram.svg?kind=collections"
 
     def visit() -> tuple[str, str, object]:
-        # No request makes sample data: only the worker does.
+        # No request makes sample data or runs Graphviz: only the worker.
         with monkeypatch.context() as no_data:
             no_data.setattr("modeler.simulation.cache.Simulation", None)
+            no_data.setattr("modeler.views.diagrams.diagrams.render", None)
             return (
                 client.get(page_url).content.decode(),
                 client.get(diagram_url).content.decode(),
