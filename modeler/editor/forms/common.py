@@ -47,6 +47,8 @@ def _names(text: str) -> tuple[str, ...]:
 def _escaped(value: Any) -> str:
     """`conditional_escape(value)`, without the lazy-string wrapper that
     costs more than the escaping in a form of a hundred fields."""
+    if type(value) is str:
+        return html.escape(value)
     if isinstance(value, Promise):
         value = str(value)
     markup = getattr(value, "__html__", None)
