@@ -121,6 +121,7 @@ def test_hidden_copies_write_what_djangos_template_writes(value: Any) -> None:
 @pytest.mark.parametrize("errors", [[], ["Too <long> & odd"], ["one", "two"]])
 def test_error_lists_write_what_djangos_template_writes(errors: list[str]) -> None:
     form = Fields(data={"version": "1"})
+    assert form.error_class is not ErrorList
     mine = form.error_class(errors)
     theirs = ErrorList(errors)
     assert str(mine) == str(theirs)

@@ -189,9 +189,9 @@ class VersionedForm(forms.Form):
     # After an edit conflict: the other person's version of each clashing
     # element (presenters.TheirVersion), shown beside the input.
     their_versions: list = []
-    error_class = _ErrorList
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("error_class", _ErrorList)
         super().__init__(*args, **kwargs)
         self.fast_widgets()
 
