@@ -36,6 +36,11 @@ class Fields(VersionedForm):
         required=False, widget=forms.NumberInput(attrs={"step": "any"})
     )
     flag = forms.BooleanField(required=False)
+    boxes = forms.MultipleChoiceField(
+        required=False,
+        choices=[("a&b", "A & B"), ("c", "C"), ("<d>", mark_safe("<b>D</b>"))],  # noqa: S308
+        widget=forms.CheckboxSelectMultiple,
+    )
     choice = forms.ChoiceField(
         required=False,
         choices=[
@@ -128,3 +133,20 @@ def test_error_lists_write_what_djangos_template_writes(errors: list[str]) -> No
     assert mine.as_ul() == theirs.as_ul()
     assert mine.as_text() == theirs.as_text()
     assert str(form["text"].errors) == ""
+
+
+@pytest.mark.parametrize("chosen", [[], ["c"], ["a&b", "<d>"]])
+def test_checkboxes_write_what_djangos_templates_write(chosen: list[str]) -> None:
+    form = Fields(initial={"boxes": chosen})
+    plain = forms.Form(initial={"boxes": chosen})
+    plain.fields["boxes"] = forms.MultipleChoiceField(
+        required=False,
+        choices=form.fields["boxes"].choices,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    mine, theirs = list(form["boxes"]), list(plain["boxes"])
+    assert [box.tag() for box in mine] == [box.tag() for box in theirs]
+    assert [box.tag(wrap_label=True) for box in mine] == [
+        box.tag(wrap_label=True) for box in theirs
+    ]
+    assert str(form["boxes"]) == str(plain["boxes"])

@@ -95,26 +95,50 @@ class _FastHiddenInput(_FastInput, forms.HiddenInput):
     pass
 
 
+def _as_input_template_writes(
+    input_type: str, name: str, value: Any, attrs: Mapping[str, Any]
+) -> SafeString:
+    """An input byte for byte as Django's `input.html` template writes it:
+    type, name and value first, then the attributes in their order."""
+    parts = [f'<input type="{_escaped(input_type)}" name="{_escaped(name)}"']
+    if value is not None:
+        parts.append(f' value="{_escaped(value)}"')
+    for attr, attr_value in attrs.items():
+        if attr_value is True:
+            parts.append(f" {_escaped(attr)}")
+        elif attr_value is not False:
+            parts.append(f' {_escaped(attr)}="{_escaped(attr_value)}"')
+    parts.append(">")
+    return mark_safe("".join(parts))  # noqa: S308 - escaped
+
+
 class _FastHiddenCopy(forms.HiddenInput):
     """The hidden copy `BoundField.as_hidden` writes (a field kept as typed
-    while the operation shown does not take it), byte for byte what
-    Django's `input.html` template writes: type, name and value first, then
-    the attributes in their order."""
+    while the operation shown does not take it)."""
 
     def render(
         self, name: str, value: Any, attrs: Any = None, renderer: Any = None
     ) -> SafeString:
-        parts = [f'<input type="{_escaped(self.input_type)}" name="{_escaped(name)}"']
-        shown = self.format_value(value)
-        if shown is not None:
-            parts.append(f' value="{_escaped(shown)}"')
-        for attr, attr_value in self.build_attrs(self.attrs, attrs).items():
-            if attr_value is True:
-                parts.append(f" {_escaped(attr)}")
-            elif attr_value is not False:
-                parts.append(f' {_escaped(attr)}="{_escaped(attr_value)}"')
-        parts.append(">")
-        return mark_safe("".join(parts))  # noqa: S308 - escaped
+        return _as_input_template_writes(
+            self.input_type,
+            name,
+            self.format_value(value),
+            self.build_attrs(self.attrs, attrs),
+        )
+
+
+class _FastCheckboxes(forms.CheckboxSelectMultiple):
+    """Checkboxes whose boxes a template writes one by one (`box.tag`)."""
+
+    def _render(
+        self, template_name: str, context: dict[str, Any], renderer: Any = None
+    ) -> SafeString:
+        box = context["widget"]
+        if template_name != self.option_template_name or box["wrap_label"]:
+            return super()._render(template_name, context, renderer)
+        return _as_input_template_writes(
+            box["type"], box["name"], box["value"], box["attrs"]
+        )
 
 
 class _FastCheckbox(forms.CheckboxInput):
@@ -179,6 +203,7 @@ _FAST = {
     forms.HiddenInput: _FastHiddenInput,
     forms.CheckboxInput: _FastCheckbox,
     forms.Select: _FastSelect,
+    forms.CheckboxSelectMultiple: _FastCheckboxes,
 }
 
 
