@@ -18,6 +18,7 @@ part in equality and is not written to design files.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -480,3 +481,12 @@ class Design:
         for entity in self.entities:
             by_name.setdefault(entity.name, entity)
         return by_name
+
+    @functools.cached_property
+    def digest(self) -> str:
+        """The design's content. Every field is a frozen value whose repr
+        shows every compared field (not the uids that name elements), so
+        the repr's hash is the content's, at a fraction of a YAML dump's
+        cost; worked out once per design value, which the pages of one
+        revision share."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()

@@ -20,6 +20,7 @@ from modeler import design as d
 from modeler.engine.errors import ValidationException
 from modeler.engine.size import MAX_ITEM_SIZE, item_size
 from modeler.engine.types import from_wire, number, type_of
+from modeler.kept import Kept
 from modeler.keys import check_keys
 from modeler.limits import check_sample_size, check_shape
 from modeler.limits import current as current_limits
@@ -75,10 +76,25 @@ GENERATOR_KINDS = (
 MAX_EXPIRES_DAYS = 36_500
 
 
+# The problems of the designs checked last, by their content and the limits
+# they were checked against: a page checks the design it shows, and a save
+# checks the edited design, then the saved one, then shows it.
+_checked: Kept[tuple[Problem, ...]] = Kept(64)
+
+
 def check_design(design: d.Design) -> list[Problem]:
     """Every problem of the design, errors first within each part. A design
     past the limits on its shape gets only those problems: the other checks
     would take time in proportion to its excess."""
+    key = (design.digest, current_limits())
+    problems = _checked.get(key)
+    if problems is None:
+        problems = tuple(_check(design))
+        _checked.put(key, problems)
+    return list(problems)
+
+
+def _check(design: d.Design) -> list[Problem]:
     problems: list[Problem] = check_shape(design)
     if problems:
         return problems

@@ -3,6 +3,7 @@ example values, and the exact requests of access patterns."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -10,7 +11,12 @@ import pytest
 
 from modeler import design as d
 from modeler.designfile import read_design
-from modeler.editor.preview import entity_preview, example_values, pattern_preview
+from modeler.editor.preview import (
+    entity_preview,
+    example_values,
+    pattern_preview,
+    pattern_previews,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -80,3 +86,28 @@ def test_a_pattern_without_values_says_what_is_missing(design: d.Design) -> None
     )
     preview = pattern_preview(design, pattern)
     assert preview.problem.startswith("No request yet: no value for the parameter")
+
+
+def test_the_kept_previews_are_fresh_ones(design: d.Design) -> None:
+    fresh = tuple(pattern_preview(design, p) for p in design.access_patterns)
+    assert pattern_previews(design) == fresh
+    assert pattern_previews(design) == fresh  # kept
+    first = design.access_patterns[0]
+    limited = dataclasses.replace(first, limit=7)
+    edited = dataclasses.replace(
+        design, access_patterns=(limited, *design.access_patterns[1:])
+    )
+    previews = pattern_previews(edited)
+    assert previews[0] == pattern_preview(edited, limited) != fresh[0]
+    assert previews[1:] == fresh[1:]
+    # A pattern's request follows the entities it reads.
+    entities = tuple(
+        dataclasses.replace(e, keys={**e.keys, "PK": d.KeyTemplate("C#{customerId}")})
+        if e.name == "Customer"
+        else e
+        for e in design.entities
+    )
+    moved = dataclasses.replace(design, entities=entities)
+    assert pattern_previews(moved) == tuple(
+        pattern_preview(moved, p) for p in design.access_patterns
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hashlib
 import json
 import random
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from typing import Any
 
 from modeler import design as d
 from modeler.engine.types import number, to_wire
+from modeler.kept import Kept
 from modeler.keys import (
     ConditionSyntaxError,
     MissingValueError,
@@ -353,6 +355,26 @@ def pattern_preview(design: d.Design, pattern: d.AccessPattern) -> PatternPrevie
         return PatternPreview(problem=f"No request yet: {exc}.")
     except (ValueError, ArithmeticError, KeyError, TypeError) as exc:
         return PatternPreview(problem=f"No request yet: {exc}.")
+
+
+# Previews by what they read: the design but its patterns (a pattern's
+# request does not depend on the others), and the pattern. Saving one
+# pattern makes the list show its new preview and reuse the others'.
+_kept_previews: Kept[PatternPreview] = Kept(1024)
+
+
+def pattern_previews(design: d.Design) -> tuple[PatternPreview, ...]:
+    """`pattern_preview` of each of the design's patterns, in order."""
+    around = dataclasses.replace(design, access_patterns=()).digest
+    previews = []
+    for pattern in design.access_patterns:
+        key = (around, hashlib.sha256(repr(pattern).encode()).hexdigest())
+        preview = _kept_previews.get(key)
+        if preview is None:
+            preview = pattern_preview(design, pattern)
+            _kept_previews.put(key, preview)
+        previews.append(preview)
+    return tuple(previews)
 
 
 def _example_item(

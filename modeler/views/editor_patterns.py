@@ -18,6 +18,7 @@ from modeler.design_check import check_design
 from modeler.editor import services as edit
 from modeler.editor.forms import PatternForm, pattern_draft
 from modeler.editor.preview import pattern_preview as build_preview
+from modeler.editor.preview import pattern_previews
 from modeler.editor.services import Saved
 from modeler.selectors import ProjectAccess
 from modeler.views.editor import (
@@ -55,11 +56,14 @@ def _form(
     )
 
 
-def _preview(design: d.Design, form: PatternForm) -> Any:
+def _preview(
+    design: d.Design, form: PatternForm, previews: tuple[Any, ...], position: int
+) -> Any:
+    """The request of the form's pattern: as typed, else as saved."""
     if form.is_bound:
         return build_preview(design, pattern_draft(form))
     if form.pattern is not None:
-        return build_preview(design, form.pattern)
+        return previews[position]
     return None
 
 
@@ -75,6 +79,7 @@ def _context(
     version = access.project.version
     problems = check_design(design)
     colours = {e.name: i % 10 for i, e in enumerate(design.entities)}
+    previews = pattern_previews(design)
     rows = []
     for position, pattern in enumerate(design.access_patterns):
         rows.append(
@@ -88,7 +93,7 @@ def _context(
                     problems, f"access_patterns[{position}]"
                 ),
                 "deleting": position == deleting,
-                "preview": build_preview(design, pattern),
+                "preview": previews[position],
             }
         )
     if editing is not None and form is None:
@@ -100,7 +105,11 @@ def _context(
         rows=rows,
         editing=editing,
         form=form,
-        preview=_preview(design, form) if form is not None else None,
+        preview=(
+            _preview(design, form, previews, editing)
+            if form is not None and editing is not None
+            else None
+        ),
         attribute_names=" ".join(
             dict.fromkeys(a.name for e in design.entities for a in e.attributes)
         ),

@@ -28,6 +28,7 @@ from modeler.editor.forms.common import (
     VersionedForm,
     _row_count,
 )
+from modeler.kept import Kept
 from modeler.keys import (
     ConditionSyntaxError,
     TemplateSyntaxError,
@@ -38,6 +39,13 @@ from modeler.keys import (
 # --- Entities -------------------------------------------------------------------
 
 
+# Generators written and read as text, by their content: each row of the
+# entity editor writes its generator through YAML, and each save and each
+# keystroke of the live preview reads every row's back.
+_texts: Kept[str] = Kept(1024)
+_generators: Kept[d.Generator] = Kept(1024)
+
+
 def generator_text(generator: d.Generator | None) -> str:
     """A generator as the design file writes it, on one line: `ulid`,
     `{faker: email}`, `{int: {min: 1, max: 9}}`."""
@@ -45,6 +53,15 @@ def generator_text(generator: d.Generator | None) -> str:
         return ""
     if not generator.params:
         return generator.kind
+    key = repr(generator)
+    text = _texts.get(key)
+    if text is None:
+        text = _generator_text(generator)
+        _texts.put(key, text)
+    return text
+
+
+def _generator_text(generator: d.Generator) -> str:
     params = d.thaw(generator.params)
     if set(params) == {"value"}:
         params = params["value"]
@@ -60,6 +77,14 @@ def parse_generator(text: str) -> d.Generator | None:
     text = text.strip()
     if not text:
         return None
+    generator = _generators.get(text)
+    if generator is None:
+        generator = _parse_generator(text)
+        _generators.put(text, generator)
+    return generator
+
+
+def _parse_generator(text: str) -> d.Generator:
     if len(text) > GENERATOR_MAX_CHARS:
         raise forms.ValidationError(
             f"At most {GENERATOR_MAX_CHARS} characters, found {len(text)}."
