@@ -68,8 +68,8 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-_EXAMPLES_CACHE: dict[str, dict[str, str]] = {}
-_EXAMPLES_CACHE_SIZE = 256
+# Shared by the threads of a server process.
+_examples: Kept[dict[str, str]] = Kept(256)
 
 
 def example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
@@ -81,12 +81,10 @@ def example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
     costs milliseconds per attribute, and every keystroke of the live
     preview asks again."""
     key = repr((entity, design.table, [e.name for e in design.entities]))
-    cached = _EXAMPLES_CACHE.get(key)
+    cached = _examples.get(key)
     if cached is None:
         cached = _example_values(design, entity)
-        if len(_EXAMPLES_CACHE) >= _EXAMPLES_CACHE_SIZE:
-            _EXAMPLES_CACHE.pop(next(iter(_EXAMPLES_CACHE)))
-        _EXAMPLES_CACHE[key] = cached
+        _examples.put(key, cached)
     return dict(cached)
 
 
