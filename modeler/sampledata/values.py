@@ -435,12 +435,47 @@ def faker_class() -> type:
     zone, and all three are pinned (this process uses Faker for sample data
     only)."""
     from faker import Faker
+    from faker.providers import BaseProvider
     from faker.providers import date_time as faker_dates
 
     faker_dates.datetime = _PinnedDatetime  # type: ignore[misc]
     faker_dates.dtdate = _PinnedDate  # type: ignore[misc]
     faker_dates._get_local_timezone = lambda: dt.UTC  # type: ignore[attr-defined]
+    if not hasattr(BaseProvider.random_elements, "faker_random_elements"):
+        BaseProvider.random_elements = _weighted_quickly(BaseProvider.random_elements)
     return Faker
+
+
+def _weighted_quickly(random_elements: Callable[..., Any]) -> Callable[..., Any]:
+    """Faker's `random_elements`, with the weights of a weighted table (the
+    thousands of first and last names, of street suffixes...) added up once
+    per table instead of on every draw: Faker passes them to
+    `random.choices(weights=...)`, which adds them up again each time, and
+    that was most of the time a name took. `random.choices` given the same
+    sums (`cum_weights`) draws the same random numbers and picks the same
+    elements, so every value stays the one Faker gives."""
+
+    def quick(
+        self: Any,
+        elements: Any = ("a", "b", "c"),
+        length: int | None = None,
+        unique: bool = False,
+        use_weighting: bool | None = None,
+    ) -> Any:
+        weighting = self.__use_weighting__ if use_weighting is None else use_weighting
+        if unique or not weighting or type(elements) is not OrderedDict:
+            return random_elements(self, elements, length, unique, use_weighting)
+        random = self.generator.random
+        if length is None:
+            length = random.randint(1, len(elements))
+        sums = getattr(elements, "_workbench_sums", None)
+        if sums is None or len(sums[0]) != len(elements):
+            sums = (tuple(elements), list(itertools.accumulate(elements.values())))
+            elements._workbench_sums = sums  # type: ignore[attr-defined]
+        return random.choices(sums[0], cum_weights=sums[1], k=length)
+
+    quick.faker_random_elements = random_elements  # type: ignore[attr-defined]
+    return quick
 
 
 def _between(rng: Random, low: int, high: int) -> int:
