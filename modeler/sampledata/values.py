@@ -22,6 +22,7 @@ import re
 import string
 import threading
 import uuid
+from base64 import b32encode
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -43,11 +44,10 @@ FAKER_NOW = dt.datetime(2026, 6, 30, tzinfo=dt.UTC)
 FAKER_POOL = 2000
 ULID_FROM = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
 ULID_TO = dt.datetime(2026, 12, 31, tzinfo=dt.UTC)
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-# The two Crockford base32 digits of every 10 bits.
-_CROCKFORD_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
-# A ULID's 26 digits, 10 bits at a time from the top of its 130.
-_ULID_SHIFTS = range(120, -1, -10)
+# Base32 as `base64.b32encode` writes it, and as Crockford does (ULIDs).
+_BASE32 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+_CROCKFORD = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_TO_CROCKFORD = bytes.maketrans(_BASE32, _CROCKFORD)
 # What a converter returns for a value DynamoDB cannot store (an empty set):
 # the attribute is left out of the item.
 OMIT = object()
@@ -214,30 +214,43 @@ class Compiler:
 
     def _int(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         low, high = int(params["min"]), int(params["max"])
-        number = _shared(lambda n: Decimal(low + n), high - low + 1)
-        return lambda rng, context: number(_between(rng, 0, high - low))
+        return _evenly(lambda n: Decimal(low + n), high - low + 1)
 
     def _decimal(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         places = int(params.get("places", 2))
         scale = 10**places
         low = int(Decimal(str(params["min"])) * scale)
         high = int(Decimal(str(params["max"])) * scale)
-        number = _shared(lambda n: Decimal(low + n).scaleb(-places), high - low + 1)
-        return lambda rng, context: number(_between(rng, 0, high - low))
+        return _evenly(lambda n: Decimal(low + n).scaleb(-places), high - low + 1)
 
     def _date(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         start, end = _day(params.get("from"), where), _day(params.get("to"), where)
         span = (end - start).days
-        day = _shared(lambda n: (start + dt.timedelta(days=n)).isoformat(), span + 1)
-        return lambda rng, context: day(_between(rng, 0, span))
+        return _evenly(lambda n: (start + dt.timedelta(days=n)).isoformat(), span + 1)
 
     def _timestamp(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         start = _moment(params.get("from"), where)
         span = int((_moment(params.get("to"), where) - start).total_seconds())
+        # The moment's day and time of day written apart, each made once:
+        # strftime for every item was a tenth of the time an order took.
+        # Whole seconds are added to the start, so its fraction never shows.
+        since_midnight = start.hour * 3_600 + start.minute * 60 + start.second
+        first_day = start.date()
+        day = _shared(
+            lambda n: (first_day + dt.timedelta(days=n)).strftime("%Y-%m-%dT"),
+            (since_midnight + span) // 86_400 + 1,
+        )
+        times = _TIMES_OF_DAY
+        # As `_between(rng, 0, span)`: years 1 to 9999 span fewer than 2**52
+        # seconds.
+        seconds = span + 1
 
         def draw(rng: Random, context: Context) -> str:
-            moment = start + dt.timedelta(seconds=_between(rng, 0, span))
-            return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+            days, second = divmod(since_midnight + int(rng.random() * seconds), 86_400)
+            time = times[second]
+            if time is None:
+                time = times[second] = _time_of_day(second)
+            return day(days) + time
 
         return draw
 
@@ -246,13 +259,17 @@ class Compiler:
 
     def _ulid(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         low = int(ULID_FROM.timestamp() * 1000)
-        high = int(ULID_TO.timestamp() * 1000)
+        millis = int(ULID_TO.timestamp() * 1000) - low + 1
 
         def draw(rng: Random, context: Context) -> str:
-            number = (_between(rng, low, high) << 80) | rng.getrandbits(80)
-            # The last 26 base32 digits of the number (130 bits; the ULID's
-            # 128 and two zeros above them), as Crockford writes them.
-            return "".join([_CROCKFORD_PAIRS[number >> s & 1023] for s in _ULID_SHIFTS])
+            # The time as `_between(rng, low, high)` draws it, then 80 bits.
+            time = low + int(rng.random() * millis)
+            number = (time << 80) | rng.getrandbits(80)
+            # The 26 base32 digits of the number (130 bits: the ULID's 128
+            # and two zeros above them), as Crockford writes them: shifted
+            # to fill 20 bytes, whose 32 digits end in 6 for the padding.
+            digits = b32encode((number << 30).to_bytes(20, "big"))
+            return digits[:26].translate(_TO_CROCKFORD).decode()
 
         return draw
 
@@ -384,6 +401,27 @@ class Compiler:
         return lambda rng, context: rng.random() < share
 
 
+def _evenly(make: Callable[[int], Any], size: int) -> Draw:
+    """A draw giving make(n) for n drawn evenly from 0 to size - 1, as
+    `_between` draws it, each value shared as `_shared` shares it; the
+    table is read here rather than through two more calls, as the numbers,
+    days and prices of every item are drawn so."""
+    if size - 1 > 1 << 52:
+        return lambda rng, context: make(rng.randint(0, size - 1))
+    if size > SHARED_VALUES:
+        return lambda rng, context: make(int(rng.random() * size))
+    table: list[Any] = [None] * size
+
+    def draw(rng: Random, context: Context) -> Any:
+        n = int(rng.random() * size)
+        value = table[n]
+        if value is None:
+            value = table[n] = make(n)
+        return value
+
+    return draw
+
+
 def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
     """make(n) for n from 0 to size - 1, each value made once and then shared:
     a million items hold one object per distinct quantity or day rather than
@@ -399,6 +437,15 @@ def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
         return value
 
     return shared
+
+
+# "HH:MM:SSZ" for each second of a day, made when first drawn.
+_TIMES_OF_DAY: list[str | None] = [None] * 86_400
+
+
+def _time_of_day(second: int) -> str:
+    minutes, second = divmod(second, 60)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}:{second:02d}Z"
 
 
 class _StandIn(type):
