@@ -22,7 +22,6 @@ import re
 import string
 import threading
 import uuid
-from base64 import b32encode
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,10 +43,11 @@ FAKER_NOW = dt.datetime(2026, 6, 30, tzinfo=dt.UTC)
 FAKER_POOL = 2000
 ULID_FROM = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
 ULID_TO = dt.datetime(2026, 12, 31, tzinfo=dt.UTC)
-# Base32 as `base64.b32encode` writes it, and as Crockford does (ULIDs).
-_BASE32 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-_CROCKFORD = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_TO_CROCKFORD = bytes.maketrans(_BASE32, _CROCKFORD)
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# The two Crockford base32 digits of every 10 bits.
+_CROCKFORD_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
+# A ULID's 26 digits, 10 bits at a time from the top of its 130.
+_ULID_SHIFTS = range(120, -1, -10)
 # What a converter returns for a value DynamoDB cannot store (an empty set):
 # the attribute is left out of the item.
 OMIT = object()
@@ -101,8 +101,11 @@ class Compiler:
         }
 
     def attribute(self, attr: d.Attribute) -> Draw:
-        """A draw giving the attribute's value in its declared type."""
+        """A draw giving the attribute's value in its declared type (or OMIT,
+        for a set that drew no member)."""
         draw, native, convert, where = self.attribute_parts(attr)
+        if native is not None and self._makes(attr) is native:
+            return draw  # nothing to convert: one call less for every item
 
         def typed(rng: Random, context: Context) -> Any:
             value = draw(rng, context)
@@ -132,6 +135,29 @@ class Compiler:
             )
         draw = self.compile(generator, where)
         return draw, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
+
+    def _makes(self, attr: d.Attribute) -> type | None:
+        """The one Python type of every value the attribute's draw gives, when
+        the generator alone says it; None when it may give several."""
+        if _sized_by_length(attr):
+            return bytes if attr.type == "B" else str
+        generator = attr.generator or default_generator(attr)
+        kind, params = generator.kind, generator.params
+        if kind in _MAKES:
+            return _MAKES[kind]
+        if kind == "sequence":
+            return str if int(params.get("width", 0)) else Decimal
+        value = params.get("value")
+        if kind == "faker":
+            provider = value if value is not None else params.get("provider")
+            kwargs = {k: v for k, v in params.items() if k not in _NOT_ARGUMENTS}
+            return str if _pattern_draw(str(provider), kwargs) is not None else None
+        if kind == "constant":
+            return type(d.thaw(value if value is not None else params))
+        if kind == "choice":
+            kinds = {type(c) for c in _choices(params)[0]}
+            return kinds.pop() if len(kinds) == 1 else None
+        return None
 
     def _declared_size(self, attr: d.Attribute) -> Draw | None:
         """A text or binary attribute with no generator and a `max_length`
@@ -164,11 +190,7 @@ class Compiler:
 
     def _faker(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         provider = value if value is not None else params.get("provider")
-        kwargs = {
-            k: d.thaw(v)
-            for k, v in params.items()
-            if k not in ("provider", "value", "unique")
-        }
+        kwargs = {k: d.thaw(v) for k, v in params.items() if k not in _NOT_ARGUMENTS}
         pattern = _pattern_draw(str(provider), kwargs)
         if pattern is not None:
             draw = pattern
@@ -198,12 +220,7 @@ class Compiler:
         return draw
 
     def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
-        options = value if value is not None and len(params) == 1 else params
-        if isinstance(options, Mapping):
-            choices = list(options.keys())
-            weights = [float(w) for w in options.values()]
-        else:
-            choices, weights = list(options), [1.0] * len(options)
+        choices, weights = _choices(params)
         if not choices or not any(weights):
             raise SampleDataError(f"{where}: choice needs an option of weight above 0")
         cumulative = list(itertools.accumulate(weights))
@@ -265,11 +282,9 @@ class Compiler:
             # The time as `_between(rng, low, high)` draws it, then 80 bits.
             time = low + int(rng.random() * millis)
             number = (time << 80) | rng.getrandbits(80)
-            # The 26 base32 digits of the number (130 bits: the ULID's 128
-            # and two zeros above them), as Crockford writes them: shifted
-            # to fill 20 bytes, whose 32 digits end in 6 for the padding.
-            digits = b32encode((number << 30).to_bytes(20, "big"))
-            return digits[:26].translate(_TO_CROCKFORD).decode()
+            # The last 26 base32 digits of the number (130 bits; the ULID's
+            # 128 and two zeros above them), as Crockford writes them.
+            return "".join([_CROCKFORD_PAIRS[number >> s & 1023] for s in _ULID_SHIFTS])
 
         return draw
 
@@ -399,6 +414,33 @@ class Compiler:
     def _bool(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         share = float(value if value is not None else params.get("true", 0.5))
         return lambda rng, context: rng.random() < share
+
+
+def _choices(params: Mapping[str, Any]) -> tuple[list[Any], list[float]]:
+    """A choice's options and their weights."""
+    value = params.get("value")
+    options = value if value is not None and len(params) == 1 else params
+    if isinstance(options, Mapping):
+        return list(options.keys()), [float(w) for w in options.values()]
+    return list(options), [1.0] * len(options)
+
+
+# A faker generator's parameters that are not the provider's arguments.
+_NOT_ARGUMENTS = ("provider", "value", "unique")
+# The type of every value of these generators.
+_MAKES: dict[str, type] = {
+    "ulid": str,
+    "uuid": str,
+    "date": str,
+    "timestamp": str,
+    "template": str,
+    "int": Decimal,
+    "decimal": Decimal,
+    "expires": Decimal,
+    "bool": bool,
+    "list": list,
+    "map": dict,
+}
 
 
 def _evenly(make: Callable[[int], Any], size: int) -> Draw:
