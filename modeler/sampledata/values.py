@@ -640,6 +640,17 @@ def _pattern_draw(provider: str, kwargs: Mapping[str, Any]) -> Draw | None:
         else:
             parts.append(char * width)
 
+    runs = [part for part in parts if type(part) is int]
+    if len(runs) == len(parts) - sum(type(p) is str for p in parts) == 1:
+        # Text around one run of digits ("PRD-#####"), the usual pattern:
+        # the number drawn as `_between` draws it, written as `draw` writes it.
+        size = 10 ** runs[0]
+        form = "".join(
+            f"%0{p}d" if type(p) is int else str(p).replace("%", "%%") for p in parts
+        )
+        if size - 1 <= 1 << 52:
+            return lambda rng, context: form % int(rng.random() * size)
+
     def draw(rng: Random, context: Context) -> str:
         out = []
         for part in parts:
