@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import itemgetter
@@ -43,7 +43,7 @@ class Partition(list):
 
     __slots__ = ("sizes",)
 
-    def __init__(self, items: Sequence[Item] = (), sizes: Sequence[int] = ()) -> None:
+    def __init__(self, items: Iterable[Item] = (), sizes: Iterable[int] = ()) -> None:
         super().__init__(items)
         self.sizes = array("I", sizes)
 
@@ -212,44 +212,65 @@ class Store:
 
     def load(
         self,
-        heads: dict[Any, Item],
-        groups: dict[Any, tuple[list[Item], list[int]]],
+        entries: list[Item],
+        sizes: list[int] | None = None,
         *,
         unique: bool = False,
     ) -> list[Item]:
-        """Replace the contents at once: `heads` has the first entry of each
-        partition, `groups` all the entries (unsorted) with their sizes of
-        the partitions that have more than one. Each group is sorted once (a
-        stable sort: entries with equal keys keep their order); with
-        `unique`, only the last of entries with equal keys is kept and the
-        others are returned. `heads` becomes the partitions dict."""
-        order = self.order_of
-        partitions: dict[Any, Item | Partition] = heads
+        """Replace the contents at once with `entries` and their sizes (None:
+        measured with `entry_size` where a partition keeps them). Entries are
+        grouped by partition key and each partition sorted once (a stable
+        sort: entries with equal keys keep their order); with `unique`, only
+        the last of entries with equal keys is kept and the others are
+        returned."""
+        partition_of, order = self.partition_of, self.order_of
+        # The position of the first entry of each partition; then, for the
+        # partitions with more than one, the positions of all of them.
+        heads: dict[Any, int] = {}
+        groups: dict[Any, list[int]] = {}
+        first = heads.setdefault
+        for position, pk in enumerate(map(partition_of, entries)):
+            head = first(pk, position)
+            if head is not position:
+                group = groups.get(pk)
+                if group is None:
+                    groups[pk] = [head, position]
+                else:
+                    group.append(position)
+        entry = entries.__getitem__
+        partitions: dict[Any, Item | Partition] = dict(
+            zip(heads, map(entry, heads.values()), strict=True)
+        )
         dropped: list[Item] = []
         count = len(heads)
-        for pk, (items, sizes) in groups.items():
+        if groups and order is not None:
+            keys = list(map(order, entries))
+            key_of = keys.__getitem__
+        for pk, positions in groups.items():
             if order is None:  # no sort key: one item per partition key
-                dropped.extend(items[:-1])
-                partitions[pk] = items[-1]
+                dropped.extend(map(entry, positions[:-1]))
+                partitions[pk] = entries[positions[-1]]
                 continue
-            keys = list(map(order, items))
-            positions = sorted(range(len(items)), key=keys.__getitem__)
-            if unique and len(set(keys)) < len(keys):
+            positions.sort(key=key_of)
+            if unique and len(set(map(key_of, positions))) < len(positions):
                 kept = []
                 for n, i in enumerate(positions):
                     if n + 1 < len(positions) and keys[positions[n + 1]] == keys[i]:
-                        dropped.append(items[i])
+                        dropped.append(entries[i])
                     else:
                         kept.append(i)
                 positions = kept
             count += len(positions) - 1
             if len(positions) == 1:
-                partitions[pk] = items[positions[0]]
-            else:
-                partitions[pk] = Partition(
-                    list(map(items.__getitem__, positions)),
-                    list(map(sizes.__getitem__, positions)),
-                )
+                partitions[pk] = entries[positions[0]]
+                continue
+            items = list(map(entry, positions))
+            partitions[pk] = Partition(
+                items,
+                map(self.entry_size, items)
+                if sizes is None
+                else map(sizes.__getitem__, positions),
+            )
         self.partitions = partitions
         self.count = count
         self._bytes = None

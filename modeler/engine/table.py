@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
+from itertools import compress, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -168,6 +169,8 @@ class Index:
 
 
 _SHORT_KEY = MAX_SORT_KEY_BYTES // 4
+# Whether an item's attribute names (its keys view) include all of a set.
+_KEYS_HOLD = type({}.keys()).__ge__
 
 
 class Table:
@@ -442,87 +445,28 @@ class Table:
                 gc.enable()
 
     def _bulk_load(self, items: Iterable[Item]) -> int:
-        check = self.check_item
-        partition_of = self.store.partition_of
-        # First entry of each partition and its size; then, for partitions
-        # with more than one, all their entries and sizes. A size is
-        # measured once per item: a head's is kept until its group forms.
-        heads: dict[Any, Item] = {}
-        head_sizes: dict[Any, int] = {}
-        groups: dict[Any, tuple[list[Item], list[int]]] = {}
-        first = heads.setdefault
-        # Per index: its key attributes, partition key getter, heads, head
-        # entry sizes, groups, and its entry size function (None for ALL:
-        # the item's size).
-        indexes = [
-            (
-                index.key_attributes,
-                index.store.partition_of,
-                {},
-                {},
-                {},
-                None if index.projects_all else index.entry_size,
+        # Checked first (a bad item stops the load before anything is
+        # stored), then each store built by one pass over its entries.
+        entries = items if type(items) is list else list(items)
+        sizes = list(map(self.check_item, entries))
+        replaced = self.store.load(entries, sizes, unique=True)
+        self.store.set_bytes(sum(sizes) - sum(map(item_size, replaced)))
+        if replaced:
+            gone = {id(item) for item in replaced}
+            kept = [id(item) not in gone for item in entries]
+            entries = list(compress(entries, kept))
+            sizes = list(compress(sizes, kept))
+        names = list(map(dict.keys, entries))
+        for index in self.indexes.values():
+            # Sparse: the items that have every key attribute of the index.
+            holds = list(map(_KEYS_HOLD, names, repeat(index.key_attributes)))
+            index.store.load(
+                list(compress(entries, holds)),
+                list(compress(sizes, holds)) if index.projects_all else None,
             )
-            for index in self.indexes.values()
-        ]
-        count = total = 0
-        for item in items:
-            size = check(item)
-            count += 1
-            total += size
-            pk = partition_of(item)
-            head = first(pk, item)
-            if head is item:
-                head_sizes[pk] = size
-            else:
-                group = groups.get(pk)
-                if group is None:
-                    groups[pk] = ([head, item], [head_sizes.pop(pk), size])
-                else:
-                    group[0].append(item)
-                    group[1].append(size)
-            keys = item.keys()
-            for (
-                key_attributes,
-                index_partition_of,
-                index_heads,
-                index_head_sizes,
-                index_groups,
-                entry_size,
-            ) in indexes:
-                if keys >= key_attributes:
-                    ipk = index_partition_of(item)
-                    head = index_heads.setdefault(ipk, item)
-                    entry = size if entry_size is None else None
-                    if head is item:
-                        if entry is not None:
-                            index_head_sizes[ipk] = entry
-                        continue
-                    if entry is None:
-                        entry = entry_size(item)
-                    group = index_groups.get(ipk)
-                    if group is None:
-                        head_entry = (
-                            index_head_sizes.pop(ipk)
-                            if entry_size is None
-                            else entry_size(head)
-                        )
-                        index_groups[ipk] = ([head, item], [head_entry, entry])
-                    else:
-                        group[0].append(item)
-                        group[1].append(entry)
-        replaced = self.store.load(heads, groups, unique=True)
-        self.store.set_bytes(total - sum(item_size(item) for item in replaced))
-        gone = {id(item) for item in replaced}
-        for index, (_, _, index_heads, _, index_groups, _) in zip(
-            self.indexes.values(), indexes, strict=True
-        ):
-            if gone:
-                _forget(gone, index_heads, index_groups)
-            index.store.load(index_heads, index_groups)
         if self.collections is not None:
             self._recount_collections()
-        return count - len(replaced)
+        return len(entries)
 
     def _recount_collections(self) -> None:
         collections: dict[Any, int] = {}
@@ -644,27 +588,6 @@ def _check_key_attribute(
         )
     if value_size(value) > limit:
         _key_too_long(limit)
-
-
-def _forget(
-    gone: set[int],
-    heads: dict[Any, Item],
-    groups: dict[Any, tuple[list[Item], list[int]]],
-) -> None:
-    """Take the items whose ids are in `gone` out of bulk-load groups."""
-    for pk, (entries, sizes) in list(groups.items()):
-        kept = [
-            (e, s) for e, s in zip(entries, sizes, strict=True) if id(e) not in gone
-        ]
-        if len(kept) > 1:
-            groups[pk] = ([e for e, _ in kept], [s for _, s in kept])
-        else:
-            del groups[pk]
-            if kept:
-                heads[pk] = kept[0][0]
-    for pk, head in list(heads.items()):
-        if id(head) in gone and pk not in groups:
-            del heads[pk]
 
 
 def _type_name(value: Any) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from modeler.design import Design
-from modeler.keys.condition import parse_condition
+from modeler.keys.condition import Comparison, Condition, parse_condition
 from modeler.keys.template import MissingValueError, parse_template
 
 KeyRenderer = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -40,7 +40,7 @@ def key_renderer(design: Design, entity_name: str) -> KeyRenderer:
                 name,
                 parse_template(key.template).renderer(key_types[name]),
                 name in table_keys,
-                parse_condition(key.when)
+                _test(parse_condition(key.when))
                 if key.when and name not in table_keys
                 else None,
                 first_of.setdefault(same, name),
@@ -49,10 +49,10 @@ def key_renderer(design: Design, entity_name: str) -> KeyRenderer:
 
     def render(values: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, render_key, is_table_key, condition, first in keys:
-            if condition is not None and not condition.holds(values):
+        for name, render_key, is_table_key, holds, first in keys:
+            if holds is not None and not holds(values):
                 continue
-            if first in out:
+            if first is not name and first in out:
                 out[name] = out[first]
                 continue
             try:
@@ -63,6 +63,25 @@ def key_renderer(design: Design, entity_name: str) -> KeyRenderer:
         return out
 
     return render
+
+
+def _test(condition: Condition) -> Callable[[Mapping[str, Any]], bool]:
+    """`condition.holds`, made quick for the sparse index's usual condition,
+    one attribute equal to one word (`status = OPEN`), on a text value."""
+    clauses = condition.clauses
+    if len(clauses) != 1 or not isinstance(clauses[0], Comparison):
+        return condition.holds
+    clause = clauses[0]
+    if clause.operator != "=" or type(clause.values[0]) is not str:
+        return condition.holds
+    attribute, expected, holds = clause.attribute, clause.values[0], condition.holds
+
+    def test(values: Mapping[str, Any]) -> bool:
+        actual = values.get(attribute)
+        # Text compares as its UTF-8 bytes, equal when the text is.
+        return actual == expected if type(actual) is str else holds(values)
+
+    return test
 
 
 def key_values(

@@ -155,7 +155,8 @@ class Template:
                 placed.append((piece.attribute, piece.format_spec or None))
                 texts.append("")
         if not placed:
-            return slow
+            constant = texts[0]
+            return (lambda values: constant) if constant else slow
         if len(placed) == 1 and placed[0][1] is None:
             before, after = texts
             name = placed[0][0]
@@ -167,6 +168,36 @@ class Template:
                 return slow(values)
 
             return render_one
+        if len(placed) == 2 and placed[0][1] is None and placed[1][1] is None:
+            first, between, last = texts
+            (one, _), (other, _) = placed
+
+            def render_two(values: Mapping[str, Any]) -> Any:
+                value, next_value = values.get(one), values.get(other)
+                if type(value) is str and type(next_value) is str:
+                    key = first + value + between + next_value + last
+                    if key:
+                        return key
+                return slow(values)
+
+            return render_two
+        if len(placed) == 1:  # a zero-padded whole number
+            before, after = texts
+            name, spec = placed[0]
+
+            def render_padded(values: Mapping[str, Any]) -> Any:
+                value = values.get(name)
+                kind = type(value)
+                if kind is Decimal or kind is int:
+                    try:
+                        whole = int(value)
+                    except (ValueError, OverflowError):  # NaN, Infinity
+                        return slow(values)
+                    if whole == value:
+                        return before + format(whole, spec) + after
+                return slow(values)
+
+            return render_padded
 
         steps = tuple(
             (name, spec, text)

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import bisect
 import functools
+import gc
 import hashlib
 import itertools
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
@@ -89,6 +90,25 @@ def generate(
     MAX_ITEMS. `progress(made, total)` is called every PROGRESS_EVERY items
     made (kept items count as made) and once at the end; it may raise to
     stop the generation."""
+    # Generating makes millions of containers and no reference cycles: the
+    # cyclic garbage collector would only walk them again and again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _generate(design, seed, scale, limit, items, progress)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _generate(
+    design: d.Design,
+    seed: int | None,
+    scale: float,
+    limit: int | None,
+    items: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> Dataset:
     _check_table_keys(design)
     seed = design.sample_data.seed if seed is None else seed
     if items is not None:
@@ -125,12 +145,9 @@ def generate(
         budget -= len(items)
         made[entity.name] = (items, parents)
         populations.items[entity.name] = items
-    items, entities = [], []
-    for item, name in _families(design, made):
-        if limit is not None and len(items) >= limit:
-            break
-        items.append(item)
-        entities.append(name)
+    items, entities = _families(design, made)
+    if limit is not None and len(items) > limit:
+        del items[limit:], entities[limit:]
     if progress is not None:
         progress(len(items), len(items))
     return Dataset(items, entities)
@@ -409,18 +426,22 @@ def _make_entity(
     refuses before making them when they would pass `budget`."""
     rng = Random(f"{seed}:{entity.name}")
     counts_rng = Random(f"{seed}:{entity.name}:counts")
-    make = _new_key_maker(design, _item_maker(design, entity, seed, populations), keys)
+    make = _item_maker(design, entity, seed, populations, keys)
     if counter is not None:
         make = counter.counting(make)
     items: list[dict[str, Any]] = []
     parents: list[int] = []
+    # One context for every item: the draws read it while the item is made
+    # and keep nothing of it.
+    context = Context()
     sample = entity.sample
     if not sample.per:
         count = _root_count(entity.sample, counts_rng, scale)
         _check_budget(entity, count, budget)
         for serial in range(count):
-            items.append(make(rng, Context(serial=serial)))
-            parents.append(-1)
+            context.serial = serial
+            items.append(make(rng, context))
+        parents.extend([-1] * count)
         return items, parents
     if sample.per not in made:
         raise SampleDataError(
@@ -430,14 +451,16 @@ def _make_entity(
     parent_items, _ = made[sample.per]
     counts = _child_counts(entity.sample, counts_rng, len(parent_items))
     _check_budget(entity, sum(counts), budget)
+    append = items.append
     for position, count in enumerate(counts):
         if not count:
             continue
-        ancestors = _ancestors(design, sample.per, position, made)
+        context.ancestors = _ancestors(design, sample.per, position, made)
         for sibling in range(count):
-            context = Context(ancestors=ancestors, position=sibling, serial=len(items))
-            items.append(make(rng, context))
-            parents.append(position)
+            context.position = sibling
+            context.serial = len(items)
+            append(make(rng, context))
+        parents.extend([position] * count)
     return items, parents
 
 
@@ -520,66 +543,51 @@ def _skew_toward_hot_parents(counts: list[int], hot_keys: int, share: float) -> 
 
 
 def _item_maker(
-    design: d.Design, entity: d.Entity, seed: int, populations: Populations
+    design: d.Design,
+    entity: d.Entity,
+    seed: int,
+    populations: Populations,
+    keys: _DrawnKeys,
 ) -> Any:
     """A function making one item of the entity: its attributes, then its
-    keys."""
+    keys; drawn again (a few times) when its primary key was made before:
+    an item written under a key already taken would replace the earlier
+    one, and the data set would hold fewer items than counted. Keys are
+    remembered by their hash, which is all a check needs."""
     compiler = Compiler(design, entity, seed, populations)
-    draws = [
-        (
-            attr.name,
-            *compiler.attribute_parts(attr),
-            1.0
-            if attr.required or attr.name in compiler.primary_key_attributes
-            else attr.presence,
-        )
-        for attr in in_build_order(entity.attributes)
-    ]
+    draws = []
+    for attr in in_build_order(entity.attributes):
+        draw = compiler.attribute(attr)
+        if not attr.required and attr.name not in compiler.primary_key_attributes:
+            draw = _present_by_chance(draw, attr.presence)
+        draws.append((attr.name, draw))
     render_keys = key_renderer(design, entity.name)
-
-    def make(rng: Random, context: Context) -> dict[str, Any]:
-        item: dict[str, Any] = {}
-        context.item = item
-        for name, draw, native, convert, where, presence in draws:
-            if presence < 1 and rng.random() >= presence:
-                continue
-            try:
-                value = draw(rng, context)
-            except MissingValueError:
-                continue  # a template over an attribute this item lacks
-            if type(value) is not native:
-                value = convert(value, where)
-                if value is OMIT:
-                    continue
-            item[name] = value
-        try:
-            item.update(render_keys(item))
-        except MissingValueError as exc:
-            raise SampleDataError(
-                f"{entity.name}: a table key template places '{exc.attribute}', "
-                f"which {entity.name} items do not have: declare it as an "
-                "attribute"
-            ) from None
-        except ValueError as exc:
-            raise SampleDataError(f"{entity.name}: {exc}") from None
-        return item
-
-    return make
-
-
-def _new_key_maker(design: d.Design, make: Any, keys: _DrawnKeys) -> Any:
-    """`make`, drawing an item again (a few times) when its primary key was
-    made before: an item written under a key already taken would replace
-    the earlier one, and the data set would hold fewer items than counted.
-    Keys are remembered by their hash, which is all a check needs."""
     names = [a.name for a in design.table.key_attributes]
     partition = names[0]
     sort = names[1] if len(names) > 1 else None
     taken, own = keys.taken, keys.own
 
-    def make_new(rng: Random, context: Context) -> dict[str, Any]:
+    def make(rng: Random, context: Context) -> dict[str, Any]:
         for _ in range(KEY_TRIES):
-            item = make(rng, context)
+            item: dict[str, Any] = {}
+            context.item = item
+            for name, draw in draws:
+                try:
+                    value = draw(rng, context)
+                except MissingValueError:
+                    continue  # a template over an attribute this item lacks
+                if value is not OMIT:
+                    item[name] = value
+            try:
+                item.update(render_keys(item))
+            except MissingValueError as exc:
+                raise SampleDataError(
+                    f"{entity.name}: a table key template places "
+                    f"'{exc.attribute}', which {entity.name} items do not "
+                    "have: declare it as an attribute"
+                ) from None
+            except ValueError as exc:
+                raise SampleDataError(f"{entity.name}: {exc}") from None
             key = (
                 hash((item[partition], item.get(sort)))
                 if sort
@@ -593,7 +601,20 @@ def _new_key_maker(design: d.Design, make: Any, keys: _DrawnKeys) -> Any:
         own.add(key)
         return item
 
-    return make_new
+    return make
+
+
+def _present_by_chance(draw: Any, presence: float) -> Any:
+    """`draw` for the share `presence` of the items, OMIT for the others."""
+    if presence >= 1:
+        return draw
+
+    def sometimes(rng: Random, context: Context) -> Any:
+        if rng.random() >= presence:
+            return OMIT
+        return draw(rng, context)
+
+    return sometimes
 
 
 def in_build_order(attributes: tuple[d.Attribute, ...]) -> list[d.Attribute]:
@@ -609,8 +630,9 @@ def in_build_order(attributes: tuple[d.Attribute, ...]) -> list[d.Attribute]:
 
 def _families(
     design: d.Design, made: Mapping[str, tuple[list[dict[str, Any]], list[int]]]
-) -> Iterator[tuple[dict[str, Any], str]]:
-    """Every item, each parent followed by its children, depth first."""
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every item and its entity, each parent followed by its children,
+    depth first."""
     children: dict[str, list[str]] = {}
     for entity in design.entities:
         if entity.sample.per:
@@ -624,14 +646,23 @@ def _families(
         for position, parent in enumerate(parents):
             lists[parent].append(position)
         by_parent[name] = lists
+    items: list[dict[str, Any]] = []
+    entities: list[str] = []
 
-    def family(name: str, position: int) -> Iterator[tuple[dict[str, Any], str]]:
-        yield made[name][0][position], name
-        for child in children.get(name, ()):
-            for child_position in by_parent[child][position]:
-                yield from family(child, child_position)
+    def family(name: str, positions: list[int]) -> None:
+        entity_items = made[name][0]
+        below = children.get(name)
+        if not below:  # the leaves, most items: taken a family at a time
+            items.extend([entity_items[p] for p in positions])
+            entities.extend([name] * len(positions))
+            return
+        for position in positions:
+            items.append(entity_items[position])
+            entities.append(name)
+            for child in below:
+                family(child, by_parent[child][position])
 
     for entity in design.entities:
         if not entity.sample.per:
-            for position in range(len(made[entity.name][0])):
-                yield from family(entity.name, position)
+            family(entity.name, list(range(len(made[entity.name][0]))))
+    return items, entities

@@ -70,7 +70,8 @@ def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
         items.append(item)
         entities.append(recogniser.entity_of(item))  # type: ignore[arg-type]
     names = recogniser.key_names
-    last = {tuple(item.get(n) for n in names): i for i, item in enumerate(items)}
+    keys = [tuple(map(item.get, names)) for item in items]
+    last = dict(zip(keys, range(len(items)), strict=True))
     if len(last) == len(items):
         return Dataset(items, entities)
     keep = sorted(last.values())

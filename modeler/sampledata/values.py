@@ -101,8 +101,16 @@ class Compiler:
         }
 
     def attribute(self, attr: d.Attribute) -> Draw:
-        """A draw giving the attribute's value in its declared type."""
+        """A draw giving the attribute's value in its declared type (or OMIT,
+        for a set that drew no member)."""
         draw, native, convert, where = self.attribute_parts(attr)
+        if native is not None and self._makes(attr) is native:
+            return draw  # nothing to convert: one call less for every item
+        generator = attr.generator
+        if generator is not None and generator.kind == "ref":
+            return self._ref(
+                generator.params, generator.params.get("value"), where, native, convert
+            )
 
         def typed(rng: Random, context: Context) -> Any:
             value = draw(rng, context)
@@ -132,6 +140,29 @@ class Compiler:
             )
         draw = self.compile(generator, where)
         return draw, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
+
+    def _makes(self, attr: d.Attribute) -> type | None:
+        """The one Python type of every value the attribute's draw gives, when
+        the generator alone says it; None when it may give several."""
+        if _sized_by_length(attr):
+            return bytes if attr.type == "B" else str
+        generator = attr.generator or default_generator(attr)
+        kind, params = generator.kind, generator.params
+        if kind in _MAKES:
+            return _MAKES[kind]
+        if kind == "sequence":
+            return str if int(params.get("width", 0)) else Decimal
+        value = params.get("value")
+        if kind == "faker":
+            provider = value if value is not None else params.get("provider")
+            kwargs = {k: v for k, v in params.items() if k not in _NOT_ARGUMENTS}
+            return str if _pattern_draw(str(provider), kwargs) is not None else None
+        if kind == "constant":
+            return type(d.thaw(value if value is not None else params))
+        if kind == "choice":
+            kinds = {type(c) for c in _choices(params)[0]}
+            return kinds.pop() if len(kinds) == 1 else None
+        return None
 
     def _declared_size(self, attr: d.Attribute) -> Draw | None:
         """A text or binary attribute with no generator and a `max_length`
@@ -164,11 +195,7 @@ class Compiler:
 
     def _faker(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         provider = value if value is not None else params.get("provider")
-        kwargs = {
-            k: d.thaw(v)
-            for k, v in params.items()
-            if k not in ("provider", "value", "unique")
-        }
+        kwargs = {k: d.thaw(v) for k, v in params.items() if k not in _NOT_ARGUMENTS}
         pattern = _pattern_draw(str(provider), kwargs)
         if pattern is not None:
             draw = pattern
@@ -198,12 +225,7 @@ class Compiler:
         return draw
 
     def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
-        options = value if value is not None and len(params) == 1 else params
-        if isinstance(options, Mapping):
-            choices = list(options.keys())
-            weights = [float(w) for w in options.values()]
-        else:
-            choices, weights = list(options), [1.0] * len(options)
+        choices, weights = _choices(params)
         if not choices or not any(weights):
             raise SampleDataError(f"{where}: choice needs an option of weight above 0")
         cumulative = list(itertools.accumulate(weights))
@@ -214,30 +236,43 @@ class Compiler:
 
     def _int(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         low, high = int(params["min"]), int(params["max"])
-        number = _shared(lambda n: Decimal(low + n), high - low + 1)
-        return lambda rng, context: number(_between(rng, 0, high - low))
+        return _evenly(lambda n: Decimal(low + n), high - low + 1)
 
     def _decimal(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         places = int(params.get("places", 2))
         scale = 10**places
         low = int(Decimal(str(params["min"])) * scale)
         high = int(Decimal(str(params["max"])) * scale)
-        number = _shared(lambda n: Decimal(low + n).scaleb(-places), high - low + 1)
-        return lambda rng, context: number(_between(rng, 0, high - low))
+        return _evenly(lambda n: Decimal(low + n).scaleb(-places), high - low + 1)
 
     def _date(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         start, end = _day(params.get("from"), where), _day(params.get("to"), where)
         span = (end - start).days
-        day = _shared(lambda n: (start + dt.timedelta(days=n)).isoformat(), span + 1)
-        return lambda rng, context: day(_between(rng, 0, span))
+        return _evenly(lambda n: (start + dt.timedelta(days=n)).isoformat(), span + 1)
 
     def _timestamp(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         start = _moment(params.get("from"), where)
         span = int((_moment(params.get("to"), where) - start).total_seconds())
+        # The moment's day and time of day written apart, each made once:
+        # strftime for every item was a tenth of the time an order took.
+        # Whole seconds are added to the start, so its fraction never shows.
+        since_midnight = start.hour * 3_600 + start.minute * 60 + start.second
+        first_day = start.date()
+        day = _shared(
+            lambda n: (first_day + dt.timedelta(days=n)).strftime("%Y-%m-%dT"),
+            (since_midnight + span) // 86_400 + 1,
+        )
+        times = _TIMES_OF_DAY
+        # As `_between(rng, 0, span)`: years 1 to 9999 span fewer than 2**52
+        # seconds.
+        seconds = span + 1
 
         def draw(rng: Random, context: Context) -> str:
-            moment = start + dt.timedelta(seconds=_between(rng, 0, span))
-            return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+            days, second = divmod(since_midnight + int(rng.random() * seconds), 86_400)
+            time = times[second]
+            if time is None:
+                time = times[second] = _time_of_day(second)
+            return day(days) + time
 
         return draw
 
@@ -246,10 +281,12 @@ class Compiler:
 
     def _ulid(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         low = int(ULID_FROM.timestamp() * 1000)
-        high = int(ULID_TO.timestamp() * 1000)
+        millis = int(ULID_TO.timestamp() * 1000) - low + 1
 
         def draw(rng: Random, context: Context) -> str:
-            number = (_between(rng, low, high) << 80) | rng.getrandbits(80)
+            # The time as `_between(rng, low, high)` draws it, then 80 bits.
+            time = low + int(rng.random() * millis)
+            number = (time << 80) | rng.getrandbits(80)
             # The last 26 base32 digits of the number (130 bits; the ULID's
             # 128 and two zeros above them), as Crockford writes them.
             return "".join([_CROCKFORD_PAIRS[number >> s & 1023] for s in _ULID_SHIFTS])
@@ -279,7 +316,17 @@ class Compiler:
         constant = d.thaw(value if value is not None else params)
         return lambda rng, context: constant
 
-    def _ref(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+    def _ref(
+        self,
+        params: Mapping[str, Any],
+        value: Any,
+        where: str,
+        native: type | None = None,
+        convert: Callable[[Any, str], Any] | None = None,
+    ) -> Draw:
+        """The parent's value; given `native` and `convert`, in the
+        attribute's type (`attribute`'s check, made here: a ref is drawn for
+        most children, and one call is quicker than two)."""
         parent, _, attribute = str(value).partition(".")
 
         def draw(rng: Random, context: Context) -> Any:
@@ -289,7 +336,10 @@ class Compiler:
                     f"{where}: ref {value} needs {parent} to be a "
                     f"parent (sample.per) of {self.entity.name}"
                 )
-            return source.get(attribute)
+            found = source.get(attribute)
+            if convert is None or type(found) is native:
+                return found
+            return convert(found, where)
 
         return draw
 
@@ -384,6 +434,54 @@ class Compiler:
         return lambda rng, context: rng.random() < share
 
 
+def _choices(params: Mapping[str, Any]) -> tuple[list[Any], list[float]]:
+    """A choice's options and their weights."""
+    value = params.get("value")
+    options = value if value is not None and len(params) == 1 else params
+    if isinstance(options, Mapping):
+        return list(options.keys()), [float(w) for w in options.values()]
+    return list(options), [1.0] * len(options)
+
+
+# A faker generator's parameters that are not the provider's arguments.
+_NOT_ARGUMENTS = ("provider", "value", "unique")
+# The type of every value of these generators.
+_MAKES: dict[str, type] = {
+    "ulid": str,
+    "uuid": str,
+    "date": str,
+    "timestamp": str,
+    "template": str,
+    "int": Decimal,
+    "decimal": Decimal,
+    "expires": Decimal,
+    "bool": bool,
+    "list": list,
+    "map": dict,
+}
+
+
+def _evenly(make: Callable[[int], Any], size: int) -> Draw:
+    """A draw giving make(n) for n drawn evenly from 0 to size - 1, as
+    `_between` draws it, each value shared as `_shared` shares it; the
+    table is read here rather than through two more calls, as the numbers,
+    days and prices of every item are drawn so."""
+    if size - 1 > 1 << 52:
+        return lambda rng, context: make(rng.randint(0, size - 1))
+    if size > SHARED_VALUES:
+        return lambda rng, context: make(int(rng.random() * size))
+    table: list[Any] = [None] * size
+
+    def draw(rng: Random, context: Context) -> Any:
+        n = int(rng.random() * size)
+        value = table[n]
+        if value is None:
+            value = table[n] = make(n)
+        return value
+
+    return draw
+
+
 def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
     """make(n) for n from 0 to size - 1, each value made once and then shared:
     a million items hold one object per distinct quantity or day rather than
@@ -399,6 +497,15 @@ def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
         return value
 
     return shared
+
+
+# "HH:MM:SSZ" for each second of a day, made when first drawn.
+_TIMES_OF_DAY: list[str | None] = [None] * 86_400
+
+
+def _time_of_day(second: int) -> str:
+    minutes, second = divmod(second, 60)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}:{second:02d}Z"
 
 
 class _StandIn(type):
@@ -435,12 +542,47 @@ def faker_class() -> type:
     zone, and all three are pinned (this process uses Faker for sample data
     only)."""
     from faker import Faker
+    from faker.providers import BaseProvider
     from faker.providers import date_time as faker_dates
 
     faker_dates.datetime = _PinnedDatetime  # type: ignore[misc]
     faker_dates.dtdate = _PinnedDate  # type: ignore[misc]
     faker_dates._get_local_timezone = lambda: dt.UTC  # type: ignore[attr-defined]
+    if not hasattr(BaseProvider.random_elements, "faker_random_elements"):
+        BaseProvider.random_elements = _weighted_quickly(BaseProvider.random_elements)
     return Faker
+
+
+def _weighted_quickly(random_elements: Callable[..., Any]) -> Callable[..., Any]:
+    """Faker's `random_elements`, with the weights of a weighted table (the
+    thousands of first and last names, of street suffixes...) added up once
+    per table instead of on every draw: Faker passes them to
+    `random.choices(weights=...)`, which adds them up again each time, and
+    that was most of the time a name took. `random.choices` given the same
+    sums (`cum_weights`) draws the same random numbers and picks the same
+    elements, so every value stays the one Faker gives."""
+
+    def quick(
+        self: Any,
+        elements: Any = ("a", "b", "c"),
+        length: int | None = None,
+        unique: bool = False,
+        use_weighting: bool | None = None,
+    ) -> Any:
+        weighting = self.__use_weighting__ if use_weighting is None else use_weighting
+        if unique or not weighting or type(elements) is not OrderedDict:
+            return random_elements(self, elements, length, unique, use_weighting)
+        random = self.generator.random
+        if length is None:
+            length = random.randint(1, len(elements))
+        sums = getattr(elements, "_workbench_sums", None)
+        if sums is None or len(sums[0]) != len(elements):
+            sums = (tuple(elements), list(itertools.accumulate(elements.values())))
+            elements._workbench_sums = sums  # type: ignore[attr-defined]
+        return random.choices(sums[0], cum_weights=sums[1], k=length)
+
+    quick.faker_random_elements = random_elements  # type: ignore[attr-defined]
+    return quick
 
 
 def _between(rng: Random, low: int, high: int) -> int:
@@ -515,6 +657,17 @@ def _pattern_draw(provider: str, kwargs: Mapping[str, Any]) -> Draw | None:
             parts.extend([options[char]] * width)
         else:
             parts.append(char * width)
+
+    runs = [part for part in parts if type(part) is int]
+    if len(runs) == len(parts) - sum(type(p) is str for p in parts) == 1:
+        # Text around one run of digits ("PRD-#####"), the usual pattern:
+        # the number drawn as `_between` draws it, written as `draw` writes it.
+        size = 10 ** runs[0]
+        form = "".join(
+            f"%0{p}d" if type(p) is int else str(p).replace("%", "%%") for p in parts
+        )
+        if size - 1 <= 1 << 52:
+            return lambda rng, context: form % int(rng.random() * size)
 
     def draw(rng: Random, context: Context) -> str:
         out = []

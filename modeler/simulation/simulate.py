@@ -185,7 +185,9 @@ class Simulation:
             )
         dataset = with_own_items(design, dataset)
         self.items, self.entities = dataset.items, dataset.entities
-        self.position = {self.key_of(item): i for i, item in enumerate(self.items)}
+        self.position = dict(
+            zip(map(self.key_of, self.items), range(len(self.items)), strict=True)
+        )
         self.lookups = Lookups(self.items, self.entities)
         # Runs are deterministic (seeded by the pattern): each is kept, so a
         # page asking again, or the review after it, reads it back.
@@ -203,7 +205,7 @@ class Simulation:
         )
 
     def key_of(self, item: Mapping[str, Any]) -> tuple:
-        return tuple(item.get(name) for name in self.key_names)
+        return tuple(map(item.get, self.key_names))
 
     def entity_of(self, item: Mapping[str, Any]) -> str | None:
         position = self.position.get(self.key_of(item))

@@ -74,3 +74,22 @@ def test_a_pool_whose_provider_fails_is_not_kept(no_kept_pools) -> None:
 
 def test_an_unknown_provider_has_no_pool(no_kept_pools) -> None:
     assert values._faker_pool("1:x", "no_such_provider", {}) is None
+
+
+@pytest.mark.parametrize(
+    "provider", ["name", "email", "street_address", "city", "company", "word"]
+)
+def test_weights_added_up_once_give_the_values_faker_gives(provider) -> None:
+    faker = values.faker_class()
+    from faker.providers import BaseProvider
+
+    quick = BaseProvider.random_elements
+    fake = faker("en_US")
+    fake.seed_instance("same")
+    made = [getattr(fake, provider)() for _ in range(300)]
+    try:
+        BaseProvider.random_elements = quick.faker_random_elements
+        fake.seed_instance("same")
+        assert [getattr(fake, provider)() for _ in range(300)] == made
+    finally:
+        BaseProvider.random_elements = quick

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+import random
 import re
+import string
 import uuid
 from decimal import Decimal
 
@@ -258,3 +261,75 @@ def test_an_expiry_from_a_day_is_midnight_plus_the_days():
             sample: {count: 3}
         """)
     assert {v for v in _values_of(design)} == {Decimal(1782864000 + 129_600)}
+
+
+def seeded(seed: int) -> random.Random:
+    return random.Random(seed)  # noqa: S311 - two generators drawing alike
+
+
+def _compiled(kind: str, **params):
+    from modeler.sampledata.values import Compiler, Context, Populations
+
+    design = one_attribute("S", "uuid")
+    compiler = Compiler(design, design.entities[0], 1, Populations())
+    draw = compiler.compile(d.Generator(kind, d.freeze(params)), "Thing.v")
+    return lambda rng: draw(rng, Context())
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        ("2025-01-01", "2025-01-03"),
+        ("2024-02-28T23:59:58.75Z", "2024-03-01T00:00:02Z"),
+        ("2025-06-30T22:00:00+05:00", "2025-12-31T23:00:00Z"),
+    ],
+)
+def test_timestamp_is_the_start_plus_whole_seconds_written_in_utc(start, end):
+    """The day and the time of day are written from tables; they give what
+    strftime of start + the drawn seconds gives, across days and leap days."""
+    from modeler.sampledata.values import _between, _moment
+
+    draw = _compiled("timestamp", **{"from": start, "to": end})
+    first, last = _moment(start, ""), _moment(end, "")
+    span = int((last - first).total_seconds())
+    drawn, again = seeded(7), seeded(7)
+    for _ in range(2000):
+        moment = first + dt.timedelta(seconds=_between(again, 0, span))
+        assert draw(drawn) == moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_ulid_digits_are_the_number_in_crockford_base32():
+    from modeler.sampledata.values import ULID_FROM, ULID_TO, _between
+
+    draw = _compiled("ulid")
+    digits = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    low, high = (int(m.timestamp() * 1000) for m in (ULID_FROM, ULID_TO))
+    drawn, again = seeded(3), seeded(3)
+    for _ in range(500):
+        number = (_between(again, low, high) << 80) | again.getrandbits(80)
+        expected = "".join(digits[number >> s & 31] for s in range(125, -1, -5))
+        assert draw(drawn) == expected
+
+
+@pytest.mark.parametrize("text", ["PRD-#####", "###", "#-#", "A ##### B", "?-###"])
+def test_a_pattern_gives_the_digits_drawn_as_between_draws_them(text):
+    """Text around one run of '#' is written at once; it must give what
+    drawing the pattern piece by piece gives."""
+    from modeler.sampledata.values import _between, _pattern_draw
+
+    draw = _pattern_draw("bothify", {"text": text})
+    drawn, again = seeded(11), seeded(11)
+    for _ in range(300):
+        expected = []
+        for char, run in itertools.groupby(text):
+            width = len(list(run))
+            if char == "#":
+                expected.append(f"{_between(again, 0, 10**width - 1):0{width}d}")
+            elif char == "?":
+                letters = string.ascii_letters
+                expected.extend(
+                    letters[int(again.random() * len(letters))] for _ in range(width)
+                )
+            else:
+                expected.append(char * width)
+        assert draw(drawn, None) == "".join(expected)
