@@ -10,6 +10,7 @@ the order of patterns does not matter.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 import re
@@ -221,13 +222,19 @@ class Simulation:
 
     def run(self, pattern: d.AccessPattern) -> PatternRun:
         """The pattern run once against the sample data (kept: the same
-        pattern gives the same run)."""
-        kept = self._runs.get(pattern)
+        request gives the same run). Its traffic and description change
+        nothing in the run: a pattern edited only there is handed the kept
+        run, as its own (the review reads its traffic from the run)."""
+        request = dataclasses.replace(pattern, traffic=d.Traffic(), description="")
+        kept = self._runs.get(request)
         if kept is not None:
-            self._runs.move_to_end(pattern)
+            self._runs.move_to_end(request)
+            if kept.pattern != pattern:
+                kept = dataclasses.replace(kept, pattern=pattern)
+                self._runs[request] = kept
             return kept
         result = self._run(pattern)
-        self._runs[pattern] = result
+        self._runs[request] = result
         while len(self._runs) > KEPT_RUNS:
             self._runs.popitem(last=False)
         return result

@@ -10,7 +10,7 @@ import pytest
 
 from modeler import design as d
 from modeler.designfile import read_design
-from modeler.simulation import Simulation
+from modeler.simulation import PatternRun, Simulation
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -235,6 +235,36 @@ def test_a_run_is_kept_and_given_back():
     assert simulation.run(pattern) is run
     draws = run.draws
     assert simulation.draw(run).draws == draws
+
+
+def test_a_pattern_edited_only_in_its_traffic_or_text_keeps_its_run(monkeypatch):
+    design = example("social-graph")
+    simulation = Simulation(design)
+    pattern = design.access_patterns[0]
+    run = simulation.draw(simulation.run(pattern))
+    ran = []
+    monkeypatch.setattr(
+        simulation, "_run", lambda asked: ran.append(asked) or PatternRun(asked)
+    )
+    busier = dataclasses.replace(
+        pattern, traffic=d.Traffic(rps=900, peak_rps=2000), description="Busier"
+    )
+
+    again = simulation.draw(simulation.run(busier))
+
+    assert not ran
+    # The run is the edited pattern's (the review reads its traffic there).
+    assert again.pattern == busier and again.pattern.traffic.rps == 900
+    assert (again.items, again.capacity, again.draws) == (
+        run.items,
+        run.capacity,
+        run.draws,
+    )
+    assert simulation.run(pattern).pattern == pattern
+    # Another request is run.
+    other = dataclasses.replace(pattern, limit=1)
+    simulation.run(other)
+    assert ran == [other]
 
 
 def _run_alone(design: d.Design, pattern: d.AccessPattern):
