@@ -161,12 +161,32 @@ class Loads:
     def _best(
         self, home: str, keys: Iterable[str], measure: Callable[[KeyLoad], float]
     ) -> tuple[str, KeyLoad]:
-        best: tuple[str, KeyLoad] = ("", KeyLoad())
-        for key in sorted(keys):
-            load = self.load(home, key)
-            if not best[0] or measure(load) > measure(best[1]):
-                best = (key, load)
-        return best
+        """The key with the largest `measure` of its load, the first in key
+        order on a tie. Each key's units are added stream by stream, as
+        `load` adds them (the same sums), and only the winner's whole load
+        is built: a home of a large design has hundreds of thousands of
+        keys."""
+        ordered = sorted(keys)
+        reads: dict[str, float] = {}
+        writes: dict[str, float] = {}
+        for stream in self.streams.get(home, ()):
+            counts, units = stream.counts, stream.units
+            totals = reads if stream.is_read else writes
+            for key in ordered:
+                count = counts.get(key)
+                if count:
+                    totals[key] = totals.get(key, 0.0) + units * count
+        best_key, best_measure = "", 0.0
+        scratch = KeyLoad()
+        for key in ordered:
+            scratch.read = reads.get(key, 0.0)
+            scratch.write = writes.get(key, 0.0)
+            value = measure(scratch)
+            if not best_key or value > best_measure:
+                best_key, best_measure = key, value
+        if not best_key:
+            return "", KeyLoad()
+        return best_key, self.load(home, best_key)
 
     def _action_streams(
         self, pattern: d.AccessPattern, spent: dict[str, float]
