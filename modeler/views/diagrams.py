@@ -192,12 +192,15 @@ def _question(form: DiagramForm) -> CollectionsQuestion:
 
 
 def _drawn(
-    access: ProjectAccess, design: d.Design, form: DiagramForm
+    request: HttpRequest, access: ProjectAccess, design: d.Design, form: DiagramForm
 ) -> DrawnPartitions:
     """The collections diagram a worker drew. Raises RenderError when
     something prevents it, _Drawing while the worker draws it."""
     answer = collections_answer(
-        project=access.project, design=design, question=_question(form)
+        project=access.project,
+        design=design,
+        user=request.user,
+        question=_question(form),
     )
     if answer.problem:
         raise diagrams.RenderError(answer.problem)
@@ -207,6 +210,7 @@ def _drawn(
 
 
 def _rendered(
+    request: HttpRequest,
     access: ProjectAccess,
     design: d.Design,
     form: DiagramForm,
@@ -218,7 +222,7 @@ def _rendered(
     collections diagram as the worker drew it. Raises RenderError, or
     _Drawing (neither is kept: the next request asks again)."""
     if form.cleaned_data["kind"] == DiagramForm.COLLECTIONS:
-        drawn = _drawn(access, design, form)
+        drawn = _drawn(request, access, design, form)
         if fmt == "svg":
             return drawn.svg
         partitions = (list(drawn.partitions), drawn.more)
@@ -250,7 +254,7 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
         status = INVALID
     else:
         try:
-            context["svg"] = _rendered(access, design, form, "svg")
+            context["svg"] = _rendered(request, access, design, form, "svg")
         except diagrams.RenderError as exc:
             context["render_error"] = str(exc)
         except _Drawing as drawing:
@@ -304,7 +308,7 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
             # Graphviz takes seconds on a large collections diagram: a
             # worker draws it into a file.
             return _png_file(request, access, design, form, scale, filename)
-        content = _rendered(access, design, form, fmt, scale)
+        content = _rendered(request, access, design, form, fmt, scale)
     except diagrams.RenderError as exc:
         messages.error(request, f"The diagram cannot be downloaded. {exc}")
         return redirect(back)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import socket
 import subprocess
@@ -43,6 +44,21 @@ def order_design() -> Design:
 def queued(settings):
     """Jobs are queued in the database until a worker takes them."""
     settings.TASKS = DATABASE_TASKS
+
+
+@pytest.fixture
+def only_the_worker(monkeypatch):
+    """A context in which no request can make sample data or run Graphviz:
+    only the worker may."""
+
+    @contextlib.contextmanager
+    def requests_only():
+        with monkeypatch.context() as no_work:
+            no_work.setattr("modeler.simulation.cache.Simulation", None)
+            no_work.setattr("modeler.views.diagrams.diagrams.render", None)
+            yield
+
+    return requests_only
 
 
 def _work() -> None:
@@ -150,7 +166,7 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
 
 
 def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
-    queued, owner, order_design, settings, monkeypatch
+    queued, owner, order_design, settings, only_the_worker
 ):
     settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
@@ -161,10 +177,7 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
     download_url = f"/projects/{project.pk}/diagrams/diagram.svg?kind=collections"
 
     def visit() -> tuple[str, str, object]:
-        # No request makes sample data or runs Graphviz: only the worker.
-        with monkeypatch.context() as no_data:
-            no_data.setattr("modeler.simulation.cache.Simulation", None)
-            no_data.setattr("modeler.views.diagrams.diagrams.render", None)
+        with only_the_worker():
             return (
                 client.get(page_url).content.decode(),
                 client.get(diagram_url).content.decode(),
@@ -221,7 +234,7 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
 
 
 def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
-    queued, owner, order_design, settings, monkeypatch
+    queued, owner, order_design, settings, only_the_worker
 ):
     settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
@@ -230,8 +243,7 @@ def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
     url = f"/projects/{project.pk}/simulation/sample-data.jsonl"
 
     def download():
-        with monkeypatch.context() as no_data:  # no request makes the items
-            no_data.setattr("modeler.simulation.cache.Simulation", None)
+        with only_the_worker():
             return client.get(url)
 
     waiting = download()
@@ -276,7 +288,7 @@ def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
 
 
 def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
-    queued, owner, order_design, settings, monkeypatch
+    queued, owner, order_design, settings, only_the_worker
 ):
     settings.CACHES = DATABASE_CACHES
     project = services.project_create(owner=owner, design=with_roots(order_design, 3))
@@ -287,8 +299,7 @@ def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
     _work()  # the simulation job
 
     def download(url: str):
-        with monkeypatch.context() as no_graphviz:  # no request runs it
-            no_graphviz.setattr("modeler.views.diagrams.diagrams.render", None)
+        with only_the_worker():
             return client.get(url)
 
     waiting = download(png)
@@ -309,6 +320,20 @@ def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
     assert refused.status_code == 302
     page = client.get(refused["Location"]).content.decode()
     assert "The diagram cannot be downloaded. No partition matches" in page
+
+
+def test_a_collections_diagram_opened_first_starts_the_job_for_its_visitor(
+    queued, owner, order_design, only_the_worker
+):
+    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+
+    url = f"/projects/{project.pk}/diagrams/?kind=collections"
+
+    with only_the_worker():
+        page = logged_in(owner).get(url)
+
+    assert "waiting for a worker to start it" in page.content.decode()
+    assert SimulationJob.objects.get(project=project).requested_by == owner
 
 
 def test_item_collections_say_why_the_simulation_loaded_no_data(
