@@ -33,6 +33,7 @@ from modeler.jobs.loaded import (
 from modeler.jobs.tasks import draw_collections, render_collections_png
 from modeler.models import Project
 from modeler.simulation import Simulation
+from modeler.simulation.cache import data_digest
 
 
 @dataclass(frozen=True)
@@ -195,8 +196,10 @@ def collections_png_render(
             png = diagrams.render(source, "png", scale=scale)
         except diagrams.RenderError as exc:
             raise Refused(str(exc)) from None
-        name = _png_key(design, asked, scale).partition(":")[2].replace(":", "-")
-        return file_write(f"diagrams/{name}.png", lambda file: file.write(png))
+        return file_write(
+            f"diagrams/{data_digest(design)}-{_png_drawn(design, asked, scale)}.png",
+            lambda file: file.write(png),
+        )
 
     table_answer_make(
         project_id=project_id,
@@ -207,8 +210,12 @@ def collections_png_render(
 
 
 def _png_key(design: d.Design, question: CollectionsQuestion, scale: int) -> str:
-    # The diagram's title is the design's name, which its data does not hold.
+    return table_key("collections-png", design, _png_drawn(design, question, scale))
+
+
+def _png_drawn(design: d.Design, question: CollectionsQuestion, scale: int) -> str:
+    """What a PNG draws of the design's data, as a digest: the question, the
+    scale and the title (the design's name, which its data does not
+    hold)."""
     drawn = repr((design.name, question, scale))
-    return table_key(
-        "collections-png", design, hashlib.sha256(drawn.encode()).hexdigest()[:32]
-    )
+    return hashlib.sha256(drawn.encode()).hexdigest()[:32]
