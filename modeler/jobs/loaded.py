@@ -10,6 +10,7 @@ the cache keeping its name."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,18 +41,40 @@ PROBLEM_SECONDS = 60
 # A worker that has not answered by then is taken as lost: asking again
 # queues another.
 PENDING_SECONDS = 2 * 60
+# How often a worker loading the table again says how far it is.
+PROGRESS_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class Reloading:
+    """How far a worker that had let the table go is in loading it again:
+    `done` of `total` items in `phase` (a SimulationJob phase)."""
+
+    phase: str
+    done: int
+    total: int
+
+    @property
+    def phase_label(self) -> str:
+        return SimulationJob.Phase(self.phase).label
+
+    @property
+    def percent(self) -> int:
+        return 100 * self.done // self.total if self.total else 0
 
 
 @dataclass(frozen=True)
 class TableAnswer:
     """The answer; or why there is none; or, while it is being made,
     `pending`, with the simulation job that loads the data if that is
-    what it waits for."""
+    what it waits for, or how far the worker is in loading it again if it
+    had let it go."""
 
     result: Any = None
     problem: str = ""
     pending: bool = False
     job: SimulationJob | None = None
+    reloading: Reloading | None = None
 
 
 def table_answer(
@@ -90,7 +113,14 @@ def table_answer(
     if cache.add(f"{key}:pending", True, PENDING_SECONDS):
         ask()
     # The task backend may have answered at once (tests run tasks so).
-    return _kept(key) or TableAnswer(pending=True)
+    kept = _kept(key)
+    if kept is not None:
+        return kept
+    reloading = cache.get(f"{key}:pending")
+    return TableAnswer(
+        pending=True,
+        reloading=Reloading(*reloading) if isinstance(reloading, tuple) else None,
+    )
 
 
 def table_file_answer(**asked: Any) -> TableAnswer:
@@ -126,9 +156,20 @@ def table_answer_make(
         return  # deleted, or restored from a backup: nobody waits for it
     key = key_of(design)
     budget = Budget(settings.SIMULATION_CPU_SECONDS, settings.SIMULATION_MEMORY_MB)
+    told = 0.0
+
+    def progress(phase: str, done: int, total: int) -> None:
+        # Only when the worker loads the table again: the pages waiting
+        # for the answer show how far it is, twice a second at most.
+        nonlocal told
+        budget.check()
+        if time.monotonic() - told >= PROGRESS_SECONDS:
+            told = time.monotonic()
+            cache.set(f"{key}:pending", (phase, done, total), PENDING_SECONDS)
+
     result, problem = None, ""
     try:
-        simulation, lock = cached_simulation(design, progress=lambda *_: budget.check())
+        simulation, lock = cached_simulation(design, progress=progress)
         with lock:  # a write pattern may be changing the table
             result = make(design, simulation)
     except Refused as exc:

@@ -132,7 +132,9 @@ def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
                 per_page=ITEMS_PER_PAGE,
             ),
         )
-        context.update(problem=answer.problem, job=answer.job)
+        context.update(
+            problem=answer.problem, job=answer.job, reloading=answer.reloading
+        )
         if answer.pending:
             context["pending_url"] = request.get_full_path()
         elif answer.result is not None:
@@ -258,7 +260,11 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
         except diagrams.RenderError as exc:
             context["render_error"] = str(exc)
         except _Drawing as drawing:
-            context.update(job=drawing.answer.job, pending_url=request.get_full_path())
+            context.update(
+                job=drawing.answer.job,
+                reloading=drawing.answer.reloading,
+                pending_url=request.get_full_path(),
+            )
         query = request.GET.copy()
         context["downloads"] = [
             (
@@ -318,6 +324,7 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
         context = _context(access, design, "diagrams")
         context.update(
             job=drawing.answer.job,
+            reloading=drawing.answer.reloading,
             what="The diagram",
             back=back,
             back_label="Back to Diagrams",

@@ -322,6 +322,7 @@ def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
             "design": design,
             "section": "simulation",
             "job": answer.job,
+            "reloading": answer.reloading,
             "what": "The sample data file",
             "back": reverse("simulation-page", args=[project_id]),
             "back_label": "Back to Simulation",

@@ -21,6 +21,8 @@ from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.reviews import forget_reviews
 from modeler.models import PatternResult, SimulationJob
 from modeler.sampledata import generate
+from modeler.simulation import cache as simulation_cache
+from modeler.simulation.cache import forget_simulations
 from tests.views.conftest import example_design, logged_in, with_roots
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -320,6 +322,45 @@ def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
     assert refused.status_code == 302
     page = client.get(refused["Location"]).content.decode()
     assert "The diagram cannot be downloaded. No partition matches" in page
+
+
+def test_a_worker_that_let_the_table_go_says_how_far_it_is_in_loading_it_again(
+    queued, owner, order_design, settings, monkeypatch
+):
+    settings.CACHES = DATABASE_CACHES
+    monkeypatch.setattr("modeler.jobs.loaded.PROGRESS_SECONDS", 0)
+    design = with_roots(order_design, 3)
+    project = services.project_create(owner=owner, design=design)
+    client = logged_in(owner)
+    page_url = f"/projects/{project.pk}/collections/"
+    client.get(page_url)
+    _work()  # the simulation job
+    forget_simulations()  # as a worker that has run other designs' since
+    assert "drawn in the background" in client.get(page_url).content.decode()
+    # What the page shows while the worker loads the items again.
+    seen = []
+    build = simulation_cache.Simulation
+
+    def watched(design, *, seed=None, progress=None):
+        def told(phase: str, done: int, total: int) -> None:
+            progress(phase, done, total)
+            if phase == "loading" and done == total and not seen:
+                seen.append(client.get(page_url).content.decode())
+
+        return build(design, seed=seed, progress=told)
+
+    monkeypatch.setattr(simulation_cache, "Simulation", watched)
+
+    _work()
+
+    items = len(generate(design))
+    assert (
+        "The worker had let that data go and loads it again first: loading it "
+        f"into the engine, {items} of {items} items."
+    ) in seen[0]
+    assert '<progress max="100" value="100"' in seen[0]
+    page = client.get(page_url).content.decode()
+    assert 'class="partition-key">CUST#' in page and "let that data go" not in page
 
 
 def test_a_collections_diagram_opened_first_starts_the_job_for_its_visitor(
