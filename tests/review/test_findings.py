@@ -798,3 +798,9 @@ def test_the_busiest_key_among_many_is_the_one_a_full_pass_finds():
         full_key, full_load = loads._best("table", keys, measure)
         assert measure(load) == measure(full_load)
         assert (key, load.write) == (full_key, full_load.write)
+        # The pass over every key, as the fallback makes it (its sums kept
+        # for the next measure), finds the same.
+        assert loads._best("table", None, measure) == (full_key, full_load)
+    # On a tie, the first key in key order.
+    assert loads._best("table", None, lambda load: 0.0)[0] == min(keys)
+    assert loads._best("table", keys, lambda load: 0.0)[0] == min(keys)

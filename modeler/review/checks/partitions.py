@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -79,6 +79,9 @@ class Loads:
 
     def __init__(self, evidence: Evidence) -> None:
         self.evidence = evidence
+        self._kept_totals: dict[
+            str, tuple[set[str], dict[str, float], dict[str, float]]
+        ] = {}
 
     @cached_property
     def streams(self) -> dict[str, list[Stream]]:
@@ -155,38 +158,71 @@ class Loads:
                     outside.write += stream.units * count
         if best[0] and measure(best[1]) >= measure(outside):
             return best
-        keys = {key for stream in streams for key in stream.counts}
-        return self._best(home, keys, measure)
+        return self._best(home, None, measure)
 
     def _best(
-        self, home: str, keys: Iterable[str], measure: Callable[[KeyLoad], float]
+        self,
+        home: str,
+        keys: Collection[str] | None,
+        measure: Callable[[KeyLoad], float],
     ) -> tuple[str, KeyLoad]:
-        """The key with the largest `measure` of its load, the first in key
-        order on a tie. Each key's units are added stream by stream, as
-        `load` adds them (the same sums), and only the winner's whole load
-        is built: a home of a large design has hundreds of thousands of
-        keys."""
-        ordered = sorted(keys)
+        """The key of `keys` (of all the home's keys when None) with the
+        largest `measure` of its load, the first in key order on a tie. Each
+        key's units are added stream by stream, as `load` adds them (the same
+        sums), and only the winner's whole load is built: a home of a large
+        design has hundreds of thousands of keys, whose sums are worked out
+        once for every measure."""
+        if keys is None:
+            keys, reads, writes = self._all_totals(home)
+        else:
+            reads, writes = self._totals(home, keys)
+        best_key: str | None = None
+        best_measure = 0.0
+        scratch = KeyLoad()
+        for key in keys:
+            scratch.read = reads.get(key, 0.0)
+            scratch.write = writes.get(key, 0.0)
+            value = measure(scratch)
+            if (
+                best_key is None
+                or value > best_measure
+                or (value == best_measure and key < best_key)
+            ):
+                best_key, best_measure = key, value
+        if best_key is None:
+            return "", KeyLoad()
+        return best_key, self.load(home, best_key)
+
+    def _totals(
+        self, home: str, keys: Collection[str]
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """Read and write units per key of `keys` that has any."""
         reads: dict[str, float] = {}
         writes: dict[str, float] = {}
         for stream in self.streams.get(home, ()):
             counts, units = stream.counts, stream.units
             totals = reads if stream.is_read else writes
-            for key in ordered:
+            for key in keys:
                 count = counts.get(key)
                 if count:
                     totals[key] = totals.get(key, 0.0) + units * count
-        best_key, best_measure = "", 0.0
-        scratch = KeyLoad()
-        for key in ordered:
-            scratch.read = reads.get(key, 0.0)
-            scratch.write = writes.get(key, 0.0)
-            value = measure(scratch)
-            if not best_key or value > best_measure:
-                best_key, best_measure = key, value
-        if not best_key:
-            return "", KeyLoad()
-        return best_key, self.load(home, best_key)
+        return reads, writes
+
+    def _all_totals(
+        self, home: str
+    ) -> tuple[set[str], dict[str, float], dict[str, float]]:
+        """Every key of the home, and the read and write units per key, kept
+        (adding a count of 0 leaves a sum as it is)."""
+        if home not in self._kept_totals:
+            reads: dict[str, float] = {}
+            writes: dict[str, float] = {}
+            for stream in self.streams.get(home, ()):
+                units = stream.units
+                totals = reads if stream.is_read else writes
+                for key, count in stream.counts.items():
+                    totals[key] = totals.get(key, 0.0) + units * count
+            self._kept_totals[home] = (reads.keys() | writes.keys(), reads, writes)
+        return self._kept_totals[home]
 
     def _action_streams(
         self, pattern: d.AccessPattern, spent: dict[str, float]
