@@ -291,17 +291,13 @@ def storage_copies(evidence: Evidence, stored_items: int) -> tuple[StorageCopy, 
     scale = stored_items / sample
     copies = [
         StorageCopy(
-            evidence.design.table.name, stored_items, sum(evidence.sizes) / sample
+            evidence.design.table.name, stored_items, evidence.total_size / sample
         )
     ]
     for index in evidence.design.table.indexes:
-        sizes = [size for size in evidence.entry_sizes(index) if size is not None]
+        entries, size = evidence.entry_totals(index)
         copies.append(
-            StorageCopy(
-                index.name,
-                len(sizes) * scale,
-                sum(sizes) / len(sizes) if sizes else 0.0,
-            )
+            StorageCopy(index.name, entries * scale, size / entries if entries else 0.0)
         )
     return tuple(copies)
 

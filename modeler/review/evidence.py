@@ -274,6 +274,21 @@ class Evidence:
             lambda: [self.index_entry_size(index, item) for item in self.items],
         )
 
+    def entry_totals(self, index: d.Index) -> tuple[int, int]:
+        """How many items have an entry in the index, and their entries'
+        total size."""
+
+        def make() -> tuple[int, int]:
+            sizes = [size for size in self.entry_sizes(index) if size is not None]
+            return len(sizes), sum(sizes)
+
+        return self.kept(("entry_totals", index), make)
+
+    @property
+    def total_size(self) -> int:
+        """The sum of the items' sizes."""
+        return self.kept(("total_size",), lambda: sum(self.sizes))
+
     def index_entry_size(self, index: d.Index, item: Mapping[str, Any]) -> int | None:
         """The size of an item's entry in an index, or None when the item is
         not in it."""
