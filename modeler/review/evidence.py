@@ -197,23 +197,28 @@ class Evidence:
         self, index_name: str, entities: tuple[str, ...] | None, live: bool
     ) -> Counter[str]:
         names = partition_attributes(self.design.table, index_name)
+        needed = set(names)
+        # Each entity's time-bucketed key parts, worked out once.
+        parts_of = {
+            entity: self._bucketed_parts(entity or "", names) if live else None
+            for entity in set(self.entities)
+        }
+        items, item_entities = self.items, self.entities
         counts: Counter[str] = Counter()
         for position in self.positions(entities):
-            item = self.items[position]
-            if any(name not in item for name in names):
+            item = items[position]
+            if not item.keys() >= needed:
                 continue  # not in this (sparse) index
-            parts = (
-                self._bucketed_parts(self.entities[position] or "", names)
-                if live
-                else None
-            )
+            parts = parts_of[item_entities[position]]
             if parts is None:
-                counts["#".join(str(item[n]) for n in names)] += 1
+                counts["#".join([str(item[n]) for n in names])] += 1
             else:
                 counts[
                     "".join(
-                        part if literal else str(item.get(part, ""))
-                        for part, literal in parts
+                        [
+                            part if literal else str(item.get(part, ""))
+                            for part, literal in parts
+                        ]
                     )
                 ] += 1
         return counts
@@ -269,10 +274,21 @@ class Evidence:
     def entry_sizes(self, index: d.Index) -> list[int | None]:
         """The size of each item's entry in the index (None where an item
         is not in it), by position."""
-        return self.kept(
-            ("entry_sizes", index),
-            lambda: [self.index_entry_size(index, item) for item in self.items],
-        )
+        return self.kept(("entry_sizes", index), lambda: self._entry_sizes(index))
+
+    def _entry_sizes(self, index: d.Index) -> list[int | None]:
+        needed, projected = self._entry_attributes(index)
+        if projected is None:  # the whole item: its size, known
+            return [
+                size if item.keys() >= needed else None
+                for item, size in zip(self.items, self.sizes, strict=True)
+            ]
+        return [
+            item_size({k: item[k] for k in projected if k in item})
+            if item.keys() >= needed
+            else None
+            for item in self.items
+        ]
 
     def entry_totals(self, index: d.Index) -> tuple[int, int]:
         """How many items have an entry in the index, and their entries'
@@ -292,15 +308,23 @@ class Evidence:
     def index_entry_size(self, index: d.Index, item: Mapping[str, Any]) -> int | None:
         """The size of an item's entry in an index, or None when the item is
         not in it."""
-        table = self.design.table
-        key_names = [a.name for a in index.key_attributes]
-        if not index.is_global:
-            key_names = [table.partition_key.name, *key_names]
-        if any(name not in item for name in key_names):
+        needed, projected = self._entry_attributes(index)
+        if not item.keys() >= needed:
             return None
-        if index.projection.type == "ALL":
+        if projected is None:
             return item_size(dict(item))
-        names = {a.name for a in table.key_attributes} | set(key_names)
+        return item_size({k: item[k] for k in projected if k in item})
+
+    def _entry_attributes(self, index: d.Index) -> tuple[set[str], set[str] | None]:
+        """The attributes an item needs to be in the index, and those its
+        entry holds (None: all of the item's)."""
+        table = self.design.table
+        needed = {a.name for a in index.key_attributes}
+        if not index.is_global:
+            needed.add(table.partition_key.name)
+        if index.projection.type == "ALL":
+            return needed, None
+        projected = {a.name for a in table.key_attributes} | needed
         if index.projection.type == "INCLUDE":
-            names |= set(index.projection.attributes)
-        return item_size({k: v for k, v in item.items() if k in names})
+            projected |= set(index.projection.attributes)
+        return needed, projected
