@@ -410,6 +410,9 @@ def project_revision_design(*, project: Project, number: int) -> d.Design:
     """The design as it was at revision `number`; StaleVersionError if the
     project has no such revision (a page from before a restore of the
     database, or a made-up version)."""
+    if number == project.version and project.head_id is not None:
+        # The current revision: kept decoded, without reading its document.
+        return design_from_project(project)
     revision = Revision.objects.filter(project=project, number=number).first()
     if revision is None:
         raise StaleVersionError(

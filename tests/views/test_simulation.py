@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from modeler import services
-from modeler.design import Design, thaw
+from modeler.design import Design, Parameter, thaw
 from modeler.models import Project
 from modeler.sampledata import generate, read_items
 from modeler.simulation import Simulation
@@ -348,6 +348,30 @@ def test_page_escapes_what_the_designer_wrote(owner, owner_client, small_design)
     for response in pages:
         assert SCRIPT not in _html(response)
         assert escape(SCRIPT) in _html(response)
+
+
+def test_returned_items_escape_what_the_user_stored(owner, owner_client, small_design):
+    profile = small_design.access_patterns[0]  # GetItem of a customer's profile
+    patterns = (
+        dataclasses.replace(
+            profile, parameters=(Parameter("customerId", example="mine"),)
+        ),
+    ) + small_design.access_patterns[1:]
+    project = services.project_create(
+        owner=owner, design=dataclasses.replace(small_design, access_patterns=patterns)
+    )
+    store_own_items(project, [{**STORED_CUSTOMER, "name": {"S": SCRIPT}}])
+
+    pages = [
+        owner_client.get(_url(project)),
+        owner_client.get(_url(project, "0/"), headers=HTMX),
+    ]
+
+    for response in pages:
+        html = _html(response)
+        assert SCRIPT not in html
+        assert f"<td>{escape(SCRIPT)}</td>" in html
+        assert '<td class="key-column">CUST#mine</td>' in html
 
 
 # --- simulation-pattern --------------------------------------------------------

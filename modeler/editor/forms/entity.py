@@ -25,6 +25,7 @@ from modeler.editor.forms.common import (
     ENTITY_NAME,
     GENERATOR_MAX_CHARS,
     MAX_ROWS,
+    Choices,
     VersionedForm,
     _row_count,
 )
@@ -155,6 +156,11 @@ def key_slots(table: d.Table) -> list[KeySlot]:
 
 
 KEY_TEMPLATE, KEY_WHEN, KEY_ABSENT = "template", "when", "absent"
+TABLE_KEY_MODES = Choices([(KEY_TEMPLATE, "Template")])
+INDEX_KEY_MODES = Choices(
+    [*TABLE_KEY_MODES, (KEY_WHEN, "Only while…"), (KEY_ABSENT, "Not in the index")]
+)
+ATTRIBUTE_TYPES = Choices(ATTRIBUTE_TYPE_CHOICES)
 
 
 @dataclass
@@ -324,7 +330,7 @@ class EntityForm(EntityCreateForm):
                 ),
             )
             self.fields[f"attr-{i}-type"] = forms.ChoiceField(
-                choices=ATTRIBUTE_TYPE_CHOICES,
+                choices=ATTRIBUTE_TYPES,
                 label="Type",
                 initial="S",
                 required=False,
@@ -376,14 +382,8 @@ class EntityForm(EntityCreateForm):
             )
         for slot in self.slots:
             name = slot.attribute.name
-            modes = [(KEY_TEMPLATE, "Template")]
-            if not slot.is_table_key:
-                modes += [
-                    (KEY_WHEN, "Only while…"),
-                    (KEY_ABSENT, "Not in the index"),
-                ]
             self.fields[f"key-{name}-mode"] = forms.ChoiceField(
-                choices=modes,
+                choices=TABLE_KEY_MODES if slot.is_table_key else INDEX_KEY_MODES,
                 label=f"{name}: how",
                 initial=KEY_TEMPLATE if slot.is_table_key else KEY_ABSENT,
                 required=False,

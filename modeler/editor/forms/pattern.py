@@ -19,6 +19,7 @@ from modeler.editor.forms.common import (
     BLANK_ROWS,
     KEY_TYPE_CHOICES,
     MAX_ROWS,
+    Choices,
     VersionedForm,
     _choices,
     _filled_rows,
@@ -57,17 +58,20 @@ def index_keys(
     return (table.partition_key,), index.sort_key
 
 
-SORT_OPERATOR_CHOICES = [
-    ("", "any (no condition)"),
-    ("=", "="),
-    ("<", "<"),
-    ("<=", "<="),
-    (">", ">"),
-    (">=", ">="),
-    ("between", "between"),
-    ("begins_with", "begins_with"),
-]
-PREDICATE_OPERATOR_CHOICES = _choices(d.PREDICATE_OPERATORS)
+SORT_OPERATOR_CHOICES = Choices(
+    [
+        ("", "any (no condition)"),
+        ("=", "="),
+        ("<", "<"),
+        ("<=", "<="),
+        (">", ">"),
+        (">=", ">="),
+        ("between", "between"),
+        ("begins_with", "begins_with"),
+    ]
+)
+PREDICATE_OPERATOR_CHOICES = Choices(_choices(d.PREDICATE_OPERATORS))
+PARAMETER_TYPE_CHOICES = Choices([*KEY_TYPE_CHOICES, ("BOOL", "BOOL")])
 
 # What each operation takes, beyond its name, index and parameters.
 KEY_CONDITION_OPERATIONS = ("GetItem", "Query")
@@ -224,10 +228,10 @@ class PatternForm(VersionedForm):
                     ),
                 )
         self.row_counts = {}
-        action_ops = [("", "—")] + _choices(
-            ACTION_CHOICES.get(self.op, d.ACTION_OPERATIONS)
+        action_ops = Choices(
+            [("", "—")] + _choices(ACTION_CHOICES.get(self.op, d.ACTION_OPERATIONS))
         )
-        entity_choices = [("", "—")] + _choices(entity_names)
+        entity_choices = Choices([("", "—")] + _choices(entity_names))
         for kind, parts in self.ROW_KINDS.items():
             if self.is_bound and not grow:
                 count = _filled_rows(self.data, self.add_prefix(f"{kind}-"))
@@ -244,7 +248,7 @@ class PatternForm(VersionedForm):
                     name = f"{kind}-{i}-{part}"
                     if part == "type":
                         field: forms.Field = forms.ChoiceField(
-                            choices=KEY_TYPE_CHOICES + [("BOOL", "BOOL")],
+                            choices=PARAMETER_TYPE_CHOICES,
                             initial="S",
                             label="Type",
                             required=False,
