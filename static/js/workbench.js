@@ -21,8 +21,16 @@
   }
 
   function showToast({ message, level }) {
+    const className = `toast toast-${level || "info"}`;
+    // A message can reach two responses at once (a form's redirect and a
+    // progress poll sent before it consumed it): it is shown once.
+    const shown = [...document.querySelectorAll("#toasts .toast")].some(
+      (toast) =>
+        toast.className === className && toast.textContent === message,
+    );
+    if (shown) return;
     const toast = document.createElement("div");
-    toast.className = `toast toast-${level || "info"}`;
+    toast.className = className;
     toast.textContent = message;
     document.getElementById("toasts").append(toast);
     dismissLater(toast);
