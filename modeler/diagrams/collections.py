@@ -17,7 +17,7 @@ from typing import Any
 
 from modeler import design as d
 from modeler.diagrams.keymap import projection_text
-from modeler.engine.store import Partition, Store
+from modeler.engine.store import Store
 from modeler.engine.table import Index as EngineIndex
 from modeler.engine.table import Table as EngineTable
 from modeler.engine.types import Item, item_from_wire, number_text, to_json_wire
@@ -233,7 +233,7 @@ class Collections:
                 if not count:
                     continue
             else:
-                count = len(partition) if type(partition) is Partition else 1
+                count = len(store.entries(partition))
             chosen.append((pk, text, count))
         return chosen
 

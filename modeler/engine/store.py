@@ -12,8 +12,9 @@ key) and each partition is kept sorted as DynamoDB keeps it:
 The entries are the item dicts themselves, shared with the table (an index
 of any projection references the table's item and projects it when read), so
 an index entry costs a list slot and four bytes of size. A partition of one
-entry is stored as the bare item; a larger one is a `Partition`, a list of
-items with an `array` of their sizes, searched with `bisect` on the order key.
+entry is stored as the bare item; a larger one is a `Partition`: a plain list
+of items, searched with `bisect` on the order key, and an `array` of their
+sizes.
 
 Scan order is DynamoDB's: partitions in the order of a hash of their key,
 entries in sort order; parallel-scan segments are ranges of that hash.
@@ -37,14 +38,18 @@ MAX_PAGE_BYTES = 1_048_576
 HASH_SPACE = 1 << 64
 
 
-class Partition(list):
+class Partition:
     """Two or more entries of one partition in order; `sizes[i]` is the size
-    of entry i as read (the item, or the projected index entry)."""
+    of entry i as read (the item, or the projected index entry).
 
-    __slots__ = ("sizes",)
+    The entries are an exact list, not a list subclass: `bisect` and
+    indexing read a subclass through its `__getitem__` method, which made
+    every search of a large partition about half as slow again."""
 
-    def __init__(self, items: Iterable[Item] = (), sizes: Iterable[int] = ()) -> None:
-        super().__init__(items)
+    __slots__ = ("entries", "sizes")
+
+    def __init__(self, entries: list[Item], sizes: Iterable[int]) -> None:
+        self.entries = entries
         self.sizes = array("I", sizes)
 
 
@@ -96,7 +101,7 @@ class Store:
     # --- Lookup -------------------------------------------------------------
 
     def entries(self, partition: Item | Partition) -> Sequence[Item]:
-        return partition if type(partition) is Partition else (partition,)
+        return partition.entries if type(partition) is Partition else (partition,)
 
     def sizes(self, partition: Item | Partition) -> Sequence[int]:
         if type(partition) is Partition:
@@ -115,9 +120,10 @@ class Store:
                 return partition, self.entry_size(partition)
             return None
         target = order(key)
-        i = bisect_left(partition, target, key=order)
-        if i < len(partition) and order(partition[i]) == target:
-            return partition[i], partition.sizes[i]
+        entries = partition.entries
+        i = bisect_left(entries, target, key=order)
+        if i < len(entries) and order(entries[i]) == target:
+            return entries[i], partition.sizes[i]
         return None
 
     # --- Changes ------------------------------------------------------------
@@ -133,13 +139,13 @@ class Store:
             order = self.order_of
             first_size = self.entry_size(partition)
             if order(item) < order(partition):
-                self.partitions[pk] = Partition((item, partition), (size, first_size))
+                self.partitions[pk] = Partition([item, partition], (size, first_size))
             else:
-                self.partitions[pk] = Partition((partition, item), (first_size, size))
+                self.partitions[pk] = Partition([partition, item], (first_size, size))
         else:
             order = self.order_of
-            i = bisect_right(partition, order(item), key=order)
-            partition.insert(i, item)
+            i = bisect_right(partition.entries, order(item), key=order)
+            partition.entries.insert(i, item)
             partition.sizes.insert(i, size)
         self.count += 1
         if self._bytes is not None:
@@ -157,13 +163,13 @@ class Store:
                 self._bytes -= self.entry_size(partition)
             return
         i = self._position(partition, item)
-        del partition[i]
+        del partition.entries[i]
         size = partition.sizes.pop(i)
         if self._bytes is not None:
             self._bytes -= size
         self.count -= 1
-        if len(partition) == 1:
-            self.partitions[pk] = partition[0]
+        if len(partition.entries) == 1:
+            self.partitions[pk] = partition.entries[0]
 
     def replace(self, old: Item, new: Item, size: int) -> None:
         """Put `new` in the place of `old`: same partition, same order key."""
@@ -175,7 +181,7 @@ class Store:
             self.partitions[pk] = new
             return
         i = self._position(partition, old)
-        partition[i] = new
+        partition.entries[i] = new
         if self._bytes is not None:
             self._bytes += size - partition.sizes[i]
         partition.sizes[i] = size
@@ -188,12 +194,13 @@ class Store:
         if type(partition) is not Partition:
             self.partitions[pk] = new
         else:
-            partition[self._position(partition, old)] = new
+            partition.entries[self._position(partition, old)] = new
 
     def _position(self, partition: Partition, item: Item) -> int:
         order = self.order_of
-        i = bisect_left(partition, order(item), key=order)
-        while partition[i] is not item:  # never more than one step: keys are unique
+        entries = partition.entries
+        i = bisect_left(entries, order(item), key=order)
+        while entries[i] is not item:  # never more than one step: keys are unique
             i += 1
         return i
 

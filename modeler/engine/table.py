@@ -108,6 +108,23 @@ class Index:
         projected = self.projected_set
         return projected is not None and projected.isdisjoint(touched)
 
+    def keeps_its_key(
+        self,
+        old: Item | None,
+        new: Item | None,
+        touched: frozenset[str] | set[str] | None,
+    ) -> bool:
+        """Whether a write from `old` to `new` that changes only the
+        `touched` attributes leaves the index key attributes as they were:
+        the item is then in the index before and after, under the same
+        key, or in neither."""
+        return (
+            touched is not None
+            and old is not None
+            and new is not None
+            and self.key_attributes.isdisjoint(touched)
+        )
+
     def holds(self, attributes: Iterable[str]) -> bool:
         """Whether every one of these attributes is projected."""
         return self.projected_set is None or self.projected_set.issuperset(attributes)
@@ -138,6 +155,14 @@ class Index:
         top-level attributes)."""
         if touched is not None and self.unchanged_by(touched):
             return 0
+        if self.keeps_its_key(old, new, touched):
+            if not self.contains(old) or not self._entry_changed(old, new, touched):
+                return 0
+            return write_units(
+                max(
+                    self.entry_size_of(old, old_size), self.entry_size_of(new, new_size)
+                )
+            )
         old_in = old is not None and self.contains(old)
         new_in = new is not None and self.contains(new)
         if not (old_in or new_in):
@@ -350,13 +375,17 @@ class Table:
         new: Item | None,
         new_size: int,
         touched: frozenset[str] | set[str] | None = None,
-    ) -> Consumed:
+        *,
+        counted: bool = True,
+    ) -> Consumed | None:
         """Replace `current` (as `get` returned it, or None) by `new` (None
-        deletes) in the table and its indexes; return the units consumed.
-        `touched`, when known, holds every attribute whose value `new` may
-        not share with the current item (an update's top-level attributes):
-        the indexes that project none of them keep their entry as it is."""
-        cost = self.write_cost(current, new, new_size, touched)
+        deletes) in the table and its indexes; return the units consumed
+        (None unless `counted`: a request that returns no ConsumedCapacity
+        need not weigh every index's entries). `touched`, when known, holds
+        every attribute whose value `new` may not share with the current
+        item (an update's top-level attributes): the indexes that project
+        none of them keep their entry as it is."""
+        cost = self.write_cost(current, new, new_size, touched) if counted else None
         old = current[0] if current else None
         if old is None and new is None:  # deleting a missing item: a no-op
             return cost
@@ -369,14 +398,13 @@ class Table:
         elif new is not None:
             self.store.insert(new, new_size)
         for index in self.indexes.values():
-            if (
-                touched is not None
-                and old is not None
-                and new is not None
-                and index.unchanged_by(touched)
-            ):
-                if index.contains(old):
+            if index.keeps_its_key(old, new, touched):
+                if not index.contains(old):
+                    continue
+                if index.unchanged_by(touched):
                     index.store.swap(old, new)
+                else:
+                    index.store.replace(old, new, index.entry_size_of(new, new_size))
                 continue
             old_in = old is not None and index.contains(old)
             new_in = new is not None and index.contains(new)
@@ -431,7 +459,7 @@ class Table:
             count = 0
             for item in items:
                 size = self.check_item(item)
-                self.write(self.get(item), item, size)
+                self.write(self.get(item), item, size, counted=False)
                 count += 1
             return count
         # The load creates millions of containers and no reference cycles:

@@ -261,13 +261,18 @@ def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any
     write = plan(engine, kind, {k: v for k, v in request.items() if k not in _SINGLE})
     resolved = resolve(write)
     consumed = write.table.write(
-        resolved.current, resolved.new, resolved.new_size, resolved.touched
+        resolved.current,
+        resolved.new,
+        resolved.new_size,
+        resolved.touched,
+        counted=mode != "NONE",
     )
     response: dict[str, Any] = {}
     attributes = returned_attributes(return_values, resolved)
     if attributes:
         response["Attributes"] = item_to_wire(attributes)
-    response.update(consumed_response(consumed, mode))
+    if consumed is not None:
+        response.update(consumed_response(consumed, mode))
     if metrics == "SIZE" and write.table.collections is not None:
         response["ItemCollectionMetrics"] = collection_metrics(write.table, write.key)
     return response
@@ -337,11 +342,16 @@ def batch_write_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     for write in writes:
         resolved = resolve(write)
         spent = write.table.write(
-            resolved.current, resolved.new, resolved.new_size, resolved.touched
+            resolved.current,
+            resolved.new,
+            resolved.new_size,
+            resolved.touched,
+            counted=mode != "NONE",
         )
-        consumed.setdefault(write.table.name, Consumed(write.table.name, True)).add(
-            spent
-        )
+        if spent is not None:
+            consumed.setdefault(write.table.name, Consumed(write.table.name, True)).add(
+                spent
+            )
         if metrics == "SIZE" and write.table.collections is not None:
             collections.setdefault(write.table.name, []).append(
                 collection_metrics(write.table, write.key)
@@ -537,4 +547,9 @@ def _undo(applied: list[Resolved]) -> None:
     for one in reversed(applied):
         table = one.write.table
         old = one.old
-        table.write(table.get(one.write.key), old, one.current[1] if one.current else 0)
+        table.write(
+            table.get(one.write.key),
+            old,
+            one.current[1] if one.current else 0,
+            counted=False,
+        )

@@ -65,14 +65,14 @@ def _engine() -> Engine:
     return engine
 
 
-def _run(engine: Engine) -> list[Any]:
+def _run(engine: Engine, capacity: str = "INDEXES") -> list[Any]:
     answers: list[Any] = []
     for n, (expression, values) in enumerate(UPDATES * 2):
         request: dict[str, Any] = {
             "TableName": "Shop",
             "Key": item("C#1", f"O#{n % 6}"),
             "UpdateExpression": expression,
-            "ReturnConsumedCapacity": "INDEXES",
+            "ReturnConsumedCapacity": capacity,
             "ReturnValues": "ALL_NEW",
             "ReturnItemCollectionMetrics": "SIZE",
         }
@@ -82,6 +82,7 @@ def _run(engine: Engine) -> list[Any]:
             answers.append(engine.update_item(request))
         except EngineError as exc:
             answers.append((exc.code, exc.message))
+    _other_writes(engine, capacity, answers)
     table = engine.tables["Shop"]
     answers.append(table.describe())
     for name in (None, "GSI1", "ByEmail", "Notes", "Local"):
@@ -97,6 +98,28 @@ def _run(engine: Engine) -> list[Any]:
     )
     answers.append(dict(table.collections or {}))
     return answers
+
+
+def _other_writes(engine: Engine, capacity: str, answers: list[Any]) -> None:
+    """A put, a delete and a batch of both, asking for `capacity`."""
+    common = {"TableName": "Shop", "ReturnConsumedCapacity": capacity}
+    fresh = item("C#2", "O#1", GSI1PK="OPEN", GSI1SK="2024-01-01", note="new")
+    answers.append(engine.put_item({**common, "Item": fresh}))
+    answers.append(engine.delete_item({**common, "Key": item("C#1", "O#0")}))
+    answers.append(engine.delete_item({**common, "Key": item("C#9", "O#9")}))
+    answers.append(
+        engine.batch_write_item(
+            {
+                "RequestItems": {
+                    "Shop": [
+                        {"PutRequest": {"Item": item("C#3", "O#1", email="d@e.f")}},
+                        {"DeleteRequest": {"Key": item("C#1", "O#1")}},
+                    ]
+                },
+                "ReturnConsumedCapacity": capacity,
+            }
+        )
+    )
 
 
 def _entries(store: Any) -> list[tuple[Any, int]]:
@@ -131,3 +154,23 @@ def _without_request_ids(answers: list[Any]) -> list[Any]:
         else a
         for a in answers
     ]
+
+
+def test_writes_that_return_no_capacity_change_what_the_others_change() -> None:
+    """Without ReturnConsumedCapacity the units are not counted; the
+    responses (but for ConsumedCapacity), the items, the indexes and their
+    sizes are the same."""
+    counted = _run(_engine())
+    uncounted = _run(_engine(), "NONE")
+    assert all(
+        "ConsumedCapacity" not in a for a in uncounted[:-8] if isinstance(a, dict)
+    )
+    assert _without_request_ids(uncounted) == _without_request_ids(
+        [_without_capacity(a) for a in counted[:-8]] + counted[-8:]
+    )
+
+
+def _without_capacity(answer: Any) -> Any:
+    if not isinstance(answer, dict):
+        return answer
+    return {k: v for k, v in answer.items() if k != "ConsumedCapacity"}

@@ -204,10 +204,23 @@ class Update:
     paths: list[Path]  # the paths it writes, in order
     top_level_attributes: set[str]
     _tree: dict[str | int, Any] = field(repr=False)
+    # (attribute, value) of each action when every one SETs a top-level
+    # attribute, the usual update, which needs no walk of the tree.
+    _top_level_sets: tuple[tuple[str, Value], ...] | None = field(repr=False)
 
     def apply(self, item: dict[str, Any]) -> dict[str, Any]:
         """The item after the update, as a new dict; `item` is left as it
         was (parts the update does not touch are shared with it)."""
+        if self._top_level_sets is not None:
+            # Every value is read from the item as it was, then written.
+            new = dict(item)
+            new.update(
+                [
+                    (name, _copy(value.evaluate(item)))
+                    for name, value in self._top_level_sets
+                ]
+            )
+            return new
         new_values = {
             id(action): _copy(action.value.evaluate(item))
             for action in self.actions
@@ -308,6 +321,14 @@ class UpdateParser(Parser):
             paths=paths,
             top_level_attributes={path.attribute for path in paths},
             _tree=path_tree((action.path, action) for action in actions),
+            _top_level_sets=(
+                tuple((action.path.attribute, action.value) for action in actions)
+                if all(
+                    isinstance(action, SetAction) and len(action.path.elements) == 1
+                    for action in actions
+                )
+                else None
+            ),
         )
 
     def _action(self, section: str) -> tuple[str, Any, Any]:

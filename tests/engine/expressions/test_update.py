@@ -4,6 +4,8 @@ errors (Developer Guide, "Update expressions")."""
 from __future__ import annotations
 
 import copy
+import dataclasses
+import re
 from decimal import Decimal
 
 import pytest
@@ -353,6 +355,43 @@ def test_apply_returns_a_new_item_and_leaves_the_input_alone():
     assert after["mp"] is not item["mp"]
     assert after["mp"]["a"] is not item["mp"]["a"]
     assert after["lst"] is not item["lst"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SET num = num + :one",
+        "SET fresh = :x, num = :two, label = num",
+        "SET num = :one, fresh = num",
+        "SET copied = mp, lst = list_append(lst, :list)",
+        "SET fresh = if_not_exists(fresh, :map), tags = :c",
+        "SET num = gone_",
+        "SET num = label + :one",
+    ],
+)
+def test_top_level_sets_give_what_the_tree_walk_gives(text):
+    """Updates that only SET top-level attributes take a shortcut; the walk
+    of the tree gives the same item, attribute order included, or the same
+    error."""
+    update = parse_update(text, None, VALUES)
+    assert update._top_level_sets is not None
+    walked = dataclasses.replace(update, _top_level_sets=None)
+    try:
+        expected = walked.apply(ITEM)
+    except ValidationException as error:
+        with pytest.raises(ValidationException, match=re.escape(error.message)):
+            update.apply(ITEM)
+        return
+    after = update.apply(ITEM)
+    assert list(after.items()) == list(expected.items())
+    assert after["lst"] is ITEM["lst"] or "lst" in text
+
+
+@pytest.mark.parametrize(
+    "text", ["SET mp.c = :y", "SET lst[0] = :x", "SET num = :one REMOVE label"]
+)
+def test_other_updates_walk_the_tree(text):
+    assert parse_update(text, None, VALUES)._top_level_sets is None
 
 
 def test_untouched_parts_are_shared():
