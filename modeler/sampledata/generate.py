@@ -222,9 +222,10 @@ _kept = _KeptEntities()
 
 
 def forget_kept_items() -> None:
-    """Drops every entity's kept items (tests and benchmarks that measure a
-    generation from nothing start here)."""
+    """Drops every entity's kept items and counts (tests and benchmarks that
+    measure a generation from nothing start here)."""
     _kept.clear()
+    _count_draws.cache_clear()
 
 
 def _entity_digest(
@@ -346,13 +347,12 @@ def _planned_count(
     the entity's own generator of counts, kept, since every save of a design
     plans its sample data again (the limits check) and most saves change no
     count."""
-    rng = Random(f"{seed}:{name}:counts")
     if not sample.per:
-        return _root_count(sample, rng, scale)
+        return _root_count(seed, name, sample, scale)
     if sample.count.distribution == "fixed" and not sample.hot_keys:
         # Every parent has the same number of children: no draw needed.
         return parents * sample.count.value
-    return sum(_child_counts(sample, rng, parents))
+    return sum(_child_counts(seed, name, sample, parents))
 
 
 def _parents_first(design: d.Design) -> list[d.Entity]:
@@ -425,7 +425,6 @@ def _make_entity(
     """The items of one entity and the position of each one's parent;
     refuses before making them when they would pass `budget`."""
     rng = Random(f"{seed}:{entity.name}")
-    counts_rng = Random(f"{seed}:{entity.name}:counts")
     make = _item_maker(design, entity, seed, populations, keys)
     if counter is not None:
         make = counter.counting(make)
@@ -436,7 +435,7 @@ def _make_entity(
     context = Context()
     sample = entity.sample
     if not sample.per:
-        count = _root_count(entity.sample, counts_rng, scale)
+        count = _root_count(seed, entity.name, sample, scale)
         _check_budget(entity, count, budget)
         for serial in range(count):
             context.serial = serial
@@ -449,7 +448,7 @@ def _make_entity(
             "which is not an entity of the design"
         )
     parent_items, _ = made[sample.per]
-    counts = _child_counts(entity.sample, counts_rng, len(parent_items))
+    counts = _child_counts(seed, entity.name, entity.sample, len(parent_items))
     _check_budget(entity, sum(counts), budget)
     append = items.append
     for position, count in enumerate(counts):
@@ -464,15 +463,46 @@ def _make_entity(
     return items, parents
 
 
-def _root_count(sample: d.SampleSettings, rng: Random, scale: float) -> int:
+def _root_count(seed: int, name: str, sample: d.SampleSettings, scale: float) -> int:
+    rng = Random(f"{seed}:{name}:counts")
     return max(0, round(_draw_count(sample.count, rng) * scale))
 
 
-def _child_counts(sample: d.SampleSettings, rng: Random, parents: int) -> list[int]:
+def _child_counts(
+    seed: int, name: str, sample: d.SampleSettings, parents: int
+) -> list[int]:
     """How many children each of the parents has."""
-    counts = [_draw_count(sample.count, rng) for _ in range(parents)]
+    counts = _count_draws(seed, name, sample.count).first(parents)
     _skew_toward_hot_parents(counts, sample.hot_keys, sample.hot_share)
     return counts
+
+
+class _CountDraws:
+    """The counts an entity's generator of counts draws, one per parent in
+    order, kept: the counts of n parents are the first n of more, so the
+    plans at each scale `_scale_for` tries and the generation after them
+    draw each count once between them (it was a tenth of the time a
+    million items took)."""
+
+    def __init__(self, seed: int, name: str, count: d.Count) -> None:
+        self._rng = Random(f"{seed}:{name}:counts")
+        self._count = count
+        self._drawn: list[int] = []
+        self._lock = threading.Lock()
+
+    def first(self, parents: int) -> list[int]:
+        with self._lock:
+            missing = parents - len(self._drawn)
+            if missing > 0:
+                count, rng = self._count, self._rng
+                self._drawn.extend([_draw_count(count, rng) for _ in range(missing)])
+            return self._drawn[:parents]
+
+
+# Few entries: each holds a count per parent, up to millions of them.
+@functools.lru_cache(maxsize=8)
+def _count_draws(seed: int, name: str, count: d.Count) -> _CountDraws:
+    return _CountDraws(seed, name, count)
 
 
 def _check_budget(entity: d.Entity, count: int, budget: int) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from modeler import limits
 from modeler.sampledata import MAX_ITEMS, SampleDataError, generate, write_jsonl
+from modeler.sampledata.generate import forget_kept_items
 from tests.sampledata.helpers import design_from, example, one_attribute
 
 
@@ -253,6 +254,18 @@ def test_asking_for_a_number_of_items_gives_exactly_that_many(wanted):
     dataset = generate(example("order-management"), items=wanted)
     assert len(dataset) == wanted
     assert dataset.entities[0] == "Customer"
+
+
+def test_the_counts_drawn_for_a_smaller_data_set_serve_a_larger_one():
+    """The children's counts are kept per parent as drawn: a larger data
+    set made after a smaller one (or planned at several scales first) has
+    the items it has when made from nothing."""
+    design = example("order-management")
+    forget_kept_items()
+    generate(design, items=3000)
+    after_smaller = list(write_jsonl(generate(design, items=9000).items))
+    forget_kept_items()
+    assert list(write_jsonl(generate(design, items=9000).items)) == after_smaller
 
 
 def test_faker_dates_count_from_a_fixed_moment_not_from_today():
