@@ -134,6 +134,11 @@ class Lookups:
         hashed, a list or a map, is never indexed: the caller checks those
         items itself."""
         scope = tuple(sorted(set(entities)))
+        if len(scope) > 1:
+            # Each entity's lookup, merged: an order's line items and the
+            # order itself are found without indexing them all again.
+            found = [self.with_value(attribute, value, (name,)) for name in scope]
+            return sorted(position for positions in found for position in positions)
         index = self._by_value.get((attribute, scope))
         if index is None:
             index = {}
