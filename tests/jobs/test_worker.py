@@ -132,6 +132,9 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     assert "The design review is made with the simulation" in page
     assert "waiting for a worker to start it" in page
     assert 'hx-trigger="every 1s"' in page and 'hx-select="#review-body"' in page
+    # One region of that id: the progress is swapped for itself, not nested
+    # one level deeper at each poll.
+    assert page.count('id="review-body"') == 1
     assert "Summary for the review meeting" not in page
     assert 'id="cost-settings"' in page
     assert "The design review is being made with the simulation" in partial
@@ -154,6 +157,7 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     partial = client.get(findings, headers={"HX-Request": "true"}).content.decode()
     assert "Summary for the review meeting" in page
     assert "The design review is made with the simulation" not in page
+    assert page.count('id="review-body"') == 1
     assert 'hx-trigger="every 1s"' not in page
     assert "Design review of the access patterns" in partial or (
         "The design review finds nothing to change" in partial
