@@ -110,13 +110,13 @@ def table_answer(
                 problem=f"{message} Run the simulation again to see the sample data.",
                 job=job,
             )
-    if cache.add(f"{key}:pending", True, PENDING_SECONDS):
+    if cache.add(_pending(key), True, PENDING_SECONDS):
         ask()
     # The task backend may have answered at once (tests run tasks so).
     kept = _kept(key)
     if kept is not None:
         return kept
-    reloading = cache.get(f"{key}:pending")
+    reloading = cache.get(_pending(key))
     return TableAnswer(
         pending=True,
         reloading=Reloading(*reloading) if isinstance(reloading, tuple) else None,
@@ -165,7 +165,7 @@ def table_answer_make(
         budget.check()
         if time.monotonic() - told >= PROGRESS_SECONDS:
             told = time.monotonic()
-            cache.set(f"{key}:pending", (phase, done, total), PENDING_SECONDS)
+            cache.set(_pending(key), (phase, done, total), PENDING_SECONDS)
 
     result, problem = None, ""
     try:
@@ -188,13 +188,19 @@ def table_answer_make(
         dumps((result, problem)),
         PROBLEM_SECONDS if problem else CACHE_SECONDS,
     )
-    cache.delete(f"{key}:pending")
+    cache.delete(_pending(key))
 
 
 def table_key(kind: str, design: d.Design, question: str = "") -> str:
     """Where an answer of `kind` to `question` about the design's data is
     kept."""
     return f"{kind}:{data_digest(design)}:{question}"
+
+
+def _pending(key: str) -> str:
+    """Where a worker asked for the answer under `key` is marked (True), or
+    says how far it is in loading the table again (phase, done, total)."""
+    return f"{key}:pending"
 
 
 def _kept(key: str) -> TableAnswer | None:
