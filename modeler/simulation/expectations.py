@@ -116,7 +116,8 @@ class Lookups:
         self.by_entity: dict[str, list[int]] = {}
         for position, entity in enumerate(entities):
             self.by_entity.setdefault(entity, []).append(position)
-        # By (attribute, entities): value -> positions.
+        # By (attribute, one entity or none for all): value -> positions;
+        # several entities' are merged from each one's.
         self._by_value: dict[tuple[str, tuple[str, ...]], dict[Any, list[int]]] = {}
 
     def of_entities(self, names: Iterable[str]) -> list[int]:
