@@ -28,6 +28,9 @@ LEGACY = {
     "DeleteItem": ("Expected", "ConditionalOperator"),
     "UpdateItem": ("Expected", "AttributeUpdates", "ConditionalOperator"),
 }
+# The same as sets, for the quick look every request gets.
+_LEGACY_SETS = {operation: frozenset(names) for operation, names in LEGACY.items()}
+_NONE: frozenset[str] = frozenset()
 EXPRESSION_PARAMETERS = (
     "ProjectionExpression",
     "KeyConditionExpression",
@@ -63,11 +66,11 @@ def translate(operation: str, request: Any) -> Any:
     request itself when it has none)."""
     if not isinstance(request, dict):
         return request
-    legacy = [name for name in LEGACY.get(operation, ()) if name in request]
     if operation == "BatchGetItem":
         return _batch_get(request)
-    if not legacy:
-        return request
+    if request.keys().isdisjoint(_LEGACY_SETS.get(operation, _NONE)):
+        return request  # nearly every request: nothing to rewrite
+    legacy = [name for name in LEGACY[operation] if name in request]
     _refuse_mixing(request, legacy)
     out = {k: v for k, v in request.items() if k not in legacy}
     rewrite = _Rewrite()

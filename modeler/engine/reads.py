@@ -118,12 +118,13 @@ def get_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     )
     expressions.check_unused()
     found = table.get(key)
-    units = read_units(found[1] if found else 0, STRONG if consistent else EVENTUAL)
     response: dict[str, Any] = {}
     if found:
         item = projection.apply(found[0]) if projection else found[0]
         response["Item"] = item_to_wire(item)
-    response.update(consumed_response(Consumed(table.name, False, units), mode))
+    if mode != "NONE":
+        units = read_units(found[1] if found else 0, STRONG if consistent else EVENTUAL)
+        response.update(consumed_response(Consumed(table.name, False, units), mode))
     return response
 
 
@@ -273,27 +274,11 @@ class _Read:
     def respond(
         self, entries: list[Item], read_bytes: int, last: Item | None
     ) -> dict[str, Any]:
-        factor = STRONG if self.consistent else EVENTUAL
-        units = read_units(read_bytes, factor)
         index = self.index
-        consumed = Consumed(self.table.name, False)
-        if index is None:
-            consumed.table = units
+        if index is None or self.fetch or index.projects_all:
             items = entries
         else:
-            group = (
-                consumed.global_indexes if index.is_global else consumed.local_indexes
-            )
-            group[index.name] = units
-            if self.fetch:
-                items = entries
-                consumed.table = sum(
-                    read_units(self._table_size(e), factor) for e in entries
-                )
-            elif index.projects_all:
-                items = entries
-            else:
-                items = [index.project(e) for e in entries]
+            items = [index.project(e) for e in entries]
         if self.filter is not None:
             evaluate = self.filter.evaluate
             items = [item for item in items if evaluate(item)]
@@ -312,8 +297,29 @@ class _Read:
             response["LastEvaluatedKey"] = item_to_wire(
                 {a: last[a] for a in attributes}
             )
-        response.update(consumed_response(consumed, self.mode))
+        if self.mode != "NONE":
+            # Only counted when asked for: a local index's fetches weigh
+            # every item in the table again.
+            response.update(
+                consumed_response(self._consumed(entries, read_bytes), self.mode)
+            )
         return response
+
+    def _consumed(self, entries: list[Item], read_bytes: int) -> Consumed:
+        factor = STRONG if self.consistent else EVENTUAL
+        units = read_units(read_bytes, factor)
+        index = self.index
+        consumed = Consumed(self.table.name, False)
+        if index is None:
+            consumed.table = units
+            return consumed
+        group = consumed.global_indexes if index.is_global else consumed.local_indexes
+        group[index.name] = units
+        if self.fetch:
+            consumed.table = sum(
+                read_units(self._table_size(e), factor) for e in entries
+            )
+        return consumed
 
     def _table_size(self, item: Item) -> int:
         found = self.table.get(item)

@@ -13,6 +13,7 @@ names and values that none of them used, as DynamoDB does.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -138,7 +139,7 @@ def consumed_capacity_mode(request: Mapping[str, Any]) -> str:
     return enum(request, "ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, "NONE")
 
 
-@dataclass
+@dataclass(slots=True)
 class Expressions:
     """The expressions of one request, parsed against its names and values."""
 
@@ -152,6 +153,8 @@ class Expressions:
     def of(cls, request: Mapping[str, Any]) -> Expressions:
         names = request.get("ExpressionAttributeNames")
         values = request.get("ExpressionAttributeValues")
+        if names is None and values is None:
+            return cls(None, None)  # most reads by key: nothing to check
         if names is not None and (not isinstance(names, dict) or not names):
             raise ValidationException("ExpressionAttributeNames must not be empty")
         _check_placeholders(names, "#", "ExpressionAttributeNames")
@@ -207,6 +210,8 @@ class Expressions:
 
     def check_unused(self) -> None:
         """Refuse names and values that no expression of the request used."""
+        if self.names is None and self.values is None:
+            return  # nothing given, so nothing unused
         if self.count == 0:
             if self.names is not None:
                 raise ValidationException(
@@ -218,14 +223,16 @@ class Expressions:
                     "ExpressionAttributeValues can only be specified when using "
                     "expressions"
                 )
-        unused = sorted(set(self.names or ()) - self.used_names)
-        if unused:
+        # The usual request uses all it gives: a subset test says so without
+        # building the sorted list the message needs.
+        if self.names and not self.used_names.issuperset(self.names):
+            unused = sorted(set(self.names) - self.used_names)
             raise ValidationException(
                 "Value provided in ExpressionAttributeNames unused in expressions: "
                 f"keys: {{{', '.join(unused)}}}"
             )
-        unused = sorted(set(self.values or ()) - self.used_values)
-        if unused:
+        if self.values and not self.used_values.issuperset(self.values):
+            unused = sorted(set(self.values) - self.used_values)
             raise ValidationException(
                 "Value provided in ExpressionAttributeValues unused in expressions: "
                 f"keys: {{{', '.join(unused)}}}"
@@ -241,14 +248,21 @@ def _check_placeholders(
     """Every key is `#name` (names) or `:name` (values): a key without its
     prefix is an invalid key, which DynamoDB says before anything else."""
     for key in mapping or ():
-        if not (
-            isinstance(key, str)
-            and key[:1] == prefix
-            and _PLACEHOLDER.fullmatch(key, 1)
-        ):
+        if not _is_placeholder(key, prefix):
             raise ValidationException(
                 f'{parameter} contains invalid key: Syntax error; key: "{key}"'
             )
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_placeholder(key: Any, prefix: str) -> bool:
+    """Kept per key: a program sends the same few placeholders again and
+    again, and a cache look-up is cheaper than the pattern."""
+    return (
+        isinstance(key, str)
+        and key[:1] == prefix
+        and _PLACEHOLDER.fullmatch(key, 1) is not None
+    )
 
 
 def _text(text: Any, kind: str) -> str:

@@ -288,12 +288,15 @@ class Table:
     def check_key(self, key: Item) -> None:
         """Check the Key of GetItem, UpdateItem, DeleteItem...: exactly the
         table's key attributes, with their declared types."""
-        if len(key) != len(self.key_attributes) or any(
-            a not in key for a in self.key_attributes
-        ):
+        if len(key) != len(self.key_attributes):
             raise ValidationException(
                 "The provided key element does not match the schema"
             )
+        for attr in self.key_attributes:
+            if attr not in key:
+                raise ValidationException(
+                    "The provided key element does not match the schema"
+                )
         for attr in self.key_attributes:
             value = key[attr]
             kind = self.types[attr]

@@ -21,6 +21,7 @@ from modeler.engine.types import (
     NumberSet,
     StringSet,
     from_wire,
+    number,
     number_text,
     to_wire,
 )
@@ -99,13 +100,14 @@ def item_from_wire(item: Any) -> Item:
         raise ValidationException("Item must be a map of attribute names to values")
     out: Item = {}
     for name, value in item.items():
-        if (
-            type(value) is dict
-            and len(value) == 1
-            and "S" in value
-            and (type(value["S"]) is str)
-        ):
-            out[_intern(name)] = value["S"]
-        else:
-            out[_intern(str(name))] = from_wire(value)
+        if type(value) is dict and len(value) == 1:
+            # Strings and numbers, nearly every value, without from_wire's
+            # tests of every other type.
+            if type(value.get("S")) is str:
+                out[_intern(name)] = value["S"]
+                continue
+            if type(value.get("N")) is str:
+                out[_intern(str(name))] = number(value["N"])
+                continue
+        out[_intern(str(name))] = from_wire(value)
     return out

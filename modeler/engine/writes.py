@@ -258,7 +258,10 @@ def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any
     metrics = enum(
         request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
     )
-    write = plan(engine, kind, {k: v for k, v in request.items() if k not in _SINGLE})
+    spec = request
+    if not request.keys().isdisjoint(_SINGLE):
+        spec = {k: v for k, v in request.items() if k not in _SINGLE}
+    write = plan(engine, kind, spec)
     resolved = resolve(write)
     consumed = write.table.write(
         resolved.current,
