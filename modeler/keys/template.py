@@ -26,6 +26,8 @@ ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 _INTEGER_FORMAT = re.compile(r"0([1-9][0-9]*)d")
 _DECIMAL_FORMAT = re.compile(r"0([1-9][0-9]*)\.([1-9][0-9]*)f")
 SUPPORTED_FORMATS = "use 0Nd (zero-padded integer) or 0N.Mf (zero-padded decimal)"
+# How many keys of zero-padded numbers one renderer keeps for reuse.
+PADDED_KEPT = 4096
 
 
 class TemplateSyntaxError(ValueError):
@@ -161,11 +163,21 @@ class Template:
         if len(placed) == 1 and placed[0][1] is None:
             before, after = texts
             name = placed[0][0]
+            # The last value and its key: siblings place their parent's
+            # value (a line item its order's id), the same object, and share
+            # one key string (a million items hold one per order, not one
+            # each). One tuple, replaced whole, for threads sharing it.
+            last: tuple[Any, str] = (None, "")
 
             def render_one(values: Mapping[str, Any]) -> Any:
+                nonlocal last
                 value = values.get(name)
                 if type(value) is str and (value or before or after):
-                    return before + value + after
+                    last_value, key = last
+                    if value is not last_value:
+                        key = before + value + after
+                        last = (value, key)
+                    return key
                 return slow(values)
 
             return render_one
@@ -185,6 +197,10 @@ class Template:
         if len(placed) == 1:  # a zero-padded whole number
             before, after = texts
             name, width = placed[0]
+            # The keys of the numbers met so far, up to PADDED_KEPT of them:
+            # siblings' sequence numbers repeat (ITEM#001, ITEM#002 under
+            # every order) and share one string each.
+            padded: dict[int, str] = {}
 
             def render_padded(values: Mapping[str, Any]) -> Any:
                 value = values.get(name)
@@ -195,9 +211,14 @@ class Template:
                     except (ValueError, OverflowError):  # NaN, Infinity
                         return slow(values)
                     if whole == value:
-                        # As format(whole, "0Nd") pads (after a minus
-                        # sign), in half the time.
-                        return before + str(whole).zfill(width) + after
+                        key = padded.get(whole)
+                        if key is None:
+                            # As format(whole, "0Nd") pads (after a minus
+                            # sign), in half the time.
+                            key = before + str(whole).zfill(width) + after
+                            if len(padded) < PADDED_KEPT:
+                                padded[whole] = key
+                        return key
                 return slow(values)
 
             return render_padded

@@ -667,32 +667,30 @@ def _families(
     for entity in design.entities:
         if entity.sample.per:
             children.setdefault(entity.sample.per, []).append(entity.name)
-    by_parent: dict[str, list[list[int]]] = {}
-    for name, (_, parents) in made.items():
-        parent_name = design.entity(name).sample.per  # type: ignore[union-attr]
-        if not parent_name:
-            continue
-        lists: list[list[int]] = [[] for _ in made[parent_name][0]]
-        for position, parent in enumerate(parents):
-            lists[parent].append(position)
-        by_parent[name] = lists
     items: list[dict[str, Any]] = []
     entities: list[str] = []
 
-    def family(name: str, positions: list[int]) -> None:
+    def family(name: str, positions: range) -> None:
         entity_items = made[name][0]
         below = children.get(name)
         if not below:  # the leaves, most items: taken a family at a time
-            items.extend([entity_items[p] for p in positions])
+            items.extend(entity_items[positions.start : positions.stop])
             entities.extend([name] * len(positions))
             return
         for position in positions:
             items.append(entity_items[position])
             entities.append(name)
             for child in below:
-                family(child, by_parent[child][position])
+                # Children are made parent by parent, so the positions of
+                # one parent's children are a run of the parents' list:
+                # found by two searches, with no list per parent.
+                parents = made[child][1]
+                start = bisect.bisect_left(parents, position)
+                family(
+                    child, range(start, bisect.bisect_right(parents, position, start))
+                )
 
     for entity in design.entities:
         if not entity.sample.per:
-            family(entity.name, list(range(len(made[entity.name][0]))))
+            family(entity.name, range(len(made[entity.name][0])))
     return items, entities

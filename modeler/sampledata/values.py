@@ -46,8 +46,9 @@ ULID_TO = dt.datetime(2026, 12, 31, tzinfo=dt.UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 # The two Crockford base32 digits of every 10 bits.
 _CROCKFORD_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
-# A ULID's 26 digits, 10 bits at a time from the top of its 130.
-_ULID_SHIFTS = range(120, -1, -10)
+# A ULID's last 24 digits, 15 bits at a time from the top of its lower 120
+# (the first two digits are its top 10 bits).
+_ULID_SHIFTS = range(105, -1, -15)
 # What a converter returns for a value DynamoDB cannot store (an empty set):
 # the attribute is left out of the item.
 OMIT = object()
@@ -282,14 +283,18 @@ class Compiler:
     def _ulid(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         low = int(ULID_FROM.timestamp() * 1000)
         millis = int(ULID_TO.timestamp() * 1000) - low + 1
+        pairs, triples = _CROCKFORD_PAIRS, _crockford_triples()
 
         def draw(rng: Random, context: Context) -> str:
             # The time as `_between(rng, low, high)` draws it, then 80 bits.
             time = low + int(rng.random() * millis)
             number = (time << 80) | rng.getrandbits(80)
             # The last 26 base32 digits of the number (130 bits; the ULID's
-            # 128 and two zeros above them), as Crockford writes them.
-            return "".join([_CROCKFORD_PAIRS[number >> s & 1023] for s in _ULID_SHIFTS])
+            # 128 and two zeros above them), as Crockford writes them: three
+            # digits a lookup, nine lookups where pairs took thirteen.
+            return pairs[number >> 120] + "".join(
+                [triples[number >> s & 32767] for s in _ULID_SHIFTS]
+            )
 
         return draw
 
@@ -459,6 +464,13 @@ _MAKES: dict[str, type] = {
     "list": list,
     "map": dict,
 }
+
+
+@functools.cache
+def _crockford_triples() -> list[str]:
+    """The three Crockford base32 digits of every 15 bits: 2 MB, made when
+    a design first draws ULIDs."""
+    return [high + low for high in _CROCKFORD for low in _CROCKFORD_PAIRS]
 
 
 def _evenly(make: Callable[[int], Any], size: int) -> Draw:

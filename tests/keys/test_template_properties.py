@@ -117,3 +117,53 @@ def test_the_quick_renderer_agrees_with_render(pieces, values):
             return type(exc).__name__, str(exc)
 
     assert outcome(template.renderer()) == outcome(template.render)
+
+
+@given(
+    st.sampled_from(["{a}", "K#{a}", "{a}#", "ITEM#{n:03d}", "{n:02d}"]),
+    st.lists(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                # Few distinct values, so that they meet again.
+                "a": st.one_of(st.sampled_from(["x", "y", ""]), KEY_VALUES),
+                "n": st.one_of(
+                    st.integers(-2, 3),
+                    st.sampled_from([Decimal("1"), Decimal("1.0"), Decimal("1.5")]),
+                    KEY_VALUES,
+                ),
+            },
+        ),
+        max_size=12,
+    ),
+)
+def test_one_quick_renderer_agrees_with_render_call_after_call(source, calls):
+    """A renderer keeps the keys it made to share them (the last value's, the
+    padded numbers'): whatever came before, each call gives what `render`
+    gives, or raises what `render` raises."""
+    template = parse_template(source)
+    quick = template.renderer()
+    # Values that repeat, as siblings' do: the same object, then an equal one.
+    calls = [c for values in calls for c in (values, values, dict(values))]
+
+    def outcome(render, values):
+        try:
+            return "key", render(values)
+        except Exception as exc:  # the same error, by type and message
+            return type(exc).__name__, str(exc)
+
+    for values in calls:
+        assert outcome(quick, values) == outcome(template.render, values)
+
+
+def test_a_renderer_gives_each_value_its_own_key_after_others():
+    numbers = [1, 2, 1, Decimal("2"), Decimal("2.0"), -1, 0, 1000, 2, Decimal("-1")]
+    padded = parse_template("ITEM#{n:03d}")
+    quick = padded.renderer()
+    assert [quick({"n": n}) for n in numbers] == [
+        padded.render({"n": n}) for n in numbers
+    ]
+    texts = ["x", "y", "y", "x", "", "x"]
+    placed = parse_template("K#{a}")
+    quick = placed.renderer()
+    assert [quick({"a": a}) for a in texts] == [placed.render({"a": a}) for a in texts]
