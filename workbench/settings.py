@@ -122,7 +122,10 @@ TEMPLATES = [
                     ],
                 )
             ],
-            "builtins": ["template_partials.templatetags.partials"],
+            "builtins": [
+                "template_partials.templatetags.partials",
+                "modeler.templatetags.fields",
+            ],
         },
     }
 ]
