@@ -322,3 +322,17 @@ def test_the_shared_cache_is_the_database_unless_redis_is_named(env, backend):
     assert result.returncode == 0, result.stderr
     location = env.get("REDIS_URL", "workbench_cache")
     assert result.stdout.split() == [backend, location]
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite:///var/kept.sqlite3", "postgres://u@127.0.0.1:5432/workbench"]
+)
+def test_the_database_connection_is_kept_between_requests(url):
+    # Opening one for every request cost PostgreSQL more CPU than the queries.
+    show = (
+        "from django.conf import settings; d = settings.DATABASES['default']; "
+        "print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"
+    )
+    result = _manage("shell", "--no-imports", "-c", show, DATABASE_URL=url)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "600 True"

@@ -122,7 +122,10 @@ TEMPLATES = [
                     ],
                 )
             ],
-            "builtins": ["template_partials.templatetags.partials"],
+            "builtins": [
+                "template_partials.templatetags.partials",
+                "modeler.templatetags.fields",
+            ],
         },
     }
 ]
@@ -148,6 +151,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"workbench-test-{os.getpid()}.db")
     }
+# Each process keeps its database connection from one request (or job
+# worker poll) to the next: a new one costs PostgreSQL a process and its
+# caches, and SQLite a read of the schema, for every request. Checked (on
+# PostgreSQL, with a trivial query) before its first use in each request,
+# so a connection the server dropped is replaced rather than failing a page.
+DATABASES["default"]["CONN_MAX_AGE"] = 600
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # Results shared by every web and worker process (design reviews the jobs
 # make, key proposals): in Redis when REDIS_URL is set, else in a table of
