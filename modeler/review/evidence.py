@@ -9,6 +9,9 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
+from itertools import repeat
+from operator import is_not
 from typing import Any
 
 from modeler import design as d
@@ -26,6 +29,10 @@ LOW_CARDINALITY = 100  # at most this many live partition key values
 # Key values a review weighs per stream of traffic before all of them.
 TOP_KEYS = 200
 _NOT_MADE = object()
+# An attribute an item does not have (None is a value an item can hold), and
+# a test that a value is not that, which `filter` applies without Python code.
+_ABSENT = object()
+_present = partial(is_not, _ABSENT)
 
 
 @dataclass(frozen=True)
@@ -205,7 +212,20 @@ class Evidence:
         }
         items, item_entities = self.items, self.entities
         counts: Counter[str] = Counter()
-        for position in self.positions(entities):
+        positions = self.positions(entities)
+        if len(names) == 1 and all(parts is None for parts in parts_of.values()):
+            # One attribute, taken whole: each item's value is counted in one
+            # pass in C (the same counts, first seen first), where building
+            # each key in Python was a third of a review of a large data set.
+            values = map(
+                dict.get,
+                map(items.__getitem__, positions),
+                repeat(names[0]),
+                repeat(_ABSENT),
+            )
+            counts.update(map(str, filter(_present, values)))
+            return counts
+        for position in positions:
             item = items[position]
             if not item.keys() >= needed:
                 continue  # not in this (sparse) index

@@ -4,6 +4,7 @@ through keys and indexes), and the verdict on what it did return."""
 from __future__ import annotations
 
 import contextlib
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -118,7 +119,9 @@ class Lookups:
             self.by_entity.setdefault(entity, []).append(position)
         # By (attribute, one entity or none for all): value -> positions;
         # several entities' are merged from each one's.
-        self._by_value: dict[tuple[str, tuple[str, ...]], dict[Any, list[int]]] = {}
+        self._by_value: dict[
+            tuple[str, tuple[str, ...]], dict[Any, int | array[int]]
+        ] = {}
 
     def of_entities(self, names: Iterable[str]) -> list[int]:
         """Positions of the items of these entities, in data set order."""
@@ -129,11 +132,11 @@ class Lookups:
 
     def with_value(
         self, attribute: str, value: Any, entities: Iterable[str] = ()
-    ) -> list[int]:
+    ) -> Sequence[int]:
         """Positions of the items (of these entities; of any without) whose
-        attribute equals `value`, in data set order. A value that cannot be
-        hashed, a list or a map, is never indexed: the caller checks those
-        items itself."""
+        attribute equals `value`, in data set order, not to be changed. A
+        value that cannot be hashed, a list or a map, is never indexed: the
+        caller checks those items itself."""
         scope = tuple(sorted(set(entities)))
         if len(scope) > 1:
             # Each entity's lookup, merged: an order's line items and the
@@ -142,22 +145,45 @@ class Lookups:
             return sorted(position for positions in found for position in positions)
         index = self._by_value.get((attribute, scope))
         if index is None:
-            index = {}
-            items = self.items
-            positions = self.of_entities(scope) if scope else range(len(items))
-            for position in positions:
-                found = items[position].get(attribute)
-                if found is None:
-                    continue
-                try:
-                    index.setdefault(found, []).append(position)
-                except TypeError:
-                    continue
+            index = self._index(attribute, scope)
             self._by_value[(attribute, scope)] = index
         try:
-            return index.get(value, [])
+            positions = index.get(value)
         except TypeError:
             return []
+        if positions is None:
+            return []
+        return [positions] if type(positions) is int else positions
+
+    def _index(
+        self, attribute: str, scope: tuple[str, ...]
+    ) -> dict[Any, int | array[int]]:
+        """Value -> the position of the one item (of the entity in `scope`, of
+        any when empty) holding it, or an array of the positions of several.
+
+        Neither an int nor an array is a container that the cyclic garbage
+        collector tracks: an index of hundreds of thousands of values (each
+        order's id) gives it nothing to count or walk, where a list per value
+        set it off to walk the whole data set again (the larger part
+        of a first search after a load)."""
+        index: dict[Any, int | array[int]] = {}
+        items = self.items
+        positions = self.of_entities(scope) if scope else range(len(items))
+        for position in positions:
+            found = items[position].get(attribute)
+            if found is None:
+                continue
+            try:
+                first = index.setdefault(found, position)
+            except TypeError:
+                continue
+            if first == position:
+                continue  # the first item with this value
+            if type(first) is int:
+                index[found] = array("q", (first, position))
+            else:
+                first.append(position)
+        return index
 
     def candidates(
         self, expects: d.Expectation, rendered: list[list[Any]]
@@ -169,11 +195,16 @@ class Lookups:
         for predicate, values in zip(expects.where, rendered, strict=True):
             if predicate.operator != "=" or not _indexable(values[0]):
                 continue
-            found: set[int] = set()
-            for variant in _variants(values[0]):
-                found.update(
-                    self.with_value(predicate.attribute, variant, expects.entities)
-                )
+            lists = [
+                self.with_value(predicate.attribute, variant, expects.entities)
+                for variant in _variants(values[0])
+            ]
+            # Each list is part of the predicate's selection: one as long as
+            # the best so far says the predicate is not more selective,
+            # without gathering its (perhaps tens of thousands of) items.
+            if best is not None and max(map(len, lists)) >= len(best):
+                continue
+            found = set().union(*lists)
             if best is None or len(found) < len(best):
                 best = sorted(found)
         return best

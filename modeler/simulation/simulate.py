@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
+import math
 import random
 import re
 from collections import OrderedDict
@@ -372,8 +374,7 @@ class Simulation:
         if all(n in given for n in needed):
             return given
         entity = pattern.expects.entities[0] if pattern.expects else None
-        positions = self._positions(entity)
-        positions = _shuffled(positions, rng)
+        positions = _drawn(self._positions(entity), rng)
         best: tuple[int, dict[str, Any]] | None = None
         # A candidate whose expectation has an `=` value is counted through
         # a lookup; one without costs a pass over the data set, so on large
@@ -561,8 +562,7 @@ class Simulation:
         if not needed:
             return result  # nothing to vary: every draw is the same request
         given = self._examples(pattern)
-        positions = self._positions(pattern.expects.entities[0])
-        positions = _shuffled(positions, rng)
+        positions = _drawn(self._positions(pattern.expects.entities[0]), rng)
         kinds = ["typical"]
         if self._has_ranges(pattern):
             kinds.append("boundary")
@@ -572,7 +572,7 @@ class Simulation:
             # (or month) shows whether the pattern reads both buckets.
             kinds.insert(0, "day-change")
         tried = 0
-        for attempt, position in enumerate(positions[: count * 3]):
+        for attempt, position in enumerate(itertools.islice(positions, count * 3)):
             if tried >= count:
                 break
             kind = kinds[attempt % len(kinds)]
@@ -994,6 +994,37 @@ def _shuffled(positions: list[int], rng: random.Random) -> list[int]:
         return rng.sample(positions, SHUFFLED)
     rng.shuffle(positions)
     return positions
+
+
+def _drawn(positions: list[int], rng: random.Random) -> Iterator[int]:
+    """The positions `_shuffled` returns, in the same order, drawn one at a
+    time: for a search that stops after a few dozen and has no further use
+    for `rng`. Past SHUFFLED positions, a sample's first positions are
+    known before the rest are drawn (a shuffle's are not), so the tens of
+    thousands it would draw and not read are never drawn. The sample is
+    `random.Random.sample`'s own algorithm, step by step (a test holds it
+    to `sample`); `positions` is the caller's to use as its pool."""
+    n = len(positions)
+    if n <= SHUFFLED:
+        yield from _shuffled(positions, rng)
+        return
+    randbelow = rng._randbelow
+    # As `sample` decides: a pool of the positions, or a set of the chosen
+    # indexes when the pool would be the larger.
+    setsize = 21 + 4 ** math.ceil(math.log(SHUFFLED * 3, 4))
+    if n <= setsize:
+        for i in range(SHUFFLED):
+            j = randbelow(n - i)
+            yield positions[j]
+            positions[j] = positions[n - i - 1]
+    else:
+        chosen: set[int] = set()
+        for _ in range(SHUFFLED):
+            j = randbelow(n)
+            while j in chosen:
+                j = randbelow(n)
+            chosen.add(j)
+            yield positions[j]
 
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}(?:$|T)")

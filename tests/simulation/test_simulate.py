@@ -4,13 +4,14 @@ broken design fails with a reason a designer understands."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
 
 from modeler import design as d
 from modeler.designfile import read_design
-from modeler.simulation import PatternRun, Simulation
+from modeler.simulation import PatternRun, Simulation, simulate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -389,3 +390,20 @@ def test_progress_that_raises_stops_the_build():
 
     with pytest.raises(Stop, match="generating"):
         Simulation(example("order-management"), progress=stop)
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        7,
+        simulate.SHUFFLED,  # shuffled whole
+        simulate.SHUFFLED + 1,  # sampled from a pool
+        300_000,  # sampled through a set of the chosen indexes
+    ],
+)
+def test_positions_drawn_one_at_a_time_are_the_shuffled_ones(size):
+    # The same seed gives the same positions in the same order either way.
+    for seed in ("1:a", "42:b"):
+        rng, again = random.Random(seed), random.Random(seed)  # noqa: S311
+        drawn = list(simulate._drawn(list(range(size)), rng))
+        assert drawn == simulate._shuffled(list(range(size)), again)
