@@ -275,11 +275,16 @@ class Client:
 
     # --- Beyond boto3 -------------------------------------------------------------
 
-    def load_items(self, table_name: str, items: Iterable[Item]) -> int:
+    def load_items(
+        self,
+        table_name: str,
+        items: Iterable[Item],
+        sizes: list[int] | None = None,
+    ) -> int:
         """Add native items to a table in bulk, without capacity accounting
         (see `Table.load`). Returns how many were loaded."""
         try:
-            return self.engine.load_items(table_name, items)
+            return self.engine.load_items(table_name, items, sizes)
         except EngineError as exc:
             raise self.exceptions.from_code(exc.code)(
                 exc.response, "LoadItems"

@@ -123,10 +123,16 @@ class Engine:
             response["LastEvaluatedTableName"] = names[limit - 1]
         return response
 
-    def load_items(self, table_name: str, items: Iterable[Item]) -> int:
+    def load_items(
+        self,
+        table_name: str,
+        items: Iterable[Item],
+        sizes: list[int] | None = None,
+    ) -> int:
         """Add native items to a table at once (sample data): keys and
-        sizes are checked, no capacity is counted. Returns how many."""
-        return self.table(table_name).load(items)
+        sizes are checked, no capacity is counted, each item's size is added
+        to `sizes` when given (see `Table.load`). Returns how many."""
+        return self.table(table_name).load(items, sizes)
 
     # --- Items --------------------------------------------------------------
 

@@ -450,17 +450,22 @@ class Table:
         """Bytes of one item collection (items and LSI entries), or 0."""
         return (self.collections or {}).get(partition_key, 0)
 
-    def load(self, items: Iterable[Item]) -> int:
+    def load(self, items: Iterable[Item], sizes: list[int] | None = None) -> int:
         """Add many items at once: keys and sizes are checked, no capacity is
         counted, each partition is sorted once at the end. A later item with
         the key of an earlier one replaces it, as a put would. Into a table
         that already has items, the items are put one by one. The table
-        keeps the item dicts, which must not be changed afterwards."""
+        keeps the item dicts, which must not be changed afterwards. Each
+        item's size, in the items' order, is added to `sizes` when given:
+        the load measures every item, and a caller that needs the sizes too
+        (the review) need not measure them again."""
         if self.store.count:
             count = 0
             for item in items:
                 size = self.check_item(item)
                 self.write(self.get(item), item, size, counted=False)
+                if sizes is not None:
+                    sizes.append(size)
                 count += 1
             return count
         # The load creates millions of containers and no reference cycles:
@@ -468,16 +473,18 @@ class Table:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._bulk_load(items)
+            return self._bulk_load(items, sizes)
         finally:
             if collecting:
                 gc.enable()
 
-    def _bulk_load(self, items: Iterable[Item]) -> int:
+    def _bulk_load(self, items: Iterable[Item], measured: list[int] | None) -> int:
         # Checked first (a bad item stops the load before anything is
         # stored), then each store built by one pass over its entries.
         entries = items if type(items) is list else list(items)
         sizes = list(map(self.check_item, entries))
+        if measured is not None:
+            measured.extend(sizes)
         replaced = self.store.load(entries, sizes, unique=True)
         self.store.set_bytes(sum(sizes) - sum(map(item_size, replaced)))
         if replaced:

@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from itertools import repeat
-from operator import is_not
+from operator import is_not, itemgetter
 from typing import Any
 
 from modeler import design as d
-from modeler.engine.size import item_size
+from modeler.engine.size import item_size, value_size
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
 from modeler.simulation import PatternRun
@@ -122,16 +122,19 @@ class Evidence:
         entities: list[str | None],
         runs: Mapping[int, PatternRun],
         derived: dict[tuple, Any] | None = None,
+        sizes: list[int] | None = None,
     ) -> None:
         """`derived` keeps the figures that depend on the data alone (item
         and entry sizes, key counts) for the next review of the same data:
         a simulation's, shared by the versions of a design whose edits left
-        the data as it was."""
+        the data as it was. `sizes`, the items' sizes when they are known
+        already (the load measured them)."""
         self.design = design
         self.items = items
         self.entities = entities
         self.runs = runs
         self._derived = {} if derived is None else derived
+        self._sizes = sizes
 
     def kept(self, key: tuple, make: Any) -> Any:
         """`make()`, a figure that depends on the data alone, made once for
@@ -143,6 +146,8 @@ class Evidence:
 
     @property
     def sizes(self) -> list[int]:
+        if self._sizes is not None:
+            return self._sizes
         return self.kept(("sizes",), lambda: [item_size(i) for i in self.items])
 
     @property
@@ -303,12 +308,31 @@ class Evidence:
                 size if item.keys() >= needed else None
                 for item, size in zip(self.items, self.sizes, strict=True)
             ]
+        if projected <= needed | self._table_keys:
+            # Keys only: every item in the index has each of them, so the
+            # entry's size is their names' and values' without building the
+            # entry (half of a first review of a large data set was that).
+            names = tuple(sorted(projected))
+            base = sum(len(name.encode("utf-8")) for name in names)
+            values = (
+                itemgetter(*names) if len(names) > 1 else lambda item: (item[names[0]],)
+            )
+            return [
+                base + sum(map(value_size, values(item)))
+                if item.keys() >= needed
+                else None
+                for item in self.items
+            ]
         return [
             item_size({k: item[k] for k in projected if k in item})
             if item.keys() >= needed
             else None
             for item in self.items
         ]
+
+    @property
+    def _table_keys(self) -> set[str]:
+        return {a.name for a in self.design.table.key_attributes}
 
     def entry_totals(self, index: d.Index) -> tuple[int, int]:
         """How many items have an entry in the index, and their entries'
@@ -344,7 +368,7 @@ class Evidence:
             needed.add(table.partition_key.name)
         if index.projection.type == "ALL":
             return needed, None
-        projected = {a.name for a in table.key_attributes} | needed
+        projected = self._table_keys | needed
         if index.projection.type == "INCLUDE":
             projected |= set(index.projection.attributes)
         return needed, projected

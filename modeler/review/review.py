@@ -181,6 +181,7 @@ def review_design(
         entities,
         {position: run for position, run in enumerate(run_list)},
         simulation.derived if simulation is not None else None,
+        simulation.item_sizes if simulation is not None else None,
     )
     findings = [
         *check_patterns(evidence),

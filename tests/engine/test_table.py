@@ -10,6 +10,7 @@ import pytest
 from modeler.engine import table as table_module
 from modeler.engine.engine import Engine
 from modeler.engine.schema import table_spec
+from modeler.engine.size import item_size
 from modeler.engine.table import Table
 from tests.engine.helpers import N, S, index, item, raises, table_request
 
@@ -355,6 +356,23 @@ def test_load_into_a_table_with_items_puts_one_by_one() -> None:
     table.load([{"PK": "a", "SK": "1", "v": "old"}])
     table.load([{"PK": "a", "SK": "1", "v": "new"}, {"PK": "a", "SK": "2"}])
     assert [i.get("v") for i in table] == ["new", None]
+
+
+def test_load_gives_each_items_size_in_the_items_order() -> None:
+    # The review takes these as its item sizes: one per item given, a
+    # replaced item's included, on both ways of loading.
+    items = [
+        {"PK": "a", "SK": "1", "note": "é" * 5},
+        {"PK": "b", "SK": "1", "total": Decimal("12.50")},
+        {"PK": "a", "SK": "1", "tags": ["x", {"y": True}]},
+    ]
+    sizes: list[int] = []
+    table = _spec()
+    table.load(items, sizes)
+    assert sizes == [item_size(i) for i in items] == [20, 14, 22]
+    more = [{"PK": "c", "SK": "1", "v": "new"}]
+    table.load(more, sizes)
+    assert sizes[3:] == [item_size(more[0])] == [10]
 
 
 # --- Item collections ---------------------------------------------------------

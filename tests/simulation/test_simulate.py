@@ -11,6 +11,8 @@ import pytest
 
 from modeler import design as d
 from modeler.designfile import read_design
+from modeler.engine.size import item_size
+from modeler.review.review import review_design
 from modeler.simulation import PatternRun, Simulation, simulate
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -378,6 +380,23 @@ def test_progress_is_reported_while_items_are_made_and_loaded():
     assert len(loaded) > 2
     # Reporting changes nothing in what is made.
     assert simulation.items == Simulation(design).items
+
+
+def test_the_review_is_handed_the_sizes_the_load_measured(monkeypatch):
+    design = example("order-management")
+    reported = Simulation(design, progress=lambda *call: None)
+    quiet = Simulation(design)
+    measured = [item_size(item) for item in quiet.items]
+    assert reported.item_sizes == quiet.item_sizes == measured
+    # The review reads them rather than measuring the items again, and
+    # finds and costs the same as when it measures them itself.
+    runs = quiet.run_all()
+    handed = review_design(design, simulation=quiet, runs=runs)
+    monkeypatch.setattr(quiet, "item_sizes", None)
+    quiet.derived.clear()
+    remeasured = review_design(design, simulation=quiet, runs=runs)
+    assert handed.findings == remeasured.findings
+    assert handed.cost == remeasured.cost
 
 
 def test_progress_that_raises_stops_the_build():
