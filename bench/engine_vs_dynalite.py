@@ -26,7 +26,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +33,8 @@ import boto3
 from botocore.config import Config
 
 # bench/ is the script's own directory, first on its path.
+from engine_calls import calls
 from engine_vs_moto import (
-    ITEMS_PER_CUSTOMER,
     batch_load,
     create_table,
     median_query,
@@ -88,35 +87,10 @@ def measure(client: Any, count: int) -> dict[str, float]:
     figures["query"] = median_query(client, count, CALLS, index=False)
     figures["gsi"] = median_query(client, count, CALLS, index=True)
 
-    def key(n: int) -> dict[str, Any]:
-        order = (n * 7919) % count
-        day = f"2024-{order % 12 + 1:02d}-{order % 28 + 1:02d}"
-        return {
-            "PK": {"S": f"CUST#{order // ITEMS_PER_CUSTOMER:08d}"},
-            "SK": {"S": f"ORDER#{day}#{order:08d}"},
-        }
-
-    figures["get"] = median(lambda n: client.get_item(TableName="Orders", Key=key(n)))
-    figures["put"] = median(
-        lambda n: client.put_item(
-            TableName="Orders",
-            Item={
-                "PK": {"S": f"NEW#{n:06d}"},
-                "SK": {"S": "ORDER"},
-                "total": {"N": str(Decimal(n) / 100)},
-                "note": {"S": "a new order"},
-            },
-        )
-    )
-    figures["update"] = median(
-        lambda n: client.update_item(
-            TableName="Orders",
-            Key=key(n),
-            UpdateExpression="SET #t = #t + :d",
-            ExpressionAttributeNames={"#t": "total"},
-            ExpressionAttributeValues={":d": {"N": "1"}},
-        )
-    )
+    # GetItem, PutItem and UpdateItem as bench/engine_calls.py makes them.
+    chosen = calls(client, count)
+    for name in ("get", "put", "update"):
+        figures[name] = median(chosen[name])
     return figures
 
 
