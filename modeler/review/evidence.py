@@ -317,6 +317,16 @@ class Evidence:
             values = (
                 itemgetter(*names) if len(names) > 1 else lambda item: (item[names[0]],)
             )
+            types = self._key_types
+            if all(types[name] == "S" for name in names):
+                # String keys (the load refused any other value): their
+                # UTF-8 length in one piece, as item_size measures strings.
+                return [
+                    base + _text_size("".join(values(item)))
+                    if item.keys() >= needed
+                    else None
+                    for item in self.items
+                ]
             return [
                 base + sum(map(value_size, values(item)))
                 if item.keys() >= needed
@@ -333,6 +343,16 @@ class Evidence:
     @property
     def _table_keys(self) -> set[str]:
         return {a.name for a in self.design.table.key_attributes}
+
+    @property
+    def _key_types(self) -> dict[str, str]:
+        """The declared type of every key attribute of the table and its
+        indexes."""
+        table = self.design.table
+        attributes = [*table.key_attributes]
+        for index in table.indexes:
+            attributes.extend(index.key_attributes)
+        return {a.name: a.type for a in attributes}
 
     def entry_totals(self, index: d.Index) -> tuple[int, int]:
         """How many items have an entry in the index, and their entries'
@@ -372,3 +392,8 @@ class Evidence:
         if index.projection.type == "INCLUDE":
             projected |= set(index.projection.attributes)
         return needed, projected
+
+
+def _text_size(text: str) -> int:
+    """The UTF-8 length of a string."""
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
