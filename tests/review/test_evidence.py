@@ -8,14 +8,11 @@ from decimal import Decimal
 from modeler.designfile import read_design
 from modeler.engine.size import item_size
 from modeler.review.evidence import Evidence
+from tests.review.helpers import HEADER
 
-DESIGN = """\
-format: single-table-workbench/v1
-name: Test
-table:
-  name: test-table
-  partition_key: PK
-  sort_key: SK
+DESIGN = (
+    HEADER
+    + """\
   indexes:
     - name: ByName
       kind: global
@@ -40,6 +37,7 @@ entities:
       PK: "T#{id}"
       SK: "T"
 """
+)
 
 
 def test_keys_only_entries_weigh_what_their_keys_weigh():
