@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from itertools import repeat
@@ -308,37 +308,29 @@ class Evidence:
                 size if item.keys() >= needed else None
                 for item, size in zip(self.items, self.sizes, strict=True)
             ]
-        if projected <= needed | self._table_keys:
-            # Keys only: every item in the index has each of them, so the
-            # entry's size is their names' and values' without building the
-            # entry (half of a first review of a large data set was that).
-            names = tuple(sorted(projected))
-            base = sum(len(name.encode("utf-8")) for name in names)
-            values = (
-                itemgetter(*names) if len(names) > 1 else lambda item: (item[names[0]],)
-            )
-            types = self._key_types
-            if all(types[name] == "S" for name in names):
-                # String keys (the load refused any other value): their
-                # UTF-8 length in one piece, as item_size measures strings.
-                return [
-                    base + _text_size("".join(values(item)))
-                    if item.keys() >= needed
-                    else None
-                    for item in self.items
-                ]
-            return [
-                base + sum(map(value_size, values(item)))
-                if item.keys() >= needed
-                else None
-                for item in self.items
-            ]
-        return [
-            item_size({k: item[k] for k in projected if k in item})
-            if item.keys() >= needed
-            else None
-            for item in self.items
-        ]
+        size_of = self._entry_size_of(needed, projected)
+        return [size_of(item) if item.keys() >= needed else None for item in self.items]
+
+    def _entry_size_of(
+        self, needed: set[str], projected: set[str]
+    ) -> Callable[[Mapping[str, Any]], int]:
+        """How to size the entry of an item that is in the index."""
+        if not projected <= needed | self._table_keys:
+            return lambda item: item_size({k: item[k] for k in projected if k in item})
+        # Keys only: every item in the index has each of them, so the entry's
+        # size is their names' and values' without building the entry (half
+        # of a first review of a large data set was that).
+        names = tuple(sorted(projected))
+        base = sum(len(name.encode("utf-8")) for name in names)
+        values = (
+            itemgetter(*names) if len(names) > 1 else lambda item: (item[names[0]],)
+        )
+        types = self._key_types
+        if all(types[name] == "S" for name in names):
+            # String keys (the load refused any other value): their UTF-8
+            # length in one piece, as item_size measures strings.
+            return lambda item: base + _text_size("".join(values(item)))
+        return lambda item: base + sum(map(value_size, values(item)))
 
     @property
     def _table_keys(self) -> set[str]:
