@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 # bench/ is the script's own directory, first on its path.
-from engine_vs_moto import ITEMS_PER_CUSTOMER, _buckets, create_table, items
+from engine_vs_moto import ITEMS_PER_CUSTOMER, create_table, items, query_request
 
 from modeler.engine.client import Client
 
@@ -34,7 +34,6 @@ BLOCKS = 8
 
 def calls(client: Client, count: int) -> dict[str, Callable[[int], Any]]:
     """The dynalite bench's calls, the n-th of each kind."""
-    customers = max(1, count // ITEMS_PER_CUSTOMER)
 
     def key(n: int) -> dict[str, Any]:
         order = (n * 7919) % count
@@ -45,25 +44,8 @@ def calls(client: Client, count: int) -> dict[str, Callable[[int], Any]]:
         }
 
     return {
-        "query": lambda n: client.query(
-            TableName="Orders",
-            Limit=100,
-            KeyConditionExpression="PK = :p AND begins_with(SK, :o)",
-            ExpressionAttributeValues={
-                ":p": {"S": f"CUST#{(n * 7) % customers:08d}"},
-                ":o": {"S": "ORDER#"},
-            },
-        ),
-        "gsi": lambda n: client.query(
-            TableName="Orders",
-            IndexName="GSI1",
-            Limit=100,
-            KeyConditionExpression="GSI1PK = :p AND GSI1SK >= :day",
-            ExpressionAttributeValues={
-                ":p": {"S": f"STATUS#{(n * 7) % _buckets(count):04d}"},
-                ":day": {"S": "2024-03-01"},
-            },
-        ),
+        "query": lambda n: client.query(**query_request(n, count, index=False)),
+        "gsi": lambda n: client.query(**query_request(n, count, index=True)),
         "get": lambda n: client.get_item(TableName="Orders", Key=key(n)),
         "put": lambda n: client.put_item(
             TableName="Orders",

@@ -106,31 +106,37 @@ def batch_load(client: Any, count: int) -> float:
     return time.perf_counter() - started
 
 
+def query_request(n: int, count: int, *, index: bool) -> dict[str, Any]:
+    """The n-th Query of 100 items, on GSI1 (few large partitions) or on the
+    table (partitions of 200 orders)."""
+    if index:
+        request = {
+            "IndexName": "GSI1",
+            "KeyConditionExpression": "GSI1PK = :p AND GSI1SK >= :day",
+            "ExpressionAttributeValues": {
+                ":p": {"S": f"STATUS#{(n * 7) % _buckets(count):04d}"},
+                ":day": {"S": "2024-03-01"},
+            },
+        }
+    else:
+        customers = max(1, count // ITEMS_PER_CUSTOMER)
+        request = {
+            "KeyConditionExpression": "PK = :p AND begins_with(SK, :o)",
+            "ExpressionAttributeValues": {
+                ":p": {"S": f"CUST#{(n * 7) % customers:08d}"},
+                ":o": {"S": "ORDER#"},
+            },
+        }
+    return {"TableName": "Orders", "Limit": 100, **request}
+
+
 def median_query(client: Any, count: int, queries: int, *, index: bool) -> float:
-    """Median seconds of a Query returning 100 items, from GSI1 (few large
-    partitions) or from the table (partitions of 200 orders)."""
+    """Median seconds of a Query returning 100 items (`query_request`)."""
     times = []
     for n in range(queries):
-        if index:
-            request = {
-                "IndexName": "GSI1",
-                "KeyConditionExpression": "GSI1PK = :p AND GSI1SK >= :day",
-                "ExpressionAttributeValues": {
-                    ":p": {"S": f"STATUS#{(n * 7) % _buckets(count):04d}"},
-                    ":day": {"S": "2024-03-01"},
-                },
-            }
-        else:
-            customers = max(1, count // ITEMS_PER_CUSTOMER)
-            request = {
-                "KeyConditionExpression": "PK = :p AND begins_with(SK, :o)",
-                "ExpressionAttributeValues": {
-                    ":p": {"S": f"CUST#{(n * 7) % customers:08d}"},
-                    ":o": {"S": "ORDER#"},
-                },
-            }
+        request = query_request(n, count, index=index)
         started = time.perf_counter()
-        response = client.query(TableName="Orders", Limit=100, **request)
+        response = client.query(**request)
         times.append(time.perf_counter() - started)
         if response["Count"] != 100:
             raise RuntimeError(f"the query returned {response['Count']} items")
