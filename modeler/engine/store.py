@@ -85,6 +85,12 @@ class Store:
         self.order_of: Callable[[Item], Any] | None = (
             itemgetter(*order) if order else None
         )
+        # The first order attribute alone: finding a stored entry by it
+        # builds no tuple per step, and compares one value.
+        self._first_of = itemgetter(order[0]) if len(order) > 1 else self.order_of
+        # Where `find` last found an entry: a write that follows finds it
+        # there again without a search (checked: the entry must be there).
+        self._found: tuple[Partition, int] | None = None
         # Getters of the first k sort attributes, for key conditions on a
         # prefix of a multi-attribute sort key.
         self._prefix = [
@@ -123,6 +129,7 @@ class Store:
         entries = partition.entries
         i = bisect_left(entries, target, key=order)
         if i < len(entries) and order(entries[i]) == target:
+            self._found = (partition, i)
             return entries[i], partition.sizes[i]
         return None
 
@@ -197,9 +204,19 @@ class Store:
             partition.entries[self._position(partition, old)] = new
 
     def _position(self, partition: Partition, item: Item) -> int:
-        order = self.order_of
         entries = partition.entries
-        i = bisect_left(entries, order(item), key=order)
+        found = self._found
+        if found is not None and found[0] is partition:
+            i = found[1]
+            if i < len(entries) and entries[i] is item:
+                return i
+        first = self._first_of
+        i = bisect_left(entries, first(item), key=first)
+        if entries[i] is item:
+            return i
+        # Entries that share the first order attribute: search the rest.
+        order = self.order_of
+        i = bisect_left(entries, order(item), lo=i, key=order)
         while entries[i] is not item:  # never more than one step: keys are unique
             i += 1
         return i

@@ -10,12 +10,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from modeler.engine.engine import Engine
 from modeler.engine.expressions import SortCondition
 from modeler.engine.schema import table_spec
 from modeler.engine.size import item_size
 from modeler.engine.store import Page, Store
 from modeler.engine.table import Table
-from tests.engine.helpers import index, table_request
+from tests.engine.helpers import N, S, index, table_request
 
 writes = st.lists(
     st.tuples(
@@ -174,3 +175,88 @@ def _read_one_by_one(
             page.last = entries[i]
             return True
     return False
+
+
+def _partition(engine: Engine, index_name: str | None = None) -> list[dict]:
+    request = {
+        "TableName": "Shop",
+        "KeyConditionExpression": "#p = :p",
+        "ExpressionAttributeNames": {"#p": "G" if index_name else "PK"},
+        "ExpressionAttributeValues": {":p": S("g" if index_name else "c")},
+    }
+    if index_name:
+        request["IndexName"] = index_name
+    return engine.query(request)["Items"]
+
+
+def test_updates_find_their_entry_among_equal_index_sort_keys() -> None:
+    """Every entry of the index partition has the same sort key: each update
+    changes its own item's entry, not a neighbour's."""
+    engine = Engine()
+    engine.create_table(
+        table_request(
+            gsis=[index("ByDay", "G", "day"), index("Keys", "G", "day", "KEYS_ONLY")]
+        )
+    )
+    sks = [f"{n:02d}" for n in range(12)]
+    for sk in sks:
+        engine.put_item(
+            {
+                "TableName": "Shop",
+                "Item": {
+                    "PK": S("c"),
+                    "SK": S(sk),
+                    "G": S("g"),
+                    "day": S("same"),
+                    "n": N(0),
+                },
+            }
+        )
+    for step, sk in enumerate(reversed(sks), start=1):
+        engine.update_item(
+            {
+                "TableName": "Shop",
+                "Key": {"PK": S("c"), "SK": S(sk)},
+                "UpdateExpression": "SET n = :n",
+                "ExpressionAttributeValues": {":n": N(step)},
+            }
+        )
+    expected = [
+        {"PK": S("c"), "SK": S(sk), "G": S("g"), "day": S("same"), "n": N(12 - i)}
+        for i, sk in enumerate(sks)
+    ]
+    assert _partition(engine) == expected
+    assert _partition(engine, "ByDay") == expected
+    assert _partition(engine, "Keys") == [
+        {k: v for k, v in item.items() if k != "n"} for item in expected
+    ]
+
+
+def test_a_transaction_writes_each_item_in_its_own_place() -> None:
+    """A transaction reads every item first, then writes: a Put that lands
+    before an updated item in its partition moves it along, and the update
+    still replaces that item."""
+    engine = Engine()
+    engine.create_table(table_request())
+    for sk in ("b", "c"):
+        engine.put_item({"TableName": "Shop", "Item": {"PK": S("c"), "SK": S(sk)}})
+    engine.transact_write_items(
+        {
+            "TransactItems": [
+                {"Put": {"TableName": "Shop", "Item": {"PK": S("c"), "SK": S("a")}}},
+                {
+                    "Update": {
+                        "TableName": "Shop",
+                        "Key": {"PK": S("c"), "SK": S("c")},
+                        "UpdateExpression": "SET x = :x",
+                        "ExpressionAttributeValues": {":x": N(1)},
+                    }
+                },
+            ]
+        }
+    )
+    assert _partition(engine) == [
+        {"PK": S("c"), "SK": S("a")},
+        {"PK": S("c"), "SK": S("b")},
+        {"PK": S("c"), "SK": S("c"), "x": N(1)},
+    ]
