@@ -1,0 +1,94 @@
+"""The whole `manage.py simulate` command on a large design, as a user runs
+it: Django's start, reading the design file, generating and loading the
+sample data, running every access pattern and printing the results.
+
+The order-management example is written to a temporary file with its root
+entity's count raised so that the design makes about 700,000 items, and the
+command runs in a child process, with SAMPLE_MAX_ITEMS raised to allow
+them; its CPU time (user and system, from the operating system's account of
+the child) is printed beside the wall time.
+Issue 13's target: under 15 s CPU at 700k items (41 s before).
+
+    PYTHONPATH=. .venv/bin/python bench/simulate_command.py
+    BENCH_COMMAND_ITEMS=100000 ...    (a smaller run)
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+from modeler.designfile import read_design
+from modeler.sampledata import generate
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "order-management.yaml"
+TARGET_CPU = {700_000: 15.0}
+
+
+def scaled_design(text: str, items: int) -> tuple[str, int]:
+    """The example's YAML with the root entity's count multiplied so that the
+    design makes about `items` items, and how many it makes at its own count.
+    The factor is taken from the design made at ten times its count (the
+    number of children per parent is drawn, so a small sample is a poor
+    guide)."""
+    design = read_design(text).design
+    made = len(generate(design))
+    factor = 10 * items / len(generate(design, scale=10))
+    data = yaml.safe_load(text)
+    roots = [
+        entity
+        for entity in data["entities"].values()
+        if "per" not in entity.get("sample", {})
+    ]
+    for entity in roots:
+        entity["sample"]["count"] = round(entity["sample"]["count"] * factor)
+    return yaml.safe_dump(data, sort_keys=False), made
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    items = int(os.environ.get("BENCH_COMMAND_ITEMS", "700000"))
+    text, made = scaled_design(EXAMPLE.read_text(), items)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "order-management-scaled.yaml"
+        path.write_text(text)
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "SAMPLE_MAX_ITEMS": str(2 * items),
+        }
+        started, cpu = time.perf_counter(), children_cpu()
+        done = subprocess.run(  # noqa: S603 - a fixed command line
+            [sys.executable, str(ROOT / "manage.py"), "simulate", str(path)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        wall, cpu = time.perf_counter() - started, children_cpu() - cpu
+    print(done.stdout.rstrip())
+    if done.returncode not in (0, 1) or done.stderr.strip():
+        print(done.stderr.rstrip(), file=sys.stderr)
+    target = TARGET_CPU.get(items)
+    against = f"; target {target} s: {cpu / target:.2f} of it" if target else ""
+    print(
+        f"manage.py simulate at about {items:,} items (the example makes "
+        f"{made:,}): {cpu:.2f} s CPU ({wall:.2f} s wall), exit "
+        f"{done.returncode}{against}"
+    )
+
+
+if __name__ == "__main__":
+    main()
