@@ -140,8 +140,8 @@ def simulation_progress(
     request: HttpRequest, project_id: int, job_id: int
 ) -> HttpResponse:
     """The job's progress, polled while it runs, with the results stored
-    since the page was last told (`shown`: how many it has) and the sample
-    counts, swapped in out of band."""
+    since the page was last told (`shown`: how many it has), the sample
+    counts and the header's indicator, swapped in out of band."""
     access, design = design_for(request, project_id)
     job = jobs.simulation_job_get(project=access.project, job_id=job_id)
     if job is None:
@@ -151,7 +151,17 @@ def simulation_progress(
     except ValueError:
         shown = 0
     context = _job_context(access, job, shown=shown)
-    context.update(oob=True, design=design, own_total=len(design.sample_data.items))
+    # The header's indicator follows the section: this job's percent while
+    # it runs, then the project's next running job, if any.
+    indicator = (
+        job if job.is_active else jobs.simulation_job_running(project=access.project)
+    )
+    context.update(
+        oob=True,
+        design=design,
+        own_total=len(design.sample_data.items),
+        indicator=indicator,
+    )
     return render(request, "modeler/simulation.html#job-progress", context)
 
 

@@ -338,6 +338,23 @@ def test_the_indicator_shows_a_running_job_until_it_ends(
     assert html.strip() == '<span id="job-indicator"></span>'
 
 
+def test_the_progress_brings_the_header_indicator_along(queued, project, viewer_client):
+    """The section and the header say the same: the header does not still
+    say "Simulating…" once the section shows the job ended."""
+    viewer_client.get(_url(project))
+    job = _job(project)
+    progress = _url(project, f"jobs/{job.pk}/")
+
+    html = _html(viewer_client.get(progress, headers=HTMX))
+    assert '<span class="job-indicator" id="job-indicator" hx-swap-oob="true"' in html
+    assert "Simulating… 0%" in html
+
+    jobs.simulation_job_cancel(project=project, job_id=job.pk)
+    html = _html(viewer_client.get(progress, headers=HTMX))
+    assert "The simulation was cancelled." in html
+    assert '<span id="job-indicator" hx-swap-oob="true"></span>' in html
+
+
 def test_a_job_whose_worker_died_is_failed_and_can_run_again(
     queued, project, owner_client
 ):
