@@ -246,7 +246,8 @@
         const parent = node.parentElement;
         if (
           parent &&
-          !parent.closest(".placeholder, pre, textarea, script, style, option") &&
+          // SVG text draws no HTML span: a diagram's templates stay as drawn.
+          !parent.closest(".placeholder, pre, textarea, script, style, option, svg") &&
           PLACEHOLDER.test(node.textContent)
         ) {
           nodes.push(node);

@@ -89,6 +89,11 @@ def test_a_review_session_walks_the_key_map_collections_and_diagrams(
     page.locator(".diagram-kind label", has_text="Design overview").click()
     expect(page.locator(".diagram-results h2")).to_have_text("Design overview")
     expect(page.locator(".diagram svg")).to_contain_text("Find customer by email")
+    # The key templates are drawn whole: SVG text shows no HTML inside it.
+    expect(
+        page.locator(".diagram svg text", has_text="CUST#{customerId}")
+    ).not_to_have_count(0)
+    expect(page.locator(".diagram svg span")).to_have_count(0)
     with page.expect_download() as download:
         page.locator(".diagram-results a", has_text="SVG").click()
     saved = tmp_path / download.value.suggested_filename
