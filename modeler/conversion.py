@@ -171,5 +171,10 @@ def revision_write(
             "updated",
         ]
     )
-    _remember(revision.pk, design)
+    # The design is not remembered as the caller made it: this process
+    # reads it back from the database as every other one does. PostgreSQL's
+    # jsonb keeps an object's keys in an order of its own (a generator's
+    # parameters, an item's attributes), so the caller's design can differ
+    # from the stored one in order, hence in digest, and the job worker
+    # refuses a simulation asked for under a digest it does not read.
     return revision

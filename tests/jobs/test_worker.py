@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
 from modeler import selectors, services
+from modeler.conversion import design_from_project
 from modeler.design import Design, Traffic
 from modeler.jobs import services as jobs
 from modeler.jobs.budget import Budget, BudgetExceeded
@@ -546,7 +547,9 @@ def test_keys_are_proposed_by_the_worker_and_adopted_from_what_it_kept(
 
 def test_progress_is_stored_while_the_worker_runs(queued, owner, order_design):
     project = services.project_create(owner=owner, design=order_design)
-    job = jobs.simulation_job_for(project=project, design=order_design, user=owner)
+    # The design as every process reads it (the views' `design_for`).
+    design = design_from_project(project)
+    job = jobs.simulation_job_for(project=project, design=design, user=owner)
     seen: list[tuple] = []
     real = PatternResult.objects.create
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from modeler import limits, services
+from modeler.conversion import design_from_project
 from modeler.designfile import read_design
 from modeler.jobs import runner
 from modeler.jobs.runner import forget_runs
@@ -293,8 +294,10 @@ def test_user_text_is_escaped_and_findings_link_to_their_pattern(owner: User):
     assert reverse("simulation-pattern", args=[project.pk, 0]) in html
 
 
-def test_findings_by_location_for_the_other_sections(project: Project, order_design):
-    found, job = review_findings_by_location(project=project, design=order_design)
+def test_findings_by_location_for_the_other_sections(project: Project):
+    # The design as every process reads it (the views' `design_for`).
+    design = design_from_project(project)
+    found, job = review_findings_by_location(project=project, design=design)
     assert job is not None and job.state == "done"
     (row,) = found[("pattern", "All open orders, oldest first")]
     assert row.finding.code == "fetch-back"
