@@ -108,7 +108,8 @@ def test_the_worker_runs_a_queued_job_and_stores_every_result(
     ).content.decode()
     assert 'data-job-state="done"' in progress
     assert 'hx-trigger="every 1s"' not in progress
-    assert progress.count('hx-swap-oob="true"') == 8 + 1  # results and counts
+    # The results, the sample counts and the header's indicator.
+    assert progress.count('hx-swap-oob="true"') == 8 + 2
     # The same design is not simulated twice.
     client.get(f"/projects/{project.pk}/simulation/")
     assert SimulationJob.objects.filter(project=project).count() == 1
