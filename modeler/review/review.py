@@ -63,6 +63,12 @@ class Review:
         return self.by_location.get((kind, name), [])
 
     @property
+    def unsimulated(self) -> bool:
+        """The design has access patterns but none was simulated: nothing
+        they return or cost was checked."""
+        return bool(self.simulation_problem and self.design.access_patterns)
+
+    @property
     def passed(self) -> int:
         return sum(1 for run in self.runs if run is not None and run.passed)
 
@@ -87,6 +93,13 @@ class Review:
                 + "; ".join(f"{f.title} ({f.location})" for f in counts["error"][:3])
                 + "."
             )
+        elif self.unsimulated:
+            # As check_design's gate: what was not simulated was not checked.
+            verdict += (
+                " Not ready to deploy: it was not simulated, so what the access "
+                "patterns return, how hot their partitions run and what they "
+                "cost are unchecked."
+            )
         elif counts["warning"]:
             verdict += (
                 " Deployable; look at: "
@@ -103,6 +116,12 @@ class Review:
                 f"{self.passed} of {len(self.design.access_patterns)} access "
                 "patterns return exactly what they promise in the simulation."
             )
+        if self.unsimulated:
+            lines.append(
+                "No monthly cost: each access pattern's units per request come "
+                "from the simulation."
+            )
+            return lines
         cost = self.cost
         cheaper = cost.cheaper
         lines.append(

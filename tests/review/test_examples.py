@@ -77,3 +77,18 @@ def test_the_summary_states_the_findings_and_the_cheaper_mode(reviews):
     assert "8 of 8 access patterns" in summary
     assert "on-demand is cheaper" in summary
     assert "as of 2024-11-01" in summary
+
+
+def test_a_review_without_the_simulation_is_not_a_go_ahead():
+    """Cancelled, failed or past a budget: the patterns were not run, so the
+    summary does not call the design deployable nor price it at $0."""
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    review = review_design(
+        design, simulation_problem="Cancelled with 46,000 of 96,135 items made"
+    )
+    summary = " ".join(review.summary())
+
+    assert "Not ready to deploy: it was not simulated" in summary
+    assert "Not simulated: Cancelled with 46,000 of 96,135 items made" in summary
+    assert "No monthly cost" in summary
+    assert "Nothing stands in the way" not in summary and "$" not in summary
