@@ -90,11 +90,15 @@
     const passed = count("pass");
     const failed = count("fail");
     const errors = count("error");
+    // Those a cancelled or replaced job never reached: neither passed nor
+    // wrong, just not looked at.
+    const unrun = count("not-run");
     const parts = [
       `${passed} of ${total} ${plural(total, "pattern passes", "patterns pass")}`,
     ];
     if (failed) parts.push(`${failed} ${plural(failed, "fails", "fail")}`);
     if (errors) parts.push(`${errors} ${plural(errors, "error", "errors")}`);
+    if (unrun) parts.push(`${unrun} not run`);
     summary.className = `sim-summary ${passed === total ? "is-pass" : "is-fail"}`;
     summary.append(parts.join(", "));
     // Links to the patterns that did not pass.
