@@ -408,6 +408,18 @@ class SimulationJob(models.Model):
     def is_active(self) -> bool:
         return self.state in self.ACTIVE
 
+    # A worker takes a queued job within a second or two; this long without
+    # one means the workers are busy with others or none is running.
+    LONG_WAIT_SECONDS = 30
+
+    @property
+    def waited_seconds(self) -> int | None:
+        """How long it has waited for a worker, once that is long."""
+        if self.state != self.State.QUEUED:
+            return None
+        waited = int((timezone.now() - self.created).total_seconds())
+        return waited if waited >= self.LONG_WAIT_SECONDS else None
+
     @property
     def percent(self) -> int:
         """How far it is: making, loading and the patterns weigh 40, 20 and

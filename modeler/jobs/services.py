@@ -160,7 +160,12 @@ def simulation_job_cancel(*, project: Project, job_id: int) -> SimulationJob | N
 
 
 def simulation_job_get(*, project: Project, job_id: int) -> SimulationJob | None:
-    return SimulationJob.objects.filter(project=project, pk=job_id).first()
+    """The project's job; one whose worker stopped is marked failed first,
+    so that a page polling its progress says so instead of waiting on."""
+    job = SimulationJob.objects.filter(project=project, pk=job_id).first()
+    if job is not None:
+        _fail_if_lost(job)
+    return job
 
 
 def simulation_job_running(*, project: Project) -> SimulationJob | None:

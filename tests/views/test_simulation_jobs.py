@@ -6,6 +6,8 @@ indicator; who may do what."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import re
 
 import pytest
 from django.test import Client
@@ -353,6 +355,44 @@ def test_the_progress_brings_the_header_indicator_along(queued, project, viewer_
     html = _html(viewer_client.get(progress, headers=HTMX))
     assert "The simulation was cancelled." in html
     assert '<span id="job-indicator" hx-swap-oob="true"></span>' in html
+
+
+def test_a_job_no_worker_takes_says_why_it_waits(queued, project, owner_client):
+    """No worker runs in these tests: after half a minute the pages that
+    wait on the job say that it is the workers, not the design."""
+    owner_client.get(_url(project))
+    job = _job(project)
+    progress = _url(project, f"jobs/{job.pk}/")
+    note = "No worker has started it in "
+
+    assert note not in _html(owner_client.get(progress, headers=HTMX))
+
+    SimulationJob.objects.filter(pk=job.pk).update(
+        created=job.created - dt.timedelta(seconds=95)
+    )
+    for url in (progress, f"/projects/{project.pk}/review/"):
+        html = _html(owner_client.get(url, headers=HTMX))
+        # 95 s, or a little more on a slow machine.
+        assert re.search(
+            r"No worker has started it in 9\d s: the site's job workers are busy", html
+        )
+        assert "<code>manage.py db_worker</code>" in html
+
+
+def test_the_progress_of_a_job_whose_worker_died_says_so(queued, project, owner_client):
+    """The open page polls the job's progress: it learns that the worker
+    stopped without a reload."""
+    owner_client.get(_url(project))
+    job = _job(project)
+    SimulationJob.objects.filter(pk=job.pk).update(
+        state="running", heartbeat="2026-01-01T00:00:00Z"
+    )
+
+    html = _html(owner_client.get(_url(project, f"jobs/{job.pk}/"), headers=HTMX))
+
+    assert "The worker running this simulation stopped before it finished" in html
+    assert 'hx-trigger="every 1s"' not in html  # the polling stops
+    assert _job(project).state == "failed"
 
 
 def test_a_job_whose_worker_died_is_failed_and_can_run_again(
