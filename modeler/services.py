@@ -34,7 +34,7 @@ from modeler.exporters.design_files import read_design_source
 from modeler.exporters.live_import import read_live_table, table_properties
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
-from modeler.limits import check_limits
+from modeler.limits import check_limits, new_excesses
 from modeler.models import Invitation, Membership, Project, ReviewSettings, Revision
 from modeler.problems import Problem, has_errors
 from modeler.review.prices import Prices
@@ -687,15 +687,31 @@ def _sample_data_edit(**changes: Any) -> Edit:
     )
 
 
+class SampleLimitError(ValueError):
+    """The edit would take the sample data past the site's limit."""
+
+
 def sample_seed_set(
     *, project: Project, seed: int, version: int, author: AbstractBaseUser | None
 ) -> None:
-    """Generate the project's sample data from another seed."""
+    """Generate the project's sample data from another seed. Counts drawn
+    from a distribution depend on the seed, so another seed may make more
+    items than the site allows: SampleLimitError, and nothing is saved."""
+
+    def within_limits(current: d.Design, edited: d.Design) -> None:
+        excesses = new_excesses(current, edited)
+        if excesses:
+            raise SampleLimitError(
+                f"From seed {seed}, {excesses[0].message}. Pick another seed, "
+                "or lower a count in Entities."
+            )
+
     project_edit(
         project=project,
         version=version,
         edit=_sample_data_edit(seed=seed),
         author=author,
+        check=within_limits,
     )
 
 

@@ -227,6 +227,8 @@ def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
         except services.StaleVersionError as exc:
             form.add_error(None, str(exc))
             stale = True
+        except services.SampleLimitError as exc:
+            form.add_error("seed", str(exc))
         else:
             messages.success(request, f"The sample data now comes from seed {seed}.")
             return redirect("simulation-page", project_id=project_id)

@@ -17,7 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
-from modeler import services
+from modeler import limits, services
 from modeler.design import Design, Parameter, thaw
 from modeler.models import Project
 from modeler.sampledata import generate, read_items
@@ -503,6 +503,28 @@ def test_seed_that_is_not_a_number_is_refused(project, owner_client, seed, error
     assert response.context["seed_form"].errors == {"seed": [error]}
     assert escape(error) in _html(response)
     assert _state(project) == before
+
+
+def test_a_seed_that_makes_more_items_than_the_site_allows_is_refused(
+    project, owner_client
+):
+    """Counts drawn from a distribution depend on the seed: 200 items at seed
+    42, 367 at seed 2."""
+    before = _state(project)
+
+    with limits.configured(limits.DesignLimits(sample_items=300)):
+        response = owner_client.post(_url(project, "seed/"), {"seed": 2, "version": 1})
+        refused = _state(project)
+        fine = owner_client.post(_url(project, "seed/"), {"seed": 7, "version": 1})
+
+    assert response.status_code == 422
+    (error,) = response.context["seed_form"].errors["seed"]
+    assert error.startswith("From seed 2, ")
+    assert "this workbench allows at most 300 (setting SAMPLE_MAX_ITEMS)" in error
+    assert error.endswith("Pick another seed, or lower a count in Entities.")
+    assert escape(error) in _html(response)
+    assert refused == before
+    assert fine.status_code == 302 and _state(project)[:2] == (2, 7)
 
 
 def test_seed_form_error_through_htmx_swaps_only_the_panel(project, owner_client):
