@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
@@ -12,6 +13,7 @@ from django.core.validators import MaxLengthValidator
 
 from modeler import design as d
 from modeler.models import Role
+from modeler.services import OWN_ITEMS_MAX
 from modeler.uploads import upload_size_error
 
 
@@ -155,6 +157,14 @@ class SampleItemsImportForm(forms.Form):
         widget=forms.RadioSelect,
     )
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The limits, said before a file is refused for passing one.
+        self.fields["file"].help_text += (
+            f" At most {OWN_ITEMS_MAX:,} items in a file of at most "
+            f"{settings.DESIGN_FILE_MAX_BYTES:,} bytes."
+        )
 
     def clean_file(self) -> str:
         upload = self.cleaned_data["file"]

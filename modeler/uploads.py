@@ -51,5 +51,5 @@ def upload_size_error(upload: Any, what: str) -> str | None:
         return None
     return (
         f"{upload.name} is {upload.size:,} bytes; "
-        f"{what} are limited to {limit:,} bytes."
+        f"{what} are limited to {limit:,} bytes (setting DESIGN_FILE_MAX_BYTES)."
     )

@@ -40,7 +40,8 @@ def test_a_file_over_the_limit_is_not_kept(settings):
     # The next handler was given the chunks up to the limit, not the file.
     assert written <= 100_000 + CHUNK
     assert upload_size_error(upload, "item files") == (
-        f"big.jsonl is {10 * CHUNK:,} bytes; item files are limited to 100,000 bytes."
+        f"big.jsonl is {10 * CHUNK:,} bytes; item files are limited to 100,000 "
+        "bytes (setting DESIGN_FILE_MAX_BYTES)."
     )
 
 

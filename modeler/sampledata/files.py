@@ -83,7 +83,9 @@ def read_jsonl(text: str, *, design: d.Design, source: str) -> list[Item]:
         except json.JSONDecodeError as exc:
             problems.append(
                 FileProblem(
-                    source, number, f"not JSON: {exc.msg} at column {exc.colno}"
+                    source,
+                    number,
+                    f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}",
                 )
             )
             continue

@@ -283,7 +283,10 @@ def test_import_refuses_an_oversized_upload_before_reading_it(owner_client, sett
 
     assert response.status_code == 422
     assert response.context["import_form"].errors == {
-        "file": ["design.yaml is 101 bytes; design files are limited to 100 bytes."]
+        "file": [
+            "design.yaml is 101 bytes; design files are limited to 100 bytes "
+            "(setting DESIGN_FILE_MAX_BYTES)."
+        ]
     }
     assert not Project.objects.exists()
 

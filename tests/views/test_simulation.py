@@ -616,17 +616,19 @@ def test_import_of_a_bad_file_lists_every_problem_and_keeps_nothing(
         "{not json",
         '{"PK": {"S": "CUST#x"}}',
         '{"PK": {"N": "1"}, "SK": {"S": "PROFILE"}}',
+        '{"PK": {"S": "CUST#y',
     ]
 
     response = _import(owner_client, project, "\n".join(lines), version=2)
 
     assert response.status_code == 422
     html = _html(response)
-    assert "Nothing was imported: items.jsonl has 3 problems, listed below." in html
+    assert "Nothing was imported: items.jsonl has 4 problems, listed below." in html
     for line, message in [
         (2, "not JSON: Expecting property name enclosed in double quotes at column 2"),
         (3, "has no 'SK', the table's key"),
         (4, "'PK' is N; the table's key is S"),
+        (5, "not JSON: Unterminated string starting at column 14"),
     ]:
         assert (
             f'<code class="path">items.jsonl:{line}</code> <span>{escape(message)}'
@@ -673,7 +675,10 @@ def test_import_refuses_an_oversized_file_before_reading_it(
     assert response.status_code == 422
     size = len(CUSTOMER) * 2 + 1
     assert response.context["import_form"].errors == {
-        "file": [f"items.jsonl is {size} bytes; item files are limited to 100 bytes."]
+        "file": [
+            f"items.jsonl is {size} bytes; item files are limited to 100 bytes "
+            "(setting DESIGN_FILE_MAX_BYTES)."
+        ]
     }
     assert _state(project) == before
 
