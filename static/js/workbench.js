@@ -67,6 +67,20 @@
     }
   });
 
+  // The refused form's first error may be far above the button that was
+  // clicked: bring it into view, and its input under the cursor.
+  document.body.addEventListener("htmx:afterSettle", (event) => {
+    if (event.detail.xhr?.status !== 422) return;
+    // An outerHTML swap settles on the element it replaced: look in the page.
+    const swapped = event.detail.elt;
+    const scope = swapped instanceof Element && swapped.isConnected ? swapped : document;
+    const invalid = scope.querySelector(".field-invalid, .form-alert");
+    if (!invalid) return;
+    invalid.scrollIntoView({ block: "center" });
+    const input = invalid.querySelector("input:not([type=hidden]), select, textarea");
+    if (input) input.focus({ preventScroll: true });
+  });
+
   // The Simulation page loads each pattern's result by its own request. The
   // summary counts the verdicts on the page once every result has arrived.
   function plural(count, one, many) {

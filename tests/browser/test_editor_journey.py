@@ -108,6 +108,9 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser, sign_up) 
     page.click("text=Save Order")  # refused, the input kept
     expect(page.locator("#id_key-SK-template_error")).to_contain_text("orderDat")
     expect(page.locator("#id_key-SK-template")).to_have_value("ORDER#{orderDat}")
+    # The error is brought into view from the button, its input focused.
+    expect(page.locator("#id_key-SK-template")).to_be_focused()
+    expect(page.locator("#id_key-SK-template_error")).to_be_in_viewport()
     page.fill("#id_key-SK-template", "ORDER#{orderDate}#{orderId}")
     expect(problem).not_to_contain_text("orderDat")
     page.click("text=Save Order")
