@@ -681,6 +681,10 @@ def test_import_refuses_an_oversized_file_before_reading_it(
         ]
     }
     assert _state(project) == before
+    # The form said so before the file was chosen.
+    assert "At most 1,000 items in a file of at most 100 bytes." in _html(
+        owner_client.get(_url(project))
+    )
 
 
 def test_import_refuses_a_file_that_is_not_utf8(project, owner_client):
