@@ -150,9 +150,22 @@ def simulation_progress(
         shown = max(0, int(request.GET.get("shown", "0")))
     except ValueError:
         shown = 0
+    return _progress(request, access, design, job, shown)
+
+
+def _progress(
+    request: HttpRequest,
+    access: ProjectAccess,
+    design: d.Design,
+    job: SimulationJob,
+    shown: int,
+) -> HttpResponse:
+    """The job's progress with what changed on the page since it showed
+    `shown` results, out of band: the new results (or, once the job ended
+    early, the patterns it did not run), the sample counts and the header's
+    indicator (this job's percent while it runs, then the project's next
+    running job, if any)."""
     context = _job_context(access, job, shown=shown)
-    # The header's indicator follows the section: this job's percent while
-    # it runs, then the project's next running job, if any.
     indicator = (
         job if job.is_active else jobs.simulation_job_running(project=access.project)
     )
@@ -172,13 +185,14 @@ def simulation_cancel(
 ) -> HttpResponse:
     """Stops the job. Anyone who may see the project may: it changes
     nothing in the design."""
-    access, _ = design_for(request, project_id)
+    access, design = design_for(request, project_id)
     job = jobs.simulation_job_cancel(project=access.project, job_id=job_id)
     if job is None:
         raise Http404("No such simulation job")
     if request.htmx:
-        context = _job_context(access, job, shown=job.patterns_run)
-        return render(request, "modeler/simulation.html#job-progress", context)
+        # A job cancelled before it started ends here, and the page polls
+        # no more: its patterns say now that they did not run.
+        return _progress(request, access, design, job, job.patterns_run)
     return redirect("simulation-page", project_id=project_id)
 
 

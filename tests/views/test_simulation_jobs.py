@@ -357,6 +357,25 @@ def test_the_progress_brings_the_header_indicator_along(queued, project, viewer_
     assert '<span id="job-indicator" hx-swap-oob="true"></span>' in html
 
 
+def test_cancelling_a_job_before_it_starts_says_at_once_that_nothing_ran(
+    queued, project, owner_client
+):
+    """Cancelled before a worker took it, the job has ended: the page polls
+    no more, so the answer to Cancel brings the patterns' "Not run" and the
+    empty indicator with it."""
+    owner_client.get(_url(project))
+    job = _job(project)
+
+    html = _html(
+        owner_client.post(_url(project, f"jobs/{job.pk}/cancel/"), headers=HTMX)
+    )
+
+    assert "The simulation was cancelled. Cancelled before it started." in html
+    assert html.count('data-verdict="not-run"') == 8
+    assert '<span id="job-indicator" hx-swap-oob="true"></span>' in html
+    assert 'hx-trigger="every 1s"' not in html
+
+
 def test_a_job_no_worker_takes_says_why_it_waits(queued, project, owner_client):
     """No worker runs in these tests: after half a minute the pages that
     wait on the job say that it is the workers, not the design."""
