@@ -4,9 +4,31 @@ as revisions (`Revision`); `modeler.conversion` turns the current one into a
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+
+class OrderedJSONField(models.TextField):
+    """JSON stored as its text, so an object's keys read back in the order
+    they were written on every database. PostgreSQL's jsonb (a JSONField)
+    sorts them by length: a design's `choice` options, which draw by their
+    order, and an item's attributes came back in another order than
+    SQLite's, and another than the user's."""
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        return None if value is None else json.loads(value)
+
+    def to_python(self, value: Any) -> Any:
+        return json.loads(value) if isinstance(value, str) else value
+
+    def get_prep_value(self, value: Any) -> Any:
+        if value is None:
+            return None
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class Role(models.TextChoices):
@@ -93,7 +115,7 @@ class ItemSet(models.Model):
 
     project = models.ForeignKey(Project, models.CASCADE, related_name="item_sets")
     digest = models.CharField(max_length=64)  # SHA-256 of the items' JSON
-    items = models.JSONField(default=list)
+    items = OrderedJSONField(default=list)
     count = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -123,7 +145,7 @@ class Revision(models.Model):
 
     project = models.ForeignKey(Project, models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
-    document = models.JSONField()
+    document = OrderedJSONField()
     items = models.ForeignKey(
         ItemSet, models.CASCADE, null=True, blank=True, related_name="revisions"
     )
