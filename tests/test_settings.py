@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import stat
@@ -19,6 +20,7 @@ from workbench.env import (
     env_str,
     generated_secret_key,
 )
+from workbench.logfilters import QuietForbidden
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -336,3 +338,21 @@ def test_the_database_connection_is_kept_between_requests(url):
     result = _manage("shell", "--no-imports", "-c", show, DATABASE_URL=url)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "600 True"
+
+
+def test_a_refused_request_is_logged_without_a_traceback():
+    """A viewer's write is a 403: its log line says so, without the
+    traceback of PermissionDenied; a server error keeps its traceback."""
+    request_filters = logging.getLogger("django.request").filters
+    assert any(isinstance(f, QuietForbidden) for f in request_filters)
+    try:
+        raise PermissionError("no")
+    except PermissionError:
+        forbidden, failed = (
+            logging.LogRecord("django.request", level, "", 1, "", (), sys.exc_info())
+            for level in (logging.WARNING, logging.ERROR)
+        )
+    forbidden.status_code, failed.status_code = 403, 500
+
+    assert QuietForbidden().filter(forbidden) and forbidden.exc_info is None
+    assert QuietForbidden().filter(failed) and failed.exc_info is not None

@@ -355,6 +355,7 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {"quiet_forbidden": {"()": "workbench.logfilters.QuietForbidden"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
@@ -362,6 +363,8 @@ LOGGING = {
     "loggers": {
         # Replaces Django's own handlers, which would print each line twice.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # A 403 is one line, without PermissionDenied's traceback.
+        "django.request": {"filters": ["quiet_forbidden"]},
         # Failures and lockouts are warnings; its INFO lines are bookkeeping.
         "axes": {"level": "WARNING"},
     },
