@@ -160,6 +160,20 @@ def test_progress_tells_the_phase_and_the_counts(queued, project, owner_client):
     assert 'hx-trigger="every 1s"' in html
 
 
+def test_a_job_just_taken_says_its_phase_before_it_counts(
+    queued, project, owner_client
+):
+    """Before the worker knows how many items it will make, no '0 of 0'."""
+    owner_client.get(_url(project))
+    job = _job(project)
+    SimulationJob.objects.filter(pk=job.pk).update(state="running", phase="generating")
+
+    html = _html(owner_client.get(_url(project, f"jobs/{job.pk}/"), headers=HTMX))
+
+    assert "Making the sample data…" in html
+    assert "0 of 0" not in html
+
+
 def test_results_stored_since_the_last_poll_come_out_of_band(project, owner_client):
     owner_client.get(_url(project))
     job = _job(project)
