@@ -126,6 +126,11 @@ class PatternRun:
     draws: int = 0
     failed_draw: Draw | None = None
     drawn: bool = False
+    # The read units of each typical draw (an item's own values, so each
+    # partition as often as it holds items). The run itself reads the
+    # largest result its parameter search found, the one that shows the
+    # most; what a request costs on average is the draws' mean.
+    draw_units: list[float] = field(default_factory=list)
     # For an update: the change it was costed on ("status: OPEN -> SHIPPED").
     transition: str = ""
 
@@ -609,6 +614,8 @@ class Simulation:
             if trial.verdict.broken:
                 result.failed_draw = Draw(kind, params, trial.verdict)
                 break
+            if kind == "typical":
+                result.draw_units.append(trial.capacity.read)
         result.draws = tried
         return result
 

@@ -5,6 +5,9 @@ stored."""
 
 from __future__ import annotations
 
+import statistics
+from pathlib import Path
+
 import pytest
 
 from modeler.designfile import read_design
@@ -81,3 +84,24 @@ def test_a_scan_is_costed_at_the_items_stored() -> None:
     sample = _review("ALL").cost.patterns[1].units
     stored = _review("ALL", stored_items=2_000_000).cost.patterns[1].units
     assert stored == pytest.approx(sample * 2_000_000 / 200)
+
+
+def test_a_read_is_costed_at_a_typical_request_not_at_the_largest_example():
+    """The simulated request reads the largest result its parameter search
+    found: in the social graph, the most-followed user of those tried (5
+    RCU). Followers are skewed (Zipf), so most requests read far less; the
+    cost takes the mean of the typical draws, each drawn from a follow item,
+    so each user as often as they are followed."""
+    text = Path(__file__).resolve().parents[2] / "examples" / "social-graph.yaml"
+    design = read_design(text.read_bytes()).design
+    review = review_design(design, simulation=Simulation(design))
+    names = [p.name for p in design.access_patterns]
+    position = names.index("Followers of a user")
+    run, costed = review.runs[position], review.cost.patterns[position]
+
+    assert len(run.draw_units) >= 10
+    assert costed.units == pytest.approx(statistics.fmean(run.draw_units))
+    assert costed.units < run.capacity.read / 2
+    # A pattern every request of which reads the same is costed as it ran.
+    profile = names.index("Get user profile")
+    assert review.cost.patterns[profile].units == review.runs[profile].capacity.read

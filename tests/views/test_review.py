@@ -138,9 +138,9 @@ def test_an_editor_sets_the_projects_prices_and_item_count(
     html = _html(editor_client.get(_page(project)))
     assert "Prices for eu-west-1 as of 2025-06-01 (this project's)" in html
     assert "2,000,000 items" in html
-    # Reads and writes cost twice the site's prices: $366.44175 a month on
-    # demand (the open orders' second read included) becomes $732.8835.
-    assert "$732.88" in html
+    # Reads and writes cost twice the site's prices: $364.79925 a month on
+    # demand (the open orders' second read included) becomes $729.5985.
+    assert "$729.60" in html
     # New prices make a new review in a new job; the patterns are not run
     # again.
     assert SimulationJob.objects.filter(project=project).count() == 2
