@@ -172,9 +172,9 @@ def revision_write(
         ]
     )
     # The design is not remembered as the caller made it: this process
-    # reads it back from the database as every other one does. PostgreSQL's
-    # jsonb keeps an object's keys in an order of its own (a generator's
-    # parameters, an item's attributes), so the caller's design can differ
-    # from the stored one in order, hence in digest, and the job worker
-    # refuses a simulation asked for under a digest it does not read.
+    # reads it back from the database as every other one does, so all of
+    # them share one design, hence one digest (the job worker refuses a
+    # simulation asked for under a digest it does not read). The caller's
+    # copy differed from the stored one when PostgreSQL's jsonb reordered
+    # an object's keys, as it still does in revisions stored before 0015.
     return revision
