@@ -21,6 +21,7 @@ from modeler.jobs.pickling import dumps, loads
 from modeler.models import Project, Revision
 from modeler.problems import has_errors
 from modeler.services import (
+    LimitError,
     StaleVersionError,
     project_revision_design,
     project_save_design,
@@ -225,13 +226,16 @@ def key_proposal_adopt(
     )
     if digest and digest != proposal_digest(design):
         raise ProposalChanged(f"Proposal {number} is not the one shown.")
-    project, problems = project_save_design(
-        project=project,
-        design=design,
-        version=version,
-        author=author,
-        summary=f"adopted key proposal {number}",
-    )
+    try:
+        project, problems = project_save_design(
+            project=project,
+            design=design,
+            version=version,
+            author=author,
+            summary=f"adopted key proposal {number}",
+        )
+    except LimitError as exc:
+        raise ProposalRefused(f"Proposal {number} was not saved: {exc}.") from None
     if has_errors(problems):
         errors = "; ".join(f"{p.path}: {p.message}" for p in problems if p.is_error)
         raise ProposalRefused(f"Proposal {number} was not saved: {errors}.")

@@ -94,6 +94,17 @@ class EditConflict(Exception):
         )
 
 
+class LimitError(ValueError):
+    """A save would take the design past a limit of the site that the design
+    it replaces was within (an editor's count, another seed, an undo or a
+    restore of a revision saved before the limit was lowered); `problems`
+    are those limits' errors."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(problems[0].message)
+        self.problems = problems
+
+
 class TooManyItemsError(ValueError):
     """An import that would leave the project with more than OWN_ITEMS_MAX
     items of the user's own."""
@@ -267,7 +278,8 @@ def project_save_design(
 ) -> tuple[Project, list[Problem]]:
     """Save `design` as the project's next revision if the project is still
     at `version` and the design has no error. Returns the problems (warnings,
-    or the errors that stopped it).
+    or the errors that stopped it). LimitError when it would take the design
+    past a limit of the site.
 
     The editor saves with `allow_errors`: a design being built has errors
     that later edits resolve (an entity before its key templates); it has
@@ -287,6 +299,11 @@ def project_save_design(
         )
     # Everything but the writes is done before the project's row is locked.
     before = design_from_revision_id(previous.pk)
+    # Every save is held to the limits, whatever made it: a design may
+    # shrink past one (the site may have lowered it), not grow past it.
+    excesses = new_excesses(before, design)
+    if excesses:
+        raise LimitError(excesses)
     design = elements.with_uids(design, before)
     record = RevisionRecord(
         design=design,
@@ -687,31 +704,17 @@ def _sample_data_edit(**changes: Any) -> Edit:
     )
 
 
-class SampleLimitError(ValueError):
-    """The edit would take the sample data past the site's limit."""
-
-
 def sample_seed_set(
     *, project: Project, seed: int, version: int, author: AbstractBaseUser | None
 ) -> None:
     """Generate the project's sample data from another seed. Counts drawn
     from a distribution depend on the seed, so another seed may make more
-    items than the site allows: SampleLimitError, and nothing is saved."""
-
-    def within_limits(current: d.Design, edited: d.Design) -> None:
-        excesses = new_excesses(current, edited)
-        if excesses:
-            raise SampleLimitError(
-                f"From seed {seed}, {excesses[0].message}. Pick another seed, "
-                "or lower a count in Entities."
-            )
-
+    items than the site allows: LimitError, and nothing is saved."""
     project_edit(
         project=project,
         version=version,
         edit=_sample_data_edit(seed=seed),
         author=author,
-        check=within_limits,
     )
 
 

@@ -26,7 +26,6 @@ from modeler import design as d
 from modeler import design_edits as edits
 from modeler import services
 from modeler.design_check import check_design
-from modeler.limits import new_excesses
 from modeler.models import Project
 from modeler.problems import Problem
 
@@ -84,19 +83,21 @@ def _save(
                 and not p.path.endswith(".keys")  # the entity's keys as a whole
                 and not (where == "table" and _within(p.path, "table.indexes"))
             ]
-        # Taking the design past a limit is refused whatever part was
-        # edited: raising a parent's count can take a child's sample past it.
-        blocking += [p for p in new_excesses(current, edited) if p not in blocking]
         if blocking:
             raise EditRefused(blocking)
 
-    project, saved, problems = services.project_edit(
-        project=project,
-        version=version,
-        edit=edit,
-        author=author,
-        check=refuse_part_errors,
-    )
+    try:
+        project, saved, problems = services.project_edit(
+            project=project,
+            version=version,
+            edit=edit,
+            author=author,
+            check=refuse_part_errors,
+        )
+    except services.LimitError as exc:
+        # Refused whatever part was edited: raising a parent's count can
+        # take a child's sample past the limit.
+        raise EditRefused(exc.problems) from None
     return Saved(project, saved, problems)
 
 

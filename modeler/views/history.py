@@ -62,6 +62,8 @@ def _revert(request: HttpRequest, project_id: int, *, redo: bool) -> HttpRespons
         messages.error(request, str(exc))
     except EditConflict as exc:
         messages.error(request, f"Not {'redone' if redo else 'undone'}: {exc.message}")
+    except services.LimitError as exc:
+        messages.error(request, f"Not {'redone' if redo else 'undone'}: {exc}.")
     else:
         word = "Redid" if redo else "Undid"
         summary = revision.summary.removeprefix("undid: ")
@@ -186,6 +188,9 @@ def revision_restore(
         )
     except HistoryError as exc:
         raise Http404(str(exc)) from None
+    except services.LimitError as exc:
+        messages.error(request, f"Revision {number} was not restored: {exc}.")
+        return redirect("history-page", project_id=project_id)
     messages.success(
         request,
         f"Restored revision {number} as revision {restored.number}; the "

@@ -241,8 +241,12 @@ def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
         except services.StaleVersionError as exc:
             form.add_error(None, str(exc))
             stale = True
-        except services.SampleLimitError as exc:
-            form.add_error("seed", str(exc))
+        except services.LimitError as exc:
+            form.add_error(
+                "seed",
+                f"From seed {seed}, {exc}. Pick another seed, or lower a count "
+                "in Entities.",
+            )
         else:
             messages.success(request, f"The sample data now comes from seed {seed}.")
             return redirect("simulation-page", project_id=project_id)

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from modeler import services
-from tests.views.conftest import stored_design
+from modeler import limits, services
+from tests.views.conftest import stored_design, with_roots
 from tests.views.test_history_services import _describe, _rename
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -257,3 +257,36 @@ def test_presence_is_for_members_only(project, outsider_client: Client):
     assert outsider_client.get(url).status_code == 404
     anonymous = Client().get(url)
     assert anonymous.status_code == 302
+
+
+@pytest.mark.django_db
+def test_undo_and_restore_cannot_take_the_design_past_a_lowered_limit(
+    project, editor, editor_client: Client
+):
+    """The site lowered SAMPLE_MAX_ITEMS after revision 1 (7,972 items) was
+    saved; revision 2 has 3 customers (about a hundred items). Going back to
+    revision 1 would grow the design past the limit: refused, as a save from
+    the editor would be, and nothing is saved."""
+    services.project_save_design(
+        project=project,
+        design=with_roots(stored_design(project), 3),
+        version=1,
+        author=editor,
+    )
+    number = services.undo_state(project=project, user=editor).undo.number
+    refused = (
+        "the sample data would hold 7,972 items; this workbench allows at most "
+        "5,000 (setting SAMPLE_MAX_ITEMS)."
+    )
+
+    with limits.configured(limits.DesignLimits(sample_items=5_000)):
+        undo = editor_client.post(f"/projects/{project.pk}/undo/", {"number": number})
+        restore = editor_client.post(f"/projects/{project.pk}/history/1/restore/")
+
+    (message,) = _messages(undo)
+    assert message.startswith("Not undone: with ") and message.endswith(refused)
+    *_, message = _messages(restore)  # after the undo's, not yet shown
+    assert message.startswith("Revision 1 was not restored: with ")
+    assert message.endswith(refused)
+    project.refresh_from_db()
+    assert project.version == 2

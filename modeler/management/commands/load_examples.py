@@ -20,7 +20,7 @@ from django.db import transaction
 from modeler.examples import ExampleError, examples
 from modeler.models import Project, Revision
 from modeler.selectors import project_design
-from modeler.services import project_create, project_save_design
+from modeler.services import LimitError, project_create, project_save_design
 
 
 class Command(BaseCommand):
@@ -60,14 +60,17 @@ class Command(BaseCommand):
                 project_create(owner=user, design=design)
                 created.append(design.name)
             elif reset and project_design(project=project) != design:
-                project_save_design(
-                    project=project,
-                    design=design,
-                    version=project.version,
-                    author=user,
-                    kind=Revision.Kind.RESTORE,
-                    summary="restored the example design",
-                )
+                try:
+                    project_save_design(
+                        project=project,
+                        design=design,
+                        version=project.version,
+                        author=user,
+                        kind=Revision.Kind.RESTORE,
+                        summary="restored the example design",
+                    )
+                except LimitError as exc:
+                    raise CommandError(f"{design.name}: {exc}") from None
                 restored.append(design.name)
             else:
                 kept.append(design.name)
