@@ -211,6 +211,7 @@ class Table:
         self.key = spec.key
         self.types = spec.attribute_types
         self.key_attributes = spec.key.attributes
+        self._key_names = frozenset(self.key_attributes)
         self.partition_key = spec.key.partition[0]
         self.sort_key = spec.key.sort[0] if spec.key.sort else None
         self.store = Store(spec.key.partition, spec.key.sort, (), item_size)
@@ -286,15 +287,10 @@ class Table:
     def check_key(self, key: Item) -> None:
         """Check the Key of GetItem, UpdateItem, DeleteItem...: exactly the
         table's key attributes, with their declared types."""
-        if len(key) != len(self.key_attributes):
+        if key.keys() != self._key_names:  # exactly these names, in C
             raise ValidationException(
                 "The provided key element does not match the schema"
             )
-        for attr in self.key_attributes:
-            if attr not in key:
-                raise ValidationException(
-                    "The provided key element does not match the schema"
-                )
         for attr in self.key_attributes:
             value = key[attr]
             kind = self.types[attr]
