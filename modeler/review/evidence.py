@@ -329,7 +329,7 @@ class Evidence:
         if all(types[name] == "S" for name in names):
             # String keys (the load refused any other value): their UTF-8
             # length in one piece, as item_size measures strings.
-            return lambda item: base + _text_size("".join(values(item)))
+            return lambda item: base + value_size("".join(values(item)))
         return lambda item: base + sum(map(value_size, values(item)))
 
     @property
@@ -384,8 +384,3 @@ class Evidence:
         if index.projection.type == "INCLUDE":
             projected |= set(index.projection.attributes)
         return needed, projected
-
-
-def _text_size(text: str) -> int:
-    """The UTF-8 length of a string."""
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
