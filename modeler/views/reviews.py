@@ -141,14 +141,25 @@ def review_comment(request: HttpRequest, project_id: int, pk: int) -> HttpRespon
                 body=form.cleaned_data["body"],
                 element=form.cleaned_data["element"] or sessions.WHOLE_REVIEW,
                 parent=parent,
-                link=request.build_absolute_uri(
-                    reverse("review-session", args=[project_id, pk])
-                ),
             )
         except sessions.ReviewError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, "Comment added.")
+            unsent = sessions.comment_notify_mentioned(
+                comment=comment,
+                link=request.build_absolute_uri(
+                    reverse("review-session", args=[project_id, pk])
+                ),
+            )
+            if unsent:
+                names = ", ".join(n.username for n in unsent)
+                messages.warning(
+                    request,
+                    f"The comment is saved, but the email telling {names} could "
+                    f"not be sent: {unsent[0].reason}. Tell them another way, or "
+                    "ask the site's operator to check its email settings.",
+                )
             url = redirect("review-session", project_id=project_id, pk=pk)
             url["Location"] += f"#comment-{(parent or comment).pk}"
             return url
