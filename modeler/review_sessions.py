@@ -17,7 +17,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from modeler import design as d
@@ -408,21 +408,29 @@ def share_link_create(
     author: AbstractBaseUser,
     number: int,
     days: int | None,
+    include_comments: bool = False,
 ) -> tuple[ShareLink, str]:
     """A new share link to revision `number`, valid `days` (None: until
-    revoked). Returns it and its token, which is not stored."""
+    revoked). With `include_comments` it shows the comments still open in
+    that revision's reviews now, with their replies, and never any written,
+    replied or resolved after. Returns it and its token, which is not
+    stored."""
     revision = Revision.objects.filter(project=project, number=number).first()
     if revision is None:
         raise ReviewError(f"The project has no revision {number}.")
     token = secrets.token_urlsafe(SHARE_TOKEN_BYTES)
-    link = ShareLink.objects.create(
-        project=project,
-        revision=revision,
-        token_hash=_token_hash(token),
-        prefix=token[:6],
-        created_by=author,
-        expires=timezone.now() + timedelta(days=days) if days else None,
-    )
+    with transaction.atomic():
+        link = ShareLink.objects.create(
+            project=project,
+            revision=revision,
+            token_hash=_token_hash(token),
+            prefix=token[:6],
+            created_by=author,
+            expires=timezone.now() + timedelta(days=days) if days else None,
+            include_comments=include_comments,
+        )
+        if include_comments:
+            link.comments.set(_open_threads(revision))
     return link, token
 
 
@@ -449,10 +457,36 @@ def share_link_open(token: str) -> ShareLink | None:
     return link
 
 
-def open_comments(project: Project) -> list[ReviewComment]:
-    """The unresolved comments of the project's reviews, for the pack."""
-    return list(
-        ReviewComment.objects.filter(
-            session__project=project, parent=None, resolved=False
-        ).select_related("author", "session")
+def _open_threads(revision: Revision) -> QuerySet[ReviewComment]:
+    """The unresolved comments of the reviews held on `revision`, with
+    their replies."""
+    return ReviewComment.objects.filter(session__revision=revision).filter(
+        Q(parent=None, resolved=False) | Q(parent__parent=None, parent__resolved=False)
     )
+
+
+@dataclass
+class PackThread:
+    comment: ReviewComment
+    replies: list[ReviewComment] = field(default_factory=list)
+
+
+def pack_threads(
+    *, revision: Revision, link: ShareLink | None = None
+) -> list[PackThread]:
+    """The comments a review pack of `revision` shows, oldest first: for
+    members, the open threads of the reviews held on that revision, with
+    their replies; through a share link, the ones it was made with (none
+    unless its owner chose to include them)."""
+    if link is None:
+        found = _open_threads(revision)
+    elif link.include_comments:
+        found = link.comments.all()
+    else:
+        return []
+    comments = list(found.select_related("author", "session").order_by("created", "pk"))
+    threads = {c.pk: PackThread(c) for c in comments if c.parent_id is None}
+    for comment in comments:
+        if comment.parent_id in threads:
+            threads[comment.parent_id].replies.append(comment)
+    return list(threads.values())
