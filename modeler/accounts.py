@@ -18,11 +18,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.tokens import default_token_generator
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+
+from modeler.mail import mail_send
 
 User = get_user_model()
 
@@ -98,9 +99,4 @@ def account_confirm(*, uid: str, token: str) -> AbstractBaseUser | None:
 
 
 def _mail(to: str, subject: str, body: str) -> None:
-    send_mail(
-        f"Single-table workbench: {subject}",
-        body,
-        settings.DEFAULT_FROM_EMAIL,
-        [to],
-    )
+    mail_send(to=to, subject=f"Single-table workbench: {subject}", body=body)

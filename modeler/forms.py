@@ -12,13 +12,23 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxLengthValidator
 
 from modeler import design as d
+from modeler.mail import one_line
 from modeler.models import Role
 from modeler.services import OWN_ITEMS_MAX
 from modeler.uploads import upload_size_error
 
 
+class OneLineField(forms.CharField):
+    """A name, which is one line by nature: line breaks, tabs and other
+    control characters (pasted, or sent by hand) become single spaces, so
+    the name heads pages and email subjects as it reads."""
+
+    def to_python(self, value: Any) -> str:
+        return one_line(super().to_python(value))
+
+
 class ProjectCreateForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = OneLineField(max_length=200)
     description = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
@@ -42,7 +52,7 @@ class DesignImportForm(forms.Form):
             attrs={"rows": 8, "spellcheck": "false", "class": "code-input"}
         ),
     )
-    name = forms.CharField(
+    name = OneLineField(
         required=False,
         max_length=200,
         label="Project name",
@@ -130,7 +140,7 @@ class LiveTableImportForm(forms.Form):
         help_text="At most 1,000, read by an eventually consistent parallel Scan; "
         "they become the project's own items.",
     )
-    name = forms.CharField(
+    name = OneLineField(
         required=False,
         max_length=200,
         label="Project name",
@@ -313,7 +323,7 @@ class LoginForm(AuthenticationForm):
 class ReviewOpenForm(forms.Form):
     """A review opened on a revision, with the members taking part."""
 
-    title = forms.CharField(max_length=200)
+    title = OneLineField(max_length=200)
     number = forms.IntegerField(label="Revision", min_value=1)
     participants = forms.ModelMultipleChoiceField(
         queryset=get_user_model().objects.none(),

@@ -309,7 +309,10 @@ class ReviewVisit(models.Model):
 class ShareLink(models.Model):
     """A read-only link to one revision's review pack for people without an
     account. Only the token's SHA-256 is kept (the link is shown once, when
-    it is made); `prefix` names it in the list."""
+    it is made); `prefix` names it in the list. It shows the revision, and
+    the review comments only when its owner chose so: then the ones in
+    `comments`, fixed when it was made, so that nothing written, replied or
+    resolved since reaches whoever holds the link."""
 
     project = models.ForeignKey(Project, models.CASCADE, related_name="share_links")
     revision = models.ForeignKey(Revision, models.PROTECT, related_name="+")
@@ -322,6 +325,10 @@ class ShareLink(models.Model):
     expires = models.DateTimeField(null=True, blank=True)
     revoked = models.DateTimeField(null=True, blank=True)
     last_used = models.DateTimeField(null=True, blank=True)
+    include_comments = models.BooleanField(default=False)
+    # The open comments of the revision's reviews, with their replies, when
+    # the link was made (with include_comments).
+    comments = models.ManyToManyField(ReviewComment, blank=True, related_name="+")
 
     class Meta:
         ordering = ["-created", "-pk"]

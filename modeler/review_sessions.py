@@ -16,15 +16,15 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from modeler import design as d
 from modeler.conversion import design_from_revision
 from modeler.history.elements import elements
 from modeler.jobs.services import design_review_get
+from modeler.mail import Mail, mails_send, one_line
 from modeler.models import (
     Project,
     ReviewComment,
@@ -82,11 +82,11 @@ def comment_add(
     body: str,
     element: str = WHOLE_REVIEW,
     parent: ReviewComment | None = None,
-    link: str = "",
 ) -> ReviewComment:
     """A comment on `element` (an id of the reviewed revision's elements),
     or a reply to `parent` (on the parent's element). The members it names
-    as @username get an email with `link` (the review's address)."""
+    are told by `comment_notify_mentioned`, after: the comment is kept
+    whatever the mail does."""
     body = body.strip()
     if not body:
         raise ReviewError("Write something first.")
@@ -114,7 +114,7 @@ def comment_add(
             if found is None:
                 raise ReviewError("The reviewed revision has no such element.")
             label = found.label
-    comment = ReviewComment.objects.create(
+    return ReviewComment.objects.create(
         session=session,
         author=author,
         element=element,
@@ -123,9 +123,6 @@ def comment_add(
         body=body,
         written_at=session.project.version,
     )
-    if link:
-        _notify_mentioned(comment, link)
-    return comment
 
 
 MENTION = re.compile(r"(?<![\w.])@([\w.@+-]+)")
@@ -145,25 +142,42 @@ def mentioned(session: ReviewSession, body: str) -> list[AbstractBaseUser]:
     )
 
 
-def _notify_mentioned(comment: ReviewComment, link: str) -> None:
-    """Email each member the comment names (not its author), through
-    Django's email backend."""
+@dataclass(frozen=True)
+class NotNotified:
+    """A member a comment named whose email could not be sent, and why."""
+
+    username: str
+    reason: str
+
+
+def comment_notify_mentioned(*, comment: ReviewComment, link: str) -> list[NotNotified]:
+    """Email each member the comment names as @username (not its author),
+    with `link` (the review's address); returns those whose email could
+    not be sent, for the page to say so."""
     session = comment.session
     author = comment.author.get_username() if comment.author else "Someone"
-    for user in mentioned(session, comment.body):
-        if user.pk == comment.author_id or not user.email:
-            continue
-        send_mail(
-            subject=f"{author} mentioned you in the review “{session.title}”",
-            message=(
-                f"{author} mentioned you in the review “{session.title}” of "
-                f"the project {session.project.name}"
-                + (f", on {comment.element_label}" if comment.element_label else "")
-                + f":\n\n{comment.body}\n\nOpen the review: {link}\n"
-            ),
-            from_email=None,
-            recipient_list=[user.email],
-        )
+    title, project = one_line(session.title), one_line(session.project.name)
+    on = f", on {comment.element_label}" if comment.element_label else ""
+    to = {
+        user.email: user.get_username()
+        for user in mentioned(session, comment.body)
+        if user.pk != comment.author_id and user.email
+    }
+    failures = mails_send(
+        [
+            Mail(
+                to=email,
+                subject=f"{author} mentioned you in the review “{title}”",
+                body=(
+                    f"{author} mentioned you in the review “{title}” of the "
+                    f"project {project}{on}:\n\n{comment.body}\n\n"
+                    f"Open the review: {link}\n"
+                ),
+            )
+            for email in to
+        ]
+    )
+    return [NotNotified(to[f.mail.to], f.reason) for f in failures]
 
 
 def comment_resolve(*, comment: ReviewComment, resolved: bool) -> ReviewComment:
@@ -394,21 +408,29 @@ def share_link_create(
     author: AbstractBaseUser,
     number: int,
     days: int | None,
+    include_comments: bool = False,
 ) -> tuple[ShareLink, str]:
     """A new share link to revision `number`, valid `days` (None: until
-    revoked). Returns it and its token, which is not stored."""
+    revoked). With `include_comments` it shows the comments still open in
+    that revision's reviews now, with their replies, and never any written,
+    replied or resolved after. Returns it and its token, which is not
+    stored."""
     revision = Revision.objects.filter(project=project, number=number).first()
     if revision is None:
         raise ReviewError(f"The project has no revision {number}.")
     token = secrets.token_urlsafe(SHARE_TOKEN_BYTES)
-    link = ShareLink.objects.create(
-        project=project,
-        revision=revision,
-        token_hash=_token_hash(token),
-        prefix=token[:6],
-        created_by=author,
-        expires=timezone.now() + timedelta(days=days) if days else None,
-    )
+    with transaction.atomic():
+        link = ShareLink.objects.create(
+            project=project,
+            revision=revision,
+            token_hash=_token_hash(token),
+            prefix=token[:6],
+            created_by=author,
+            expires=timezone.now() + timedelta(days=days) if days else None,
+            include_comments=include_comments,
+        )
+        if include_comments:
+            link.comments.set(_open_threads(revision))
     return link, token
 
 
@@ -435,10 +457,36 @@ def share_link_open(token: str) -> ShareLink | None:
     return link
 
 
-def open_comments(project: Project) -> list[ReviewComment]:
-    """The unresolved comments of the project's reviews, for the pack."""
-    return list(
-        ReviewComment.objects.filter(
-            session__project=project, parent=None, resolved=False
-        ).select_related("author", "session")
+def _open_threads(revision: Revision) -> QuerySet[ReviewComment]:
+    """The unresolved comments of the reviews held on `revision`, with
+    their replies."""
+    return ReviewComment.objects.filter(session__revision=revision).filter(
+        Q(parent=None, resolved=False) | Q(parent__parent=None, parent__resolved=False)
     )
+
+
+@dataclass
+class PackThread:
+    comment: ReviewComment
+    replies: list[ReviewComment] = field(default_factory=list)
+
+
+def pack_threads(
+    *, revision: Revision, link: ShareLink | None = None
+) -> list[PackThread]:
+    """The comments a review pack of `revision` shows, oldest first: for
+    members, the open threads of the reviews held on that revision, with
+    their replies; through a share link, the ones it was made with (none
+    unless its owner chose to include them)."""
+    if link is None:
+        found = _open_threads(revision)
+    elif link.include_comments:
+        found = link.comments.all()
+    else:
+        return []
+    comments = list(found.select_related("author", "session").order_by("created", "pk"))
+    threads = {c.pk: PackThread(c) for c in comments if c.parent_id is None}
+    for comment in comments:
+        if comment.parent_id in threads:
+            threads[comment.parent_id].replies.append(comment)
+    return list(threads.values())

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -35,6 +34,7 @@ from modeler.exporters.live_import import read_live_table, table_properties
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
 from modeler.limits import check_limits, new_excesses
+from modeler.mail import mail_send, one_line
 from modeler.models import Invitation, Membership, Project, ReviewSettings, Revision
 from modeler.problems import Problem, has_errors
 from modeler.review.prices import Prices
@@ -134,6 +134,9 @@ def project_create(
 ) -> Project:
     """A new project holding `design`, its first revision. The caller has
     checked the design."""
+    # A name heads pages and email subjects: one line, even when a design
+    # file or a form brought line breaks.
+    design = dataclasses.replace(design, name=one_line(design.name))
     project = Project.objects.create(
         owner=owner, name=design.name, description=design.description
     )
@@ -636,8 +639,26 @@ def invitation_send(
     """Email `email` a link that makes whoever opens it, logged in, a member
     of the project with `role`. The same for any address, with an account
     or not: the owner learns nothing about who has one. Inviting the same
-    address again replaces the earlier invitation (and its link)."""
+    address again replaces the earlier invitation (and its link).
+
+    The invitation is stored only once its email has left: MailError, and
+    nothing saved (an earlier invitation to the address still works), when
+    it cannot be sent. Its link is for the invitee's mailbox alone, so it is
+    never shown to the owner instead. The email goes first, before the
+    write, so that no database lock waits on the mail server."""
     token = secrets.token_urlsafe(32)
+    name = one_line(project.name)
+    mail_send(
+        to=email,
+        subject=f"Single-table workbench: join the project {name}",
+        body=(
+            f"{invited_by.get_username()} invites you to the project "
+            f"'{name}' on the single-table workbench, as {role}.\n\n"
+            f"Join it: {link(reverse('invitation-accept', args=[token]))}\n\n"
+            "Log in first, or sign up if you have no account. The link works "
+            f"for {INVITATION_DAYS} days, once."
+        ),
+    )
     Invitation.objects.update_or_create(
         project=project,
         email=email.lower(),
@@ -647,16 +668,6 @@ def invitation_send(
             "invited_by": invited_by,
             "created": timezone.now(),
         },
-    )
-    send_mail(
-        f"Single-table workbench: join the project {project.name}",
-        f"{invited_by.get_username()} invites you to the project "
-        f"'{project.name}' on the single-table workbench, as {role}.\n\n"
-        f"Join it: {link(reverse('invitation-accept', args=[token]))}\n\n"
-        "Log in first, or sign up if you have no account. The link works for "
-        f"{INVITATION_DAYS} days, once.",
-        settings.DEFAULT_FROM_EMAIL,
-        [email],
     )
 
 

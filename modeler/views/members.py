@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from modeler import selectors, services
 from modeler.forms import InvitationForm, MemberRoleForm
+from modeler.mail import MailError
 from modeler.models import Membership
 from modeler.views.statuses import INVALID
 
@@ -40,19 +41,28 @@ def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
     )
     if inviting and invite.is_valid():
         email, chosen = invite.cleaned_data["email"], invite.cleaned_data["role"]
-        services.invitation_send(
-            project=project,
-            email=email,
-            role=chosen,
-            invited_by=request.user,
-            link=request.build_absolute_uri,
-        )
-        messages.success(
-            request,
-            f"Invitation sent to {email}: whoever opens its link, logged in, "
-            f"becomes a {chosen}.",
-        )
-        return redirect("project-members", project_id=project_id)
+        try:
+            services.invitation_send(
+                project=project,
+                email=email,
+                role=chosen,
+                invited_by=request.user,
+                link=request.build_absolute_uri,
+            )
+        except MailError as exc:
+            invite.add_error(
+                None,
+                f"The invitation email could not be sent: {exc}. Nothing was "
+                "saved: try again later, or ask the site's operator to check its "
+                "email settings (EMAIL_HOST and the others in the README).",
+            )
+        else:
+            messages.success(
+                request,
+                f"Invitation sent to {email}: whoever opens its link, logged in, "
+                f"becomes a {chosen}.",
+            )
+            return redirect("project-members", project_id=project_id)
     if write and not inviting and role.is_valid():
         member, chosen = role.cleaned_data["member"], role.cleaned_data["role"]
         services.membership_set(project=project, user=member.user, role=chosen)

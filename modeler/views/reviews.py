@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -141,14 +141,25 @@ def review_comment(request: HttpRequest, project_id: int, pk: int) -> HttpRespon
                 body=form.cleaned_data["body"],
                 element=form.cleaned_data["element"] or sessions.WHOLE_REVIEW,
                 parent=parent,
-                link=request.build_absolute_uri(
-                    reverse("review-session", args=[project_id, pk])
-                ),
             )
         except sessions.ReviewError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, "Comment added.")
+            unsent = sessions.comment_notify_mentioned(
+                comment=comment,
+                link=request.build_absolute_uri(
+                    reverse("review-session", args=[project_id, pk])
+                ),
+            )
+            if unsent:
+                names = ", ".join(n.username for n in unsent)
+                messages.warning(
+                    request,
+                    f"The comment is saved, but the email telling {names} could "
+                    f"not be sent: {unsent[0].reason}. Tell them another way, or "
+                    "ask the site's operator to check its email settings.",
+                )
             url = redirect("review-session", project_id=project_id, pk=pk)
             url["Location"] += f"#comment-{(parent or comment).pk}"
             return url
@@ -214,11 +225,19 @@ class ShareLinkForm(forms.Form):
         max_value=365,
         help_text="Empty: until revoked.",
     )
+    # What the link shows is said beside the box (share-links.html).
+    include_comments = forms.BooleanField(
+        label="Include the review comments",
+        required=False,
+        widget=forms.CheckboxInput(attrs={"aria-describedby": "link-visible"}),
+    )
 
 
-def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpResponse:  # noqa: ANN001
+def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse:  # noqa: ANN001
     """The review pack of one revision: design, key map, patterns with
-    their verdicts, findings, cost and the open comments."""
+    their verdicts, findings, cost and the open comments of its reviews;
+    through a share `link`, only the comments it was made with."""
+    shared = link is not None
     design = design_from_revision(revision)
     found = jobs.design_review_get(
         project=project,
@@ -230,7 +249,7 @@ def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpRespo
     if review is None:
         # The simulation job makes the review: a page without script that
         # reloads itself until the pack is ready (then the download too).
-        context = {"project": project, "revision": revision, "pending": found.job}
+        context = {"design": design, "revision": revision, "pending": found.job}
         response = render(request, "modeler/review-pack.html", context)
         response["Content-Security-Policy"] = PACK_POLICY
         response["X-Robots-Tag"] = "noindex"
@@ -239,10 +258,9 @@ def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpRespo
     key_attributes, key_rows = key_map_rows(design)
     runs = dict(zip(design.access_patterns, review.runs, strict=True))
     context = {
-        "project": project,
         "revision": revision,
         "design": design,
-        "shared": shared,
+        "link": link,
         "generated": timezone.now(),
         "key_attributes": key_attributes,
         "key_rows": key_rows,
@@ -260,14 +278,14 @@ def _pack(request: HttpRequest, project, revision, *, shared: bool) -> HttpRespo
             for p in design.access_patterns
         ],
         "review": review,
-        "comments": sessions.open_comments(project),
+        "threads": sessions.pack_threads(revision=revision, link=link),
         "overview_svg": _overview_svg(design),
     }
     response = render(request, "modeler/review-pack.html", context)
     response["Content-Security-Policy"] = PACK_POLICY
     response["X-Robots-Tag"] = "noindex"
     if request.GET.get("download"):
-        name = f"{slugify(project.name) or 'design'}-r{revision.number}-review.html"
+        name = f"{slugify(design.name) or 'design'}-r{revision.number}-review.html"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -293,7 +311,7 @@ def review_pack(request: HttpRequest, project_id: int, number: int) -> HttpRespo
     revision = Revision.objects.filter(project=access.project, number=number).first()
     if revision is None:
         raise Http404("No such revision")
-    return _pack(request, access.project, revision, shared=False)
+    return _pack(request, access.project, revision)
 
 
 @require_http_methods(["GET"])
@@ -303,7 +321,7 @@ def shared_pack(request: HttpRequest, token: str) -> HttpResponse:
     link = sessions.share_link_open(token)
     if link is None:
         raise Http404("No such link")
-    return _pack(request, link.project, link.revision, shared=True)
+    return _pack(request, link.project, link.revision, link=link)
 
 
 @login_required
@@ -325,6 +343,7 @@ def share_links(request: HttpRequest, project_id: int) -> HttpResponse:
                     author=request.user,
                     number=form.cleaned_data["number"],
                     days=form.cleaned_data["days"],
+                    include_comments=form.cleaned_data["include_comments"],
                 )
             except sessions.ReviewError as exc:
                 form.add_error("number", str(exc))
@@ -332,10 +351,16 @@ def share_links(request: HttpRequest, project_id: int) -> HttpResponse:
                 address = request.build_absolute_uri(
                     reverse("shared-pack", args=[token])
                 )
+                shows = (
+                    "with its reviews' open comments "
+                    f"({link.comments.count() or 'none now'}, replies included)"
+                    if link.include_comments
+                    else "without comments"
+                )
                 messages.success(
                     request,
-                    f"Share link to revision {link.revision.number}: {address} "
-                    "(copy it now: it is not shown again).",
+                    f"Share link to revision {link.revision.number}, {shows}: "
+                    f"{address} (copy it now: it is not shown again).",
                 )
                 return redirect("share-links", project_id=project_id)
         status = INVALID
@@ -344,9 +369,9 @@ def share_links(request: HttpRequest, project_id: int) -> HttpResponse:
         "project": project,
         "section": "reviews",
         "form": form,
-        "links": ShareLink.objects.filter(project=project).select_related(
-            "revision", "created_by"
-        ),
+        "links": ShareLink.objects.filter(project=project)
+        .select_related("revision", "created_by")
+        .annotate(comments_shown=Count("comments")),
         "now": timezone.now(),
     }
     return render(request, "modeler/share-links.html", context, status=status)
