@@ -29,7 +29,7 @@ urlpatterns = [
     # Django's password reset, by email: the same answer for any address.
     path(
         "password-reset/",
-        auth_views.PasswordResetView.as_view(),
+        accounts.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(
@@ -39,7 +39,7 @@ urlpatterns = [
     ),
     path(
         "password-reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        accounts.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(
