@@ -209,9 +209,11 @@ def test_a_new_user_signs_up_through_the_proxy(server):
     assert status == 302
     assert headers["Location"] == "/"
     session = SimpleCookie(headers["Set-Cookie"])["sessionid"]
-    status, _, body = fetch(server, "/", Cookie=f"sessionid={session.value}")
+    status, headers, body = fetch(server, "/", Cookie=f"sessionid={session.value}")
     assert status == 200
     assert b"newcomer" in body
+    # Kept by no cache, unlike the static files.
+    assert headers["Cache-Control"] == "private, no-store"
 
 
 def _login_form(server: Server, **headers) -> tuple[str, str]:

@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "workbench.middleware.ContentSecurityPolicyMiddleware",
     # Static files, before anything that would spend time on them.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Everything after WhiteNoise is private: no cache keeps it.
+    "workbench.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
