@@ -21,7 +21,7 @@ time the page gives is the time it takes. A successful login forgets that
 username's failures from that address, and so does a password reset.
 The rules read the typed username alone, never whether it has an account.
 
-Account email (sign-up confirmations, password resets):
+Account email (sign-up confirmations, password resets, address changes):
 at most ACCOUNT_EMAILS_PER_CLIENT from one address and
 ACCOUNT_EMAILS_PER_RECIPIENT to one email address within
 ACCOUNT_EMAILS_MINUTES. Past either, the form answers as ever and no email

@@ -26,6 +26,14 @@ urlpatterns = [
         accounts.signup_confirm,
         name="signup-confirm",
     ),
+    path("account/", accounts.account, name="account"),
+    path("account/password/", accounts.account_password, name="account-password"),
+    path("account/email/", accounts.account_email, name="account-email"),
+    path(
+        "account/email/confirm/<str:token>/",
+        accounts.account_email_confirm,
+        name="account-email-confirm",
+    ),
     # Django's password reset, by email: the same answer for any address.
     path(
         "password-reset/",

@@ -245,7 +245,7 @@ AXES_VERBOSE = False
 # connection's address and ignores the header, which clients can forge.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0, min_value=0)
 
-# Account email (sign-up confirmations, password resets):
+# Account email (sign-up confirmations, password resets, address changes):
 # at most this many from one client address and to one email address within
 # ACCOUNT_EMAILS_MINUTES; past either the form answers as ever and sends
 # nothing (counted in CACHES, which every process shares).
