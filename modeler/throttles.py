@@ -121,6 +121,13 @@ def _request_pause(request: HttpRequest, credentials: dict | None) -> LoginPause
     )
 
 
+_RULES_LOGGED = {
+    "username-and-address": "of that username from that address",
+    "address": "from that address over all usernames",
+    "username": "of that username over all addresses, that address's among them",
+}
+
+
 class LoginThrottleHandler(AxesDatabaseHandler):
     """django-axes' database handler (it records the failures and forgets
     them on success) with this module's rules deciding who is refused."""
@@ -144,10 +151,9 @@ class LoginThrottleHandler(AxesDatabaseHandler):
             request.axes_locked_out = True
             request.axes_credentials = credentials
             log.warning(
-                "Login paused for one username from one address after %s "
-                "failures (rule: %s).",
+                "Login paused for one username from one address: %s failures %s.",
                 pause.limit,
-                pause.rule,
+                _RULES_LOGGED[pause.rule],
             )
 
 

@@ -171,5 +171,12 @@ def test_each_rule_is_logged_without_who(owner, settings, caplog, rule):
             else:
                 _login("owner", "wrong", f"198.51.100.{number}")
     [line] = [r.getMessage() for r in caplog.records if r.name == "modeler.throttles"]
-    assert f"after 3 failures (rule: {rule})" in line
+    assert line == (
+        "Login paused for one username from one address: 3 failures "
+        + (
+            "from that address over all usernames."
+            if rule == "address"
+            else "of that username over all addresses, that address's among them."
+        )
+    )
     assert "198.51.100" not in line and "owner" not in line
