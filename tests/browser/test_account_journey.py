@@ -1,6 +1,7 @@
 """A user changes their password and their email address from the account
 page, reached from their name in the header, then logs in again with the
-new password."""
+new password; a stranger's wrong passwords for that user, through the same
+proxy, pause the stranger only."""
 
 from __future__ import annotations
 
@@ -67,7 +68,40 @@ def test_change_the_password_and_the_address(page, screenshot, sign_up):
     screenshot("04-address-changed")
 
     page.click("button:text('Log out')")
+    expect(page).to_have_url(re.compile(r"/login/$"))
     page.fill("#id_username", "grace")
     page.fill("#id_password", NEW_PASSWORD)
+    page.click("button:text('Log in')")
+    expect(page.locator("h1")).to_have_text("Projects")
+
+
+def test_a_stranger_behind_the_proxy_is_paused_and_the_owner_is_not(
+    page, other_page, screenshot, sign_up, settings
+):
+    sign_up("grace")
+    page.click("button:text('Log out')")
+    expect(page).to_have_url(re.compile(r"/login/$"))
+    # Both come through one proxy, which appends the address it saw.
+    settings.TRUSTED_PROXY_COUNT = 1
+    other_page.set_extra_http_headers({"X-Forwarded-For": "198.51.100.7"})
+    page.set_extra_http_headers({"X-Forwarded-For": "203.0.113.9"})
+
+    stranger = other_page
+    stranger.goto("/login/")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        stranger.fill("#id_username", "grace")
+        stranger.fill("#id_password", "a-guess")
+        with stranger.expect_navigation():
+            stranger.click("button:text('Log in')")
+    expect(stranger.locator("h1")).to_have_text("Too many failed logins")
+    expect(stranger.locator("[role=alert]")).to_contain_text(
+        "Logging in as this username from your address is paused after 5 wrong "
+        "passwords. Try again in 15 minutes."
+    )
+    screenshot("05-paused-login", stranger)
+
+    page.goto("/login/")
+    page.fill("#id_username", "grace")
+    page.fill("#id_password", PASSWORD)
     page.click("button:text('Log in')")
     expect(page.locator("h1")).to_have_text("Projects")
