@@ -6,10 +6,12 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxLengthValidator
+from django.http import HttpRequest
 
 from modeler import design as d
 from modeler.mail import one_line
@@ -318,6 +320,63 @@ class LoginForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         field = self.fields["username"]
         field.validators.append(MaxLengthValidator(field.max_length))
+
+
+def _current_password_check(request: HttpRequest, user: Any, password: str) -> None:
+    """Refuse a wrong current password. Checked as a login is, so wrong
+    ones count among the failed logins of the account from this address
+    and are refused alike while paused (django-axes answers that page)."""
+    if authenticate(request, username=user.get_username(), password=password) is None:
+        raise forms.ValidationError(
+            "That is not your current password.", code="password_incorrect"
+        )
+
+
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    """Django's: the current password, then the new one twice."""
+
+    def __init__(self, user, *args, request: HttpRequest, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+        self.fields["old_password"].label = "Current password"
+
+    def clean_old_password(self) -> str:
+        password = self.cleaned_data["old_password"]
+        _current_password_check(self.request, self.user, password)
+        return password
+
+
+class EmailChangeForm(forms.Form):
+    """A new address for the account, with the current password: whoever
+    finds a browser left logged in cannot take the account over by moving
+    its password resets to their own address."""
+
+    email = forms.EmailField(
+        label="New email address",
+        max_length=254,  # as the account keeps it
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label="Current password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, request: HttpRequest, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.request = request
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if email.lower() == self.user.email.lower():
+            raise forms.ValidationError("That is already your address.")
+        return email
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        _current_password_check(self.request, self.user, password)
+        return password
 
 
 class ReviewOpenForm(forms.Form):

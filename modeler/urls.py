@@ -26,10 +26,18 @@ urlpatterns = [
         accounts.signup_confirm,
         name="signup-confirm",
     ),
+    path("account/", accounts.account, name="account"),
+    path("account/password/", accounts.account_password, name="account-password"),
+    path("account/email/", accounts.account_email, name="account-email"),
+    path(
+        "account/email/confirm/<str:token>/",
+        accounts.account_email_confirm,
+        name="account-email-confirm",
+    ),
     # Django's password reset, by email: the same answer for any address.
     path(
         "password-reset/",
-        auth_views.PasswordResetView.as_view(),
+        accounts.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(
@@ -39,7 +47,7 @@ urlpatterns = [
     ),
     path(
         "password-reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        accounts.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(

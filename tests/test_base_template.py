@@ -19,10 +19,11 @@ def test_anonymous_visitors_get_log_in_and_sign_up_links():
     assert 'action="/logout/"' not in html
 
 
-def test_signed_in_users_see_their_name_and_a_logout_form(owner):
+def test_signed_in_users_see_their_name_to_their_account_and_a_logout_form(owner):
     html = _render(owner)
 
-    assert '<span class="topbar-user">owner</span>' in html
+    assert '<a class="topbar-user" href="/account/"' in html
+    assert ">owner</a>" in html
     assert '<form method="post" action="/logout/">' in html
     assert 'name="csrfmiddlewaretoken"' in html
 

@@ -60,6 +60,7 @@ def server(tmp_path_factory):
         "ALLOWED_HOSTS",
         "CSRF_TRUSTED_ORIGINS",
         "SECURE_PROXY_SSL_HEADER",
+        "TRUSTED_PROXY_COUNT",
         "DATABASE_URL",
     }
     folder = tmp_path_factory.mktemp("production")
@@ -71,6 +72,7 @@ def server(tmp_path_factory):
         "ALLOWED_HOSTS": HOST,
         "CSRF_TRUSTED_ORIGINS": f"https://{HOST}",
         "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https",
+        "TRUSTED_PROXY_COUNT": "1",
         "DATABASE_URL": f"sqlite:///{folder}/workbench.sqlite3",
         "STATIC_ROOT": str(folder / "static"),
     }
@@ -207,6 +209,41 @@ def test_a_new_user_signs_up_through_the_proxy(server):
     assert status == 302
     assert headers["Location"] == "/"
     session = SimpleCookie(headers["Set-Cookie"])["sessionid"]
-    status, _, body = fetch(server, "/", Cookie=f"sessionid={session.value}")
+    status, headers, body = fetch(server, "/", Cookie=f"sessionid={session.value}")
     assert status == 200
     assert b"newcomer" in body
+    # Kept by no cache, unlike the static files.
+    assert headers["Cache-Control"] == "private, no-store"
+
+
+def _login_form(server: Server, **headers) -> tuple[str, str]:
+    """A CSRF cookie and token from the login page."""
+    status, response_headers, body = fetch(server, "/login/", **headers)
+    assert status == 200
+    cookie = SimpleCookie(response_headers["Set-Cookie"])["csrftoken"].value
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body.decode())[1]
+    return cookie, token
+
+
+def test_clients_behind_the_proxy_are_told_apart(server):
+    """Every request comes from the proxy's address; the client is the
+    entry the proxy appended to X-Forwarded-For, not one it was sent."""
+
+    def login(forwarded: str) -> int:
+        cookie, token = _login_form(server, **{"X-Forwarded-For": forwarded})
+        status, _, _ = fetch(
+            server,
+            "/login/",
+            "POST",
+            f"csrfmiddlewaretoken={token}&username=someone&password=wrong",
+            Cookie=f"csrftoken={cookie}",
+            Origin=f"https://{HOST}",
+            Referer=f"https://{HOST}/login/",
+            **{"X-Forwarded-For": forwarded},
+        )
+        return status
+
+    statuses = [login("203.0.113.9, 198.51.100.7") for _ in range(5)]
+    assert statuses == [200] * 4 + [429]
+    # Another client through the same proxy is not refused.
+    assert login("203.0.113.9") == 200

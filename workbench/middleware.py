@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 from django_htmx.http import trigger_client_event
 
 # Headers with which htmx leaves the page for a full load; that page will
@@ -59,4 +60,21 @@ class ContentSecurityPolicyMiddleware:
         debug_page = settings.DEBUG and response.status_code in (404, 500)
         if self.policy and not debug_page and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
+        return response
+
+
+class NoStoreMiddleware:
+    """Marks every response of the application `Cache-Control: private,
+    no-store`: its pages, downloads and shared review packs show a project
+    to those allowed to see it (a share link's page to whoever holds the
+    link), so neither a shared cache nor the browser's disk may keep them.
+    Static files never reach it: WhiteNoise, before it, answers them with
+    their own long cache."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        patch_cache_control(response, private=True, no_store=True)
         return response

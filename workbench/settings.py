@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "workbench.middleware.ContentSecurityPolicyMiddleware",
     # Static files, before anything that would spend time on them.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Everything after WhiteNoise is private: no cache keeps it.
+    "workbench.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -198,23 +200,62 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "login"
 
-# Logging in: after LOGIN_FAILURE_LIMIT wrong passwords for one username from
-# one address, that pair is locked out for LOGIN_LOCKOUT_MINUTES, whatever
-# the password (django-axes, which logs each failure and lockout). Locking
-# the pair, not the username alone, keeps others from locking a user out.
+# Logging in (modeler/throttles.py has the whole policy). django-axes records
+# each failure; a failure counts until LOGIN_LOCKOUT_MINUTES pass without
+# another for the same username from the same address. A login is refused,
+# whatever the password, while:
+# 1. the username has LOGIN_FAILURE_LIMIT failures from this address;
+# 2. this address has LOGIN_ADDRESS_FAILURE_LIMIT failures over all
+#    usernames (one address trying many accounts);
+# 3. the username has LOGIN_ACCOUNT_FAILURE_LIMIT failures over all
+#    addresses, one of them from this address (many addresses guessing one
+#    account get one guess each).
+# Each rule refuses only an address that failed itself: a stranger can slow
+# the guesses at an account but never refuses its owner's right password
+# from another address. Attempts while refused are not counted; a login or
+# a password reset forgets that username's failures from that address. The
+# address is the client's as TRUSTED_PROXY_COUNT finds it (below).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, min_value=1)
-AXES_COOLOFF_TIME = timedelta(
-    minutes=env_int("LOGIN_LOCKOUT_MINUTES", default=15, min_value=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int(
+    "LOGIN_ADDRESS_FAILURE_LIMIT", default=20, min_value=1
 )
+LOGIN_ACCOUNT_FAILURE_LIMIT = env_int(
+    "LOGIN_ACCOUNT_FAILURE_LIMIT", default=10, min_value=1
+)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", default=15, min_value=1)
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+# What django-axes itself counts (rule 1) and forgets on a successful login.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "modeler.throttles.LoginThrottleHandler"
+AXES_LOCKOUT_CALLABLE = "modeler.throttles.login_paused_response"
+AXES_CLIENT_IP_CALLABLE = "workbench.client_address.client_address"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked-out.html"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # No banner at every start (commands print to the same output).
 AXES_VERBOSE = False
+
+# The client's address, for the login and email limits. Behind reverse
+# proxies every request comes from the nearest one: with N proxies that
+# each append to X-Forwarded-For (nginx: $proxy_add_x_forwarded_for), the
+# client is the Nth address from the right. 0 (no proxy) reads the
+# connection's address and ignores the header, which clients can forge.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0, min_value=0)
+
+# Account email (sign-up confirmations, password resets, address changes):
+# at most this many from one client address and to one email address within
+# ACCOUNT_EMAILS_MINUTES; past either the form answers as ever and sends
+# nothing (counted in CACHES, which every process shares).
+ACCOUNT_EMAILS_PER_CLIENT = env_int(
+    "ACCOUNT_EMAILS_PER_CLIENT", default=10, min_value=1
+)
+ACCOUNT_EMAILS_PER_RECIPIENT = env_int(
+    "ACCOUNT_EMAILS_PER_RECIPIENT", default=3, min_value=1
+)
+ACCOUNT_EMAILS_MINUTES = env_int("ACCOUNT_EMAILS_MINUTES", default=60, min_value=1)
 
 # Email: sign-up confirmations, password resets and project invitations.
 # Written to the server's output unless EMAIL_HOST names an SMTP server.

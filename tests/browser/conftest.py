@@ -47,10 +47,11 @@ def browser():
 
 # Console errors that are not: the browser's line for a response the
 # application sends on purpose (a form with errors answers 422, a stale save
-# 409, an element someone removed 410). A failed response still logs
-# htmx:responseError, which fails the test.
+# 409, an element someone removed 410, a login while paused 429). A failed
+# response still logs htmx:responseError, which fails the test.
 _EXPECTED = re.compile(
-    r"^Failed to load resource: the server responded with a status of (409|410|422)\b"
+    r"^Failed to load resource: the server responded with a status of "
+    r"(409|410|422|429)\b"
 )
 
 
@@ -67,7 +68,7 @@ def _watched_page(browser, base_url: str, problems: list[str]):
     """A page in a context of its own (a browser profile: its own cookies)
     whose console errors, page errors and Content-Security-Policy
     violations go into `problems`, except the status lines of deliberate
-    409, 410 and 422 answers."""
+    409, 410, 422 and 429 answers."""
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, base_url=base_url
     )
