@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from modeler.mail import mail_send
+from modeler.mail import MailError, mail_send
 
 User = get_user_model()
 
@@ -41,7 +41,8 @@ def account_signup(
     """Start a sign-up and email the address what happened: a link that
     confirms a new (still inactive) account, or, when the username or the
     address is taken, what to do instead. `link(path)` makes a path an
-    absolute URL for the email."""
+    absolute URL for the email. MailError when the email cannot be sent; then
+    nothing is kept."""
     taken_address = User.objects.filter(email__iexact=email).first()
     if taken_address is not None:
         _mail(
@@ -69,14 +70,23 @@ def account_signup(
             "If it was not you, you can ignore this email.",
         )
         return
-    _mail(
-        email,
-        "Confirm your account",
-        f"Welcome to the single-table workbench, {username}.\n\nOpen this link "
-        f"to confirm your address and start: {link(confirmation_path(user))}\n\n"
-        f"The link works for {settings.PASSWORD_RESET_TIMEOUT // 86400} days. If "
-        "you did not sign up, ignore this email: no account is made without it.",
-    )
+    try:
+        _mail(
+            email,
+            "Confirm your account",
+            f"Welcome to the single-table workbench, {username}.\n\nOpen this "
+            f"link to confirm your address and start: "
+            f"{link(confirmation_path(user))}\n\nThe link works for "
+            f"{settings.PASSWORD_RESET_TIMEOUT // 86400} days. If you did not sign "
+            "up, ignore this email: no account is made without it.",
+        )
+    except MailError:
+        # Nobody can confirm an account whose link was never sent, and it
+        # would hold its username and address: it goes, and the sign-up can
+        # be made again. (Sent outside the transaction: SQLite's write lock
+        # would wait on the mail server.)
+        user.delete()
+        raise
 
 
 def confirmation_path(user: AbstractBaseUser) -> str:

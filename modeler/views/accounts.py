@@ -22,6 +22,7 @@ from django.views.decorators.http import (
 
 from modeler import accounts, throttles
 from modeler.forms import EmailChangeForm, PasswordChangeForm, SignupForm
+from modeler.mail import MailError
 from modeler.views.statuses import INVALID
 
 
@@ -35,12 +36,23 @@ def signup(request: HttpRequest) -> HttpResponse:
         if throttles.account_email_allowed(
             request=request, recipient=data["email"], kind="Sign-up"
         ):
-            accounts.account_signup(
-                username=data["username"],
-                email=data["email"],
-                password=data["password1"],
-                link=request.build_absolute_uri,
-            )
+            try:
+                accounts.account_signup(
+                    username=data["username"],
+                    email=data["email"],
+                    password=data["password1"],
+                    link=request.build_absolute_uri,
+                )
+            except MailError as exc:
+                form.add_error(
+                    None,
+                    f"The confirmation email could not be sent ({exc}). Nothing "
+                    "was saved: try again later, or ask the site's operator to "
+                    "check its mail settings.",
+                )
+                return render(
+                    request, "registration/signup.html", {"form": form}, status=503
+                )
         # The same answer whatever the email says (taken or not is told to
         # the owner of the address only), or when none is sent at all.
         return render(

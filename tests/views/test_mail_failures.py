@@ -193,3 +193,30 @@ def test_a_review_title_sent_with_line_breaks_is_kept_on_one_line(
 ):
     session = _open(editor_client, project, title="Design\r\nreview")
     assert session.title == "Design review"
+
+
+# --- Sign-up -------------------------------------------------------------------------
+
+
+def test_a_sign_up_whose_email_fails_keeps_no_account_and_says_why(settings, client):
+    """An account nobody can confirm would hold its username and address;
+    the form says the email failed and the same sign-up works later."""
+    from django.contrib.auth.models import User
+
+    settings.EMAIL_BACKEND = UNREACHABLE
+    data = {
+        "username": "newbie",
+        "email": "newbie@example.com",
+        "password1": "a long enough secret 1",
+        "password2": "a long enough secret 1",
+    }
+    response = client.post("/signup/", data)
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert "The confirmation email could not be sent" in html
+    assert 'value="newbie"' in html
+    assert not User.objects.filter(username="newbie").exists()
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    assert client.post("/signup/", data).status_code == 200
+    assert User.objects.get(username="newbie").is_active is False
