@@ -26,6 +26,7 @@ from modeler.designfile import FORMAT, ReadResult, read_design
 from modeler.engine.types import item_from_wire
 from modeler.exporters.tabledef import DEFAULT_TARGET_UTILISATION as DEFAULT_TARGET
 from modeler.exporters.workbench_infer import merge_colliding, plain_json
+from modeler.import_budget import ImportLimitError, check_nesting, nesting_message
 from modeler.problems import Problem
 from modeler.sampledata.recognise import EntityRecogniser
 
@@ -220,14 +221,19 @@ def load_json(text: str) -> Any:
     """A file's JSON (numbers with a fraction as Decimal), or the failed
     import that says where it is broken."""
     try:
-        return json.loads(text, parse_float=Decimal)
+        data = json.loads(text, parse_float=Decimal)
+        # Before any code that recurses walks it.
+        check_nesting(data)
     except json.JSONDecodeError as exc:
         return failed(
             f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
             exc.lineno,
         )
     except RecursionError:
-        return failed("the JSON is nested too deeply")
+        return failed(nesting_message())
+    except ImportLimitError as exc:
+        return failed(str(exc))
+    return data
 
 
 def kind_of(value: Any) -> str:
