@@ -48,6 +48,7 @@ from modeler.exporters.workbench_infer import (
     unique_items,
 )
 from modeler.exporters.workbench_values import BadValue, is_number, wire_value
+from modeler.import_budget import ImportLimitError, check_cpu, import_budget
 from modeler.problems import Problem
 from modeler.textfiles import TextFileError, file_text
 
@@ -102,11 +103,21 @@ def looks_like_workbench(source: str | bytes, *, filename: str = "") -> bool:
 def read_workbench(
     source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> WorkbenchImport:
-    """Read a model file; never raises on bad input."""
+    """Read a model file; never raises on bad input. Within the budget of
+    the import (`import_budget`): past its CPU seconds, the import is
+    refused with a message that names the setting."""
     try:
         source = file_text(source, max_bytes=max_bytes, kind="model files")
     except TextFileError as exc:
         return failed(str(exc))
+    with import_budget():
+        try:
+            return _read_model(source)
+        except ImportLimitError as exc:
+            return failed(str(exc))
+
+
+def _read_model(source: str) -> WorkbenchImport:
     model = load_json(source)
     if isinstance(model, TablesImport):
         return model
@@ -592,6 +603,7 @@ class _TableReader:
         out = []
         skipped: list[str] = []
         for i, raw in enumerate(self.list_of(data, path)):
+            check_cpu()
             if not isinstance(raw, dict):
                 skipped.append(f"item {i + 1} is not an object")
                 continue
