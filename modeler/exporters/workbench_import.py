@@ -359,7 +359,7 @@ class _TableReader:
                     {partition.name, *(a.name for a in (sort, ipk, isk) if a)},
                 )
                 if kind == "global" and billing == "PROVISIONED":
-                    index["capacity"] = self.index_capacity(spec, capacity)
+                    index["capacity"] = self.index_capacity(spec, capacity, where)
                 elif kind == "global" and spec.get("ProvisionedThroughput"):
                     self.notes.append(
                         f"GSI {spec['IndexName']}: its provisioned throughput is not "
@@ -464,7 +464,12 @@ class _TableReader:
         if not isinstance(settings, dict):
             self.error(f"{self.path}.ProvisionedCapacitySettings", "expected an object")
             return mode, (1, 1)
-        throughput = settings.get("ProvisionedThroughput") or {}
+        throughput = self.throughput(
+            settings.get("ProvisionedThroughput"),
+            f"{self.path}.ProvisionedCapacitySettings.ProvisionedThroughput",
+        )
+        if throughput is None:
+            return mode, (1, 1)
         read = _whole(throughput.get("ReadCapacityUnits"))
         write = _whole(throughput.get("WriteCapacityUnits"))
         if mode == "PROVISIONED" and (read is None or write is None):
@@ -493,8 +498,28 @@ class _TableReader:
                 )
         return mode, (read or 5, write or 5)
 
-    def index_capacity(self, spec: dict, table: tuple[int, int]) -> dict[str, int]:
-        throughput = spec.get("ProvisionedThroughput") or {}
+    def throughput(self, data: Any, path: str) -> dict | None:
+        """A ProvisionedThroughput object ({} when there is none), or None
+        with an error when it is not an object."""
+        if not data:
+            return {}
+        if not isinstance(data, dict):
+            self.error(
+                path,
+                "expected an object with ReadCapacityUnits and WriteCapacityUnits, "
+                f"found {kind_of(data)}",
+            )
+            return None
+        return data
+
+    def index_capacity(
+        self, spec: dict, table: tuple[int, int], where: str
+    ) -> dict[str, int]:
+        throughput = self.throughput(
+            spec.get("ProvisionedThroughput"), f"{where}.ProvisionedThroughput"
+        )
+        if throughput is None:
+            return {"read": table[0], "write": table[1]}
         read = _whole(throughput.get("ReadCapacityUnits"))
         write = _whole(throughput.get("WriteCapacityUnits"))
         if read is None or write is None:
@@ -694,7 +719,9 @@ class _TableReader:
                     models.get(facet["FacetName"], {}),
                     [
                         a
-                        for a in facet.get("NonKeyAttributes") or []
+                        for a in self.list_of(
+                            facet.get("NonKeyAttributes"), f"{where}.NonKeyAttributes"
+                        )
                         if isinstance(a, str)
                     ],
                     f"facet {facet['FacetName']}",
