@@ -7,12 +7,13 @@ class ModelerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The domain code reads the design limits (modeler.limits) and the
-        # number of child processes (modeler.processes) from modules that
-        # import nothing from Django: hand them the site's settings.
+        # The domain code reads the design limits (modeler.limits), the
+        # budget of an import (modeler.import_budget) and the number of
+        # child processes (modeler.processes) from modules that import
+        # nothing from Django: hand them the site's settings.
         from django.conf import settings
 
-        from modeler import limits, processes
+        from modeler import import_budget, limits, processes
 
         limits.configure(
             limits.DesignLimits(
@@ -21,6 +22,13 @@ class ModelerConfig(AppConfig):
                 patterns=settings.DESIGN_MAX_PATTERNS,
                 template_chars=settings.DESIGN_MAX_TEMPLATE_CHARS,
                 sample_items=settings.SAMPLE_MAX_ITEMS,
+            )
+        )
+        import_budget.configure(
+            import_budget.ImportLimits(
+                steps=settings.IMPORT_MAX_STEPS,
+                value_bytes=settings.IMPORT_MAX_VALUE_BYTES,
+                cpu_seconds=settings.IMPORT_CPU_SECONDS,
             )
         )
         processes.configure(

@@ -61,6 +61,18 @@ def test_a_bad_example_is_reported(design: d.Design) -> None:
     assert "lineNo" in preview.example_errors
 
 
+@pytest.mark.parametrize("levels", [101, 5_000])
+def test_an_example_nested_too_deeply_is_reported(
+    design: d.Design, levels: int
+) -> None:
+    deep = '{"a": ' * levels + "1" + "}" * levels
+    preview = entity_preview(design, design.entity("Customer"), {"address": deep})
+    assert preview.example_errors["address"] == (
+        "the value is nested more than 100 levels deep, which this workbench "
+        "does not read (a DynamoDB item nests at most 32 levels)"
+    )
+
+
 def test_a_query_request_with_example_parameters(design: d.Design) -> None:
     pattern = design.access_patterns[2]  # Orders of a customer, newest first
     preview = pattern_preview(design, pattern)

@@ -340,6 +340,13 @@ DESIGN_MAX_TEMPLATE_CHARS = env_int(
     "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
 )
 SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
+# What one import of a file may spend (modeler/import_budget.py), in a request
+# or a command: CPU seconds (under gunicorn's 30 s timeout), evaluation steps
+# of a configuration's or template's expressions, and the bytes of one
+# evaluated value. An import past one is refused with a message naming it.
+IMPORT_CPU_SECONDS = env_int("IMPORT_CPU_SECONDS", default=20, min_value=1)
+IMPORT_MAX_STEPS = env_int("IMPORT_MAX_STEPS", default=1_000_000, min_value=1)
+IMPORT_MAX_VALUE_BYTES = env_int("IMPORT_MAX_VALUE_BYTES", default=100_000, min_value=1)
 
 # Background jobs. The queue is a table of the database: `manage.py
 # db_worker` processes (one or more, on any machine sharing the database)

@@ -21,6 +21,7 @@ from typing import Any
 
 from modeler import design as d
 from modeler.engine.types import number, to_wire
+from modeler.import_budget import ImportLimitError, check_nesting, nesting_message
 from modeler.kept import Kept
 from modeler.keys import (
     ConditionSyntaxError,
@@ -192,9 +193,15 @@ def typed_example(text: str, type_name: str) -> Any:
         return text.lower() == "true"
     if type_name in ("L", "M", "SS", "NS", "BS"):
         try:
-            return json.loads(text)
+            value = json.loads(text)
+            # DynamoDB nests 32 levels; deeper text is refused before
+            # anything that recurses reads it.
+            check_nesting(value, what="the value")
         except json.JSONDecodeError:
             raise ValueError("expected JSON") from None
+        except (RecursionError, ImportLimitError):
+            raise ValueError(nesting_message("the value")) from None
+        return value
     return text
 
 

@@ -19,8 +19,10 @@ provisioned capacity, not scaling policies."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -42,6 +44,12 @@ from modeler.exporters.tables_import import (
     load_json,
     read_table_design,
     valid_table_name,
+)
+from modeler.import_budget import (
+    Budget,
+    ImportLimitError,
+    import_budget,
+    text_size,
 )
 from modeler.problems import Problem
 from modeler.textfiles import TextFileError, file_text
@@ -68,12 +76,23 @@ def looks_like_cloudformation(source: str | bytes) -> bool:
 
 
 def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
-    """Read a template; never raises on bad input."""
+    """Read a template; never raises on bad input. Within the budget of the
+    import (`import_budget`): past one of its limits, the import is refused
+    with a message that names the setting."""
     try:
         text = file_text(source, max_bytes=max_bytes, kind="templates")
     except TextFileError as exc:
         return failed(str(exc))
+    with import_budget() as budget:
+        try:
+            return _read_template(text, budget)
+        except ImportLimitError as exc:
+            return failed(str(exc))
+
+
+def _read_template(text: str, budget: Budget) -> TablesImport:
     template = _load(text)
+    budget.check_cpu()
     if isinstance(template, TablesImport):
         return template
     if not isinstance(template, dict):
@@ -84,7 +103,7 @@ def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
     resources = template.get("Resources")
     if not isinstance(resources, dict) or not resources:
         return failed("Resources is missing: a template lists its resources there")
-    resolver = _Resolver(template)
+    resolver = _Resolver(template, budget)
     name = template.get("Description")
     name = name.strip()[:200] if isinstance(name, str) and name.strip() else ""
     tables = [
@@ -130,10 +149,12 @@ def _load(text: str) -> Any:
         return failed(str(exc))
 
 
-class TemplateLoader(yaml.SafeLoader):
+class TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """The safe loader with CloudFormation's short forms: `!Ref X` is
     `{Ref: X}`, `!GetAtt A.B` is `{Fn::GetAtt: [A, B]}`, `!Sub ...` is
-    `{Fn::Sub: ...}` and so on."""
+    `{Fn::Sub: ...}` and so on. libyaml's when PyYAML has it: a template of
+    a megabyte loads in a third of the pure-Python loader's CPU time, which
+    counts against the import's budget."""
 
 
 def _short_form(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
@@ -157,7 +178,14 @@ TemplateLoader.add_multi_constructor("!", _short_form)
 
 
 class _Resolver:
-    def __init__(self, template: dict[str, Any]) -> None:
+    """Intrinsic functions resolved where the template decides them. Each
+    condition and each mapping entry is evaluated once (conditions that
+    each refer to the one before twice over would otherwise ask for work
+    exponential in their number), every value evaluated costs a step of the
+    import's budget, and a value past IMPORT_MAX_VALUE_BYTES is refused
+    (an Fn::Join or Fn::Sub can multiply a text)."""
+
+    def __init__(self, template: dict[str, Any], budget: Budget) -> None:
         parameters = template.get("Parameters")
         self.parameters = parameters if isinstance(parameters, dict) else {}
         mappings = template.get("Mappings")
@@ -167,27 +195,104 @@ class _Resolver:
         resources = template.get("Resources")
         self.resources = resources if isinstance(resources, dict) else {}
         self.defaults_used: dict[str, Any] = {}
-        self._evaluating: set[str] = set()
+        self.budget = budget
+        # Conditions, mapping entries and parameters once evaluated: the
+        # value (with its size), or why it cannot be.
+        self._known: dict[str, Any] = {}
+        self._evaluating: list[str] = []  # in the order they refer
 
     def value(self, data: Any) -> Any:
         """`data` with every intrinsic function resolved; properties that
-        resolve to AWS::NoValue are left out. Raises Unresolved."""
+        resolve to AWS::NoValue are left out. Raises Unresolved, or
+        ImportLimitError past a limit of the import."""
+        found = self._value(data)[0]
+        # A copy: mapping entries are shared by every use, and the caller
+        # may change what it is given.
+        return copy.deepcopy(found) if isinstance(found, (dict, list)) else found
+
+    def _value(self, data: Any) -> tuple[Any, int]:
+        """`data` resolved, and its size in bytes."""
+        self.budget.charge()
+        if isinstance(data, str):
+            return data, text_size(data)
         if isinstance(data, list):
-            return [v for v in (self.value(x) for x in data) if v is not _NO_VALUE]
-        if not isinstance(data, dict):
-            return data
-        if len(data) == 1:
-            ((key, arg),) = data.items()
-            if key == "Ref":
-                return self.ref(arg)
-            if isinstance(key, str) and (key.startswith("Fn::") or key == "Condition"):
-                return self.function(key, arg)
-        out = {}
-        for key, item in data.items():
-            resolved = self.value(item)
-            if resolved is not _NO_VALUE:
-                out[key] = resolved
-        return out
+            out: Any = []
+            size = 0
+            for item in data:
+                value, item_size = self._value(item)
+                if value is not _NO_VALUE:
+                    out.append(value)
+                    size += item_size + 1
+        elif isinstance(data, dict):
+            if len(data) == 1:
+                ((key, arg),) = data.items()
+                if key == "Ref":
+                    return self._ref(arg)
+                if isinstance(key, str) and (
+                    key.startswith("Fn::") or key == "Condition"
+                ):
+                    return self._function(key, arg)
+            out, size = {}, 0
+            for key, item in data.items():
+                value, item_size = self._value(item)
+                if value is not _NO_VALUE:
+                    out[key] = value
+                    size += text_size(str(key)) + item_size + 1
+        else:
+            return data, 8
+        self.budget.check_size(size, self._what("a list or object"))
+        return out, size
+
+    def _what(self, what: str) -> str:
+        """What is being evaluated, for a message: the condition, mapping
+        entry or parameter, else `what`."""
+        return self._evaluating[-1] if self._evaluating else what
+
+    def _measure(self, value: Any) -> int:
+        """The size of a value evaluated already (one item of a list), a step
+        a member."""
+        size = 0
+        stack = [value]
+        while stack:
+            self.budget.charge()
+            item = stack.pop()
+            if isinstance(item, str):
+                size += text_size(item)
+            elif isinstance(item, list):
+                stack.extend(item)
+                size += len(item)
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+                size += sum(text_size(str(k)) + 1 for k in item)
+            else:
+                size += 8
+        return size
+
+    def _once(self, label: str, evaluate: Callable[[], Any]) -> Any:
+        """What `evaluate` gives, evaluated on the first use of `label` (a
+        condition, a mapping entry) and remembered, its Unresolved too; a
+        label met again while it is evaluated refers to itself."""
+        known = self._known.get(label)
+        if isinstance(known, Unresolved):
+            raise Unresolved(*known.args)
+        if label in self._known:
+            return known
+        if label in self._evaluating:
+            cycle = self._evaluating[self._evaluating.index(label) :]
+            if len(cycle) == 1:
+                raise Unresolved(f"{label} refers to itself")
+            raise Unresolved(
+                f"{label} refers to itself through " + " -> ".join([*cycle[1:], label])
+            )
+        self._evaluating.append(label)
+        try:
+            found = self._known[label] = evaluate()
+        except Unresolved as exc:
+            self._known[label] = exc
+            raise
+        finally:
+            self._evaluating.pop()
+        return found
 
     def parameter_in(self, data: Any) -> str | None:
         """The first template parameter `data` refers to, if any."""
@@ -206,9 +311,9 @@ class _Resolver:
                         return match.group(1).strip()
         return next(filter(None, map(self.parameter_in, data.values())), None)
 
-    def ref(self, name: Any) -> Any:
+    def _ref(self, name: Any) -> tuple[Any, int]:
         if name == "AWS::NoValue":
-            return _NO_VALUE
+            return _NO_VALUE, 0
         if not isinstance(name, str):
             raise Unresolved(f"Ref of {kind_of(name)}")
         if name in self.parameters:
@@ -216,9 +321,7 @@ class _Resolver:
             if isinstance(spec, dict) and "Default" in spec:
                 default = spec["Default"]
                 self.defaults_used[name] = default
-                if isinstance(spec.get("Type"), str) and "List" in spec["Type"]:
-                    return [p.strip() for p in str(default).split(",")]
-                return default
+                return self._once(f"the parameter {name}", lambda: self._default(spec))
             raise Unresolved(
                 f"the parameter {name} has no Default; give it one to import"
             )
@@ -228,48 +331,69 @@ class _Resolver:
             raise Unresolved(f"Ref {name} is another resource's id, known at deploy")
         raise Unresolved(f"Ref {name} names no parameter or resource")
 
-    def function(self, key: str, arg: Any) -> Any:
+    def _default(self, spec: dict[str, Any]) -> tuple[Any, int]:
+        default = spec["Default"]
+        if isinstance(spec.get("Type"), str) and "List" in spec["Type"]:
+            default = [p.strip() for p in str(default).split(",")]
+        return default, self._measure(default)
+
+    def _function(self, key: str, arg: Any) -> tuple[Any, int]:
         if key == "Fn::Sub":
-            return self.sub(arg)
+            return self._sub(arg)
         if key == "Fn::Join":
             if not (isinstance(arg, list) and len(arg) == 2):
                 raise Unresolved("Fn::Join takes [delimiter, [values]]")
-            delimiter, values = self.value(arg[0]), self.value(arg[1])
+            delimiter, values = self.text_of(arg[0]), self._value(arg[1])[0]
             if not isinstance(values, list):
                 raise Unresolved("Fn::Join's values are not a list")
-            return str(delimiter).join(_plain(v) for v in values)
+            texts = [_plain(v) for v in values]
+            # Measured before it is made: a long delimiter between many
+            # values is a long text.
+            size = sum(map(text_size, texts)) + text_size(delimiter) * max(
+                len(texts) - 1, 0
+            )
+            self.budget.check_size(size, self._what("Fn::Join"))
+            return delimiter.join(texts), size
         if key == "Fn::Select":
             if not (isinstance(arg, list) and len(arg) == 2):
                 raise Unresolved("Fn::Select takes [index, [values]]")
-            index, values = self.value(arg[0]), self.value(arg[1])
+            index, values = self._value(arg[0])[0], self._value(arg[1])[0]
             try:
-                return values[int(index)]
+                found = values[int(index)]
             except (ValueError, TypeError, IndexError, KeyError):
                 raise Unresolved(
                     f"Fn::Select index {index!r} is out of range"
                 ) from None
+            return found, self._measure(found)
         if key == "Fn::Split":
             if not (isinstance(arg, list) and len(arg) == 2):
                 raise Unresolved("Fn::Split takes [delimiter, text]")
-            return str(self.value(arg[1])).split(str(self.value(arg[0])))
+            delimiter = self.text_of(arg[0])
+            if not delimiter:
+                raise Unresolved("Fn::Split's delimiter is empty")
+            parts = self.text_of(arg[1]).split(delimiter)
+            return parts, sum(map(text_size, parts)) + len(parts)
         if key == "Fn::FindInMap":
             if not (isinstance(arg, list) and len(arg) in (3, 4)):
                 raise Unresolved("Fn::FindInMap takes [map, top key, second key]")
-            names = [_plain(self.value(a)) for a in arg[:3]]
+            names = [_plain(self._value(a)[0]) for a in arg[:3]]
             try:
-                return self.value(self.mappings[names[0]][names[1]][names[2]])
+                entry = self.mappings[names[0]][names[1]][names[2]]
             except (KeyError, TypeError):
                 if len(arg) == 4 and isinstance(arg[3], dict):
-                    return self.value(arg[3].get("DefaultValue"))
+                    return self._value(arg[3].get("DefaultValue"))
                 raise Unresolved(
                     "Fn::FindInMap finds nothing at " + " / ".join(names)
                 ) from None
+            return self._once(
+                "the mapping entry " + " / ".join(names), lambda: self._value(entry)
+            )
         if key == "Fn::If":
             if not (isinstance(arg, list) and len(arg) == 3):
                 raise Unresolved("Fn::If takes [condition, if true, if false]")
-            return self.value(arg[1] if self.condition(arg[0]) else arg[2])
+            return self._value(arg[1] if self.condition(arg[0]) else arg[2])
         if key in ("Fn::Equals", "Fn::And", "Fn::Or", "Fn::Not", "Condition"):
-            return self.logical(key, arg)
+            return self.logical(key, arg), 8
         if key == "Fn::GetAtt":
             target = arg[0] if isinstance(arg, list) and arg else arg
             raise Unresolved(f"Fn::GetAtt of {target} is known only at deploy")
@@ -277,34 +401,48 @@ class _Resolver:
             raise Unresolved("Fn::ImportValue reads another stack's output at deploy")
         raise Unresolved(f"{key} is not resolved by the importer")
 
-    def sub(self, arg: Any) -> str:
+    def text_of(self, data: Any) -> str:
+        """A value resolved and written as text (lists and objects as Python
+        writes them, as `str` does)."""
+        return str(self._value(data)[0])
+
+    def _sub(self, arg: Any) -> tuple[str, int]:
         variables: dict[str, Any] = {}
         if isinstance(arg, list) and len(arg) == 2 and isinstance(arg[1], dict):
             arg, variables = arg[0], arg[1]
         if not isinstance(arg, str):
             raise Unresolved("Fn::Sub takes a text (or [text, {variables}])")
-
-        def replace(match: re.Match[str]) -> str:
+        # Each variable is evaluated once however often the text names it,
+        # and the text measured as it is made.
+        values: dict[str, str] = {}
+        out: list[str] = []
+        size = position = 0
+        for match in _SUB.finditer(arg):
             name = match.group(1).strip()
-            if name in variables:
-                return _plain(self.value(variables[name]))
-            if "." in name and not name.startswith("AWS::"):
-                raise Unresolved(f"${{{name}}} is another resource's attribute")
-            return _plain(self.ref(name))
-
+            if name not in values:
+                if name in variables:
+                    values[name] = _plain(self._value(variables[name])[0])
+                elif "." in name and not name.startswith("AWS::"):
+                    raise Unresolved(f"${{{name}}} is another resource's attribute")
+                else:
+                    values[name] = _plain(self._ref(name)[0])
+            literal = arg[position : match.start()]
+            size += text_size(literal) + text_size(values[name])
+            self.budget.check_size(size, self._what("Fn::Sub"))
+            out += (literal, values[name])
+            position = match.end()
+        out.append(arg[position:])
         # ${!Literal} stands for the text ${Literal}.
-        return _SUB.sub(replace, arg).replace("${!", "${")
+        text = "".join(out).replace("${!", "${")
+        return text, text_size(text)
 
     def condition(self, name: Any) -> bool:
         if not isinstance(name, str) or name not in self.conditions:
             raise Unresolved(f"the condition {name!r} is not in Conditions")
-        if name in self._evaluating:
-            raise Unresolved(f"the condition {name} refers to itself")
-        self._evaluating.add(name)
-        try:
-            return bool(self.value(self.conditions[name]))
-        finally:
-            self._evaluating.discard(name)
+        return self._once(
+            f"the condition {name}",
+            lambda: bool(self._value(self.conditions[name])[0]),
+        )
 
     def logical(self, key: str, arg: Any) -> bool:
         if key == "Condition":
@@ -314,8 +452,8 @@ class _Resolver:
         if key == "Fn::Equals":
             if len(arg) != 2:
                 raise Unresolved("Fn::Equals takes two values")
-            return _plain(self.value(arg[0])) == _plain(self.value(arg[1]))
-        values = [bool(self.value(a)) for a in arg]
+            return _plain(self._value(arg[0])[0]) == _plain(self._value(arg[1])[0])
+        values = [bool(self._value(a)[0]) for a in arg]
         if key == "Fn::Not":
             return not values[0] if values else True
         return all(values) if key == "Fn::And" else any(values)

@@ -13,6 +13,7 @@ tags are left out, and any other argument is an error that says so."""
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -28,6 +29,14 @@ from modeler.exporters.tables_import import (
     kind_of,
     read_table_design,
     valid_table_name,
+)
+from modeler.import_budget import (
+    Budget,
+    ImportLimitError,
+    check_nesting,
+    import_budget,
+    nesting_message,
+    text_size,
 )
 from modeler.problems import Problem
 from modeler.textfiles import TextFileError, file_text
@@ -67,15 +76,26 @@ def looks_like_terraform(source: str | bytes, *, filename: str = "") -> bool:
 
 
 def read_terraform(source: str | bytes, *, max_bytes: int) -> TablesImport:
-    """Read a configuration; never raises on bad input."""
+    """Read a configuration; never raises on bad input. Within the budget
+    of the import (`import_budget`): past one of its limits, the import is
+    refused with a message that names the setting."""
     try:
         text = file_text(source, max_bytes=max_bytes, kind="Terraform files")
     except TextFileError as exc:
         return failed(str(exc))
-    config = _parse(text)
+    with import_budget() as budget:
+        try:
+            return _read_configuration(text, budget)
+        except ImportLimitError as exc:
+            return failed(str(exc))
+
+
+def _read_configuration(text: str, budget: Budget) -> TablesImport:
+    config = _parse(text, budget)
     if isinstance(config, TablesImport):
         return config
-    resolver = _Resolver(config)
+    check_nesting(config, what="the configuration")
+    resolver = _Resolver(config, budget)
     tables: list[tuple[str, dict[str, Any]]] = []
     others: set[str] = set()
     for kind, name, body in labelled_blocks(config, "resource"):
@@ -138,19 +158,29 @@ def _merged(config: dict[str, Any], kind: str) -> dict[str, Any]:
     return out
 
 
-def _parse(text: str) -> dict[str, Any] | TablesImport:
-    import hcl2  # noqa: PLC0415 (a parser loaded only for Terraform files)
+def _parse(text: str, budget: Budget) -> dict[str, Any] | TablesImport:
+    from hcl2.parser import parser  # noqa: PLC0415 (loaded only for Terraform)
+    from hcl2.transformer import DictTransformer  # noqa: PLC0415
     from lark.exceptions import LarkError, UnexpectedInput  # noqa: PLC0415
 
     try:
-        config = hcl2.loads(text)
+        # hcl2.loads, a token at a time: parsing takes some 16 s of CPU a
+        # megabyte, so the import's CPU budget is looked at as it goes.
+        # (The newline is hcl2's own: a block must end with one.)
+        interactive = parser().parse_interactive(text + "\n")
+        for count, _token in enumerate(interactive.iter_parse()):
+            if count % 256 == 0:
+                budget.check_cpu()
+        config = DictTransformer().transform(interactive.feed_eof())
     except UnexpectedInput as exc:
         token = getattr(exc, "token", None) or getattr(exc, "char", None)
         found = f": unexpected {str(token).strip()[:40]!r}" if token else ""
         return failed(
             f"not valid HCL at line {exc.line}, column {exc.column}{found}", exc.line
         )
-    except (LarkError, RecursionError, ValueError) as exc:
+    except RecursionError:
+        return failed(nesting_message("the configuration"))
+    except (LarkError, ValueError) as exc:
         return failed(f"not valid HCL: {str(exc).splitlines()[0][:200]}")
     if not isinstance(config, dict):
         return failed(f"expected a Terraform configuration, found {kind_of(config)}")
@@ -161,7 +191,14 @@ def _parse(text: str) -> dict[str, Any] | TablesImport:
 
 
 class _Resolver:
-    def __init__(self, config: dict[str, Any]) -> None:
+    """Expressions resolved where the file decides them. Each variable and
+    local is evaluated once (locals that refer to one another twice over
+    would otherwise ask for work exponential in their number), every value
+    evaluated costs a step of the import's budget, and a value past
+    IMPORT_MAX_VALUE_BYTES is refused (a local that doubles a text 60 times
+    would fill the memory)."""
+
+    def __init__(self, config: dict[str, Any], budget: Budget) -> None:
         self.variables = _merged(config, "variable")
         self.locals = _merged(config, "locals")
         self.kms_aliases = {
@@ -169,70 +206,118 @@ class _Resolver:
             for kind, name, body in labelled_blocks(config, "data")
             if kind == "aws_kms_alias"
         }
-        self._evaluating: set[str] = set()
+        self.budget = budget
+        # var.x and local.x once evaluated: the value and its size, or why
+        # it cannot be.
+        self._known: dict[str, tuple[Any, int] | Unresolved] = {}
+        self._evaluating: list[str] = []  # in the order they refer
 
     def value(self, data: Any) -> Any:
-        if isinstance(data, list):
-            return [self.value(v) for v in data]
-        if isinstance(data, dict):
-            return {k: self.value(v) for k, v in data.items()}
-        if isinstance(data, str):
-            return self.text(data)
-        return data
+        """`data` resolved. Raises Unresolved, or ImportLimitError past a
+        limit of the import."""
+        found = self._value(data)[0]
+        # A copy: the values of locals are shared by every use, and the
+        # caller may change what it is given.
+        return copy.deepcopy(found) if isinstance(found, (dict, list)) else found
 
-    def text(self, text: str) -> Any:
+    def _value(self, data: Any) -> tuple[Any, int]:
+        """`data` resolved, and its size in bytes."""
+        self.budget.charge()
+        if isinstance(data, str):
+            return self._text(data)
+        if isinstance(data, list):
+            out: Any = []
+            size = 0
+            for item in data:
+                value, item_size = self._value(item)
+                out.append(value)
+                size += item_size + 1
+        elif isinstance(data, dict):
+            out, size = {}, 0
+            for key, item in data.items():
+                value, item_size = self._value(item)
+                out[key] = value
+                size += text_size(str(key)) + item_size + 1
+        else:
+            return data, 8
+        self.budget.check_size(size, self._what())
+        return out, size
+
+    def _what(self) -> str:
+        return self._evaluating[-1] if self._evaluating else "a value"
+
+    def _text(self, text: str) -> tuple[Any, int]:
         parts = _interpolations(text)
         if parts is None:
-            return _unescaped(text)
+            literal = _unescaped(text)
+            return literal, text_size(literal)
         if len(parts) == 1 and isinstance(parts[0], tuple):
-            return self.expression(parts[0][0])
+            return self._expression(parts[0][0])
         out = []
+        size = 0
         for part in parts:
             if isinstance(part, tuple):
-                value = self.expression(part[0])
+                value, _ = self._expression(part[0])
                 if isinstance(value, (dict, list)):
                     raise Unresolved(f"${{{part[0]}}} is not a text")
-                out.append(_text(value))
-            else:
-                out.append(part)
-        return "".join(out)
+                part = _text(value)
+            size += text_size(part)
+            self.budget.check_size(size, self._what())
+            out.append(part)
+        return "".join(out), size
 
-    def expression(self, expression: str) -> Any:
+    def _expression(self, expression: str) -> tuple[Any, int]:
         expression = expression.strip()
         match = _REFERENCE.match(expression)
         if match:
-            kind, name = match.groups()
-            key = f"{kind}.{name}"
-            if key in self._evaluating:
-                raise Unresolved(f"{key} refers to itself")
-            if kind == "var":
-                spec = self.variables.get(name)
-                if not isinstance(spec, dict):
-                    raise Unresolved(f"the variable {name} is not declared in the file")
-                if "default" not in spec:
-                    raise Unresolved(
-                        f"the variable {name} has no default; give it one to import"
-                    )
-                raw = spec["default"]
-            else:
-                if name not in self.locals:
-                    raise Unresolved(f"local.{name} is not in the file's locals")
-                raw = self.locals[name]
-            self._evaluating.add(key)
-            try:
-                return self.value(raw)
-            finally:
-                self._evaluating.discard(key)
+            return self._reference(*match.groups())
         alias = _KMS_ALIAS.match(expression)
         if alias and isinstance(self.kms_aliases.get(alias.group(1)), str):
-            return self.value(self.kms_aliases[alias.group(1)])
+            return self._value(self.kms_aliases[alias.group(1)])
         if expression in ("true", "false"):
-            return expression == "true"
+            return expression == "true", 8
         if re.fullmatch(r"-?\d+", expression):
-            return int(expression)
+            return int(expression), 8
         if re.fullmatch(r'"[^"\\$]*"', expression):
-            return expression[1:-1]
+            return expression[1:-1], text_size(expression) - 2
         raise Unresolved(f"${{{expression}}} is known only at plan time")
+
+    def _reference(self, kind: str, name: str) -> tuple[Any, int]:
+        key = f"{kind}.{name}"
+        known = self._known.get(key)
+        if isinstance(known, Unresolved):
+            raise Unresolved(*known.args)
+        if known is not None:
+            return known
+        if key in self._evaluating:
+            cycle = self._evaluating[self._evaluating.index(key) :]
+            if len(cycle) == 1:
+                raise Unresolved(f"{key} refers to itself")
+            raise Unresolved(
+                f"{key} refers to itself through " + " -> ".join([*cycle[1:], key])
+            )
+        if kind == "var":
+            spec = self.variables.get(name)
+            if not isinstance(spec, dict):
+                raise Unresolved(f"the variable {name} is not declared in the file")
+            if "default" not in spec:
+                raise Unresolved(
+                    f"the variable {name} has no default; give it one to import"
+                )
+            raw = spec["default"]
+        else:
+            if name not in self.locals:
+                raise Unresolved(f"local.{name} is not in the file's locals")
+            raw = self.locals[name]
+        self._evaluating.append(key)
+        try:
+            found = self._known[key] = self._value(raw)
+        except Unresolved as exc:
+            self._known[key] = exc
+            raise
+        finally:
+            self._evaluating.pop()
+        return found
 
 
 def _unescaped(text: str) -> str:

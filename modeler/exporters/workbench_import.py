@@ -48,6 +48,7 @@ from modeler.exporters.workbench_infer import (
     unique_items,
 )
 from modeler.exporters.workbench_values import BadValue, is_number, wire_value
+from modeler.import_budget import ImportLimitError, check_cpu, import_budget
 from modeler.problems import Problem
 from modeler.textfiles import TextFileError, file_text
 
@@ -102,11 +103,21 @@ def looks_like_workbench(source: str | bytes, *, filename: str = "") -> bool:
 def read_workbench(
     source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> WorkbenchImport:
-    """Read a model file; never raises on bad input."""
+    """Read a model file; never raises on bad input. Within the budget of
+    the import (`import_budget`): past its CPU seconds, the import is
+    refused with a message that names the setting."""
     try:
         source = file_text(source, max_bytes=max_bytes, kind="model files")
     except TextFileError as exc:
         return failed(str(exc))
+    with import_budget():
+        try:
+            return _read_model(source)
+        except ImportLimitError as exc:
+            return failed(str(exc))
+
+
+def _read_model(source: str) -> WorkbenchImport:
     model = load_json(source)
     if isinstance(model, TablesImport):
         return model
@@ -348,7 +359,7 @@ class _TableReader:
                     {partition.name, *(a.name for a in (sort, ipk, isk) if a)},
                 )
                 if kind == "global" and billing == "PROVISIONED":
-                    index["capacity"] = self.index_capacity(spec, capacity)
+                    index["capacity"] = self.index_capacity(spec, capacity, where)
                 elif kind == "global" and spec.get("ProvisionedThroughput"):
                     self.notes.append(
                         f"GSI {spec['IndexName']}: its provisioned throughput is not "
@@ -453,7 +464,12 @@ class _TableReader:
         if not isinstance(settings, dict):
             self.error(f"{self.path}.ProvisionedCapacitySettings", "expected an object")
             return mode, (1, 1)
-        throughput = settings.get("ProvisionedThroughput") or {}
+        throughput = self.throughput(
+            settings.get("ProvisionedThroughput"),
+            f"{self.path}.ProvisionedCapacitySettings.ProvisionedThroughput",
+        )
+        if throughput is None:
+            return mode, (1, 1)
         read = _whole(throughput.get("ReadCapacityUnits"))
         write = _whole(throughput.get("WriteCapacityUnits"))
         if mode == "PROVISIONED" and (read is None or write is None):
@@ -482,8 +498,28 @@ class _TableReader:
                 )
         return mode, (read or 5, write or 5)
 
-    def index_capacity(self, spec: dict, table: tuple[int, int]) -> dict[str, int]:
-        throughput = spec.get("ProvisionedThroughput") or {}
+    def throughput(self, data: Any, path: str) -> dict | None:
+        """A ProvisionedThroughput object ({} when there is none), or None
+        with an error when it is not an object."""
+        if not data:
+            return {}
+        if not isinstance(data, dict):
+            self.error(
+                path,
+                "expected an object with ReadCapacityUnits and WriteCapacityUnits, "
+                f"found {kind_of(data)}",
+            )
+            return None
+        return data
+
+    def index_capacity(
+        self, spec: dict, table: tuple[int, int], where: str
+    ) -> dict[str, int]:
+        throughput = self.throughput(
+            spec.get("ProvisionedThroughput"), f"{where}.ProvisionedThroughput"
+        )
+        if throughput is None:
+            return {"read": table[0], "write": table[1]}
         read = _whole(throughput.get("ReadCapacityUnits"))
         write = _whole(throughput.get("WriteCapacityUnits"))
         if read is None or write is None:
@@ -592,6 +628,7 @@ class _TableReader:
         out = []
         skipped: list[str] = []
         for i, raw in enumerate(self.list_of(data, path)):
+            check_cpu()
             if not isinstance(raw, dict):
                 skipped.append(f"item {i + 1} is not an object")
                 continue
@@ -682,7 +719,9 @@ class _TableReader:
                     models.get(facet["FacetName"], {}),
                     [
                         a
-                        for a in facet.get("NonKeyAttributes") or []
+                        for a in self.list_of(
+                            facet.get("NonKeyAttributes"), f"{where}.NonKeyAttributes"
+                        )
                         if isinstance(a, str)
                     ],
                     f"facet {facet['FacetName']}",

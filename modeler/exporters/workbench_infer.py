@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from modeler import design as d
+from modeler.import_budget import check_cpu
 from modeler.keys import parse_template
 from modeler.keys.template import Placeholder
 from modeler.problems import Problem
@@ -158,26 +160,39 @@ def key_shape_groups(
         shape = tuple(_shape(item.get(k)) for k in key_names)
         by_shape.setdefault(shape, []).append(item)
     shapes = list(by_shape)
-    attributes = {s: _attribute_names(by_shape[s], key_names) for s in shapes}
-    merged: dict[tuple, tuple] = {}
+    attributes = [_attribute_names(by_shape[s], key_names) for s in shapes]
+    # Kinds by their place in `shapes`; a kind merged into another points
+    # at it.
+    parent = list(range(len(shapes)))
 
-    def root(shape: tuple) -> tuple:
-        while shape in merged:
-            shape = merged[shape]
-        return shape
+    def root(kind: int) -> int:
+        top = kind
+        while parent[top] != top:
+            top = parent[top]
+        while kind != top:  # the same root, reached at once next time
+            parent[kind], kind = top, parent[kind]
+        return top
 
-    for i, a in enumerate(shapes):
-        for b in shapes[i + 1 :]:
-            ra, rb = root(a), root(b)
+    # Every pair of kinds (6,000 items of 6,000 kinds are 18 million pairs):
+    # each pass looks at the import's CPU budget.
+    for i in range(len(shapes)):
+        check_cpu()
+        ra = root(i)  # a root through the pass: only the other is merged away
+        a = shapes[ra]
+        for j in range(i + 1, len(shapes)):
+            if parent[j] == ra:
+                continue
+            rb = root(j)
+            b = shapes[rb]
             if ra != rb and (
-                ra[:table_keys] == rb[:table_keys]
-                or _same_kind(ra, rb, attributes[ra], attributes[rb])
+                a[:table_keys] == b[:table_keys]
+                or _same_kind(a, b, attributes[ra], attributes[rb])
             ):
-                merged[rb] = ra
+                parent[rb] = ra
                 attributes[ra] = attributes[ra] | attributes[rb]
     groups: dict[tuple, list[dict[str, dict]]] = {}
-    for shape in shapes:
-        groups.setdefault(root(shape), []).extend(by_shape[shape])
+    for kind, shape in enumerate(shapes):
+        groups.setdefault(shapes[root(kind)], []).extend(by_shape[shape])
     if len(groups) < 2:
         return [Group(name, list(items), origin="all items")]
     names = _kind_names(list(groups))
@@ -220,13 +235,15 @@ def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
     own is named by a constant of its table keys (sort key first) that no
     other kind is named by, else by the words of both its table keys (an
     edge between two kinds)."""
+    # How many kinds have each part in each position: a part only one kind
+    # has is its own.
+    held = Counter((position, part) for s in shapes for position, part in enumerate(s))
     candidates: dict[tuple, list[tuple[int, str]]] = {}
     for shape in shapes:
-        others = [s for s in shapes if s != shape]
         candidates[shape] = [
             (position, _word_of(part))
             for position, part in enumerate(shape)
-            if part and all(other[position] != part for other in others)
+            if part and held[(position, part)] == 1
         ]
     chosen = {shape: 0 for shape in shapes}
 
@@ -251,7 +268,12 @@ def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
             break
     out: dict[tuple, str] = {}
     taken: set[str] = {name(shape)[1] for shape in shapes}
+    given: set[str] = set()
+    # The Xs a label is known to need: a label given stays given, so the
+    # next kind of that label starts its search there.
+    suffixes: dict[str, int] = {}
     for shape in shapes:
+        check_cpu()
         label = name(shape)[1]
         if not label:
             words = [_word_of(p) for p in shape[1::-1] if p and p.startswith("=")]
@@ -261,8 +283,13 @@ def _kind_names(shapes: list[tuple]) -> dict[tuple, str]:
                 # An item of its own (`G1 / G1` is G) or an edge (`G1 / U1`
                 # is G_U).
                 label = pair[0] if pair[0] == pair[1] else "_".join(pair)
-        while label and label in out.values():
-            label += "X"
+        if label:
+            base = label
+            label += "X" * suffixes.get(base, 0)
+            while label in given:
+                label += "X"
+            suffixes[base] = len(label) - len(base)
+        given.add(label)
         taken.add(label)
         out[shape] = label
     return out
@@ -339,6 +366,7 @@ class EntityBuilder:
     def build(self, groups: list[Group]) -> dict[str, dict]:
         entities: dict[str, dict] = {}
         for group in groups:
+            check_cpu()
             name = entity_name(group.name, entities)
             if name != group.name:
                 self.notes.append(
@@ -1097,7 +1125,12 @@ def unique_items(
 def merge_colliding(doc: dict, problems: Iterable[Problem], notes: list[str]) -> bool:
     """Merge the second of two entities whose primary keys collide into the
     first, re-inferring nothing: the first's templates already cover both
-    kinds of item when they were inferred from data (the collision says so)."""
+    kinds of item when they were inferred from data (the collision says so).
+    Every collision of `problems` is merged, in their order, but for a pair
+    one of whose entities was merged away already: a merge leaves the first's
+    table keys as they were, so the next reading finds the same collisions
+    among the entities left. Returns whether any was merged."""
+    merged = False
     for problem in problems:
         match = _COLLISION.search(problem.message) if problem.is_error else None
         if match:
@@ -1121,8 +1154,8 @@ def merge_colliding(doc: dict, problems: Iterable[Problem], notes: list[str]) ->
                 f"({key_summary(gone)} and {key_summary(kept)}) can be the same, "
                 "so their items cannot be told apart"
             )
-            return True
-    return False
+            merged = True
+    return merged
 
 
 def key_summary(entity: dict) -> str:

@@ -25,6 +25,13 @@ from modeler.engine.types import (
     item_to_json_wire,
     type_of,
 )
+from modeler.import_budget import (
+    ImportLimitError,
+    check_cpu,
+    check_nesting,
+    import_budget,
+    nesting_message,
+)
 
 MAX_ITEMS_READ = 100_000
 
@@ -61,13 +68,15 @@ def write_jsonl(items: Iterable[Item]) -> Iterator[str]:
 def read_items(text: str, *, design: d.Design, source: str) -> list[Item]:
     """The items of a file, whatever its kind: a NoSQL Workbench model (a
     JSON document with `DataModel`), DynamoDB JSON lines, or CSV with a
-    header row. Raises ItemsFileError."""
+    header row. Raises ItemsFileError, also when the reading passes the
+    CPU seconds of an import (`import_budget`)."""
     stripped = text.lstrip()
-    if stripped.startswith("{") and '"DataModel"' in stripped[:4096]:
-        return read_workbench_table_data(text, design=design, source=source)
-    if stripped.startswith("{"):
-        return read_jsonl(text, design=design, source=source)
-    return read_csv(text, design=design, source=source)
+    with import_budget():
+        if stripped.startswith("{") and '"DataModel"' in stripped[:4096]:
+            return read_workbench_table_data(text, design=design, source=source)
+        if stripped.startswith("{"):
+            return read_jsonl(text, design=design, source=source)
+        return read_csv(text, design=design, source=source)
 
 
 def read_jsonl(text: str, *, design: d.Design, source: str) -> list[Item]:
@@ -79,7 +88,7 @@ def read_jsonl(text: str, *, design: d.Design, source: str) -> list[Item]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = _json(line)
         except json.JSONDecodeError as exc:
             problems.append(
                 FileProblem(
@@ -88,6 +97,9 @@ def read_jsonl(text: str, *, design: d.Design, source: str) -> list[Item]:
                     f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}",
                 )
             )
+            continue
+        except ImportLimitError as exc:
+            problems.append(FileProblem(source, number, str(exc)))
             continue
         if isinstance(data, dict) and set(data) == {"Item"}:
             data = data["Item"]
@@ -101,11 +113,13 @@ def read_workbench_table_data(
     """The `TableData` of the NoSQL Workbench model's table that has this
     design's table name, or of its only table."""
     try:
-        model = json.loads(text)
+        model = _json(text, what="the model")
     except json.JSONDecodeError as exc:
         raise ItemsFileError(
             [FileProblem(source, exc.lineno, f"not JSON: {exc.msg}")]
         ) from None
+    except ImportLimitError as exc:
+        raise ItemsFileError([FileProblem(source, 1, str(exc))]) from None
     tables = model.get("DataModel") if isinstance(model, dict) else None
     if not isinstance(tables, list) or not tables:
         raise ItemsFileError(
@@ -207,12 +221,25 @@ def _csv_value(cell: str, kind: str) -> Any:
             raise ValueError(f"expected true or false, found '{cell}'")
         return _from_wire({kind: value})
     try:
-        data = json.loads(cell)
+        data = _json(cell, what="the value")
     except json.JSONDecodeError:
         raise ValueError(f"a {kind} value is written as JSON, found '{cell}'") from None
+    except ImportLimitError as exc:
+        raise ValueError(str(exc)) from None
     if kind in ("SS", "NS", "BS") and isinstance(data, list):
         data = [str(v) for v in data]
     return _from_wire({kind: data} if kind != "M" or not _is_wire_map(data) else data)
+
+
+def _json(text: str, *, what: str = "the item") -> Any:
+    """JSON text nested no deeper than the code that reads items recurses
+    safely; ImportLimitError when `what` is deeper."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ImportLimitError(nesting_message(what)) from None
+    check_nesting(data, what=what)
+    return data
 
 
 def _is_wire_map(data: Any) -> bool:
@@ -250,6 +277,10 @@ def _checked(
     for line, data in entries:
         label = f"{where} {line}: " if where else ""
         try:
+            check_cpu()
+        except ImportLimitError as exc:
+            raise ItemsFileError([FileProblem(source, line, str(exc))]) from None
+        try:
             item = item_from_wire(data) if wire else data
         except ValidationException as exc:
             problems.append(
@@ -283,7 +314,18 @@ def _checked(
                     "stored",
                 )
             )
-        size = item_size(item)
+        try:
+            size = item_size(item)
+        except ValidationException as exc:
+            problems.append(
+                FileProblem(
+                    source,
+                    line,
+                    f"{label}{exc.message}: DynamoDB nests an item's values at "
+                    "most 32 levels",
+                )
+            )
+            continue
         if size > MAX_ITEM_SIZE:
             problems.append(
                 FileProblem(

@@ -4,10 +4,12 @@ lines, CSV and NoSQL Workbench models, all or nothing, with file and line."""
 from __future__ import annotations
 
 import json
+import time
 from decimal import Decimal
 
 import pytest
 
+from modeler import import_budget
 from modeler.engine.types import BinarySet, NumberSet, StringSet
 from modeler.sampledata import (
     ItemsFileError,
@@ -18,6 +20,7 @@ from modeler.sampledata import (
     write_jsonl,
 )
 from tests.exporters.helpers import FIXTURES
+from tests.exporters.hostile_files import items_nested, nwb_nested_item
 from tests.sampledata.helpers import design_from, example
 
 
@@ -130,3 +133,61 @@ def test_read_items_tells_the_kinds_apart(orders):
     assert read_items(jsonl, design=orders, source="a") == read_items(
         csv, design=orders, source="b"
     )
+
+
+TOO_DEEP = (
+    "nested more than 100 levels deep, which this workbench does not read "
+    "(a DynamoDB item nests at most 32 levels)"
+)
+
+
+def _deep_cell(levels: int) -> str:
+    cell = '{"a": ' * levels + "1" + "}" * levels
+    return 'PK,SK,deep (M)\nCUST#1,PROFILE,"' + cell.replace('"', '""') + '"\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("deep.jsonl", items_nested(450), f"the item is {TOO_DEEP}"),
+        ("deeper.jsonl", items_nested(5_000), f"the item is {TOO_DEEP}"),
+        ("deep.csv", _deep_cell(300), f"column 'deep': the value is {TOO_DEEP}"),
+        ("deeper.csv", _deep_cell(5_000), f"column 'deep': the value is {TOO_DEEP}"),
+        ("deep.json", nwb_nested_item(2_500), f"the model is {TOO_DEEP}"),
+        (
+            "forty.jsonl",
+            items_nested(40),
+            "Nesting Levels have exceeded supported limits: DynamoDB nests an "
+            "item's values at most 32 levels",
+        ),
+    ],
+)
+def test_items_nested_too_deeply_are_a_problem_of_their_line(
+    orders, name, text, message
+):
+    started = time.thread_time()
+    with pytest.raises(ItemsFileError) as refused:
+        read_items(text, design=orders, source=name)
+    assert time.thread_time() - started < 1.0
+    assert [(p.line, p.message) for p in refused.value.problems] == [
+        (2 if name.endswith(".csv") else 1, message)
+    ]
+
+
+def test_items_as_deep_as_dynamodb_allows_are_read(orders):
+    (item,) = read_items(items_nested(31), design=orders, source="x")
+    depth, value = 0, item["deep"]
+    while isinstance(value, dict):
+        depth, value = depth + 1, value.get("a")
+    assert depth == 31
+
+
+def test_reading_items_stops_at_the_cpu_seconds_of_an_import(orders):
+    text = "\n".join(write_jsonl(generate(orders, limit=300).items))
+    with (
+        import_budget.configured(import_budget.ImportLimits(cpu_seconds=0.001)),
+        pytest.raises(ItemsFileError) as refused,
+    ):
+        read_items(text, design=orders, source="items.jsonl")
+    (problem,) = refused.value.problems
+    assert "(setting IMPORT_CPU_SECONDS)" in problem.message

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -247,3 +248,58 @@ def test_item_files_that_cannot_be_stored_are_refused(owner_client, project, con
     assert response.status_code < 500
     project.refresh_from_db()
     assert selectors.project_design(project=project).sample_data.items == ()
+
+
+def test_an_example_nested_too_deeply_is_an_error_of_its_field(owner_client, project):
+    # An M attribute's example is JSON, read for the live preview: nested
+    # 5,000 levels it was a server error.
+    data = entity_data(project, "Customer")
+    row = next(
+        key.split("-")[1]
+        for key, value in data.items()
+        if key.startswith("attr-") and key.endswith("-name") and value == "address"
+    )
+    data[f"attr-{row}-example"] = '{"a": ' * 5_000 + "1" + "}" * 5_000
+
+    response = owner_client.post(
+        url("editor-entity-preview", project, "Customer"), data, **HTMX
+    )
+
+    assert response.status_code == 200
+    assert "the value is nested more than 100 levels deep" in response.content.decode()
+
+
+def _alias_bomb(levels: int = 7) -> str:
+    """YAML of ten values, each level ten of the one before: 10**levels."""
+    lines = ["l0: &l0 [" + ", ".join(["x"] * 10) + "]"]
+    for n in range(1, levels):
+        lines.append(f"l{n}: &l{n} [" + ", ".join([f"*l{n - 1}"] * 10) + "]")
+    return "{int: {" + ", ".join(lines) + "}}"
+
+
+@pytest.mark.parametrize(
+    ("generator", "message"),
+    [
+        # Ten million values from 400 characters: 15 s of CPU, then stored.
+        (_alias_bomb(), "Not a generator: aliases (*name) are not allowed."),
+        (
+            "[" * 999 + "]" * 999,
+            "Not a generator: the document is nested more than 40 levels deep.",
+        ),
+    ],
+    ids=["aliases", "nested"],
+)
+def test_a_generator_that_would_blow_up_is_refused(
+    owner_client, project, generator, message
+):
+    before = project.version
+    data = entity_data(project, "Order", **{"attr-0-generator": generator})
+
+    started = time.thread_time()
+    response = owner_client.post(url("editor-entity", project, "Order"), data, **HTMX)
+
+    assert time.thread_time() - started < 1.0
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    project.refresh_from_db()
+    assert project.version == before

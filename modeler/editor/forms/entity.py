@@ -13,6 +13,7 @@ from django import forms
 
 from modeler import design as d
 from modeler.design_check import MAX_CONDITION, MAX_TEMPLATE
+from modeler.designfile import YamlStructureError, check_yaml_structure
 
 # The design file's own reading of YAML values (dates kept as the ISO text
 # written), so a generator typed here stores exactly as one imported.
@@ -90,6 +91,19 @@ def _parse_generator(text: str) -> d.Generator:
         raise forms.ValidationError(
             f"At most {GENERATOR_MAX_CHARS} characters, found {len(text)}."
         )
+    try:
+        # Aliases and deep nesting refused as in a design file, before the
+        # text is built: 2,000 characters of aliases made ten million values
+        # (15 s of CPU), and 1,000 brackets a RecursionError.
+        check_yaml_structure(text, what="a generator")
+    except YamlStructureError as exc:
+        raise forms.ValidationError(f"Not a generator: {exc}.") from None
+    except yaml.YAMLError as exc:
+        if "aliases (*name)" in str(exc):
+            raise forms.ValidationError(
+                "Not a generator: aliases (*name) are not allowed."
+            ) from None
+        # Broken YAML: said below where PyYAML's own parser finds it.
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
