@@ -68,11 +68,13 @@ INSTALLED_APPS = [
     "django_htmx",
     # The loaders are configured below rather than patched in at start-up.
     "template_partials.apps.SimpleAppConfig",
+    # Before django_tasks_db: its `db_worker` command is the workbench's
+    # (modeler/management/commands/db_worker.py).
+    "modeler",
     # Background jobs (the simulation): django-tasks, with its database
     # backend, whose queue and results live in DATABASES.
     "django_tasks",
     "django_tasks_db",
-    "modeler",
 ]
 
 MIDDLEWARE = [

@@ -18,8 +18,10 @@ from modeler import design as d
 from modeler import selectors
 from modeler.conversion import design_from_revision_id
 from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.recovery import DISCONNECTED
 from modeler.jobs.results import entity_counts, pattern_result, verdict_of
 from modeler.jobs.reviews import review_key, review_store
+from modeler.jobs.worker import DATABASE_LOST
 from modeler.kept import Kept
 from modeler.models import PatternResult, Project, SimulationJob
 from modeler.review.review import review_design
@@ -93,6 +95,11 @@ def run_job(job_id: int) -> None:
         _finish(job_id, State.CANCELLED, f"Cancelled {watch.where()}.")
     except BudgetExceeded as exc:
         _finish(job_id, State.FAILED, watch.budget_message(exc))
+    except DATABASE_LOST:
+        # Not the design's fault. On a connection the server dropped this
+        # fails too: the worker marks the job failed once it is back.
+        _finish(job_id, State.FAILED, DISCONNECTED)
+        raise
     except Exception as exc:
         if not isinstance(exc, (SampleDataError, ClientError)):
             logger.exception("Simulation job %s of %r failed", job_id, design.name)
