@@ -9,7 +9,8 @@ the connection, waits (1 s, doubling up to a minute) and goes on, and the
 task that was running when the database went is marked failed once it is
 back (`recovery`), its simulation saying to run it again. Between tasks
 and every half minute while idle it also fails the tasks of workers that
-are gone (`recovery.lost_tasks_fail`)."""
+are gone (`recovery.lost_tasks_fail`), and it takes tasks in the order
+`fairness.claim_order` gives."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from modeler.jobs.fairness import CANDIDATES, claim_order
 from modeler.jobs.recovery import lost_tasks_fail
 
 logger = logging.getLogger("django_tasks_db")
@@ -111,10 +113,17 @@ class Worker(db_worker.Worker):
         if self.excluded_queue_names:
             tasks = tasks.exclude(queue_name__in=self.excluded_queue_names)
         with exclusive_transaction(tasks.db):
-            task_result = tasks.get_locked()
-            if task_result is not None:
-                task_result.claim(self.worker_id)
-        return task_result
+            for candidate in claim_order(list(tasks[:CANDIDATES])):
+                # Another worker may have taken it since: then the next.
+                task_result = (
+                    tasks.filter(pk=candidate.pk)
+                    .select_for_update(skip_locked=True)
+                    .first()
+                )
+                if task_result is not None:
+                    task_result.claim(self.worker_id)
+                    return task_result
+        return None
 
 
 def _drop_connections() -> None:

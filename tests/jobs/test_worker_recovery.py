@@ -1,6 +1,6 @@
 """The worker (`manage.py db_worker`) outlives what used to stop it or leave
 its jobs hanging: a worker killed while it ran a job, the database failing
-under it."""
+under it, one project's burst of jobs ahead of another's."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from modeler import services
 from modeler.conversion import design_from_project
-from modeler.jobs import recovery, runner
+from modeler.jobs import fairness, recovery, runner
 from modeler.jobs import services as jobs
-from modeler.jobs.tasks import write_sample_file
+from modeler.jobs.collections import CollectionsQuestion
+from modeler.jobs.tasks import draw_collections, write_sample_file
 from modeler.models import SimulationJob
 from tests.views.conftest import example_design, logged_in, with_roots
 
@@ -269,3 +270,80 @@ def test_the_worker_goes_on_when_the_database_fails_under_it(
     assert _row(first_job).status == "FAILED"
     assert second_job.state == "done"
     assert not DBTaskResult.objects.filter(status__in=["READY", "RUNNING"]).exists()
+
+
+# --- The projects in turn ----------------------------------------------------------
+
+
+def _started(rows) -> list:
+    return sorted(rows, key=lambda row: DBTaskResult.objects.get(pk=row.pk).started_at)
+
+
+def test_another_projects_job_runs_before_a_projects_second(
+    queued, owner, small_design, settings
+):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "workbench_cache",
+        }
+    }
+    busy, other = (_project(owner, small_design, name=n) for n in ("Busy", "Other"))
+    # Three of the busy project's, then the other's.
+    busy_rows = [
+        DBTaskResult.objects.get(pk=_job(busy, owner).task_id),
+        write_sample_file.enqueue(busy.pk, busy.version).db_result,
+        draw_collections.enqueue(
+            busy.pk, busy.version, CollectionsQuestion(index="table", page=1).as_json()
+        ).db_result,
+    ]
+    other_row = DBTaskResult.objects.get(pk=_job(other, owner).task_id)
+
+    _work()
+
+    assert _started([*busy_rows, other_row]) == [
+        busy_rows[0],
+        other_row,
+        busy_rows[1],
+        busy_rows[2],
+    ]
+    assert set(
+        DBTaskResult.objects.filter(
+            pk__in=[r.pk for r in [*busy_rows, other_row]]
+        ).values_list("status", flat=True)
+    ) == {"SUCCESSFUL"}
+
+
+def test_quick_edits_cost_their_project_no_turn(queued, owner, small_design):
+    """Jobs of versions saved over are skipped, not run: the last version's
+    job is its project's first, ahead of a job queued after it."""
+    edited = _project(owner, small_design, name="Edited")
+    jobs_of_edits = [_job(edited, owner)]
+    design = small_design
+    for version in (1, 2):
+        design = dataclasses.replace(design, description=f"Edit {version}")
+        services.project_save_design(
+            project=edited, design=design, version=version, author=owner
+        )
+        jobs_of_edits.append(_job(edited, owner))
+    later = _job(_project(owner, small_design, name="Later"), owner)
+
+    _work()
+
+    for job in (*jobs_of_edits, later):
+        job.refresh_from_db()
+    assert [j.state for j in jobs_of_edits] == ["superseded", "superseded", "done"]
+    assert jobs_of_edits[-1].started < later.started
+
+
+def test_a_project_with_a_job_running_waits_for_the_others(queued, owner, small_design):
+    """With several workers, one project's jobs do not take them all."""
+    running, waiting = (_project(owner, small_design, name=n) for n in ("Run", "Wait"))
+    taken = write_sample_file.enqueue(running.pk, running.version).db_result
+    taken.claim("another worker")
+    second = write_sample_file.enqueue(running.pk, running.version + 1).db_result
+    first_of_waiting = write_sample_file.enqueue(waiting.pk, waiting.version).db_result
+
+    order = fairness.claim_order(list(DBTaskResult.objects.ready()))
+
+    assert [row.pk for row in order] == [first_of_waiting.pk, second.pk]
