@@ -16,9 +16,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
 from modeler import design as d
+from modeler.database import DATABASE_LOST
 from modeler.designfile import dump_design, read_design
 from modeler.jobs.pickling import dumps, loads
-from modeler.jobs.worker import DATABASE_LOST
 from modeler.models import Project, Revision
 from modeler.problems import has_errors
 from modeler.services import (

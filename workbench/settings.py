@@ -92,6 +92,9 @@ MIDDLEWARE = [
     # Inside MessageMiddleware, so it takes the messages before they are
     # stored for the next request.
     "workbench.middleware.HtmxMessagesMiddleware",
+    # A request that met the database going away answers 503 and keeps
+    # the input (it needs request.htmx).
+    "workbench.middleware.DatabaseUnreachableMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]

@@ -17,11 +17,11 @@ from django.utils import timezone
 from modeler import design as d
 from modeler import selectors
 from modeler.conversion import design_from_revision_id
+from modeler.database import DATABASE_LOST
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.recovery import DISCONNECTED
 from modeler.jobs.results import entity_counts, pattern_result, verdict_of
 from modeler.jobs.reviews import review_key, review_store
-from modeler.jobs.worker import DATABASE_LOST
 from modeler.kept import Kept
 from modeler.models import PatternResult, Project, SimulationJob
 from modeler.review.review import review_design

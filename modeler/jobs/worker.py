@@ -14,30 +14,21 @@ are gone (`recovery.lost_tasks_fail`), and it takes tasks in the order
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import random
 import time
 
-from django.db import (
-    DatabaseError,
-    InterfaceError,
-    OperationalError,
-    close_old_connections,
-    connections,
-)
+from django.db import OperationalError, close_old_connections
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from modeler.database import DATABASE_LOST, connections_drop
 from modeler.jobs.fairness import CANDIDATES, claim_order
 from modeler.jobs.recovery import lost_tasks_fail
 
 logger = logging.getLogger("django_tasks_db")
 
-# Errors of a database that went away (a restart, a failover, the network):
-# the connection is dropped and opened again when it answers.
-DATABASE_LOST = (OperationalError, InterfaceError)
 FIRST_RETRY_SECONDS = 1.0
 LAST_RETRY_SECONDS = 60.0
 # How often an idle worker looks for the tasks of workers that are gone.
@@ -84,7 +75,7 @@ class Worker(db_worker.Worker):
                     retry,
                 )
                 disconnected, checked = True, None
-                _drop_connections()
+                connections_drop()
                 time.sleep(retry)
                 retry = min(retry * 2, LAST_RETRY_SECONDS)
                 continue
@@ -124,11 +115,3 @@ class Worker(db_worker.Worker):
                     task_result.claim(self.worker_id)
                     return task_result
         return None
-
-
-def _drop_connections() -> None:
-    """Closes the connections, to be opened again at their next use."""
-    for connection in connections.all(initialized_only=True):
-        # Closing one the server dropped fails; Django forgets it all the same.
-        with contextlib.suppress(DatabaseError):
-            connection.close()
