@@ -389,6 +389,31 @@ def test_sample_data_of_a_project_includes_its_users_items(owner, tmp_path):
     assert read_jsonl(generated_only, design=design, source="-") == generated
 
 
+def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made(
+    tmp_path, monkeypatch
+):
+    """A 390 KB blob: 300 items are within SAMPLE_MAX_BYTES, 1,000 asked for
+    with --items are not."""
+    from tests.test_limits import blobs_text
+
+    design = _write(tmp_path, "blobs.yaml", blobs_text(300))
+    output = tmp_path / "items.jsonl"
+
+    def no_items(*args, **kwargs):
+        raise AssertionError("an item was made")
+
+    monkeypatch.setattr("modeler.management.commands.sample_data.generate", no_items)
+    with pytest.raises(CommandError) as raised:
+        _run("sample_data", str(design), "--items", "1000", "-o", str(output))
+
+    assert str(raised.value) == (
+        f"{design}: Doc's 1,000 items of about 389,151 bytes each would make the "
+        "sample data about 389,151,000 bytes; this workbench allows at most "
+        "250,000,000 bytes (setting SAMPLE_MAX_BYTES)"
+    )
+    assert not output.exists()
+
+
 def test_sample_data_is_the_same_for_the_same_seed(tmp_path):
     paths = [tmp_path / name for name in ("a.jsonl", "b.jsonl", "c.jsonl")]
 

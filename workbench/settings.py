@@ -304,6 +304,22 @@ DESIGN_MAX_TEMPLATE_CHARS = env_int(
     "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
 )
 SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
+# Bytes: the sample data's (estimated from the design before any item is
+# made, like the items), a file of it a worker writes, and everything the
+# workers keep under MEDIA_ROOT (the oldest files go first past it).
+SAMPLE_MAX_BYTES = env_int("SAMPLE_MAX_BYTES", default=250_000_000, min_value=1)
+SAMPLE_FILE_MAX_BYTES = env_int(
+    "SAMPLE_FILE_MAX_BYTES", default=500_000_000, min_value=1
+)
+MEDIA_MAX_BYTES = env_int(
+    "MEDIA_MAX_BYTES", default=max(2_000_000_000, SAMPLE_FILE_MAX_BYTES), min_value=1
+)
+if MEDIA_MAX_BYTES < SAMPLE_FILE_MAX_BYTES:
+    raise ImproperlyConfigured(
+        f"Environment variable MEDIA_MAX_BYTES ({MEDIA_MAX_BYTES}) must be at "
+        f"least SAMPLE_FILE_MAX_BYTES ({SAMPLE_FILE_MAX_BYTES}): a file a worker "
+        "writes must fit under it."
+    )
 
 # Background jobs. The queue is a table of the database: `manage.py
 # db_worker` processes (one or more, on any machine sharing the database)

@@ -23,6 +23,7 @@ from modeler.jobs.recovery import DISCONNECTED
 from modeler.jobs.results import entity_counts, pattern_result, verdict_of
 from modeler.jobs.reviews import review_key, review_store
 from modeler.kept import Kept
+from modeler.limits import check_sample_size
 from modeler.models import PatternResult, Project, SimulationJob
 from modeler.review.review import review_design
 from modeler.sampledata import SampleDataError
@@ -81,6 +82,16 @@ def run_job(job_id: int) -> None:
             State.FAILED,
             "The design changed while this simulation waited for a worker: "
             "run it again.",
+        )
+        return
+    # A design saved before the site lowered a limit is held to it here,
+    # before any item is made.
+    refused = check_sample_size(design)
+    if refused:
+        _finish(
+            job_id,
+            State.FAILED,
+            f"The sample data cannot be made: {refused[0].message}.",
         )
         return
     watch = _Watch(
