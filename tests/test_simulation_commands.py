@@ -327,7 +327,7 @@ def test_simulate_of_a_design_too_large_to_generate(tmp_path):
 
     with (
         pytest.raises(CommandError) as raised,
-        limits.configured(limits.DesignLimits(sample_items=10**8)),
+        limits.configured(limits.DesignLimits(sample_items=10**8, sample_bytes=10**12)),
     ):
         _run("simulate", str(path))
 
