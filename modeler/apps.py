@@ -22,6 +22,7 @@ class ModelerConfig(AppConfig):
                 patterns=settings.DESIGN_MAX_PATTERNS,
                 template_chars=settings.DESIGN_MAX_TEMPLATE_CHARS,
                 sample_items=settings.SAMPLE_MAX_ITEMS,
+                sample_bytes=settings.SAMPLE_MAX_BYTES,
             )
         )
         import_budget.configure(

@@ -1,5 +1,5 @@
 """How large a design may be: entities, attributes, access patterns, key
-templates and generated sample items.
+templates, and the generated sample items and their bytes.
 
 Anyone who can sign up can import a design, and every page of a project
 reads, checks and simulates it; these limits keep one design from holding a
@@ -28,6 +28,7 @@ class DesignLimits:
     patterns: int = 1_000
     template_chars: int = 2_048  # a key template or a condition
     sample_items: int = 100_000  # generated items, all entities together
+    sample_bytes: int = 250_000_000  # their size, estimated from the design
 
     # The setting (and environment variable) of each limit, for messages.
     SETTINGS: ClassVar[dict[str, str]] = {
@@ -36,12 +37,15 @@ class DesignLimits:
         "patterns": "DESIGN_MAX_PATTERNS",
         "template_chars": "DESIGN_MAX_TEMPLATE_CHARS",
         "sample_items": "SAMPLE_MAX_ITEMS",
+        "sample_bytes": "SAMPLE_MAX_BYTES",
     }
+    UNITS: ClassVar[dict[str, str]] = {"sample_bytes": " bytes"}
 
     def exceeded(self, limit: str, what: str) -> str:
         """The message for a design past `limit`: `what` says how far."""
+        most = f"{getattr(self, limit):,}{self.UNITS.get(limit, '')}"
         return (
-            f"{what}; this workbench allows at most {getattr(self, limit):,} "
+            f"{what}; this workbench allows at most {most} "
             f"(setting {self.SETTINGS[limit]})"
         )
 
@@ -84,10 +88,39 @@ def check_shape(design: d.Design, limits: DesignLimits | None = None) -> list[Pr
 def check_sample_size(
     design: d.Design, limits: DesignLimits | None = None
 ) -> list[Problem]:
-    """A sample count, or the whole sample data, past the number of items.
-    The sample data is planned (counts drawn, no item made), in time bounded
-    by the limit."""
+    """A sample count, or the whole sample data, past the number of items,
+    or the sample data past its bytes. The sample data is planned (counts
+    drawn, no item made), in time bounded by the limit."""
     return list(_check_sample_size(design, limits or current()))
+
+
+def check_sample_bytes(
+    design: d.Design,
+    *,
+    seed: int | None = None,
+    items: int | None = None,
+    limits: DesignLimits | None = None,
+) -> list[Problem]:
+    """The sample data (of `seed`, exactly `items` items when given) past
+    its bytes, estimated from the design (`sampledata.sizes`)."""
+    from modeler.sampledata.sizes import planned_bytes
+
+    limits = limits or current()
+    try:
+        planned = planned_bytes(design, seed=seed, items=items)
+    except Exception:  # noqa: BLE001
+        # Malformed counts, parents or generators cannot be planned; the
+        # design check reports them.
+        return []
+    if planned.total <= limits.sample_bytes:
+        return []
+    return [
+        Problem(
+            "error",
+            f"entities.{planned.entity}.sample.count",
+            limits.exceeded("sample_bytes", planned.described()),
+        )
+    ]
 
 
 def _check_shape(design: d.Design, limits: DesignLimits) -> Iterator[Problem]:
@@ -148,6 +181,8 @@ def _check_sample_size(design: d.Design, limits: DesignLimits) -> Iterator[Probl
                 f"with {last}'s items the sample data would hold {total:,} items",
             ),
         )
+        return
+    yield from check_sample_bytes(design, limits=limits)
 
 
 def new_excesses(before: d.Design, after: d.Design) -> list[Problem]:

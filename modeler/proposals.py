@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
 from modeler import design as d
+from modeler.database import DATABASE_LOST
 from modeler.designfile import dump_design, read_design
 from modeler.jobs.pickling import dumps, loads
 from modeler.models import Project, Revision
@@ -152,6 +153,8 @@ def key_proposal_run(*, project_id: int, version: int, keep: Sequence[str]) -> N
         )
     except KeptKeysError as exc:
         failure = f"Keep: {exc}."
+    except DATABASE_LOST:
+        raise  # kept as the answer, it would outlive the database's restart
     except Exception as exc:  # a solver bug must not leave the page waiting
         logger.exception("Proposing keys for project %s failed", project_id)
         failure = f"No keys could be proposed ({type(exc).__name__}: {exc})."

@@ -93,6 +93,25 @@ def test_check_design_of_a_missing_file(tmp_path):
     assert str(raised.value) == f"{missing}: no such file"
 
 
+def test_check_design_refuses_sample_data_past_its_bytes(tmp_path):
+    from tests.test_limits import blobs_text
+
+    path = tmp_path / "blobs.yaml"
+    path.write_text(blobs_text(100_000))
+    stdout = io.StringIO()
+
+    with pytest.raises(CommandError) as raised:
+        call_command("check_design", str(path), stdout=stdout)
+
+    assert raised.value.returncode == 1
+    assert stdout.getvalue() == (
+        f"{path}:10: error: entities.Doc.sample.count: Doc's 100,000 items of "
+        "about 389,151 bytes each would make the sample data about 38,915,100,000 "
+        "bytes; this workbench allows at most 250,000,000 bytes (setting "
+        "SAMPLE_MAX_BYTES)\n"
+    )
+
+
 def test_check_design_refuses_an_oversized_file(settings):
     settings.DESIGN_FILE_MAX_BYTES = 100
     stdout = io.StringIO()

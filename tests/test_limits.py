@@ -52,6 +52,7 @@ def test_the_site_hands_its_settings_to_the_domain():
     current = limits.current()
     assert current.entities == settings.DESIGN_MAX_ENTITIES
     assert current.sample_items == settings.SAMPLE_MAX_ITEMS
+    assert current.sample_bytes == settings.SAMPLE_MAX_BYTES
     assert current.template_chars == settings.DESIGN_MAX_TEMPLATE_CHARS
 
 
@@ -128,6 +129,61 @@ def test_a_sample_that_grows_past_the_limit_through_its_children():
     assert path == "entities.Child.sample.count"
     assert message.startswith("with Child's items the sample data would hold ")
     assert message.endswith("(setting SAMPLE_MAX_ITEMS)")
+
+
+def blobs_text(count: int) -> str:
+    return textwrap.dedent(f"""\
+        format: single-table-workbench/v1
+        name: Blobs
+        table: {{name: blobs, partition_key: {{name: PK, type: S}}}}
+        entities:
+          Doc:
+            attributes:
+              docId: {{type: S, generator: ulid}}
+              body: {{type: B, max_length: 390000}}
+            keys: {{PK: "DOC#{{docId}}"}}
+            sample: {{count: {count}}}
+        """)
+
+
+def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made():
+    """300 items of a 390 KB blob wrote a 156 MB file; 100,000 (within the
+    items' limit) would have been about 52 GB."""
+    assert errors(blobs_text(300)) == []
+    assert errors(blobs_text(100_000)) == [
+        (
+            "entities.Doc.sample.count",
+            "Doc's 100,000 items of about 389,151 bytes each would make the "
+            "sample data about 38,915,100,000 bytes; this workbench allows at "
+            "most 250,000,000 bytes (setting SAMPLE_MAX_BYTES)",
+        )
+    ]
+    with limits.configured(limits.DesignLimits(sample_bytes=100_000_000)):
+        [(_, message)] = errors(blobs_text(300))
+    assert message.endswith("at most 100,000,000 bytes (setting SAMPLE_MAX_BYTES)")
+
+
+@pytest.mark.django_db
+def test_an_edit_that_takes_the_sample_past_its_bytes_is_refused(owner):
+    design = read_design(blobs_text(300)).design
+    project = services.project_create(owner=owner, design=design)
+    doc = design.entity("Doc")
+    bigger = dataclasses.replace(
+        doc, sample=d.SampleSettings(count=d.Count("fixed", value=1_000))
+    )
+    with pytest.raises(editor_services.EditRefused) as refused:
+        editor_services.entity_update(
+            project=project,
+            version=project.version,
+            author=owner,
+            name="Doc",
+            entity=bigger,
+        )
+    [problem] = refused.value.problems
+    assert problem.path == "entities.Doc.sample.count"
+    assert problem.message.endswith("(setting SAMPLE_MAX_BYTES)")
+    project.refresh_from_db()
+    assert project.version == 1
 
 
 @pytest.mark.parametrize(

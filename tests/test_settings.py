@@ -269,6 +269,11 @@ PRODUCTION = {
             "from 1 to 2048",
         ),
         ({"DATABASE_URL": "mysql://u:p@h/db"}, "Environment variable DATABASE_URL"),
+        (
+            {"SAMPLE_FILE_MAX_BYTES": "3000", "MEDIA_MAX_BYTES": "2000"},
+            "Environment variable MEDIA_MAX_BYTES (2000) must be at least "
+            "SAMPLE_FILE_MAX_BYTES (3000)",
+        ),
     ],
 )
 def test_unsafe_or_malformed_settings_stop_the_start_in_one_line(variables, starts):

@@ -327,7 +327,7 @@ def test_simulate_of_a_design_too_large_to_generate(tmp_path):
 
     with (
         pytest.raises(CommandError) as raised,
-        limits.configured(limits.DesignLimits(sample_items=10**8)),
+        limits.configured(limits.DesignLimits(sample_items=10**8, sample_bytes=10**12)),
     ):
         _run("simulate", str(path))
 
@@ -387,6 +387,31 @@ def test_sample_data_of_a_project_includes_its_users_items(owner, tmp_path):
     assert read_jsonl(lines[-1], design=design, source="-") == [own]
     assert '"Edited by a user"' in with_own
     assert read_jsonl(generated_only, design=design, source="-") == generated
+
+
+def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made(
+    tmp_path, monkeypatch
+):
+    """A 390 KB blob: 300 items are within SAMPLE_MAX_BYTES, 1,000 asked for
+    with --items are not."""
+    from tests.test_limits import blobs_text
+
+    design = _write(tmp_path, "blobs.yaml", blobs_text(300))
+    output = tmp_path / "items.jsonl"
+
+    def no_items(*args, **kwargs):
+        raise AssertionError("an item was made")
+
+    monkeypatch.setattr("modeler.management.commands.sample_data.generate", no_items)
+    with pytest.raises(CommandError) as raised:
+        _run("sample_data", str(design), "--items", "1000", "-o", str(output))
+
+    assert str(raised.value) == (
+        f"{design}: Doc's 1,000 items of about 389,151 bytes each would make the "
+        "sample data about 389,151,000 bytes; this workbench allows at most "
+        "250,000,000 bytes (setting SAMPLE_MAX_BYTES)"
+    )
+    assert not output.exists()
 
 
 def test_sample_data_is_the_same_for_the_same_seed(tmp_path):

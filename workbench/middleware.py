@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.cache import patch_cache_control
-from django_htmx.http import trigger_client_event
+from django_htmx.http import reswap, trigger_client_event
+
+from modeler.database import DATABASE_LOST, connections_drop
+
+logger = logging.getLogger(__name__)
 
 # Headers with which htmx leaves the page for a full load; that page will
 # render the stored messages itself.
@@ -30,6 +36,10 @@ class HtmxMessagesMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if not request.htmx or response.status_code in range(300, 400):
+            return response
+        if response.status_code >= 500:
+            # The messages stay for the next page: reading them may need
+            # the database that just failed (the session).
             return response
         if any(header in response for header in _NAVIGATION_HEADERS):
             return response
@@ -77,4 +87,64 @@ class NoStoreMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         patch_cache_control(response, private=True, no_store=True)
+        return response
+
+
+UNREACHABLE = "The database could not be reached"
+UNAVAILABLE = 503
+# Enough for a database restart: the browser is told when to try again.
+RETRY_SECONDS = 5
+
+
+class DatabaseUnreachableMiddleware:
+    """Answers a request that met the database going away (a restart, a
+    failover: `modeler.database.DATABASE_LOST`) with 503 and what to do,
+    not a bare 500: nothing was saved, the input is kept, try again.
+
+    htmx requests keep the page as it is (the form as typed) and get a
+    toast; a form posted without htmx gets a page that sends the same input
+    again; a page load gets a page that says to reload. None of them reads
+    the database (nor the session, which lives there)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(
+        self, request: HttpRequest, exception: Exception
+    ) -> HttpResponse | None:
+        if not isinstance(exception, DATABASE_LOST):
+            return None
+        logger.warning(
+            "%s: %s %s answered 503 (%s)",
+            UNREACHABLE,
+            request.method,
+            request.path,
+            str(exception).strip() or type(exception).__name__,
+        )
+        connections_drop()
+        posted = request.method == "POST"
+        advice = "nothing was saved. Try again." if posted else "try again in a moment."
+        if request.htmx:
+            response = reswap(HttpResponse(status=UNAVAILABLE), "none")
+            message = {"message": f"{UNREACHABLE}; {advice}", "level": "error"}
+            trigger_client_event(response, "showMessage", {"messages": [message]})
+        else:
+            fields = [
+                (name, value)
+                for name, values in request.POST.lists()
+                if name != "csrfmiddlewaretoken"
+                for value in values
+            ]
+            context = {
+                "posted": posted,
+                "fields": fields,
+                # What the user typed, without the page's own bookkeeping.
+                "typed": [(n, v) for n, v in fields if not n.endswith("version")],
+                "files": bool(request.FILES),
+            }
+            response = render(request, "unavailable.html", context, status=UNAVAILABLE)
+        response["Retry-After"] = str(RETRY_SECONDS)
         return response

@@ -68,11 +68,13 @@ INSTALLED_APPS = [
     "django_htmx",
     # The loaders are configured below rather than patched in at start-up.
     "template_partials.apps.SimpleAppConfig",
+    # Before django_tasks_db: its `db_worker` command is the workbench's
+    # (modeler/management/commands/db_worker.py).
+    "modeler",
     # Background jobs (the simulation): django-tasks, with its database
     # backend, whose queue and results live in DATABASES.
     "django_tasks",
     "django_tasks_db",
-    "modeler",
 ]
 
 MIDDLEWARE = [
@@ -92,6 +94,9 @@ MIDDLEWARE = [
     # Inside MessageMiddleware, so it takes the messages before they are
     # stored for the next request.
     "workbench.middleware.HtmxMessagesMiddleware",
+    # A request that met the database going away answers 503 and keeps
+    # the input (it needs request.htmx).
+    "workbench.middleware.DatabaseUnreachableMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]
@@ -347,6 +352,22 @@ SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
 IMPORT_CPU_SECONDS = env_int("IMPORT_CPU_SECONDS", default=20, min_value=1)
 IMPORT_MAX_STEPS = env_int("IMPORT_MAX_STEPS", default=1_000_000, min_value=1)
 IMPORT_MAX_VALUE_BYTES = env_int("IMPORT_MAX_VALUE_BYTES", default=100_000, min_value=1)
+# Bytes: the sample data's (estimated from the design before any item is
+# made, like the items), a file of it a worker writes, and everything the
+# workers keep under MEDIA_ROOT (the oldest files go first past it).
+SAMPLE_MAX_BYTES = env_int("SAMPLE_MAX_BYTES", default=250_000_000, min_value=1)
+SAMPLE_FILE_MAX_BYTES = env_int(
+    "SAMPLE_FILE_MAX_BYTES", default=500_000_000, min_value=1
+)
+MEDIA_MAX_BYTES = env_int(
+    "MEDIA_MAX_BYTES", default=max(2_000_000_000, SAMPLE_FILE_MAX_BYTES), min_value=1
+)
+if MEDIA_MAX_BYTES < SAMPLE_FILE_MAX_BYTES:
+    raise ImproperlyConfigured(
+        f"Environment variable MEDIA_MAX_BYTES ({MEDIA_MAX_BYTES}) must be at "
+        f"least SAMPLE_FILE_MAX_BYTES ({SAMPLE_FILE_MAX_BYTES}): a file a worker "
+        "writes must fit under it."
+    )
 
 # Background jobs. The queue is a table of the database: `manage.py
 # db_worker` processes (one or more, on any machine sharing the database)

@@ -1,6 +1,7 @@
 """What one job may spend: CPU seconds of its own thread and memory added
-to its process since it started. Plain Python: nothing here imports
-Django."""
+to its process since it started; the disk a file it writes may take is
+counted as it is written (`modeler.jobs.files`). Plain Python: nothing here
+imports Django."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ _STATM = "/proc/self/statm"
 
 
 class BudgetExceeded(Exception):
-    """`kind` is "time" or "memory"; `spent` is in seconds or MB."""
+    """`kind` is "time", "memory" or "disk" (a file a worker writes);
+    `spent` is in seconds, MB or bytes."""
 
     def __init__(self, kind: str, spent: float, limit: float) -> None:
         super().__init__(f"{kind} budget of {limit} passed ({spent:.0f})")
@@ -26,6 +28,10 @@ class BudgetExceeded(Exception):
             return (
                 f"the {self.limit:,.0f} s CPU budget of a simulation "
                 "(SIMULATION_CPU_SECONDS)"
+            )
+        if self.kind == "disk":
+            return (
+                f"the {self.limit:,.0f} bytes a file may take (SAMPLE_FILE_MAX_BYTES)"
             )
         return (
             f"the {self.limit:,.0f} MB memory budget of a simulation "

@@ -26,6 +26,7 @@ from modeler.jobs.files import file_exists
 from modeler.jobs.pickling import dumps, loads
 from modeler.jobs.runner import build_problem
 from modeler.jobs.services import simulation_job_for
+from modeler.limits import check_sample_size
 from modeler.models import Project, SimulationJob
 from modeler.sampledata import SampleDataError
 from modeler.services import StaleVersionError, project_revision_design
@@ -168,7 +169,10 @@ def table_answer_make(
             cache.set(_pending(key), (phase, done, total), PENDING_SECONDS)
 
     result, problem = None, ""
+    refused = check_sample_size(design)
     try:
+        if refused:  # a limit the site lowered since the design's job ran
+            raise Refused(f"The sample data cannot be made: {refused[0].message}.")
         simulation, lock = cached_simulation(design, progress=progress)
         with lock:  # a write pattern may be changing the table
             result = make(design, simulation)

@@ -17,10 +17,13 @@ from django.utils import timezone
 from modeler import design as d
 from modeler import selectors
 from modeler.conversion import design_from_revision_id
+from modeler.database import DATABASE_LOST
 from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.recovery import DISCONNECTED
 from modeler.jobs.results import entity_counts, pattern_result, verdict_of
 from modeler.jobs.reviews import review_key, review_store
 from modeler.kept import Kept
+from modeler.limits import check_sample_size
 from modeler.models import PatternResult, Project, SimulationJob
 from modeler.review.review import review_design
 from modeler.sampledata import SampleDataError
@@ -81,6 +84,16 @@ def run_job(job_id: int) -> None:
             "run it again.",
         )
         return
+    # A design saved before the site lowered a limit is held to it here,
+    # before any item is made.
+    refused = check_sample_size(design)
+    if refused:
+        _finish(
+            job_id,
+            State.FAILED,
+            f"The sample data cannot be made: {refused[0].message}.",
+        )
+        return
     watch = _Watch(
         job_id,
         job.project,
@@ -93,6 +106,11 @@ def run_job(job_id: int) -> None:
         _finish(job_id, State.CANCELLED, f"Cancelled {watch.where()}.")
     except BudgetExceeded as exc:
         _finish(job_id, State.FAILED, watch.budget_message(exc))
+    except DATABASE_LOST:
+        # Not the design's fault. On a connection the server dropped this
+        # fails too: the worker marks the job failed once it is back.
+        _finish(job_id, State.FAILED, DISCONNECTED)
+        raise
     except Exception as exc:
         if not isinstance(exc, (SampleDataError, ClientError)):
             logger.exception("Simulation job %s of %r failed", job_id, design.name)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import IO
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from modeler import design as d
+from modeler.jobs.budget import BudgetExceeded
 from modeler.jobs.files import file_write
 from modeler.jobs.loaded import (
+    Refused,
     TableAnswer,
     table_answer_make,
     table_file_answer,
@@ -52,6 +55,13 @@ def sample_file_write(*, project_id: int, version: int) -> None:
 
 
 def _written(design: d.Design, simulation: Simulation) -> str:
+    """The file's name, written; Refused past SAMPLE_FILE_MAX_BYTES: at
+    once when the items alone take more (their DynamoDB JSON is larger
+    still), else where the writing passes it."""
+    limit = settings.SAMPLE_FILE_MAX_BYTES
+    if sum(simulation.item_sizes) > limit:
+        raise Refused(_too_large(BudgetExceeded("disk", 0, limit)))
+
     def write(file: IO[bytes]) -> None:
         lines: list[str] = []
         for line in write_jsonl(simulation.items):
@@ -62,7 +72,19 @@ def _written(design: d.Design, simulation: Simulation) -> str:
         if lines:
             file.write(("\n".join(lines) + "\n").encode())
 
-    return file_write(f"sample-data/{data_digest(design)}.jsonl", write)
+    name = f"sample-data/{data_digest(design)}.jsonl"
+    try:
+        return file_write(name, write, max_bytes=limit)
+    except BudgetExceeded as exc:
+        raise Refused(_too_large(exc)) from None
+
+
+def _too_large(exc: BudgetExceeded) -> str:
+    return (
+        f"The sample data file would pass {exc.budget_named()}: lower the "
+        "counts in Sample data, or the max_length of large text and binary "
+        "attributes."
+    )
 
 
 def _key(design: d.Design) -> str:

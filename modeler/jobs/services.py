@@ -3,16 +3,15 @@ the one running in a project, for its indicator; cancelling."""
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from modeler import design as d
+from modeler.jobs.recovery import job_is_lost, lost_job_fail
 from modeler.jobs.reviews import review_key, review_stored
 from modeler.jobs.tasks import simulate_design
 from modeler.models import PatternResult, Project, Revision, SimulationJob
@@ -22,9 +21,6 @@ from modeler.simulation.cache import data_digest, design_digest
 
 logger = logging.getLogger(__name__)
 State = SimulationJob.State
-# A running job whose worker has not reported for this long (past its
-# budget) is taken as lost: its worker was stopped or died.
-LOST_AFTER = dt.timedelta(seconds=60)
 # Finished jobs kept per project (with their pattern results), newest first.
 KEPT_JOBS = 20
 
@@ -49,7 +45,7 @@ def simulation_job_for(
         .first()
     )
     if job is not None and job.state != State.SUPERSEDED:
-        _fail_if_lost(job)
+        lost_job_fail(job)
     else:
         job = _start(
             project=project, design=design, user=user, digest=digest, revision=revision
@@ -74,7 +70,7 @@ def simulation_job_rerun(
         .order_by("-created", "-pk")
         .first()
     )
-    if job is not None and not _fail_if_lost(job):
+    if job is not None and not lost_job_fail(job):
         return job
     return _start(
         project=project, design=design, user=user, digest=digest, revision=revision
@@ -164,7 +160,7 @@ def simulation_job_get(*, project: Project, job_id: int) -> SimulationJob | None
     so that a page polling its progress says so instead of waiting on."""
     job = SimulationJob.objects.filter(project=project, pk=job_id).first()
     if job is not None:
-        _fail_if_lost(job)
+        lost_job_fail(job)
     return job
 
 
@@ -175,7 +171,7 @@ def simulation_job_running(*, project: Project) -> SimulationJob | None:
         .order_by("-created", "-pk")
         .first()
     )
-    return None if job is None or _lost(job) else job
+    return None if job is None or job_is_lost(job) else job
 
 
 def pattern_result_list(*, job: SimulationJob, since: int = 0) -> list[PatternResult]:
@@ -234,24 +230,3 @@ def _start(
     SimulationJob.objects.filter(pk=job.pk).update(task_id=str(result.id))
     job.refresh_from_db()
     return job
-
-
-def _fail_if_lost(job: SimulationJob) -> bool:
-    """Marks a lost job failed (its worker stopped); whether it was."""
-    if not _lost(job):
-        return False
-    SimulationJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
-        state=State.FAILED,
-        message="The worker running this simulation stopped before it "
-        "finished: run it again.",
-        finished=timezone.now(),
-    )
-    job.refresh_from_db()
-    return True
-
-
-def _lost(job: SimulationJob) -> bool:
-    if job.state != State.RUNNING or job.heartbeat is None:
-        return False
-    silence = timezone.now() - job.heartbeat
-    return silence > LOST_AFTER + dt.timedelta(seconds=settings.SIMULATION_CPU_SECONDS)

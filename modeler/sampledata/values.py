@@ -172,12 +172,9 @@ class Compiler:
         cost it as a few bytes. One value serves every item. Where several
         such attributes would pass 400 KB together, each is scaled down so
         the item still fits."""
-        if not _sized_by_length(attr):
+        length = declared_length(self.entity, attr)
+        if length is None:
             return None
-        total = sum(a.max_length for a in self.entity.attributes if _sized_by_length(a))
-        length = attr.max_length
-        if total > SIZED_ITEM_BUDGET:
-            length = length * SIZED_ITEM_BUDGET // total
         if attr.type == "B":
             value: Any = bytes(range(256)) * (length // 256) + bytes(length % 256)
         else:
@@ -788,6 +785,19 @@ SIZED_BY_LENGTH = 1024
 # Such attributes together take at most this many bytes of an item, so it
 # stays under DynamoDB's 400 KB with the rest of the item.
 SIZED_ITEM_BUDGET = 380 * 1024
+
+
+def declared_length(entity: d.Entity, attr: d.Attribute) -> int | None:
+    """The length (characters or bytes) at which the entity's text or binary
+    attribute is made when it is made at its max_length (see
+    `Compiler._declared_size`); None when it is not."""
+    if not _sized_by_length(attr):
+        return None
+    total = sum(a.max_length for a in entity.attributes if _sized_by_length(a))
+    length = attr.max_length
+    if total > SIZED_ITEM_BUDGET:
+        length = length * SIZED_ITEM_BUDGET // total
+    return length
 
 
 def _sized_by_length(attr: d.Attribute) -> bool:

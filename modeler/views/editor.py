@@ -7,8 +7,8 @@ partials answer the edits. A successful edit answers with the parts it
 changed, a `designSaved` event carrying the new version (so the page's other
 forms stay current) and a toast; without htmx it redirects back to the
 section. A refused edit answers 422 (invalid input) or 409 (someone saved
-first) with the form as typed and the reason beside the field (see
-`modeler.views.statuses`).
+first), and one that met the database restarting 503, with the form as
+typed and the reason beside the field (see `modeler.views.statuses`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import push_url, retarget, trigger_client_event
 
 from modeler import design as d
+from modeler.database import DATABASE_LOST, connections_drop
 from modeler.design_check import check_design
 from modeler.design_edits import EditError, index_dependants
 from modeler.editor import services as edit
@@ -35,7 +36,7 @@ from modeler.presenters import their_versions
 from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
 from modeler.services import EditConflict, StaleVersionError
-from modeler.views.statuses import INVALID, STALE, gone
+from modeler.views.statuses import INVALID, STALE, UNAVAILABLE, gone
 from modeler.views.workspace import design_for as load
 
 
@@ -111,6 +112,9 @@ def form_edit(
         return run(form.cleaned_data["version"]), 200
     except (StaleVersionError, EditConflict, EditRefused, EditError) as exc:
         return None, refusal(form, exc)
+    except DATABASE_LOST:
+        form.add_error(None, unreachable())
+        return None, UNAVAILABLE
 
 
 def version_edit(
@@ -129,6 +133,16 @@ def version_edit(
         return None, str(exc), STALE
     except EditError as exc:
         return None, str(exc), INVALID
+    except DATABASE_LOST:
+        return None, unreachable(), UNAVAILABLE
+
+
+def unreachable() -> str:
+    """A save that met the database going away (a restart): the page is
+    answered with the input as typed (or as it was), saying so; the
+    connection is opened again for that answer."""
+    connections_drop()
+    return "The database could not be reached; nothing was saved. Try again."
 
 
 def edited(

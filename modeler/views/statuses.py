@@ -14,6 +14,8 @@ from django.http import HttpRequest
 
 INVALID = 422
 STALE = 409
+# A save that met the database going away: nothing saved, try again.
+UNAVAILABLE = 503
 
 
 def gone(request: HttpRequest) -> int:

@@ -20,11 +20,13 @@
     });
   });
 
-  // 409 (someone saved first) answers with the form as typed and the reason,
-  // and 410 (someone removed the element) with the section as it is now:
-  // swap them in like the 422 of invalid input.
+  // 409 (someone saved first) and 503 (the database could not be reached)
+  // answer with the form as typed and the reason, and 410 (someone removed
+  // the element) with the section as it is now: swap them in like the 422
+  // of invalid input. A 503 that could not render the form says so in a
+  // toast and swaps nothing (HX-Reswap: none), keeping the form as typed.
   document.body.addEventListener("htmx:beforeSwap", (event) => {
-    if (event.detail.xhr.status === 409 || event.detail.xhr.status === 410) {
+    if ([409, 410, 503].includes(event.detail.xhr.status)) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

@@ -68,9 +68,10 @@
   });
 
   // The refused form's first error may be far above the button that was
-  // clicked: bring it into view, and its input under the cursor.
+  // clicked: bring it into view, and its input under the cursor (a form
+  // that met the database restarting, 503, says so at its top).
   document.body.addEventListener("htmx:afterSettle", (event) => {
-    if (event.detail.xhr?.status !== 422) return;
+    if (![422, 503].includes(event.detail.xhr?.status)) return;
     // An outerHTML swap settles on the element it replaced: look in the page.
     const swapped = event.detail.elt;
     const scope = swapped instanceof Element && swapped.isConnected ? swapped : document;

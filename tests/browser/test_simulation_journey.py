@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.db import connections
-from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import expect
 
 from modeler import services
 from modeler.designfile import read_design
 from modeler.jobs import runner
+from modeler.jobs.worker import Worker
 from modeler.models import SimulationJob
 from tests.views.conftest import stored_design
 
@@ -158,7 +158,7 @@ def test_another_seed_and_own_items_rerun_the_patterns(worker, page, screenshot)
 
 
 class _Worker:
-    """The database backend's worker (`manage.py db_worker`'s loop, without
+    """The workbench's worker (`manage.py db_worker`'s loop, without
     its signal handlers, which only the main thread may set) in a thread,
     and a gate that holds each job before the pattern at `hold_at` until
     the test opens it."""

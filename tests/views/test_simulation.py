@@ -7,9 +7,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.http import HttpResponse
@@ -20,7 +22,7 @@ from django.utils.html import escape
 from modeler import limits, services
 from modeler.design import Design, Parameter, thaw
 from modeler.models import Project
-from modeler.sampledata import generate, read_items
+from modeler.sampledata import generate, read_items, write_jsonl
 from modeler.simulation import Simulation
 from tests.views.conftest import (
     logged_in,
@@ -839,6 +841,70 @@ def test_download_of_a_large_data_set_comes_in_chunks(
     lines = b"".join(chunks).decode().splitlines()
     assert len(lines) == sum(chunk.count(b"\n") for chunk in chunks)
     assert len({line for line in lines}) == len(lines)
+
+
+def test_a_design_past_a_lowered_bytes_limit_fails_its_job_before_any_item(
+    owner, editor, viewer, owner_client, monkeypatch
+):
+    """A design saved before the site lowered SAMPLE_MAX_BYTES: its job
+    refuses it, naming the setting, and makes nothing."""
+    from modeler.designfile import read_design
+    from tests.test_limits import blobs_text
+
+    project = _project(owner, editor, viewer, read_design(blobs_text(300)).design)
+
+    def no_items(*args, **kwargs):
+        raise AssertionError("an item was made")
+
+    monkeypatch.setattr("modeler.simulation.simulate.generate", no_items)
+    with limits.configured(limits.DesignLimits(sample_bytes=50_000_000)):
+        html = _html(owner_client.get(_url(project)))
+        download = owner_client.get(_url(project, "sample-data.jsonl"), follow=True)
+
+    assert (
+        "The sample data cannot be made: Doc&#x27;s 300 items of about 389,151 "
+        "bytes each would make the sample data about 116,745,300 bytes; this "
+        "workbench allows at most 50,000,000 bytes (setting SAMPLE_MAX_BYTES)."
+    ) in html
+    assert 'data-job-state="failed"' in html
+    assert "Nothing to download. The sample data cannot be made: " in _html(download)
+
+
+def _file_sizes(design: Design) -> tuple[int, int]:
+    """The bytes of the design's items (DynamoDB's measure), and of their
+    file."""
+    simulation = Simulation(design)
+    written = sum(len(line.encode()) + 1 for line in write_jsonl(simulation.items))
+    return sum(simulation.item_sizes), written
+
+
+@pytest.mark.parametrize("where", ["before", "while writing"])
+def test_a_sample_file_past_its_bytes_is_not_written(
+    project, small_design, owner_client, settings, where
+):
+    """Refused at once when the items alone take more than the file may
+    (their JSON is larger still), else where the writing passes it; either
+    way nothing stays on the disk."""
+    items, written = _file_sizes(small_design)
+    assert items < written
+    settings.SAMPLE_FILE_MAX_BYTES = (
+        items - 1 if where == "before" else (items + written) // 2
+    )
+
+    response = owner_client.get(_url(project, "sample-data.jsonl"), follow=True)
+
+    assert response.redirect_chain == [(_url(project), 302)]
+    assert (
+        "Nothing to download. The sample data file would pass the "
+        f"{settings.SAMPLE_FILE_MAX_BYTES:,} bytes a file may take "
+        "(SAMPLE_FILE_MAX_BYTES): lower the counts in Sample data"
+    ) in _html(response)
+    media = Path(settings.MEDIA_ROOT)
+    assert not media.exists() or not any(p.is_file() for p in media.rglob("*"))
+    # Raised enough, once the refusal is no longer kept (a minute): written.
+    settings.SAMPLE_FILE_MAX_BYTES = written
+    cache.clear()
+    assert owner_client.get(_url(project, "sample-data.jsonl")).status_code == 200
 
 
 def test_a_large_value_is_shown_by_its_start_and_length(owner, editor, viewer):

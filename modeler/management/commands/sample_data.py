@@ -11,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design import Design, SampleData
+from modeler.limits import check_sample_bytes
 from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import (
     MAX_ITEMS,
@@ -69,6 +70,9 @@ class Command(BaseCommand):
             raise CommandError(f"--items: at most {MAX_ITEMS:,}", returncode=1)
         loaded = load_design(design)
         seed = loaded.sample_data.seed if seed is None else seed
+        # Refused before any item is made, as the site refuses the design.
+        for problem in check_sample_bytes(loaded, seed=seed, items=items):
+            raise CommandError(f"{design}: {problem.message}", returncode=1)
         try:
             found = sample_items(
                 loaded, seed=seed, wanted=items, own_items=not generated_only
