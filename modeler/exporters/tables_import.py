@@ -25,7 +25,11 @@ from modeler.design import default_max_capacity
 from modeler.designfile import FORMAT, ReadResult, read_design
 from modeler.engine.types import item_from_wire
 from modeler.exporters.tabledef import DEFAULT_TARGET_UTILISATION as DEFAULT_TARGET
-from modeler.exporters.workbench_infer import merge_colliding, plain_json
+from modeler.exporters.workbench_infer import (
+    EntityBuilder,
+    merge_colliding,
+    plain_json,
+)
 from modeler.problems import Problem
 from modeler.sampledata.recognise import EntityRecogniser
 
@@ -269,14 +273,17 @@ def read_table_design(
     )
 
 
-def read_inferred_design(doc: dict[str, Any], notes: list[str]) -> ReadResult:
-    """A design document with entities inferred from items, read: entities
-    whose keys collide are merged (their items could not be told apart) and
-    it is read again; items that match no entity are counted in a note."""
+def read_inferred_design(
+    doc: dict[str, Any], notes: list[str], *, entities: EntityBuilder
+) -> ReadResult:
+    """A design document with entities inferred from items (by `entities`),
+    read: entities whose keys collide are merged (their items could not be
+    told apart) and it is read again; items that match no entity are
+    counted in a note."""
     for _ in range(len(doc["entities"]) + 1):
         text = _yaml(doc)
         result = read_design(text, max_bytes=50_000_000)
-        if not merge_colliding(doc, result.problems, notes):
+        if not merge_colliding(doc, result.problems, notes, entities):
             break
     if result.design is not None:
         recogniser = EntityRecogniser(result.design)

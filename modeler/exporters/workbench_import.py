@@ -40,6 +40,7 @@ from modeler.exporters.workbench_infer import (
     EntityBuilder,
     Group,
     discriminator,
+    in_listed_order,
     item_groups,
     plain_json,
     scalar_text,
@@ -217,10 +218,10 @@ class _TableReader:
             return ImportedTable(name, None, tuple(self.problems))
         partition, sort = keys
         self.notes = list(common_notes)
-        doc = self.document(name, partition, sort)
+        doc, entities = self.document(name, partition, sort)
         if self.problems:
             return ImportedTable(name, None, tuple(self.problems), tuple(self.notes))
-        result = self.finish(doc)
+        result = self.finish(doc, entities)
         return ImportedTable(
             name,
             result.design,
@@ -278,7 +279,9 @@ class _TableReader:
 
     def document(
         self, table_name: str, partition: d.KeyAttribute, sort: d.KeyAttribute | None
-    ) -> dict:
+    ) -> tuple[dict, EntityBuilder]:
+        """The design document, and the inference of its entities (which
+        infers an entity again when two must be merged)."""
         table = self.table
         path = self.path
         key_types: dict[str, str] = {partition.name: partition.type}
@@ -382,14 +385,15 @@ class _TableReader:
         )
         groups = self.groups(table, items, key_types, partition, sort)
         formats = self.sample_formats(table.get("SampleDataFormats"))
-        entities = EntityBuilder(
+        builder = EntityBuilder(
             key_types,
             [k for k in (partition, sort) if k],
             index_keys,
             declared_types,
             formats,
             self.notes,
-        ).build(groups)
+        )
+        entities = builder.build(groups)
         all_items = unique_items(
             items + [i for g in groups for i in g.items], (partition, sort), self.notes
         )
@@ -411,9 +415,13 @@ class _TableReader:
                         )
         doc["entities"] = entities
         doc["access_patterns"] = []
-        seed = extras.get("sample_data", {}).get("seed", 1)
-        doc["sample_data"] = {"seed": plain_json(seed), "items": all_items}
-        return doc
+        listed = extras.get("sample_data", {})
+        all_items = in_listed_order(all_items, listed.get("order"), (partition, sort))
+        doc["sample_data"] = {
+            "seed": plain_json(listed.get("seed", 1)),
+            "items": all_items,
+        }
+        return doc, builder
 
     def unread(self, table: dict) -> None:
         known = {
@@ -653,6 +661,9 @@ class _TableReader:
     ) -> list[Group]:
         facets = self.list_of(table.get("TableFacets"), f"{self.path}.TableFacets")
         models = schema_models(self.model, table)
+        # The entities this workbench exported: their keys are taken as the
+        # design had them, not inferred again from the items.
+        exported = schema_extras(self.model).get("entities", {})
         groups: list[Group] = []
         if facets:
             for i, facet in enumerate(facets):
@@ -686,6 +697,7 @@ class _TableReader:
                         if isinstance(a, str)
                     ],
                     f"facet {facet['FacetName']}",
+                    exported=facet["FacetName"] in exported,
                 )
                 groups.append(group)
                 extra = sorted(
@@ -737,8 +749,8 @@ class _TableReader:
 
     # Read the document as a design ------------------------------------
 
-    def finish(self, doc: dict):  # type: ignore[no-untyped-def]
-        return read_inferred_design(doc, self.notes)
+    def finish(self, doc: dict, entities: EntityBuilder):  # type: ignore[no-untyped-def]
+        return read_inferred_design(doc, self.notes, entities=entities)
 
 
 def _whole(value: Any) -> int | None:
