@@ -299,6 +299,9 @@ DESIGN_MAX_TEMPLATE_CHARS = env_int(
     "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
 )
 SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
+# Tables one import may make projects of (a project each): a file with more
+# is refused, naming one table (FILE#TABLE, the import form's Table) is not.
+IMPORT_MAX_TABLES = env_int("IMPORT_MAX_TABLES", default=50, min_value=1)
 
 # Background jobs. The queue is a table of the database: `manage.py
 # db_worker` processes (one or more, on any machine sharing the database)

@@ -32,7 +32,9 @@ from modeler.designfile import (
     yaml_error_message,
 )
 from modeler.exporters.tables_import import (
+    ALL_TABLES,
     Scaling,
+    TableChoice,
     TableReader,
     TablesImport,
     apply_scaling,
@@ -67,8 +69,11 @@ def looks_like_cloudformation(source: str | bytes) -> bool:
     )
 
 
-def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
-    """Read a template; never raises on bad input."""
+def read_cloudformation(
+    source: str | bytes, *, max_bytes: int, choice: TableChoice = ALL_TABLES
+) -> TablesImport:
+    """Read a template (the tables `choice` picks); never raises on bad
+    input."""
     try:
         text = file_text(source, max_bytes=max_bytes, kind="templates")
     except TextFileError as exc:
@@ -104,6 +109,13 @@ def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
             "the template has no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable "
             "resource; its resources are " + (", ".join(types[:10]) or "untyped")
         )
+    chosen = choice.chosen(
+        [((*_names(logical, r, resolver),), (logical, r)) for logical, r in tables],
+        "CloudFormation template",
+    )
+    if isinstance(chosen, TablesImport):
+        return chosen
+    tables = chosen
     scaling = _scalings(resources, resolver)
     imported = []
     for logical, resource in tables:
@@ -113,6 +125,19 @@ def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
     return TablesImport(
         name, str(template.get("AWSTemplateFormatVersion", "")), tuple(imported)
     )
+
+
+def _names(logical: str, resource: dict[str, Any], resolver: _Resolver) -> list[str]:
+    """The names FILE#TABLE may give a table by: the name the import gives
+    it (its TableName, else its logical id), then its logical id."""
+    name = logical
+    props = resource.get("Properties")
+    if isinstance(props, dict) and props.get("TableName"):
+        with contextlib.suppress(Unresolved):
+            resolved = resolver.value(props["TableName"])
+            if isinstance(resolved, str) and resolved:
+                name = resolved
+    return [valid_table_name(name, []), name, logical]
 
 
 def _load(text: str) -> Any:

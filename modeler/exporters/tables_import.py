@@ -216,6 +216,48 @@ def apply_scaling(
     return notes
 
 
+@dataclass(frozen=True)
+class TableChoice:
+    """Which tables of a file to read: `table` names one (its name, or its
+    resource's name in the file; "" for all) and `max_tables` caps how many
+    an import of all of them reads (0: no cap)."""
+
+    table: str = ""
+    max_tables: int = 0
+    # How the caller names one table: a command's FILE#TABLE, a form's field.
+    naming: str = "name one as FILE#TABLE"
+
+    def chosen(
+        self, found: list[tuple[tuple[str, ...], Any]], what: str
+    ) -> list[Any] | TablesImport:
+        """Of the file's tables, each given as (its names, what to read it
+        from), those to read, or the failed import that says why none is:
+        the named table is not there, or there are more than the cap. The
+        tables are counted before any is read: reading four thousand takes
+        seconds."""
+        if self.table:
+            picked = [table for names, table in found if self.table in names]
+            if picked:
+                return picked[:1]
+            names = [names[0] for names, _ in found]
+            listed = ", ".join(names[:20]) + (
+                f" and {len(names) - 20:,} more" if len(names) > 20 else ""
+            )
+            return failed(
+                f"the {what} has no table '{self.table}'; its tables: {listed}"
+            )
+        if self.max_tables and len(found) > self.max_tables:
+            return failed(
+                f"the {what} has {len(found):,} tables and an import makes at most "
+                f"{self.max_tables:,} projects (the setting IMPORT_MAX_TABLES): "
+                f"{self.naming} to import it alone, or raise IMPORT_MAX_TABLES"
+            )
+        return [table for _, table in found]
+
+
+ALL_TABLES = TableChoice()
+
+
 def failed(message: str, line: int | None = None) -> TablesImport:
     return TablesImport(problems=(Problem("error", "file", message, line),))
 

@@ -18,8 +18,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from modeler.exporters.tables_import import (
+    ALL_TABLES,
     ImportedTable,
     Scaling,
+    TableChoice,
     TableReader,
     TablesImport,
     apply_scaling,
@@ -66,8 +68,11 @@ def looks_like_terraform(source: str | bytes, *, filename: str = "") -> bool:
     return bool(re.search(r'^\s*resource\s+"aws_dynamodb_table"', head, re.MULTILINE))
 
 
-def read_terraform(source: str | bytes, *, max_bytes: int) -> TablesImport:
-    """Read a configuration; never raises on bad input."""
+def read_terraform(
+    source: str | bytes, *, max_bytes: int, choice: TableChoice = ALL_TABLES
+) -> TablesImport:
+    """Read a configuration (the tables `choice` picks); never raises on bad
+    input."""
     try:
         text = file_text(source, max_bytes=max_bytes, kind="Terraform files")
     except TextFileError as exc:
@@ -92,6 +97,13 @@ def read_terraform(source: str | bytes, *, max_bytes: int) -> TablesImport:
                 else ""
             )
         )
+    chosen = choice.chosen(
+        [((*_names(name, body, resolver),), (name, body)) for name, body in tables],
+        "Terraform configuration",
+    )
+    if isinstance(chosen, TablesImport):
+        return chosen
+    tables = chosen
     scaling = _scalings(config, {name for name, _ in tables}, resolver)
     imported = [
         _read_table(name, body, resolver, scaling.get(name, []))
@@ -112,6 +124,20 @@ def read_terraform(source: str | bytes, *, max_bytes: int) -> TablesImport:
             for t in imported
         ]
     return TablesImport("", "", tuple(imported))
+
+
+def _names(name: str, body: dict[str, Any], resolver: _Resolver) -> list[str]:
+    """The names FILE#TABLE may give a table by: the name the import gives
+    it (its `name`, else the resource's name), then the resource's name."""
+    table = name
+    if body.get("name"):
+        try:
+            resolved = resolver.value(body["name"])
+        except Unresolved:
+            resolved = None
+        if isinstance(resolved, str) and resolved:
+            table = resolved
+    return [valid_table_name(table, []), table, name]
 
 
 def labelled_blocks(

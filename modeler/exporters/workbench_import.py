@@ -26,8 +26,10 @@ from typing import Any
 from modeler import design as d
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
 from modeler.exporters.tables_import import (
+    ALL_TABLES,
     ImportedTable,
     Scaling,
+    TableChoice,
     TablesImport,
     apply_scaling,
     failed,
@@ -101,9 +103,13 @@ def looks_like_workbench(source: str | bytes, *, filename: str = "") -> bool:
 
 
 def read_workbench(
-    source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    choice: TableChoice = ALL_TABLES,
 ) -> WorkbenchImport:
-    """Read a model file; never raises on bad input."""
+    """Read a model file (the tables `choice` picks); never raises on bad
+    input."""
     try:
         source = file_text(source, max_bytes=max_bytes, kind="model files")
     except TextFileError as exc:
@@ -152,8 +158,17 @@ def read_workbench(
         return WorkbenchImport(name, str(version), (), tuple(problems))
     name = name if name.strip() else "Imported model"
     common_notes = _metadata_notes(metadata, model)
+    chosen = choice.chosen(
+        [
+            ((str(t.get("TableName")) if isinstance(t, dict) else "",), (i, t))
+            for i, t in enumerate(tables)
+        ],
+        "NoSQL Workbench model",
+    )
+    if isinstance(chosen, TablesImport):
+        return chosen
     imported = []
-    for position, table in enumerate(tables):
+    for position, table in chosen:
         path = f"DataModel[{position}]"
         reader = _TableReader(model, table, path, name, len(tables) > 1)
         imported.append(reader.read(common_notes))
