@@ -4,9 +4,14 @@ its entities and key templates inferred from a sample of its items."""
 from __future__ import annotations
 
 import dataclasses
+import http.server
 import io
+import socket
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
+import boto3
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -159,6 +164,99 @@ def test_estimate_reads_no_item_and_creates_nothing(aws, moto_url, owner, live_t
 def test_a_missing_table_is_a_clear_error(aws, moto_url, owner):
     with pytest.raises(CommandError, match="nope: ResourceNotFoundException"):
         import_table(moto_url, "nope")
+    assert not Project.objects.exists()
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def not_dynamodb() -> Iterator[str]:
+    """An HTTP server that answers every request 404, as a web server or a
+    proxy at a wrong URL does."""
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (the handler's name)
+            self.send_error(404)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), NotFound)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--endpoint-url", "notaurl"],
+            "members: the endpoint URL 'notaurl' is not a URL: give one such as "
+            "http://localhost:8000 (DynamoDB Local) or leave it out for AWS",
+        ),
+        (
+            ["--region", "eu west 1"],
+            "members: 'eu west 1' is not an AWS region name (such as eu-west-1)",
+        ),
+        (
+            ["--endpoint-url", "http://127.0.0.1:{closed_port}"],
+            'members: Could not connect to the endpoint URL: "http://127.0.0.1:'
+            '{closed_port}/": check the endpoint URL (or the region, for AWS) and '
+            "that the endpoint is running",
+        ),
+        (
+            ["--endpoint-url", "{not_dynamodb}"],
+            "members: the endpoint answered HTTP 404 without a DynamoDB error: is "
+            "its URL a DynamoDB endpoint's?",
+        ),
+    ],
+    ids=["not a URL", "not a region", "nothing listening", "not DynamoDB"],
+)
+def test_an_endpoint_that_cannot_be_used_is_a_one_line_error(
+    aws, owner, closed_port, not_dynamodb, args, message
+):
+    where = {"closed_port": closed_port, "not_dynamodb": not_dynamodb}
+    with pytest.raises(CommandError) as raised:
+        run(
+            "import_table",
+            "members",
+            "--owner",
+            "ada",
+            *(a.format(**where) for a in args),
+        )
+    assert str(raised.value) == message.format(**where)
+    assert not Project.objects.exists()
+
+
+def test_missing_credentials_are_a_one_line_error(monkeypatch, moto_url, owner):
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent")
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    # boto3's default session keeps the credentials it found first.
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    with pytest.raises(CommandError) as raised:
+        import_table(moto_url, "members")
+    assert str(raised.value) == (
+        "members: Unable to locate credentials: boto3 found no complete AWS "
+        "credentials (it looks in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
+        "AWS_PROFILE, ~/.aws and the instance's role; DynamoDB Local takes any "
+        "values)"
+    )
+    monkeypatch.setenv("AWS_PROFILE", "nope")
+    with pytest.raises(CommandError, match=r"The config profile \(nope\) could not"):
+        import_table(moto_url, "members")
     assert not Project.objects.exists()
 
 

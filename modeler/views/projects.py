@@ -142,11 +142,10 @@ def project_import_table(request: HttpRequest) -> HttpResponse:
         "endpoint_url": settings.DYNAMODB_ENDPOINT_URL,
         "region": settings.AWS_REGION,
     }
-    client = make_client(**where)
     try:
         outcome = services.project_import_live_table(
             owner=request.user,
-            client=client,
+            client=make_client(**where),
             scaling_client=make_client(**where, service="application-autoscaling"),
             table=table,
             sample=form.cleaned_data["sample"],
