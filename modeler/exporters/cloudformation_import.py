@@ -1,5 +1,6 @@
 """Import of CloudFormation templates (YAML or JSON): every
-`AWS::DynamoDB::Table` and `AWS::DynamoDB::GlobalTable` becomes a design.
+`AWS::DynamoDB::Table`, `AWS::DynamoDB::GlobalTable` and SAM's
+`AWS::Serverless::SimpleTable` becomes a design.
 
 Intrinsic functions are resolved where the template alone decides them:
 `Ref` to a parameter with a default, `Fn::Sub`, `Fn::Join`, `Fn::Select`,
@@ -33,6 +34,7 @@ from modeler.designfile import (
 )
 from modeler.exporters.tables_import import (
     ALL_TABLES,
+    ImportedTable,
     Scaling,
     TableChoice,
     TableReader,
@@ -48,7 +50,12 @@ from modeler.exporters.tables_import import (
 from modeler.problems import Problem
 from modeler.textfiles import TextFileError, file_text
 
-TABLE_TYPES = ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable")
+SIMPLE_TABLE = "AWS::Serverless::SimpleTable"
+TABLE_TYPES = ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable", SIMPLE_TABLE)
+# SAM's PrimaryKey types, and the key it gives a SimpleTable without one.
+SIMPLE_TYPES = {"String": "S", "Number": "N", "Binary": "B"}
+SIMPLE_KEY = {"Name": "id", "Type": "String"}
+FOR_EACH = "Fn::ForEach::"
 _SUB = re.compile(r"\$\{([^}!][^}]*)\}")
 _NO_VALUE = object()
 
@@ -65,7 +72,11 @@ def looks_like_cloudformation(source: str | bytes) -> bool:
         head = head.decode("utf-8", "replace")
     return "AWSTemplateFormatVersion" in head or (
         "Resources" in head
-        and bool(re.search(r"AWS::DynamoDB::(Global)?Table\b", head))
+        and bool(
+            re.search(
+                r"AWS::(DynamoDB::(Global)?Table|Serverless::SimpleTable)\b", head
+            )
+        )
     )
 
 
@@ -97,6 +108,9 @@ def read_cloudformation(
         for logical, resource in resources.items()
         if isinstance(resource, dict) and resource.get("Type") in TABLE_TYPES
     ]
+    loops = [name for name in resources if str(name).startswith(FOR_EACH)]
+    if loops and not tables:
+        return failed(_for_each(loops))
     if not tables:
         types = sorted(
             {
@@ -105,9 +119,23 @@ def read_cloudformation(
                 if isinstance(r, dict) and r.get("Type")
             }
         )
+        untyped = [
+            str(name)
+            for name, r in resources.items()
+            if not (isinstance(r, dict) and isinstance(r.get("Type"), str))
+        ]
         return failed(
-            "the template has no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable "
-            "resource; its resources are " + (", ".join(types[:10]) or "untyped")
+            "the template has no AWS::DynamoDB::Table, AWS::DynamoDB::GlobalTable "
+            "or AWS::Serverless::SimpleTable resource; "
+            + (f"its resources are {', '.join(types[:10])}" if types else "")
+            + ("; " if types and untyped else "")
+            + (
+                f"Resources.{', Resources.'.join(untyped[:5])} "
+                + ("has" if len(untyped) == 1 else "have")
+                + " no Type (a resource is {Type: AWS::..., Properties: {...}})"
+                if untyped
+                else ""
+            )
         )
     chosen = choice.chosen(
         [((*_names(logical, r, resolver),), (logical, r)) for logical, r in tables],
@@ -122,8 +150,27 @@ def read_cloudformation(
         imported.append(
             _read_table(logical, resource, resolver, scaling.get(logical, []), name)
         )
+    if loops:
+        # The loops' tables are missing: every table is told so.
+        imported = [
+            ImportedTable(
+                t.table_name, t.design, t.problems, (*t.notes, _for_each(loops))
+            )
+            for t in imported
+        ]
     return TablesImport(
         name, str(template.get("AWSTemplateFormatVersion", "")), tuple(imported)
+    )
+
+
+def _for_each(loops: list[str]) -> str:
+    return (
+        f"Resources.{loops[0]}"
+        + (f" (and {len(loops) - 1} more)" if len(loops) > 1 else "")
+        + ": Fn::ForEach (the AWS::LanguageExtensions transform) is not expanded "
+        "by the importer, so the tables it makes are not read: write them out, or "
+        "import the template CloudFormation processed (`aws cloudformation "
+        "get-template --stack-name STACK --template-stage Processed`)"
     )
 
 
@@ -368,13 +415,39 @@ def _read_table(
     problems: list[Problem] = []
     notes: list[str] = []
     raw = resource.get("Properties")
+    if raw is None and resource.get("Type") == SIMPLE_TABLE:
+        raw = {}  # every property of a SimpleTable has a default
     if not isinstance(raw, dict):
         problems.append(
             Problem("error", path, f"expected an object, found {kind_of(raw)}")
         )
         return read_table_design(logical, {}, problems, notes)
     props: dict[str, Any] = {}
+    simple = resource.get("Type") == SIMPLE_TABLE
     for key, value in raw.items():
+        if key == "Tags" and simple and isinstance(value, dict):
+            value = [{"Key": k, "Value": v} for k, v in value.items()]
+        elif key == "Tags" and isinstance(value, dict):
+            problems.append(
+                Problem(
+                    "error",
+                    f"{path}.Tags",
+                    f"{resource.get('Type')} takes its tags as a list of "
+                    "{Key, Value}, found a map (the form of SAM's SimpleTable): "
+                    f"write {_tag_list_example(value)}",
+                )
+            )
+            continue
+        elif key == "Tags" and simple and isinstance(value, list):
+            problems.append(
+                Problem(
+                    "error",
+                    f"{path}.Tags",
+                    f"{SIMPLE_TABLE} takes its tags as a map of name to value "
+                    "(Tags: {Name: value}), found a list",
+                )
+            )
+            continue
         if key == "Tags" and isinstance(value, list):
             props["Tags"] = _tags(value, resolver, notes)
             continue
@@ -401,6 +474,8 @@ def _read_table(
     if resource.get("Type") == "AWS::DynamoDB::GlobalTable":
         scaling = list(scaling)
         props = _as_table(props, notes, scaling)
+    elif simple:
+        props = _simple_table(props, path, problems)
     if not isinstance(props.get("TableName") or "", str):
         problems.append(
             Problem(
@@ -454,6 +529,65 @@ def _tags(
             out.append(resolver.value(tag))
         except Unresolved as exc:
             notes.append(f"the tag {key} is left out: {exc}")
+    return out
+
+
+def _tag_list_example(tags: dict[str, Any]) -> str:
+    """`[{Key: Name, Value: orders}]` for the map `{Name: orders}`."""
+    pairs = [f"{{Key: {k}, Value: {_short(v)}}}" for k, v in list(tags.items())[:2]]
+    return "Tags: [" + ", ".join(pairs) + (", ...]" if len(tags) > 2 else "]")
+
+
+def _short(value: Any) -> str:
+    return value if isinstance(value, str) and len(value) <= 40 else "..."
+
+
+def _simple_table(
+    props: dict[str, Any], path: str, problems: list[Problem]
+) -> dict[str, Any]:
+    """SAM's SimpleTable in AWS::DynamoDB::Table's terms: a partition key
+    alone (PrimaryKey, `id` of type String when it is left out), on demand
+    unless it gives ProvisionedThroughput."""
+    key = props.get("PrimaryKey", SIMPLE_KEY)
+    if not isinstance(key, dict) or not isinstance(key.get("Name"), str):
+        problems.append(
+            Problem(
+                "error",
+                f"{path}.PrimaryKey",
+                "expected {Name: NAME, Type: String | Number | Binary}, found "
+                + kind_of(key),
+            )
+        )
+        return {}
+    kind = key.get("Type", "String")
+    if kind not in SIMPLE_TYPES:
+        problems.append(
+            Problem(
+                "error",
+                f"{path}.PrimaryKey.Type",
+                f"{kind!r} is not one of String, Number, Binary",
+            )
+        )
+        return {}
+    out = {
+        k: v
+        for k, v in props.items()
+        if k
+        in (
+            "TableName",
+            "ProvisionedThroughput",
+            "SSESpecification",
+            "PointInTimeRecoverySpecification",
+            "Tags",
+        )
+    }
+    out["AttributeDefinitions"] = [
+        {"AttributeName": key["Name"], "AttributeType": SIMPLE_TYPES[kind]}
+    ]
+    out["KeySchema"] = [{"AttributeName": key["Name"], "KeyType": "HASH"}]
+    out["BillingMode"] = (
+        "PROVISIONED" if props.get("ProvisionedThroughput") else "PAY_PER_REQUEST"
+    )
     return out
 
 

@@ -714,7 +714,7 @@ class TableReader:
         elif isinstance(data, list):
             for i, tag in enumerate(data):
                 if not isinstance(tag, dict) or "Key" not in tag:
-                    self.error(f"Tags[{i}]", "expected {Key, Value}")
+                    self.error(f"Tags[{i}]", _tag_error(tag))
                     continue
                 pairs.append((tag["Key"], tag.get("Value", "")))
         else:
@@ -722,6 +722,19 @@ class TableReader:
                 "Tags", f"expected a list of {{Key, Value}}, found {kind_of(data)}"
             )
         return {str(k): _text(v) for k, v in pairs}
+
+
+def _tag_error(tag: Any) -> str:
+    """What is wrong with a tag of a list, and how to write it."""
+    expected = "expected a tag {Key: NAME, Value: VALUE}"
+    if isinstance(tag, dict) and len(tag) == 1:
+        ((name, value),) = tag.items()
+        if not isinstance(value, (dict, list)):
+            return (
+                f"{expected}, found {{{name}: {value}}} (a name and its value): "
+                f"write {{Key: {name}, Value: {value}}}"
+            )
+    return f"{expected}, found {kind_of(tag)}"
 
 
 def _key_names(table: dict[str, Any]) -> set[str]:

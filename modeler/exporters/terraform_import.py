@@ -13,6 +13,7 @@ tags are left out, and any other argument is an error that says so."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -345,6 +346,27 @@ def _read_table(
             continue
         if key == "tags" and isinstance(value, dict):
             args[key] = _tags(value, resolver, notes)
+            continue
+        if key == "tags" and isinstance(value, list):
+            # `tags { ... }`: python-hcl2 reads a block as a list of objects.
+            written = (
+                ", ".join(
+                    f"{k} = {json.dumps(v) if isinstance(v, str) else v}"
+                    for block in value
+                    if isinstance(block, dict)
+                    for k, v in list(block.items())[:2]
+                )
+                or 'Name = "..."'
+            )
+            problems.append(
+                Problem(
+                    "error",
+                    f"{path}.tags",
+                    "written as a block, tags { ... } (Terraform 0.11's syntax), "
+                    "which Terraform 0.12 and later refuse: tags is an argument, "
+                    f"tags = {{ {written} }}",
+                )
+            )
             continue
         try:
             args[key] = resolver.value(value)
