@@ -413,14 +413,16 @@ def describe_live_table(
 
 def _scaling(client: Any, description: dict[str, Any]) -> list[dict[str, Any]]:
     """DescribeScalableTargets and DescribeScalingPolicies for the table
-    and its GSIs: each target with its target tracking value."""
+    and its GSIs: each target with its target tracking policy's
+    configuration (TargetValue, and the cooldowns and DisableScaleIn when
+    the policy sets them)."""
     table = f"table/{description.get('TableName')}"
     resources = [table] + [
         f"{table}/index/{index.get('IndexName')}"
         for index in description.get("GlobalSecondaryIndexes") or []
     ]
     targets: list[dict[str, Any]] = []
-    values: dict[tuple[str, str], Any] = {}
+    policies: dict[tuple[str, str], dict[str, Any]] = {}
     for start in range(0, len(resources), 50):  # the most ResourceIds a call takes
         chunk = resources[start : start + 50]
         for page in client.get_paginator("describe_scalable_targets").paginate(
@@ -435,13 +437,22 @@ def _scaling(client: Any, description: dict[str, Any]) -> list[dict[str, Any]]:
                 config = policy.get("TargetTrackingScalingPolicyConfiguration") or {}
                 if "TargetValue" in config:
                     key = (policy.get("ResourceId"), policy.get("ScalableDimension"))
-                    values[key] = config["TargetValue"]  # type: ignore[index]
+                    policies[key] = {  # type: ignore[index]
+                        k: v
+                        for k, v in config.items()
+                        if k
+                        in (
+                            "TargetValue",
+                            "ScaleInCooldown",
+                            "ScaleOutCooldown",
+                            "DisableScaleIn",
+                        )
+                    }
     return [
         {
+            "TargetValue": None,
             **t,
-            "TargetValue": values.get(
-                (t.get("ResourceId"), t.get("ScalableDimension"))
-            ),
+            **policies.get((t.get("ResourceId"), t.get("ScalableDimension")), {}),
         }
         for t in targets
     ]

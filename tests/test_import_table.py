@@ -22,7 +22,7 @@ from modeler.conversion import design_from_project
 from modeler.designfile import read_design
 from modeler.dynamodb import Endpoint, make_client
 from modeler.exporters.live_import import read_live_table, table_properties
-from modeler.exporters.tabledef import scaling_targets
+from modeler.exporters.tabledef import policy_configuration, scaling_targets
 from modeler.models import Project
 from modeler.simulation import Simulation
 
@@ -73,6 +73,7 @@ def register_scaling(moto_url: str, table: str, design, target: float = 70.0) ->
             TargetTrackingScalingPolicyConfiguration={
                 "TargetValue": float(t.target or target),
                 "PredefinedMetricSpecification": {"PredefinedMetricType": t.metric},
+                **policy_configuration(t),
             },
         )
 
@@ -412,7 +413,8 @@ def test_a_sort_key_that_starts_with_a_placeholder_is_a_kind_of_its_own():
 
 
 def test_a_live_tables_own_auto_scaling_is_kept(aws, moto_url, owner):
-    # The table scales its reads between 2 and 40 at 55%; its GSI not at all.
+    # The table scales its reads between 2 and 40 at 55%, never in and 120 s
+    # apart when it scales out; its GSI not at all.
     path = next(p for p in EXAMPLES if p.stem == "device-telemetry")
     design = read_design(path.read_text()).design
     table = f"{design.table.name}-scaled"
@@ -423,16 +425,20 @@ def test_a_live_tables_own_auto_scaling_is_kept(aws, moto_url, owner):
         design.table,
         capacity=dataclasses.replace(
             design.table.capacity,
-            auto_scaling=d.AutoScaling(d.ScalingRange(2, 40, 55), None),
+            auto_scaling=d.AutoScaling(READS, None),
         ),
         indexes=(),
     )
     register_scaling(moto_url, table, dataclasses.replace(design, table=own))
     _, stderr = import_table(moto_url, table)
     imported = design_from_project(Project.objects.get()).table
-    assert imported.capacity.auto_scaling == d.AutoScaling(
-        d.ScalingRange(2, 40, 55), None
-    )
+    assert imported.capacity.auto_scaling == d.AutoScaling(READS, None)
     gsi = next(i for i in imported.indexes if i.is_global)
     assert gsi.capacity.auto_scaling == d.AUTO_SCALING_OFF
-    assert "auto scaling kept: the table: reads 2 to 40 units at 55%" in stderr
+    assert (
+        "auto scaling kept: the table: reads 2 to 40 units at 55% (never scales "
+        "in, 120 s between scale-outs)"
+    ) in stderr
+
+
+READS = d.ScalingRange(2, 40, 55, scale_out_cooldown=120, disable_scale_in=True)

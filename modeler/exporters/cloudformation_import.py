@@ -44,6 +44,7 @@ from modeler.exporters.tables_import import (
     failed,
     kind_of,
     load_json,
+    policy_settings,
     read_table_design,
     valid_table_name,
 )
@@ -691,16 +692,15 @@ def _global_throughput(
         scaling = data.get(member)
         if isinstance(scaling, dict):
             out.setdefault(unit, scaling.get("MinCapacity"))
-            target = _dict(scaling.get("TargetTrackingScalingPolicyConfiguration")).get(
-                "TargetValue"
-            )
+            policy = _dict(scaling.get("TargetTrackingScalingPolicyConfiguration"))
             scalings.append(
                 Scaling(
                     f"dynamodb:{level}:{unit}",
                     index,
                     scaling.get("MinCapacity"),
                     scaling.get("MaxCapacity"),
-                    target,
+                    policy.get("TargetValue"),
+                    policy_settings(policy),
                 )
             )
     return out
@@ -719,7 +719,8 @@ def _scalings(
             if isinstance(props, dict):
                 with contextlib.suppress(Unresolved):
                     by_name[str(resolver.value(props.get("TableName")))] = logical
-    targets: dict[str, Any] = {}  # a policy's target value, by target
+    # A policy's target value and its other settings, by its target.
+    targets: dict[str, tuple[Any, dict[str, Any]]] = {}
     for resource in resources.values():
         if not isinstance(resource, dict) or resource.get("Type") != (
             "AWS::ApplicationAutoScaling::ScalingPolicy"
@@ -727,12 +728,16 @@ def _scalings(
             continue
         props = _dict(resource.get("Properties"))
         target = _dict(props.get("ScalingTargetId")).get("Ref")
-        value = _dict(props.get("TargetTrackingScalingPolicyConfiguration")).get(
-            "TargetValue"
-        )
+        config = _dict(props.get("TargetTrackingScalingPolicyConfiguration"))
         if isinstance(target, str):
             with contextlib.suppress(Unresolved):
-                targets[target] = resolver.value(value)
+                settings = {}
+                for name, value in policy_settings(config):
+                    try:
+                        settings[name] = resolver.value(value)
+                    except Unresolved:
+                        settings[name] = value  # named in a note as it is
+                targets[target] = (resolver.value(config.get("TargetValue")), settings)
     found: dict[str, list[Scaling]] = {}
     for target_id, resource in resources.items():
         if not isinstance(resource, dict) or resource.get("Type") != (
@@ -760,10 +765,9 @@ def _scalings(
                 limits.append(resolver.value(props.get(name)))
             except Unresolved:
                 limits.append(props.get(name))
+        value, settings = targets.get(target_id, (None, {}))
         found.setdefault(table, []).append(
-            Scaling.of(
-                text, props.get("ScalableDimension"), *limits, targets.get(target_id)
-            )
+            Scaling.of(text, props.get("ScalableDimension"), *limits, value, settings)
         )
     return found
 

@@ -156,6 +156,7 @@ def read_live_table(
                 t.get("MinCapacity"),
                 t.get("MaxCapacity"),
                 t.get("TargetValue"),
+                t,
             )
             for t in scaling
         ]

@@ -24,6 +24,7 @@ from typing import Any
 from modeler import design as d
 from modeler.designfile import entity_document
 from modeler.engine.types import item_from_wire, item_to_json_wire
+from modeler.exporters.tabledef import policy_configuration
 from modeler.exporters.workbench_infer import (
     SCHEMA_NAMES,
     has_placeholder,
@@ -332,7 +333,10 @@ def workbench_model(
                         "ServiceRole": "AWSServiceRoleForApplicationAutoScaling_"
                         "DynamoDBTable",
                     },
-                    "ScalingPolicyConfiguration": {"TargetValue": scaling.target},
+                    "ScalingPolicyConfiguration": {
+                        "TargetValue": scaling.target,
+                        **policy_configuration(scaling),
+                    },
                 }
         data_model["ProvisionedCapacitySettings"] = settings
     # NoSQL Workbench's own way of writing dates: "Jun 23, 2023, 04:36 PM".

@@ -96,20 +96,37 @@ class TablesImport:
         return out
 
 
+# A target tracking policy's settings beside its target value, by their
+# CloudFormation (and API) names, and the design's.
+POLICY_SETTINGS = {
+    "ScaleInCooldown": "scale_in_cooldown",
+    "ScaleOutCooldown": "scale_out_cooldown",
+    "DisableScaleIn": "disable_scale_in",
+}
+
+
 @dataclass(frozen=True)
 class Scaling:
     """An Application Auto Scaling target of a table or one of its GSIs,
-    with the target utilisation of its policy (None when it has none)."""
+    with the target utilisation of its policy (None when it has none) and
+    the policy's other settings (POLICY_SETTINGS, as the file gives them)."""
 
     dimension: str  # dynamodb:table:ReadCapacityUnits, dynamodb:index:...
     index: str  # "" for the table
     minimum: Any
     maximum: Any
     target: Any = None
+    policy: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def of(  # type: ignore[no-untyped-def]
-        cls, resource_id: str, dimension: Any, minimum: Any, maximum: Any, target: Any
+        cls,
+        resource_id: str,
+        dimension: Any,
+        minimum: Any,
+        maximum: Any,
+        target: Any,
+        policy: dict[str, Any] | None = None,
     ):
         """A target from its ResourceId as the file writes it
         (`table/${Table}/index/GSI1`, `table/${aws_dynamodb_table.t.name}`)."""
@@ -120,11 +137,45 @@ class Scaling:
             minimum,
             maximum,
             target,
+            policy_settings(policy),
         )
 
     @property
     def unit(self) -> str:
         return "read" if "Read" in self.dimension else "write"
+
+
+def policy_settings(config: Any) -> tuple[tuple[str, Any], ...]:
+    """The POLICY_SETTINGS a policy's configuration (in CloudFormation's
+    names) gives."""
+    if not isinstance(config, dict):
+        return ()
+    return tuple((name, config[name]) for name in POLICY_SETTINGS if name in config)
+
+
+def _range_settings(scaling: Scaling, what: str, notes: list[str]) -> dict[str, Any]:
+    """A policy's settings as the design's range holds them: cooldowns in
+    whole seconds, scale-in disabled or not. A value that is neither is
+    left out with a note (Application Auto Scaling's default stands)."""
+    out: dict[str, Any] = {}
+    for name, value in scaling.policy:
+        if name == "DisableScaleIn":
+            flag = _true(value)
+            if isinstance(flag, bool):
+                if flag:
+                    out["disable_scale_in"] = True
+                continue
+        else:
+            seconds = _seconds(value)
+            if seconds is not None:
+                out[POLICY_SETTINGS[name]] = seconds
+                continue
+        notes.append(
+            f"{name} of {what}'s {scaling.unit}s left out: expected "
+            + ("true or false" if name == "DisableScaleIn" else "whole seconds")
+            + f", found {value!r}"
+        )
+    return out
 
 
 def apply_scaling(
@@ -177,6 +228,7 @@ def apply_scaling(
             "min": minimum,
             "max": maximum,
             "target": target,
+            **_range_settings(scaling, what, notes),
         }
     kept = []
     for home, capacity in homes.items():
@@ -207,6 +259,7 @@ def apply_scaling(
             f"{what}: "
             + ", ".join(
                 f"{unit}s {r['min']} to {r['max']} units at {r['target']}%"
+                + (f" ({policy})" if (policy := _policy_text(r)) else "")
                 if (r := found.get(unit))
                 else f"{unit}s not scaled"
                 for unit in ("read", "write")
@@ -763,6 +816,26 @@ def _text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():  # not inf or nan
         value = int(value)
     return str(value)
+
+
+def _policy_text(found: dict[str, Any]) -> str:
+    """A range's policy settings in the words the pages use."""
+    return d.ScalingRange(
+        found["min"],
+        found["max"],
+        scale_in_cooldown=found.get("scale_in_cooldown"),
+        scale_out_cooldown=found.get("scale_out_cooldown"),
+        disable_scale_in=found.get("disable_scale_in", False),
+    ).policy_text
+
+
+def _seconds(value: Any) -> int | None:
+    """A cooldown: whole seconds, 0 included."""
+    if isinstance(value, str) and value.strip() == "0":
+        return 0
+    if not isinstance(value, bool) and value == 0:
+        return 0
+    return _whole(value)
 
 
 def _whole(value: Any) -> int | None:

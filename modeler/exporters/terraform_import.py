@@ -20,6 +20,7 @@ from typing import Any
 
 from modeler.exporters.tables_import import (
     ALL_TABLES,
+    POLICY_SETTINGS,
     ImportedTable,
     Scaling,
     TableChoice,
@@ -642,7 +643,8 @@ def _scalings(
     """aws_appautoscaling_target resources of the file's tables, with the
     target value of the policy that tracks each, by the table's resource
     name."""
-    targets: dict[str, Any] = {}
+    # A policy's target value and its other settings, by its target.
+    targets: dict[str, tuple[Any, dict[str, Any]]] = {}
     for kind, _label, body in labelled_blocks(config, "resource"):
         if kind != "aws_appautoscaling_policy":
             continue
@@ -652,7 +654,14 @@ def _scalings(
         configs = body.get("target_tracking_scaling_policy_configuration") or [{}]
         config_body = configs[0] if isinstance(configs, list) and configs else {}
         if ref and isinstance(config_body, dict):
-            targets[ref.group(1)] = _resolved(resolver, config_body.get("target_value"))
+            targets[ref.group(1)] = (
+                _resolved(resolver, config_body.get("target_value")),
+                {
+                    name: _resolved(resolver, config_body[argument])
+                    for name, argument in POLICY_SETTINGS.items()
+                    if argument in config_body
+                },
+            )
     found: dict[str, list[Scaling]] = {}
     for kind, label, body in labelled_blocks(config, "resource"):
         if kind != "aws_appautoscaling_target":
@@ -661,13 +670,15 @@ def _scalings(
         table = next((t for t in tables if f"aws_dynamodb_table.{t}." in text), None)
         if table is None:
             continue
+        value, settings = targets.get(label, (None, {}))
         found.setdefault(table, []).append(
             Scaling.of(
                 text,
                 body.get("scalable_dimension"),
                 _resolved(resolver, body.get("min_capacity")),
                 _resolved(resolver, body.get("max_capacity")),
-                targets.get(label),
+                value,
+                settings,
             )
         )
     return found

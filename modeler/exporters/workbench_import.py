@@ -35,6 +35,7 @@ from modeler.exporters.tables_import import (
     failed,
     kind_of,
     load_json,
+    policy_settings,
     read_inferred_design,
     valid_table_name,
 )
@@ -501,6 +502,7 @@ class _TableReader:
                         target.get("MinCapacity"),
                         target.get("MaxCapacity"),
                         policy.get("TargetValue"),
+                        policy_settings(policy),
                     )
                 )
         return mode, (read or 5, write or 5)

@@ -568,6 +568,139 @@ def test_auto_scaling_ranges_and_a_fixed_capacity_are_exported_as_they_are():
         ) in notes
 
 
+def test_a_scaling_policys_cooldowns_and_scale_in_are_exported_and_read_back():
+    design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
+    reads = d.ScalingRange(2, 80, 50, 300, 0, True)
+    writes = d.ScalingRange(1, 20, 70, scale_out_cooldown=60)
+    table = dataclasses.replace(
+        design.table,
+        capacity=dataclasses.replace(
+            design.table.capacity, auto_scaling=d.AutoScaling(reads, writes)
+        ),
+    )
+    design = dataclasses.replace(design, table=table)
+    template = json.loads(export_cloudformation_json(design))["Resources"]
+    config = template["TableReadScalingPolicy"]["Properties"][
+        "TargetTrackingScalingPolicyConfiguration"
+    ]
+    assert (
+        config["DisableScaleIn"],
+        config["ScaleInCooldown"],
+        config["ScaleOutCooldown"],
+    ) == (True, 300, 0)
+    config = template["TableWriteScalingPolicy"]["Properties"][
+        "TargetTrackingScalingPolicyConfiguration"
+    ]
+    assert config["ScaleOutCooldown"] == 60
+    assert "DisableScaleIn" not in config and "ScaleInCooldown" not in config
+    terraform = export_terraform(design)
+    for line in ("disable_scale_in   = true", "scale_in_cooldown  = 300"):
+        assert line in terraform
+    for filename, export, _ in EXPORTS:
+        imported, notes = only_design(export(design), filename)
+        assert imported.table.capacity == table.capacity, filename
+        assert any(
+            "reads 2 to 80 units at 50% (never scales in, 300 s between scale-ins, "
+            "0 s between scale-outs), writes 1 to 20 units at 70% (60 s between "
+            "scale-outs)" in n
+            for n in notes
+        )
+
+
+POLICY_TEMPLATE = """\
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      BillingMode: PROVISIONED
+      ProvisionedThroughput: {ReadCapacityUnits: 5, WriteCapacityUnits: 5}
+      AttributeDefinitions: [{AttributeName: PK, AttributeType: S}]
+      KeySchema: [{AttributeName: PK, KeyType: HASH}]
+  ReadTarget:
+    Type: AWS::ApplicationAutoScaling::ScalableTarget
+    Properties:
+      MinCapacity: 5
+      MaxCapacity: 100
+      ResourceId: !Sub table/${Orders}
+      ScalableDimension: dynamodb:table:ReadCapacityUnits
+      ServiceNamespace: dynamodb
+  ReadPolicy:
+    Type: AWS::ApplicationAutoScaling::ScalingPolicy
+    Properties:
+      PolicyName: reads
+      PolicyType: TargetTrackingScaling
+      ScalingTargetId: !Ref ReadTarget
+      TargetTrackingScalingPolicyConfiguration:
+        TargetValue: 60
+        DisableScaleIn: "true"
+        ScaleInCooldown: COOLDOWN
+        ScaleOutCooldown: 30
+        PredefinedMetricSpecification:
+          PredefinedMetricType: DynamoDBReadCapacityUtilization
+"""
+
+
+def test_a_templates_scaling_policy_settings_are_kept_or_named():
+    design, notes = only_design(POLICY_TEMPLATE.replace("COOLDOWN", "600"))
+    assert design.table.capacity.auto_scaling == d.AutoScaling(
+        d.ScalingRange(5, 100, 60, 600, 30, True), None
+    )
+    # A value Application Auto Scaling would refuse is left out, and said.
+    design, notes = only_design(POLICY_TEMPLATE.replace("COOLDOWN", "soon"))
+    assert design.table.capacity.auto_scaling == d.AutoScaling(
+        d.ScalingRange(5, 100, 60, None, 30, True), None
+    )
+    assert (
+        "ScaleInCooldown of the table's reads left out: expected whole seconds, "
+        "found 'soon'"
+    ) in notes
+
+
+def test_a_terraform_scaling_policys_settings_are_kept():
+    text = TERRAFORM_FILE_SCALED
+    design, _ = only_design(text, "main.tf")
+    assert design.table.capacity.auto_scaling == d.AutoScaling(
+        None, d.ScalingRange(5, 50, 70, None, 45, True)
+    )
+
+
+TERRAFORM_FILE_SCALED = """\
+resource "aws_dynamodb_table" "orders" {
+  name           = "orders"
+  billing_mode   = "PROVISIONED"
+  read_capacity  = 5
+  write_capacity = 5
+  hash_key       = "PK"
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+}
+resource "aws_appautoscaling_target" "writes" {
+  max_capacity       = 50
+  min_capacity       = 5
+  resource_id        = "table/${aws_dynamodb_table.orders.name}"
+  scalable_dimension = "dynamodb:table:WriteCapacityUnits"
+  service_namespace  = "dynamodb"
+}
+resource "aws_appautoscaling_policy" "writes" {
+  name               = "writes"
+  policy_type        = "TargetTrackingScaling"
+  resource_id        = aws_appautoscaling_target.writes.resource_id
+  scalable_dimension = aws_appautoscaling_target.writes.scalable_dimension
+  service_namespace  = aws_appautoscaling_target.writes.service_namespace
+  target_tracking_scaling_policy_configuration {
+    predefined_metric_specification {
+      predefined_metric_type = "DynamoDBWriteCapacityUtilization"
+    }
+    target_value       = 70
+    disable_scale_in   = true
+    scale_out_cooldown = 45
+  }
+}
+"""
+
+
 SAM_TEMPLATE = """\
 AWSTemplateFormatVersion: "2010-09-09"
 Transform: AWS::Serverless-2016-10-31
