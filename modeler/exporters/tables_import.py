@@ -273,12 +273,15 @@ def apply_scaling(
 class TableChoice:
     """Which tables of a file to read: `table` names one (its name, or its
     resource's name in the file; "" for all) and `max_tables` caps how many
-    an import of all of them reads (0: no cap)."""
+    an import of all of them reads (0: no cap); with `one`, a file of
+    several is refused unless it names one (a command that reads one
+    design)."""
 
     table: str = ""
     max_tables: int = 0
     # How the caller names one table: a command's FILE#TABLE, a form's field.
     naming: str = "name one as FILE#TABLE"
+    one: bool = False
 
     def chosen(
         self, found: list[tuple[tuple[str, ...], Any]], what: str
@@ -288,16 +291,21 @@ class TableChoice:
         the named table is not there, or there are more than the cap. The
         tables are counted before any is read: reading four thousand takes
         seconds."""
+        names = [names[0] for names, _ in found]
+        listed = ", ".join(names[:20]) + (
+            f" and {len(names) - 20:,} more" if len(names) > 20 else ""
+        )
         if self.table:
             picked = [table for names, table in found if self.table in names]
             if picked:
                 return picked[:1]
-            names = [names[0] for names, _ in found]
-            listed = ", ".join(names[:20]) + (
-                f" and {len(names) - 20:,} more" if len(names) > 20 else ""
-            )
             return failed(
                 f"the {what} has no table '{self.table}'; its tables: {listed}"
+            )
+        if self.one and len(found) > 1:
+            return failed(
+                f"the {what} has {len(found):,} tables ({listed}); {self.naming} "
+                "(import_design imports them all)"
             )
         if self.max_tables and len(found) > self.max_tables:
             return failed(

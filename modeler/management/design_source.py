@@ -73,24 +73,15 @@ def read_design_file(path: str) -> ReadResult:
     if source_kind(data, filename=file) == YAML:
         return read_design(data, max_bytes=limit)
     found = read_design_source(
-        data, max_bytes=limit, filename=file, choice=TableChoice(table)
+        data,
+        max_bytes=limit,
+        filename=file,
+        choice=TableChoice(table, naming=f"name one as {file}#TABLE", one=True),
     )
     problems = list(found.problems) + [
         Problem("advice", found.kind, note) for note in found.notes
     ]
     if not found.ok:
-        return ReadResult(None, tuple(problems))
-    designs = found.designs
-    if len(designs) > 1:
-        problems.append(
-            Problem(
-                "error",
-                "file",
-                f"the {found.kind_label} has {len(designs)} tables ("
-                + ", ".join(found.tables)
-                + f"); name one as {file}#TABLE (import_design imports them all)",
-            )
-        )
         return ReadResult(None, tuple(problems))
     return ReadResult(found.designs[0], tuple(problems))
 

@@ -308,6 +308,14 @@ def test_import_design_of_one_table_leaves_the_others_unread(owner, tmp_path):
     for named in ("orders", "Orders"):  # its TableName or its logical id
         run("import_design", f"{path}#{named}", "--owner", "ada")
     assert list(Project.objects.values_list("name", flat=True)) == ["orders"] * 2
+    # A command that reads one design asks for one before reading any.
+    stdout = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_design", str(path), stdout=stdout)
+    assert stdout.getvalue() == (
+        f"{path}: error: file: the CloudFormation template has 2 tables (orders, "
+        f"events); name one as {path}#TABLE (import_design imports them all)\n"
+    )
 
 
 def test_import_design_refuses_more_tables_than_the_setting(owner, tmp_path, settings):
