@@ -1156,8 +1156,13 @@ def unique_items(
 
 def key_texts(item: dict[str, dict], keys: Iterable[d.KeyAttribute | None]) -> list:
     """An item's primary key as the texts of its values (a key is S, N or
-    B, so its type says how to read the text back)."""
-    return [next(iter(item[k.name].values())) for k in keys if k]
+    B, so its type says how to read the text back); None for a key the
+    item lacks."""
+    return [
+        next(iter(item[k.name].values()), None) if k.name in item else None
+        for k in keys
+        if k
+    ]
 
 
 def in_listed_order(
