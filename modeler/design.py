@@ -109,11 +109,30 @@ class KeyAttribute:
 class ScalingRange:
     """Application Auto Scaling of one provisioned capacity: it stays
     between `minimum` and `maximum` units, keeping the consumed share of it
-    near `target` percent."""
+    near `target` percent. Its target tracking policy waits the cooldowns
+    (seconds) after a scale-in before the next, and after a scale-out (None
+    is Application Auto Scaling's default, no wait for DynamoDB), and with
+    `disable_scale_in` it never lowers the capacity."""
 
     minimum: int
     maximum: int
     target: int = 70
+    scale_in_cooldown: int | None = None
+    scale_out_cooldown: int | None = None
+    disable_scale_in: bool = False
+
+    @property
+    def policy_text(self) -> str:
+        """What its policy does beyond the range, in a few words ("" for
+        the defaults)."""
+        parts = []
+        if self.disable_scale_in:
+            parts.append("never scales in")
+        if self.scale_in_cooldown is not None:
+            parts.append(f"{self.scale_in_cooldown:,} s between scale-ins")
+        if self.scale_out_cooldown is not None:
+            parts.append(f"{self.scale_out_cooldown:,} s between scale-outs")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -166,6 +185,7 @@ class Capacity:
             return "not auto scaled"
         return ", ".join(
             f"{name}s {r.minimum:,}–{r.maximum:,} at {r.target}%"
+            + (f" ({r.policy_text})" if r.policy_text else "")
             if (r := getattr(self.auto_scaling, name))
             else f"{name}s fixed"
             for name in ("read", "write")

@@ -29,6 +29,15 @@ from modeler.textfiles import TextFileError, file_text
 FORMAT = "single-table-workbench/v1"
 DEFAULT_MAX_BYTES = 1_000_000
 MAX_DEPTH = 40
+# An auto scaling range: its units and target, and its policy's settings.
+SCALING_RANGE_KEYS = (
+    "min",
+    "max",
+    "target",
+    "scale_in_cooldown",
+    "scale_out_cooldown",
+    "disable_scale_in",
+)
 
 _ENTITY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 _ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")
@@ -459,11 +468,14 @@ class _Reader:
     def scaling_range(self, data: Any, path: str) -> d.ScalingRange | None:
         if data is False or data is None or data == "off":
             return None
-        spec = self.mapping(data, path, allowed=("min", "max", "target"))
+        spec = self.mapping(data, path, allowed=SCALING_RANGE_KEYS)
         return d.ScalingRange(
             self.integer(spec, "min", path, minimum=1),
             self.integer(spec, "max", path, minimum=1),
             self.integer(spec, "target", path, default=70, minimum=1),
+            self.integer(spec, "scale_in_cooldown", path, default=None),
+            self.integer(spec, "scale_out_cooldown", path, default=None),
+            self.boolean(spec, "disable_scale_in", path, False),
         )
 
     def table(self, data: Any) -> d.Table | None:
@@ -1269,11 +1281,22 @@ def _dump_capacity(capacity: d.Capacity) -> dict[str, Any]:
         out["auto_scaling"] = False
     elif scaling is not None:
         out["auto_scaling"] = {
-            name: (
-                {"min": r.minimum, "max": r.maximum, "target": r.target} if r else False
-            )
+            name: dump_scaling_range(r) if r else False
             for name, r in (("read", scaling.read), ("write", scaling.write))
         }
+    return out
+
+
+def dump_scaling_range(r: d.ScalingRange) -> dict[str, Any]:
+    """A range as the design file writes it: the policy's settings only
+    where they are not Application Auto Scaling's defaults."""
+    out: dict[str, Any] = {"min": r.minimum, "max": r.maximum, "target": r.target}
+    if r.scale_in_cooldown is not None:
+        out["scale_in_cooldown"] = r.scale_in_cooldown
+    if r.scale_out_cooldown is not None:
+        out["scale_out_cooldown"] = r.scale_out_cooldown
+    if r.disable_scale_in:
+        out["disable_scale_in"] = True
     return out
 
 

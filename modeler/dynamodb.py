@@ -24,7 +24,15 @@ from typing import Any
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    InvalidRegionError,
+    NoCredentialsError,
+    PartialCredentialsError,
+)
 
 from modeler import design as d
 from modeler.engine.types import item_from_wire, item_to_wire
@@ -63,13 +71,31 @@ def make_client(
 ) -> Any:
     """A boto3 client of DynamoDB (or of `service`, such as
     application-autoscaling, at the same endpoint); credentials come from
-    boto3's chain."""
-    return boto3.client(
-        service,  # type: ignore[call-overload]
-        endpoint_url=endpoint_url or None,
-        region_name=region or "us-east-1",
-        config=Config(retries={"max_attempts": 5, "mode": "standard"}),
-    )
+    boto3's chain. Raises EndpointError for an endpoint URL or a region
+    that boto3 refuses, or a profile it cannot find."""
+    region = region or "us-east-1"
+    try:
+        return boto3.client(
+            service,  # type: ignore[call-overload]
+            endpoint_url=endpoint_url or None,
+            region_name=region,
+            # An endpoint that does not answer fails in seconds, not in the
+            # minutes of boto3's default 60 s per attempt.
+            config=Config(
+                retries={"max_attempts": 5, "mode": "standard"}, connect_timeout=5
+            ),
+        )
+    except InvalidRegionError:
+        raise EndpointError(
+            f"{region!r} is not an AWS region name (such as eu-west-1)"
+        ) from None
+    except ValueError:  # botocore's "Invalid endpoint"
+        raise EndpointError(
+            f"the endpoint URL {endpoint_url!r} is not a URL: give one such as "
+            "http://localhost:8000 (DynamoDB Local) or leave it out for AWS"
+        ) from None
+    except BotoCoreError as exc:
+        raise EndpointError(_reason(exc)) from None
 
 
 class Endpoint:
@@ -98,7 +124,7 @@ class Endpoint:
             if exc.response["Error"]["Code"] != "ResourceNotFoundException":
                 raise EndpointError(_message(exc)) from None
         except BotoCoreError as exc:
-            raise EndpointError(str(exc)) from None
+            raise EndpointError(_reason(exc)) from None
         else:
             if not self.use_existing:
                 raise EndpointError(
@@ -118,7 +144,7 @@ class Endpoint:
         except ClientError as exc:
             raise EndpointError(_message(exc)) from None
         except BotoCoreError as exc:  # also WaiterError
-            raise EndpointError(str(exc)) from None
+            raise EndpointError(_reason(exc)) from None
 
     def load(self, items: Iterable[Mapping[str, Any]]) -> int:
         """Write the items with BatchWriteItem, retrying the unprocessed
@@ -144,7 +170,7 @@ class Endpoint:
             except ClientError as exc:
                 raise EndpointError(_message(exc)) from None
             except BotoCoreError as exc:
-                raise EndpointError(str(exc)) from None
+                raise EndpointError(_reason(exc)) from None
             pending = response.get("UnprocessedItems") or {}
             if not pending:
                 return len(requests)
@@ -188,7 +214,7 @@ class Endpoint:
                 comparison.differences.append(f"the endpoint refused: {_message(exc)}")
                 return comparison
             except BotoCoreError as exc:
-                raise EndpointError(str(exc)) from None
+                raise EndpointError(_reason(exc)) from None
             pages += 1
             page = (
                 ([response["Item"]] if "Item" in response else [])
@@ -240,7 +266,7 @@ class Endpoint:
             ) from None
         except BotoCoreError as exc:
             raise EndpointError(
-                f"the table {self.table_name} could not be deleted: {exc}"
+                f"the table {self.table_name} could not be deleted: {_reason(exc)}"
             ) from None
         self.created = False
 
@@ -266,7 +292,30 @@ def compare_with_endpoint(
 
 def _message(exc: ClientError) -> str:
     error = exc.response.get("Error", {})
+    if str(error.get("Code", "")).isdigit():
+        # A server that is not DynamoDB's API (a web server, a proxy): its
+        # answer is an HTTP status, with a web page or nothing as message.
+        return (
+            f"the endpoint answered HTTP {error['Code']} without a DynamoDB error: "
+            "is its URL a DynamoDB endpoint's?"
+        )
     return f"{error.get('Code', 'Error')}: {error.get('Message', str(exc))}"
+
+
+def _reason(exc: BotoCoreError) -> str:
+    """What boto3 raised before any answer, and what to do about it."""
+    if isinstance(exc, (NoCredentialsError, PartialCredentialsError)):
+        return (
+            f"{exc}: boto3 found no complete AWS credentials (it looks in "
+            "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ~/.aws and "
+            "the instance's role; DynamoDB Local takes any values)"
+        )
+    if isinstance(exc, (EndpointConnectionError, ConnectTimeoutError)):
+        return (
+            f"{exc}: check the endpoint URL (or the region, for AWS) and that the "
+            "endpoint is running"
+        )
+    return str(exc)
 
 
 # --- Reading a live table -------------------------------------------------
@@ -325,7 +374,7 @@ def describe_live_table(
     except ClientError as exc:
         raise EndpointError(_message(exc)) from None
     except BotoCoreError as exc:
-        raise EndpointError(str(exc)) from None
+        raise EndpointError(_reason(exc)) from None
     live = LiveTable(description)
     for what, call in (
         ("TTL", lambda: client.describe_time_to_live(TableName=table_name)),
@@ -340,7 +389,7 @@ def describe_live_table(
         try:
             answer = call()
         except (ClientError, BotoCoreError) as exc:
-            reason = _message(exc) if isinstance(exc, ClientError) else str(exc)
+            reason = _message(exc) if isinstance(exc, ClientError) else _reason(exc)
             live.notes.append(f"the table's {what} could not be read ({reason})")
             continue
         if what == "TTL":
@@ -354,7 +403,7 @@ def describe_live_table(
         try:
             live.scaling = _scaling(scaling_client, description)
         except (ClientError, BotoCoreError) as exc:
-            reason = _message(exc) if isinstance(exc, ClientError) else str(exc)
+            reason = _message(exc) if isinstance(exc, ClientError) else _reason(exc)
             live.notes.append(
                 f"the table's auto scaling could not be read ({reason}); the "
                 "design leaves it to the exports' default"
@@ -364,14 +413,16 @@ def describe_live_table(
 
 def _scaling(client: Any, description: dict[str, Any]) -> list[dict[str, Any]]:
     """DescribeScalableTargets and DescribeScalingPolicies for the table
-    and its GSIs: each target with its target tracking value."""
+    and its GSIs: each target with its target tracking policy's
+    configuration (TargetValue, and the cooldowns and DisableScaleIn when
+    the policy sets them)."""
     table = f"table/{description.get('TableName')}"
     resources = [table] + [
         f"{table}/index/{index.get('IndexName')}"
         for index in description.get("GlobalSecondaryIndexes") or []
     ]
     targets: list[dict[str, Any]] = []
-    values: dict[tuple[str, str], Any] = {}
+    policies: dict[tuple[str, str], dict[str, Any]] = {}
     for start in range(0, len(resources), 50):  # the most ResourceIds a call takes
         chunk = resources[start : start + 50]
         for page in client.get_paginator("describe_scalable_targets").paginate(
@@ -386,13 +437,22 @@ def _scaling(client: Any, description: dict[str, Any]) -> list[dict[str, Any]]:
                 config = policy.get("TargetTrackingScalingPolicyConfiguration") or {}
                 if "TargetValue" in config:
                     key = (policy.get("ResourceId"), policy.get("ScalableDimension"))
-                    values[key] = config["TargetValue"]  # type: ignore[index]
+                    policies[key] = {  # type: ignore[index]
+                        k: v
+                        for k, v in config.items()
+                        if k
+                        in (
+                            "TargetValue",
+                            "ScaleInCooldown",
+                            "ScaleOutCooldown",
+                            "DisableScaleIn",
+                        )
+                    }
     return [
         {
+            "TargetValue": None,
             **t,
-            "TargetValue": values.get(
-                (t.get("ResourceId"), t.get("ScalableDimension"))
-            ),
+            **policies.get((t.get("ResourceId"), t.get("ScalableDimension")), {}),
         }
         for t in targets
     ]
@@ -442,7 +502,7 @@ def sample_items(
             except ClientError as exc:
                 raise EndpointError(_message(exc)) from None
             except BotoCoreError as exc:
-                raise EndpointError(str(exc)) from None
+                raise EndpointError(_reason(exc)) from None
             count += 1
             got += page.get("Items", [])
             consumed = page.get("ConsumedCapacity") or {}

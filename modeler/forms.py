@@ -60,6 +60,14 @@ class DesignImportForm(forms.Form):
         label="Project name",
         help_text="Leave empty to use the name in the file.",
     )
+    table = forms.CharField(
+        required=False,
+        max_length=255,
+        label="Table",
+        help_text="Of a file with several tables, import only this one "
+        "(its name, or its resource's name in a template or Terraform file). "
+        "Leave empty for a project per table.",
+    )
 
     def clean_file(self) -> bytes | None:
         upload = self.cleaned_data.get("file")

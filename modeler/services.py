@@ -31,6 +31,7 @@ from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.examples import Example
 from modeler.exporters.design_files import read_design_source
 from modeler.exporters.live_import import read_live_table, table_properties
+from modeler.exporters.tables_import import TableChoice
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
 from modeler.limits import check_limits, new_excesses
@@ -170,12 +171,19 @@ def project_import(
     source: str | bytes,
     name: str = "",
     filename: str = "",
+    table: str = "",
 ) -> ImportOutcome:
     """Create projects from a design file: its design (YAML), or a project
-    per table of a NoSQL Workbench model. With any error nothing is written
-    and the problems say why."""
+    per table of a NoSQL Workbench model, a template or a configuration (at
+    most IMPORT_MAX_TABLES), or of its one `table`. With any error nothing
+    is written and the problems say why."""
     found = read_design_source(
-        source, max_bytes=settings.DESIGN_FILE_MAX_BYTES, filename=filename
+        source,
+        max_bytes=settings.DESIGN_FILE_MAX_BYTES,
+        filename=filename,
+        choice=TableChoice(
+            table, settings.IMPORT_MAX_TABLES, naming="name one in Table"
+        ),
     )
     if not found.ok:
         return ImportOutcome((), found.problems, found.notes, found.kind_label)

@@ -4,9 +4,14 @@ its entities and key templates inferred from a sample of its items."""
 from __future__ import annotations
 
 import dataclasses
+import http.server
 import io
+import socket
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
+import boto3
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -17,7 +22,7 @@ from modeler.conversion import design_from_project
 from modeler.designfile import read_design
 from modeler.dynamodb import Endpoint, make_client
 from modeler.exporters.live_import import read_live_table, table_properties
-from modeler.exporters.tabledef import scaling_targets
+from modeler.exporters.tabledef import policy_configuration, scaling_targets
 from modeler.models import Project
 from modeler.simulation import Simulation
 
@@ -68,6 +73,7 @@ def register_scaling(moto_url: str, table: str, design, target: float = 70.0) ->
             TargetTrackingScalingPolicyConfiguration={
                 "TargetValue": float(t.target or target),
                 "PredefinedMetricSpecification": {"PredefinedMetricType": t.metric},
+                **policy_configuration(t),
             },
         )
 
@@ -159,6 +165,99 @@ def test_estimate_reads_no_item_and_creates_nothing(aws, moto_url, owner, live_t
 def test_a_missing_table_is_a_clear_error(aws, moto_url, owner):
     with pytest.raises(CommandError, match="nope: ResourceNotFoundException"):
         import_table(moto_url, "nope")
+    assert not Project.objects.exists()
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def not_dynamodb() -> Iterator[str]:
+    """An HTTP server that answers every request 404, as a web server or a
+    proxy at a wrong URL does."""
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (the handler's name)
+            self.send_error(404)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), NotFound)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    thread.join()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--endpoint-url", "notaurl"],
+            "members: the endpoint URL 'notaurl' is not a URL: give one such as "
+            "http://localhost:8000 (DynamoDB Local) or leave it out for AWS",
+        ),
+        (
+            ["--region", "eu west 1"],
+            "members: 'eu west 1' is not an AWS region name (such as eu-west-1)",
+        ),
+        (
+            ["--endpoint-url", "http://127.0.0.1:{closed_port}"],
+            'members: Could not connect to the endpoint URL: "http://127.0.0.1:'
+            '{closed_port}/": check the endpoint URL (or the region, for AWS) and '
+            "that the endpoint is running",
+        ),
+        (
+            ["--endpoint-url", "{not_dynamodb}"],
+            "members: the endpoint answered HTTP 404 without a DynamoDB error: is "
+            "its URL a DynamoDB endpoint's?",
+        ),
+    ],
+    ids=["not a URL", "not a region", "nothing listening", "not DynamoDB"],
+)
+def test_an_endpoint_that_cannot_be_used_is_a_one_line_error(
+    aws, owner, closed_port, not_dynamodb, args, message
+):
+    where = {"closed_port": closed_port, "not_dynamodb": not_dynamodb}
+    with pytest.raises(CommandError) as raised:
+        run(
+            "import_table",
+            "members",
+            "--owner",
+            "ada",
+            *(a.format(**where) for a in args),
+        )
+    assert str(raised.value) == message.format(**where)
+    assert not Project.objects.exists()
+
+
+def test_missing_credentials_are_a_one_line_error(monkeypatch, moto_url, owner):
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent")
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    # boto3's default session keeps the credentials it found first.
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    with pytest.raises(CommandError) as raised:
+        import_table(moto_url, "members")
+    assert str(raised.value) == (
+        "members: Unable to locate credentials: boto3 found no complete AWS "
+        "credentials (it looks in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
+        "AWS_PROFILE, ~/.aws and the instance's role; DynamoDB Local takes any "
+        "values)"
+    )
+    monkeypatch.setenv("AWS_PROFILE", "nope")
+    with pytest.raises(CommandError, match=r"The config profile \(nope\) could not"):
+        import_table(moto_url, "members")
     assert not Project.objects.exists()
 
 
@@ -314,7 +413,8 @@ def test_a_sort_key_that_starts_with_a_placeholder_is_a_kind_of_its_own():
 
 
 def test_a_live_tables_own_auto_scaling_is_kept(aws, moto_url, owner):
-    # The table scales its reads between 2 and 40 at 55%; its GSI not at all.
+    # The table scales its reads between 2 and 40 at 55%, never in and 120 s
+    # apart when it scales out; its GSI not at all.
     path = next(p for p in EXAMPLES if p.stem == "device-telemetry")
     design = read_design(path.read_text()).design
     table = f"{design.table.name}-scaled"
@@ -325,16 +425,20 @@ def test_a_live_tables_own_auto_scaling_is_kept(aws, moto_url, owner):
         design.table,
         capacity=dataclasses.replace(
             design.table.capacity,
-            auto_scaling=d.AutoScaling(d.ScalingRange(2, 40, 55), None),
+            auto_scaling=d.AutoScaling(READS, None),
         ),
         indexes=(),
     )
     register_scaling(moto_url, table, dataclasses.replace(design, table=own))
     _, stderr = import_table(moto_url, table)
     imported = design_from_project(Project.objects.get()).table
-    assert imported.capacity.auto_scaling == d.AutoScaling(
-        d.ScalingRange(2, 40, 55), None
-    )
+    assert imported.capacity.auto_scaling == d.AutoScaling(READS, None)
     gsi = next(i for i in imported.indexes if i.is_global)
     assert gsi.capacity.auto_scaling == d.AUTO_SCALING_OFF
-    assert "auto scaling kept: the table: reads 2 to 40 units at 55%" in stderr
+    assert (
+        "auto scaling kept: the table: reads 2 to 40 units at 55% (never scales "
+        "in, 120 s between scale-outs)"
+    ) in stderr
+
+
+READS = d.ScalingRange(2, 40, 55, scale_out_cooldown=120, disable_scale_in=True)

@@ -658,7 +658,9 @@ def test_compare_endpoint_that_cannot_be_reached(aws, unused_port):
         _compare(f"http://127.0.0.1:{unused_port}", SOCIAL_FILE, "--items", "10")
 
     assert str(raised.value) == (
-        f'Could not connect to the endpoint URL: "http://127.0.0.1:{unused_port}/"'
+        f'Could not connect to the endpoint URL: "http://127.0.0.1:{unused_port}/": '
+        "check the endpoint URL (or the region, for AWS) and that the endpoint is "
+        "running"
     )
 
 

@@ -368,6 +368,9 @@ if MEDIA_MAX_BYTES < SAMPLE_FILE_MAX_BYTES:
         f"least SAMPLE_FILE_MAX_BYTES ({SAMPLE_FILE_MAX_BYTES}): a file a worker "
         "writes must fit under it."
     )
+# Tables one import may make projects of (a project each): a file with more
+# is refused, naming one table (FILE#TABLE, the import form's Table) is not.
+IMPORT_MAX_TABLES = env_int("IMPORT_MAX_TABLES", default=50, min_value=1)
 
 # Background jobs. The queue is a table of the database: `manage.py
 # db_worker` processes (one or more, on any machine sharing the database)

@@ -20,6 +20,7 @@ from modeler.exporters.tabledef import (
     DEFAULT_TARGET_UTILISATION,
     attribute_definitions,
     logical_id,
+    policy_configuration,
     scaling_targets,
 )
 
@@ -92,6 +93,7 @@ def template(
                     "PredefinedMetricSpecification": {
                         "PredefinedMetricType": target.metric
                     },
+                    **policy_configuration(target),
                 },
             },
         }

@@ -1,5 +1,6 @@
 """Import of CloudFormation templates (YAML or JSON): every
-`AWS::DynamoDB::Table` and `AWS::DynamoDB::GlobalTable` becomes a design.
+`AWS::DynamoDB::Table`, `AWS::DynamoDB::GlobalTable` and SAM's
+`AWS::Serverless::SimpleTable` becomes a design.
 
 Intrinsic functions are resolved where the template alone decides them:
 `Ref` to a parameter with a default, `Fn::Sub`, `Fn::Join`, `Fn::Select`,
@@ -34,7 +35,10 @@ from modeler.designfile import (
     yaml_error_message,
 )
 from modeler.exporters.tables_import import (
+    ALL_TABLES,
+    ImportedTable,
     Scaling,
+    TableChoice,
     TableReader,
     TablesImport,
     apply_scaling,
@@ -42,6 +46,7 @@ from modeler.exporters.tables_import import (
     failed,
     kind_of,
     load_json,
+    policy_settings,
     read_table_design,
     valid_table_name,
 )
@@ -54,7 +59,12 @@ from modeler.import_budget import (
 from modeler.problems import Problem
 from modeler.textfiles import TextFileError, file_text
 
-TABLE_TYPES = ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable")
+SIMPLE_TABLE = "AWS::Serverless::SimpleTable"
+TABLE_TYPES = ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable", SIMPLE_TABLE)
+# SAM's PrimaryKey types, and the key it gives a SimpleTable without one.
+SIMPLE_TYPES = {"String": "S", "Number": "N", "Binary": "B"}
+SIMPLE_KEY = {"Name": "id", "Type": "String"}
+FOR_EACH = "Fn::ForEach::"
 _SUB = re.compile(r"\$\{([^}!][^}]*)\}")
 _NO_VALUE = object()
 
@@ -71,26 +81,35 @@ def looks_like_cloudformation(source: str | bytes) -> bool:
         head = head.decode("utf-8", "replace")
     return "AWSTemplateFormatVersion" in head or (
         "Resources" in head
-        and bool(re.search(r"AWS::DynamoDB::(Global)?Table\b", head))
+        and bool(
+            re.search(
+                r"AWS::(DynamoDB::(Global)?Table|Serverless::SimpleTable)\b", head
+            )
+        )
     )
 
 
-def read_cloudformation(source: str | bytes, *, max_bytes: int) -> TablesImport:
-    """Read a template; never raises on bad input. Within the budget of the
-    import (`import_budget`): past one of its limits, the import is refused
-    with a message that names the setting."""
+def read_cloudformation(
+    source: str | bytes, *, max_bytes: int, choice: TableChoice = ALL_TABLES
+) -> TablesImport:
+    """Read a template (the tables `choice` picks); never raises on bad
+    input. Within the budget of the import (`import_budget`): past one of
+    its limits, the import is refused with a message that names the
+    setting."""
     try:
         text = file_text(source, max_bytes=max_bytes, kind="templates")
     except TextFileError as exc:
         return failed(str(exc))
     with import_budget() as budget:
         try:
-            return _read_template(text, budget)
+            return _read_template(text, budget, choice)
         except ImportLimitError as exc:
             return failed(str(exc))
 
 
-def _read_template(text: str, budget: Budget) -> TablesImport:
+def _read_template(
+    text: str, budget: Budget, choice: TableChoice
+) -> TablesImport:
     template = _load(text)
     budget.check_cpu()
     if isinstance(template, TablesImport):
@@ -111,6 +130,9 @@ def _read_template(text: str, budget: Budget) -> TablesImport:
         for logical, resource in resources.items()
         if isinstance(resource, dict) and resource.get("Type") in TABLE_TYPES
     ]
+    loops = [name for name in resources if str(name).startswith(FOR_EACH)]
+    if loops and not tables:
+        return failed(_for_each(loops))
     if not tables:
         types = sorted(
             {
@@ -119,19 +141,72 @@ def _read_template(text: str, budget: Budget) -> TablesImport:
                 if isinstance(r, dict) and r.get("Type")
             }
         )
+        untyped = [
+            str(name)
+            for name, r in resources.items()
+            if not (isinstance(r, dict) and isinstance(r.get("Type"), str))
+        ]
         return failed(
-            "the template has no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable "
-            "resource; its resources are " + (", ".join(types[:10]) or "untyped")
+            "the template has no AWS::DynamoDB::Table, AWS::DynamoDB::GlobalTable "
+            "or AWS::Serverless::SimpleTable resource; "
+            + (f"its resources are {', '.join(types[:10])}" if types else "")
+            + ("; " if types and untyped else "")
+            + (
+                f"Resources.{', Resources.'.join(untyped[:5])} "
+                + ("has" if len(untyped) == 1 else "have")
+                + " no Type (a resource is {Type: AWS::..., Properties: {...}})"
+                if untyped
+                else ""
+            )
         )
+    chosen = choice.chosen(
+        [((*_names(logical, r, resolver),), (logical, r)) for logical, r in tables],
+        "CloudFormation template",
+    )
+    if isinstance(chosen, TablesImport):
+        return chosen
+    tables = chosen
     scaling = _scalings(resources, resolver)
     imported = []
     for logical, resource in tables:
         imported.append(
             _read_table(logical, resource, resolver, scaling.get(logical, []), name)
         )
+    if loops:
+        # The loops' tables are missing: every table is told so.
+        imported = [
+            ImportedTable(
+                t.table_name, t.design, t.problems, (*t.notes, _for_each(loops))
+            )
+            for t in imported
+        ]
     return TablesImport(
         name, str(template.get("AWSTemplateFormatVersion", "")), tuple(imported)
     )
+
+
+def _for_each(loops: list[str]) -> str:
+    return (
+        f"Resources.{loops[0]}"
+        + (f" (and {len(loops) - 1} more)" if len(loops) > 1 else "")
+        + ": Fn::ForEach (the AWS::LanguageExtensions transform) is not expanded "
+        "by the importer, so the tables it makes are not read: write them out, or "
+        "import the template CloudFormation processed (`aws cloudformation "
+        "get-template --stack-name STACK --template-stage Processed`)"
+    )
+
+
+def _names(logical: str, resource: dict[str, Any], resolver: _Resolver) -> list[str]:
+    """The names FILE#TABLE may give a table by: the name the import gives
+    it (its TableName, else its logical id), then its logical id."""
+    name = logical
+    props = resource.get("Properties")
+    if isinstance(props, dict) and props.get("TableName"):
+        with contextlib.suppress(Unresolved):
+            resolved = resolver.value(props["TableName"])
+            if isinstance(resolved, str) and resolved:
+                name = resolved
+    return [valid_table_name(name, []), name, logical]
 
 
 def _load(text: str) -> Any:
@@ -481,13 +556,39 @@ def _read_table(
     problems: list[Problem] = []
     notes: list[str] = []
     raw = resource.get("Properties")
+    if raw is None and resource.get("Type") == SIMPLE_TABLE:
+        raw = {}  # every property of a SimpleTable has a default
     if not isinstance(raw, dict):
         problems.append(
             Problem("error", path, f"expected an object, found {kind_of(raw)}")
         )
         return read_table_design(logical, {}, problems, notes)
     props: dict[str, Any] = {}
+    simple = resource.get("Type") == SIMPLE_TABLE
     for key, value in raw.items():
+        if key == "Tags" and simple and isinstance(value, dict):
+            value = [{"Key": k, "Value": v} for k, v in value.items()]
+        elif key == "Tags" and isinstance(value, dict):
+            problems.append(
+                Problem(
+                    "error",
+                    f"{path}.Tags",
+                    f"{resource.get('Type')} takes its tags as a list of "
+                    "{Key, Value}, found a map (the form of SAM's SimpleTable): "
+                    f"write {_tag_list_example(value)}",
+                )
+            )
+            continue
+        elif key == "Tags" and simple and isinstance(value, list):
+            problems.append(
+                Problem(
+                    "error",
+                    f"{path}.Tags",
+                    f"{SIMPLE_TABLE} takes its tags as a map of name to value "
+                    "(Tags: {Name: value}), found a list",
+                )
+            )
+            continue
         if key == "Tags" and isinstance(value, list):
             props["Tags"] = _tags(value, resolver, notes)
             continue
@@ -514,6 +615,8 @@ def _read_table(
     if resource.get("Type") == "AWS::DynamoDB::GlobalTable":
         scaling = list(scaling)
         props = _as_table(props, notes, scaling)
+    elif simple:
+        props = _simple_table(props, path, problems)
     if not isinstance(props.get("TableName") or "", str):
         problems.append(
             Problem(
@@ -567,6 +670,65 @@ def _tags(
             out.append(resolver.value(tag))
         except Unresolved as exc:
             notes.append(f"the tag {key} is left out: {exc}")
+    return out
+
+
+def _tag_list_example(tags: dict[str, Any]) -> str:
+    """`[{Key: Name, Value: orders}]` for the map `{Name: orders}`."""
+    pairs = [f"{{Key: {k}, Value: {_short(v)}}}" for k, v in list(tags.items())[:2]]
+    return "Tags: [" + ", ".join(pairs) + (", ...]" if len(tags) > 2 else "]")
+
+
+def _short(value: Any) -> str:
+    return value if isinstance(value, str) and len(value) <= 40 else "..."
+
+
+def _simple_table(
+    props: dict[str, Any], path: str, problems: list[Problem]
+) -> dict[str, Any]:
+    """SAM's SimpleTable in AWS::DynamoDB::Table's terms: a partition key
+    alone (PrimaryKey, `id` of type String when it is left out), on demand
+    unless it gives ProvisionedThroughput."""
+    key = props.get("PrimaryKey", SIMPLE_KEY)
+    if not isinstance(key, dict) or not isinstance(key.get("Name"), str):
+        problems.append(
+            Problem(
+                "error",
+                f"{path}.PrimaryKey",
+                "expected {Name: NAME, Type: String | Number | Binary}, found "
+                + kind_of(key),
+            )
+        )
+        return {}
+    kind = key.get("Type", "String")
+    if kind not in SIMPLE_TYPES:
+        problems.append(
+            Problem(
+                "error",
+                f"{path}.PrimaryKey.Type",
+                f"{kind!r} is not one of String, Number, Binary",
+            )
+        )
+        return {}
+    out = {
+        k: v
+        for k, v in props.items()
+        if k
+        in (
+            "TableName",
+            "ProvisionedThroughput",
+            "SSESpecification",
+            "PointInTimeRecoverySpecification",
+            "Tags",
+        )
+    }
+    out["AttributeDefinitions"] = [
+        {"AttributeName": key["Name"], "AttributeType": SIMPLE_TYPES[kind]}
+    ]
+    out["KeySchema"] = [{"AttributeName": key["Name"], "KeyType": "HASH"}]
+    out["BillingMode"] = (
+        "PROVISIONED" if props.get("ProvisionedThroughput") else "PAY_PER_REQUEST"
+    )
     return out
 
 
@@ -670,16 +832,15 @@ def _global_throughput(
         scaling = data.get(member)
         if isinstance(scaling, dict):
             out.setdefault(unit, scaling.get("MinCapacity"))
-            target = _dict(scaling.get("TargetTrackingScalingPolicyConfiguration")).get(
-                "TargetValue"
-            )
+            policy = _dict(scaling.get("TargetTrackingScalingPolicyConfiguration"))
             scalings.append(
                 Scaling(
                     f"dynamodb:{level}:{unit}",
                     index,
                     scaling.get("MinCapacity"),
                     scaling.get("MaxCapacity"),
-                    target,
+                    policy.get("TargetValue"),
+                    policy_settings(policy),
                 )
             )
     return out
@@ -698,7 +859,8 @@ def _scalings(
             if isinstance(props, dict):
                 with contextlib.suppress(Unresolved):
                     by_name[str(resolver.value(props.get("TableName")))] = logical
-    targets: dict[str, Any] = {}  # a policy's target value, by target
+    # A policy's target value and its other settings, by its target.
+    targets: dict[str, tuple[Any, dict[str, Any]]] = {}
     for resource in resources.values():
         if not isinstance(resource, dict) or resource.get("Type") != (
             "AWS::ApplicationAutoScaling::ScalingPolicy"
@@ -706,12 +868,16 @@ def _scalings(
             continue
         props = _dict(resource.get("Properties"))
         target = _dict(props.get("ScalingTargetId")).get("Ref")
-        value = _dict(props.get("TargetTrackingScalingPolicyConfiguration")).get(
-            "TargetValue"
-        )
+        config = _dict(props.get("TargetTrackingScalingPolicyConfiguration"))
         if isinstance(target, str):
             with contextlib.suppress(Unresolved):
-                targets[target] = resolver.value(value)
+                settings = {}
+                for name, value in policy_settings(config):
+                    try:
+                        settings[name] = resolver.value(value)
+                    except Unresolved:
+                        settings[name] = value  # named in a note as it is
+                targets[target] = (resolver.value(config.get("TargetValue")), settings)
     found: dict[str, list[Scaling]] = {}
     for target_id, resource in resources.items():
         if not isinstance(resource, dict) or resource.get("Type") != (
@@ -739,10 +905,9 @@ def _scalings(
                 limits.append(resolver.value(props.get(name)))
             except Unresolved:
                 limits.append(props.get(name))
+        value, settings = targets.get(target_id, (None, {}))
         found.setdefault(table, []).append(
-            Scaling.of(
-                text, props.get("ScalableDimension"), *limits, targets.get(target_id)
-            )
+            Scaling.of(text, props.get("ScalableDimension"), *limits, value, settings)
         )
     return found
 

@@ -14,7 +14,7 @@ from modeler.exporters.cloudformation_import import (
     looks_like_cloudformation,
     read_cloudformation,
 )
-from modeler.exporters.tables_import import TablesImport
+from modeler.exporters.tables_import import ALL_TABLES, TableChoice, TablesImport
 from modeler.exporters.terraform_import import looks_like_terraform, read_terraform
 from modeler.exporters.workbench_import import looks_like_workbench, read_workbench
 from modeler.problems import Problem
@@ -85,14 +85,20 @@ _TABLE_READERS = {
 
 
 def read_design_source(
-    source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, filename: str = ""
+    source: str | bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    filename: str = "",
+    choice: TableChoice = ALL_TABLES,
 ) -> DesignFile:
-    """Read any kind of file; never raises on bad input. A file of tables
-    with any table that cannot be imported gives no design at all: an
-    import is all or nothing."""
+    """Read any kind of file (of a file of tables, those `choice` picks);
+    never raises on bad input. A file of tables with any table that cannot
+    be imported gives no design at all: an import is all or nothing."""
     kind = source_kind(source, filename=filename)
     if kind in _TABLE_READERS:
-        return _tables_file(kind, _TABLE_READERS[kind](source, max_bytes=max_bytes))
+        return _tables_file(
+            kind, _TABLE_READERS[kind](source, max_bytes=max_bytes, choice=choice)
+        )
     result = read_design(source, max_bytes=max_bytes)
     return DesignFile(
         YAML,

@@ -156,6 +156,7 @@ def read_live_table(
                 t.get("MinCapacity"),
                 t.get("MaxCapacity"),
                 t.get("TargetValue"),
+                t,
             )
             for t in scaling
         ]
@@ -193,9 +194,10 @@ def read_live_table(
     groups = (
         item_groups(items, key_names, 2 if sort else 1, name, notes) if items else []
     )
-    entities = EntityBuilder(
+    builder = EntityBuilder(
         key_types, [k for k in (partition, sort) if k], index_keys, {}, {}, notes
-    ).build(groups)
+    )
+    entities = builder.build(groups)
     kept = _kept(groups, keep)
     if len(kept) < len(items):
         notes.append(
@@ -210,7 +212,7 @@ def read_live_table(
     doc["entities"] = entities
     doc["access_patterns"] = []
     doc["sample_data"] = {"seed": 1, "items": kept}
-    result = read_inferred_design(doc, notes)
+    result = read_inferred_design(doc, notes, entities=builder)
     return TablesImport(
         name,
         "",

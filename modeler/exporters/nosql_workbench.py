@@ -24,9 +24,11 @@ from typing import Any
 from modeler import design as d
 from modeler.designfile import entity_document
 from modeler.engine.types import item_from_wire, item_to_json_wire
+from modeler.exporters.tabledef import policy_configuration
 from modeler.exporters.workbench_infer import (
     SCHEMA_NAMES,
     has_placeholder,
+    key_texts,
     to_schema_template,
 )
 from modeler.keys import parse_template
@@ -78,8 +80,7 @@ def export_notes(design: d.Design) -> list[str]:
 
 def carried(design: d.Design) -> d.Design:
     """The part of a design that a NoSQL Workbench model holds: importing
-    the export gives exactly this, its own items ordered as the model holds
-    them (those of no entity, then each entity's)."""
+    the export gives exactly this."""
     table = design.table
     # An LSI's partition key is always the table's: the design format may
     # name it or leave it out, and a model file leaves it implied.
@@ -131,16 +132,12 @@ def carried(design: d.Design) -> d.Design:
         )
         for e in design.entities
     )
-    # A model holds an entity's items in its facet, and items of no entity
-    # in the table: they come back in that order.
-    by_entity, unrecognised = _by_entity(design, list(design.sample_data.items))
-    items = tuple(unrecognised) + tuple(i for e in by_entity.values() for i in e)
     return d.Design(
         name=design.name,
         table=bare_table,
         description=design.description,
         entities=entities,
-        sample_data=replace(design.sample_data, items=items),
+        sample_data=design.sample_data,
     )
 
 
@@ -212,6 +209,9 @@ def workbench_model(
     key_names = [a.name for a in table.key_attributes]
     index_keys = {a.name for i in indexes for a in i.key_attributes} - set(key_names)
     items = [d.thaw(item) for item in design.sample_data.items]
+    # The facets hold each entity's items apart: the order of the design's
+    # own items goes in ModelSchema, so that importing gives them back in it.
+    order = [key_texts(item, table.key_attributes) for item in items]
     own_keys = {_key_of(design, item) for item in items}
     items += [
         item
@@ -333,7 +333,10 @@ def workbench_model(
                         "ServiceRole": "AWSServiceRoleForApplicationAutoScaling_"
                         "DynamoDBTable",
                     },
-                    "ScalingPolicyConfiguration": {"TargetValue": scaling.target},
+                    "ScalingPolicyConfiguration": {
+                        "TargetValue": scaling.target,
+                        **policy_configuration(scaling),
+                    },
                 }
         data_model["ProvisionedCapacitySettings"] = settings
     # NoSQL Workbench's own way of writing dates: "Jun 23, 2023, 04:36 PM".
@@ -352,7 +355,7 @@ def workbench_model(
         "ModelSchema": {
             "models": models,
             "entities": entity_extras,
-            "sample_data": {"seed": design.sample_data.seed},
+            "sample_data": {"seed": design.sample_data.seed, "order": order},
         },
     }
 

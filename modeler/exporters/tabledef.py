@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from modeler import design as d
 
@@ -25,6 +26,11 @@ class ScalingTarget:
     # The utilisation it keeps; None for the export's variable (the design
     # leaves auto scaling to the export's default).
     target: int | None = None
+    # The policy's cooldowns (None: Application Auto Scaling's default) and
+    # whether it never scales in.
+    scale_in_cooldown: int | None = None
+    scale_out_cooldown: int | None = None
+    disable_scale_in: bool = False
 
     @property
     def scalable_dimension(self) -> str:
@@ -36,6 +42,20 @@ class ScalingTarget:
     def metric(self) -> str:
         kind = "Read" if self.dimension == "read" else "Write"
         return f"DynamoDB{kind}CapacityUtilization"
+
+
+def policy_configuration(policy: d.ScalingRange | ScalingTarget) -> dict[str, Any]:
+    """A target tracking policy's settings beside its target value where the
+    design gives them (the others are Application Auto Scaling's defaults),
+    by CloudFormation's and the API's names."""
+    out: dict[str, Any] = {}
+    if policy.disable_scale_in:
+        out["DisableScaleIn"] = True
+    if policy.scale_in_cooldown is not None:
+        out["ScaleInCooldown"] = policy.scale_in_cooldown
+    if policy.scale_out_cooldown is not None:
+        out["ScaleOutCooldown"] = policy.scale_out_cooldown
+    return out
 
 
 def attribute_definitions(table: d.Table) -> list[d.KeyAttribute]:
@@ -85,6 +105,9 @@ def scaling_targets(table: d.Table) -> list[ScalingTarget]:
                         r.maximum,
                         # The default leaves the target to the export's variable.
                         r.target if capacity.auto_scaling is not None else None,
+                        r.scale_in_cooldown,
+                        r.scale_out_cooldown,
+                        r.disable_scale_in,
                     )
                 )
 

@@ -25,7 +25,11 @@ from modeler.design import default_max_capacity
 from modeler.designfile import FORMAT, ReadResult, read_design
 from modeler.engine.types import item_from_wire
 from modeler.exporters.tabledef import DEFAULT_TARGET_UTILISATION as DEFAULT_TARGET
-from modeler.exporters.workbench_infer import merge_colliding, plain_json
+from modeler.exporters.workbench_infer import (
+    EntityBuilder,
+    merge_colliding,
+    plain_json,
+)
 from modeler.import_budget import (
     ImportLimitError,
     check_cpu,
@@ -98,20 +102,37 @@ class TablesImport:
         return out
 
 
+# A target tracking policy's settings beside its target value, by their
+# CloudFormation (and API) names, and the design's.
+POLICY_SETTINGS = {
+    "ScaleInCooldown": "scale_in_cooldown",
+    "ScaleOutCooldown": "scale_out_cooldown",
+    "DisableScaleIn": "disable_scale_in",
+}
+
+
 @dataclass(frozen=True)
 class Scaling:
     """An Application Auto Scaling target of a table or one of its GSIs,
-    with the target utilisation of its policy (None when it has none)."""
+    with the target utilisation of its policy (None when it has none) and
+    the policy's other settings (POLICY_SETTINGS, as the file gives them)."""
 
     dimension: str  # dynamodb:table:ReadCapacityUnits, dynamodb:index:...
     index: str  # "" for the table
     minimum: Any
     maximum: Any
     target: Any = None
+    policy: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def of(  # type: ignore[no-untyped-def]
-        cls, resource_id: str, dimension: Any, minimum: Any, maximum: Any, target: Any
+        cls,
+        resource_id: str,
+        dimension: Any,
+        minimum: Any,
+        maximum: Any,
+        target: Any,
+        policy: dict[str, Any] | None = None,
     ):
         """A target from its ResourceId as the file writes it
         (`table/${Table}/index/GSI1`, `table/${aws_dynamodb_table.t.name}`)."""
@@ -122,11 +143,45 @@ class Scaling:
             minimum,
             maximum,
             target,
+            policy_settings(policy),
         )
 
     @property
     def unit(self) -> str:
         return "read" if "Read" in self.dimension else "write"
+
+
+def policy_settings(config: Any) -> tuple[tuple[str, Any], ...]:
+    """The POLICY_SETTINGS a policy's configuration (in CloudFormation's
+    names) gives."""
+    if not isinstance(config, dict):
+        return ()
+    return tuple((name, config[name]) for name in POLICY_SETTINGS if name in config)
+
+
+def _range_settings(scaling: Scaling, what: str, notes: list[str]) -> dict[str, Any]:
+    """A policy's settings as the design's range holds them: cooldowns in
+    whole seconds, scale-in disabled or not. A value that is neither is
+    left out with a note (Application Auto Scaling's default stands)."""
+    out: dict[str, Any] = {}
+    for name, value in scaling.policy:
+        if name == "DisableScaleIn":
+            flag = _true(value)
+            if isinstance(flag, bool):
+                if flag:
+                    out["disable_scale_in"] = True
+                continue
+        else:
+            seconds = _seconds(value)
+            if seconds is not None:
+                out[POLICY_SETTINGS[name]] = seconds
+                continue
+        notes.append(
+            f"{name} of {what}'s {scaling.unit}s left out: expected "
+            + ("true or false" if name == "DisableScaleIn" else "whole seconds")
+            + f", found {value!r}"
+        )
+    return out
 
 
 def apply_scaling(
@@ -179,6 +234,7 @@ def apply_scaling(
             "min": minimum,
             "max": maximum,
             "target": target,
+            **_range_settings(scaling, what, notes),
         }
     kept = []
     for home, capacity in homes.items():
@@ -209,6 +265,7 @@ def apply_scaling(
             f"{what}: "
             + ", ".join(
                 f"{unit}s {r['min']} to {r['max']} units at {r['target']}%"
+                + (f" ({policy})" if (policy := _policy_text(r)) else "")
                 if (r := found.get(unit))
                 else f"{unit}s not scaled"
                 for unit in ("read", "write")
@@ -216,6 +273,56 @@ def apply_scaling(
         )
     notes.insert(0, "auto scaling kept: " + "; ".join(kept))
     return notes
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    """Which tables of a file to read: `table` names one (its name, or its
+    resource's name in the file; "" for all) and `max_tables` caps how many
+    an import of all of them reads (0: no cap); with `one`, a file of
+    several is refused unless it names one (a command that reads one
+    design)."""
+
+    table: str = ""
+    max_tables: int = 0
+    # How the caller names one table: a command's FILE#TABLE, a form's field.
+    naming: str = "name one as FILE#TABLE"
+    one: bool = False
+
+    def chosen(
+        self, found: list[tuple[tuple[str, ...], Any]], what: str
+    ) -> list[Any] | TablesImport:
+        """Of the file's tables, each given as (its names, what to read it
+        from), those to read, or the failed import that says why none is:
+        the named table is not there, or there are more than the cap. The
+        tables are counted before any is read: reading four thousand takes
+        seconds."""
+        names = [names[0] for names, _ in found]
+        listed = ", ".join(names[:20]) + (
+            f" and {len(names) - 20:,} more" if len(names) > 20 else ""
+        )
+        if self.table:
+            picked = [table for names, table in found if self.table in names]
+            if picked:
+                return picked[:1]
+            return failed(
+                f"the {what} has no table '{self.table}'; its tables: {listed}"
+            )
+        if self.one and len(found) > 1:
+            return failed(
+                f"the {what} has {len(found):,} tables ({listed}); {self.naming} "
+                "(import_design imports them all)"
+            )
+        if self.max_tables and len(found) > self.max_tables:
+            return failed(
+                f"the {what} has {len(found):,} tables and an import makes at most "
+                f"{self.max_tables:,} projects (the setting IMPORT_MAX_TABLES): "
+                f"{self.naming} to import it alone, or raise IMPORT_MAX_TABLES"
+            )
+        return [table for _, table in found]
+
+
+ALL_TABLES = TableChoice()
 
 
 def failed(message: str, line: int | None = None) -> TablesImport:
@@ -280,10 +387,13 @@ def read_table_design(
     )
 
 
-def read_inferred_design(doc: dict[str, Any], notes: list[str]) -> ReadResult:
-    """A design document with entities inferred from items, read: entities
-    whose keys collide are merged (their items could not be told apart) and
-    it is read again; items that match no entity are counted in a note.
+def read_inferred_design(
+    doc: dict[str, Any], notes: list[str], *, entities: EntityBuilder
+) -> ReadResult:
+    """A design document with entities inferred from items (by `entities`),
+    read: entities whose keys collide are merged (their items could not be
+    told apart) and it is read again; items that match no entity are
+    counted in a note.
 
     The readings that look for collisions leave the items out: they make no
     collision and are most of a large model's reading (6,000 items with 300
@@ -294,7 +404,7 @@ def read_inferred_design(doc: dict[str, Any], notes: list[str]) -> ReadResult:
         check_cpu()
         found = read_design(_yaml(bare), max_bytes=50_000_000)
         # `bare` shares its entities with `doc`: merges are made in both.
-        if not merge_colliding(bare, found.problems, notes):
+        if not merge_colliding(bare, found.problems, notes, entities):
             break
     check_cpu()
     result = read_design(_yaml(doc), max_bytes=50_000_000)
@@ -685,7 +795,7 @@ class TableReader:
         elif isinstance(data, list):
             for i, tag in enumerate(data):
                 if not isinstance(tag, dict) or "Key" not in tag:
-                    self.error(f"Tags[{i}]", "expected {Key, Value}")
+                    self.error(f"Tags[{i}]", _tag_error(tag))
                     continue
                 pairs.append((tag["Key"], tag.get("Value", "")))
         else:
@@ -693,6 +803,19 @@ class TableReader:
                 "Tags", f"expected a list of {{Key, Value}}, found {kind_of(data)}"
             )
         return {str(k): _text(v) for k, v in pairs}
+
+
+def _tag_error(tag: Any) -> str:
+    """What is wrong with a tag of a list, and how to write it."""
+    expected = "expected a tag {Key: NAME, Value: VALUE}"
+    if isinstance(tag, dict) and len(tag) == 1:
+        ((name, value),) = tag.items()
+        if not isinstance(value, (dict, list)):
+            return (
+                f"{expected}, found {{{name}: {value}}} (a name and its value): "
+                f"write {{Key: {name}, Value: {value}}}"
+            )
+    return f"{expected}, found {kind_of(tag)}"
 
 
 def _key_names(table: dict[str, Any]) -> set[str]:
@@ -721,6 +844,26 @@ def _text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():  # not inf or nan
         value = int(value)
     return str(value)
+
+
+def _policy_text(found: dict[str, Any]) -> str:
+    """A range's policy settings in the words the pages use."""
+    return d.ScalingRange(
+        found["min"],
+        found["max"],
+        scale_in_cooldown=found.get("scale_in_cooldown"),
+        scale_out_cooldown=found.get("scale_out_cooldown"),
+        disable_scale_in=found.get("disable_scale_in", False),
+    ).policy_text
+
+
+def _seconds(value: Any) -> int | None:
+    """A cooldown: whole seconds, 0 included."""
+    if isinstance(value, str) and value.strip() == "0":
+        return 0
+    if not isinstance(value, bool) and value == 0:
+        return 0
+    return _whole(value)
 
 
 def _whole(value: Any) -> int | None:

@@ -71,6 +71,12 @@ def export_terraform(
             if target.target is not None
             else Raw("var.autoscaling_target_utilization"),
         )
+        if target.disable_scale_in:
+            config.set("disable_scale_in", True)
+        if target.scale_in_cooldown is not None:
+            config.set("scale_in_cooldown", target.scale_in_cooldown)
+        if target.scale_out_cooldown is not None:
+            config.set("scale_out_cooldown", target.scale_out_cooldown)
         blocks.append(policy)
     blocks += _outputs(name, table)
     header = (

@@ -14,13 +14,17 @@ tags are left out, and any other argument is an error that says so."""
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from modeler.exporters.tables_import import (
+    ALL_TABLES,
+    POLICY_SETTINGS,
     ImportedTable,
     Scaling,
+    TableChoice,
     TableReader,
     TablesImport,
     apply_scaling,
@@ -75,22 +79,27 @@ def looks_like_terraform(source: str | bytes, *, filename: str = "") -> bool:
     return bool(re.search(r'^\s*resource\s+"aws_dynamodb_table"', head, re.MULTILINE))
 
 
-def read_terraform(source: str | bytes, *, max_bytes: int) -> TablesImport:
-    """Read a configuration; never raises on bad input. Within the budget
-    of the import (`import_budget`): past one of its limits, the import is
-    refused with a message that names the setting."""
+def read_terraform(
+    source: str | bytes, *, max_bytes: int, choice: TableChoice = ALL_TABLES
+) -> TablesImport:
+    """Read a configuration (the tables `choice` picks); never raises on bad
+    input. Within the budget of the import (`import_budget`): past one of
+    its limits, the import is refused with a message that names the
+    setting."""
     try:
         text = file_text(source, max_bytes=max_bytes, kind="Terraform files")
     except TextFileError as exc:
         return failed(str(exc))
     with import_budget() as budget:
         try:
-            return _read_configuration(text, budget)
+            return _read_configuration(text, budget, choice)
         except ImportLimitError as exc:
             return failed(str(exc))
 
 
-def _read_configuration(text: str, budget: Budget) -> TablesImport:
+def _read_configuration(
+    text: str, budget: Budget, choice: TableChoice
+) -> TablesImport:
     config = _parse(text, budget)
     if isinstance(config, TablesImport):
         return config
@@ -112,6 +121,13 @@ def _read_configuration(text: str, budget: Budget) -> TablesImport:
                 else ""
             )
         )
+    chosen = choice.chosen(
+        [((*_names(name, body, resolver),), (name, body)) for name, body in tables],
+        "Terraform configuration",
+    )
+    if isinstance(chosen, TablesImport):
+        return chosen
+    tables = chosen
     scaling = _scalings(config, {name for name, _ in tables}, resolver)
     imported = [
         _read_table(name, body, resolver, scaling.get(name, []))
@@ -132,6 +148,20 @@ def _read_configuration(text: str, budget: Budget) -> TablesImport:
             for t in imported
         ]
     return TablesImport("", "", tuple(imported))
+
+
+def _names(name: str, body: dict[str, Any], resolver: _Resolver) -> list[str]:
+    """The names FILE#TABLE may give a table by: the name the import gives
+    it (its `name`, else the resource's name), then the resource's name."""
+    table = name
+    if body.get("name"):
+        try:
+            resolved = resolver.value(body["name"])
+        except Unresolved:
+            resolved = None
+        if isinstance(resolved, str) and resolved:
+            table = resolved
+    return [valid_table_name(table, []), table, name]
 
 
 def labelled_blocks(
@@ -404,6 +434,27 @@ def _read_table(
             continue
         if key == "tags" and isinstance(value, dict):
             args[key] = _tags(value, resolver, notes)
+            continue
+        if key == "tags" and isinstance(value, list):
+            # `tags { ... }`: python-hcl2 reads a block as a list of objects.
+            written = (
+                ", ".join(
+                    f"{k} = {json.dumps(v) if isinstance(v, str) else v}"
+                    for block in value
+                    if isinstance(block, dict)
+                    for k, v in list(block.items())[:2]
+                )
+                or 'Name = "..."'
+            )
+            problems.append(
+                Problem(
+                    "error",
+                    f"{path}.tags",
+                    "written as a block, tags { ... } (Terraform 0.11's syntax), "
+                    "which Terraform 0.12 and later refuse: tags is an argument, "
+                    f"tags = {{ {written} }}",
+                )
+            )
             continue
         try:
             args[key] = resolver.value(value)
@@ -679,7 +730,8 @@ def _scalings(
     """aws_appautoscaling_target resources of the file's tables, with the
     target value of the policy that tracks each, by the table's resource
     name."""
-    targets: dict[str, Any] = {}
+    # A policy's target value and its other settings, by its target.
+    targets: dict[str, tuple[Any, dict[str, Any]]] = {}
     for kind, _label, body in labelled_blocks(config, "resource"):
         if kind != "aws_appautoscaling_policy":
             continue
@@ -689,7 +741,14 @@ def _scalings(
         configs = body.get("target_tracking_scaling_policy_configuration") or [{}]
         config_body = configs[0] if isinstance(configs, list) and configs else {}
         if ref and isinstance(config_body, dict):
-            targets[ref.group(1)] = _resolved(resolver, config_body.get("target_value"))
+            targets[ref.group(1)] = (
+                _resolved(resolver, config_body.get("target_value")),
+                {
+                    name: _resolved(resolver, config_body[argument])
+                    for name, argument in POLICY_SETTINGS.items()
+                    if argument in config_body
+                },
+            )
     found: dict[str, list[Scaling]] = {}
     for kind, label, body in labelled_blocks(config, "resource"):
         if kind != "aws_appautoscaling_target":
@@ -698,13 +757,15 @@ def _scalings(
         table = next((t for t in tables if f"aws_dynamodb_table.{t}." in text), None)
         if table is None:
             continue
+        value, settings = targets.get(label, (None, {}))
         found.setdefault(table, []).append(
             Scaling.of(
                 text,
                 body.get("scalable_dimension"),
                 _resolved(resolver, body.get("min_capacity")),
                 _resolved(resolver, body.get("max_capacity")),
-                targets.get(label),
+                value,
+                settings,
             )
         )
     return found

@@ -26,13 +26,16 @@ from typing import Any
 from modeler import design as d
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
 from modeler.exporters.tables_import import (
+    ALL_TABLES,
     ImportedTable,
     Scaling,
+    TableChoice,
     TablesImport,
     apply_scaling,
     failed,
     kind_of,
     load_json,
+    policy_settings,
     read_inferred_design,
     valid_table_name,
 )
@@ -40,6 +43,7 @@ from modeler.exporters.workbench_infer import (
     EntityBuilder,
     Group,
     discriminator,
+    in_listed_order,
     item_groups,
     plain_json,
     scalar_text,
@@ -101,23 +105,26 @@ def looks_like_workbench(source: str | bytes, *, filename: str = "") -> bool:
 
 
 def read_workbench(
-    source: str | bytes, *, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    choice: TableChoice = ALL_TABLES,
 ) -> WorkbenchImport:
-    """Read a model file; never raises on bad input. Within the budget of
-    the import (`import_budget`): past its CPU seconds, the import is
-    refused with a message that names the setting."""
+    """Read a model file (the tables `choice` picks); never raises on bad
+    input. Within the budget of the import (`import_budget`): past its CPU
+    seconds, the import is refused with a message that names the setting."""
     try:
         source = file_text(source, max_bytes=max_bytes, kind="model files")
     except TextFileError as exc:
         return failed(str(exc))
     with import_budget():
         try:
-            return _read_model(source)
+            return _read_model(source, choice)
         except ImportLimitError as exc:
             return failed(str(exc))
 
 
-def _read_model(source: str) -> WorkbenchImport:
+def _read_model(source: str, choice: TableChoice) -> WorkbenchImport:
     model = load_json(source)
     if isinstance(model, TablesImport):
         return model
@@ -162,8 +169,17 @@ def _read_model(source: str) -> WorkbenchImport:
         return WorkbenchImport(name, str(version), (), tuple(problems))
     name = name if name.strip() else "Imported model"
     common_notes = _metadata_notes(metadata, model)
+    chosen = choice.chosen(
+        [
+            ((str(t.get("TableName")) if isinstance(t, dict) else "",), (i, t))
+            for i, t in enumerate(tables)
+        ],
+        "NoSQL Workbench model",
+    )
+    if isinstance(chosen, TablesImport):
+        return chosen
     imported = []
-    for position, table in enumerate(tables):
+    for position, table in chosen:
         path = f"DataModel[{position}]"
         reader = _TableReader(model, table, path, name, len(tables) > 1)
         imported.append(reader.read(common_notes))
@@ -228,10 +244,10 @@ class _TableReader:
             return ImportedTable(name, None, tuple(self.problems))
         partition, sort = keys
         self.notes = list(common_notes)
-        doc = self.document(name, partition, sort)
+        doc, entities = self.document(name, partition, sort)
         if self.problems:
             return ImportedTable(name, None, tuple(self.problems), tuple(self.notes))
-        result = self.finish(doc)
+        result = self.finish(doc, entities)
         return ImportedTable(
             name,
             result.design,
@@ -289,7 +305,9 @@ class _TableReader:
 
     def document(
         self, table_name: str, partition: d.KeyAttribute, sort: d.KeyAttribute | None
-    ) -> dict:
+    ) -> tuple[dict, EntityBuilder]:
+        """The design document, and the inference of its entities (which
+        infers an entity again when two must be merged)."""
         table = self.table
         path = self.path
         key_types: dict[str, str] = {partition.name: partition.type}
@@ -393,14 +411,15 @@ class _TableReader:
         )
         groups = self.groups(table, items, key_types, partition, sort)
         formats = self.sample_formats(table.get("SampleDataFormats"))
-        entities = EntityBuilder(
+        builder = EntityBuilder(
             key_types,
             [k for k in (partition, sort) if k],
             index_keys,
             declared_types,
             formats,
             self.notes,
-        ).build(groups)
+        )
+        entities = builder.build(groups)
         all_items = unique_items(
             items + [i for g in groups for i in g.items], (partition, sort), self.notes
         )
@@ -422,9 +441,13 @@ class _TableReader:
                         )
         doc["entities"] = entities
         doc["access_patterns"] = []
-        seed = extras.get("sample_data", {}).get("seed", 1)
-        doc["sample_data"] = {"seed": plain_json(seed), "items": all_items}
-        return doc
+        listed = extras.get("sample_data", {})
+        all_items = in_listed_order(all_items, listed.get("order"), (partition, sort))
+        doc["sample_data"] = {
+            "seed": plain_json(listed.get("seed", 1)),
+            "items": all_items,
+        }
+        return doc, builder
 
     def unread(self, table: dict) -> None:
         known = {
@@ -494,6 +517,7 @@ class _TableReader:
                         target.get("MinCapacity"),
                         target.get("MaxCapacity"),
                         policy.get("TargetValue"),
+                        policy_settings(policy),
                     )
                 )
         return mode, (read or 5, write or 5)
@@ -690,6 +714,9 @@ class _TableReader:
     ) -> list[Group]:
         facets = self.list_of(table.get("TableFacets"), f"{self.path}.TableFacets")
         models = schema_models(self.model, table)
+        # The entities this workbench exported: their keys are taken as the
+        # design had them, not inferred again from the items.
+        exported = schema_extras(self.model).get("entities", {})
         groups: list[Group] = []
         if facets:
             for i, facet in enumerate(facets):
@@ -725,6 +752,7 @@ class _TableReader:
                         if isinstance(a, str)
                     ],
                     f"facet {facet['FacetName']}",
+                    exported=facet["FacetName"] in exported,
                 )
                 groups.append(group)
                 extra = sorted(
@@ -776,8 +804,8 @@ class _TableReader:
 
     # Read the document as a design ------------------------------------
 
-    def finish(self, doc: dict):  # type: ignore[no-untyped-def]
-        return read_inferred_design(doc, self.notes)
+    def finish(self, doc: dict, entities: EntityBuilder):  # type: ignore[no-untyped-def]
+        return read_inferred_design(doc, self.notes, entities=entities)
 
 
 def _whole(value: Any) -> int | None:

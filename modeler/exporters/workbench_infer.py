@@ -73,6 +73,8 @@ class Group:
     schema: dict[str, Any] = field(default_factory=dict)  # ModelSchema model
     declared: list[str] = field(default_factory=list)  # facet NonKeyAttributes
     origin: str = ""
+    # A facet this workbench exported: its ModelSchema keys are the design's.
+    exported: bool = False
 
 
 def scalar_text(wire: dict[str, Any]) -> str | None:
@@ -362,6 +364,10 @@ class EntityBuilder:
         self.declared = declared
         self.formats = formats
         self.notes = notes
+        # Each entity's group, and the notes its inference added: a merge
+        # infers the entity again from both groups' items.
+        self.groups: dict[str, Group] = {}
+        self.notes_of: dict[str, list[str]] = {}
 
     def build(self, groups: list[Group]) -> dict[str, dict]:
         entities: dict[str, dict] = {}
@@ -373,8 +379,37 @@ class EntityBuilder:
                     f"{group.origin}: named {name} ('{group.name}' is not a valid "
                     "entity name)"
                 )
-            entities[name] = _Entity(self, group).build()
+            entities[name] = self.entity(name, group)
         return entities
+
+    def entity(self, name: str, group: Group) -> dict:
+        before = len(self.notes)
+        built = _Entity(self, group).build()
+        self.groups[name] = group
+        self.notes_of[name] = self.notes[before:]
+        return built
+
+    def merged(self, first: str, others: list[str]) -> dict:
+        """The entity `first` inferred again from its items and those of
+        `others`, whose primary keys collide with its own. The first's
+        templates cover the others' table keys (the collision says so) but
+        not always their index keys, nor do its sparse conditions hold for
+        their items: a design whose items its own templates cannot make
+        changes at its next import."""
+        groups = [self.groups.pop(name) for name in (first, *others)]
+        for name in (first, *others):
+            for note in self.notes_of.pop(name):
+                if note in self.notes:
+                    self.notes.remove(note)
+        group = Group(
+            groups[0].name,
+            [item for g in groups for item in g.items],
+            {k: v for g in reversed(groups) for k, v in g.aliases.items()},
+            {k: v for g in reversed(groups) for k, v in g.schema.items()},
+            list(dict.fromkeys(name for g in groups for name in g.declared)),
+            " and ".join(g.origin for g in groups),
+        )
+        return self.entity(first, group)
 
 
 class _Entity:
@@ -391,6 +426,8 @@ class _Entity:
 
     def build(self) -> dict:
         self.declare_attributes()
+        if self.group.exported:
+            return {"attributes": self.attributes, "keys": self.exported_keys()}
         keys: dict[str, Any] = {}
         order = sorted(
             self.b.key_types,
@@ -406,17 +443,41 @@ class _Entity:
         keys = {k: keys[k] for k in self.b.key_types if k in keys}
         self.drop_repeating_generators(keys)
         self.drop_partial_indexes(keys)
-        for key, value in keys.items():
-            alias = self.group.aliases.get(key, "")
-            spec = value if isinstance(value, dict) else {"template": value}
-            if (
-                alias
-                and not has_placeholder(alias)
-                and alias not in (key, spec["template"])
-            ):
-                keys[key] = {**spec, "alias": alias}  # the model's own name
+        keys = {key: self.with_alias(key, value) for key, value in keys.items()}
         self.note_generators()
         return {"attributes": self.attributes, "keys": keys}
+
+    def exported_keys(self) -> dict[str, Any]:
+        """The keys of an entity this workbench exported, as the design had
+        them: its ModelSchema templates with their `when` conditions. The
+        export files an item in a facet by its table keys alone, so a
+        facet's items need not fit its entity's index templates; inferring
+        the keys again from them would change the design at every round
+        trip."""
+        keys: dict[str, Any] = {}
+        for key in self.b.key_types:
+            hint = self.group.schema.get(key)
+            if not isinstance(hint, dict) or not isinstance(hint.get("template"), str):
+                continue
+            when = hint.get("when")
+            template = hint["template"]
+            keys[key] = self.with_alias(
+                key, {"template": template, "when": when} if when else template
+            )
+        return keys
+
+    def with_alias(self, key: str, value: Any) -> Any:
+        """A key template with the facet's own name for the key (its
+        KeyAttributeAlias), when the facet gives one that is a name."""
+        alias = self.group.aliases.get(key, "")
+        spec = value if isinstance(value, dict) else {"template": value}
+        if (
+            alias
+            and not has_placeholder(alias)
+            and alias not in (key, spec["template"])
+        ):
+            return {**spec, "alias": alias}  # the model's own name
+        return value
 
     def note_generators(self) -> None:
         """Which generators were inferred, each with the number of values
@@ -1122,40 +1183,80 @@ def unique_items(
     return list(seen.values())
 
 
-def merge_colliding(doc: dict, problems: Iterable[Problem], notes: list[str]) -> bool:
-    """Merge the second of two entities whose primary keys collide into the
-    first, re-inferring nothing: the first's templates already cover both
-    kinds of item when they were inferred from data (the collision says so).
-    Every collision of `problems` is merged, in their order, but for a pair
-    one of whose entities was merged away already: a merge leaves the first's
-    table keys as they were, so the next reading finds the same collisions
-    among the entities left. Returns whether any was merged."""
-    merged = False
+def key_texts(item: dict[str, dict], keys: Iterable[d.KeyAttribute | None]) -> list:
+    """An item's primary key as the texts of its values (a key is S, N or
+    B, so its type says how to read the text back); None for a key the
+    item lacks."""
+    return [
+        next(iter(item[k.name].values()), None) if k.name in item else None
+        for k in keys
+        if k
+    ]
+
+
+def in_listed_order(
+    items: list[dict[str, dict]],
+    order: Any,
+    keys: tuple[d.KeyAttribute, d.KeyAttribute | None],
+) -> list[dict[str, dict]]:
+    """The items in the order this workbench's export listed their keys
+    (ModelSchema's `sample_data.order`), since a model holds an entity's
+    items in its facet and so loses how the design interleaved them; items
+    it does not list (added in NoSQL Workbench) follow in the model's
+    order."""
+    if not isinstance(order, list) or not order:
+        return items
+    position = {
+        json.dumps(key): n for n, key in enumerate(order) if isinstance(key, list)
+    }
+    unlisted = len(position)
+    return sorted(
+        items,
+        key=lambda item: position.get(json.dumps(key_texts(item, keys)), unlisted),
+    )
+
+
+def merge_colliding(
+    doc: dict, problems: Iterable[Problem], notes: list[str], builder: EntityBuilder
+) -> bool:
+    """Merge entities whose primary keys collide: their items cannot be told
+    apart. Every collision of `problems` is taken at once: the entities that
+    collide, directly or through another, become the first of them (in the
+    document's order), inferred again once from all their items (a merge
+    per pair inferred it again from ever more items: 300 alike facets took
+    minutes). Returns whether any was merged; the next reading finds the
+    collisions that the new templates make."""
+    entities = doc["entities"]
+    order = {name: n for n, name in enumerate(entities)}
+    root: dict[str, str] = {}
+
+    def find(name: str) -> str:
+        while root.get(name, name) != name:
+            name = root[name]
+        return name
+
     for problem in problems:
         match = _COLLISION.search(problem.message) if problem.is_error else None
-        if match:
-            first, second = match.groups()
-            entities = doc["entities"]
-            if first not in entities or second not in entities:
-                continue
-            kept = entities[first]
-            gone = entities.pop(second)
-            for name, spec in gone.get("attributes", {}).items():
-                if name not in kept["attributes"]:
-                    spec = dict(spec)
-                    spec["required"] = False
-                    spec.pop("presence", None)
-                    kept["attributes"][name] = spec
-            for name, template in gone.get("keys", {}).items():
-                kept["keys"].setdefault(name, template)
-            drop_partial_indexes(doc, kept)
+        if match and match[1] in entities and match[2] in entities:
+            a, b = sorted((find(match[1]), find(match[2])), key=order.__getitem__)
+            if a != b:
+                root[b] = a
+    members: dict[str, list[str]] = {}
+    for name in entities:
+        if find(name) != name:
+            members.setdefault(find(name), []).append(name)
+    for first, others in members.items():
+        check_cpu()
+        kept = entities[first]
+        gone = {name: entities.pop(name) for name in others}
+        for name, entity in gone.items():
             notes.append(
-                f"{second} was merged into {first}: their keys "
-                f"({key_summary(gone)} and {key_summary(kept)}) can be the same, "
+                f"{name} was merged into {first}: their keys "
+                f"({key_summary(entity)} and {key_summary(kept)}) can be the same, "
                 "so their items cannot be told apart"
             )
-            merged = True
-    return merged
+        entities[first] = {**kept, **builder.merged(first, others)}
+    return bool(members)
 
 
 def key_summary(entity: dict) -> str:
@@ -1163,17 +1264,3 @@ def key_summary(entity: dict) -> str:
         k["template"] if isinstance(k, dict) else str(k)
         for k in list(entity.get("keys", {}).values())[:2]
     )
-
-
-def drop_partial_indexes(doc: dict, entity: dict) -> None:
-    for index in doc["table"].get("indexes", []):
-        names = []
-        for part in ("partition_key", "sort_key"):
-            if part in index:
-                names.append(index[part]["name"])
-        if index["kind"] == "local":
-            continue
-        present = [n for n in names if n in entity["keys"]]
-        if present and len(present) != len(names):
-            for n in present:
-                entity["keys"].pop(n)

@@ -24,6 +24,7 @@ from modeler.exporters.design_files import (
     read_design_source,
     source_kind,
 )
+from modeler.exporters.tables_import import TableChoice
 from modeler.problems import Problem
 
 
@@ -41,19 +42,25 @@ def _read_bytes(path: str) -> bytes:
 
 
 def _split_table(path: str) -> tuple[str, str]:
-    """`model.json#Orders` names one table of a NoSQL Workbench model."""
+    """`model.json#Orders` names one table of a NoSQL Workbench model (or a
+    template, a configuration); `-#Orders` one of the file on stdin."""
     if "#" in path and not Path(path).exists():
         file, _, table = path.rpartition("#")
-        if Path(file).is_file():
+        if file == "-" or Path(file).is_file():
             return file, table
     return path, ""
 
 
 def read_design_files(path: str) -> DesignFile:
     """Every design of a file: one for YAML, one per table of a NoSQL
-    Workbench model, a template or a configuration."""
+    Workbench model, a template or a configuration (at most
+    IMPORT_MAX_TABLES), or only the table FILE#TABLE names."""
+    file, table = _split_table(path)
     return read_design_source(
-        _read_bytes(path), max_bytes=settings.DESIGN_FILE_MAX_BYTES, filename=path
+        _read_bytes(file),
+        max_bytes=settings.DESIGN_FILE_MAX_BYTES,
+        filename=file,
+        choice=TableChoice(table, settings.IMPORT_MAX_TABLES),
     )
 
 
@@ -65,35 +72,16 @@ def read_design_file(path: str) -> ReadResult:
     limit = settings.DESIGN_FILE_MAX_BYTES
     if source_kind(data, filename=file) == YAML:
         return read_design(data, max_bytes=limit)
-    found = read_design_source(data, max_bytes=limit, filename=file)
+    found = read_design_source(
+        data,
+        max_bytes=limit,
+        filename=file,
+        choice=TableChoice(table, naming=f"name one as {file}#TABLE", one=True),
+    )
     problems = list(found.problems) + [
         Problem("advice", found.kind, note) for note in found.notes
     ]
     if not found.ok:
-        return ReadResult(None, tuple(problems))
-    designs = dict(zip(found.tables, found.designs, strict=True))
-    if table:
-        if table not in designs:
-            problems.append(
-                Problem(
-                    "error",
-                    "file",
-                    f"the {found.kind_label} has no table '{table}'; its tables: "
-                    + ", ".join(found.tables),
-                )
-            )
-            return ReadResult(None, tuple(problems))
-        return ReadResult(designs[table], tuple(problems))
-    if len(designs) > 1:
-        problems.append(
-            Problem(
-                "error",
-                "file",
-                f"the {found.kind_label} has {len(designs)} tables ("
-                + ", ".join(found.tables)
-                + f"); name one as {file}#TABLE (import_design imports them all)",
-            )
-        )
         return ReadResult(None, tuple(problems))
     return ReadResult(found.designs[0], tuple(problems))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
@@ -18,6 +19,10 @@ from modeler.dynamodb import EndpointError, make_client
 from modeler.examples import example, examples
 from modeler.forms import DesignImportForm, LiveTableImportForm, ProjectCreateForm
 from modeler.views.statuses import INVALID
+
+# Projects a page of the list shows: an import of many tables, or years of
+# work, would otherwise make one page of thousands of rows.
+PROJECTS_PER_PAGE = 50
 
 
 def _render_list(
@@ -39,7 +44,9 @@ def _render_list(
         "live_problems": live_problems,
         "live_endpoint": settings.DYNAMODB_ENDPOINT_URL,
         "live_region": settings.AWS_REGION or "us-east-1",
-        "projects": selectors.project_list(user=request.user),
+        "projects": Paginator(
+            selectors.project_list(user=request.user), PROJECTS_PER_PAGE
+        ).get_page(request.GET.get("page")),
         "create_form": create_form or ProjectCreateForm(),
         "import_form": import_form or DesignImportForm(),
         "import_problems": import_problems,
@@ -92,6 +99,7 @@ def project_import(request: HttpRequest) -> HttpResponse:
         source=form.source,
         name=form.cleaned_data["name"],
         filename=upload.name if upload else "",
+        table=form.cleaned_data["table"],
     )
     if not outcome.projects:
         form.add_error(
@@ -134,11 +142,10 @@ def project_import_table(request: HttpRequest) -> HttpResponse:
         "endpoint_url": settings.DYNAMODB_ENDPOINT_URL,
         "region": settings.AWS_REGION,
     }
-    client = make_client(**where)
     try:
         outcome = services.project_import_live_table(
             owner=request.user,
-            client=client,
+            client=make_client(**where),
             scaling_client=make_client(**where, service="application-autoscaling"),
             table=table,
             sample=form.cleaned_data["sample"],

@@ -41,6 +41,9 @@ def _capacity(draw) -> d.Capacity:  # type: ignore[no-untyped-def]
                     st.integers(1, units),
                     st.integers(units, d.MAX_AUTO_SCALED_UNITS),
                     st.integers(20, 90),
+                    st.none() | st.integers(0, 3600),
+                    st.none() | st.integers(0, 3600),
+                    st.booleans(),
                 ),
             )
         )

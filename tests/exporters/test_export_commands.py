@@ -248,3 +248,120 @@ def test_a_terraform_export_loads_neither_the_simulator_nor_botocore():
 
     assert process.returncode == 0, process.stderr
     assert process.stdout.strip() == "[]"
+
+
+def test_import_design_of_one_table_of_a_model(owner):
+    stdout, stderr = run(
+        "import_design", f"{BANK}#TransactionHistory", "--owner", "ada"
+    )
+    (project,) = Project.objects.all()
+    assert project.name == "Bank — TransactionHistory"
+    assert stdout.count("Imported ") == 1
+    assert "PaymentScheduler" not in stderr
+
+
+def test_import_design_of_a_table_the_file_lacks_names_its_tables(owner):
+    stderr = io.StringIO()
+    with pytest.raises(CommandError, match="not imported"):
+        call_command(
+            "import_design", f"{BANK}#Payments", "--owner", "ada", stderr=stderr
+        )
+    assert (
+        "error: file: the NoSQL Workbench model has no table 'Payments'; its "
+        "tables: PaymentScheduler, TransactionHistory"
+    ) in stderr.getvalue()
+    assert not Project.objects.exists()
+
+
+def template_of(tables: dict[str, dict]) -> str:
+    return json.dumps(
+        {
+            "AWSTemplateFormatVersion": "2010-09-09",
+            "Parameters": {"Stage": {"Type": "String"}},
+            "Resources": {
+                logical: {"Type": "AWS::DynamoDB::Table", "Properties": props}
+                for logical, props in tables.items()
+            },
+        }
+    )
+
+
+def table_properties(name: str) -> dict:
+    return {
+        "TableName": name,
+        "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+    }
+
+
+def test_import_design_of_one_table_leaves_the_others_unread(owner, tmp_path):
+    # The other table's key schema is a parameter without a default: an
+    # import of every table fails on it, an import of Orders does not.
+    broken = table_properties("events") | {"KeySchema": {"Ref": "Stage"}}
+    path = tmp_path / "stack.json"
+    path.write_text(
+        template_of({"Orders": table_properties("orders"), "Events": broken})
+    )
+    with pytest.raises(CommandError, match="not imported"):
+        run("import_design", str(path), "--owner", "ada")
+    for named in ("orders", "Orders"):  # its TableName or its logical id
+        run("import_design", f"{path}#{named}", "--owner", "ada")
+    assert list(Project.objects.values_list("name", flat=True)) == ["orders"] * 2
+    # A command that reads one design asks for one before reading any.
+    stdout = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_design", str(path), stdout=stdout)
+    assert stdout.getvalue() == (
+        f"{path}: error: file: the CloudFormation template has 2 tables (orders, "
+        f"events); name one as {path}#TABLE (import_design imports them all)\n"
+    )
+
+
+def test_import_design_refuses_more_tables_than_the_setting(owner, tmp_path, settings):
+    settings.IMPORT_MAX_TABLES = 2
+    path = tmp_path / "stack.json"
+    path.write_text(
+        template_of({f"T{i}": table_properties(f"table-{i}") for i in range(3)})
+    )
+    stderr = io.StringIO()
+    with pytest.raises(CommandError, match="not imported"):
+        call_command("import_design", str(path), "--owner", "ada", stderr=stderr)
+    assert (
+        "error: file: the CloudFormation template has 3 tables and an import makes "
+        "at most 2 projects (the setting IMPORT_MAX_TABLES): name one as "
+        "FILE#TABLE to import it alone, or raise IMPORT_MAX_TABLES"
+    ) in stderr.getvalue()
+    assert not Project.objects.exists()
+    run("import_design", f"{path}#table-2", "--owner", "ada")
+    assert list(Project.objects.values_list("name", flat=True)) == ["table-2"]
+
+
+TWO_TABLES_TF = """
+resource "aws_dynamodb_table" "orders" {
+  name         = "orders-table"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "PK"
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+}
+resource "aws_dynamodb_table" "events" {
+  name         = "events-table"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "ID"
+  attribute {
+    name = "ID"
+    type = "S"
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("named", ["orders", "orders-table"])
+def test_a_terraform_table_is_named_by_its_name_or_its_resource(tmp_path, named):
+    main = tmp_path / "main.tf"
+    main.write_text(TWO_TABLES_TF)
+    stdout, _ = run("export_design", f"{main}#{named}", "--format", "cli-json")
+    assert json.loads(stdout)["TableName"] == "orders-table"

@@ -291,8 +291,14 @@ def test_json_template_with_two_tables_and_a_global_table():
         (
             "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n"
             "  Q: {Type: AWS::SQS::Queue}\n",
-            "no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable resource; its "
-            "resources are AWS::SQS::Queue",
+            "no AWS::DynamoDB::Table, AWS::DynamoDB::GlobalTable or "
+            "AWS::Serverless::SimpleTable resource; its resources are AWS::SQS::Queue",
+        ),
+        (
+            "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n"
+            "  Q: {Type: AWS::SQS::Queue}\n  Orders: {Properties: {}}\n",
+            "its resources are AWS::SQS::Queue; Resources.Orders has no Type (a "
+            "resource is {Type: AWS::..., Properties: {...}})",
         ),
         (
             "AWSTemplateFormatVersion: '2010-09-09'\nx: &a [1]\ny: *a\n",
@@ -560,3 +566,330 @@ def test_auto_scaling_ranges_and_a_fixed_capacity_are_exported_as_they_are():
             "auto scaling kept: the table: reads 2 to 80 units at 50%, writes not "
             "scaled; GSI GSI1: none (the capacity stays as provisioned)"
         ) in notes
+
+
+def test_a_scaling_policys_cooldowns_and_scale_in_are_exported_and_read_back():
+    design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
+    reads = d.ScalingRange(2, 80, 50, 300, 0, True)
+    writes = d.ScalingRange(1, 20, 70, scale_out_cooldown=60)
+    table = dataclasses.replace(
+        design.table,
+        capacity=dataclasses.replace(
+            design.table.capacity, auto_scaling=d.AutoScaling(reads, writes)
+        ),
+    )
+    design = dataclasses.replace(design, table=table)
+    template = json.loads(export_cloudformation_json(design))["Resources"]
+    config = template["TableReadScalingPolicy"]["Properties"][
+        "TargetTrackingScalingPolicyConfiguration"
+    ]
+    assert (
+        config["DisableScaleIn"],
+        config["ScaleInCooldown"],
+        config["ScaleOutCooldown"],
+    ) == (True, 300, 0)
+    config = template["TableWriteScalingPolicy"]["Properties"][
+        "TargetTrackingScalingPolicyConfiguration"
+    ]
+    assert config["ScaleOutCooldown"] == 60
+    assert "DisableScaleIn" not in config and "ScaleInCooldown" not in config
+    terraform = export_terraform(design)
+    for line in ("disable_scale_in   = true", "scale_in_cooldown  = 300"):
+        assert line in terraform
+    for filename, export, _ in EXPORTS:
+        imported, notes = only_design(export(design), filename)
+        assert imported.table.capacity == table.capacity, filename
+        assert any(
+            "reads 2 to 80 units at 50% (never scales in, 300 s between scale-ins, "
+            "0 s between scale-outs), writes 1 to 20 units at 70% (60 s between "
+            "scale-outs)" in n
+            for n in notes
+        )
+
+
+POLICY_TEMPLATE = """\
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      BillingMode: PROVISIONED
+      ProvisionedThroughput: {ReadCapacityUnits: 5, WriteCapacityUnits: 5}
+      AttributeDefinitions: [{AttributeName: PK, AttributeType: S}]
+      KeySchema: [{AttributeName: PK, KeyType: HASH}]
+  ReadTarget:
+    Type: AWS::ApplicationAutoScaling::ScalableTarget
+    Properties:
+      MinCapacity: 5
+      MaxCapacity: 100
+      ResourceId: !Sub table/${Orders}
+      ScalableDimension: dynamodb:table:ReadCapacityUnits
+      ServiceNamespace: dynamodb
+  ReadPolicy:
+    Type: AWS::ApplicationAutoScaling::ScalingPolicy
+    Properties:
+      PolicyName: reads
+      PolicyType: TargetTrackingScaling
+      ScalingTargetId: !Ref ReadTarget
+      TargetTrackingScalingPolicyConfiguration:
+        TargetValue: 60
+        DisableScaleIn: "true"
+        ScaleInCooldown: COOLDOWN
+        ScaleOutCooldown: 30
+        PredefinedMetricSpecification:
+          PredefinedMetricType: DynamoDBReadCapacityUtilization
+"""
+
+
+def test_a_templates_scaling_policy_settings_are_kept_or_named():
+    design, notes = only_design(POLICY_TEMPLATE.replace("COOLDOWN", "600"))
+    assert design.table.capacity.auto_scaling == d.AutoScaling(
+        d.ScalingRange(5, 100, 60, 600, 30, True), None
+    )
+    # A value Application Auto Scaling would refuse is left out, and said.
+    design, notes = only_design(POLICY_TEMPLATE.replace("COOLDOWN", "soon"))
+    assert design.table.capacity.auto_scaling == d.AutoScaling(
+        d.ScalingRange(5, 100, 60, None, 30, True), None
+    )
+    assert (
+        "ScaleInCooldown of the table's reads left out: expected whole seconds, "
+        "found 'soon'"
+    ) in notes
+
+
+def test_a_terraform_scaling_policys_settings_are_kept():
+    text = TERRAFORM_FILE_SCALED
+    design, _ = only_design(text, "main.tf")
+    assert design.table.capacity.auto_scaling == d.AutoScaling(
+        None, d.ScalingRange(5, 50, 70, None, 45, True)
+    )
+
+
+TERRAFORM_FILE_SCALED = """\
+resource "aws_dynamodb_table" "orders" {
+  name           = "orders"
+  billing_mode   = "PROVISIONED"
+  read_capacity  = 5
+  write_capacity = 5
+  hash_key       = "PK"
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+}
+resource "aws_appautoscaling_target" "writes" {
+  max_capacity       = 50
+  min_capacity       = 5
+  resource_id        = "table/${aws_dynamodb_table.orders.name}"
+  scalable_dimension = "dynamodb:table:WriteCapacityUnits"
+  service_namespace  = "dynamodb"
+}
+resource "aws_appautoscaling_policy" "writes" {
+  name               = "writes"
+  policy_type        = "TargetTrackingScaling"
+  resource_id        = aws_appautoscaling_target.writes.resource_id
+  scalable_dimension = aws_appautoscaling_target.writes.scalable_dimension
+  service_namespace  = aws_appautoscaling_target.writes.service_namespace
+  target_tracking_scaling_policy_configuration {
+    predefined_metric_specification {
+      predefined_metric_type = "DynamoDBWriteCapacityUtilization"
+    }
+    target_value       = 70
+    disable_scale_in   = true
+    scale_out_cooldown = 45
+  }
+}
+"""
+
+
+SAM_TEMPLATE = """\
+AWSTemplateFormatVersion: "2010-09-09"
+Transform: AWS::Serverless-2016-10-31
+Parameters:
+  Stage: {Type: String, Default: dev}
+Resources:
+  Sessions:
+    Type: AWS::Serverless::SimpleTable
+    Properties:
+      TableName: !Sub "sessions-${Stage}"
+      PrimaryKey: {Name: sessionId, Type: String}
+      ProvisionedThroughput: {ReadCapacityUnits: 5, WriteCapacityUnits: 2}
+      SSESpecification: {SSEEnabled: true}
+      Tags:
+        team: identity
+        Stage: !Ref Stage
+  Counters:
+    Type: AWS::Serverless::SimpleTable
+    Properties:
+      PrimaryKey: {Name: n, Type: Number}
+  Defaults:
+    Type: AWS::Serverless::SimpleTable
+"""
+
+
+def test_sam_simple_tables_are_read():
+    found = read(SAM_TEMPLATE)
+    assert found.kind == CLOUDFORMATION and found.ok, found.problems
+    sessions, counters, defaults = (design.table for design in found.designs)
+    assert sessions.name == "sessions-dev"
+    assert sessions.key_attributes == (d.KeyAttribute("sessionId", "S"),)
+    assert sessions.billing_mode == "PROVISIONED"
+    assert (sessions.capacity.read, sessions.capacity.write) == (5, 2)
+    assert sessions.encryption == d.Encryption("AWS_MANAGED")
+    # Tags are a map in SAM; the one set from a parameter is per deployment.
+    assert sessions.tags == (("team", "identity"),)
+    assert any(
+        "the tag Stage is set from the parameter Stage" in n for n in found.notes
+    )
+    # Without ProvisionedThroughput a SimpleTable is on demand, and without
+    # PrimaryKey its key is id, a String.
+    assert counters.key_attributes == (d.KeyAttribute("n", "N"),)
+    assert counters.billing_mode == "PAY_PER_REQUEST"
+    assert defaults.key_attributes == (d.KeyAttribute("id", "S"),)
+    assert defaults.billing_mode == "PAY_PER_REQUEST"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path", "message"),
+    [
+        (
+            "{Name: n, Type: Number}",
+            "{Name: n, Type: Integer}",
+            "Resources.Counters.Properties.PrimaryKey.Type",
+            "Counters: 'Integer' is not one of String, Number, Binary",
+        ),
+        (
+            "        team: identity\n        Stage: !Ref Stage\n",
+            "        - {Key: team, Value: identity}\n",
+            "Resources.Sessions.Properties.Tags",
+            "sessions-dev: AWS::Serverless::SimpleTable takes its tags as a map of "
+            "name to value "
+            "(Tags: {Name: value}), found a list",
+        ),
+    ],
+)
+def test_a_simple_table_that_sam_refuses_says_what_it_takes(old, new, path, message):
+    found = read(SAM_TEMPLATE.replace(old, new))
+    assert [(p.path, p.message) for p in found.problems if p.is_error] == [
+        (path, message)
+    ]
+
+
+FOR_EACH = """\
+AWSTemplateFormatVersion: "2010-09-09"
+Transform: AWS::LanguageExtensions
+Parameters:
+  Names: {Type: CommaDelimitedList, Default: "orders,users"}
+Resources:
+  Fn::ForEach::Tables:
+    - Name
+    - !Ref Names
+    - "${Name}Table":
+        Type: AWS::DynamoDB::Table
+        Properties:
+          TableName: !Ref Name
+          BillingMode: PAY_PER_REQUEST
+          AttributeDefinitions: [{AttributeName: PK, AttributeType: S}]
+          KeySchema: [{AttributeName: PK, KeyType: HASH}]
+"""
+FOR_EACH_MESSAGE = (
+    "Resources.Fn::ForEach::Tables: Fn::ForEach (the AWS::LanguageExtensions "
+    "transform) is not expanded by the importer, so the tables it makes are not "
+    "read: write them out, or import the template CloudFormation processed (`aws "
+    "cloudformation get-template --stack-name STACK --template-stage Processed`)"
+)
+
+
+def test_a_fn_for_each_loop_says_it_is_not_expanded_and_what_to_do():
+    found = read(FOR_EACH)
+    assert [p.message for p in found.problems] == [FOR_EACH_MESSAGE]
+    # Beside a table written out, the loop's tables are missing: a note says so.
+    text = FOR_EACH + (
+        "  Plain:\n    Type: AWS::DynamoDB::Table\n    Properties:\n"
+        "      BillingMode: PAY_PER_REQUEST\n"
+        "      AttributeDefinitions: [{AttributeName: PK, AttributeType: S}]\n"
+        "      KeySchema: [{AttributeName: PK, KeyType: HASH}]\n"
+    )
+    design, notes = only_design(text)
+    assert design.table.name == "Plain"
+    assert FOR_EACH_MESSAGE in notes
+
+
+TAGGED = """\
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions: [{AttributeName: PK, AttributeType: S}]
+      KeySchema: [{AttributeName: PK, KeyType: HASH}]
+      Tags:
+"""
+TAGGED_TF = """\
+resource "aws_dynamodb_table" "orders" {
+  name         = "orders"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "PK"
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+  TAGS
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "filename", "errors"),
+    [
+        (
+            TAGGED + "        - Name: orders\n        - {Key: team, Value: data}\n",
+            "",
+            [
+                (
+                    "Resources.Orders.Properties.Tags[0]",
+                    "expected a tag {Key: NAME, Value: VALUE}, found {Name: orders} "
+                    "(a name and its value): write {Key: Name, Value: orders}",
+                )
+            ],
+        ),
+        (
+            TAGGED + "        Name: orders\n        team: data\n",
+            "",
+            [
+                (
+                    "Resources.Orders.Properties.Tags",
+                    "AWS::DynamoDB::Table takes its tags as a list of {Key, Value}, "
+                    "found a map (the form of SAM's SimpleTable): write Tags: "
+                    "[{Key: Name, Value: orders}, {Key: team, Value: data}]",
+                )
+            ],
+        ),
+        (
+            TAGGED_TF.replace("TAGS", 'tags {\n    Name = "orders"\n  }'),
+            "main.tf",
+            [
+                (
+                    'resource.aws_dynamodb_table."orders".tags',
+                    "written as a block, tags { ... } (Terraform 0.11's syntax), "
+                    "which Terraform 0.12 and later refuse: tags is an argument, "
+                    'tags = { Name = "orders" }',
+                )
+            ],
+        ),
+    ],
+    ids=["CloudFormation name: value", "CloudFormation map", "Terraform 0.11 block"],
+)
+def test_tags_in_a_form_the_resource_refuses_name_the_form_it_takes(
+    text, filename, errors
+):
+    found = read(text, filename)
+    assert [(p.path, p.message) for p in found.problems if p.is_error] == errors
+
+
+def test_tags_in_the_form_the_resource_takes_are_read():
+    design, _ = only_design(TAGGED + "        - {Key: team, Value: data}\n")
+    assert design.table.tags == (("team", "data"),)
+    design, _ = only_design(
+        TAGGED_TF.replace("TAGS", 'tags = { team = "data" }'), "main.tf"
+    )
+    assert design.table.tags == (("team", "data"),)

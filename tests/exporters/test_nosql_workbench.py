@@ -5,6 +5,7 @@ clear message."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -743,3 +744,29 @@ def test_the_import_says_which_generators_it_inferred_and_from_how_many_values()
     ).designs
     (entity,) = design.entities
     assert entity.attribute("owner").generator is None
+
+
+def test_the_tables_scaling_policy_settings_go_through_a_model():
+    design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
+    scaling = d.AutoScaling(
+        d.ScalingRange(2, 80, 50, scale_in_cooldown=300, disable_scale_in=True),
+        d.ScalingRange(1, 20, 70, scale_out_cooldown=0),
+    )
+    table = replace(
+        design.table,
+        capacity=replace(design.table.capacity, auto_scaling=scaling),
+    )
+    design = replace(design, table=table)
+    (model,) = workbench_model(design)["DataModel"]
+    settings = model["ProvisionedCapacitySettings"]
+    assert settings["AutoScalingRead"]["ScalingPolicyConfiguration"] == {
+        "TargetValue": 50,
+        "DisableScaleIn": True,
+        "ScaleInCooldown": 300,
+    }
+    assert settings["AutoScalingWrite"]["ScalingPolicyConfiguration"] == {
+        "TargetValue": 70,
+        "ScaleOutCooldown": 0,
+    }
+    (imported,) = read_workbench(export_workbench(design)).designs
+    assert imported.table.capacity == table.capacity

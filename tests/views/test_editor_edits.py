@@ -904,3 +904,50 @@ def test_table_and_gsi_auto_scaling_are_set_in_their_forms(owner_client: Client,
     assert response.status_code == 200, response.content.decode()[:3000]
     index = _design(project).table.index(gsi)
     assert index.capacity.auto_scaling == d.AUTO_SCALING_OFF
+
+
+@pytest.mark.django_db
+def test_auto_scaling_cooldowns_and_scale_in_are_set_in_the_form(
+    owner_client: Client, owner
+):
+    design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
+    project = services.project_create(owner=owner, design=design)
+    data = table_data(
+        project,
+        auto_scaling="custom",
+        read_min=2,
+        read_max=40,
+        read_target=60,
+        read_scale_in_cooldown=300,
+        read_disable_scale_in="on",
+        write_min=1,
+        write_max=20,
+        write_scale_out_cooldown=0,
+    )
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    assert _design(project).table.capacity.auto_scaling == d.AutoScaling(
+        d.ScalingRange(2, 40, 60, scale_in_cooldown=300, disable_scale_in=True),
+        d.ScalingRange(1, 20, 70, scale_out_cooldown=0),
+    )
+    page = owner_client.get(_url("editor-table", project)).content.decode()
+    assert (
+        '<input id="id_read_scale_in_cooldown" min="0" name="read_scale_in_cooldown" '
+        'type="number" value="300">'
+    ) in page
+    assert (
+        '<input id="id_read_disable_scale_in" name="read_disable_scale_in" '
+        'type="checkbox" checked>'
+    ) in page
+    overview = owner_client.get(f"/projects/{project.pk}/").content.decode()
+    assert (
+        "reads 2–40 at 60% (never scales in, 300 s between scale-ins), writes "
+        "1–20 at 70% (0 s between scale-outs)"
+    ) in overview
+    # A negative cooldown is refused beside its field.
+    data = table_data(project, read_scale_out_cooldown=-1)
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 422
+    assert (
+        "Ensure this value is greater than or equal to 0." in response.content.decode()
+    )

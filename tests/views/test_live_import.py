@@ -77,6 +77,18 @@ def test_refusals_create_nothing_and_keep_the_input(live, owner_client):
     assert not Project.objects.exists()
 
 
+def test_an_endpoint_boto3_refuses_is_a_form_error(live, owner_client, settings):
+    settings.DYNAMODB_ENDPOINT_URL = "notaurl"
+    response = owner_client.post(URL, {"table": "members", "sample": 10})
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert (
+        "Nothing was imported: members: the endpoint URL &#x27;notaurl&#x27; is not "
+        "a URL" in page
+    )
+    assert not Project.objects.exists()
+
+
 def test_anonymous_users_and_forged_posts_are_turned_away(live, owner):
     response = Client().post(URL, {"table": "members", "sample": 10})
     assert response.status_code == 302 and "/login/" in response["Location"]

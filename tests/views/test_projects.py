@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 import re
 
 import pytest
@@ -111,12 +112,48 @@ def test_list_queries_do_not_grow_with_the_projects(
         )
         services.membership_set(project=theirs, user=owner, role=Role.VIEWER)
 
-    # The session, the user and the projects with their tables and owners.
-    with django_assert_max_num_queries(3):
+    # The session, the user, the count of projects and a page of them with
+    # their tables and owners.
+    with django_assert_max_num_queries(4):
         response = owner_client.get("/")
 
     assert len(response.context["projects"]) == 10
     assert _html(response).count("<td>outsider</td>") == 5
+
+
+def test_list_is_paged_with_real_links(
+    owner, owner_client, monkeypatch, django_assert_max_num_queries
+):
+    monkeypatch.setattr("modeler.views.projects.PROJECTS_PER_PAGE", 2)
+    for i in range(5):
+        services.project_create(
+            owner=owner, design=services.new_design(name=f"Project {i}")
+        )
+
+    first = _html(owner_client.get("/"))
+    with django_assert_max_num_queries(4):
+        response = owner_client.get("/?page=2")
+    last = _html(owner_client.get("/?page=3"))
+
+    names = [p.name for p in response.context["projects"]]
+    assert names == ["Project 2", "Project 3"]
+    assert "<strong>Project 0</strong>" in first
+    assert "<strong>Project 2</strong>" not in first
+    assert "<strong>Project 4</strong>" in last
+    assert "Page 1 of 3 (1–2 of 5 projects)" in first
+    assert '<a href="?page=2" rel="next">Next</a>' in first
+    html = _html(response)
+    assert '<a href="?page=1" rel="prev">Previous</a>' in html
+    assert '<a href="?page=3">Last</a>' in html
+    assert 'rel="next"' not in last
+    # A page number past the end or not a number shows a page, not an error.
+    assert owner_client.get("/?page=99").context["projects"].number == 3
+    assert owner_client.get("/?page=x").context["projects"].number == 1
+    # Every page keeps the ways to start a project.
+    for page in (first, html, last):
+        assert "Start from an example" in page
+        assert 'action="/projects/import/"' in page
+        assert 'action="/projects/new/"' in page
 
 
 # --- project-create -------------------------------------------------------------
@@ -300,6 +337,67 @@ def test_import_refuses_oversized_pasted_text(owner_client, settings):
     assert "the file is 150 bytes; design files are limited to 100 bytes" in _html(
         response
     )
+    assert not Project.objects.exists()
+
+
+def _template(tables: int) -> str:
+    """A CloudFormation template of `tables` on-demand tables."""
+    resources = {
+        f"Table{i}": {
+            "Type": "AWS::DynamoDB::Table",
+            "Properties": {
+                "TableName": f"table-{i}",
+                "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+            },
+        }
+        for i in range(tables)
+    }
+    return json.dumps(
+        {"AWSTemplateFormatVersion": "2010-09-09", "Resources": resources}
+    )
+
+
+def test_import_refuses_more_tables_than_the_setting(owner_client, settings):
+    settings.IMPORT_MAX_TABLES = 3
+    text = _template(4)
+
+    response = owner_client.post("/projects/import/", {"text": text})
+
+    assert response.status_code == 422
+    assert escape(
+        "the CloudFormation template has 4 tables and an import makes at most 3 "
+        "projects (the setting IMPORT_MAX_TABLES): name one in Table to import it "
+        "alone, or raise IMPORT_MAX_TABLES"
+    ) in _html(response)
+    assert not Project.objects.exists()
+
+    response = owner_client.post("/projects/import/", {"text": text, "table": "Table2"})
+
+    # A template's notes (no entities yet) are shown on the list.
+    assert response.status_code == 200
+    assert list(Project.objects.values_list("name", flat=True)) == ["table-2"]
+    assert "Imported from the CloudFormation template:" in _html(response)
+    owner_client.post("/projects/import/", {"text": _template(3)})
+    assert Project.objects.count() == 4
+
+
+def test_import_of_a_table_the_file_lacks_keeps_the_input(owner_client):
+    text = _template(2)
+
+    response = owner_client.post("/projects/import/", {"text": text, "table": "orders"})
+
+    assert response.status_code == 422
+    html = _html(response)
+    assert (
+        escape(
+            "the CloudFormation template has no table 'orders'; its tables: table-0, "
+            "table-1"
+        )
+        in html
+    )
+    assert 'value="orders"' in html
     assert not Project.objects.exists()
 
 

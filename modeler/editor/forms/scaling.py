@@ -1,6 +1,6 @@
 """Auto scaling of a provisioned capacity (the table's or a GSI's), as the
 table and index forms ask for it: the exports' default, a range per
-dimension, or none."""
+dimension with its policy's cooldowns and scale-in, or none."""
 
 from __future__ import annotations
 
@@ -54,6 +54,26 @@ class ScalingFields(forms.Form):
         max_value=90,
         label="Write target %",
     )
+    # The target tracking policy's settings; empty cooldowns are Application
+    # Auto Scaling's default (none for DynamoDB).
+    read_scale_in_cooldown = forms.IntegerField(
+        required=False, min_value=0, label="Read scale-in cooldown (s)"
+    )
+    read_scale_out_cooldown = forms.IntegerField(
+        required=False, min_value=0, label="Read scale-out cooldown (s)"
+    )
+    read_disable_scale_in = forms.BooleanField(
+        required=False, label="Reads never scale in"
+    )
+    write_scale_in_cooldown = forms.IntegerField(
+        required=False, min_value=0, label="Write scale-in cooldown (s)"
+    )
+    write_scale_out_cooldown = forms.IntegerField(
+        required=False, min_value=0, label="Write scale-out cooldown (s)"
+    )
+    write_disable_scale_in = forms.BooleanField(
+        required=False, label="Writes never scale in"
+    )
 
     @staticmethod
     def scaling_initial(capacity: d.Capacity | None) -> dict[str, Any]:
@@ -69,6 +89,9 @@ class ScalingFields(forms.Form):
             initial[f"{name}_min"] = r.minimum if r else None
             initial[f"{name}_max"] = r.maximum if r else None
             initial[f"{name}_target"] = r.target if r else None
+            initial[f"{name}_scale_in_cooldown"] = r.scale_in_cooldown if r else None
+            initial[f"{name}_scale_out_cooldown"] = r.scale_out_cooldown if r else None
+            initial[f"{name}_disable_scale_in"] = r.disable_scale_in if r else False
         return initial
 
     def clean_scaling(self, data: dict[str, Any]) -> None:
@@ -107,7 +130,14 @@ class ScalingFields(forms.Form):
         for name, _ in DIMENSIONS:
             low, high = data.get(f"{name}_min"), data.get(f"{name}_max")
             ranges[name] = (
-                d.ScalingRange(low, high, data.get(f"{name}_target") or 70)
+                d.ScalingRange(
+                    low,
+                    high,
+                    data.get(f"{name}_target") or 70,
+                    data.get(f"{name}_scale_in_cooldown"),
+                    data.get(f"{name}_scale_out_cooldown"),
+                    bool(data.get(f"{name}_disable_scale_in")),
+                )
                 if low is not None and high is not None
                 else None
             )

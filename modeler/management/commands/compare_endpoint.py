@@ -57,13 +57,15 @@ class Command(BaseCommand):
             )
         except SampleDataError as exc:
             raise CommandError(f"{options['design']}: {exc}", returncode=1) from None
-        endpoint = Endpoint(
-            design,
-            make_client(endpoint_url=options["endpoint_url"], region=options["region"]),
-            table_name=options["table_name"],
-            use_existing=options["use_existing"],
-        )
         try:
+            endpoint = Endpoint(
+                design,
+                make_client(
+                    endpoint_url=options["endpoint_url"], region=options["region"]
+                ),
+                table_name=options["table_name"],
+                use_existing=options["use_existing"],
+            )
             comparisons = compare_with_endpoint(
                 simulation, endpoint, keep=options["keep"]
             )

@@ -1,6 +1,7 @@
-"""`manage.py import_design FILE --owner USER [--project NAME]`: a design
-YAML file, or a NoSQL Workbench model, CloudFormation template or Terraform
-configuration (a project per table)."""
+"""`manage.py import_design FILE[#TABLE] --owner USER [--project NAME]`: a
+design YAML file, or a NoSQL Workbench model, CloudFormation template or
+Terraform configuration (a project per table, at most IMPORT_MAX_TABLES, or
+of the one table named)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "file",
             help="a design YAML file, a NoSQL Workbench model, a CloudFormation "
-            "template or a Terraform file, or - for stdin",
+            "template or a Terraform file, or - for stdin; FILE#TABLE imports "
+            "only that table of a file of several",
         )
         parser.add_argument("--owner", required=True, help="the owner's username")
         parser.add_argument(

@@ -62,10 +62,10 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"no user is called '{owner}'")
         where = {"endpoint_url": options["endpoint_url"], "region": options["region"]}
-        client = make_client(**where)
-        scaling_client = make_client(**where, service="application-autoscaling")
         sample = options["sample"]
         try:
+            client = make_client(**where)
+            scaling_client = make_client(**where, service="application-autoscaling")
             live = describe_live_table(client, table, scaling_client)
             segments = min(options["segments"], sample)
             if live.item_count:
