@@ -107,9 +107,7 @@ def read_cloudformation(
             return failed(str(exc))
 
 
-def _read_template(
-    text: str, budget: Budget, choice: TableChoice
-) -> TablesImport:
+def _read_template(text: str, budget: Budget, choice: TableChoice) -> TablesImport:
     template = _load(text)
     budget.check_cpu()
     if isinstance(template, TablesImport):

@@ -97,9 +97,7 @@ def read_terraform(
             return failed(str(exc))
 
 
-def _read_configuration(
-    text: str, budget: Budget, choice: TableChoice
-) -> TablesImport:
+def _read_configuration(text: str, budget: Budget, choice: TableChoice) -> TablesImport:
     config = _parse(text, budget)
     if isinstance(config, TablesImport):
         return config
