@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
@@ -12,8 +13,10 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
+from django.utils.html import escape
 
 from modeler import design as d
+from modeler.exporters.formats import ExportFormat, Option
 from modeler.mail import one_line
 from modeler.models import Role
 from modeler.services import OWN_ITEMS_MAX
@@ -228,49 +231,68 @@ class ProposeKeysForm(forms.Form):
         ]
 
 
-class IamPolicyOptionsForm(forms.Form):
-    """The IAM policy export's options (a GET form: nothing is saved)."""
+class ExportOptionsForm(forms.Form):
+    """An export format's options (a GET form: nothing is saved), with a
+    field per option of the format (`modeler.exporters.formats`)."""
 
-    region = forms.RegexField(
-        regex=r"^(\*|[a-z]{2}(-[a-z]+)+-\d)$",
+    def __init__(self, data: Any, *, chosen: ExportFormat, design: d.Design) -> None:
+        super().__init__(data)
+        self.chosen = chosen
+        self.notes: dict[str, str] = {}
+        for option in chosen.options:
+            reason = option.unavailable(design) if option.unavailable else ""
+            if reason:
+                self.notes[option.name] = reason
+                continue
+            self.fields[option.name] = _option_field(option, design)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for option in self.chosen.options:
+            if option.name in self.fields and data.get(option.name) in (None, ""):
+                data[option.name] = option.default
+        return data
+
+    def query(self) -> str:
+        """The options as a query string (`?region=...`), for the download
+        link; empty when they are the defaults or invalid."""
+        if not self.is_valid():
+            return ""
+        given = {
+            o.name: "on"
+            if self.cleaned_data[o.name] is True
+            else self.cleaned_data[o.name]
+            for o in self.chosen.options
+            if o.name in self.fields and self.cleaned_data[o.name] != o.default
+        }
+        return f"?{urlencode(given)}" if given else ""
+
+
+def _option_field(option: Option, design: d.Design) -> forms.Field:
+    # `{% field %}` shows help as markup; this one may name the design's
+    # attributes, so it is escaped here.
+    help_text = escape(option.explain(design) if option.explain else option.help)
+    if option.kind == "switch":
+        return forms.BooleanField(
+            required=False, label=option.label, help_text=help_text
+        )
+    if option.kind == "int":
+        return forms.IntegerField(
+            required=False,
+            label=option.label,
+            help_text=help_text,
+            min_value=option.minimum,
+            max_value=option.maximum,
+        )
+    return forms.RegexField(
+        regex=rf"^({option.pattern})$",
         required=False,
-        initial="*",
-        max_length=30,
-        error_messages={"invalid": "Give a region such as eu-west-1, or *."},
+        initial=option.default,
+        label=option.label,
+        help_text=help_text,
+        max_length=100,
+        error_messages={"invalid": option.invalid},
     )
-    account = forms.RegexField(
-        regex=r"^(\*|\d{12})$",
-        required=False,
-        initial="*",
-        max_length=12,
-        label="Account id",
-        error_messages={"invalid": "Give the 12-digit account id, or *."},
-    )
-    tenant = forms.BooleanField(
-        required=False,
-        label="Confine requests to the caller's tenant (dynamodb:LeadingKeys)",
-    )
-
-    def clean_region(self) -> str:
-        return self.cleaned_data["region"] or "*"
-
-    def clean_account(self) -> str:
-        return self.cleaned_data["account"] or "*"
-
-
-class WorkbenchExportOptionsForm(forms.Form):
-    """The NoSQL Workbench export's options (a GET form)."""
-
-    generated = forms.IntegerField(
-        min_value=0,
-        max_value=50,
-        required=False,
-        label="Generated items per entity",
-        help_text="Added to the design's own sample items, so the facets show data.",
-    )
-
-    def clean_generated(self) -> int:
-        return self.cleaned_data["generated"] or 0
 
 
 class SignupForm(forms.Form):

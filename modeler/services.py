@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from modeler import design as d
+from modeler import design_edits as edits
 from modeler import dynamodb
 from modeler.conversion import (
     RevisionRecord,
@@ -27,7 +28,7 @@ from modeler.conversion import (
     revision_write,
 )
 from modeler.design_check import check_design, check_storable
-from modeler.engine.types import item_from_wire, item_to_json_wire
+from modeler.engine.types import item_to_json_wire
 from modeler.examples import Example
 from modeler.exporters.design_files import read_design_source
 from modeler.exporters.live_import import read_live_table, table_properties
@@ -53,6 +54,11 @@ PRICE_FIELDS = (
     "wcu_hour",
     "storage_gb_month",
 )
+
+
+# The history's line for a revision: as given, or made from the design
+# before and after (empty: said from what changed).
+Summary = str | Callable[[d.Design, d.Design], str]
 
 
 class StaleVersionError(Exception):
@@ -104,11 +110,6 @@ class LimitError(ValueError):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__(problems[0].message)
         self.problems = problems
-
-
-class TooManyItemsError(ValueError):
-    """An import that would leave the project with more than OWN_ITEMS_MAX
-    items of the user's own."""
 
 
 def new_design(*, name: str, description: str = "") -> d.Design:
@@ -284,8 +285,9 @@ def project_save_design(
     allow_errors: bool = False,
     author: AbstractBaseUser | None = None,
     kind: str = Revision.Kind.EDIT,
-    summary: str = "",
+    summary: Summary = "",
     reverts: Revision | None = None,
+    problems: list[Problem] | None = None,
 ) -> tuple[Project, list[Problem]]:
     """Save `design` as the project's next revision if the project is still
     at `version` and the design has no error. Returns the problems (warnings,
@@ -294,8 +296,11 @@ def project_save_design(
 
     The editor saves with `allow_errors`: a design being built has errors
     that later edits resolve (an entity before its key templates); it has
-    already refused the errors in the part that was edited."""
-    problems = check_design(design)
+    already refused the errors in the part that was edited. `problems` are
+    the design's, when the caller has checked it already; `summary` is the
+    history's line, or makes it from the design before and after."""
+    if problems is None:
+        problems = check_design(design)
     if has_errors(problems) and not allow_errors:
         return project, problems
     previous = (
@@ -318,7 +323,11 @@ def project_save_design(
     design = elements.with_uids(design, before)
     record = RevisionRecord(
         design=design,
-        summary=summary or elements.summary(before, design),
+        summary=(
+            summary(before, design)
+            if callable(summary)
+            else summary or elements.summary(before, design)
+        ),
         changed=elements.changed(before, design),
         previous=previous,
         previous_design=before,
@@ -354,27 +363,27 @@ def project_edit(
     version: int,
     edit: Edit,
     author: AbstractBaseUser | None,
-    check: Callable[[d.Design, d.Design], None] | None = None,
-    force: bool = False,
-    summary: str = "",
+    check: Callable[[d.Design, d.Design], list[Problem]] | None = None,
+    summary: Summary = "",
     kind: str = Revision.Kind.EDIT,
     reverts: Revision | None = None,
 ) -> tuple[Project, d.Design, list[Problem]]:
     """Apply `edit`, made on the page that showed revision `version`, to the
     project's current design and save it, errors allowed (the editor's
     saves). When others saved since, the edit is replayed on their design if
-    it changes other elements than they did; otherwise EditConflict, unless
-    `force` (the user chose to keep their own change over the other). `check`
-    may refuse the edited design (given after the design it was made from)
-    by raising. Returns the project, the saved
-    design and its problems."""
+    it changes other elements than they did; otherwise EditConflict, whose
+    version an edit made again at keeps the user's change over the other.
+    `check`
+    returns the edited design's problems (given after the design it was made
+    from), or refuses it by raising. Returns the project, the saved design
+    and its problems."""
     base: d.Design | None = None
     for attempt in range(_EDIT_ATTEMPTS):
         if attempt:
             project.refresh_from_db(fields=["version", "head"])
         current = design_from_project(project)
         try:
-            if project.version == version or force:
+            if project.version == version:
                 edited = edit(current)
             else:
                 if base is None:
@@ -387,11 +396,14 @@ def project_edit(
                 _authors_since(project, since, conflict, author),
                 project.version,
             ) from None
-        if check is not None:
-            check(current, edited)
+        problems = check(current, edited) if check is not None else None
         if edited == current and not elements.changed(current, edited):
             # Nothing to keep: no revision that changes nothing.
-            return project, current, check_design(current)
+            return (
+                project,
+                current,
+                (problems if problems is not None else check_design(current)),
+            )
         try:
             project, problems = project_save_design(
                 project=project,
@@ -402,6 +414,7 @@ def project_edit(
                 kind=kind,
                 summary=summary,
                 reverts=reverts,
+                problems=problems,
             )
         except StaleVersionError:
             continue
@@ -560,13 +573,14 @@ def _revision_revert(
     before = project_revision_design(project=project, number=target.number - 1)
     after = project_revision_design(project=project, number=target.number)
     project.refresh_from_db(fields=["version", "head"])
+    edit = edits.Revert(before=before, after=after, line=summary)
     project_edit(
         project=project,
         version=project.version,
-        edit=lambda current: merge.revert(before=before, after=after, current=current),
+        edit=edit.apply,
         author=user,
         kind=kind,
-        summary=summary,
+        summary=edit.summary,
         reverts=target,
     )
     return Revision.objects.get(pk=project.head_id)
@@ -717,10 +731,21 @@ def _token_hash(token: str) -> str:
 # --- Sample data ----------------------------------------------------------------
 
 
-def _sample_data_edit(**changes: Any) -> Edit:
-    return lambda design: dataclasses.replace(
-        design, sample_data=dataclasses.replace(design.sample_data, **changes)
+def _sample_data_save(
+    *,
+    project: Project,
+    version: int,
+    author: AbstractBaseUser | None,
+    edit: edits.DesignEdit,
+) -> d.Design:
+    project, saved, _ = project_edit(
+        project=project,
+        version=version,
+        edit=edit.apply,
+        summary=edit.summary,
+        author=author,
     )
+    return saved
 
 
 def sample_seed_set(
@@ -729,11 +754,11 @@ def sample_seed_set(
     """Generate the project's sample data from another seed. Counts drawn
     from a distribution depend on the seed, so another seed may make more
     items than the site allows: LimitError, and nothing is saved."""
-    project_edit(
+    _sample_data_save(
         project=project,
         version=version,
-        edit=_sample_data_edit(seed=seed),
         author=author,
+        edit=edits.SampleSeedSet(seed),
     )
 
 
@@ -756,48 +781,29 @@ def sample_items_import(
     TooManyItemsError, StaleVersionError or EditConflict before anything is
     written. Returns the number of items read and the number stored now."""
     items = read_items(text, design=design, source=source)
-    stored = 0
-
-    def imported(current: d.Design) -> d.Design:
-        nonlocal stored
-        key_names = [k.name for k in current.table.key_attributes]
-        merged: dict[tuple, dict[str, Any]] = {}
-        if not replace:
-            for kept in current.sample_data.items:
-                wire = d.thaw(kept)
-                merged[_primary_key(item_from_wire(wire), key_names)] = wire
-        for item in items:
-            merged[_primary_key(item, key_names)] = item_to_json_wire(item)
-        if len(merged) > OWN_ITEMS_MAX:
-            raise TooManyItemsError(
-                f"That would make {len(merged):,} items of your own; a project "
-                f"keeps at most {OWN_ITEMS_MAX:,} (the generated data has no "
-                "such limit)."
-            )
-        stored = len(merged)
-        return _sample_data_edit(items=d.freeze(list(merged.values())))(current)
-
-    project_edit(project=project, version=version, edit=imported, author=author)
-    return len(items), stored
-
-
-def _primary_key(item: dict[str, Any], key_names: list[str]) -> tuple:
-    return tuple(item.get(name) for name in key_names)
+    edit = edits.SampleItemsPut(
+        items=tuple(item_to_json_wire(item) for item in items),
+        limit=OWN_ITEMS_MAX,
+        replace=replace,
+    )
+    saved = _sample_data_save(
+        project=project, version=version, author=author, edit=edit
+    )
+    return len(items), len(saved.sample_data.items)
 
 
 def sample_items_remove(
     *, project: Project, version: int, author: AbstractBaseUser | None
 ) -> int:
     """Remove the user's own sample items; returns how many there were."""
-    removed = 0
-
-    def emptied(current: d.Design) -> d.Design:
-        nonlocal removed
-        removed = len(current.sample_data.items)
-        return _sample_data_edit(items=())(current)
-
-    project_edit(project=project, version=version, edit=emptied, author=author)
-    return removed
+    page = project_revision_design(project=project, number=version)
+    _sample_data_save(
+        project=project,
+        version=version,
+        author=author,
+        edit=edits.SampleItemsClear(),
+    )
+    return len(page.sample_data.items)
 
 
 class SettingsChanged(Exception):

@@ -11,18 +11,21 @@ import pytest
 from modeler import design as d
 from modeler import design_edits as edits
 from modeler.designfile import read_design
+from modeler.history.elements import with_uids
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.fixture(scope="module")
 def design() -> d.Design:
-    return read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    return with_uids(
+        read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    )
 
 
 def test_renaming_an_entity_renames_its_references(design: d.Design) -> None:
     order = dataclasses.replace(design.entity("Order"), name="Purchase")
-    edited = edits.entity_replace(design, "Order", order)
+    edited = edits.EntityUpdate("Order", order).apply(design)
     assert [e.name for e in edited.entities] == ["Customer", "Purchase", "LineItem"]
     line_item = edited.entity("LineItem")
     assert line_item.sample.per == "Purchase"
@@ -44,7 +47,7 @@ def test_renaming_an_entity_renames_its_references(design: d.Design) -> None:
 
 def test_an_entity_name_is_used_once(design: d.Design) -> None:
     with pytest.raises(edits.EditError, match="already called 'Customer'") as error:
-        edits.entity_add(design, d.Entity("Customer"))
+        edits.EntityAdd(d.Entity("Customer")).apply(design)
     assert error.value.field == "name"
 
 
@@ -66,7 +69,7 @@ def test_dependants_of_an_entity(design: d.Design) -> None:
 
 
 def test_removing_an_index_removes_the_templates_only_it_used(design: d.Design) -> None:
-    edited = edits.index_remove(design, "GSI2")
+    edited = edits.IndexRemove("GSI2").apply(design)
     assert [i.name for i in edited.table.indexes] == ["GSI1", "GSI3"]
     assert "GSI2PK" not in edited.entity("Order").keys
     assert "GSI1PK" in edited.entity("Order").keys
@@ -78,35 +81,42 @@ def test_removing_an_index_removes_the_templates_only_it_used(design: d.Design) 
 
 def test_renaming_an_index_follows_into_patterns(design: d.Design) -> None:
     index = dataclasses.replace(design.table.index("GSI3"), name="ByOrder")
-    edited = edits.index_replace(design, "GSI3", index)
+    edited = edits.IndexUpdate("GSI3", index).apply(design)
     assert [
         p.index for p in edited.access_patterns if p.name == "Order with its line items"
     ] == ["ByOrder"]
     with pytest.raises(edits.EditError, match="'table' names the base table"):
-        edits.index_replace(design, "GSI3", dataclasses.replace(index, name="table"))
+        edits.IndexUpdate("GSI3", dataclasses.replace(index, name="table")).apply(
+            design
+        )
+
+
+def _pattern_moved(design: d.Design, position: int, offset: int) -> d.Design:
+    uid = design.access_patterns[position].uid
+    return edits.AccessPatternMove(uid=uid, offset=offset).apply(design)
 
 
 def test_moves_stay_in_bounds(design: d.Design) -> None:
-    moved = edits.access_pattern_move(design, 0, 1)
+    moved = _pattern_moved(design, 0, 1)
     assert moved.access_patterns[1] == design.access_patterns[0]
     with pytest.raises(edits.EditError, match="cannot move further"):
-        edits.access_pattern_move(design, 0, -1)
+        _pattern_moved(design, 0, -1)
     with pytest.raises(edits.EditError, match="cannot move further"):
-        edits.index_move(design, "GSI3", 1)
+        edits.IndexMove("GSI3", 1).apply(design)
 
 
 def test_a_part_someone_removed_is_reported(design: d.Design) -> None:
     with pytest.raises(edits.EditError, match="no longer exists"):
-        edits.entity_remove(design, "Invoice")
+        edits.EntityRemove("Invoice").apply(design)
     with pytest.raises(edits.EditError, match="no longer exists"):
-        edits.access_pattern_remove(design, 99)
+        edits.AccessPatternRemove(uid="gone").apply(design)
     with pytest.raises(edits.EditError, match="no longer exists"):
-        edits.index_remove(design, "GSI9")
+        edits.IndexRemove("GSI9").apply(design)
 
 
 def test_table_settings_keep_the_indexes(design: d.Design) -> None:
     table = dataclasses.replace(design.table, indexes=(), ttl_attribute="expiresAt")
-    edited = edits.table_replace(design, table)
+    edited = edits.TableUpdate(table).apply(design)
     assert edited.table.ttl_attribute == "expiresAt"
     assert edited.table.indexes == design.table.indexes
 
@@ -115,14 +125,14 @@ def test_renaming_a_key_attribute_renames_templates_and_conditions(
     design: d.Design,
 ) -> None:
     table = dataclasses.replace(design.table, partition_key=d.KeyAttribute("pk", "S"))
-    edited = edits.table_replace(design, table)
+    edited = edits.TableUpdate(table).apply(design)
     assert (
         "pk" in edited.entity("Order").keys and "PK" not in edited.entity("Order").keys
     )
     assert edited.access_patterns[0].key[0].attribute == "pk"
     index = design.table.index("GSI1")
     renamed = dataclasses.replace(index, sort_key=(d.KeyAttribute("GSI1Sort", "S"),))
-    edited = edits.index_replace(design, "GSI1", renamed)
+    edited = edits.IndexUpdate("GSI1", renamed).apply(design)
     assert (
         edited.entity("Order").keys["GSI1Sort"].template
         == "ORDER#{orderDate}#{orderId}"

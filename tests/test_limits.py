@@ -13,6 +13,7 @@ from django.conf import settings
 
 from modeler import design as d
 from modeler import limits, services
+from modeler.design_edits import EntityRemove, EntityUpdate
 from modeler.designfile import read_design
 from modeler.editor import services as editor_services
 from modeler.sampledata import SampleDataError, generate
@@ -284,12 +285,11 @@ def test_an_edit_that_takes_the_sample_past_the_limit_is_refused(owner):
         customer, sample=d.SampleSettings(count=d.Count("fixed", value=90_000))
     )
     with pytest.raises(editor_services.EditRefused) as refused:
-        editor_services.entity_update(
+        editor_services.design_edit(
             project=project,
             version=project.version,
             author=owner,
-            name="Customer",
-            entity=bigger,
+            edit=EntityUpdate("Customer", bigger),
         )
     [problem] = refused.value.problems
     # The edit was to Customer; the limit is passed by its orders.
@@ -302,7 +302,10 @@ def test_a_design_already_past_a_lowered_limit_can_still_shrink(owner):
     design = read_design(design_text(entities=3)).design
     project = services.project_create(owner=owner, design=design)
     with limits.configured(dataclasses.replace(SMALL, entities=2)):
-        saved = editor_services.entity_delete(
-            project=project, version=project.version, author=owner, name="E2"
+        saved = editor_services.design_edit(
+            project=project,
+            version=project.version,
+            author=owner,
+            edit=EntityRemove("E2"),
         )
     assert [e.name for e in saved.design.entities] == ["E0", "E1"]

@@ -1,21 +1,95 @@
-"""The export formats, by the names the commands and the Export section
-use: what each is called, the file it downloads as, and how it is made."""
+"""The export formats, declared once for the `export_design` command and the
+Export section: what each is called, the file it downloads as, its options
+(the command's flags and the page's fields are made from them), and how it
+is made, with the notes a reader needs beside it.
+
+Pure Python; nothing here imports Django."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from modeler import design as d
 from modeler.designfile import dump_design
-from modeler.exporters.cli import export_cli_json
+from modeler.exporters.cli import export_cli_json, follow_up_commands
 from modeler.exporters.cloudformation import (
     export_cloudformation_json,
     export_cloudformation_yaml,
 )
-from modeler.exporters.iam import export_iam_policy
+from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
 from modeler.exporters.terraform import export_terraform
+
+
+class ExportError(ValueError):
+    """The design cannot be exported in this format with these options; the
+    message says why, for the page and the command alike."""
+
+
+@dataclass(frozen=True)
+class Export:
+    text: str
+    notes: tuple[str, ...] = ()  # what the reader should know: left out, to do
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a format. `name` is the keyword its maker takes and the
+    page's field; the command's flag is `--name` with dashes unless `cli`
+    names it. A `switch` is
+    a checkbox on the page; on the command line it may also take a value
+    (`--tenant` or `--tenant tenantId`)."""
+
+    name: str
+    kind: Literal["int", "text", "switch"]
+    label: str
+    help: str
+    default: Any
+    pattern: str = ""  # text: what a value must match
+    invalid: str = ""  # text: the message when it does not
+    minimum: int | None = None
+    maximum: int | None = None
+    metavar: str = ""
+    cli: str = ""
+    # Why the option cannot apply to a design ("" when it can), and what it
+    # does for a design: shown beside its field on the page.
+    unavailable: Callable[[d.Design], str] | None = None
+    explain: Callable[[d.Design], str] | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + (self.cli or self.name.replace("_", "-"))
+
+    def clean(self, value: Any) -> Any:
+        """The option's value from what a user gave (text, or None for none),
+        or ValueError with the message to show."""
+        if value is None or value == "":
+            return self.default
+        if self.kind == "switch":
+            return value
+        if self.kind == "int":
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"{self.flag} takes a whole number") from None
+            if (self.minimum is not None and number < self.minimum) or (
+                self.maximum is not None and number > self.maximum
+            ):
+                bounds = f"{self.minimum} to {self.maximum} {self.metavar}"
+                raise ValueError(f"{self.flag} takes {bounds.rstrip()}")
+            return number
+        if self.pattern and not re.fullmatch(self.pattern, str(value)):
+            raise ValueError(self.invalid)
+        return str(value)
+
+
+def _no_options(render: Callable[[d.Design], str]) -> Callable[..., Export]:
+    def export(design: d.Design) -> Export:
+        return Export(render(design))
+
+    return export
 
 
 @dataclass(frozen=True)
@@ -25,18 +99,81 @@ class ExportFormat:
     suffix: str  # the download's file name ends with this
     language: str  # for highlighting: yaml, json, hcl
     media_type: str
-    render: Callable[[d.Design], str]
+    make: Callable[..., Export]  # (design, **options); ExportError
     description: str
+    options: tuple[Option, ...] = field(default=())
+    linted: bool = False  # CloudFormation: cfn-lint checks it
 
     def filename(self, design: d.Design) -> str:
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", design.table.name).strip("-.")
         return f"{stem or 'design'}{self.suffix}"
 
+    def export(self, design: d.Design, **options: Any) -> Export:
+        """The export with these options (the others at their defaults)."""
+        values = {o.name: o.default for o in self.options}
+        values.update(options)
+        return self.make(design, **values)
 
-def _workbench(design: d.Design) -> str:
-    from modeler.exporters.nosql_workbench import export_workbench
+    def render(self, design: d.Design) -> str:
+        """The export's text with the default options."""
+        return self.export(design).text
 
-    return export_workbench(design)
+
+def _cli_json(design: d.Design) -> Export:
+    notes = ()
+    commands = follow_up_commands(design)
+    if commands:
+        notes = (
+            "create-table cannot set TTL or point-in-time recovery; run "
+            "afterwards: " + " && ".join(commands),
+        )
+    return Export(export_cli_json(design), notes)
+
+
+def _workbench(design: d.Design, *, generated: int) -> Export:
+    # Imported here: it generates sample items (Faker), which the other
+    # formats do not need.
+    from modeler.exporters.nosql_workbench import (
+        WorkbenchExportError,
+        export_notes,
+        export_workbench,
+    )
+    from modeler.sampledata import SampleDataError
+
+    try:
+        text = export_workbench(design, generated=generated)
+    except SampleDataError as exc:
+        raise ExportError(f"The sample data cannot be made: {exc}.") from None
+    except WorkbenchExportError as exc:
+        raise ExportError(f"No model: {exc}.") from None
+    return Export(text, tuple(f"Not in the model: {n}." for n in export_notes(design)))
+
+
+def _iam_policy(
+    design: d.Design, *, region: str, account: str, tenant: str | bool
+) -> Export:
+    try:
+        policy = iam_policy(design, region=region, account=account, tenant=tenant)
+    except PolicyError as exc:
+        raise ExportError(f"No policy: {exc}.") from None
+    return Export(policy.json(), tuple(policy.notes))
+
+
+def _no_tenant(design: d.Design) -> str:
+    if tenant_attribute(design) is not None:
+        return ""
+    return (
+        "Tenant isolation with dynamodb:LeadingKeys needs partition keys that all "
+        "start with the same attribute; this design's do not."
+    )
+
+
+def _tenant_explained(design: d.Design) -> str:
+    attribute = tenant_attribute(design)
+    return (
+        f"The caller's tenant is {attribute}: dynamodb:LeadingKeys on the "
+        f"principal tag {attribute}."
+    )
 
 
 EXPORT_FORMATS: dict[str, ExportFormat] = {
@@ -48,7 +185,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".design.yaml",
             "yaml",
             "application/yaml",
-            dump_design,
+            _no_options(dump_design),
             "The whole design in the workbench's own format; import it again "
             "with import_design.",
         ),
@@ -58,7 +195,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".tf",
             "hcl",
             "text/plain",
-            export_terraform,
+            _no_options(export_terraform),
             "aws_dynamodb_table with its indexes and settings, variables for the "
             "table name and environment, auto scaling when provisioned.",
         ),
@@ -68,9 +205,10 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".cfn.yaml",
             "yaml",
             "application/yaml",
-            export_cloudformation_yaml,
+            _no_options(export_cloudformation_yaml),
             "AWS::DynamoDB::Table with parameters and outputs, auto scaling "
             "when provisioned.",
+            linted=True,
         ),
         ExportFormat(
             "cloudformation-json",
@@ -78,8 +216,9 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".cfn.json",
             "json",
             "application/json",
-            export_cloudformation_json,
+            _no_options(export_cloudformation_json),
             "The same template as JSON.",
+            linted=True,
         ),
         ExportFormat(
             "cli-json",
@@ -87,7 +226,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".create-table.json",
             "json",
             "application/json",
-            export_cli_json,
+            _cli_json,
             "Input for aws dynamodb create-table --cli-input-json, for "
             "DynamoDB Local or scripts.",
         ),
@@ -100,6 +239,19 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             _workbench,
             "A version 3.0 data model with a facet per entity and the sample "
             "items, which NoSQL Workbench opens.",
+            options=(
+                Option(
+                    "generated",
+                    "int",
+                    "Generated items per entity",
+                    "Added to the design's own sample items, so the facets show data.",
+                    default=0,
+                    minimum=0,
+                    maximum=50,
+                    metavar="items per entity",
+                    cli="generated-items",
+                ),
+            ),
         ),
         ExportFormat(
             "iam-policy",
@@ -107,9 +259,41 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".iam-policy.json",
             "json",
             "application/json",
-            export_iam_policy,
+            _iam_policy,
             "The least-privilege policy for the application: the actions the "
             "access patterns use, on the table and index ARNs.",
+            options=(
+                Option(
+                    "region",
+                    "text",
+                    "Region",
+                    "The table's region, or * for any.",
+                    default="*",
+                    pattern=r"\*|[a-z]{2}(-[a-z]+)+-\d",
+                    invalid="Give a region such as eu-west-1, or *.",
+                ),
+                Option(
+                    "account",
+                    "text",
+                    "Account id",
+                    "The table's AWS account id, or * for any.",
+                    default="*",
+                    pattern=r"\*|\d{12}",
+                    invalid="Give the 12-digit account id, or *.",
+                ),
+                Option(
+                    "tenant",
+                    "switch",
+                    "Confine requests to the caller's tenant (dynamodb:LeadingKeys)",
+                    "Confine requests to the caller's tenant with "
+                    "dynamodb:LeadingKeys (the attribute the partition keys start "
+                    "with; found by itself when left out).",
+                    default=False,
+                    metavar="ATTRIBUTE",
+                    unavailable=_no_tenant,
+                    explain=_tenant_explained,
+                ),
+            ),
         ),
     )
 }

@@ -1,8 +1,9 @@
 """Concurrent edits and undo, element by element.
 
-An edit is a function from a design to a design (`modeler.design_edits`).
-One made on a page that showed an older revision (`base`) is replayed on the
-current design when the elements it changes are not the ones changed since:
+An edit is a function from a design to a design (the `apply` of a command of
+`modeler.design_edits`). One made on a page that showed an older revision
+(`base`) is replayed on the current design when the elements it changes are
+not the ones changed since:
 two people editing two entities both save. When they are the same element,
 and the two values differ, the edit is a `Conflict` that the person decides:
 keep theirs, keep mine, or merge by hand.

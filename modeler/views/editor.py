@@ -27,10 +27,18 @@ from django_htmx.http import push_url, retarget, trigger_client_event
 from modeler import design as d
 from modeler.database import DATABASE_LOST, connections_drop
 from modeler.design_check import check_design
-from modeler.design_edits import EditError, index_dependants
-from modeler.editor import services as edit
+from modeler.design_edits import (
+    DesignEdit,
+    EditError,
+    IndexAdd,
+    IndexMove,
+    IndexRemove,
+    IndexUpdate,
+    TableUpdate,
+    index_dependants,
+)
 from modeler.editor.forms import IndexForm, TableForm, VersionedForm
-from modeler.editor.services import EditRefused, Saved
+from modeler.editor.services import EditRefused, Saved, design_edit, part_problems
 from modeler.forms import VersionForm
 from modeler.presenters import their_versions
 from modeler.problems import Problem
@@ -101,15 +109,16 @@ def refusal(form: VersionedForm, exc: Exception) -> int:
 
 
 def form_edit(
-    form: VersionedForm, run: Callable[[int], Saved]
+    request: HttpRequest,
+    access: ProjectAccess,
+    form: VersionedForm,
+    edit: DesignEdit,
 ) -> tuple[Saved | None, int]:
-    """An edit made from a form: `run` saves it at the form's version. The
-    saved result, or None and the status of the refusal (422 for invalid
-    input, 409 when someone saved first), its reason put on the form."""
-    if not form.is_valid():
-        return None, INVALID
+    """Save an edit made from a valid form, at the form's version. The saved
+    result, or None and the status of the refusal (422 for invalid input,
+    409 when someone saved first), its reason put on the form."""
     try:
-        return run(form.cleaned_data["version"]), 200
+        return _design_edit(request, access, form.cleaned_data["version"], edit), 200
     except (StaleVersionError, EditConflict, EditRefused, EditError) as exc:
         return None, refusal(form, exc)
     except DATABASE_LOST:
@@ -118,15 +127,19 @@ def form_edit(
 
 
 def version_edit(
-    request: HttpRequest, run: Callable[[int], Saved]
+    request: HttpRequest, access: ProjectAccess, edit: DesignEdit
 ) -> tuple[Saved | None, str, int]:
-    """An edit without a form (move, delete) at the version the page sent:
-    the saved result, or None with the reason and the status."""
+    """Save an edit without a form (move, delete) at the version the page
+    sent: the saved result, or None with the reason and the status."""
     form = VersionForm(request.POST)
     if not form.is_valid():
         return None, "The page sent no version; reload it.", INVALID
     try:
-        return run(form.cleaned_data["version"]), "", 200
+        return (
+            _design_edit(request, access, form.cleaned_data["version"], edit),
+            "",
+            200,
+        )
     except EditConflict as exc:
         return None, exc.message, STALE
     except StaleVersionError as exc:
@@ -145,25 +158,36 @@ def unreachable() -> str:
     return "The database could not be reached; nothing was saved. Try again."
 
 
+def _design_edit(
+    request: HttpRequest, access: ProjectAccess, version: int, edit: DesignEdit
+) -> Saved:
+    return design_edit(
+        project=access.project,
+        version=version,
+        author=request.user,
+        edit=edit,
+    )
+
+
 def edited(
     request: HttpRequest,
     result: Saved,
     message: str,
     *,
     url: str,
-    respond: Callable[[d.Design], HttpResponse],
+    respond: Callable[[Saved], HttpResponse],
 ) -> HttpResponse:
     """A successful edit. Without htmx: the toast, and back to `url`. With
-    htmx: what changed (`respond` renders it from the saved design), the
-    toast, and the new version for the page's other forms."""
+    htmx: what changed (`respond` renders it from the saved design and its
+    problems), the toast, and the new version for the page's other forms."""
     if not is_partial(request):
         messages.success(request, message)
         return redirect(url)
-    return saved(request, respond(result.design), result, message)
+    return saved(request, respond(result), result, message)
 
 
 def problems_by_part(problems: list[Problem], part: str) -> list[Problem]:
-    return edit.part_problems(problems, part)
+    return part_problems(problems, part)
 
 
 # --- Table & indexes ------------------------------------------------------------
@@ -202,9 +226,13 @@ def _table_context(
     edit_form: IndexForm | None = None,
     deleting: str = "",
     notice: str = "",
+    problems: list[Problem] | None = None,
 ) -> dict[str, Any]:
+    """The section's context; `problems` are the design's when a save has
+    just checked it."""
     version = access.project.version
-    problems = check_design(design)
+    if problems is None:
+        problems = check_design(design)
     indexes = []
     for position, index in enumerate(design.table.indexes):
         indexes.append(
@@ -254,14 +282,10 @@ def table_page(request: HttpRequest, project_id: int) -> HttpResponse:
 def table_update(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     form = TableForm(request.POST)
-    result, status = form_edit(
-        form,
-        lambda version: edit.table_update(
-            project=access.project,
-            author=request.user,
-            version=version,
-            table=form.to_table(),
-        ),
+    result, status = (
+        form_edit(request, access, form, TableUpdate(form.to_table()))
+        if form.is_valid()
+        else (None, INVALID)
     )
     if result:
         return edited(
@@ -269,10 +293,10 @@ def table_update(request: HttpRequest, project_id: int) -> HttpResponse:
             result,
             "Saved the table settings.",
             url=section_url("editor-table", project_id),
-            respond=lambda saved_design: render(
+            respond=lambda saved: render(
                 request,
                 f"{TABLE_TEMPLATE}#table-settings",
-                _table_context(access, saved_design),
+                _table_context(access, saved.design, problems=saved.problems),
             ),
         )
     context = _table_context(access, design, table_form=form)
@@ -301,14 +325,10 @@ def _indexes_response(
 def index_create(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     form = _index_form(design, access.project.version, data=request.POST)
-    result, status = form_edit(
-        form,
-        lambda version: edit.index_create(
-            project=access.project,
-            author=request.user,
-            version=version,
-            index=form.to_index(design.table),
-        ),
+    result, status = (
+        form_edit(request, access, form, IndexAdd(form.to_index(design.table)))
+        if form.is_valid()
+        else (None, INVALID)
     )
     if result:
         return edited(
@@ -316,8 +336,8 @@ def index_create(request: HttpRequest, project_id: int) -> HttpResponse:
             result,
             f"Added the index {form.cleaned_data['name']}.",
             url=section_url("editor-table", project_id),
-            respond=lambda saved_design: _indexes_response(
-                request, access, saved_design
+            respond=lambda saved: _indexes_response(
+                request, access, saved.design, problems=saved.problems
             ),
         )
     return _indexes_response(request, access, design, index_form=form, status=status)
@@ -334,15 +354,10 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
     if not write:
         return _indexes_response(request, access, design, editing=name)
     form = _index_form(design, access.project.version, index, data=request.POST)
-    result, status = form_edit(
-        form,
-        lambda version: edit.index_update(
-            project=access.project,
-            author=request.user,
-            version=version,
-            name=name,
-            index=form.to_index(design.table),
-        ),
+    result, status = (
+        form_edit(request, access, form, IndexUpdate(name, form.to_index(design.table)))
+        if form.is_valid()
+        else (None, INVALID)
     )
     if result:
         return edited(
@@ -350,8 +365,8 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
             result,
             f"Saved the index {form.cleaned_data['name']}.",
             url=section_url("editor-table", project_id),
-            respond=lambda saved_design: _indexes_response(
-                request, access, saved_design
+            respond=lambda saved: _indexes_response(
+                request, access, saved.design, problems=saved.problems
             ),
         )
     return _indexes_response(
@@ -373,16 +388,7 @@ def _gone(
 def index_move(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     offset = -1 if request.POST.get("direction") == "up" else 1
-    result, notice, status = version_edit(
-        request,
-        lambda version: edit.index_move(
-            project=access.project,
-            author=request.user,
-            version=version,
-            name=name,
-            offset=offset,
-        ),
-    )
+    result, notice, status = version_edit(request, access, IndexMove(name, offset))
     if not result:
         return _indexes_response(request, access, design, notice=notice, status=status)
     return edited(
@@ -390,7 +396,9 @@ def index_move(request: HttpRequest, project_id: int, name: str) -> HttpResponse
         result,
         f"Moved {name} {'up' if offset < 0 else 'down'}.",
         url=section_url("editor-table", project_id),
-        respond=lambda saved_design: _indexes_response(request, access, saved_design),
+        respond=lambda saved: _indexes_response(
+            request, access, saved.design, problems=saved.problems
+        ),
     )
 
 
@@ -402,12 +410,7 @@ def index_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespon
         return _gone(request, access, design, f"The index '{name}' no longer exists.")
     if request.method == "GET":
         return _indexes_response(request, access, design, deleting=name)
-    result, notice, status = version_edit(
-        request,
-        lambda version: edit.index_delete(
-            project=access.project, author=request.user, version=version, name=name
-        ),
-    )
+    result, notice, status = version_edit(request, access, IndexRemove(name))
     if not result:
         return _indexes_response(
             request, access, design, deleting=name, notice=notice, status=status
@@ -417,7 +420,9 @@ def index_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespon
         result,
         f"Deleted the index {name}.",
         url=section_url("editor-table", project_id),
-        respond=lambda saved_design: _indexes_response(request, access, saved_design),
+        respond=lambda saved: _indexes_response(
+            request, access, saved.design, problems=saved.problems
+        ),
     )
 
 

@@ -15,8 +15,13 @@ from django_htmx.http import push_url, reswap, retarget
 
 from modeler import design as d
 from modeler.design_check import GENERATOR_KINDS, check_design, generator_problems
-from modeler.design_edits import EditError, entity_dependants, entity_replace
-from modeler.editor import services as edit
+from modeler.design_edits import (
+    EditError,
+    EntityAdd,
+    EntityRemove,
+    EntityUpdate,
+    entity_dependants,
+)
 from modeler.editor.forms import (
     EntityCreateForm,
     EntityForm,
@@ -31,6 +36,7 @@ from modeler.editor.forms.generator import (
 )
 from modeler.editor.preview import entity_preview as build_preview
 from modeler.editor.preview import example_values, sample_values
+from modeler.editor.services import Saved, part_problems
 from modeler.problems import Problem
 from modeler.sampledata.values import default_generator
 from modeler.selectors import ProjectAccess
@@ -43,7 +49,7 @@ from modeler.views.editor import (
     section_context,
     version_edit,
 )
-from modeler.views.statuses import gone
+from modeler.views.statuses import INVALID, gone
 
 TEMPLATE = "modeler/editor-entities.html"
 
@@ -53,16 +59,21 @@ def _key_problems(problems: list[Problem], entity: str) -> dict[str, list[Proble
     whole and for its other parts)."""
     out: dict[str, list[Problem]] = {}
     prefix = f"entities.{entity}.keys."
-    for problem in edit.part_problems(problems, f"entities.{entity}"):
+    for problem in part_problems(problems, f"entities.{entity}"):
         key = problem.path[len(prefix) :] if problem.path.startswith(prefix) else ""
         out.setdefault(key.split(".")[0], []).append(problem)
     return out
 
 
 def _preview_context(
-    design: d.Design, entity: d.Entity, examples: dict[str, str], form: EntityForm
+    design: d.Design,
+    entity: d.Entity,
+    examples: dict[str, str],
+    form: EntityForm,
+    problems: list[Problem] | None = None,
 ) -> dict[str, Any]:
-    problems = check_design(design)
+    if problems is None:
+        problems = check_design(design)
     by_key = _key_problems(problems, entity.name)
     preview = build_preview(design, entity, examples)
     rendered = {k.attribute: k for k in preview.keys}
@@ -89,7 +100,10 @@ def _context(
     create_form: EntityCreateForm | None = None,
     deleting: bool = False,
     notice: str = "",
+    problems: list[Problem] | None = None,
 ) -> dict[str, Any]:
+    """The section's context; `problems` are the design's when a save has
+    just checked it."""
     version = access.project.version
     entity = design.entity(selected) if selected else None
     if entity is None and not selected and design.entities:
@@ -104,11 +118,11 @@ def _context(
                 entity=entity,
                 entity_names=[e.name for e in design.entities],
             )
-            extra = _preview_context(design, entity, examples, form)
+            extra = _preview_context(design, entity, examples, form, problems)
         else:
             draft = entity_draft(form)
             try:
-                candidate = entity_replace(design, entity.name, draft)
+                candidate = EntityUpdate(entity.name, draft).apply(design)
             except EditError:
                 candidate, draft = design, entity
             # A blank example takes one from the attribute's generator.
@@ -163,14 +177,10 @@ def entities_page(request: HttpRequest, project_id: int) -> HttpResponse:
 def _entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     form = EntityCreateForm(request.POST, prefix="new")
-    result, status = form_edit(
-        form,
-        lambda version: edit.entity_create(
-            project=access.project,
-            author=request.user,
-            version=version,
-            entity=form.to_entity(),
-        ),
+    result, status = (
+        form_edit(request, access, form, EntityAdd(form.to_entity()))
+        if form.is_valid()
+        else (None, INVALID)
     )
     if result:
         name = form.cleaned_data["name"]
@@ -180,9 +190,12 @@ def _entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
             result,
             f"Added the entity {name}; now give it attributes and keys.",
             url=url,
-            respond=lambda saved_design: push_url(
+            respond=lambda saved: push_url(
                 _editor_response(
-                    request, _context(access, saved_design, selected=name)
+                    request,
+                    _context(
+                        access, saved.design, selected=name, problems=saved.problems
+                    ),
                 ),
                 url,
             ),
@@ -224,22 +237,19 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
         return _editor_response(
             request, _context(access, design, selected=name, form=form)
         )
-    result, status = form_edit(
-        form,
-        lambda version: edit.entity_update(
-            project=access.project,
-            author=request.user,
-            version=version,
-            name=name,
-            entity=form.to_entity(),
-        ),
+    result, status = (
+        form_edit(request, access, form, EntityUpdate(name, form.to_entity()))
+        if form.is_valid()
+        else (None, INVALID)
     )
     if result:
         new_name = form.cleaned_data["name"]
         url = reverse("editor-entity", args=[project_id, new_name])
 
-        def respond(saved_design: d.Design) -> HttpResponse:
-            context = _context(access, saved_design, selected=new_name)
+        def respond(saved: Saved) -> HttpResponse:
+            context = _context(
+                access, saved.design, selected=new_name, problems=saved.problems
+            )
             response = _editor_response(request, context)
             return push_url(response, url) if new_name != name else response
 
@@ -282,21 +292,15 @@ def entity_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespo
         return _editor_response(
             request, _context(access, design, selected=name, deleting=True)
         )
-    result, notice, status = version_edit(
-        request,
-        lambda version: edit.entity_delete(
-            project=access.project, author=request.user, version=version, name=name
-        ),
-    )
+    result, notice, status = version_edit(request, access, EntityRemove(name))
     if not result:
         context = _context(access, design, selected=name, deleting=True, notice=notice)
         return _editor_response(request, context, status=status)
     url = reverse("editor-entities", args=[project_id])
 
-    def respond(saved_design: d.Design) -> HttpResponse:
-        workspace = render(
-            request, f"{TEMPLATE}#workspace", _context(access, saved_design)
-        )
+    def respond(saved: Saved) -> HttpResponse:
+        context = _context(access, saved.design, problems=saved.problems)
+        workspace = render(request, f"{TEMPLATE}#workspace", context)
         return push_url(reswap(retarget(workspace, "#main"), "innerHTML"), url)
 
     return edited(

@@ -15,11 +15,18 @@ from django_htmx.http import reswap, retarget
 from modeler import design as d
 from modeler import presenters
 from modeler.design_check import check_design
-from modeler.editor import services as edit
+from modeler.design_edits import (
+    AccessPatternAdd,
+    AccessPatternMove,
+    AccessPatternRemove,
+    AccessPatternUpdate,
+    DesignEdit,
+)
 from modeler.editor.forms import PatternForm, pattern_draft
 from modeler.editor.preview import pattern_preview as build_preview
 from modeler.editor.preview import pattern_previews
-from modeler.editor.services import Saved
+from modeler.editor.services import Saved, part_problems
+from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
 from modeler.views.editor import (
     edited,
@@ -31,7 +38,7 @@ from modeler.views.editor import (
     section_url,
     version_edit,
 )
-from modeler.views.statuses import gone
+from modeler.views.statuses import INVALID, gone
 
 TEMPLATE = "modeler/editor-patterns.html"
 NEW = -1  # the position of a pattern being added
@@ -75,9 +82,13 @@ def _context(
     form: PatternForm | None = None,
     deleting: int | None = None,
     notice: str = "",
+    problems: list[Problem] | None = None,
 ) -> dict[str, Any]:
+    """The section's context; `problems` are the design's when a save has
+    just checked it."""
     version = access.project.version
-    problems = check_design(design)
+    if problems is None:
+        problems = check_design(design)
     colours = {e.name: i % 10 for i, e in enumerate(design.entities)}
     previews = pattern_previews(design)
     rows = []
@@ -89,9 +100,7 @@ def _context(
                 "key": presenters.key_condition_text(pattern.key),
                 "expects": presenters.expectation_text(pattern.expects),
                 "actions": [(a, colours.get(a.entity, 0)) for a in pattern.actions],
-                "problems": edit.part_problems(
-                    problems, f"access_patterns[{position}]"
-                ),
+                "problems": part_problems(problems, f"access_patterns[{position}]"),
                 "deleting": position == deleting,
                 "preview": previews[position],
             }
@@ -151,23 +160,15 @@ def _save(
         context = _context(access, design, editing=position, form=form)
         return _list_response(request, context)
 
-    def run(version: int) -> Saved:
-        if position == NEW:
-            return edit.access_pattern_create(
-                project=access.project,
-                author=request.user,
-                version=version,
-                pattern=form.to_pattern(),
-            )
-        return edit.access_pattern_update(
-            project=access.project,
-            author=request.user,
-            version=version,
-            position=position,
-            pattern=form.to_pattern(),
+    result, status = None, INVALID
+    if form.is_valid():
+        pattern = form.to_pattern()
+        edit: DesignEdit = (
+            AccessPatternAdd(pattern)
+            if position == NEW
+            else AccessPatternUpdate(position=position, pattern=pattern)
         )
-
-    result, status = form_edit(form, run)
+        result, status = form_edit(request, access, form, edit)
     if result:
         verb = "Added" if position == NEW else "Saved"
         return edited(
@@ -175,9 +176,7 @@ def _save(
             result,
             f"{verb} the access pattern '{form.cleaned_data['name']}'.",
             url=_section_url(access),
-            respond=lambda saved_design: _list_response(
-                request, _context(access, saved_design)
-            ),
+            respond=lambda saved: _saved_response(request, access, saved),
         )
     context = _context(access, design, editing=position, form=form)
     return _list_response(request, context, status=status)
@@ -244,14 +243,7 @@ def pattern_move(request: HttpRequest, project_id: int, position: int) -> HttpRe
     access, design = load(request, project_id, write=True)
     offset = -1 if request.POST.get("direction") == "up" else 1
     result, notice, status = version_edit(
-        request,
-        lambda version: edit.access_pattern_move(
-            project=access.project,
-            author=request.user,
-            version=version,
-            position=position,
-            offset=offset,
-        ),
+        request, access, AccessPatternMove(position=position, offset=offset)
     )
     if not result:
         context = _context(access, design, notice=notice)
@@ -262,9 +254,7 @@ def pattern_move(request: HttpRequest, project_id: int, position: int) -> HttpRe
         result,
         f"Moved '{name}' {'up' if offset < 0 else 'down'}.",
         url=_section_url(access),
-        respond=lambda saved_design: _list_response(
-            request, _context(access, saved_design)
-        ),
+        respond=lambda saved: _saved_response(request, access, saved),
     )
 
 
@@ -279,13 +269,7 @@ def pattern_delete(
     if request.method == "GET":
         return _list_response(request, _context(access, design, deleting=position))
     result, notice, status = version_edit(
-        request,
-        lambda version: edit.access_pattern_delete(
-            project=access.project,
-            author=request.user,
-            version=version,
-            position=position,
-        ),
+        request, access, AccessPatternRemove(position=position)
     )
     if not result:
         context = _context(access, design, deleting=position, notice=notice)
@@ -295,10 +279,15 @@ def pattern_delete(
         result,
         f"Deleted the access pattern '{design.access_patterns[position].name}'.",
         url=_section_url(access),
-        respond=lambda saved_design: _list_response(
-            request, _context(access, saved_design)
-        ),
+        respond=lambda saved: _saved_response(request, access, saved),
     )
+
+
+def _saved_response(
+    request: HttpRequest, access: ProjectAccess, saved: Saved
+) -> HttpResponse:
+    context = _context(access, saved.design, problems=saved.problems)
+    return _list_response(request, context)
 
 
 def _section_url(access: ProjectAccess) -> str:

@@ -15,32 +15,23 @@ from django.views.decorators.http import require_GET
 
 from modeler import design as d
 from modeler.exporters.cfnlint import LintResult, lint_template
-from modeler.exporters.cli import follow_up_commands
-from modeler.exporters.formats import EXPORT_FORMATS, ExportFormat
+from modeler.exporters.formats import EXPORT_FORMATS, ExportError, ExportFormat
 from modeler.exporters.highlight import highlight
-from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
-from modeler.exporters.nosql_workbench import (
-    WorkbenchExportError,
-    export_notes,
-    export_workbench,
-)
 from modeler.exporters.snippets import (
     PatternSnippet,
     pattern_snippets,
     python_module,
     shell_script,
 )
-from modeler.forms import IamPolicyOptionsForm, WorkbenchExportOptionsForm
+from modeler.forms import ExportOptionsForm
 from modeler.jobs import services as jobs
 from modeler.models import Project, SimulationJob
-from modeler.sampledata import SampleDataError
 from modeler.views.workspace import design_for
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_FORMAT = "terraform"
 CODE = "code"  # the per-pattern code, beside the file formats
-LINTED = ("cloudformation-yaml", "cloudformation-json")
 CODE_DOWNLOADS = {
     "patterns.py": ("python", "text/x-python"),
     "patterns.sh": ("shell", "text/x-shellscript"),
@@ -54,34 +45,15 @@ def _chosen(name: str) -> str:
 
 
 def _render_format(
-    chosen: ExportFormat,
-    design: d.Design,
-    iam_form: IamPolicyOptionsForm,
-    workbench_form: WorkbenchExportOptionsForm,
+    chosen: ExportFormat, design: d.Design, options: ExportOptionsForm
 ) -> tuple[str, list[str], str]:
     """The export's text, notes for the reader, and a problem that stopped it."""
-    if chosen.name == "nosql-workbench":
-        if not workbench_form.is_valid():
-            return "", [], "Fix the model options below."
-        try:
-            text = export_workbench(
-                design, generated=workbench_form.cleaned_data["generated"]
-            )
-        except SampleDataError as exc:
-            return "", [], f"The sample data cannot be made: {exc}."
-        except WorkbenchExportError as exc:
-            return "", [], f"No model: {exc}."
-        return text, [f"Not in the model: {n}." for n in export_notes(design)], ""
-    if chosen.name == "iam-policy":
-        if not iam_form.is_valid():
-            return "", [], "Fix the policy options below."
-        try:
-            policy = iam_policy(design, **iam_form.cleaned_data)
-        except PolicyError as exc:
-            return "", [], f"No policy: {exc}."
-        return policy.json(), list(policy.notes), ""
+    if not options.is_valid():
+        return "", [], "Fix the options below."
     try:
-        text = chosen.render(design)
+        made = chosen.export(design, **options.cleaned_data)
+    except ExportError as exc:
+        return "", [], str(exc)
     except Exception as exc:
         # A design saved with errors (the editor allows that while it is
         # being built) may lack what an export needs: say so, keep the page.
@@ -92,24 +64,13 @@ def _render_format(
             f"This export cannot be made from the design as saved "
             f"({type(exc).__name__}: {exc}); fix the errors the editor lists.",
         )
-    notes: list[str] = []
-    if chosen.name == "cli-json":
-        commands = follow_up_commands(design)
-        if commands:
-            notes.append(
-                "create-table cannot set TTL or point-in-time recovery; run "
-                "afterwards: " + " && ".join(commands)
-            )
-    return text, notes, ""
+    return made.text, list(made.notes), ""
 
 
-def _option_forms(
-    request: HttpRequest,
-) -> tuple[IamPolicyOptionsForm, WorkbenchExportOptionsForm]:
-    iam = IamPolicyOptionsForm(
-        request.GET if "region" in request.GET else {"region": "*", "account": "*"}
-    )
-    return iam, WorkbenchExportOptionsForm(request.GET)
+def _options(
+    request: HttpRequest, chosen: ExportFormat, design: d.Design
+) -> ExportOptionsForm:
+    return ExportOptionsForm(request.GET, chosen=chosen, design=design)
 
 
 def _design_snippets(
@@ -163,19 +124,17 @@ def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
         )
     else:
         chosen = EXPORT_FORMATS[name]
-        iam_form, workbench_form = _option_forms(request)
-        text, notes, problem = _render_format(chosen, design, iam_form, workbench_form)
+        options = _options(request, chosen, design)
+        text, notes, problem = _render_format(chosen, design, options)
         context.update(
-            workbench_form=workbench_form if chosen.name == "nosql-workbench" else None,
+            options=options if chosen.options else None,
             chosen=chosen,
             filename=chosen.filename(design),
             text=text,
             highlighted=highlight(text, chosen.language) if text else "",
             notes=notes,
             problem=problem,
-            iam_form=iam_form if chosen.name == "iam-policy" else None,
-            tenant=tenant_attribute(design) if chosen.name == "iam-policy" else None,
-            lints=chosen.name in LINTED,
+            lints=chosen.linted,
             # Without JavaScript the lint runs with the page (?lint=1).
             lint=_lint(chosen, text) if request.GET.get("lint") and text else None,
         )
@@ -200,10 +159,10 @@ def export_lint(
     """cfn-lint's findings on the CloudFormation export (loaded by the page
     after it shows the template: a lint takes a second or two)."""
     access, design = design_for(request, project_id)
-    if format_name not in LINTED:
+    chosen = EXPORT_FORMATS.get(format_name)
+    if chosen is None or not chosen.linted:
         raise Http404(f"cfn-lint checks CloudFormation, not '{format_name}'")
-    chosen = EXPORT_FORMATS[format_name]
-    text, _, problem = _render_format(chosen, design, *_option_forms(request))
+    text, _, problem = _render_format(chosen, design, _options(request, chosen, design))
     lint = _lint(chosen, text) if text else LintResult(problem=problem)
     return render(
         request,
@@ -239,8 +198,8 @@ def export_download(
         if format_name not in EXPORT_FORMATS:
             raise Http404(f"no export format '{format_name}'")
         chosen = EXPORT_FORMATS[format_name]
-        iam_form, workbench_form = _option_forms(request)
-        text, _, problem = _render_format(chosen, design, iam_form, workbench_form)
+        options = _options(request, chosen, design)
+        text, _, problem = _render_format(chosen, design, options)
         if problem:
             return HttpResponse(
                 problem, status=400, content_type="text/plain; charset=utf-8"

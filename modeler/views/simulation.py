@@ -22,6 +22,7 @@ from django_htmx.http import retarget
 
 from modeler import design as d
 from modeler import selectors, services
+from modeler.design_edits import TooManyItemsError
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.jobs import services as jobs
 from modeler.jobs.files import file_open
@@ -281,7 +282,7 @@ def simulation_items_import(request: HttpRequest, project_id: int) -> HttpRespon
                 f"Nothing was imported: {form.source_name} has {count} "
                 f"problem{'s' if count > 1 else ''}, listed below.",
             )
-        except services.TooManyItemsError as exc:
+        except TooManyItemsError as exc:
             form.add_error(None, f"Nothing was imported. {exc}")
         except services.EditConflict as exc:
             form.add_error(None, f"Nothing was imported. {exc.message}")

@@ -72,7 +72,7 @@ def test_import_a_workbench_model_and_export_it(page, screenshot):
     page.goto(f"/projects/{orders.pk}/export/?format=iam-policy")
     page.fill("#id_region", "eu-west-1")
     page.fill("#id_account", "123456789012")
-    page.click("text=Update the policy")
+    page.click("text=Update the IAM policy")
     expect(code).to_contain_text(
         "arn:aws:dynamodb:eu-west-1:123456789012:table/order-management/index/GSI1"
     )

@@ -94,7 +94,8 @@ def test_iam_policy_options_and_a_clear_error_for_a_missing_tenant():
     )
     resources = [s["Resource"] for s in json.loads(stdout)["Statement"]]
     assert "arn:aws:dynamodb:eu-west-1:123456789012:table/order-management" in resources
-    with pytest.raises(CommandError, match="iam-policy: no tenant attribute"):
+    no_tenant = "iam-policy: No policy: no tenant attribute"
+    with pytest.raises(CommandError, match=no_tenant):
         run("export_design", str(ORDERS), "--format", "iam-policy", "--tenant")
 
 

@@ -21,16 +21,17 @@ def base() -> d.Design:
 
 def _described(design: d.Design, entity: str, text: str) -> d.Design:
     found = design.entity(entity)
-    return edits.entity_replace(
-        design, entity, dataclasses.replace(found, description=text, uid="")
+    edit = edits.EntityUpdate(
+        entity, dataclasses.replace(found, description=text, uid="")
     )
+    return edit.apply(design)
 
 
 def _renamed(design: d.Design, entity: str, new: str) -> d.Design:
     found = design.entity(entity)
-    return edits.entity_replace(
-        design, entity, dataclasses.replace(found, name=new, uid="")
-    )
+    return edits.EntityUpdate(
+        entity, dataclasses.replace(found, name=new, uid="")
+    ).apply(design)
 
 
 # --- Identity -------------------------------------------------------------------
@@ -94,23 +95,27 @@ def test_a_rename_changes_the_entity_and_the_patterns_naming_it(base):
             "changed entity Customer (description)",
         ),
         (
-            lambda b: edits.access_pattern_replace(
-                b, 0, dataclasses.replace(b.access_patterns[0], limit=5)
-            ),
+            lambda b: edits.AccessPatternUpdate(
+                uid=b.access_patterns[0].uid,
+                pattern=dataclasses.replace(b.access_patterns[0], limit=5),
+            ).apply(b),
             "changed access pattern Get customer profile (limit)",
         ),
         (
-            lambda b: edits.table_replace(
-                b, dataclasses.replace(b.table, ttl_attribute="expiresAt")
-            ),
+            lambda b: edits.TableUpdate(
+                dataclasses.replace(b.table, ttl_attribute="expiresAt")
+            ).apply(b),
             "changed the table's settings (TTL attribute)",
         ),
         (
-            lambda b: edits.index_remove(b, "GSI2"),
+            lambda b: edits.IndexRemove("GSI2").apply(b),
             "removed index GSI2 and 1 more change",
         ),
-        (lambda b: edits.entity_add(b, d.Entity("Invoice")), "added entity Invoice"),
-        (lambda b: edits.index_move(b, "GSI3", -1), "moved index GSI3"),
+        (
+            lambda b: edits.EntityAdd(d.Entity("Invoice")).apply(b),
+            "added entity Invoice",
+        ),
+        (lambda b: edits.IndexMove("GSI3", -1).apply(b), "moved index GSI3"),
         (
             lambda b: dataclasses.replace(
                 b, sample_data=dataclasses.replace(b.sample_data, seed=9)
@@ -124,7 +129,9 @@ def test_summaries_say_what_changed_in_one_line(base, edit, expected):
 
 
 def test_a_move_changes_no_element(base):
-    assert changed(base, edits.access_pattern_move(base, 0, 1)) == []
+    uid = base.access_patterns[0].uid
+    moved = edits.AccessPatternMove(uid=uid, offset=1).apply(base)
+    assert changed(base, moved) == []
 
 
 # --- Concurrent edits -----------------------------------------------------------
@@ -170,7 +177,7 @@ def test_an_edit_of_an_entity_renamed_since_is_a_clash(base):
 
     with pytest.raises(Conflict) as raised:
         rebase(
-            lambda x: edits.entity_replace(x, "Customer", mine),
+            edits.EntityUpdate("Customer", mine).apply,
             base=base,
             current=theirs,
         )
@@ -194,14 +201,13 @@ def test_clearing_items_that_someone_added_since_is_a_clash(base):
 
 
 def test_a_pattern_edit_after_a_table_edit_lands_beside_it(base):
-    theirs = edits.table_replace(
-        base, dataclasses.replace(base.table, billing_mode="PROVISIONED")
-    )
+    theirs = edits.TableUpdate(
+        dataclasses.replace(base.table, billing_mode="PROVISIONED")
+    ).apply(base)
     pattern = dataclasses.replace(base.access_patterns[2], description="mine")
 
-    merged = rebase(
-        lambda x: edits.access_pattern_replace(x, 2, pattern), base=base, current=theirs
-    )
+    edit = edits.AccessPatternUpdate(uid=pattern.uid, pattern=pattern)
+    merged = rebase(edit.apply, base=base, current=theirs)
 
     assert merged.table.billing_mode == "PROVISIONED"
     assert merged.access_patterns[2].description == "mine"
@@ -233,11 +239,13 @@ def test_undo_of_a_change_that_someone_changed_again_is_a_clash(base):
 @pytest.mark.parametrize(
     "edit",
     [
-        lambda b: edits.entity_add(b, d.Entity("Invoice")),
-        lambda b: edits.index_remove(b, "GSI1"),
-        lambda b: edits.access_pattern_remove(b, 3),
-        lambda b: edits.access_pattern_move(b, 5, -3),
-        lambda b: edits.index_move(b, "GSI2", -1),
+        lambda b: edits.EntityAdd(d.Entity("Invoice")).apply(b),
+        lambda b: edits.IndexRemove("GSI1").apply(b),
+        lambda b: edits.AccessPatternRemove(uid=b.access_patterns[3].uid).apply(b),
+        lambda b: edits.AccessPatternMove(
+            uid=b.access_patterns[5].uid, offset=-3
+        ).apply(b),
+        lambda b: edits.IndexMove("GSI2", -1).apply(b),
     ],
 )
 def test_undo_restores_the_design_as_it_was(base, edit):

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from modeler import design as d
-from modeler import selectors, services
+from modeler import design_check, selectors, services
 from modeler.design import Design
 from modeler.editor.forms import EntityForm, IndexForm, PatternForm, TableForm
 from modeler.exporters.workbench_import import read_workbench
@@ -951,3 +951,27 @@ def test_auto_scaling_cooldowns_and_scale_in_are_set_in_the_form(
     assert (
         "Ensure this value is greater than or equal to 0." in response.content.decode()
     )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("partial", [True, False])
+def test_a_save_checks_the_design_once(
+    owner_client: Client, project: Project, monkeypatch: pytest.MonkeyPatch, partial
+):
+    """The save decides the refusal, stores the revision and shows the
+    section from one check of the edited design."""
+    checks: list[int] = []
+    original = design_check._checked.get
+
+    def counted(key):
+        checks.append(1)
+        return original(key)
+
+    monkeypatch.setattr(design_check._checked, "get", counted)
+    data = pattern_data(project, 2, limit="50")
+    headers = HTMX if partial else {}
+    response = owner_client.post(_url("editor-pattern", project, 2), data, **headers)
+
+    assert response.status_code == (200 if partial else 302)
+    assert _design(project).access_patterns[2].limit == 50
+    assert len(checks) == 1

@@ -331,3 +331,37 @@ def test_an_lsi_saved_without_its_sort_key_gives_a_message_not_an_error(
     response = owner_client.get(url(project, "cloudformation-yaml/lint/"))
     assert 'class="badge badge-error"' in html(response)
     assert "No errors, no warnings." not in html(response)
+
+
+@pytest.mark.parametrize("name", [n for n, f in EXPORT_FORMATS.items() if f.options])
+def test_every_option_of_a_format_is_a_field_of_the_page_and_a_flag_of_the_command(
+    project, owner_client, order_design, name
+):
+    """The formats' options are declared once: the page and export_design
+    both read them."""
+    from django.core.management import load_command_class
+
+    chosen = EXPORT_FORMATS[name]
+    page = html(owner_client.get(url(project, f"?format={name}")))
+    parser = load_command_class("modeler", "export_design").create_parser(
+        "manage.py", "export_design"
+    )
+    flags = {flag for action in parser._actions for flag in action.option_strings}
+    for option in chosen.options:
+        assert option.flag in flags
+        if option.unavailable is None or not option.unavailable(order_design):
+            assert f'name="{option.name}"' in page
+
+
+def test_the_tenant_switch_names_the_designs_tenant_attribute(owner):
+    from tests.exporters.test_code_and_policy import tenant_design
+
+    project = services.project_create(owner=owner, design=tenant_design())
+    client = logged_in(owner)
+    page = html(client.get(url(project, "?format=iam-policy")))
+    assert 'name="tenant"' in page
+    assert "The caller&#x27;s tenant is tenantId" in page
+    assert "needs partition keys that all start" not in page
+    page = html(client.get(url(project, "?format=iam-policy&tenant=on")))
+    assert "dynamodb:LeadingKeys" in page
+    assert "iam-policy/download/?tenant=on" in page

@@ -12,7 +12,8 @@ from django.test.utils import CaptureQueriesContext
 
 from modeler import design as d
 from modeler import selectors, services
-from modeler.editor import services as edit
+from modeler.design_edits import EntityUpdate
+from modeler.editor.services import design_edit
 from modeler.models import Revision
 from tests.views.conftest import stored_design
 
@@ -20,12 +21,11 @@ from tests.views.conftest import stored_design
 def _changed(project, user, entity: str, **changes):
     project.refresh_from_db()
     found = stored_design(project).entity(entity)
-    return edit.entity_update(
+    return design_edit(
         project=project,
         version=project.version,
         author=user,
-        name=entity,
-        entity=dataclasses.replace(found, uid="", **changes),
+        edit=EntityUpdate(entity, dataclasses.replace(found, uid="", **changes)),
     )
 
 
@@ -190,11 +190,12 @@ def test_a_save_of_one_entity_takes_few_queries(project, owner):
     project.refresh_from_db()
     found = stored_design(project).entity("Customer")
     with CaptureQueriesContext(connection) as queries:
-        edit.entity_update(
+        design_edit(
             project=project,
             version=project.version,
             author=owner,
-            name="Customer",
-            entity=dataclasses.replace(found, description="x", uid=""),
+            edit=EntityUpdate(
+                "Customer", dataclasses.replace(found, description="x", uid="")
+            ),
         )
     assert len(queries) <= 10, [q["sql"] for q in queries]

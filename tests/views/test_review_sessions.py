@@ -348,7 +348,8 @@ def test_comments_on_a_key_template_and_an_attribute(
 ):
     import dataclasses
 
-    from modeler.editor import services as edit
+    from modeler.design_edits import EntityUpdate
+    from modeler.editor.services import design_edit
 
     session = _open(editor_client, project)
     url = f"/projects/{project.pk}/reviews/{session.pk}/"
@@ -370,12 +371,11 @@ def test_comments_on_a_key_template_and_an_attribute(
     entity = stored_design(project).entity("Order")
     keys = dict(entity.keys)
     keys["SK"] = dataclasses.replace(keys["SK"], template="ORDER#{orderId}")
-    edit.entity_update(
+    design_edit(
         project=project,
         version=project.version,
         author=editor,
-        name="Order",
-        entity=dataclasses.replace(entity, keys=keys),
+        edit=EntityUpdate("Order", dataclasses.replace(entity, keys=keys)),
     )
 
     html = editor_client.get(url).content.decode()
