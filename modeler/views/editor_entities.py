@@ -221,18 +221,14 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
     if not write:
         return _editor_response(request, _context(access, design, selected=name))
     more_rows = "more_rows" in request.POST
-    names = [e.name for e in design.entities]
     form = EntityForm(
-        request.POST, table=design.table, entity=entity, entity_names=names
+        request.POST,
+        table=design.table,
+        entity=entity,
+        entity_names=[e.name for e in design.entities],
+        more_rows=more_rows,
     )
     if more_rows:
-        form = EntityForm(
-            request.POST,
-            table=design.table,
-            entity=entity,
-            rows=form.rows + 3,
-            entity_names=names,
-        )
         form.errors  # noqa: B018 - validate, so the form shows what it has
         return _editor_response(
             request, _context(access, design, selected=name, form=form)

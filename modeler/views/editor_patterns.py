@@ -50,7 +50,7 @@ def _form(
     position: int,
     data: Any = None,
     *,
-    grow: bool = True,
+    more_rows: bool = False,
 ) -> PatternForm:
     pattern = design.access_patterns[position] if position != NEW else None
     return PatternForm(
@@ -59,7 +59,7 @@ def _form(
         design=design,
         pattern=pattern,
         prefix="new" if position == NEW else f"p{position}",
-        grow=grow,
+        more_rows=more_rows,
     )
 
 
@@ -149,11 +149,11 @@ def _save(
     design: d.Design,
     position: int,
 ) -> HttpResponse:
-    refresh = "refresh_form" in request.POST
+    more_rows = "more_rows" in request.POST
     form = _form(
-        design, access.project.version, position, data=request.POST, grow=not refresh
+        design, access.project.version, position, request.POST, more_rows=more_rows
     )
-    if "more_rows" in request.POST or refresh:
+    if more_rows or "refresh_form" in request.POST:
         # Re-shown as typed: with more rows, or with the fields of the
         # chosen operation and index (the form without JavaScript).
         form.errors  # noqa: B018 - show what the form has, with its errors
@@ -229,9 +229,7 @@ def pattern_preview(request: HttpRequest, project_id: int) -> HttpResponse:
     if position >= len(design.access_patterns):
         position = NEW
     refresh = "refresh_keys" in request.POST
-    form = _form(
-        design, access.project.version, position, data=request.POST, grow=not refresh
-    )
+    form = _form(design, access.project.version, position, request.POST)
     context = _context(access, design, editing=position, form=form)
     partial = "pattern-operation" if refresh else "pattern-request"
     return render(request, f"{TEMPLATE}#{partial}", context)

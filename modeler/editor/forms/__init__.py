@@ -3,10 +3,12 @@ parses what the browser sends into a design value (`to_table`, `to_index`,
 `to_entity`, `to_pattern`) and puts the design check's problems back beside
 the field they concern.
 
-Repeated rows (attributes, parameters, predicates, actions) are plain
-numbered fields (`attr-0-name`, `attr-1-name`...): the page shows the
-existing rows plus blank ones, a blank row is ignored, and "More rows"
-re-renders the form with more, so everything works without JavaScript.
+Repeated rows (attributes, key templates, the key condition, parameters,
+predicates, actions) are Django formsets of small row forms (rows.py,
+pattern_rows.py), with the numbered names a formset gives (`attr-0-name`,
+`attr-1-name`...) and its management form: the page shows the existing
+rows plus blank ones, a blank row is ignored, and "More rows" re-renders
+the form with more, so everything works without JavaScript.
 """
 
 from modeler.editor.forms.common import VersionedForm

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.forms.formsets import BaseFormSet
 from django.forms.utils import ErrorList
 from django.utils.choices import BaseChoiceIterator
 from django.utils.functional import Promise
@@ -251,25 +253,14 @@ _FAST = {
 }
 
 
-class VersionedForm(forms.Form):
-    """Every editor form carries the project version its page showed."""
-
-    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    # After an edit conflict: the other person's version of each clashing
-    # element (presenters.TheirVersion), shown beside the input.
-    their_versions: list = []
+class EditorForm(forms.Form):
+    """A form of the editor, whole or one of its rows: widgets that write
+    their HTML directly, error lists that cost nothing while empty."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("error_class", _ErrorList)
         super().__init__(*args, **kwargs)
         self.fast_widgets()
-
-    def keep_mine_at(self, version: int) -> None:
-        """The form as typed, now at `version` (which holds someone else's
-        change to the same element): saving it again keeps mine in place
-        of theirs."""
-        self.data = self.data.copy()
-        self.data[self.add_prefix("version")] = str(version)
 
     def fast_widgets(self) -> None:
         """Swap the plain widgets for ones that write their HTML directly."""
@@ -284,62 +275,96 @@ class VersionedForm(forms.Form):
         """A field's value as posted (before cleaning), '' if absent."""
         return self.data.get(self.add_prefix(name)) or ""
 
-    def draft_data(self) -> dict[str, Any]:
-        """The posted values by field name (the form's prefix removed): a
-        list for a field of several choices, else one text. A field posted
-        twice (a hidden copy kept as typed beside the shown one) gives its
-        last value, as binding the form does."""
-        multiple = {
-            name
-            for name, field in self.fields.items()
-            if isinstance(field, forms.MultipleChoiceField)
-        }
-        out: dict[str, Any] = {}
-        for key in self.data:
-            name = key[len(self.prefix) + 1 :] if self.prefix else key
-            if self.prefix and not key.startswith(f"{self.prefix}-"):
-                continue
-            values = (
-                self.data.getlist(key)
-                if hasattr(self.data, "getlist")
-                else [self.data[key]]
+    def draft(self) -> dict[str, Any]:
+        """The fields as typed so far, for a live preview: each one's
+        cleaned value where it cleans on its own, else None; nothing is
+        refused. A field posted twice (a hidden copy kept as typed beside
+        the shown one) gives its last value, as binding the form does."""
+        values: dict[str, Any] = {}
+        for name, field in self.fields.items():
+            posted = field.widget.value_from_datadict(
+                self.data, self.files, self.add_prefix(name)
             )
-            out[name] = values if name in multiple else values[-1]
-        return out
+            try:
+                values[name] = field.clean(posted)
+            except forms.ValidationError:
+                values[name] = None
+        return values
 
-    # How a problem path of the design check maps to a field of this form;
-    # a path no rule matches is shown above the form.
+
+class VersionedForm(EditorForm):
+    """Every editor form carries the project version its page showed. A
+    form's repeated rows are formsets (`row_sets`): their errors refuse the
+    form as its own fields' do, and a problem of the design check goes
+    beside the row's field it concerns."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    # After an edit conflict: the other person's version of each clashing
+    # element (presenters.TheirVersion), shown beside the input.
+    their_versions: list = []
+
+    def keep_mine_at(self, version: int) -> None:
+        """The form as typed, now at `version` (which holds someone else's
+        change to the same element): saving it again keeps mine in place
+        of theirs."""
+        self.data = self.data.copy()
+        self.data[self.add_prefix("version")] = str(version)
+
+    def row_sets(self) -> Sequence[BaseFormSet]:
+        """The form's formsets of repeated rows."""
+        return ()
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if not self.is_bound:
+            return
+        for rows in self.row_sets():
+            for error in rows.non_form_errors():
+                self.add_error(None, error)
+            for row in rows.forms:
+                for field, errors in row.errors.items():
+                    if field == NON_FIELD_ERRORS:
+                        self.add_error(None, list(errors))
+                    else:
+                        self._errors[self.name_in_form(row, field)] = errors
+
+    def name_in_form(self, row: forms.Form, field: str) -> str:
+        """A row's field named as the form names its own (without the
+        form's prefix): `attr-3-name`, `action-0-key-PK`."""
+        name = row.add_prefix(field)
+        return name[len(self.prefix) + 1 :] if self.prefix else name
+
+    def _row_field(self, name: str) -> tuple[forms.Form, str] | None:
+        for rows in self.row_sets():
+            for row in rows.forms:
+                for field in row.fields:
+                    if self.name_in_form(row, field) == name:
+                        return row, field
+        return None
+
+    # How a problem path of the design check maps to a field of this form
+    # or of one of its rows; a path no rule matches is shown above the form.
     def field_for(self, path: str) -> str | None:
         return None
 
     def add_problems(self, problems: Iterable[Problem]) -> None:
         for problem in problems:
-            field = self.field_for(problem.path)
-            if field is not None and field not in self.fields:
-                field = None
+            name = self.field_for(problem.path)
+            if name is not None and self._add_error_at(name, problem.message):
+                continue
             message = problem.message
-            if field is None and problem.path:
+            if problem.path:
                 message = f"{problem.path}: {message}"
-            self.add_error(field, message)
+            self.add_error(None, message)
 
-
-def _filled_rows(data: Mapping[str, Any], prefix: str) -> int:
-    """The rows up to the last one with something typed in it (a select's
-    default, such as a parameter's type, does not count)."""
-    count = 0
-    for key in data:
-        if key.startswith(prefix) and str(data.get(key) or "").strip():
-            middle, _, part = key[len(prefix) :].partition("-")
-            if middle.isdigit() and part not in ("type", "operator"):
-                count = max(count, int(middle) + 1)
-    return min(count, MAX_ROWS)
-
-
-def _row_count(data: Mapping[str, Any], prefix: str, suffix: str) -> int:
-    count = 0
-    for key in data:
-        if key.startswith(prefix) and key.endswith(suffix):
-            middle = key[len(prefix) : -len(suffix)]
-            if middle.isdigit():
-                count = max(count, int(middle) + 1)
-    return min(count, MAX_ROWS)
+    def _add_error_at(self, name: str, message: str) -> bool:
+        if name in self.fields:
+            self.add_error(name, message)
+            return True
+        found = self._row_field(name)
+        if found is None:
+            return False
+        row, field = found
+        row.add_error(field, message)
+        self._errors[name] = row.errors[field]
+        return True

@@ -1,5 +1,6 @@
-"""One entity: its attributes (rows of name, type, generator...), its key
-templates in the table and each index, and how many sample items it has."""
+"""One entity: its attributes (a formset of rows of name, type,
+generator...), its key templates in the table and each index (a row per
+key attribute), and how many sample items it has."""
 
 from __future__ import annotations
 
@@ -25,11 +26,19 @@ from modeler.editor.forms.common import (
     DESCRIPTION_MAX_CHARS,
     ENTITY_NAME,
     GENERATOR_MAX_CHARS,
-    MAX_ROWS,
     Choices,
     VersionedForm,
-    _row_count,
 )
+from modeler.editor.forms.rows import (
+    KeyedRows,
+    RowForm,
+    Rows,
+    bind_keyed_rows,
+    bind_rows,
+    rows_formset,
+    rows_posted,
+)
+from modeler.editor.forms.sample import SampleFields, sample_initial, sample_of
 from modeler.kept import Kept
 from modeler.keys import (
     ConditionSyntaxError,
@@ -38,7 +47,7 @@ from modeler.keys import (
     parse_template,
 )
 
-# --- Entities -------------------------------------------------------------------
+# --- Generators ---------------------------------------------------------------
 
 
 # Generators written and read as text, by their content: each row of the
@@ -177,19 +186,106 @@ INDEX_KEY_MODES = Choices(
 ATTRIBUTE_TYPES = Choices(ATTRIBUTE_TYPE_CHOICES)
 
 
-@dataclass
-class AttributeRow:
-    index: int
-    name: forms.BoundField
-    type: forms.BoundField
-    required: forms.BoundField
-    generator: forms.BoundField
-    example: forms.BoundField
-    delete: forms.BoundField
-    original: forms.BoundField
-    presence: forms.BoundField
-    max_length: forms.BoundField
-    description: forms.BoundField
+# --- Attribute rows ---------------------------------------------------------------
+
+
+class AttributeForm(RowForm):
+    """One attribute: a row with no name, or ticked Remove, is left out.
+    `example` is a scratch value for the live preview, not part of the
+    design; `original` is the name the row had when the page was made."""
+
+    name = forms.CharField(
+        max_length=255,
+        required=False,
+        label="Name",
+        widget=forms.TextInput(
+            attrs={
+                "class": "code attr-name",
+                "spellcheck": "false",
+                "autocomplete": "off",
+            }
+        ),
+    )
+    type = forms.ChoiceField(
+        choices=ATTRIBUTE_TYPES, label="Type", initial="S", required=False
+    )
+    required = forms.BooleanField(required=False, label="Required", initial=True)
+    generator = forms.CharField(
+        required=False,
+        label="Sample generator",
+        widget=forms.TextInput(
+            attrs={
+                "class": "code",
+                "spellcheck": "false",
+                "placeholder": "default for the type",
+                "list": "generator-kinds",
+            }
+        ),
+    )
+    example = forms.CharField(
+        required=False,
+        label="Example value",
+        widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
+    )
+    delete = forms.BooleanField(required=False, label="Remove")
+    presence = forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=1,
+        label="Presence",
+        widget=forms.NumberInput(
+            attrs={"step": "any", "placeholder": "1 if required, else 0.5"}
+        ),
+    )
+    max_length = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=400_000,
+        label="Max length",
+        widget=forms.NumberInput(attrs={"placeholder": "none"}),
+    )
+    description = forms.CharField(
+        required=False, max_length=DESCRIPTION_MAX_CHARS, label="Description"
+    )
+    original = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        name = data.get("name")
+        if not name or data.get("delete"):
+            return data
+        if not ATTRIBUTE_NAME.match(name):
+            self.add_error(
+                "name",
+                f"'{name}' is not an attribute name: letters, digits, '_', "
+                "'.' and '-', starting with a letter or '_'.",
+            )
+        try:
+            data["generator"] = parse_generator(data.get("generator") or "")
+        except forms.ValidationError as exc:
+            self.add_error("generator", exc)
+        presence = data.get("presence")
+        if presence is not None and presence < 1 and data.get("required"):
+            self.add_error(
+                "presence",
+                "A required attribute is on every item: presence 1 "
+                "(or empty), or untick Required.",
+            )
+        kind = data.get("type") or "S"
+        if data.get("max_length") is not None and kind not in ("S", "B"):
+            self.add_error(
+                "max_length",
+                f"A max length applies to S and B attributes only, not {kind}.",
+            )
+        return data
+
+    def draft(self) -> dict[str, Any]:
+        values = super().draft()
+        try:
+            values["generator"] = parse_generator(values.get("generator") or "")
+        except forms.ValidationError:
+            values["generator"] = None
+        return values
 
     @property
     def has_more(self) -> bool:
@@ -197,30 +293,175 @@ class AttributeRow:
         (its disclosure opens then)."""
         return any(
             f.errors or f.value() not in (None, "")
-            for f in (self.presence, self.max_length, self.description)
+            for f in (self["presence"], self["max_length"], self["description"])
         )
 
     @property
     def more_summary(self) -> str:
         """What the row's less used settings hold, in a few words."""
         parts = []
-        presence, length = self.presence.value(), self.max_length.value()
+        presence, length = self["presence"].value(), self["max_length"].value()
         if presence not in (None, ""):
             parts.append(f"on {presence} of items")
         if length not in (None, ""):
             parts.append(f"≤ {length} chars")
-        if self.description.value():
+        if self["description"].value():
             parts.append("described")
         return ", ".join(parts) or "details…"
 
 
-@dataclass
-class KeyRow:
-    slot: KeySlot
-    mode: forms.BoundField
-    template: forms.BoundField
-    when: forms.BoundField
-    alias: str = ""  # the key's name in a NoSQL Workbench model
+def attribute_initial(attr: d.Attribute, example: str = "") -> dict[str, Any]:
+    default_presence = 1.0 if attr.required else 0.5
+    return {
+        "name": attr.name,
+        "type": attr.type,
+        "required": attr.required,
+        "generator": generator_text(attr.generator),
+        "example": example,
+        "original": attr.name,
+        "presence": None if attr.presence == default_presence else attr.presence,
+        "max_length": attr.max_length,
+        "description": attr.description,
+    }
+
+
+def attribute_of(values: Mapping[str, Any]) -> d.Attribute | None:
+    """The attribute a row's values describe; None for a blank or removed
+    row."""
+    name = values.get("name")
+    if not name or values.get("delete"):
+        return None
+    required = bool(values.get("required"))
+    presence = values.get("presence")
+    if presence is None or not 0 <= presence <= 1:
+        presence = 1.0 if required else 0.5
+    generator = values.get("generator")
+    max_length = values.get("max_length")
+    return d.Attribute(
+        name=name,
+        type=values.get("type") or "S",
+        required=required,
+        presence=presence,
+        generator=generator if isinstance(generator, d.Generator) else None,
+        description=(values.get("description") or "").strip(),
+        max_length=max_length if max_length and max_length > 0 else None,
+    )
+
+
+class AttributeRows(Rows):
+    what = "attribute"
+    more = 3
+
+    def clean(self) -> None:
+        """An attribute declared twice: the second row says so."""
+        seen: set[str] = set()
+        for row in self.forms:
+            name = row.cleaned_data.get("name")
+            if not name or row.cleaned_data.get("delete") or "name" in row.errors:
+                continue
+            if name in seen:
+                row.add_error("name", f"'{name}' is declared twice.")
+            seen.add(name)
+
+
+AttributeFormSet = rows_formset(AttributeForm, AttributeRows)
+
+
+# --- Key template rows -------------------------------------------------------------
+
+
+class KeyTemplateForm(RowForm):
+    """The entity's value of one key attribute of the table or an index: a
+    template, only while a condition holds, or (an index key) none."""
+
+    mode = forms.ChoiceField(choices=INDEX_KEY_MODES, required=False)
+    template = forms.CharField(
+        max_length=MAX_TEMPLATE,
+        required=False,
+        strip=False,
+        widget=forms.TextInput(
+            attrs={
+                "class": "code template-input",
+                "spellcheck": "false",
+                "autocomplete": "off",
+            }
+        ),
+    )
+    when = forms.CharField(
+        max_length=MAX_CONDITION,
+        required=False,
+        widget=forms.TextInput(
+            attrs={
+                "class": "code",
+                "spellcheck": "false",
+                "placeholder": "status = OPEN",
+            }
+        ),
+    )
+
+    def __init__(self, *args: Any, slot: KeySlot, alias: str = "", **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.slot, self.alias = slot, alias  # alias: its NoSQL Workbench name
+        name = slot.attribute.name
+        mode = self.fields["mode"]
+        if slot.is_table_key:
+            mode.choices, mode.initial = TABLE_KEY_MODES, KEY_TEMPLATE
+        else:
+            mode.initial = KEY_ABSENT
+        mode.label = f"{name}: how"
+        self.fields["template"].label = f"{name} template"
+        self.fields["when"].label = f"{name} condition"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        mode, template = data.get("mode"), data.get("template") or ""
+        if mode == KEY_ABSENT or (not mode and not template):
+            return data
+        if not template:
+            self.add_error("template", self._template_needed())
+            return data
+        try:
+            parse_template(template)
+        except TemplateSyntaxError as exc:
+            self.add_error("template", str(exc))
+        if mode == KEY_WHEN:
+            self._check_condition(data.get("when") or "")
+        return data
+
+    def _template_needed(self) -> str:
+        if self.slot.is_table_key:
+            name = self.slot.attribute.name
+            return f"Every item needs its {self.slot.role} '{name}': give a template."
+        return "Give a template, or choose 'Not in this index'."
+
+    def _check_condition(self, when: str) -> None:
+        if not when:
+            self.add_error("when", "Write the condition, such as status = OPEN.")
+            return
+        try:
+            parse_condition(when)
+        except ConditionSyntaxError as exc:
+            self.add_error("when", str(exc))
+
+    def key_template(self, *, draft: bool = False) -> d.KeyTemplate | None:
+        """The key template the row describes; None when the entity has
+        none for this key (a NoSQL Workbench alias has no field: it stays)."""
+        values = self.values(draft=draft)
+        mode, template = values.get("mode"), values.get("template") or ""
+        if mode == KEY_ABSENT or not template:
+            return None
+        when = (values.get("when") or "") if mode == KEY_WHEN else ""
+        return d.KeyTemplate(template, when, self.alias)
+
+
+class KeyTemplateRows(KeyedRows):
+    what = "key template"
+
+
+KeyTemplateFormSet = rows_formset(KeyTemplateForm, KeyTemplateRows)
+
+
+# --- The entity ------------------------------------------------------------------
 
 
 class EntityCreateForm(VersionedForm):
@@ -245,65 +486,12 @@ class EntityCreateForm(VersionedForm):
         return d.Entity(name=self.cleaned_data["name"])
 
 
-class EntityForm(EntityCreateForm):
-    """An entity's name, description, attributes and key templates, saved
-    together. The `example` column is a scratch value for the live preview;
-    it is not part of the design."""
+class EntityForm(EntityCreateForm, SampleFields):
+    """An entity's name, description, sample settings, attributes and key
+    templates, saved together."""
 
     description = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
-    sample_per = forms.ChoiceField(
-        required=False,
-        label="Sample items are made",
-        help_text="Children (orders of a customer) are made per item of their "
-        "parent, and can copy its values with {ref: Parent.attribute}.",
-    )
-    sample_distribution = forms.ChoiceField(
-        choices=[
-            ("fixed", "A fixed number"),
-            ("uniform", "Uniform, from min to max"),
-            ("zipf", "Zipf: most few, some many"),
-        ],
-        initial="fixed",
-        label="How many",
-        help_text="In all, or per parent item.",
-    )
-    sample_count = forms.IntegerField(
-        required=False, min_value=0, max_value=1_000_000, label="Number"
-    )
-    sample_min = forms.IntegerField(
-        required=False, min_value=0, max_value=1_000_000, label="Min"
-    )
-    sample_max = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=1_000_000,
-        label="Max",
-        help_text="Uniform: the most; Zipf: the cap, at least 1.",
-    )
-    sample_s = forms.FloatField(
-        required=False,
-        min_value=0,
-        max_value=100,
-        label="Exponent s",
-        help_text="Above 0; 1.2 if empty. Larger: more skewed.",
-        widget=forms.NumberInput(attrs={"step": "any", "placeholder": "1.2"}),
-    )
-    hot_keys = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=1_000_000,
-        label="Hot parents",
-        help_text="The first N parents get an outsized share of the children.",
-    )
-    hot_share = forms.FloatField(
-        required=False,
-        min_value=0,
-        max_value=1,
-        label="Their share",
-        help_text="A fraction from 0 to 1: 0.2 is 20% of all the children.",
-        widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0.2"}),
     )
 
     def __init__(
@@ -311,471 +499,140 @@ class EntityForm(EntityCreateForm):
         *args: Any,
         table: d.Table,
         entity: d.Entity | None = None,
-        rows: int | None = None,
         entity_names: Iterable[str] = (),
+        more_rows: bool = False,
         **kwargs: Any,
     ) -> None:
+        """`more_rows`: the page's "More rows", a few blank attribute rows
+        added to those posted."""
         super().__init__(*args, **kwargs)
         self.table = table
         self.entity = entity
-        self.slots = key_slots(table)
         others = [n for n in entity_names if not entity or n != entity.name]
         self.fields["sample_per"].choices = [("", "as roots (in all)")] + [
             (n, f"per {n}") for n in others
         ]
-        if rows is None:
-            if self.is_bound:
-                rows = _row_count(self.data, "attr-", "-name")
-            else:
-                rows = len(entity.attributes) if entity else 0
-            rows += BLANK_ROWS if rows else 4  # a new entity gets room to start
-        self.rows = min(rows, MAX_ROWS)
-        for i in range(self.rows):
-            self.fields[f"attr-{i}-name"] = forms.CharField(
-                max_length=255,
-                required=False,
-                label="Name",
-                widget=forms.TextInput(
-                    attrs={
-                        "class": "code attr-name",
-                        "spellcheck": "false",
-                        "autocomplete": "off",
-                    }
-                ),
-            )
-            self.fields[f"attr-{i}-type"] = forms.ChoiceField(
-                choices=ATTRIBUTE_TYPES,
-                label="Type",
-                initial="S",
-                required=False,
-            )
-            self.fields[f"attr-{i}-required"] = forms.BooleanField(
-                required=False, label="Required", initial=True
-            )
-            self.fields[f"attr-{i}-generator"] = forms.CharField(
-                required=False,
-                label="Sample generator",
-                widget=forms.TextInput(
-                    attrs={
-                        "class": "code",
-                        "spellcheck": "false",
-                        "placeholder": "default for the type",
-                        "list": "generator-kinds",
-                    }
-                ),
-            )
-            self.fields[f"attr-{i}-example"] = forms.CharField(
-                required=False,
-                label="Example value",
-                widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
-            )
-            self.fields[f"attr-{i}-delete"] = forms.BooleanField(
-                required=False, label="Remove"
-            )
-            self.fields[f"attr-{i}-presence"] = forms.FloatField(
-                required=False,
-                min_value=0,
-                max_value=1,
-                label="Presence",
-                widget=forms.NumberInput(
-                    attrs={"step": "any", "placeholder": "1 if required, else 0.5"}
-                ),
-            )
-            self.fields[f"attr-{i}-max_length"] = forms.IntegerField(
-                required=False,
-                min_value=1,
-                max_value=400_000,
-                label="Max length",
-                widget=forms.NumberInput(attrs={"placeholder": "none"}),
-            )
-            self.fields[f"attr-{i}-description"] = forms.CharField(
-                required=False, max_length=DESCRIPTION_MAX_CHARS, label="Description"
-            )
-            self.fields[f"attr-{i}-original"] = forms.CharField(
-                required=False, widget=forms.HiddenInput
-            )
-        for slot in self.slots:
-            name = slot.attribute.name
-            self.fields[f"key-{name}-mode"] = forms.ChoiceField(
-                choices=TABLE_KEY_MODES if slot.is_table_key else INDEX_KEY_MODES,
-                label=f"{name}: how",
-                initial=KEY_TEMPLATE if slot.is_table_key else KEY_ABSENT,
-                required=False,
-            )
-            self.fields[f"key-{name}-template"] = forms.CharField(
-                max_length=MAX_TEMPLATE,
-                required=False,
-                strip=False,
-                label=f"{name} template",
-                widget=forms.TextInput(
-                    attrs={
-                        "class": "code template-input",
-                        "spellcheck": "false",
-                        "autocomplete": "off",
-                    }
-                ),
-            )
-            self.fields[f"key-{name}-when"] = forms.CharField(
-                max_length=MAX_CONDITION,
-                required=False,
-                label=f"{name} condition",
-                widget=forms.TextInput(
-                    attrs={
-                        "class": "code",
-                        "spellcheck": "false",
-                        "placeholder": "status = OPEN",
-                    }
-                ),
-            )
-        self.fast_widgets()
+        self.attribute_rows = bind_rows(self, AttributeFormSet, "attr", more=more_rows)
+        slots = key_slots(table)
+        self.key_rows = bind_keyed_rows(
+            self,
+            KeyTemplateFormSet,
+            "key",
+            [slot.attribute.name for slot in slots],
+            per_row=[
+                {"slot": s, "alias": self._alias(s.attribute.name)} for s in slots
+            ],
+        )
+
+    def row_sets(self) -> tuple[Rows, ...]:
+        return (self.attribute_rows, self.key_rows)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        self.clean_sample(data)
+        return data
 
     @classmethod
     def initial_for(
         cls, entity: d.Entity, version: int, examples: Mapping[str, str] = {}
     ) -> dict[str, Any]:
+        """What the entity's page posts untouched."""
+        rows = [
+            attribute_initial(attr, examples.get(attr.name, ""))
+            for attr in entity.attributes
+        ]
         data: dict[str, Any] = {
             "version": version,
             "name": entity.name,
             "description": entity.description,
-            "sample_per": entity.sample.per,
+            **sample_initial(entity.sample),
+            **rows_posted("attr", rows, blank=BLANK_ROWS if rows else 4),
         }
-        data |= sample_initial(entity.sample)
-        for i, attr in enumerate(entity.attributes):
-            data |= {
-                f"attr-{i}-name": attr.name,
-                f"attr-{i}-type": attr.type,
-                f"attr-{i}-required": attr.required,
-                f"attr-{i}-generator": generator_text(attr.generator),
-                f"attr-{i}-example": examples.get(attr.name, ""),
-                f"attr-{i}-original": attr.name,
-                f"attr-{i}-presence": (
-                    None
-                    if attr.presence == (1.0 if attr.required else 0.5)
-                    else attr.presence
-                ),
-                f"attr-{i}-max_length": attr.max_length,
-                f"attr-{i}-description": attr.description,
-            }
         for name, key in entity.keys.items():
             data[f"key-{name}-mode"] = KEY_WHEN if key.when else KEY_TEMPLATE
             data[f"key-{name}-template"] = key.template
             data[f"key-{name}-when"] = key.when
         return data
 
-    @property
-    def attribute_rows(self) -> list[AttributeRow]:
-        return [
-            AttributeRow(
-                i,
-                *(
-                    self[f"attr-{i}-{part}"]
-                    for part in (
-                        "name",
-                        "type",
-                        "required",
-                        "generator",
-                        "example",
-                        "delete",
-                        "original",
-                        "presence",
-                        "max_length",
-                        "description",
-                    )
-                ),
-            )
-            for i in range(self.rows)
-        ]
-
-    @property
-    def key_rows(self) -> list[KeyRow]:
-        return [
-            KeyRow(
-                slot,
-                self[f"key-{slot.attribute.name}-mode"],
-                self[f"key-{slot.attribute.name}-template"],
-                self[f"key-{slot.attribute.name}-when"],
-                self._alias(slot.attribute.name),
-            )
-            for slot in self.slots
-        ]
-
     def _alias(self, key: str) -> str:
         kept = self.entity.keys.get(key) if self.entity else None
         return kept.alias if kept else ""
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        seen: dict[str, int] = {}
-        for i in range(self.rows):
-            name = (data.get(f"attr-{i}-name") or "").strip()
-            if not name or data.get(f"attr-{i}-delete"):
-                continue
-            if not ATTRIBUTE_NAME.match(name):
-                self.add_error(
-                    f"attr-{i}-name",
-                    f"'{name}' is not an attribute name: letters, digits, '_', "
-                    "'.' and '-', starting with a letter or '_'.",
-                )
-            elif name in seen:
-                self.add_error(f"attr-{i}-name", f"'{name}' is declared twice.")
-            seen[name] = i
-            try:
-                data[f"attr-{i}-generator"] = parse_generator(
-                    data.get(f"attr-{i}-generator") or ""
-                )
-            except forms.ValidationError as exc:
-                self.add_error(f"attr-{i}-generator", exc)
-            presence = data.get(f"attr-{i}-presence")
-            if presence is not None and presence < 1 and data.get(f"attr-{i}-required"):
-                self.add_error(
-                    f"attr-{i}-presence",
-                    "A required attribute is on every item: presence 1 "
-                    "(or empty), or untick Required.",
-                )
-            kind = data.get(f"attr-{i}-type") or "S"
-            if data.get(f"attr-{i}-max_length") is not None and kind not in ("S", "B"):
-                self.add_error(
-                    f"attr-{i}-max_length",
-                    f"A max length applies to S and B attributes only, not {kind}.",
-                )
-        self._clean_sample(data)
-        for slot in self.slots:
-            name = slot.attribute.name
-            mode = data.get(f"key-{name}-mode")
-            template = data.get(f"key-{name}-template") or ""
-            when = (data.get(f"key-{name}-when") or "").strip()
-            if mode == KEY_ABSENT or (not mode and not template):
-                continue
-            if not template:
-                if slot.is_table_key:
-                    self.add_error(
-                        f"key-{name}-template",
-                        f"Every item needs its {slot.role} '{name}': give a template.",
-                    )
-                else:
-                    self.add_error(
-                        f"key-{name}-template",
-                        "Give a template, or choose 'Not in this index'.",
-                    )
-                continue
-            try:
-                parse_template(template)
-            except TemplateSyntaxError as exc:
-                self.add_error(f"key-{name}-template", str(exc))
-            if mode == KEY_WHEN:
-                if not when:
-                    self.add_error(
-                        f"key-{name}-when",
-                        "Write the condition, such as status = OPEN.",
-                    )
-                    continue
-                try:
-                    parse_condition(when)
-                except ConditionSyntaxError as exc:
-                    self.add_error(f"key-{name}-when", str(exc))
-        return data
-
-    def _clean_sample(self, data: dict[str, Any]) -> None:
-        """The sample settings' rules of the design file and its check."""
-        distribution = data.get("sample_distribution")
-        if distribution == "fixed" and data.get("sample_count") is None:
-            if "sample_count" not in self.errors:
-                self.add_error(
-                    "sample_count", "How many items: a whole number of 0 or more."
-                )
-        elif distribution == "uniform":
-            low, high = data.get("sample_min"), data.get("sample_max")
-            if low is None and "sample_min" not in self.errors:
-                self.add_error("sample_min", "A uniform count needs its min.")
-            if high is None and "sample_max" not in self.errors:
-                self.add_error("sample_max", "A uniform count needs its max.")
-            if low is not None and high is not None and high < low:
-                self.add_error(
-                    "sample_max", f"The max ({high}) is less than the min ({low})."
-                )
-        elif distribution == "zipf":
-            high, s = data.get("sample_max"), data.get("sample_s")
-            if (high is None or high < 1) and "sample_max" not in self.errors:
-                self.add_error("sample_max", "A Zipf count needs a max of 1 or more.")
-            if s is not None and s <= 0:
-                self.add_error("sample_s", "The exponent must be above 0.")
-        hot_keys, hot_share = data.get("hot_keys"), data.get("hot_share")
-        if hot_keys and not data.get("sample_per"):
-            self.add_error(
-                "hot_keys",
-                "Hot keys skew children toward some parents: choose the parent "
-                "the items are made per.",
-            )
-        if hot_share and not hot_keys:
-            self.add_error("hot_keys", "How many parents are hot (1 or more).")
-
     def to_entity(self) -> d.Entity:
-        return entity_from_data(self.cleaned_data, self)
+        return self.entity_of(self.cleaned_data)
+
+    def entity_of(self, values: Mapping[str, Any], *, draft: bool = False) -> d.Entity:
+        """The entity the form's values (cleaned, or as typed so far: a
+        draft) and its rows describe."""
+        previous = self.entity
+        attributes = [
+            attribute_of(row.values(draft=draft)) for row in self.attribute_rows
+        ]
+        keys = {
+            row.slot.attribute.name: row.key_template(draft=draft)
+            for row in self.key_rows
+        }
+        return d.Entity(
+            name=values.get("name") or (previous.name if previous else ""),
+            description=values.get("description") or "",
+            attributes=tuple(a for a in attributes if a is not None),
+            keys=d.freeze({name: key for name, key in keys.items() if key}),
+            sample=sample_of(
+                values, previous.sample if previous else d.SampleSettings()
+            ),
+        )
 
     def field_for(self, path: str) -> str | None:
         match = re.match(r"^entities\.[^.]+\.sample(\.[a-z_.]+)?", path)
         if match:
-            rest = match.group(1) or ""
-            if rest.startswith(".count"):
-                return {
-                    "uniform": "sample_min" if "min" in rest else "sample_max",
-                    "zipf": "sample_s" if rest.endswith(".s") else "sample_max",
-                }.get(self.data.get("sample_distribution") or "", "sample_count")
-            if rest == ".hot.share":
-                return "hot_share"
-            if rest.startswith(".hot"):
-                return "hot_keys"
-            return "sample_per"
+            return self.sample_field_for(match.group(1) or "")
         match = re.match(r"^entities\.[^.]+\.(attributes|keys)\.([^.]+)(\..*)?$", path)
         if match is None:
             return None
         what, name, rest = match.groups()
         if what == "keys":
-            if rest is None and any(s.attribute.name == name for s in self.slots):
-                condition = "condition" in path or "when" in path
-                return f"key-{name}-{'when' if condition else 'template'}"
+            return self._key_field(name, rest, path)
+        return self._attribute_field(name, rest or "")
+
+    def _key_field(self, name: str, rest: str | None, path: str) -> str | None:
+        if rest is not None or name not in self.key_rows.names:
             return None
-        for i in range(self.rows):
-            if (self.data.get(f"attr-{i}-name") or "").strip() == name:
-                if rest and rest.startswith(".generator"):
-                    return f"attr-{i}-generator"
-                for part in ("presence", "max_length", "description"):
-                    if rest and rest.startswith(f".{part}"):
-                        return f"attr-{i}-{part}"
-                return f"attr-{i}-name"
-        return None
+        condition = "condition" in path or "when" in path
+        return f"key-{name}-{'when' if condition else 'template'}"
+
+    def _attribute_field(self, name: str, rest: str) -> str | None:
+        row = next(
+            (r for r in self.attribute_rows if r.raw("name").strip() == name), None
+        )
+        if row is None:
+            return None
+        part = next(
+            (
+                part
+                for part in ("generator", "presence", "max_length", "description")
+                if rest.startswith(f".{part}")
+            ),
+            "name",
+        )
+        return self.name_in_form(row, part)
 
     def examples(self) -> dict[str, str]:
         """The example values typed in the form, by attribute name."""
-        out = {}
-        for i in range(self.rows):
-            name = (self.data.get(f"attr-{i}-name") or "").strip()
-            if name and not self.data.get(f"attr-{i}-delete"):
-                out[name] = self.data.get(f"attr-{i}-example") or ""
-        return out
-
-
-def entity_from_data(data: Mapping[str, Any], form: EntityForm) -> d.Entity:
-    """The entity the form describes."""
-    previous = form.entity
-    attributes = []
-    for i in range(form.rows):
-        name = (data.get(f"attr-{i}-name") or "").strip()
-        if not name or data.get(f"attr-{i}-delete"):
-            continue
-        generator = data.get(f"attr-{i}-generator")
-        required = bool(data.get(f"attr-{i}-required"))
-        presence = _number(data.get(f"attr-{i}-presence"), float)
-        max_length = _number(data.get(f"attr-{i}-max_length"), int)
-        attributes.append(
-            d.Attribute(
-                name=name,
-                type=data.get(f"attr-{i}-type") or "S",
-                required=required,
-                presence=(
-                    presence
-                    if presence is not None and 0 <= presence <= 1
-                    else (1.0 if required else 0.5)
-                ),
-                generator=generator if isinstance(generator, d.Generator) else None,
-                description=str(data.get(f"attr-{i}-description") or "").strip(),
-                max_length=max_length if max_length and max_length > 0 else None,
-            )
-        )
-    keys = {}
-    for slot in form.slots:
-        name = slot.attribute.name
-        mode = data.get(f"key-{name}-mode")
-        template = data.get(f"key-{name}-template") or ""
-        if mode == KEY_ABSENT or not template:
-            continue
-        when = (data.get(f"key-{name}-when") or "").strip() if mode == KEY_WHEN else ""
-        # A NoSQL Workbench alias has no field of its own: it stays.
-        kept = previous.keys.get(name) if previous else None
-        keys[name] = d.KeyTemplate(template, when, kept.alias if kept else "")
-    return d.Entity(
-        name=data.get("name") or (previous.name if previous else ""),
-        description=data.get("description") or "",
-        attributes=tuple(attributes),
-        keys=d.freeze(keys),
-        sample=_sample(data, form),
-    )
-
-
-def _number(value: Any, kind: type) -> Any:
-    """A number from a cleaned value or from the text as typed (for the
-    live preview); None when empty or not a number."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return kind(value)
-    try:
-        return kind(str(value).strip())
-    except ValueError:
-        return None
-
-
-def sample_initial(sample: d.SampleSettings) -> dict[str, Any]:
-    """The form's sample fields for an entity's sample settings."""
-    count = sample.count
-    return {
-        "sample_distribution": count.distribution,
-        "sample_count": count.value if count.distribution == "fixed" else None,
-        "sample_min": count.low if count.distribution == "uniform" else None,
-        "sample_max": count.high if count.distribution != "fixed" else None,
-        "sample_s": count.s if count.distribution == "zipf" else None,
-        "hot_keys": sample.hot_keys or None,
-        "hot_share": sample.hot_share or None,
-    }
-
-
-def _sample(data: Mapping[str, Any], form: EntityForm) -> d.SampleSettings:
-    sample = form.entity.sample if form.entity else d.SampleSettings()
-    per = data.get("sample_per")
-    distribution = data.get("sample_distribution")
-    count = sample.count
-    if distribution == "fixed":
-        value = _number(data.get("sample_count"), int)
-        if value is not None and value >= 0:
-            count = d.Count("fixed", value=value)
-    elif distribution == "uniform":
-        low = _number(data.get("sample_min"), int)
-        high = _number(data.get("sample_max"), int)
-        if low is not None and high is not None:
-            count = d.Count("uniform", low=low, high=high)
-    elif distribution == "zipf":
-        high = _number(data.get("sample_max"), int)
-        s = _number(data.get("sample_s"), float)
-        if high is not None:
-            count = d.Count("zipf", high=high, s=s if s is not None else 1.2)
-    return d.SampleSettings(
-        count=count,
-        per=per if isinstance(per, str) else sample.per,
-        hot_keys=_number(data.get("hot_keys"), int) or 0,
-        hot_share=_number(data.get("hot_share"), float) or 0.0,
-    )
+        return {
+            name: row.raw("example")
+            for row in self.attribute_rows
+            if (name := row.raw("name").strip()) and not row.raw("delete")
+        }
 
 
 def entity_draft(form: EntityForm) -> d.Entity:
     """The entity as typed so far, for the live preview: whatever parses,
     without refusing anything."""
-    data = dict(form.data.items())
-    for i in range(form.rows):
-        try:
-            data[f"attr-{i}-generator"] = parse_generator(
-                data.get(f"attr-{i}-generator") or ""
-            )
-        except forms.ValidationError:
-            data[f"attr-{i}-generator"] = None
-        data[f"attr-{i}-required"] = data.get(f"attr-{i}-required") in (
-            "on",
-            "true",
-            "1",
-        )
-    name = (data.get("name") or "").strip()
-    data["name"] = (
+    values = form.draft()
+    name = values.get("name") or ""
+    values["name"] = (
         name
         if ENTITY_NAME.match(name)
         else (form.entity.name if form.entity else "New")
     )
-    return entity_from_data(data, form)
+    return form.entity_of(values, draft=True)

@@ -5,6 +5,7 @@ generator input."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,100 +165,28 @@ class GeneratorPickerForm(forms.Form):
         if generator is None or generator.kind not in BY_NAME:
             return cls(initial={"kind": "faker", "provider": "word"})
         params = d.thaw(generator.params)
-        value = params.get("value")
-        initial: dict[str, Any] = {"kind": generator.kind}
-        kind = generator.kind
-        if kind == "faker":
-            initial["provider"] = value or params.get("provider", "")
-        elif kind == "choice":
-            options = value if value is not None else params
-            if isinstance(options, dict):
-                initial["options"] = ", ".join(f"{k}: {w}" for k, w in options.items())
-            elif isinstance(options, list):
-                initial["options"] = ", ".join(str(o) for o in options)
-        elif kind in ("int", "decimal"):
-            initial.update(
-                low=params.get("min"),
-                high=params.get("max"),
-                places=params.get("places"),
-            )
-        elif kind in ("date", "timestamp"):
-            initial.update(start=params.get("from", ""), end=params.get("to", ""))
-        elif kind == "sequence":
-            initial.update(first=params.get("start"), width=params.get("width"))
-        elif kind == "bool":
-            initial["share"] = value if isinstance(value, (int, float)) else None
-        elif kind == "constant":
-            initial["value"] = "" if value is None else str(value)
-        elif kind in ("ref", "pick"):
-            initial["source"] = (
-                value if isinstance(value, str) else params.get("from", "")
-            )
-        elif kind == "template":
-            initial["template"] = value or ""
-        elif kind == "expires":
-            initial.update(moment=params.get("from", ""), days=params.get("days"))
-        return cls(initial=initial)
+        fields = _INITIAL.get(generator.kind)
+        initial = fields(params, params.get("value")) if fields else {}
+        return cls(initial={"kind": generator.kind, **initial})
 
     def generator(self) -> d.Generator | None:
         if not self.is_valid():
             return None
-        c = self.cleaned_data
-        kind = c["kind"]
-        params: dict[str, Any] = {}
-
-        def need(name: str, what: str) -> Any:
-            if c.get(name) in (None, ""):
-                self.add_error(name, f"{BY_NAME[kind].name} needs {what}.")
-            return c.get(name)
-
-        if kind == "faker":
-            params["value"] = need("provider", "a provider such as email")
-        elif kind == "choice":
-            params = _options(need("options", "at least one option") or "")
-        elif kind in ("int", "decimal"):
-            low, high = need("low", "the lowest value"), need("high", "the highest")
-            if low is not None and high is not None:
-                if low > high:
-                    self.add_error("high", "To is below From.")
-                as_number = int if kind == "int" else float
-                params = {"min": as_number(low), "max": as_number(high)}
-                if kind == "decimal" and c.get("places") is not None:
-                    params["places"] = c["places"]
-        elif kind in ("date", "timestamp"):
-            params = {
-                "from": need("start", "the first date"),
-                "to": need("end", "the last date"),
-            }
-        elif kind == "sequence":
-            if c.get("first") is not None:
-                params["start"] = c["first"]
-            if c.get("width"):
-                params["width"] = c["width"]
-        elif kind == "bool":
-            if c.get("share") is not None:
-                params["value"] = c["share"]
-        elif kind == "constant":
-            params["value"] = c.get("value", "")
-        elif kind in ("ref", "pick"):
-            params["value"] = need(
-                "source", "the entity and attribute, such as User.userId"
-            )
-        elif kind == "template":
-            params["value"] = need(
-                "template", "a template such as {firstName}-{lastName}"
-            )
-        elif kind == "expires":
-            days = need("days", "the number of days the item lives")
-            source = need("moment", "the attribute it counts from, such as createdAt")
-            if days is not None:
-                params = {
-                    "from": source,
-                    "days": int(days) if days == int(days) else float(days),
-                }
+        kind = self.cleaned_data["kind"]
+        build = _PARAMS.get(kind)
+        params = build(self) if build else {}
         if self.errors:
             return None
         return d.Generator(kind, d.freeze(params))
+
+    def need(self, name: str, what: str) -> Any:
+        """A field's value; an error on it when empty."""
+        value = self.cleaned_data.get(name)
+        if value in (None, ""):
+            self.add_error(
+                name, f"{BY_NAME[self.cleaned_data['kind']].name} needs {what}."
+            )
+        return value
 
     def text(self) -> str:
         """The generator as the design file writes it, '' if none."""
@@ -289,3 +218,105 @@ def current_generator(text: str) -> d.Generator | None:
         return parse_generator(text)
     except forms.ValidationError:
         return None
+
+
+# Each kind's picker fields from its parameters (`value`: the parameter
+# written without a name, `{faker: email}`), and back.
+
+
+def _choice_initial(params: dict[str, Any], value: Any) -> dict[str, Any]:
+    options = value if value is not None else params
+    if isinstance(options, dict):
+        return {"options": ", ".join(f"{k}: {w}" for k, w in options.items())}
+    if isinstance(options, list):
+        return {"options": ", ".join(str(o) for o in options)}
+    return {}
+
+
+_INITIAL: dict[str, Callable[[dict[str, Any], Any], dict[str, Any]]] = {
+    "faker": lambda p, v: {"provider": v or p.get("provider", "")},
+    "choice": _choice_initial,
+    "int": lambda p, v: {"low": p.get("min"), "high": p.get("max")},
+    "decimal": lambda p, v: {
+        "low": p.get("min"),
+        "high": p.get("max"),
+        "places": p.get("places"),
+    },
+    "date": lambda p, v: {"start": p.get("from", ""), "end": p.get("to", "")},
+    "timestamp": lambda p, v: {"start": p.get("from", ""), "end": p.get("to", "")},
+    "sequence": lambda p, v: {"first": p.get("start"), "width": p.get("width")},
+    "bool": lambda p, v: {"share": v if isinstance(v, (int, float)) else None},
+    "constant": lambda p, v: {"value": "" if v is None else str(v)},
+    "ref": lambda p, v: {"source": v if isinstance(v, str) else p.get("from", "")},
+    "pick": lambda p, v: {"source": v if isinstance(v, str) else p.get("from", "")},
+    "template": lambda p, v: {"template": v or ""},
+    "expires": lambda p, v: {"moment": p.get("from", ""), "days": p.get("days")},
+}
+
+
+def _range_params(form: GeneratorPickerForm) -> dict[str, Any]:
+    low, high = form.need("low", "the lowest value"), form.need("high", "the highest")
+    if low is None or high is None:
+        return {}
+    if low > high:
+        form.add_error("high", "To is below From.")
+    kind = form.cleaned_data["kind"]
+    as_number = int if kind == "int" else float
+    params = {"min": as_number(low), "max": as_number(high)}
+    places = form.cleaned_data.get("places")
+    if kind == "decimal" and places is not None:
+        params["places"] = places
+    return params
+
+
+def _sequence_params(form: GeneratorPickerForm) -> dict[str, Any]:
+    first, width = form.cleaned_data.get("first"), form.cleaned_data.get("width")
+    return {
+        **({"start": first} if first is not None else {}),
+        **({"width": width} if width else {}),
+    }
+
+
+def _expires_params(form: GeneratorPickerForm) -> dict[str, Any]:
+    days = form.need("days", "the number of days the item lives")
+    source = form.need("moment", "the attribute it counts from, such as createdAt")
+    if days is None:
+        return {}
+    return {"from": source, "days": int(days) if days == int(days) else float(days)}
+
+
+def _dates(form: GeneratorPickerForm) -> dict[str, Any]:
+    return {
+        "from": form.need("start", "the first date"),
+        "to": form.need("end", "the last date"),
+    }
+
+
+def _share(form: GeneratorPickerForm) -> dict[str, Any]:
+    share = form.cleaned_data.get("share")
+    return {"value": share} if share is not None else {}
+
+
+def _source(form: GeneratorPickerForm) -> dict[str, Any]:
+    return {
+        "value": form.need("source", "the entity and attribute, such as User.userId")
+    }
+
+
+_PARAMS: dict[str, Callable[[GeneratorPickerForm], dict[str, Any]]] = {
+    "faker": lambda f: {"value": f.need("provider", "a provider such as email")},
+    "choice": lambda f: _options(f.need("options", "at least one option") or ""),
+    "int": _range_params,
+    "decimal": _range_params,
+    "date": _dates,
+    "timestamp": _dates,
+    "sequence": _sequence_params,
+    "bool": _share,
+    "constant": lambda f: {"value": f.cleaned_data.get("value", "")},
+    "ref": _source,
+    "pick": _source,
+    "template": lambda f: {
+        "value": f.need("template", "a template such as {firstName}-{lastName}")
+    },
+    "expires": _expires_params,
+}

@@ -1,47 +1,41 @@
 """One access pattern: its operation, index, key condition, filter,
 parameters, transaction actions and what it promises to return; or, not
-keyed yet, only what it needs."""
+keyed yet, only what it needs. The repeated rows (key condition,
+parameters, predicates, actions) are formsets of pattern_rows' forms; this
+form shows and saves only what the chosen operation takes."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from dataclasses import field as dc_field
+from dataclasses import replace
 from typing import Any
 
 from django import forms
 
 from modeler import design as d
-from modeler.design_check import MAX_NAME, MAX_TEMPLATE
-from modeler.editor.forms.common import (
-    ATTRIBUTE_NAME,
-    BLANK_ROWS,
-    KEY_TYPE_CHOICES,
-    MAX_ROWS,
-    Choices,
-    VersionedForm,
-    _choices,
-    _filled_rows,
-    _names,
-    _row_count,
+from modeler.design_check import MAX_NAME
+from modeler.editor.forms.common import Choices, VersionedForm, _choices, _names
+from modeler.editor.forms.pattern_rows import (
+    ActionForm,
+    ActionFormSet,
+    ParameterFormSet,
+    PartitionKeyFormSet,
+    PredicateFormSet,
+    SortKeyFormSet,
+    action_initial,
+    key_initial,
+    parameter_initial,
+    predicate_initial,
+    present,
 )
-from modeler.keys import (
-    TemplateSyntaxError,
-    parse_template,
+from modeler.editor.forms.rows import (
+    RowForm,
+    Rows,
+    bind_keyed_rows,
+    bind_rows,
+    rows_posted,
 )
-
-# --- Access patterns ------------------------------------------------------------
-
-
-@dataclass
-class Row:
-    index: int
-    fields: dict[str, forms.BoundField]
-    keys: list[forms.BoundField] = dc_field(default_factory=list)  # actions only
-
-    def __getitem__(self, name: str) -> forms.BoundField:
-        return self.fields[name]
 
 
 def index_keys(
@@ -58,21 +52,6 @@ def index_keys(
     return (table.partition_key,), index.sort_key
 
 
-SORT_OPERATOR_CHOICES = Choices(
-    [
-        ("", "any (no condition)"),
-        ("=", "="),
-        ("<", "<"),
-        ("<=", "<="),
-        (">", ">"),
-        (">=", ">="),
-        ("between", "between"),
-        ("begins_with", "begins_with"),
-    ]
-)
-PREDICATE_OPERATOR_CHOICES = Choices(_choices(d.PREDICATE_OPERATORS))
-PARAMETER_TYPE_CHOICES = Choices([*KEY_TYPE_CHOICES, ("BOOL", "BOOL")])
-
 # What each operation takes, beyond its name, index and parameters.
 KEY_CONDITION_OPERATIONS = ("GetItem", "Query")
 FILTER_OPERATIONS = ("Query", "Scan")  # a filter and a limit
@@ -87,6 +66,23 @@ ACTION_CHOICES = {
     "BatchWriteItem": ("Put", "Delete"),
     "TransactWriteItems": ("Put", "Update", "Delete", "ConditionCheck"),
 }
+# A problem of the design check at one of these (after the pattern's
+# own path) goes beside this field.
+PATTERN_FIELDS = (
+    (".name", "name"),
+    (".index", "index"),
+    (".filter", "filter"),
+    (".limit", "limit"),
+    (".consistent_read", "consistent_read"),
+    (".scan_forward", "scan_forward"),
+    (".traffic", "peak_rps"),
+    (".expects.order_by", "order_by"),
+    (".expects", "expects_entities"),
+    (".needs.order_by", "order_by"),
+    (".needs", "expects_entities"),
+    (".projection", "projection"),
+)
+ACTION_PARTS = ("operation", "entity", *d.UPDATE_WAYS, "remove", "condition", "count")
 
 
 class PatternForm(VersionedForm):
@@ -141,30 +137,16 @@ class PatternForm(VersionedForm):
         widget=forms.TextInput(attrs={"class": "code", "spellcheck": "false"}),
     )
 
-    ROW_KINDS = {
-        "param": ("name", "type", "example"),
-        "where": ("attribute", "operator", "value", "value2"),
-        "action": (
-            "operation",
-            "entity",
-            *d.UPDATE_WAYS,
-            "remove",
-            "condition",
-            "count",
-        ),
-    }
-
     def __init__(
         self,
         *args: Any,
         design: d.Design,
         pattern: d.AccessPattern | None = None,
-        grow: bool = True,
+        more_rows: bool = False,
         **kwargs: Any,
     ) -> None:
-        """`grow=False` (a re-render when the operation or index changes)
-        keeps the filled rows and one or two blank ones, rather than adding
-        blank rows to those posted."""
+        """`more_rows`: the page's "More rows", a few blank rows of each
+        kind added to those posted."""
         super().__init__(*args, **kwargs)
         self.design = design
         self.pattern = pattern
@@ -179,136 +161,65 @@ class PatternForm(VersionedForm):
                 n for n in pattern.expects.entities if n not in entity_names
             ]
         self.fields["expects_entities"].choices = _choices(entity_names)
-        index_name = (
-            self.data.get(self.add_prefix("index"))
-            if self.is_bound
-            else self.initial.get("index")
-        ) or d.TABLE_INDEX
-        self.partition_attrs, self.sort_attrs = index_keys(table, index_name)
-        operation = (
-            self.data.get(self.add_prefix("operation"))
-            if self.is_bound
-            else self.initial.get("operation")
-        )
+        operation = self._chosen("operation")
         if operation == NEEDS_CHOICE:
             self.op = d.UNKEYED
         else:
             self.op = operation if operation in d.OPERATIONS else "Query"
         self.table_keys = table.key_attributes
-        for attr in self.partition_attrs:
-            self.fields[f"key-{attr.name}"] = forms.CharField(
-                max_length=MAX_TEMPLATE,
-                required=False,
-                strip=False,
-                label=f"{attr.name} =",
-                widget=forms.TextInput(
-                    attrs={
-                        "class": "code template-input",
-                        "spellcheck": "false",
-                        "autocomplete": "off",
-                    }
-                ),
-            )
-        for attr in self.sort_attrs:
-            self.fields[f"sort-{attr.name}-op"] = forms.ChoiceField(
-                choices=SORT_OPERATOR_CHOICES, required=False, label=f"{attr.name}"
-            )
-            for part in ("value", "value2"):
-                self.fields[f"sort-{attr.name}-{part}"] = forms.CharField(
-                    max_length=MAX_TEMPLATE,
-                    required=False,
-                    strip=False,
-                    label=f"{attr.name} {'value' if part == 'value' else 'and'}",
-                    widget=forms.TextInput(
-                        attrs={
-                            "class": "code template-input",
-                            "spellcheck": "false",
-                            "autocomplete": "off",
-                        }
-                    ),
-                )
-        self.row_counts = {}
-        action_ops = Choices(
-            [("", "—")] + _choices(ACTION_CHOICES.get(self.op, d.ACTION_OPERATIONS))
+        self.partition_attrs, self.sort_attrs = index_keys(
+            table, self._chosen("index") or d.TABLE_INDEX
         )
-        entity_choices = Choices([("", "—")] + _choices(entity_names))
-        for kind, parts in self.ROW_KINDS.items():
-            if self.is_bound and not grow:
-                count = _filled_rows(self.data, self.add_prefix(f"{kind}-"))
-            elif self.is_bound:
-                count = _row_count(
-                    self.data, self.add_prefix(f"{kind}-"), f"-{parts[0]}"
-                )
-            else:
-                count = self.initial.get(f"_{kind}_rows", 0)
-            count = min(count + (1 if kind == "action" else BLANK_ROWS), MAX_ROWS)
-            self.row_counts[kind] = count
-            for i in range(count):
-                for part in parts:
-                    name = f"{kind}-{i}-{part}"
-                    if part == "type":
-                        field: forms.Field = forms.ChoiceField(
-                            choices=PARAMETER_TYPE_CHOICES,
-                            initial="S",
-                            label="Type",
-                            required=False,
-                        )
-                    elif part == "operator":
-                        field = forms.ChoiceField(
-                            choices=PREDICATE_OPERATOR_CHOICES,
-                            initial="=",
-                            label="Operator",
-                            required=False,
-                        )
-                    elif part == "operation":
-                        field = forms.ChoiceField(
-                            choices=action_ops, required=False, label="Action"
-                        )
-                    elif part == "entity":
-                        field = forms.ChoiceField(
-                            choices=entity_choices, required=False, label="Entity"
-                        )
-                    else:
-                        field = forms.CharField(
-                            required=False,
-                            max_length=MAX_TEMPLATE,
-                            label=part.replace("2", " (and)").capitalize(),
-                            widget=forms.TextInput(
-                                attrs={"class": "code", "spellcheck": "false"}
-                            ),
-                        )
-                    self.fields[name] = field
-                if kind == "action":
-                    for attr in self.table_keys:
-                        self.fields[f"action-{i}-key-{attr.name}"] = forms.CharField(
-                            required=False,
-                            max_length=MAX_TEMPLATE,
-                            strip=False,
-                            label=f"{attr.name} =",
-                            widget=forms.TextInput(
-                                attrs={
-                                    "class": "code template-input",
-                                    "spellcheck": "false",
-                                    "autocomplete": "off",
-                                    "placeholder": "the entity's template",
-                                }
-                            ),
-                        )
-        self.fast_widgets()
+        self._bind_rows(entity_names, more_rows)
 
-    def rows(self, kind: str) -> list[Row]:
-        return [
-            Row(
-                i,
-                {part: self[f"{kind}-{i}-{part}"] for part in self.ROW_KINDS[kind]},
-                (
-                    [self[f"action-{i}-key-{a.name}"] for a in self.table_keys]
-                    if kind == "action"
-                    else []
-                ),
-            )
-            for i in range(self.row_counts[kind])
-        ]
+    def _chosen(self, name: str) -> Any:
+        """A field's value as posted, or (unbound) as initially."""
+        if self.is_bound:
+            return self.data.get(self.add_prefix(name))
+        return self.initial.get(name)
+
+    def _bind_rows(self, entity_names: list[str], more: bool) -> None:
+        self.partition_rows = bind_keyed_rows(
+            self,
+            PartitionKeyFormSet,
+            "key",
+            [a.name for a in self.partition_attrs],
+            per_row=[{"attribute": a} for a in self.partition_attrs],
+        )
+        self.sort_rows = bind_keyed_rows(
+            self,
+            SortKeyFormSet,
+            "sort",
+            [a.name for a in self.sort_attrs],
+            per_row=[{"attribute": a} for a in self.sort_attrs],
+        )
+        self.param_rows = bind_rows(self, ParameterFormSet, "param", more=more)
+        self.where_rows = bind_rows(self, PredicateFormSet, "where", more=more)
+        operations = ACTION_CHOICES.get(self.op, d.ACTION_OPERATIONS)
+        self.action_rows = bind_rows(
+            self,
+            ActionFormSet,
+            "action",
+            more=more,
+            form_kwargs={
+                "operations": Choices([("", "—"), *_choices(operations)]),
+                "entities": Choices([("", "—"), *_choices(entity_names)]),
+                "table_keys": self.table_keys,
+                "write": SINGLE_WRITES.get(self.op, ""),
+            },
+        )
+        for row in [*self._kept_key_rows(), *self._kept_action_rows()]:
+            # Typed for another operation: carried as typed, not checked.
+            row.kept = True
+
+    def row_sets(self) -> tuple[Rows, ...]:
+        return (
+            self.partition_rows,
+            self.sort_rows,
+            self.param_rows,
+            self.where_rows,
+            self.action_rows,
+        )
 
     # What the chosen operation takes: the form shows these and keeps the
     # others as typed (hidden), so switching back loses nothing; a save
@@ -351,70 +262,52 @@ class PatternForm(VersionedForm):
         return self.op in ("UpdateItem", "TransactWriteItems")
 
     @property
-    def shown_action_rows(self) -> list[Row]:
-        rows = self.action_rows if self.takes_actions else []
+    def shown_action_rows(self) -> list[ActionForm]:
+        rows = list(self.action_rows) if self.takes_actions else []
         return rows[:1] if self.single_write else rows
+
+    def _kept_key_rows(self) -> list[RowForm]:
+        """The key condition's rows, when the operation takes no key."""
+        return [] if self.takes_key else [*self.partition_rows, *self.sort_rows]
+
+    def _kept_action_rows(self) -> list[RowForm]:
+        """The action rows the operation does not show."""
+        return list(self.action_rows)[len(self.shown_action_rows) :]
+
+    def _kept_names(self) -> list[str]:
+        """The form's own fields the operation does not take."""
+        takes = {
+            "filter": self.takes_filter,
+            "limit": self.takes_limit,
+            "scan_forward": self.takes_order,
+            "consistent_read": self.takes_consistent,
+        }
+        return [name for name, taken in takes.items() if not taken]
 
     @property
     def kept_fields(self) -> list[forms.BoundField]:
         """The fields the chosen operation does not take, kept as typed."""
-        names = []
-        if not self.takes_key:
-            names += [f"key-{a.name}" for a in self.partition_attrs]
-            names += [
-                f"sort-{a.name}-{part}"
-                for a in self.sort_attrs
-                for part in ("op", "value", "value2")
-            ]
-        if not self.takes_filter:
-            names.append("filter")
-        if not self.takes_limit:
-            names.append("limit")
-        if not self.takes_order:
-            names.append("scan_forward")
-        if not self.takes_consistent:
-            names.append("consistent_read")
-        shown = {row.index for row in self.shown_action_rows}
-        for i in range(self.row_counts["action"]):
-            if i in shown:
-                continue
-            names += [f"action-{i}-{part}" for part in self.ROW_KINDS["action"]]
-            names += [f"action-{i}-key-{a.name}" for a in self.table_keys]
-        return [self[name] for name in names]
-
-    @property
-    def param_rows(self) -> list[Row]:
-        return self.rows("param")
-
-    @property
-    def where_rows(self) -> list[Row]:
-        return self.rows("where")
-
-    @property
-    def action_rows(self) -> list[Row]:
-        return self.rows("action")
+        return [
+            *(field for row in self._kept_key_rows() for field in row),
+            *(self[name] for name in self._kept_names()),
+            *(field for row in self._kept_action_rows() for field in row),
+        ]
 
     @property
     def partition_fields(self) -> list[forms.BoundField]:
-        return [self[f"key-{a.name}"] for a in self.partition_attrs]
+        return [row["value"] for row in self.partition_rows]
 
     @property
     def sort_fields(
         self,
     ) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
-        return [
-            (
-                self[f"sort-{a.name}-op"],
-                self[f"sort-{a.name}-value"],
-                self[f"sort-{a.name}-value2"],
-            )
-            for a in self.sort_attrs
-        ]
+        return [(row["op"], row["value"], row["value2"]) for row in self.sort_rows]
 
     @classmethod
     def initial_for(
         cls, design: d.Design, pattern: d.AccessPattern | None, version: int
     ) -> dict[str, Any]:
+        """What the pattern's page posts untouched (a new one's, for None)."""
         if pattern is None:
             return {
                 "version": version,
@@ -423,8 +316,12 @@ class PatternForm(VersionedForm):
                 "scan_forward": "forward",
                 "rps": 0,
                 "peak_rps": 0,
+                **rows_posted("param", []),
+                **rows_posted("where", []),
+                **rows_posted("action", [], blank=1),
             }
-        data: dict[str, Any] = {
+        expects = pattern.expects
+        return {
             "version": version,
             "name": pattern.name,
             "description": pattern.description,
@@ -437,310 +334,161 @@ class PatternForm(VersionedForm):
             "consistent_read": pattern.consistent_read,
             "rps": pattern.traffic.rps,
             "peak_rps": pattern.traffic.peak_rps,
+            **key_initial(pattern, index_keys(design.table, pattern.index)[0]),
+            **rows_posted("param", [parameter_initial(p) for p in pattern.parameters]),
+            **_expects_initial(expects),
+            **rows_posted(
+                "where",
+                [predicate_initial(p) for p in expects.where] if expects else [],
+            ),
+            **rows_posted(
+                "action", [action_initial(a) for a in pattern.actions], blank=1
+            ),
         }
-        partition, sort = index_keys(design.table, pattern.index)
-        partition_names = {a.name for a in partition}
-        for clause in pattern.key:
-            if clause.attribute in partition_names:
-                data[f"key-{clause.attribute}"] = (
-                    clause.values[0] if clause.values else ""
-                )
-            else:
-                data[f"sort-{clause.attribute}-op"] = clause.operator
-                values = list(clause.values) + ["", ""]
-                data[f"sort-{clause.attribute}-value"] = values[0]
-                data[f"sort-{clause.attribute}-value2"] = values[1]
-        for i, param in enumerate(pattern.parameters):
-            data |= {
-                f"param-{i}-name": param.name,
-                f"param-{i}-type": param.type,
-                f"param-{i}-example": param.example,
-            }
-        data["_param_rows"] = len(pattern.parameters)
-        if pattern.expects:
-            data["expects_entities"] = list(pattern.expects.entities)
-            data["order_by"] = ", ".join(pattern.expects.order_by)
-            for i, predicate in enumerate(pattern.expects.where):
-                values = list(predicate.values) + ["", ""]
-                if predicate.operator == "in":
-                    values = [", ".join(predicate.values), ""]
-                data |= {
-                    f"where-{i}-attribute": predicate.attribute,
-                    f"where-{i}-operator": predicate.operator,
-                    f"where-{i}-value": values[0],
-                    f"where-{i}-value2": values[1],
-                }
-            data["_where_rows"] = len(pattern.expects.where)
-        for i, action in enumerate(pattern.actions):
-            data |= {
-                f"action-{i}-operation": action.operation,
-                f"action-{i}-entity": action.entity,
-                **{
-                    f"action-{i}-{how}": ", ".join(
-                        f"{k}={v}" for k, v in getattr(action, how)
-                    )
-                    for how in d.UPDATE_WAYS
-                },
-                f"action-{i}-remove": ", ".join(action.remove),
-                f"action-{i}-condition": action.condition,
-                f"action-{i}-count": action.count,
-            }
-            for clause in action.key:
-                data[f"action-{i}-key-{clause.attribute}"] = (
-                    clause.values[0] if clause.values else ""
-                )
-        data["_action_rows"] = len(pattern.actions)
-        return data
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        for bound in self.kept_fields:
+        for name in self._kept_names():
             # Not part of what this operation saves: not refused either.
-            self._errors.pop(bound.name, None)
-        if self.errors:
-            return data
-        if self.unkeyed and not data.get("expects_entities"):
+            self._errors.pop(name, None)
+        if self.unkeyed and not data.get("expects_entities") and not self.errors:
             self.add_error(
                 "expects_entities",
                 "Choose what the pattern returns: a pattern not keyed yet is "
                 "stated by what it needs.",
             )
-        for i in range(self.row_counts["param"]):
-            name = (data.get(f"param-{i}-name") or "").strip()
-            if name and not ATTRIBUTE_NAME.match(name):
-                self.add_error(f"param-{i}-name", f"'{name}' is not a parameter name.")
-        for row in self.shown_action_rows:
-            i = row.index
-            used = self.single_write or data.get(f"action-{i}-operation")
-            if used and not data.get(f"action-{i}-entity"):
-                self.add_error(
-                    f"action-{i}-entity", "Choose the entity it writes or reads."
-                )
-            for how in d.UPDATE_WAYS:
-                try:
-                    _pairs(data.get(f"action-{i}-{how}") or "")
-                except ValueError as exc:
-                    self.add_error(f"action-{i}-{how}", str(exc))
-            for attr in self.table_keys:
-                value = data.get(f"action-{i}-key-{attr.name}") or ""
-                if value:
-                    try:
-                        parse_template(value)
-                    except TemplateSyntaxError as exc:
-                        self.add_error(f"action-{i}-key-{attr.name}", str(exc))
-        for attr in self.sort_attrs if self.takes_key else ():
-            op = data.get(f"sort-{attr.name}-op")
-            if op and not data.get(f"sort-{attr.name}-value"):
-                self.add_error(f"sort-{attr.name}-value", f"{op} needs a value.")
-            if op == "between" and not data.get(f"sort-{attr.name}-value2"):
-                self.add_error(
-                    f"sort-{attr.name}-value2", "between needs a second value."
-                )
         return data
 
     def to_pattern(self) -> d.AccessPattern:
-        return pattern_from_data(self.cleaned_data, self)
+        return self.pattern_of(self.cleaned_data)
+
+    def pattern_of(
+        self, values: Mapping[str, Any], *, draft: bool = False
+    ) -> d.AccessPattern:
+        """The pattern the values (cleaned, or as typed so far) and the
+        rows describe: only what its operation takes."""
+        key_rows = [*self.partition_rows, *self.sort_rows]
+        pattern = d.AccessPattern(
+            name=(values.get("name") or "").strip(),
+            operation=self.op,
+            description=(values.get("description") or "").strip(),
+            index=values.get("index") or d.TABLE_INDEX,
+            key=present(row.clause(draft=draft) for row in key_rows),
+            filter=(values.get("filter") or "").strip(),
+            projection=_names(values.get("projection") or ""),
+            scan_forward=values.get("scan_forward") != "reverse",
+            limit=values.get("limit"),
+            consistent_read=bool(values.get("consistent_read")),
+            parameters=present(row.parameter(draft=draft) for row in self.param_rows),
+            traffic=d.Traffic(
+                float(values.get("rps") or 0), float(values.get("peak_rps") or 0)
+            ),
+            expects=self._expects(values, draft=draft),
+            actions=present(row.action(draft=draft) for row in self.shown_action_rows),
+        )
+        return self._only_what_it_takes(pattern)
+
+    def _expects(
+        self, values: Mapping[str, Any], *, draft: bool
+    ) -> d.Expectation | None:
+        entities = tuple(values.get("expects_entities") or ())
+        if not entities:
+            return None
+        where = present(row.predicate(draft=draft) for row in self.where_rows)
+        return d.Expectation(entities, where, _names(values.get("order_by") or ""))
+
+    def _only_what_it_takes(self, pattern: d.AccessPattern) -> d.AccessPattern:
+        """The pattern without what its operation does not take (the
+        fields kept for the other operations)."""
+        left_out: dict[str, Any] = {}
+        if self.unkeyed:
+            left_out["index"] = d.TABLE_INDEX
+        if not self.takes_key:
+            left_out["key"] = ()
+        if not self.takes_filter:
+            left_out["filter"] = ""
+        if not self.takes_order:
+            left_out["scan_forward"] = True
+        if not self.takes_limit:
+            left_out["limit"] = None
+        if not self.takes_consistent:
+            left_out["consistent_read"] = False
+        return replace(pattern, **left_out)
 
     def field_for(self, path: str) -> str | None:
         tail = re.sub(r"^access_patterns\[\d+\]", "", path)
         if self.single_write and tail.startswith(".key"):
             # A single write's key is its action's (the design file's sugar).
             tail = ".actions[0]" + tail
-        match = re.match(r"^\.actions\[(\d+)\]\.key(?:\.([^.]+))?", tail)
-        if match:
-            i, name = match.groups()
-            names = [a.name for a in self.table_keys]
-            name = name if name in names else names[0]
-            return f"action-{i}-key-{name}"
-        match = re.match(r"^\.key\.([^.]+)", tail)
-        if match:
-            name = match.group(1)
-            if f"key-{name}" in self.fields:
-                return f"key-{name}"
-            return f"sort-{name}-value"
-        if tail == ".key" and self.partition_attrs:
-            return f"key-{self.partition_attrs[0].name}"
-        match = re.match(r"^\.parameters\.([^.]+)", tail)
-        if match:
-            for i in range(self.row_counts["param"]):
-                if self.raw(f"param-{i}-name").strip() == match.group(1):
-                    return f"param-{i}-{'example' if 'example' in tail else 'name'}"
-            return None
-        match = re.match(r"^\.(?:expects|needs)\.where\.([^.]+)", tail)
-        if match:
-            for i in range(self.row_counts["where"]):
-                if self.raw(f"where-{i}-attribute").strip() == match.group(1):
-                    return f"where-{i}-attribute"
-            return None
-        match = re.match(r"^\.actions\[(\d+)\]\.?(\w*)", tail)
-        if match:
-            part = (
-                match.group(2)
-                if match.group(2) in self.ROW_KINDS["action"]
-                else "operation"
-            )
-            return f"action-{match.group(1)}-{part}"
-        for prefix, field in (
-            (".name", "name"),
-            (".index", "index"),
-            (".filter", "filter"),
-            (".limit", "limit"),
-            (".consistent_read", "consistent_read"),
-            (".scan_forward", "scan_forward"),
-            (".traffic", "peak_rps"),
-            (".expects.order_by", "order_by"),
-            (".expects", "expects_entities"),
-            (".needs.order_by", "order_by"),
-            (".needs", "expects_entities"),
-            (".projection", "projection"),
-        ):
+        rules = (
+            (r"^\.actions\[(\d+)\]\.key(?:\.([^.]+))?", self._action_key_field),
+            (r"^\.key\.([^.]+)", self._key_field),
+            (r"^\.key$", self._first_key_field),
+            (r"^\.parameters\.([^.]+)", self._parameter_field),
+            (r"^\.(?:expects|needs)\.where\.([^.]+)", self._predicate_field),
+            (r"^\.actions\[(\d+)\]\.?(\w*)", self._action_field),
+        )
+        for rule, field in rules:
+            match = re.match(rule, tail)
+            if match:
+                return field(match)
+        return self._pattern_field(tail)
+
+    def _action_key_field(self, match: re.Match[str]) -> str:
+        i, name = match.groups()
+        names = [a.name for a in self.table_keys]
+        return f"action-{i}-key-{name if name in names else names[0]}"
+
+    def _key_field(self, match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name in self.partition_rows.names:
+            return f"key-{name}"
+        return f"sort-{name}-value"
+
+    def _first_key_field(self, match: re.Match[str]) -> str | None:
+        names = self.partition_rows.names
+        return f"key-{names[0]}" if names else None
+
+    def _parameter_field(self, match: re.Match[str]) -> str | None:
+        part = "example" if "example" in match.string else "name"
+        return self._row_named(self.param_rows, "name", match.group(1), part)
+
+    def _predicate_field(self, match: re.Match[str]) -> str | None:
+        return self._row_named(self.where_rows, "attribute", match.group(1))
+
+    def _row_named(
+        self, rows: Rows, field: str, name: str, part: str = ""
+    ) -> str | None:
+        """The `part` (else the `field`) of the first row whose `field` is
+        typed as `name`."""
+        for row in rows:
+            if row.raw(field).strip() == name:
+                return self.name_in_form(row, part or field)
+        return None
+
+    def _action_field(self, match: re.Match[str]) -> str:
+        i, part = match.groups()
+        return f"action-{i}-{part if part in ACTION_PARTS else 'operation'}"
+
+    def _pattern_field(self, tail: str) -> str | None:
+        for prefix, field in PATTERN_FIELDS:
             if tail.startswith(prefix):
                 return field
-        if re.match(r"^\.(" + "|".join(self.ROW_KINDS["action"][1:]) + ")", tail):
-            part = tail[1:].split(".")[0]
-            return f"action-0-{part}"
+        if re.match(r"^\.(" + "|".join(ACTION_PARTS[1:]) + ")", tail):
+            return f"action-0-{tail[1:].split('.')[0]}"
         return None
 
 
-def _pairs(text: str) -> tuple[tuple[str, str], ...]:
-    """`status=SHIPPED, shippedAt={shippedAt}` -> pairs."""
-    pairs = []
-    for part in text.split(","):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"Expected attribute=value, found '{part.strip()}'.")
-        pairs.append((name.strip(), value.strip()))
-    return tuple(pairs)
-
-
-def pattern_from_data(data: Mapping[str, Any], form: PatternForm) -> d.AccessPattern:
-    """The pattern the form describes: only what its operation takes (the
-    fields kept for the other operations are left out)."""
-    key = []
-    for attr in form.partition_attrs if form.takes_key else ():
-        value = data.get(f"key-{attr.name}") or ""
-        if value:
-            key.append(d.KeyClause(attr.name, "=", (value,)))
-    for attr in form.sort_attrs if form.takes_key else ():
-        op = data.get(f"sort-{attr.name}-op")
-        if not op:
-            continue
-        values = [data.get(f"sort-{attr.name}-value") or ""]
-        if op == "between":
-            values.append(data.get(f"sort-{attr.name}-value2") or "")
-        key.append(d.KeyClause(attr.name, op, tuple(values)))
-    params = []
-    for i in range(form.row_counts["param"]):
-        name = (data.get(f"param-{i}-name") or "").strip()
-        if name:
-            params.append(
-                d.Parameter(
-                    name,
-                    data.get(f"param-{i}-type") or "S",
-                    (data.get(f"param-{i}-example") or "").strip(),
-                )
-            )
-    where = []
-    for i in range(form.row_counts["where"]):
-        attribute = (data.get(f"where-{i}-attribute") or "").strip()
-        if not attribute:
-            continue
-        op = data.get(f"where-{i}-operator") or "="
-        value = (data.get(f"where-{i}-value") or "").strip()
-        if op in ("exists", "not_exists"):
-            values: tuple[str, ...] = ()
-        elif op == "in":
-            values = tuple(v.strip() for v in value.split(",") if v.strip())
-        elif op == "between":
-            values = (value, (data.get(f"where-{i}-value2") or "").strip())
-        else:
-            values = (value,)
-        where.append(d.Predicate(attribute, op, values))
-    entities = tuple(data.get("expects_entities") or ())
-    expects = (
-        d.Expectation(entities, tuple(where), _names(data.get("order_by") or ""))
-        if entities
-        else None
-    )
-    actions = []
-    for row in form.shown_action_rows:
-        i = row.index
-        if form.single_write:
-            operation = SINGLE_WRITES[form.op]
-            if not data.get(f"action-{i}-entity"):
-                continue
-        else:
-            operation = data.get(f"action-{i}-operation")
-            if not operation:
-                continue
-        update = operation == "Update"
-        updates = {}
-        for how in d.UPDATE_WAYS:
-            try:
-                pairs = _pairs(data.get(f"action-{i}-{how}") or "")
-            except ValueError:
-                pairs = ()
-            updates[how] = pairs if update else ()
-        action_key = tuple(
-            d.KeyClause(attr.name, "=", (value,))
-            for attr in form.table_keys
-            if (value := data.get(f"action-{i}-key-{attr.name}") or "")
-        )
-        actions.append(
-            d.Action(
-                operation=operation,
-                entity=data.get(f"action-{i}-entity") or "",
-                key=action_key,
-                **updates,
-                remove=_names(data.get(f"action-{i}-remove") or "") if update else (),
-                condition=(data.get(f"action-{i}-condition") or "").strip(),
-                count=(
-                    (data.get(f"action-{i}-count") or "").strip()
-                    if not form.single_write
-                    else ""
-                ),
-            )
-        )
-    limit = data.get("limit")
-    return d.AccessPattern(
-        name=(data.get("name") or "").strip(),
-        operation=form.op,
-        description=(data.get("description") or "").strip(),
-        index=(data.get("index") or d.TABLE_INDEX)
-        if not form.unkeyed
-        else d.TABLE_INDEX,
-        key=tuple(key),
-        filter=(data.get("filter") or "").strip() if form.takes_filter else "",
-        projection=_names(data.get("projection") or ""),
-        scan_forward=data.get("scan_forward") != "reverse" or not form.takes_order,
-        limit=limit if isinstance(limit, int) and form.takes_limit else None,
-        consistent_read=bool(data.get("consistent_read")) and form.takes_consistent,
-        parameters=tuple(params),
-        traffic=d.Traffic(
-            float(data.get("rps") or 0), float(data.get("peak_rps") or 0)
-        ),
-        expects=expects,
-        actions=tuple(actions),
-    )
+def _expects_initial(expects: d.Expectation | None) -> dict[str, Any]:
+    if expects is None:
+        return {}
+    return {
+        "expects_entities": list(expects.entities),
+        "order_by": ", ".join(expects.order_by),
+    }
 
 
 def pattern_draft(form: PatternForm) -> d.AccessPattern:
     """The pattern as typed so far, for the live request: bad numbers read
     as empty, nothing refused."""
-    data = form.draft_data()
-    entities = data.get("expects_entities") or ()
-    data["expects_entities"] = [entities] if isinstance(entities, str) else entities
-    try:
-        data["limit"] = int(data.get("limit") or "")
-    except (TypeError, ValueError):
-        data["limit"] = None
-    for name in ("rps", "peak_rps"):
-        try:
-            data[name] = float(data.get(name) or 0)
-        except (TypeError, ValueError):
-            data[name] = 0.0
-    consistent = str(data.get("consistent_read") or "").lower()
-    data["consistent_read"] = consistent in ("on", "true", "1")
-    return pattern_from_data(data, form)
+    return form.pattern_of(form.draft(), draft=True)
