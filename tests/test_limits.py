@@ -173,12 +173,11 @@ def test_an_edit_that_takes_the_sample_past_its_bytes_is_refused(owner):
         doc, sample=d.SampleSettings(count=d.Count("fixed", value=1_000))
     )
     with pytest.raises(editor_services.EditRefused) as refused:
-        editor_services.entity_update(
+        editor_services.design_edit(
             project=project,
             version=project.version,
             author=owner,
-            name="Doc",
-            entity=bigger,
+            edit=EntityUpdate("Doc", bigger),
         )
     [problem] = refused.value.problems
     assert problem.path == "entities.Doc.sample.count"
