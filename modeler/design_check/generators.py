@@ -4,8 +4,10 @@ entities and how many values one attribute can hold."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from modeler import design as d
 from modeler.design_check.common import ancestors, error, is_number, parse_iso
@@ -72,6 +74,28 @@ def generator_problems(
     return list(check_generator(design, entity, attr, attr.generator, "generator"))
 
 
+@dataclass(frozen=True)
+class _Generated:
+    """A generator where it is checked: `repeat` is how many of its values
+    one value of the attribute holds (lists and maps multiply it)."""
+
+    design: d.Design
+    entity: d.Entity
+    attr: d.Attribute
+    generator: d.Generator
+    path: str
+    repeat: int
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.generator.params
+
+    @property
+    def value(self) -> Any:
+        """The generator's one argument (`{bool: 0.3}`), if written so."""
+        return self.params.get("value")
+
+
 def check_generator(
     design: d.Design,
     entity: d.Entity,
@@ -82,7 +106,7 @@ def check_generator(
 ) -> Iterator[Problem]:
     """`repeat`: how many values of this generator one value of the
     attribute holds (lists and maps multiply it)."""
-    kind, params = generator.kind, generator.params
+    kind = generator.kind
     if kind not in GENERATOR_KINDS:
         yield error(
             path,
@@ -90,137 +114,189 @@ def check_generator(
             + ", ".join(GENERATOR_KINDS),
         )
         return
-    value = params.get("value")
-    if kind == "faker":
-        provider = value if value is not None else params.get("provider")
-        if not isinstance(provider, str) or provider not in _faker_providers():
+    checker = _CHECKERS.get(kind)
+    if checker is not None:
+        yield from checker(_Generated(design, entity, attr, generator, path, repeat))
+
+
+def _faker(at: _Generated) -> Iterator[Problem]:
+    params = at.params
+    provider = at.value if at.value is not None else params.get("provider")
+    if not isinstance(provider, str) or provider not in _faker_providers():
+        yield error(
+            at.path,
+            f"'{provider}' is not a Faker provider (such as "
+            "name, email, company, address, phone_number, sentence)",
+        )
+    elif problem := _faker_arguments_problem(
+        provider,
+        {
+            k: d.thaw(v)
+            for k, v in params.items()
+            if k not in ("provider", "value", "unique")
+        },
+    ):
+        yield error(at.path, problem)
+    if not isinstance(params.get("unique", False), bool):
+        yield error(at.path, "unique is true or false")
+
+
+def _choice(at: _Generated) -> Iterator[Problem]:
+    params = at.params
+    options = at.value if at.value is not None and len(params) == 1 else dict(params)
+    if isinstance(options, tuple):
+        weights = [1] * len(options)
+    elif isinstance(options, Mapping):
+        weights = list(options.values())
+    else:
+        yield error(
+            at.path,
+            "choice takes a list of options, [A, B], or options "
+            "with weights, {A: 1, B: 4}",
+        )
+        return
+    if not options:
+        yield error(at.path, "choice needs at least one option")
+    elif any(
+        isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in weights
+    ) or not any(weights):
+        yield error(
+            at.path,
+            "choice weights are numbers of 0 or more, at least "
+            "one above 0: {OPEN: 1, SHIPPED: 4}",
+        )
+
+
+def _number(at: _Generated) -> Iterator[Problem]:
+    """`int` and `decimal`."""
+    kind, params = at.generator.kind, at.params
+    low, high = params.get("min"), params.get("max")
+    if not is_number(low) or not is_number(high) or low > high:
+        yield error(at.path, f"{kind} needs numbers min and max, min <= max")
+    places = params.get("places", 2)
+    if kind == "decimal" and (not isinstance(places, int) or not 0 <= places <= 38):
+        yield error(at.path, "places is a whole number from 0 to 38")
+
+
+def _time(at: _Generated) -> Iterator[Problem]:
+    """`date` and `timestamp`."""
+    bounds = [at.params.get("from"), at.params.get("to")]
+    parsed = [parse_iso(b) for b in bounds]
+    if None in parsed:
+        yield error(
+            at.path,
+            f"{at.generator.kind} needs ISO-8601 'from' and 'to', such as "
+            "{from: 2025-01-01, to: 2026-06-30}",
+        )
+    elif parsed[0] > parsed[1]:
+        yield error(at.path, f"'from' ({bounds[0]}) is after 'to' ({bounds[1]})")
+
+
+def _sequence(at: _Generated) -> Iterator[Problem]:
+    params = at.params
+    for name in ("start", "width"):
+        if name in params and not (isinstance(params[name], int) and params[name] >= 0):
+            yield error(at.path, f"sequence {name} is a whole number of 0 or more")
+    width = params.get("width", 0)
+    if isinstance(width, int) and width > MAX_SEQUENCE_WIDTH:
+        yield error(at.path, f"sequence width is at most {MAX_SEQUENCE_WIDTH}")
+
+
+def _ref(at: _Generated) -> Iterator[Problem]:
+    return _check_reference(at.design, at.entity, at.value, at.path)
+
+
+def _pick(at: _Generated) -> Iterator[Problem]:
+    spec = at.value if at.value is not None else at.params
+    return _check_pick(at.design, spec, at.path)
+
+
+def _template(at: _Generated) -> Iterator[Problem]:
+    if not isinstance(at.value, str):
+        yield error(
+            at.path, "template needs text such as '{firstName}.{lastName}@example.com'"
+        )
+        return
+    for name in placeholders(at.value):
+        if name == at.attr.name or at.entity.attribute(name) is None:
             yield error(
-                path,
-                f"'{provider}' is not a Faker provider (such as "
-                "name, email, company, address, phone_number, sentence)",
+                at.path,
+                f"the template uses '{name}', which is not "
+                f"another attribute of {at.entity.name}",
             )
-        elif problem := _faker_arguments_problem(
-            provider,
-            {
-                k: d.thaw(v)
-                for k, v in params.items()
-                if k not in ("provider", "value", "unique")
-            },
-        ):
-            yield error(path, problem)
-        if not isinstance(params.get("unique", False), bool):
-            yield error(path, "unique is true or false")
-    elif kind == "choice":
-        options = value if value is not None and len(params) == 1 else dict(params)
-        if isinstance(options, tuple):
-            weights = [1] * len(options)
-        elif isinstance(options, Mapping):
-            weights = list(options.values())
-        else:
-            yield error(
-                path,
-                "choice takes a list of options, [A, B], or options "
-                "with weights, {A: 1, B: 4}",
-            )
-            return
-        if not options:
-            yield error(path, "choice needs at least one option")
-        elif any(
-            isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0
-            for w in weights
-        ) or not any(weights):
-            yield error(
-                path,
-                "choice weights are numbers of 0 or more, at least "
-                "one above 0: {OPEN: 1, SHIPPED: 4}",
-            )
-    elif kind in ("int", "decimal"):
-        low, high = params.get("min"), params.get("max")
-        if not is_number(low) or not is_number(high) or low > high:
-            yield error(path, f"{kind} needs numbers min and max, min <= max")
-        places = params.get("places", 2)
-        if kind == "decimal" and (not isinstance(places, int) or not 0 <= places <= 38):
-            yield error(path, "places is a whole number from 0 to 38")
-    elif kind in ("date", "timestamp"):
-        bounds = [params.get("from"), params.get("to")]
-        parsed = [parse_iso(b) for b in bounds]
-        if None in parsed:
-            yield error(
-                path,
-                f"{kind} needs ISO-8601 'from' and 'to', such as "
-                "{from: 2025-01-01, to: 2026-06-30}",
-            )
-        elif parsed[0] > parsed[1]:
-            yield error(path, f"'from' ({bounds[0]}) is after 'to' ({bounds[1]})")
-    elif kind == "sequence":
-        for name in ("start", "width"):
-            if name in params and not (
-                isinstance(params[name], int) and params[name] >= 0
-            ):
-                yield error(path, f"sequence {name} is a whole number of 0 or more")
-        width = params.get("width", 0)
-        if isinstance(width, int) and width > MAX_SEQUENCE_WIDTH:
-            yield error(path, f"sequence width is at most {MAX_SEQUENCE_WIDTH}")
-    elif kind == "ref":
-        yield from _check_reference(design, entity, value, path)
-    elif kind == "pick":
-        yield from _check_pick(design, value if value is not None else params, path)
-    elif kind == "template":
-        if not isinstance(value, str):
-            yield error(
-                path, "template needs text such as '{firstName}.{lastName}@example.com'"
-            )
-        else:
-            for name in placeholders(value):
-                if name == attr.name or entity.attribute(name) is None:
-                    yield error(
-                        path,
-                        f"the template uses '{name}', which is not "
-                        f"another attribute of {entity.name}",
-                    )
-    elif kind == "expires":
-        yield from _check_expires(entity, attr, params, path)
-    elif kind == "list":
-        inner = _inner_generator(params.get("of"))
-        low, high = params.get("min", 0), params.get("max", 5)
-        if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
-            yield error(path, "list min and max are whole numbers, min <= max")
-        elif repeat * high > MAX_VALUES_PER_ATTRIBUTE:
-            yield error(
-                path,
-                f"a value of {attr.name} could hold {repeat * high:,} elements; "
-                f"at most {MAX_VALUES_PER_ATTRIBUTE:,}",
-            )
-        elif inner is None:
-            yield error(path, "list needs 'of': the generator of its elements")
+
+
+def _expires(at: _Generated) -> Iterator[Problem]:
+    return _check_expires(at.entity, at.attr, at.params, at.path)
+
+
+def _list(at: _Generated) -> Iterator[Problem]:
+    params, path = at.params, at.path
+    inner = _inner_generator(params.get("of"))
+    low, high = params.get("min", 0), params.get("max", 5)
+    if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
+        yield error(path, "list min and max are whole numbers, min <= max")
+    elif at.repeat * high > MAX_VALUES_PER_ATTRIBUTE:
+        yield error(
+            path,
+            f"a value of {at.attr.name} could hold {at.repeat * high:,} elements; "
+            f"at most {MAX_VALUES_PER_ATTRIBUTE:,}",
+        )
+    elif inner is None:
+        yield error(path, "list needs 'of': the generator of its elements")
+    else:
+        yield from check_generator(
+            at.design, at.entity, at.attr, inner, f"{path}.of", at.repeat * max(high, 1)
+        )
+
+
+def _map(at: _Generated) -> Iterator[Problem]:
+    path = at.path
+    fields = at.params.get("fields")
+    if not isinstance(fields, Mapping) or not fields:
+        yield error(path, "map needs 'fields': a generator for each field")
+        return
+    if at.repeat * len(fields) > MAX_VALUES_PER_ATTRIBUTE:
+        yield error(
+            path,
+            f"a value of {at.attr.name} could hold {at.repeat * len(fields):,} "
+            f"elements; at most {MAX_VALUES_PER_ATTRIBUTE:,}",
+        )
+        return
+    for name, spec in fields.items():
+        inner = _inner_generator(spec)
+        if inner is None:
+            yield error(f"{path}.fields.{name}", "expected a generator")
         else:
             yield from check_generator(
-                design, entity, attr, inner, f"{path}.of", repeat * max(high, 1)
+                at.design, at.entity, at.attr, inner, f"{path}.fields.{name}", at.repeat
             )
-    elif kind == "map":
-        fields = params.get("fields")
-        if not isinstance(fields, Mapping) or not fields:
-            yield error(path, "map needs 'fields': a generator for each field")
-            return
-        if repeat * len(fields) > MAX_VALUES_PER_ATTRIBUTE:
-            yield error(
-                path,
-                f"a value of {attr.name} could hold {repeat * len(fields):,} "
-                f"elements; at most {MAX_VALUES_PER_ATTRIBUTE:,}",
-            )
-            return
-        for name, spec in fields.items():
-            inner = _inner_generator(spec)
-            if inner is None:
-                yield error(f"{path}.fields.{name}", "expected a generator")
-            else:
-                yield from check_generator(
-                    design, entity, attr, inner, f"{path}.fields.{name}", repeat
-                )
-    elif kind == "bool":
-        share = value if value is not None else params.get("true", 0.5)
-        if not is_number(share) or not 0 <= share <= 1:
-            yield error(path, "bool takes the share of true values, from 0 to 1")
+
+
+def _bool(at: _Generated) -> Iterator[Problem]:
+    share = at.value if at.value is not None else at.params.get("true", 0.5)
+    if not is_number(share) or not 0 <= share <= 1:
+        yield error(at.path, "bool takes the share of true values, from 0 to 1")
+
+
+# The checks of each kind of generator; uuid, ulid and constant take any
+# value.
+_CHECKERS: dict[str, Callable[[_Generated], Iterator[Problem]]] = {
+    "faker": _faker,
+    "choice": _choice,
+    "int": _number,
+    "decimal": _number,
+    "date": _time,
+    "timestamp": _time,
+    "sequence": _sequence,
+    "ref": _ref,
+    "pick": _pick,
+    "template": _template,
+    "expires": _expires,
+    "list": _list,
+    "map": _map,
+    "bool": _bool,
+}
 
 
 def _inner_generator(spec: object) -> d.Generator | None:

@@ -69,33 +69,7 @@ def check_indexes(table: d.Table) -> Iterator[Problem]:
         yield from _check_projection(index, path, table)
         if index.projection.type == "INCLUDE":
             projected += len(index.projection.attributes)
-        if index.capacity and not index.is_global:
-            yield error(
-                f"{path}.capacity",
-                "a local secondary index shares the "
-                "table's capacity and takes none of its own",
-            )
-        if (
-            index.is_global
-            and table.billing_mode == "PROVISIONED"
-            and not (index.capacity)
-        ):
-            yield error(
-                f"{path}.capacity",
-                "a global secondary index of a "
-                "PROVISIONED table needs read and write capacity units",
-            )
-        if (
-            index.is_global
-            and table.billing_mode == "PAY_PER_REQUEST"
-            and (index.capacity)
-        ):
-            yield error(
-                f"{path}.capacity",
-                "indexes of an on-demand table take no capacity units",
-            )
-        if index.capacity and index.is_global:
-            yield from check_scaling(index.capacity, f"{path}.capacity.auto_scaling")
+        yield from _check_capacity(index, path, table)
     if projected > MAX_PROJECTED_ATTRIBUTES:
         yield error(
             "table.indexes",
@@ -144,6 +118,28 @@ def _check_lsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Probl
             f"{path}.sort_key",
             "a local secondary index needs a sort key other than the table's",
         )
+
+
+def _check_capacity(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:
+    if index.capacity and not index.is_global:
+        yield error(
+            f"{path}.capacity",
+            "a local secondary index shares the "
+            "table's capacity and takes none of its own",
+        )
+    if index.is_global and table.billing_mode == "PROVISIONED" and not (index.capacity):
+        yield error(
+            f"{path}.capacity",
+            "a global secondary index of a "
+            "PROVISIONED table needs read and write capacity units",
+        )
+    if index.is_global and table.billing_mode == "PAY_PER_REQUEST" and (index.capacity):
+        yield error(
+            f"{path}.capacity",
+            "indexes of an on-demand table take no capacity units",
+        )
+    if index.capacity and index.is_global:
+        yield from check_scaling(index.capacity, f"{path}.capacity.auto_scaling")
 
 
 def _check_projection(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:

@@ -77,12 +77,24 @@ def _check_pattern(
         yield error(f"{path}.scan_forward", "a Scan has no order to reverse")
     if op not in ("Query",) and (pattern.limit is not None) and op != "Scan":
         yield error(f"{path}.limit", "only Query and Scan take a limit")
-    if pattern.filter and op not in ("Query", "Scan"):
+    if pattern.filter:
+        yield from _check_filter(pattern, keys, path)
+    yield from _check_traffic(pattern, path)
+    yield from _check_expectation(design, pattern, path)
+    yield from check_actions(design, pattern, path)
+    yield from _check_parameters(design, pattern, path)
+
+
+def _check_filter(
+    pattern: d.AccessPattern, keys: tuple, path: str
+) -> Iterator[Problem]:
+    op = pattern.operation
+    if op not in ("Query", "Scan"):
         yield error(
             f"{path}.filter",
             "only Query and Scan take a filter; use condition for writes",
         )
-    if pattern.filter and op == "Query":
+    if op == "Query":
         key_attrs = {a.name for part in keys for a in part}
         for word in re.findall(
             r"[A-Za-z_][A-Za-z0-9_]*", _without_placeholders(pattern.filter)
@@ -94,14 +106,9 @@ def _check_pattern(
                     "the index; a Query filter can only use non-key "
                     "attributes: put it in the key condition",
                 )
-    if pattern.filter:
-        problem = expression_problem(pattern.filter, "FilterExpression")
-        if problem:
-            yield error(f"{path}.filter", problem)
-    yield from _check_traffic(pattern, path)
-    yield from _check_expectation(design, pattern, path)
-    yield from check_actions(design, pattern, path)
-    yield from _check_parameters(design, pattern, path)
+    problem = expression_problem(pattern.filter, "FilterExpression")
+    if problem:
+        yield error(f"{path}.filter", problem)
 
 
 def _check_unkeyed_pattern(

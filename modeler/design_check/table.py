@@ -55,6 +55,16 @@ def check_table(table: d.Table) -> Iterator[Problem]:
             "table.encryption.kms_key",
             "expected a KMS key id, key ARN, alias (alias/name) or alias ARN",
         )
+    yield from _check_billing(table)
+    if table.encryption.kms_key and table.encryption.type != "KMS":
+        yield error(
+            "table.encryption.kms_key",
+            "a KMS key is only used with encryption type KMS",
+        )
+    yield from _check_tags(table)
+
+
+def _check_billing(table: d.Table) -> Iterator[Problem]:
     if table.billing_mode == "PROVISIONED" and table.capacity is None:
         yield error(
             "table.billing",
@@ -67,11 +77,9 @@ def check_table(table: d.Table) -> Iterator[Problem]:
         )
     if table.capacity:
         yield from check_scaling(table.capacity, "table.billing.auto_scaling")
-    if table.encryption.kms_key and table.encryption.type != "KMS":
-        yield error(
-            "table.encryption.kms_key",
-            "a KMS key is only used with encryption type KMS",
-        )
+
+
+def _check_tags(table: d.Table) -> Iterator[Problem]:
     if len(table.tags) > MAX_TAGS:
         yield error("table.tags", f"at most {MAX_TAGS} tags, found {len(table.tags)}")
     for key, value in table.tags:
