@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import dump_element
 from modeler.history.elements import changed_fields
 from modeler.history.merge import Clash

@@ -3,7 +3,7 @@ DynamoDB rules a design must follow to be deployable (shared/DOMAIN.md), one
 module per concern: the table, its indexes, entities, their generators,
 access patterns (their keys and actions), sample items, names and what the
 database can store. The key templates are checked by `modeler.keys`, the
-design's size by `modeler.limits`.
+design's size by `modeler.design_check.limits`.
 
 Paths are in the design file's terms (`table.indexes[1].sort_key`,
 `entities.Order.attributes.total`, `access_patterns[3].key.SK`) so the same
@@ -12,10 +12,13 @@ problems serve the YAML import, `check_design` and the editor.
 
 from __future__ import annotations
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.design_check.entities import check_entities
 from modeler.design_check.generators import GENERATOR_KINDS, generator_problems
 from modeler.design_check.indexes import check_indexes
+from modeler.design_check.limits import check_sample_size, check_shape
+from modeler.design_check.limits import current as current_limits
 from modeler.design_check.names import (
     MAX_CONDITION,
     MAX_NAME,
@@ -26,11 +29,8 @@ from modeler.design_check.patterns import check_patterns
 from modeler.design_check.sample_items import check_sample_items
 from modeler.design_check.storable import check_storable
 from modeler.design_check.table import check_table
-from modeler.kept import Kept
+from modeler.infra.lru import Kept
 from modeler.keys import check_keys
-from modeler.limits import check_sample_size, check_shape
-from modeler.limits import current as current_limits
-from modeler.problems import Problem
 
 __all__ = [
     "GENERATOR_KINDS",

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import placeholders
+from modeler.design.problems import Problem
 from modeler.design_check.common import (
     entity_attribute_names,
     error,
@@ -13,8 +15,6 @@ from modeler.design_check.common import (
     is_number_text,
 )
 from modeler.design_check.pattern_keys import check_full_key, index_keys
-from modeler.parameters import placeholders
-from modeler.problems import Problem
 
 MAX_TRANSACTION_ITEMS = 100
 MAX_BATCH_GET_ITEMS = 100

@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 from datetime import date, datetime
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.engine.errors import ValidationException
 from modeler.engine.types import number
-from modeler.problems import Problem
 
 
 def error(path: str, message: str) -> Problem:

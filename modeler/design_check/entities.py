@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.design_check.common import ancestors, error, warning
 from modeler.design_check.generators import check_generator
-from modeler.problems import Problem
 
 
 def check_entities(design: d.Design) -> Iterator[Problem]:

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import placeholders
+from modeler.design.problems import Problem
 from modeler.design_check.common import ancestors, error, is_number, parse_iso
-from modeler.parameters import placeholders
-from modeler.problems import Problem
 
 # Sample values: the elements one value of an attribute holds (lists and maps
 # nested in it multiplied), and the digits of a sequence.

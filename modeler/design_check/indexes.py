@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.design_check.common import error
 from modeler.design_check.table import TABLE_NAME, check_scaling
-from modeler.problems import Problem
 
 MAX_GSIS = 20  # the default quota per table
 MAX_LSIS = 5

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.design_check.common import error
-from modeler.limits import current as current_limits
-from modeler.problems import Problem
+from modeler.design_check.limits import current as current_limits
 
 MAX_NAME = 200  # project and access pattern names
 MAX_TEMPLATE = 2048

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import placeholders
+from modeler.design.problems import Problem
 from modeler.design_check.common import error
 from modeler.design_check.indexes import lsi_partition_key
-from modeler.parameters import placeholders
-from modeler.problems import Problem
 
 
 def index_keys(

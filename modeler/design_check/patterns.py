@@ -8,7 +8,9 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import used_parameter_names
+from modeler.design.problems import Problem
 from modeler.design_check.actions import check_actions
 from modeler.design_check.common import (
     entity_attribute_names,
@@ -21,8 +23,6 @@ from modeler.design_check.pattern_keys import (
     check_query_key,
     index_keys,
 )
-from modeler.parameters import used_parameter_names
-from modeler.problems import Problem
 
 
 def check_patterns(design: d.Design) -> Iterator[Problem]:

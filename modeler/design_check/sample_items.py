@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.design_check.common import error
 from modeler.engine.errors import ValidationException
 from modeler.engine.size import MAX_ITEM_SIZE, item_size
 from modeler.engine.types import from_wire, type_of
-from modeler.problems import Problem
 
 
 def check_sample_items(design: d.Design) -> Iterator[Problem]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.design_check.common import error
-from modeler.problems import Problem
 
 
 def check_storable(design: d.Design) -> list[Problem]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.design_check.common import error, warning
-from modeler.problems import Problem
 
 MAX_TAGS = 50
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")

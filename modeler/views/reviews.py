@@ -19,12 +19,12 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
 from modeler import diagrams, presenters, selectors
-from modeler import review_sessions as sessions
 from modeler.conversion import design_from_revision
-from modeler.forms import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
+from modeler.forms.reviews import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
 from modeler.jobs import services as jobs
 from modeler.models import ReviewComment, ReviewSession, Revision, ShareLink
 from modeler.presenters import key_map_rows
+from modeler.services import reviews as sessions
 from modeler.views.statuses import INVALID
 
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from modeler.forms import LoginForm
+from modeler.forms.accounts import LoginForm
 from modeler.views import (
     accounts,
     history,
@@ -55,10 +55,10 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("", include("modeler.urls_diagrams")),
-    path("", include("modeler.urls_editor")),
-    path("", include("modeler.urls_review")),
-    path("", include("modeler.urls_export")),
+    path("", include("modeler.urls.diagrams")),
+    path("", include("modeler.urls.editor")),
+    path("", include("modeler.urls.review")),
+    path("", include("modeler.urls.export")),
     path("", projects.project_list, name="project-list"),
     path("projects/new/", projects.project_create, name="project-create"),
     path("projects/import/", projects.project_import, name="project-import"),

@@ -8,16 +8,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.designfile import DEFAULT_MAX_BYTES, read_design
-from modeler.exporters.cloudformation_import import (
+from modeler.importers.cloudformation import (
     looks_like_cloudformation,
     read_cloudformation,
 )
-from modeler.exporters.tables_import import ALL_TABLES, TableChoice, TablesImport
-from modeler.exporters.terraform_import import looks_like_terraform, read_terraform
-from modeler.exporters.workbench_import import looks_like_workbench, read_workbench
-from modeler.problems import Problem
+from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
+from modeler.importers.terraform import looks_like_terraform, read_terraform
+from modeler.importers.workbench import looks_like_workbench, read_workbench
 
 YAML = "yaml"
 NOSQL_WORKBENCH = "nosql-workbench"

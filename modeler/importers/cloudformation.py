@@ -28,13 +28,15 @@ from typing import Any
 
 import yaml
 
+from modeler.design.problems import Problem
 from modeler.designfile import (
     MAX_DEPTH,
     YamlStructureError,
     check_yaml_structure,
     yaml_error_message,
 )
-from modeler.exporters.tables_import import (
+from modeler.importers.budget import Budget, ImportLimitError, import_budget, text_size
+from modeler.importers.tables import (
     ALL_TABLES,
     ImportedTable,
     Scaling,
@@ -50,14 +52,7 @@ from modeler.exporters.tables_import import (
     read_table_design,
     valid_table_name,
 )
-from modeler.import_budget import (
-    Budget,
-    ImportLimitError,
-    import_budget,
-    text_size,
-)
-from modeler.problems import Problem
-from modeler.textfiles import TextFileError, file_text
+from modeler.infra.textfiles import TextFileError, file_text
 
 SIMPLE_TABLE = "AWS::Serverless::SimpleTable"
 TABLE_TYPES = ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable", SIMPLE_TABLE)

@@ -19,7 +19,16 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from modeler.exporters.tables_import import (
+from modeler.design.problems import Problem
+from modeler.importers.budget import (
+    Budget,
+    ImportLimitError,
+    check_nesting,
+    import_budget,
+    nesting_message,
+    text_size,
+)
+from modeler.importers.tables import (
     ALL_TABLES,
     POLICY_SETTINGS,
     ImportedTable,
@@ -34,16 +43,7 @@ from modeler.exporters.tables_import import (
     read_table_design,
     valid_table_name,
 )
-from modeler.import_budget import (
-    Budget,
-    ImportLimitError,
-    check_nesting,
-    import_budget,
-    nesting_message,
-    text_size,
-)
-from modeler.problems import Problem
-from modeler.textfiles import TextFileError, file_text
+from modeler.infra.textfiles import TextFileError, file_text
 
 TABLE_TYPE = "aws_dynamodb_table"
 _REFERENCE = re.compile(r"^(var|local)\.([A-Za-z_][A-Za-z0-9_-]*)$")

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from modeler import design as d
-from modeler.problems import Problem
+from modeler.design import model as d
+from modeler.design.problems import Problem
 
 
 @dataclass(frozen=True)

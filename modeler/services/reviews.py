@@ -20,11 +20,11 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from modeler import design as d
 from modeler.conversion import design_from_revision
+from modeler.design import model as d
 from modeler.history.elements import elements
+from modeler.infra.mail import Mail, mails_send, one_line
 from modeler.jobs.services import design_review_get
-from modeler.mail import Mail, mails_send, one_line
 from modeler.models import (
     Project,
     ReviewComment,

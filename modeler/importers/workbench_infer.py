@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from modeler import design as d
-from modeler.import_budget import check_cpu
+from modeler.design import model as d
+from modeler.design.problems import Problem
+from modeler.importers.budget import check_cpu
 from modeler.keys import parse_template
 from modeler.keys.template import Placeholder
-from modeler.problems import Problem
 
 SCHEMA_TYPES = {
     "String": "S",

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
-from modeler import design as d
-from modeler.database import DATABASE_LOST
+from modeler.design import model as d
+from modeler.design.problems import has_errors
 from modeler.designfile import dump_design, read_design
+from modeler.infra.database import DATABASE_LOST
 from modeler.jobs.pickling import dumps, loads
 from modeler.models import Project, Revision
-from modeler.problems import has_errors
-from modeler.services import (
+from modeler.services.projects import (
     LimitError,
     StaleVersionError,
     project_revision_design,

@@ -5,15 +5,16 @@ without facets: by a type attribute when the items have one, else by the
 shapes of all their keys together, and key templates from the values
 (`CUST#123` and `CUST#456` give `CUST#{custId}`).
 
-This module reads what `modeler.dynamodb` fetched; it makes no request.
+This module reads what `modeler.infra.dynamodb` fetched; it makes no request.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from modeler import design as d
-from modeler.exporters.tables_import import (
+from modeler.design import model as d
+from modeler.design.problems import Problem
+from modeler.importers.tables import (
     ImportedTable,
     Scaling,
     TableReader,
@@ -23,13 +24,12 @@ from modeler.exporters.tables_import import (
     read_inferred_design,
     valid_table_name,
 )
-from modeler.exporters.workbench_infer import (
+from modeler.importers.workbench_infer import (
     EntityBuilder,
     Group,
     item_groups,
     unique_items,
 )
-from modeler.problems import Problem
 
 
 def table_properties(

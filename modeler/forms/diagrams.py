@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.diagrams import index_infos
 
 MAX_KEY_LENGTH = 2048  # a partition key value has at most 2048 bytes

@@ -20,16 +20,16 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design_check.limits import check_sample_size
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.files import file_exists
 from modeler.jobs.pickling import dumps, loads
 from modeler.jobs.runner import build_problem
 from modeler.jobs.services import simulation_job_for
-from modeler.limits import check_sample_size
 from modeler.models import Project, SimulationJob
 from modeler.sampledata import SampleDataError
-from modeler.services import StaleVersionError, project_revision_design
+from modeler.services.projects import StaleVersionError, project_revision_design
 from modeler.simulation import Simulation
 from modeler.simulation.cache import cached_simulation, data_digest
 

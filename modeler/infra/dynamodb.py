@@ -34,7 +34,7 @@ from botocore.exceptions import (
     PartialCredentialsError,
 )
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.types import item_from_wire, item_to_wire
 from modeler.simulation import PatternRun, Simulation
 from modeler.simulation.requests import create_table_request

@@ -23,9 +23,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
-from modeler.exporters.tables_import import (
+from modeler.importers.budget import ImportLimitError, check_cpu, import_budget
+from modeler.importers.tables import (
     ALL_TABLES,
     ImportedTable,
     Scaling,
@@ -39,7 +41,7 @@ from modeler.exporters.tables_import import (
     read_inferred_design,
     valid_table_name,
 )
-from modeler.exporters.workbench_infer import (
+from modeler.importers.workbench_infer import (
     EntityBuilder,
     Group,
     discriminator,
@@ -51,10 +53,8 @@ from modeler.exporters.workbench_infer import (
     schema_models,
     unique_items,
 )
-from modeler.exporters.workbench_values import BadValue, is_number, wire_value
-from modeler.import_budget import ImportLimitError, check_cpu, import_budget
-from modeler.problems import Problem
-from modeler.textfiles import TextFileError, file_text
+from modeler.importers.workbench_values import BadValue, is_number, wire_value
+from modeler.infra.textfiles import TextFileError, file_text
 
 VERSIONS = ("1.0", "2.0", "3.0")
 SEPARATORS = "#|:/"

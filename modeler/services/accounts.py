@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from modeler.mail import MailError, mail_send
+from modeler.infra.mail import MailError, mail_send
 
 User = get_user_model()
 
@@ -114,7 +114,7 @@ def account_confirm(*, uid: str, token: str) -> AbstractBaseUser | None:
 # A link that changes an account's address: signed with SECRET_KEY, and
 # naming the address it replaces, so it stops working once the address
 # changes (it is used, or another change came first).
-_EMAIL_CHANGE_SALT = "modeler.accounts.email-change"
+_EMAIL_CHANGE_SALT = "modeler.services.accounts.email-change"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.types import item_from_wire
 from modeler.history import elements
 from modeler.history.merge import revert

@@ -20,23 +20,19 @@ from typing import Any
 
 import yaml
 
-from modeler import design as d
-from modeler.design import default_max_capacity
+from modeler.design import model as d
+from modeler.design.model import default_max_capacity
+from modeler.design.problems import Problem
 from modeler.designfile import FORMAT, ReadResult, read_design
 from modeler.engine.types import item_from_wire
 from modeler.exporters.tabledef import DEFAULT_TARGET_UTILISATION as DEFAULT_TARGET
-from modeler.exporters.workbench_infer import (
-    EntityBuilder,
-    merge_colliding,
-    plain_json,
-)
-from modeler.import_budget import (
+from modeler.importers.budget import (
     ImportLimitError,
     check_cpu,
     check_nesting,
     nesting_message,
 )
-from modeler.problems import Problem
+from modeler.importers.workbench_infer import EntityBuilder, merge_colliding, plain_json
 from modeler.sampledata.recognise import EntityRecogniser
 
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
