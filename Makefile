@@ -10,6 +10,14 @@ ADDRESS ?= 127.0.0.1:8000
 
 venv: $(VENV)/.installed
 
+# What the tests synthesise the CDK exports with (aws-cdk-lib, the cdk CLI,
+# TypeScript), pinned in tests/cdk/package-lock.json; reinstalled only when
+# it changes. npm keeps its downloads in its cache (~/.npm) between clones.
+CDK_TOOLS := tests/cdk/node_modules/.installed
+$(CDK_TOOLS): tests/cdk/package-lock.json
+	npm ci --prefix tests/cdk --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Reinstalls only when a requirements file changed since the last install.
 $(VENV)/.installed: $(wildcard requirements*.txt)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,7 +40,7 @@ run: venv
 # tests that use the database run a second time on that database (the domain
 # and browser tests, once), on as many processes (each has a test database
 # of its own).
-test: venv
+test: venv $(CDK_TOOLS)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "== the database tests again, on $${TEST_DATABASE_URL%%:*}"; \

@@ -225,8 +225,14 @@ class _Dumper(yaml.SafeDumper):
 
 
 def export_cloudformation_yaml(design: d.Design, **options: Any) -> str:
+    return template_yaml(template(design, **options))
+
+
+def template_yaml(document: dict[str, Any]) -> str:
+    """A template as YAML: long-form intrinsics, keys in their order, no
+    anchors."""
     return yaml.dump(
-        template(design, **options),
+        document,
         Dumper=_Dumper,
         sort_keys=False,
         allow_unicode=True,

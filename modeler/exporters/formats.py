@@ -14,12 +14,19 @@ from typing import Any, Literal
 
 from modeler.design import model as d
 from modeler.designfile import dump_design
+from modeler.exporters.cdk import (
+    export_cdk_python,
+    export_cdk_typescript,
+    python_filename,
+    typescript_filename,
+)
 from modeler.exporters.cli import export_cli_json, follow_up_commands
 from modeler.exporters.cloudformation import (
     export_cloudformation_json,
     export_cloudformation_yaml,
 )
 from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
+from modeler.exporters.sam import export_sam
 from modeler.exporters.terraform import export_terraform
 
 
@@ -103,8 +110,13 @@ class ExportFormat:
     description: str
     options: tuple[Option, ...] = field(default=())
     linted: bool = False  # CloudFormation: cfn-lint checks it
+    # The download's name where the format needs its own (a Python module
+    # name); else the table's name with `suffix`.
+    filename_of: Callable[[d.Design], str] | None = None
 
     def filename(self, design: d.Design) -> str:
+        if self.filename_of is not None:
+            return self.filename_of(design)
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", design.table.name).strip("-.")
         return f"{stem or 'design'}{self.suffix}"
 
@@ -219,6 +231,40 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             _no_options(export_cloudformation_json),
             "The same template as JSON.",
             linted=True,
+        ),
+        ExportFormat(
+            "sam",
+            "AWS SAM",
+            ".sam.yaml",
+            "yaml",
+            "application/yaml",
+            _no_options(export_sam),
+            "The CloudFormation template with SAM's transform and a "
+            "TableNamePrefix parameter (a SimpleTable where the design fits "
+            "one): sam deploy.",
+            linted=True,
+        ),
+        ExportFormat(
+            "cdk-typescript",
+            "AWS CDK (TypeScript)",
+            "-table.ts",
+            "typescript",
+            "text/plain",
+            _no_options(export_cdk_typescript),
+            "A construct declaring the table, its indexes, auto scaling and "
+            "settings, with props for the name prefix, removal policy and "
+            "billing, and an app: cdk deploy.",
+            filename_of=typescript_filename,
+        ),
+        ExportFormat(
+            "cdk-python",
+            "AWS CDK (Python)",
+            "_table.py",
+            "python",
+            "text/x-python",
+            _no_options(export_cdk_python),
+            "The same construct and app in Python: cdk deploy.",
+            filename_of=python_filename,
         ),
         ExportFormat(
             "cli-json",

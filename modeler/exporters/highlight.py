@@ -15,6 +15,7 @@ _LEXERS = {
     "json": "json",
     "hcl": "terraform",
     "python": "python",
+    "typescript": "typescript",
     "shell": "bash",
 }
 MAX_HIGHLIGHTED = 400_000  # characters; longer text is shown plain

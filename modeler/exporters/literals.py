@@ -57,6 +57,28 @@ def python_docstring(text: str, indent: str = "") -> str:
     return '"""' + "".join(out) + '"""'
 
 
+def typescript_string(text: str) -> str:
+    """A double-quoted TypeScript (JavaScript) literal whose value is `text`:
+    JavaScript's escapes, \\uNNNN for other non-printable characters and
+    \\u{NNNNN} past the Basic Multilingual Plane. `${` is literal text in a
+    double-quoted string, unlike in a template literal."""
+    return (
+        '"'
+        + "".join(
+            _PYTHON_ESCAPES.get(c)
+            or (
+                c
+                if c.isprintable()
+                else f"\\u{ord(c):04x}"
+                if ord(c) <= 0xFFFF
+                else f"\\u{{{ord(c):x}}}"
+            )
+            for c in text
+        )
+        + '"'
+    )
+
+
 def hcl_string(text: str) -> str:
     """A quoted HCL string whose value is `text`: HCL's escapes (\\n, \\r,
     \\t, \\", \\\\, and \\uNNNN for other control characters) and `${`/`%{`

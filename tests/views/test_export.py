@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils.html import escape
 
+from modeler.conversion import design_from_project
 from modeler.design import model as d
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.models import Project
@@ -66,7 +67,10 @@ def test_each_format_previews_highlighted_and_downloads(project, viewer_client, 
     assert download.status_code == 200
     chosen = EXPORT_FORMATS[name]
     assert download["Content-Disposition"] == (
-        f'attachment; filename="order-management{chosen.suffix}"'
+        f'attachment; filename="{chosen.filename(design_from_project(project))}"'
+    )
+    assert chosen.filename(design_from_project(project)).startswith(
+        ("order-management", "order_management")
     )
     if chosen.language == "json":
         json.loads(download.content)
