@@ -57,11 +57,6 @@ class Review:
     def by_location(self) -> dict[tuple[str, str], list[Finding]]:
         return findings_by_location(self.findings)
 
-    def findings_for(self, kind: str, name: str) -> list[Finding]:
-        """The findings about one entity, attribute, index, pattern or the
-        table, errors first (an entity's include its attributes')."""
-        return self.by_location.get((kind, name), [])
-
     @property
     def unsimulated(self) -> bool:
         """The design has access patterns but none was simulated: nothing
