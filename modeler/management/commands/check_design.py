@@ -20,10 +20,20 @@ from modeler.management.design_source import (
     is_file_argument,
     read_design_file,
 )
-from modeler.review import ALSO_DESIGN_PROBLEMS, Prices, PricesError, review_design
+from modeler.review import Prices, PricesError, review_design
 from modeler.review.review import Review
 from modeler.sampledata import SampleDataError
 from modeler.simulation import Simulation
+
+ALSO_DESIGN_PROBLEMS = frozenset(
+    {
+        "unpadded-number",
+        "key-too-long",
+        "key-collision",
+        "strong-gsi-read",
+        "index-quota",
+    }
+)
 
 
 def _read(source: str) -> ReadResult:
@@ -89,7 +99,7 @@ class Command(BaseCommand):
                 errors += 1
             shown = [f for f in review.findings if f.code not in ALSO_DESIGN_PROBLEMS]
             for found in shown:
-                self.stdout.write(f"{file}: {found.line()}")
+                self.stdout.write(f"{file}: {found}")
             errors += sum(f.is_error for f in shown)
             others += sum(not f.is_error for f in shown)
             if options.get("cost"):
