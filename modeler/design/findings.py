@@ -45,6 +45,8 @@ class Severity(StrEnum):
 # The parts of a design a finding can be shown beside.
 LOCATION_KINDS = ("table", "index", "entity", "attribute", "pattern")
 CODE = re.compile(r"\A[a-z0-9]+(-[a-z0-9]+)*\Z")
+_CODES_SEEN: set[str] = set()
+_NO_FIGURES: Mapping[str, float] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -87,14 +89,19 @@ class Finding:
     why: str = ""
     evidence: tuple[str, ...] = ()
     # The numbers behind the evidence, by name, for tests and tools.
-    figures: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    figures: Mapping[str, float] = field(default_factory=lambda: _NO_FIGURES)
 
     def __post_init__(self) -> None:
-        if not CODE.match(self.code):
-            raise ValueError(f"malformed finding code {self.code!r}")
-        # Given as its word, the severity is kept as the enum (ValueError for
-        # an unknown one).
-        object.__setattr__(self, "severity", Severity(self.severity))
+        # A check can make thousands of findings (every pair of entities
+        # whose keys collide): each code is matched once.
+        if self.code not in _CODES_SEEN:
+            if not CODE.match(self.code):
+                raise ValueError(f"malformed finding code {self.code!r}")
+            _CODES_SEEN.add(self.code)
+        if type(self.severity) is not Severity:
+            # Given as its word, the severity is kept as the enum (ValueError
+            # for an unknown one).
+            object.__setattr__(self, "severity", Severity(self.severity))
 
     @property
     def path(self) -> str:
@@ -145,13 +152,13 @@ def finding(
     location = where if isinstance(where, Location) else Location(where, line=line)
     return Finding(
         code,
-        Severity(severity),
+        severity,  # type: ignore[arg-type]  # made the enum by the Finding
         location,
         message,
         fix,
         why,
         tuple(evidence),
-        MappingProxyType(dict(figures or {})),
+        MappingProxyType(dict(figures)) if figures else _NO_FIGURES,
     )
 
 

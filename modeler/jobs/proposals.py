@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
 from modeler.design import model as d
-from modeler.design.problems import has_errors
+from modeler.design.findings import has_errors
 from modeler.designfile import dump_design, read_design
 from modeler.infra.database import DATABASE_LOST
 from modeler.jobs.pickling import FORMAT, dumps, loads
