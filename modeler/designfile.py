@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from modeler.design import model as d
-from modeler.design.problems import Problem, has_errors
+from modeler.design.findings import Finding, error, has_errors, warning
 from modeler.design_check import check_design
 from modeler.infra.textfiles import TextFileError, file_text
 
@@ -48,7 +48,7 @@ class ReadResult:
     """The design, when the file has no error, and every problem found."""
 
     design: d.Design | None
-    problems: tuple[Problem, ...]
+    problems: tuple[Finding, ...]
 
     @property
     def ok(self) -> bool:
@@ -150,7 +150,12 @@ def _read_design(source: str | bytes, max_bytes: int) -> ReadResult:
     reader = _Reader(lines)
     for path, line in duplicates:
         reader.problems.append(
-            Problem("error", path, "appears twice; the second would be lost", line)
+            error(
+                "duplicate-key",
+                path,
+                "appears twice; the second would be lost",
+                line=line,
+            )
         )
     design = reader.design(data)
     problems = list(reader.problems)
@@ -161,7 +166,7 @@ def _read_design(source: str | bytes, max_bytes: int) -> ReadResult:
 
 
 def _failed(message: str) -> ReadResult:
-    return ReadResult(None, (Problem("error", "file", message),))
+    return ReadResult(None, (error("file-unreadable", "file", message),))
 
 
 def _index_lines(node: yaml.Node) -> tuple[dict[str, int], list[tuple[str, int]]]:
@@ -242,27 +247,25 @@ class _Reader:
 
     def __init__(self, lines: Mapping[str, int]) -> None:
         self.lines = lines
-        self.problems: list[Problem] = []
+        self.problems: list[Finding] = []
 
-    def locate(self, problem: Problem) -> Problem:
+    def locate(self, problem: Finding) -> Finding:
         if problem.line is not None:
             return problem
         path = problem.path
         while path:
             if path in self.lines:
-                return Problem(
-                    problem.severity, problem.path, problem.message, self.lines[path]
-                )
+                return problem.at_line(self.lines[path])
             path = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path)
             if path == problem.path:
                 break
         return problem
 
-    def error(self, path: str, message: str) -> None:
-        self.problems.append(self.locate(Problem("error", path or "file", message)))
+    def error(self, code: str, path: str, message: str) -> None:
+        self.problems.append(self.locate(error(code, path or "file", message)))
 
-    def warning(self, path: str, message: str) -> None:
-        self.problems.append(self.locate(Problem("warning", path, message)))
+    def warning(self, code: str, path: str, message: str) -> None:
+        self.problems.append(self.locate(warning(code, path, message)))
 
     # Typed accessors: each reports a problem and returns a default on a bad
     # value, so reading goes on and finds the next problem too.
@@ -271,12 +274,15 @@ class _Reader:
         if data is None:
             return {}
         if not isinstance(data, dict):
-            self.error(path, f"expected a mapping, found {_kind(data)}")
+            self.error(
+                "expected-mapping", path, f"expected a mapping, found {_kind(data)}"
+            )
             return {}
         if allowed:
             for key in data:
                 if key not in allowed:
                     self.error(
+                        "unknown-field",
                         _join(path, str(key)),
                         f"unknown field '{key}'; expected one of: "
                         + ", ".join(allowed),
@@ -287,7 +293,7 @@ class _Reader:
         if data is None:
             return []
         if not isinstance(data, list):
-            self.error(path, f"expected a list, found {_kind(data)}")
+            self.error("expected-list", path, f"expected a list, found {_kind(data)}")
             return []
         return data
 
@@ -295,11 +301,15 @@ class _Reader:
         value = data.get(key, _MISSING)
         if value is _MISSING or value is None:
             if default is _MISSING:
-                self.error(_join(path, key), "is required")
+                self.error("field-required", _join(path, key), "is required")
                 return ""
             return default
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            self.error(_join(path, key), f"expected text, found {_kind(value)}")
+            self.error(
+                "expected-text",
+                _join(path, key),
+                f"expected text, found {_kind(value)}",
+            )
             return "" if default is _MISSING else default
         return str(value)
 
@@ -312,7 +322,9 @@ class _Reader:
             listed = ", ".join(o for o in options if o)
             leave_out = f"; or leave {key} out" if "" in options else ""
             self.error(
-                _join(path, key), f"'{value}' is not one of: {listed}{leave_out}"
+                "not-a-choice",
+                _join(path, key),
+                f"'{value}' is not one of: {listed}{leave_out}",
             )
             return default
         return value
@@ -320,7 +332,11 @@ class _Reader:
     def boolean(self, data: dict, key: str, path: str, default: bool) -> bool:
         value = data.get(key, default)
         if not isinstance(value, bool):
-            self.error(_join(path, key), f"expected true or false, found {value!r}")
+            self.error(
+                "expected-boolean",
+                _join(path, key),
+                f"expected true or false, found {value!r}",
+            )
             return default
         return value
 
@@ -335,14 +351,22 @@ class _Reader:
         value = data.get(key, _MISSING)
         if value is _MISSING or value is None:
             if default is _MISSING:
-                self.error(_join(path, key), "is required")
+                self.error("field-required", _join(path, key), "is required")
                 return minimum
             return default
         if isinstance(value, bool) or not isinstance(value, int):
-            self.error(_join(path, key), f"expected a whole number, found {value!r}")
+            self.error(
+                "expected-whole-number",
+                _join(path, key),
+                f"expected a whole number, found {value!r}",
+            )
             return minimum
         if value < minimum:
-            self.error(_join(path, key), f"must be at least {minimum}, found {value}")
+            self.error(
+                "below-minimum",
+                _join(path, key),
+                f"must be at least {minimum}, found {value}",
+            )
             return minimum
         return value
 
@@ -353,10 +377,18 @@ class _Reader:
             or not isinstance(value, (int, float))
             or not math.isfinite(value)
         ):
-            self.error(_join(path, key), f"expected a number, found {value!r}")
+            self.error(
+                "expected-number",
+                _join(path, key),
+                f"expected a number, found {value!r}",
+            )
             return default
         if value < 0:
-            self.error(_join(path, key), f"must not be negative, found {value}")
+            self.error(
+                "negative-number",
+                _join(path, key),
+                f"must not be negative, found {value}",
+            )
             return default
         return float(value)
 
@@ -365,7 +397,11 @@ class _Reader:
         result = []
         for i, item in enumerate(items):
             if not isinstance(item, str) or not item:
-                self.error(f"{path}[{i}]", f"expected a name, found {_kind(item)}")
+                self.error(
+                    "expected-name",
+                    f"{path}[{i}]",
+                    f"expected a name, found {_kind(item)}",
+                )
             else:
                 result.append(item)
         return tuple(result)
@@ -389,6 +425,7 @@ class _Reader:
         if not top:
             if not self.problems:
                 self.error(
+                    "not-a-design",
                     "file",
                     "expected a design: a mapping with 'format', "
                     "'name', 'table', 'entities' and 'access_patterns'",
@@ -397,6 +434,7 @@ class _Reader:
         fmt = top.get("format")
         if fmt != FORMAT:
             self.error(
+                "format-unknown",
                 "format",
                 f"expected '{FORMAT}', found {fmt!r}"
                 if fmt is not None
@@ -480,7 +518,7 @@ class _Reader:
 
     def table(self, data: Any) -> d.Table | None:
         if data is _MISSING:
-            self.error("table", "is required")
+            self.error("field-required", "table", "is required")
             return None
         spec = self.mapping(
             data,
@@ -501,7 +539,7 @@ class _Reader:
             ),
         )
         if "partition_key" not in spec:
-            self.error("table.partition_key", "is required")
+            self.error("field-required", "table.partition_key", "is required")
             return None
         billing = self.mapping(
             spec.get("billing"),
@@ -523,6 +561,7 @@ class _Reader:
             )
         elif billing.get("auto_scaling") is not None:
             self.error(
+                "auto-scaling-without-capacity",
                 "table.billing.auto_scaling",
                 "scales provisioned capacity: give read and write units too",
             )
@@ -532,7 +571,11 @@ class _Reader:
         tags = self.mapping(spec.get("tags"), "table.tags")
         for key, value in tags.items():
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-                self.error(f"table.tags.{key}", f"expected text, found {_kind(value)}")
+                self.error(
+                    "expected-text",
+                    f"table.tags.{key}",
+                    f"expected text, found {_kind(value)}",
+                )
         return d.Table(
             name=self.text(spec, "name", "table"),
             partition_key=self.key_attribute(
@@ -621,6 +664,7 @@ class _Reader:
             path = f"entities.{name}"
             if not isinstance(name, str) or not _ENTITY_NAME.match(name):
                 self.error(
+                    "entity-name",
                     path,
                     "an entity name starts with a letter and has only "
                     "letters, digits and underscores (at most 64)",
@@ -657,6 +701,7 @@ class _Reader:
     def attribute(self, name: str, data: Any, path: str) -> d.Attribute:
         if not _ATTRIBUTE_NAME.match(name):
             self.error(
+                "attribute-name",
                 path,
                 "an attribute name starts with a letter or '_' and has "
                 "only letters, digits, '_', '.' and '-'",
@@ -682,6 +727,7 @@ class _Reader:
         presence = self.number(spec, "presence", path, 1.0 if required else 0.5)
         if presence > 1 or (required and presence < 1):
             self.error(
+                "presence-range",
                 f"{path}.presence",
                 "is the share of items that have the "
                 "attribute, from 0 to 1, and 1 for a required attribute",
@@ -706,6 +752,7 @@ class _Reader:
                 params = {"value": params}
             return d.Generator(str(kind), d.freeze(_plain(params)))
         self.error(
+            "generator-malformed",
             path,
             "expected a generator: a name such as 'ulid', or one "
             "'kind: parameters' pair such as '{int: {min: 1, max: 9}}'",
@@ -725,7 +772,9 @@ class _Reader:
     def count(self, data: Any, path: str) -> d.Count:
         if isinstance(data, int) and not isinstance(data, bool):
             if data < 0:
-                self.error(path, f"must not be negative, found {data}")
+                self.error(
+                    "negative-number", path, f"must not be negative, found {data}"
+                )
             return d.Count("fixed", value=max(data, 0))
         if isinstance(data, dict) and len(data) == 1:
             kind, params = next(iter(data.items()))
@@ -735,18 +784,26 @@ class _Reader:
                 low = self.integer(spec, "min", cpath)
                 high = self.integer(spec, "max", cpath)
                 if high < low:
-                    self.error(cpath, f"max ({high}) is less than min ({low})")
+                    self.error(
+                        "count-bounds", cpath, f"max ({high}) is less than min ({low})"
+                    )
                 return d.Count("uniform", low=low, high=high)
             if kind == "zipf":
                 spec = self.mapping(params, cpath, allowed=("s", "max"))
                 s = self.number(spec, "s", cpath, 1.2)
                 if s <= 0:
-                    self.error(f"{cpath}.s", "the exponent must be above 0")
+                    self.error(
+                        "count-zipf-exponent",
+                        f"{cpath}.s",
+                        "the exponent must be above 0",
+                    )
                 return d.Count(
                     "zipf", high=self.integer(spec, "max", cpath, minimum=1), s=s
                 )
         self.error(
-            path, "expected a whole number, {uniform: {min, max}} or {zipf: {s, max}}"
+            "count-malformed",
+            path,
+            "expected a whole number, {uniform: {min, max}} or {zipf: {s, max}}",
         )
         return d.Count("fixed", value=0)
 
@@ -757,7 +814,11 @@ class _Reader:
         hot = self.mapping(spec.get("hot"), f"{path}.hot", allowed=("keys", "share"))
         share = self.number(hot, "share", f"{path}.hot", 0.0) if hot else 0.0
         if share > 1:
-            self.error(f"{path}.hot.share", f"is a fraction from 0 to 1, found {share}")
+            self.error(
+                "hot-share",
+                f"{path}.hot.share",
+                f"is a fraction from 0 to 1, found {share}",
+            )
         return d.SampleSettings(
             count=self.count(spec.get("count", 10), f"{path}.count"),
             per=self.text(spec, "per", path, ""),
@@ -771,7 +832,7 @@ class _Reader:
         for i, item in enumerate(items):
             problem = _dynamodb_item_problem(item)
             if problem:
-                self.error(f"sample_data.items[{i}]", problem)
+                self.error("item-malformed", f"sample_data.items[{i}]", problem)
         return d.SampleData(
             seed=self.integer(spec, "seed", "sample_data", 1),
             items=tuple(
@@ -787,6 +848,7 @@ class _Reader:
             return self.unkeyed_pattern(spec, path)
         if "needs" in spec:
             self.error(
+                "needs-with-operation",
                 f"{path}.needs",
                 "a pattern with an operation states what it returns under "
                 "expects; leave out operation to have its keys proposed",
@@ -794,6 +856,7 @@ class _Reader:
         operation = self.choice(spec, "operation", path, d.OPERATIONS, "Query")
         if "operation" not in spec:
             self.error(
+                "operation-required",
                 f"{path}.operation",
                 "is required (or state what the pattern reads under needs, "
                 "to have its keys proposed)",
@@ -809,6 +872,7 @@ class _Reader:
             for field in ("entity", *d.UPDATE_WAYS, "remove", "condition"):
                 if field in spec:
                     self.error(
+                        "field-not-for-operation",
                         f"{path}.{field}",
                         f"is for PutItem, UpdateItem and "
                         f"DeleteItem; {operation} does not take it",
@@ -823,6 +887,7 @@ class _Reader:
             )
         elif "actions" in spec:
             self.error(
+                "actions-unsupported",
                 f"{path}.actions",
                 "only batch and transaction operations take a list of actions",
             )
@@ -843,6 +908,7 @@ class _Reader:
         for field in spec:
             if field in _PATTERN_FIELDS and field not in _NEEDS_FIELDS:
                 self.error(
+                    "needs-with-expects",
                     f"{path}.{field}",
                     "a pattern stated by needs says what it returns there, "
                     "not under expects"
@@ -895,6 +961,7 @@ class _Reader:
             operator, value = next(iter(data.items()))
             if operator not in operators:
                 self.error(
+                    "operator-unknown",
                     path,
                     f"unknown operator '{operator}'; expected one of: "
                     + ", ".join(operators),
@@ -903,6 +970,7 @@ class _Reader:
             if operator in ("exists", "not_exists"):
                 if not isinstance(value, bool):
                     self.error(
+                        "expected-boolean",
                         f"{path}.{operator}",
                         f"expected true or false, found {_kind(value)}",
                     )
@@ -914,18 +982,29 @@ class _Reader:
             if operator in ("between", "in"):
                 values = self.sequence(value, f"{path}.{operator}")
                 if operator == "between" and len(values) != 2:
-                    self.error(f"{path}.between", "expected two values: [low, high]")
+                    self.error(
+                        "between-values",
+                        f"{path}.between",
+                        "expected two values: [low, high]",
+                    )
                 if not all(_is_scalar(v) for v in values):
-                    self.error(f"{path}.{operator}", "expected a list of values")
+                    self.error(
+                        "expected-list",
+                        f"{path}.{operator}",
+                        "expected a list of values",
+                    )
                     return operator, ()
                 return operator, tuple(_scalar_text(v) for v in values)
             if not _is_scalar(value):
                 self.error(
-                    f"{path}.{operator}", f"expected a value, found {_kind(value)}"
+                    "expected-value",
+                    f"{path}.{operator}",
+                    f"expected a value, found {_kind(value)}",
                 )
                 return operator, ()
             return operator, (_scalar_text(value),)
         self.error(
+            "predicate-malformed",
             path,
             "expected a value or one 'operator: value' pair such as "
             '{begins_with: "ORDER#"}',
@@ -961,6 +1040,7 @@ class _Reader:
         )
         if not entities:
             self.error(
+                "expects-entity-required",
                 f"{path}.entity",
                 "is required: the entity (or list of entities) the pattern returns",
             )
@@ -993,6 +1073,7 @@ class _Reader:
         operation = spec.get("operation")
         if operation not in d.ACTION_OPERATIONS:
             self.error(
+                "action-operation-unknown",
                 f"{path}.operation",
                 f"{operation!r} is not one of: " + ", ".join(d.ACTION_OPERATIONS),
             )
@@ -1005,6 +1086,7 @@ class _Reader:
             ).items():
                 if not _is_scalar(value):
                     self.error(
+                        "expected-value",
                         f"{path}.{how}.{attribute}",
                         f"expected a value or template, found {_kind(value)}",
                     )
@@ -1014,7 +1096,9 @@ class _Reader:
         count = spec.get("count", "")
         if not _is_scalar(count):
             self.error(
-                f"{path}.count", "expected a number or a template such as '{itemCount}'"
+                "action-count",
+                f"{path}.count",
+                "expected a number or a template such as '{itemCount}'",
             )
             count = ""
         return d.Action(

@@ -18,7 +18,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from modeler.design.problems import SEVERITIES, has_errors
+from modeler.design.findings import Severity, has_errors
 from modeler.designfile import dump_design, read_design
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
@@ -117,7 +117,7 @@ def assert_read_cleanly(text: str | bytes) -> None:
     result = read_design(text)
     assert isinstance(result.problems, tuple)
     for problem in result.problems:
-        assert problem.severity in SEVERITIES
+        assert problem.severity in Severity
         assert isinstance(problem.path, str) and problem.message
     if result.design is None:
         assert has_errors(list(result.problems))

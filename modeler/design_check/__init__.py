@@ -13,7 +13,7 @@ problems serve the YAML import, `check_design` and the editor.
 from __future__ import annotations
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.design_check.entities import check_entities
 from modeler.design_check.generators import GENERATOR_KINDS, generator_problems
 from modeler.design_check.indexes import check_indexes
@@ -45,10 +45,10 @@ __all__ = [
 # The problems of the designs checked last, by their content and the limits
 # they were checked against: a page checks the design it shows, and a save
 # checks the edited design, then the saved one, then shows it.
-_checked: Kept[tuple[Problem, ...]] = Kept(64)
+_checked: Kept[tuple[Finding, ...]] = Kept(64)
 
 
-def check_design(design: d.Design) -> list[Problem]:
+def check_design(design: d.Design) -> list[Finding]:
     """Every problem of the design, errors first within each part. A design
     past the limits on its shape gets only those problems: the other checks
     would take time in proportion to its excess."""
@@ -60,8 +60,8 @@ def check_design(design: d.Design) -> list[Problem]:
     return list(problems)
 
 
-def _check(design: d.Design) -> list[Problem]:
-    problems: list[Problem] = check_shape(design)
+def _check(design: d.Design) -> list[Finding]:
+    problems: list[Finding] = check_shape(design)
     if problems:
         return problems
     problems += check_storable(design)

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, error
 from modeler.design.parameters import placeholders
-from modeler.design.problems import Problem
 from modeler.design_check.common import (
     entity_attribute_names,
-    error,
     expression_problem,
     is_number_text,
 )
@@ -23,10 +22,12 @@ MAX_BATCH_WRITE_ITEMS = 25
 
 def check_actions(
     design: d.Design, pattern: d.AccessPattern, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     op = pattern.operation
     if op in d.MULTI_ITEM_OPERATIONS and not pattern.actions:
-        yield error(f"{path}.actions", f"{op} needs a list of actions")
+        yield error(
+            "actions-required", f"{path}.actions", f"{op} needs a list of actions"
+        )
     allowed = {
         "BatchGetItem": ("Get",),
         "TransactGetItems": ("Get",),
@@ -39,6 +40,7 @@ def check_actions(
         apath = path if single else f"{path}.actions[{i}]"
         if allowed and action.operation not in allowed:
             yield error(
+                "action-operation",
                 f"{apath}.operation",
                 f"{op} takes "
                 + ", ".join(allowed)
@@ -46,7 +48,11 @@ def check_actions(
             )
         entity = design.entity(action.entity)
         if entity is None:
-            yield error(f"{apath}.entity", f"unknown entity '{action.entity}'")
+            yield error(
+                "action-unknown-entity",
+                f"{apath}.entity",
+                f"unknown entity '{action.entity}'",
+            )
             continue
         if action.key:
             yield from check_full_key(
@@ -55,6 +61,7 @@ def check_actions(
         known = entity_attribute_names(design, [entity])
         if action.operation != "Update" and action.updated:
             yield error(
+                "update-ways-outside-update",
                 apath,
                 ", ".join(d.UPDATE_WAYS) + " and remove belong to Update actions",
             )
@@ -62,12 +69,13 @@ def check_actions(
         if action.condition:
             problem = expression_problem(action.condition, "ConditionExpression")
             if problem:
-                yield error(f"{apath}.condition", problem)
+                yield error("condition-invalid", f"{apath}.condition", problem)
         if action.count:
             if action.count.isdigit():
                 fixed_total += int(action.count)
             elif not placeholders(action.count):
                 yield error(
+                    "action-count",
                     f"{apath}.count",
                     "expected a whole number or a parameter such as '{itemCount}'",
                 )
@@ -81,7 +89,9 @@ def check_actions(
     }.get(op)
     if limit and fixed_total > limit:
         yield error(
-            f"{path}.actions", f"{fixed_total} items; {op} takes at most {limit}"
+            "too-many-action-items",
+            f"{path}.actions",
+            f"{fixed_total} items; {op} takes at most {limit}",
         )
 
 
@@ -91,7 +101,7 @@ def _check_updates(
     action: d.Action,
     known: set[str],
     apath: str,
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     """Each attribute an update writes or removes: one the item has, not a
     table key, written one way only, of a type that way takes."""
     key_names = {a.name for a in design.table.key_attributes}
@@ -99,26 +109,37 @@ def _check_updates(
     for name in action.remove:
         if name in key_names:
             yield error(
+                "key-removed",
                 f"{apath}.remove",
                 f"'{name}' is a key of the table and cannot be removed",
             )
         elif name not in known and name not in index_keys:
-            yield error(f"{apath}.remove", f"no attribute '{name}' on {entity.name}")
+            yield error(
+                "action-unknown-attribute",
+                f"{apath}.remove",
+                f"no attribute '{name}' on {entity.name}",
+            )
     seen: dict[str, str] = {name: "remove" for name in action.remove}
     for how, name, value in action.updates():
         where = f"{apath}.{how}.{name}"
         if name in key_names:
             yield error(
+                "key-updated",
                 where,
                 "the table's key attributes "
                 "cannot be updated; delete and put the item instead",
             )
             continue
         if name not in known and name not in index_keys:
-            yield error(where, f"no attribute '{name}' on {entity.name}")
+            yield error(
+                "action-unknown-attribute",
+                where,
+                f"no attribute '{name}' on {entity.name}",
+            )
             continue
         if name in seen:
             yield error(
+                "attribute-written-twice",
                 where,
                 f"'{name}' is already written by {seen[name]}; an update "
                 "writes an attribute one way only (DynamoDB refuses "
@@ -129,6 +150,7 @@ def _check_updates(
         types = d.UPDATE_WAY_TYPES.get(how)
         if types and attribute is not None and attribute.type not in types:
             yield error(
+                "update-way-type",
                 where,
                 f"{how} takes an attribute of type {' or '.join(types)}; "
                 f"'{name}' is {attribute.type}",
@@ -141,5 +163,7 @@ def _check_updates(
             and not is_number_text(value)
         ):
             yield error(
-                where, f"expected a number to add, such as 1 or -1, found '{value}'"
+                "add-not-number",
+                where,
+                f"expected a number to add, such as 1 or -1, found '{value}'",
             )

@@ -1,6 +1,6 @@
-"""What the design's checks share: problems made at a path, numbers and
-dates as the sample data reads them, a parent's chain, an entity's names and
-the expression syntax of filters and conditions."""
+"""What the design's checks share: numbers and dates as the sample data
+reads them, a parent's chain, an entity's names and the expression syntax
+of filters and conditions."""
 
 from __future__ import annotations
 
@@ -8,17 +8,8 @@ import math
 from datetime import date, datetime
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
 from modeler.engine.errors import ValidationException
 from modeler.engine.types import number
-
-
-def error(path: str, message: str) -> Problem:
-    return Problem("error", path, message)
-
-
-def warning(path: str, message: str) -> Problem:
-    return Problem("warning", path, message)
 
 
 def is_number_text(text: str) -> bool:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
-from modeler.design_check.common import error
+from modeler.design.findings import Finding, error
 from modeler.design_check.table import TABLE_NAME, check_scaling
 
 MAX_GSIS = 20  # the default quota per table
@@ -16,7 +15,7 @@ MAX_KEY_ATTRIBUTES_PER_PART = 4  # multi-attribute GSI keys
 MAX_PROJECTED_ATTRIBUTES = 100  # summed over all indexes of a table
 
 
-def check_indexes(table: d.Table) -> Iterator[Problem]:
+def check_indexes(table: d.Table) -> Iterator[Finding]:
     seen: set[str] = set()
     types: dict[str, tuple[str, str]] = {
         a.name: (a.type, "the table") for a in table.key_attributes
@@ -25,12 +24,14 @@ def check_indexes(table: d.Table) -> Iterator[Problem]:
     lsis = [i for i in table.indexes if not i.is_global]
     if len(gsis) > MAX_GSIS:
         yield error(
+            "index-quota",
             "table.indexes",
             f"{len(gsis)} global secondary indexes; "
             f"the default quota is {MAX_GSIS} per table",
         )
     if len(lsis) > MAX_LSIS:
         yield error(
+            "index-quota",
             "table.indexes",
             f"{len(lsis)} local secondary indexes; "
             f"DynamoDB allows at most {MAX_LSIS} per table",
@@ -40,6 +41,7 @@ def check_indexes(table: d.Table) -> Iterator[Problem]:
         path = f"table.indexes[{i}]"
         if not TABLE_NAME.match(index.name):
             yield error(
+                "index-name",
                 f"{path}.name",
                 f"'{index.name}' is not a valid index "
                 "name: 3 to 255 characters of letters, digits, '_', "
@@ -47,7 +49,9 @@ def check_indexes(table: d.Table) -> Iterator[Problem]:
             )
         if index.name in seen or index.name == d.TABLE_INDEX:
             yield error(
-                f"{path}.name", f"the index name '{index.name}' is already used"
+                "index-name-taken",
+                f"{path}.name",
+                f"the index name '{index.name}' is already used",
             )
         seen.add(index.name)
         if index.is_global:
@@ -56,11 +60,16 @@ def check_indexes(table: d.Table) -> Iterator[Problem]:
             yield from _check_lsi_keys(index, path, table)
         for attr in index.key_attributes:
             if not attr.name:
-                yield error(f"{path}", "every key attribute needs a name")
+                yield error(
+                    "key-attribute-unnamed",
+                    f"{path}",
+                    "every key attribute needs a name",
+                )
                 continue
             known = types.setdefault(attr.name, (attr.type, f"index {index.name}"))
             if known[0] != attr.type:
                 yield error(
+                    "key-attribute-type-conflict",
                     path,
                     f"key attribute '{attr.name}' is {attr.type} here but "
                     f"{known[0]} in {known[1]}; an attribute has one type "
@@ -72,6 +81,7 @@ def check_indexes(table: d.Table) -> Iterator[Problem]:
         yield from _check_capacity(index, path, table)
     if projected > MAX_PROJECTED_ATTRIBUTES:
         yield error(
+            "index-quota",
             "table.indexes",
             f"{projected} projected non-key attributes "
             f"over all indexes; DynamoDB allows at most "
@@ -79,15 +89,17 @@ def check_indexes(table: d.Table) -> Iterator[Problem]:
         )
 
 
-def _check_gsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:
+def _check_gsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Finding]:
     if not 1 <= len(index.partition_key) <= MAX_KEY_ATTRIBUTES_PER_PART:
         yield error(
+            "gsi-partition-key-count",
             f"{path}.partition_key",
             "a global secondary index has 1 to "
             f"{MAX_KEY_ATTRIBUTES_PER_PART} partition key attributes",
         )
     if len(index.sort_key) > MAX_KEY_ATTRIBUTES_PER_PART:
         yield error(
+            "gsi-sort-key-count",
             f"{path}.sort_key",
             "a global secondary index has at most "
             f"{MAX_KEY_ATTRIBUTES_PER_PART} sort key attributes",
@@ -95,14 +107,21 @@ def _check_gsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Probl
     names = [a.name for a in index.key_attributes]
     for name in set(names):
         if names.count(name) > 1:
-            yield error(path, f"'{name}' is used twice in the index key")
+            yield error(
+                "index-key-repeated", path, f"'{name}' is used twice in the index key"
+            )
 
 
-def _check_lsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:
+def _check_lsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Finding]:
     if table.sort_key is None:
-        yield error(path, "a local secondary index needs a table with a sort key")
+        yield error(
+            "lsi-without-table-sort-key",
+            path,
+            "a local secondary index needs a table with a sort key",
+        )
     if index.partition_key and index.partition_key != (table.partition_key,):
         yield error(
+            "lsi-partition-key",
             f"{path}.partition_key",
             "a local secondary index has the "
             f"table's partition key '{table.partition_key.name}'; leave "
@@ -110,31 +129,36 @@ def _check_lsi_keys(index: d.Index, path: str, table: d.Table) -> Iterator[Probl
         )
     if len(index.sort_key) != 1:
         yield error(
+            "lsi-sort-key-count",
             f"{path}.sort_key",
             "a local secondary index has exactly one sort key attribute",
         )
     elif table.sort_key and index.sort_key[0].name == table.sort_key.name:
         yield error(
+            "lsi-sort-key-is-table-sort-key",
             f"{path}.sort_key",
             "a local secondary index needs a sort key other than the table's",
         )
 
 
-def _check_capacity(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:
+def _check_capacity(index: d.Index, path: str, table: d.Table) -> Iterator[Finding]:
     if index.capacity and not index.is_global:
         yield error(
+            "lsi-capacity",
             f"{path}.capacity",
             "a local secondary index shares the "
             "table's capacity and takes none of its own",
         )
     if index.is_global and table.billing_mode == "PROVISIONED" and not (index.capacity):
         yield error(
+            "gsi-without-capacity",
             f"{path}.capacity",
             "a global secondary index of a "
             "PROVISIONED table needs read and write capacity units",
         )
     if index.is_global and table.billing_mode == "PAY_PER_REQUEST" and (index.capacity):
         yield error(
+            "on-demand-index-capacity",
             f"{path}.capacity",
             "indexes of an on-demand table take no capacity units",
         )
@@ -142,12 +166,17 @@ def _check_capacity(index: d.Index, path: str, table: d.Table) -> Iterator[Probl
         yield from check_scaling(index.capacity, f"{path}.capacity.auto_scaling")
 
 
-def _check_projection(index: d.Index, path: str, table: d.Table) -> Iterator[Problem]:
+def _check_projection(index: d.Index, path: str, table: d.Table) -> Iterator[Finding]:
     projection = index.projection
     if projection.type == "INCLUDE" and not projection.attributes:
-        yield error(f"{path}.projection", "INCLUDE needs the attributes to project")
+        yield error(
+            "include-without-attributes",
+            f"{path}.projection",
+            "INCLUDE needs the attributes to project",
+        )
     if projection.type != "INCLUDE" and projection.attributes:
         yield error(
+            "projection-attributes-unexpected",
             f"{path}.projection",
             f"{projection.type} takes no attribute "
             "list; use INCLUDE to name attributes",
@@ -156,12 +185,17 @@ def _check_projection(index: d.Index, path: str, table: d.Table) -> Iterator[Pro
     for name in projection.attributes:
         if name in keys:
             yield error(
+                "projected-key-attribute",
                 f"{path}.projection.attributes",
                 f"'{name}' is a key "
                 "attribute, always projected; list only non-key attributes",
             )
     if len(set(projection.attributes)) != len(projection.attributes):
-        yield error(f"{path}.projection.attributes", "an attribute is listed twice")
+        yield error(
+            "projected-twice",
+            f"{path}.projection.attributes",
+            "an attribute is listed twice",
+        )
 
 
 def lsi_partition_key(table: d.Table, index: d.Index) -> tuple[d.KeyAttribute, ...]:

@@ -12,13 +12,12 @@ so an operator knows what to raise and a user what to shrink.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding, error
 
 
 @dataclass(frozen=True)
@@ -73,21 +72,21 @@ def configured(limits: DesignLimits) -> Iterator[DesignLimits]:
         configure(previous)
 
 
-def check_limits(design: d.Design, limits: DesignLimits | None = None) -> list[Problem]:
+def check_limits(design: d.Design, limits: DesignLimits | None = None) -> list[Finding]:
     """The design's problems with the limits: its shape (`check_shape`) and,
     when that is within them, its sample data (`check_sample_size`)."""
     problems = check_shape(design, limits)
     return problems or check_sample_size(design, limits)
 
 
-def check_shape(design: d.Design, limits: DesignLimits | None = None) -> list[Problem]:
+def check_shape(design: d.Design, limits: DesignLimits | None = None) -> list[Finding]:
     """Too many entities, access patterns or attributes of an entity."""
     return list(_check_shape(design, limits or current()))
 
 
 def check_sample_size(
     design: d.Design, limits: DesignLimits | None = None
-) -> list[Problem]:
+) -> list[Finding]:
     """A sample count, or the whole sample data, past the number of items,
     or the sample data past its bytes. The sample data is planned (counts
     drawn, no item made), in time bounded by the limit."""
@@ -100,7 +99,7 @@ def check_sample_bytes(
     seed: int | None = None,
     items: int | None = None,
     limits: DesignLimits | None = None,
-) -> list[Problem]:
+) -> list[Finding]:
     """The sample data (of `seed`, exactly `items` items when given) past
     its bytes, estimated from the design (`sampledata.sizes`)."""
     from modeler.sampledata.sizes import planned_bytes
@@ -115,25 +114,25 @@ def check_sample_bytes(
     if planned.total <= limits.sample_bytes:
         return []
     return [
-        Problem(
-            "error",
+        error(
+            "sample-bytes-limit",
             f"entities.{planned.entity}.sample.count",
             limits.exceeded("sample_bytes", planned.described()),
         )
     ]
 
 
-def _check_shape(design: d.Design, limits: DesignLimits) -> Iterator[Problem]:
+def _check_shape(design: d.Design, limits: DesignLimits) -> Iterator[Finding]:
     entities, patterns = design.entities, design.access_patterns
     if len(entities) > limits.entities:
-        yield Problem(
-            "error",
+        yield error(
+            "entities-limit",
             f"entities.{entities[limits.entities].name}",
             limits.exceeded("entities", f"the design has {len(entities):,} entities"),
         )
     if len(patterns) > limits.patterns:
-        yield Problem(
-            "error",
+        yield error(
+            "patterns-limit",
             f"access_patterns[{limits.patterns}]",
             limits.exceeded(
                 "patterns", f"the design has {len(patterns):,} access patterns"
@@ -142,8 +141,8 @@ def _check_shape(design: d.Design, limits: DesignLimits) -> Iterator[Problem]:
     for entity in entities:
         attributes = entity.attributes
         if len(attributes) > limits.attributes:
-            yield Problem(
-                "error",
+            yield error(
+                "attributes-limit",
                 f"entities.{entity.name}.attributes.{attributes[limits.attributes].name}",
                 limits.exceeded(
                     "attributes",
@@ -152,7 +151,7 @@ def _check_shape(design: d.Design, limits: DesignLimits) -> Iterator[Problem]:
             )
 
 
-def _check_sample_size(design: d.Design, limits: DesignLimits) -> Iterator[Problem]:
+def _check_sample_size(design: d.Design, limits: DesignLimits) -> Iterator[Finding]:
     from modeler.sampledata.generate import planned_items
 
     most = limits.sample_items
@@ -160,8 +159,8 @@ def _check_sample_size(design: d.Design, limits: DesignLimits) -> Iterator[Probl
         count = entity.sample.count
         largest = max(count.value, count.high)
         if largest > most:
-            yield Problem(
-                "error",
+            yield error(
+                "sample-items-limit",
                 f"entities.{entity.name}.sample.count",
                 limits.exceeded("sample_items", f"a count of {largest:,} items"),
             )
@@ -173,8 +172,8 @@ def _check_sample_size(design: d.Design, limits: DesignLimits) -> Iterator[Probl
         # design check reports them.
         return
     if total > most:
-        yield Problem(
-            "error",
+        yield error(
+            "sample-items-limit",
             f"entities.{last}.sample.count",
             limits.exceeded(
                 "sample_items",
@@ -185,17 +184,10 @@ def _check_sample_size(design: d.Design, limits: DesignLimits) -> Iterator[Probl
     yield from check_sample_bytes(design, limits=limits)
 
 
-def new_excesses(before: d.Design, after: d.Design) -> list[Problem]:
+def new_excesses(before: d.Design, after: d.Design) -> list[Finding]:
     """The errors of `after` with limits that `before` was within: an edit
     may shrink a design already past a limit (the site may have lowered
     it), not take a design past one."""
-    already = {_setting(p) for p in check_limits(before)}
-    return [p for p in check_limits(after) if p.is_error and _setting(p) not in already]
-
-
-def _setting(problem: Problem) -> str:
-    found = _SETTING.search(problem.message)
-    return found[1] if found else ""
-
-
-_SETTING = re.compile(r"\(setting (\w+)\)")
+    # A limit's findings have one code each.
+    already = {p.code for p in check_limits(before)}
+    return [p for p in check_limits(after) if p.is_error and p.code not in already]

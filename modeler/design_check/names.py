@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
-from modeler.design_check.common import error
+from modeler.design.findings import Finding, error
 from modeler.design_check.limits import current as current_limits
 
 MAX_NAME = 200  # project and access pattern names
@@ -15,17 +14,24 @@ MAX_TEMPLATE = 2048
 MAX_CONDITION = 1000
 
 
-def check_names(design: d.Design) -> Iterator[Problem]:
+def check_names(design: d.Design) -> Iterator[Finding]:
     """Lengths the database keeps, so a design that checks clean saves."""
     if not design.name.strip():
-        yield error("name", "is required: the design's name")
+        yield error("design-name-required", "name", "is required: the design's name")
     elif len(design.name) > MAX_NAME:
-        yield error("name", f"has {len(design.name)} characters; at most {MAX_NAME}")
+        yield error(
+            "design-name-too-long",
+            "name",
+            f"has {len(design.name)} characters; at most {MAX_NAME}",
+        )
     for i, pattern in enumerate(design.access_patterns):
         if not pattern.name.strip():
-            yield error(f"access_patterns[{i}].name", "is required")
+            yield error(
+                "pattern-name-required", f"access_patterns[{i}].name", "is required"
+            )
         elif len(pattern.name) > MAX_NAME:
             yield error(
+                "pattern-name-too-long",
                 f"access_patterns[{i}].name",
                 f"has {len(pattern.name)} characters; at most {MAX_NAME}",
             )
@@ -37,6 +43,7 @@ def check_names(design: d.Design) -> Iterator[Problem]:
             path = f"entities.{entity.name}.keys.{name}"
             if len(key.template) > template_chars:
                 yield error(
+                    "template-too-long",
                     path,
                     limits.exceeded(
                         "template_chars",
@@ -45,6 +52,7 @@ def check_names(design: d.Design) -> Iterator[Problem]:
                 )
             if len(key.when) > MAX_CONDITION:
                 yield error(
+                    "condition-too-long",
                     path,
                     f"the condition has {len(key.when)} characters; "
                     f"at most {MAX_CONDITION}",

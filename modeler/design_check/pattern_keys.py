@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, error
 from modeler.design.parameters import placeholders
-from modeler.design.problems import Problem
-from modeler.design_check.common import error
 from modeler.design_check.indexes import lsi_partition_key
 
 
@@ -28,20 +27,26 @@ def index_keys(
 
 def check_full_key(
     clauses: tuple[d.KeyClause, ...], keys: tuple, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     expected = [a.name for part in keys for a in part]
     given = [c.attribute for c in clauses]
     for name in expected:
         if name not in given:
-            yield error(path, f"needs the full primary key: '{name}' is missing")
+            yield error(
+                "primary-key-incomplete",
+                path,
+                f"needs the full primary key: '{name}' is missing",
+            )
     for clause in clauses:
         if clause.attribute not in expected:
             yield error(
+                "key-condition-not-table-key",
                 f"{path}.{clause.attribute}",
                 "is not a key attribute of the table: expected " + ", ".join(expected),
             )
         elif clause.operator != "=":
             yield error(
+                "get-key-not-equal",
                 f"{path}.{clause.attribute}",
                 f"reading one item by key takes '=', not {clause.operator}",
             )
@@ -49,15 +54,20 @@ def check_full_key(
 
 def check_query_key(
     design: d.Design, clauses: tuple[d.KeyClause, ...], keys: tuple, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     partition, sort = keys
     by_name = {c.attribute: c for c in clauses}
     for attr in partition:
         clause = by_name.get(attr.name)
         if clause is None:
-            yield error(path, f"a Query needs the partition key '{attr.name}' with '='")
+            yield error(
+                "partition-key-required",
+                path,
+                f"a Query needs the partition key '{attr.name}' with '='",
+            )
         elif clause.operator != "=":
             yield error(
+                "partition-key-not-equal",
                 f"{path}.{attr.name}",
                 f"the partition key condition is always '=', not {clause.operator}",
             )
@@ -70,6 +80,7 @@ def check_query_key(
             continue
         if clause.attribute not in sort_names:
             yield error(
+                "key-condition-not-index-key",
                 f"{path}.{clause.attribute}",
                 "is not a key attribute of "
                 "this index; key conditions use only "
@@ -80,6 +91,7 @@ def check_query_key(
     positions = sorted(sort_names.index(c.attribute) for c in used)
     if positions and positions != list(range(len(positions))):
         yield error(
+            "sort-key-gap",
             path,
             "sort key conditions must cover the sort key "
             "attributes from the first, without gaps: " + ", ".join(sort_names),
@@ -89,6 +101,7 @@ def check_query_key(
         position = sort_names.index(clause.attribute)
         if position < len(used) - 1 and clause.operator != "=":
             yield error(
+                "range-before-last-sort-key",
                 cpath,
                 "only the last sort key attribute of the "
                 "condition may use a range; the ones before it take '='",
@@ -96,12 +109,14 @@ def check_query_key(
         attr = sort[position]
         if clause.operator == "begins_with" and attr.type == "N":
             yield error(
+                "begins-with-on-number",
                 cpath,
                 f"begins_with works on S and B sort keys; '{attr.name}' is a number",
             )
         expected_values = 2 if clause.operator == "between" else 1
         if len(clause.values) != expected_values:
             yield error(
+                "key-operator-values",
                 cpath,
                 f"{clause.operator} takes {expected_values} "
                 f"value{'s' if expected_values > 1 else ''}",
@@ -112,6 +127,7 @@ def check_query_key(
                 _key_order(high, attr.type)
             ):
                 yield error(
+                    "between-reversed",
                     cpath,
                     f"BETWEEN '{low}' AND '{high}': the first "
                     "value is greater than the second, which DynamoDB "

@@ -9,15 +9,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, advice, error, warning
 from modeler.design.parameters import used_parameter_names
-from modeler.design.problems import Problem
 from modeler.design_check.actions import check_actions
-from modeler.design_check.common import (
-    entity_attribute_names,
-    error,
-    expression_problem,
-    warning,
-)
+from modeler.design_check.common import entity_attribute_names, expression_problem
 from modeler.design_check.pattern_keys import (
     check_full_key,
     check_query_key,
@@ -25,12 +20,13 @@ from modeler.design_check.pattern_keys import (
 )
 
 
-def check_patterns(design: d.Design) -> Iterator[Problem]:
+def check_patterns(design: d.Design) -> Iterator[Finding]:
     pattern_counts = Counter(p.name for p in design.access_patterns)
     for i, pattern in enumerate(design.access_patterns):
         path = f"access_patterns[{i}]"
         if pattern_counts[pattern.name] > 1:
             yield error(
+                "pattern-name-taken",
                 f"{path}.name",
                 f"the name '{pattern.name}' is used by another access pattern",
             )
@@ -39,7 +35,7 @@ def check_patterns(design: d.Design) -> Iterator[Problem]:
 
 def _check_pattern(
     design: d.Design, pattern: d.AccessPattern, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     if not pattern.keyed:
         yield from _check_unkeyed_pattern(design, pattern, path)
         return
@@ -48,6 +44,7 @@ def _check_pattern(
     if keys is None:
         known = ", ".join([d.TABLE_INDEX] + [i.name for i in design.table.indexes])
         yield error(
+            "index-unknown",
             f"{path}.index",
             f"unknown index '{pattern.index}'; expected one of: {known}",
         )
@@ -55,11 +52,13 @@ def _check_pattern(
     index = design.table.index(pattern.index)
     if op in ("GetItem", "BatchGetItem", "TransactGetItems") and index:
         yield error(
+            "index-read-by-key",
             f"{path}.index",
             f"{op} reads the table by primary key; use Query to read an index",
         )
     if index is not None and index.is_global and pattern.consistent_read:
         yield error(
+            "strong-gsi-read",
             f"{path}.consistent_read",
             "global secondary indexes support eventually consistent reads only",
         )
@@ -69,14 +68,21 @@ def _check_pattern(
         yield from check_query_key(design, pattern.key, keys, f"{path}.key")
     elif pattern.key:
         yield error(
+            "key-condition-unexpected",
             f"{path}.key",
             f"{op} takes no key condition"
             + ("; its actions name the items" if pattern.actions else ""),
         )
     if op == "Scan" and not pattern.scan_forward:
-        yield error(f"{path}.scan_forward", "a Scan has no order to reverse")
+        yield error(
+            "scan-forward-on-scan",
+            f"{path}.scan_forward",
+            "a Scan has no order to reverse",
+        )
     if op not in ("Query",) and (pattern.limit is not None) and op != "Scan":
-        yield error(f"{path}.limit", "only Query and Scan take a limit")
+        yield error(
+            "limit-unsupported", f"{path}.limit", "only Query and Scan take a limit"
+        )
     if pattern.filter:
         yield from _check_filter(pattern, keys, path)
     yield from _check_traffic(pattern, path)
@@ -87,10 +93,11 @@ def _check_pattern(
 
 def _check_filter(
     pattern: d.AccessPattern, keys: tuple, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     op = pattern.operation
     if op not in ("Query", "Scan"):
         yield error(
+            "filter-unsupported",
             f"{path}.filter",
             "only Query and Scan take a filter; use condition for writes",
         )
@@ -101,6 +108,7 @@ def _check_filter(
         ):
             if word in key_attrs:
                 yield error(
+                    "filter-on-key-attribute",
                     f"{path}.filter",
                     f"'{word}' is a key attribute of "
                     "the index; a Query filter can only use non-key "
@@ -108,16 +116,17 @@ def _check_filter(
                 )
     problem = expression_problem(pattern.filter, "FilterExpression")
     if problem:
-        yield error(f"{path}.filter", problem)
+        yield error("filter-invalid", f"{path}.filter", problem)
 
 
 def _check_unkeyed_pattern(
     design: d.Design, pattern: d.AccessPattern, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     """A read stated by what it needs: its expectation is all there is to
     check until keys are proposed for it."""
     if pattern.expects is None or not pattern.expects.entities:
         yield error(
+            "expects-entity-required",
             f"{path}.needs.entity",
             "is required: the entity (or list of entities) the pattern returns",
         )
@@ -126,9 +135,10 @@ def _check_unkeyed_pattern(
     yield from _check_parameters(design, pattern, path)
 
 
-def _check_traffic(pattern: d.AccessPattern, path: str) -> Iterator[Problem]:
+def _check_traffic(pattern: d.AccessPattern, path: str) -> Iterator[Finding]:
     if pattern.traffic.peak_rps < pattern.traffic.rps:
         yield warning(
+            "peak-below-average",
             f"{path}.traffic.peak_rps",
             f"the peak ({pattern.traffic.peak_rps:g}"
             f"/s) is below the average ({pattern.traffic.rps:g}/s)",
@@ -142,12 +152,12 @@ def _without_placeholders(text: str) -> str:
 
 def _check_expectation(
     design: d.Design, pattern: d.AccessPattern, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     expects = pattern.expects
     if expects is None:
         if pattern.keyed and pattern.is_read:
-            yield Problem(
-                "advice",
+            yield advice(
+                "expects-missing",
                 f"{path}.expects",
                 "say what the pattern must "
                 "return (entity, predicates, order) so the simulator "
@@ -160,7 +170,9 @@ def _check_expectation(
     for name in expects.entities:
         entity = design.entity(name)
         if entity is None:
-            yield error(f"{path}.entity", f"unknown entity '{name}'")
+            yield error(
+                "expects-unknown-entity", f"{path}.entity", f"unknown entity '{name}'"
+            )
         else:
             entities.append(entity)
     if not entities:
@@ -169,12 +181,14 @@ def _check_expectation(
     for predicate in expects.where:
         if predicate.attribute not in known:
             yield error(
+                "expects-unknown-attribute",
                 f"{path}.where.{predicate.attribute}",
                 f"no attribute '{predicate.attribute}' on "
                 + " or ".join(e.name for e in entities),
             )
         if predicate.operator == "between" and len(predicate.values) != 2:
             yield error(
+                "between-values",
                 f"{path}.where.{predicate.attribute}",
                 "between takes two values",
             )
@@ -182,6 +196,7 @@ def _check_expectation(
         name = item.lstrip("-+")
         if name not in known:
             yield error(
+                "order-by-unknown-attribute",
                 f"{path}.order_by",
                 f"no attribute '{name}' on " + " or ".join(e.name for e in entities),
             )
@@ -189,14 +204,19 @@ def _check_expectation(
 
 def _check_parameters(
     design: d.Design, pattern: d.AccessPattern, path: str
-) -> Iterator[Problem]:
+) -> Iterator[Finding]:
     used = set(used_parameter_names(design, pattern))
     names = [p.name for p in pattern.parameters]
     for param in pattern.parameters:
         if names.count(param.name) > 1:
-            yield error(f"{path}.parameters.{param.name}", "is declared twice")
+            yield error(
+                "parameter-declared-twice",
+                f"{path}.parameters.{param.name}",
+                "is declared twice",
+            )
         if param.name not in used:
             yield warning(
+                "parameter-unused",
                 f"{path}.parameters.{param.name}",
                 "is declared but no key, filter, expectation or action uses it",
             )
@@ -205,6 +225,7 @@ def _check_parameters(
                 float(param.example)
             except ValueError:
                 yield error(
+                    "parameter-example-not-number",
                     f"{path}.parameters.{param.name}.example",
                     f"'{param.example}' is not a number",
                 )

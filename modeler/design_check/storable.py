@@ -6,11 +6,10 @@ import dataclasses
 from collections.abc import Iterator, Mapping
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
-from modeler.design_check.common import error
+from modeler.design.findings import Finding, error
 
 
-def check_storable(design: d.Design) -> list[Problem]:
+def check_storable(design: d.Design) -> list[Finding]:
     """Text with a NUL character, anywhere in the design: PostgreSQL cannot
     store one (in a column or in JSON), and no DynamoDB name or key needs it;
     refused on every database alike."""
@@ -20,7 +19,11 @@ def check_storable(design: d.Design) -> list[Problem]:
         # (every save checks this).
         return []
     return [
-        error(path, "contains a NUL character (\\0), which cannot be stored")
+        error(
+            "nul-character",
+            path,
+            "contains a NUL character (\\0), which cannot be stored",
+        )
         for path in _nul_paths(design, "")
     ]
 

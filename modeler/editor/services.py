@@ -27,7 +27,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from modeler.design import model as d
 from modeler.design.edits import DesignEdit
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.design_check import check_design
 from modeler.models import Project
 from modeler.services import projects as project_services
@@ -36,7 +36,7 @@ from modeler.services import projects as project_services
 class EditRefused(Exception):
     """The edited part has errors; `problems` are those errors."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Finding]) -> None:
         super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems))
         self.problems = problems
 
@@ -45,10 +45,10 @@ class EditRefused(Exception):
 class Saved:
     project: Project
     design: d.Design
-    problems: list[Problem]
+    problems: list[Finding]
 
 
-def part_problems(problems: list[Problem], part: str) -> list[Problem]:
+def part_problems(problems: list[Finding], part: str) -> list[Finding]:
     """The problems inside a part of the design (`entities.Order`,
     `table.indexes[1]`, `access_patterns[0]`), the part itself included."""
     return [p for p in problems if _within(p.path, part, inclusive=True)]
@@ -60,7 +60,7 @@ def _within(path: str, part: str, *, inclusive: bool = False) -> bool:
     return path.startswith(part) and path[len(part)] in ".["
 
 
-def _blocking(problems: list[Problem], part: str) -> list[Problem]:
+def _blocking(problems: list[Finding], part: str) -> list[Finding]:
     """The errors in the fields of `part` that refuse the save; errors of
     the part as a whole (`entities.Order.keys`: an entity before its key
     templates) and of the indexes under the table do not."""
@@ -91,7 +91,7 @@ def design_edit(
         )
     )
 
-    def check(current: d.Design, edited: d.Design) -> list[Problem]:
+    def check(current: d.Design, edited: d.Design) -> list[Finding]:
         problems = check_design(edited)
         part = edit.part(edited)
         blocking = _blocking(problems, part) if part is not None else []

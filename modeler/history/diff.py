@@ -159,7 +159,7 @@ def consequences(before: Review, after: Review) -> Consequences:
 
     def titles(review: Review) -> dict[tuple[str, str, str], str]:
         return {
-            (f.code, f.location.kind, f.location.name): f"{f.severity}: {f.title}"
+            (f.code, f.location.kind, f.location.name): f"{f.severity}: {f.message}"
             for f in review.findings
         }
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding, error
 from modeler.designfile import (
     MAX_DEPTH,
     YamlStructureError,
@@ -546,14 +546,16 @@ def _read_table(
     description: str,
 ):  # type: ignore[no-untyped-def]
     path = f"Resources.{logical}.Properties"
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     notes: list[str] = []
     raw = resource.get("Properties")
     if raw is None and resource.get("Type") == SIMPLE_TABLE:
         raw = {}  # every property of a SimpleTable has a default
     if not isinstance(raw, dict):
         problems.append(
-            Problem("error", path, f"expected an object, found {kind_of(raw)}")
+            error(
+                "resource-not-object", path, f"expected an object, found {kind_of(raw)}"
+            )
         )
         return read_table_design(logical, {}, problems, notes)
     props: dict[str, Any] = {}
@@ -563,8 +565,8 @@ def _read_table(
             value = [{"Key": k, "Value": v} for k, v in value.items()]
         elif key == "Tags" and isinstance(value, dict):
             problems.append(
-                Problem(
-                    "error",
+                error(
+                    "tags-as-map",
                     f"{path}.Tags",
                     f"{resource.get('Type')} takes its tags as a list of "
                     "{Key, Value}, found a map (the form of SAM's SimpleTable): "
@@ -574,8 +576,8 @@ def _read_table(
             continue
         elif key == "Tags" and simple and isinstance(value, list):
             problems.append(
-                Problem(
-                    "error",
+                error(
+                    "tags-as-list",
                     f"{path}.Tags",
                     f"{SIMPLE_TABLE} takes its tags as a map of name to value "
                     "(Tags: {Name: value}), found a list",
@@ -596,7 +598,7 @@ def _read_table(
             elif key == "Tags":
                 notes.append(f"tags left out: {exc}")
             else:
-                problems.append(Problem("error", f"{path}.{key}", str(exc)))
+                problems.append(error("property-invalid", f"{path}.{key}", str(exc)))
             continue
         if resolved is not _NO_VALUE:
             props[key] = resolved
@@ -612,8 +614,8 @@ def _read_table(
         props = _simple_table(props, path, problems)
     if not isinstance(props.get("TableName") or "", str):
         problems.append(
-            Problem(
-                "error",
+            error(
+                "table-name-not-text",
                 f"{path}.TableName",
                 f"expected the table's name, found {kind_of(props['TableName'])}",
             )
@@ -677,7 +679,7 @@ def _short(value: Any) -> str:
 
 
 def _simple_table(
-    props: dict[str, Any], path: str, problems: list[Problem]
+    props: dict[str, Any], path: str, problems: list[Finding]
 ) -> dict[str, Any]:
     """SAM's SimpleTable in AWS::DynamoDB::Table's terms: a partition key
     alone (PrimaryKey, `id` of type String when it is left out), on demand
@@ -685,8 +687,8 @@ def _simple_table(
     key = props.get("PrimaryKey", SIMPLE_KEY)
     if not isinstance(key, dict) or not isinstance(key.get("Name"), str):
         problems.append(
-            Problem(
-                "error",
+            error(
+                "primary-key-malformed",
                 f"{path}.PrimaryKey",
                 "expected {Name: NAME, Type: String | Number | Binary}, found "
                 + kind_of(key),
@@ -696,8 +698,8 @@ def _simple_table(
     kind = key.get("Type", "String")
     if kind not in SIMPLE_TYPES:
         problems.append(
-            Problem(
-                "error",
+            error(
+                "primary-key-type",
                 f"{path}.PrimaryKey.Type",
                 f"{kind!r} is not one of String, Number, Binary",
             )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.importers.tables import (
     ImportedTable,
     Scaling,
@@ -135,7 +135,7 @@ def read_live_table(
     exports' default), as DescribeScalableTargets gives them with their
     policy's TargetValue."""
     notes = list(notes or [])
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     name = valid_table_name(str(props.get("TableName") or "table"), notes)
     if replicas:
         notes.append(

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.designfile import DEFAULT_MAX_BYTES, read_design
 from modeler.importers.cloudformation import (
     looks_like_cloudformation,
@@ -38,7 +38,7 @@ class DesignFile:
 
     kind: str
     designs: tuple[d.Design, ...] = ()
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Finding, ...] = ()
     notes: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
 

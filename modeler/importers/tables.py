@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 import yaml
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, error
 from modeler.design.model import default_max_capacity
-from modeler.design.problems import Problem
 from modeler.designfile import FORMAT, ReadResult, read_design
 from modeler.engine.types import item_from_wire
 from modeler.exporters.tabledef import DEFAULT_TARGET_UTILISATION as DEFAULT_TARGET
@@ -60,7 +60,7 @@ class ImportedTable:
 
     table_name: str
     design: d.Design | None
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Finding, ...] = ()
     notes: tuple[str, ...] = ()
 
 
@@ -72,7 +72,7 @@ class TablesImport:
     model_name: str = ""
     version: str = ""
     tables: tuple[ImportedTable, ...] = ()
-    problems: tuple[Problem, ...] = ()  # about the file as a whole
+    problems: tuple[Finding, ...] = ()  # about the file as a whole
 
     @property
     def ok(self) -> bool:
@@ -87,12 +87,12 @@ class TablesImport:
         return [t.design for t in self.tables if t.design is not None]
 
     @property
-    def all_problems(self) -> list[Problem]:
+    def all_problems(self) -> list[Finding]:
         out = list(self.problems)
         for table in self.tables:
             prefix = f"{table.table_name}: " if len(self.tables) > 1 else ""
             out += [
-                Problem(p.severity, p.path, prefix + p.message, None)
+                replace(p, message=prefix + p.message).at_line(None)
                 for p in table.problems
             ]
         return out
@@ -322,7 +322,9 @@ ALL_TABLES = TableChoice()
 
 
 def failed(message: str, line: int | None = None) -> TablesImport:
-    return TablesImport(problems=(Problem("error", "file", message, line),))
+    return TablesImport(
+        problems=(error("source-unreadable", "file", message, line=line),)
+    )
 
 
 def load_json(text: str) -> Any:
@@ -369,7 +371,7 @@ def valid_table_name(name: str, notes: list[str]) -> str:
 def read_table_design(
     table_name: str,
     doc: dict[str, Any],
-    problems: list[Problem],
+    problems: list[Finding],
     notes: list[str],
 ) -> ImportedTable:
     """The design document read as a design; nothing when the reading
@@ -441,7 +443,7 @@ class TableReader:
     def __init__(
         self,
         path: str,
-        problems: list[Problem],
+        problems: list[Finding],
         notes: list[str],
         *,
         what: str,
@@ -461,7 +463,7 @@ class TableReader:
             for part in path.split(".")
         ]
         self.problems.append(
-            Problem("error", f"{self.path}.{'.'.join(parts)}", message)
+            error("table-definition-invalid", f"{self.path}.{'.'.join(parts)}", message)
         )
 
     def pair(self, second: str) -> str:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding, error
 from modeler.importers.budget import (
     Budget,
     ImportLimitError,
@@ -412,7 +412,7 @@ def _read_table(
     name: str, body: dict[str, Any], resolver: _Resolver, scaling: list[Scaling]
 ) -> ImportedTable:
     path = f'resource.aws_dynamodb_table."{name}"'
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     notes: list[str] = []
     args: dict[str, Any] = {}
     for key, value in body.items():
@@ -420,8 +420,8 @@ def _read_table(
             for block in value:
                 for kind in block:
                     problems.append(
-                        Problem(
-                            "error",
+                        error(
+                            "dynamic-block",
                             f"{path}.dynamic.{kind}",
                             f"dynamic {kind} blocks are made at plan time; write "
                             "them out to import them",
@@ -445,8 +445,8 @@ def _read_table(
                 or 'Name = "..."'
             )
             problems.append(
-                Problem(
-                    "error",
+                error(
+                    "tags-as-block",
                     f"{path}.tags",
                     "written as a block, tags { ... } (Terraform 0.11's syntax), "
                     "which Terraform 0.12 and later refuse: tags is an argument, "
@@ -465,7 +465,7 @@ def _read_table(
             elif key == "tags":
                 notes.append(f"tags left out: {exc}")
             else:
-                problems.append(Problem("error", f"{path}.{key}", str(exc)))
+                problems.append(error("property-invalid", f"{path}.{key}", str(exc)))
     _check_blocks(args, path, problems)
     for meta in ("count", "for_each"):
         if meta in body:
@@ -473,8 +473,8 @@ def _read_table(
     props = _as_properties(args, notes)
     if not isinstance(props.get("TableName") or "", str):
         problems.append(
-            Problem(
-                "error",
+            error(
+                "table-name-not-text",
                 f"{path}.name",
                 f"expected the table's name, found {kind_of(props['TableName'])}",
             )
@@ -558,7 +558,7 @@ BLOCKS = {
 }
 
 
-def _check_blocks(args: dict[str, Any], path: str, problems: list[Problem]) -> None:
+def _check_blocks(args: dict[str, Any], path: str, problems: list[Finding]) -> None:
     """Blocks are lists of objects once parsed; `ttl = 5` or `attribute =
     "x"` is not a block. Such an argument is an error and is dropped."""
 
@@ -569,8 +569,8 @@ def _check_blocks(args: dict[str, Any], path: str, problems: list[Problem]) -> N
         if isinstance(value, list) and all(isinstance(b, dict) for b in value):
             return True
         problems.append(
-            Problem(
-                "error",
+            error(
+                "blocks-malformed",
                 f"{where}.{name}",
                 f"expected {name} {{ ... }} blocks, found {kind_of(value)}",
             )

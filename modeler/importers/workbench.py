@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding, error
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
 from modeler.importers.budget import ImportLimitError, check_cpu, import_budget
 from modeler.importers.tables import (
@@ -133,7 +133,7 @@ def _read_model(source: str, choice: TableChoice) -> WorkbenchImport:
             f"expected a NoSQL Workbench model (a JSON object with ModelName and "
             f"DataModel), found {kind_of(model)}"
         )
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     metadata = model.get("ModelMetadata", {})
     if not isinstance(metadata, dict):
         problems.append(
@@ -186,8 +186,8 @@ def _read_model(source: str, choice: TableChoice) -> WorkbenchImport:
     return WorkbenchImport(name, str(version), tuple(imported), ())
 
 
-def _error(path: str, message: str) -> Problem:
-    return Problem("error", path, message)
+def _error(path: str, message: str) -> Finding:
+    return error("workbench-model-invalid", path, message)
 
 
 def _metadata_notes(metadata: dict, model: dict) -> list[str]:
@@ -221,7 +221,7 @@ class _TableReader:
         self.path = path
         self.model_name = model_name
         self.several = several
-        self.problems: list[Problem] = []
+        self.problems: list[Finding] = []
         self.notes: list[str] = []
         self.scalings: list[Scaling] = []  # the table's auto scaling
 

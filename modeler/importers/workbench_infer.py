@@ -27,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.importers.budget import check_cpu
 from modeler.keys import parse_template
 from modeler.keys.template import Placeholder
@@ -1217,7 +1217,7 @@ def in_listed_order(
 
 
 def merge_colliding(
-    doc: dict, problems: Iterable[Problem], notes: list[str], builder: EntityBuilder
+    doc: dict, problems: Iterable[Finding], notes: list[str], builder: EntityBuilder
 ) -> bool:
     """Merge entities whose primary keys collide: their items cannot be told
     apart. Every collision of `problems` is taken at once: the entities that

@@ -24,7 +24,7 @@ from modeler.design import model as d
 from modeler.design_check.limits import check_sample_size
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.files import file_exists
-from modeler.jobs.pickling import dumps, loads
+from modeler.jobs.pickling import FORMAT, dumps, loads
 from modeler.jobs.runner import build_problem
 from modeler.jobs.services import simulation_job_for
 from modeler.models import Project, SimulationJob
@@ -198,7 +198,7 @@ def table_answer_make(
 def table_key(kind: str, design: d.Design, question: str = "") -> str:
     """Where an answer of `kind` to `question` about the design's data is
     kept."""
-    return f"{kind}:{data_digest(design)}:{question}"
+    return f"{kind}:{FORMAT}:{data_digest(design)}:{question}"
 
 
 def _pending(key: str) -> str:

@@ -16,10 +16,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
 from modeler.design import model as d
-from modeler.design.problems import has_errors
+from modeler.design.findings import has_errors
 from modeler.designfile import dump_design, read_design
 from modeler.infra.database import DATABASE_LOST
-from modeler.jobs.pickling import dumps, loads
+from modeler.jobs.pickling import FORMAT, dumps, loads
 from modeler.models import Project, Revision
 from modeler.services.projects import (
     LimitError,
@@ -177,7 +177,7 @@ def _unloaded(alternative: Alternative) -> Alternative:
 
 def _result_key(project: Project, version: int, keep: Sequence[str]) -> str:
     """Where the whole proposal (or why there is none) is kept."""
-    return f"key-proposals:{_question(project, version, keep)}"
+    return f"key-proposals:{FORMAT}:{_question(project, version, keep)}"
 
 
 def _pending_key(project: Project, version: int, keep: Sequence[str]) -> str:

@@ -12,7 +12,7 @@ from django.core.cache import cache
 
 from modeler.design import model as d
 from modeler.infra.lru import Kept
-from modeler.jobs.pickling import dumps, loads
+from modeler.jobs.pickling import FORMAT, dumps, loads
 from modeler.review.prices import Prices
 from modeler.review.review import Review
 from modeler.simulation.cache import design_digest
@@ -51,4 +51,4 @@ def forget_reviews() -> None:
 
 
 def _cache_key(key: str) -> str:
-    return f"review:{key}"
+    return f"review:{FORMAT}:{key}"

@@ -1,6 +1,6 @@
 """Review of every entity's key templates against the table and its indexes.
 
-Each finding is a `Problem` whose path is in the design file's terms
+Each finding is a `Finding` whose path is in the design file's terms
 (`entities.Order.keys.SK`) and whose message gives the template column where
 it applies, so the editor can point at the character.
 """
@@ -12,8 +12,8 @@ import itertools
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from modeler.design.findings import Finding, error, finding, warning
 from modeler.design.model import Attribute, Design, Entity, KeyTemplate, Table
-from modeler.design.problems import Problem
 from modeler.keys.collisions import check_key_collisions
 from modeler.keys.condition import ConditionSyntaxError, parse_condition
 from modeler.keys.lengths import max_key_bytes
@@ -63,31 +63,31 @@ def key_roles(table: Table) -> dict[str, KeyRole]:
     }
 
 
-def check_entity_keys(design: Design) -> list[Problem]:
+def check_entity_keys(design: Design) -> list[Finding]:
     roles = key_roles(design.table)
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     for entity in design.entities:
         problems += _check_table_keys_present(design.table, entity)
         problems += _check_index_presence(design.table, entity)
         for key_name, key in entity.keys.items():
             path = f"entities.{entity.name}.keys.{key_name}"
             problems += [
-                Problem(severity, path, message)
-                for severity, message in _key_findings(
+                finding(code, severity, message, path)
+                for code, severity, message in _key_findings(
                     entity, key_name, key, roles.get(key_name)
                 )
             ]
     return problems
 
 
-def _check_table_keys_present(table: Table, entity: Entity) -> list[Problem]:
+def _check_table_keys_present(table: Table, entity: Entity) -> list[Finding]:
     path = f"entities.{entity.name}.keys"
     if not entity.keys:
         # An entity written before its keys, as a design stated by what its
         # patterns need is: nothing is wrong yet, but nothing can be stored.
         return [
-            Problem(
-                "warning",
+            warning(
+                "entity-without-keys",
                 path,
                 f"{entity.name} has no keys yet; propose keys or write them",
             )
@@ -99,8 +99,8 @@ def _check_table_keys_present(table: Table, entity: Entity) -> list[Problem]:
     ):
         if attribute is not None and attribute.name not in entity.keys:
             problems.append(
-                Problem(
-                    "error",
+                error(
+                    "table-key-template-missing",
                     path,
                     f"every entity needs a template for the table's {kind} "
                     f"'{attribute.name}'",
@@ -109,7 +109,7 @@ def _check_table_keys_present(table: Table, entity: Entity) -> list[Problem]:
     return problems
 
 
-def _check_index_presence(table: Table, entity: Entity) -> list[Problem]:
+def _check_index_presence(table: Table, entity: Entity) -> list[Finding]:
     """An entity with some but not all of an index's key attributes is
     silently left out of that index, which is rarely what was meant.
 
@@ -133,8 +133,8 @@ def _check_index_presence(table: Table, entity: Entity) -> list[Problem]:
             continue
         missing = [a.name for a in index.key_attributes if a.name not in entity.keys]
         problems.append(
-            Problem(
-                "error",
+            error(
+                "index-key-incomplete",
                 f"entities.{entity.name}.keys",
                 f"{_quoted(present)} without {_quoted(missing)} leaves "
                 f"{entity.name} out of index {index.name}: add a template for "
@@ -147,10 +147,11 @@ def _check_index_presence(table: Table, entity: Entity) -> list[Problem]:
 
 def _key_findings(
     entity: Entity, key_name: str, key: KeyTemplate, role: KeyRole | None
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, str, str]]:
     if role is None:
         return [
             (
+                "not-a-key-attribute",
                 "error",
                 f"'{key_name}' is not a key attribute of the table or of any index",
             )
@@ -159,6 +160,7 @@ def _key_findings(
     if key.when and role.is_table_key:
         findings.append(
             (
+                "table-key-condition",
                 "error",
                 f"'{role.name}' is a key of the table, so it cannot have a "
                 "condition: every item needs its primary key",
@@ -167,7 +169,7 @@ def _key_findings(
     try:
         template = parse_template(key.template)
     except TemplateSyntaxError as error:
-        findings.append(("error", str(error)))
+        findings.append(("template-syntax", "error", str(error)))
     else:
         findings += _template_findings(entity, template, role)
     if key.when:
@@ -177,11 +179,11 @@ def _key_findings(
 
 def _template_findings(
     entity: Entity, template: Template, role: KeyRole
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, str, str]]:
     if not template.parts:
-        return [("error", "a key value cannot be empty")]
+        return [("key-empty", "error", "a key value cannot be empty")]
     findings = [
-        ("error", _unknown_attribute(entity, p))
+        ("template-unknown-attribute", "error", _unknown_attribute(entity, p))
         for p in template.placeholders
         if entity.attribute(p.attribute) is None
     ]
@@ -190,6 +192,7 @@ def _template_findings(
         if not _is_single_placeholder_of(entity, template, role.type):
             findings.append(
                 (
+                    "non-string-key-template",
                     "error",
                     f"key attribute '{role.name}' is {key_kind}: its template must "
                     f"be a single placeholder of a {value_kind} attribute, like "
@@ -203,6 +206,7 @@ def _template_findings(
     if size is not None and size > role.max_bytes:
         findings.append(
             (
+                "key-too-long",
                 "error",
                 f"can be up to {size} bytes long; DynamoDB allows at most "
                 f"{role.max_bytes} bytes for a {role.kind}",
@@ -221,7 +225,7 @@ def _is_single_placeholder_of(entity: Entity, template: Template, type_: str) ->
 
 def _string_key_findings(
     entity: Entity, template: Template, role: KeyRole
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, str, str]]:
     findings = []
     for placeholder in template.placeholders:
         attribute = entity.attribute(placeholder.attribute)
@@ -230,6 +234,7 @@ def _string_key_findings(
         if attribute.type == "B":
             findings.append(
                 (
+                    "binary-in-string-key",
                     "error",
                     f"attribute '{attribute.name}' at column {placeholder.column} "
                     "is binary (B) and cannot be placed in a string key",
@@ -238,6 +243,7 @@ def _string_key_findings(
         elif attribute.type != "S" and attribute.type != "N":
             findings.append(
                 (
+                    "key-value-type",
                     "error",
                     f"attribute '{attribute.name}' at column {placeholder.column} "
                     f"is of type {attribute.type}; key values must be S, N or B",
@@ -251,13 +257,14 @@ def _string_key_findings(
 
 def _sort_order_findings(
     attribute: Attribute, placeholder: Placeholder
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, str, str]]:
     generator = attribute.generator
     kind = generator.kind if generator else ""
     if kind in _DATE_GENERATORS:
         if generator is not None and "format" in generator.params:
             return [
                 (
+                    "date-format-in-sort-key",
                     "warning",
                     f"'{attribute.name}' at column {placeholder.column} uses the "
                     f"format '{generator.params['format']}': dates in sort keys "
@@ -274,6 +281,7 @@ def _sort_order_findings(
     ):
         return [
             (
+                "unpadded-number",
                 "warning",
                 f"number '{attribute.name}' is placed unpadded in a string key at "
                 f"column {placeholder.column}: '10' sorts before '9'; use "
@@ -313,7 +321,7 @@ def numbers_of_one_length(attribute: Attribute) -> bool:
     return len(lengths) == 1
 
 
-def _touching_placeholders(template: Template) -> list[tuple[str, str]]:
+def _touching_placeholders(template: Template) -> list[tuple[str, str, str]]:
     findings = []
     for first, second in itertools.pairwise(template.parts):
         if isinstance(first, Literal) or isinstance(second, Literal):
@@ -324,6 +332,7 @@ def _touching_placeholders(template: Template) -> list[tuple[str, str]]:
             continue
         findings.append(
             (
+                "placeholders-touch",
                 "warning",
                 f"placeholders {first.source} and {second.source} touch at column "
                 f"{second.column}: keys cannot be parsed back into values; put a "
@@ -333,13 +342,17 @@ def _touching_placeholders(template: Template) -> list[tuple[str, str]]:
     return findings
 
 
-def _condition_findings(entity: Entity, text: str) -> list[tuple[str, str]]:
+def _condition_findings(entity: Entity, text: str) -> list[tuple[str, str, str]]:
     try:
         condition = parse_condition(text)
     except ConditionSyntaxError as error:
-        return [("error", f"condition: {error}")]
+        return [("when-syntax", "error", f"condition: {error}")]
     return [
-        ("error", f"condition: unknown attribute '{name}'{_suggestion(entity, name)}")
+        (
+            "when-unknown-attribute",
+            "error",
+            f"condition: unknown attribute '{name}'{_suggestion(entity, name)}",
+        )
         for name in condition.attributes
         if entity.attribute(name) is None
     ]
@@ -361,6 +374,6 @@ def _quoted(names: list[str]) -> str:
     return ", ".join(f"'{n}'" for n in names)
 
 
-def check_keys(design: Design) -> list[Problem]:
+def check_keys(design: Design) -> list[Finding]:
     """Every finding about the design's key templates."""
     return check_entity_keys(design) + check_key_collisions(design)

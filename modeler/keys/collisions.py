@@ -24,8 +24,8 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from modeler.design.findings import Finding, finding, warning
 from modeler.design.model import Design, Entity, KeyAttribute
-from modeler.design.problems import Problem
 from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
 from modeler.keys.overlap import Token, common_value, template_tokens
 from modeler.keys.template import (
@@ -54,7 +54,7 @@ class _Member:
     suffixes: dict[str, str]  # and ends with
 
 
-def check_key_collisions(design: Design) -> list[Problem]:
+def check_key_collisions(design: Design) -> list[Finding]:
     table = design.table
     places: list[tuple[str, tuple[KeyAttribute, ...], bool]] = [
         ("", table.key_attributes, table.sort_key is not None)
@@ -143,10 +143,10 @@ def _starts_agree(a: str, b: str) -> bool:
     return a.startswith(b) or b.startswith(a)
 
 
-def _stopped(index_name: str, members: Sequence[_Member]) -> Problem:
+def _stopped(index_name: str, members: Sequence[_Member]) -> Finding:
     where = f"on index {index_name}" if index_name else "on the table"
-    return Problem(
-        "warning",
+    return warning(
+        "collision-check-stopped",
         "entities",
         f"the check for entities that write the same key {where} stopped after "
         f"{max(MIN_COMPARISONS, COMPARISONS_PER_ENTITY * len(members)):,} "
@@ -244,7 +244,7 @@ def _collision(
     a: _Member,
     b: _Member,
     examples: dict[str, str],
-) -> Problem:
+) -> Finding:
     templates = " / ".join(
         f"{name} '{a.templates[name]}'"
         if a.templates[name] == b.templates[name]
@@ -261,10 +261,11 @@ def _collision(
         what = "the same primary key"
         consequence = "one would overwrite the other"
         severity = "error"
-    return Problem(
+    return finding(
+        "key-collision",
         severity,
-        f"entities.{a.entity}.keys",
         f"entities {a.entity} and {b.entity} can write {what} ({templates}; both "
         f"can be {example}): {consequence}; give each entity a distinct literal "
         f"prefix in the {where}",
+        f"entities.{a.entity}.keys",
     )

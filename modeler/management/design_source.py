@@ -16,8 +16,8 @@ from django.conf import settings
 from django.core.management.base import CommandError
 
 from modeler.conversion import design_from_project, project_design_queryset
+from modeler.design.findings import advice
 from modeler.design.model import Design
-from modeler.design.problems import Problem
 from modeler.designfile import ReadResult, read_design
 from modeler.importers.sources import YAML, DesignFile, read_design_source, source_kind
 from modeler.importers.tables import TableChoice
@@ -74,7 +74,7 @@ def read_design_file(path: str) -> ReadResult:
         choice=TableChoice(table, naming=f"name one as {file}#TABLE", one=True),
     )
     problems = list(found.problems) + [
-        Problem("advice", found.kind, note) for note in found.notes
+        advice("import-note", found.kind, note) for note in found.notes
     ]
     if not found.ok:
         return ReadResult(None, tuple(problems))

@@ -42,17 +42,6 @@ class SizeStats:
     largest: int
 
 
-@dataclass(frozen=True)
-class KeyShare:
-    """The partition key value with the most items of some entities, and
-    its share of them (the share of requests it gets when requests follow
-    the data, as the sample data's Zipf and hot-key settings model)."""
-
-    key: str
-    share: float
-    partitions: int  # distinct live key values
-
-
 def attribute_cardinality(attribute: d.Attribute | None) -> int | None:
     """How many values an attribute can take, when that is few: a choice,
     a boolean, a constant, a small integer range; None when unbounded."""
@@ -286,16 +275,6 @@ class Evidence:
                     parts.append((part.attribute, False))
         return tuple(parts) if bucketed else None
 
-    def hottest_key(
-        self, index_name: str, entities: tuple[str, ...] | None, *, live: bool = True
-    ) -> KeyShare | None:
-        counts = self.key_counts(index_name, entities, live=live)
-        total = sum(counts.values())
-        if not total:
-            return None
-        key, count = counts.most_common(1)[0]
-        return KeyShare(key, count / total, len(counts))
-
     def entry_sizes(self, index: d.Index) -> list[int | None]:
         """The size of each item's entry in the index (None where an item
         is not in it), by position."""
@@ -360,16 +339,6 @@ class Evidence:
     def total_size(self) -> int:
         """The sum of the items' sizes."""
         return self.kept(("total_size",), lambda: sum(self.sizes))
-
-    def index_entry_size(self, index: d.Index, item: Mapping[str, Any]) -> int | None:
-        """The size of an item's entry in an index, or None when the item is
-        not in it."""
-        needed, projected = self._entry_attributes(index)
-        if not item.keys() >= needed:
-            return None
-        if projected is None:
-            return item_size(dict(item))
-        return item_size({k: item[k] for k in projected if k in item})
 
     def _entry_attributes(self, index: d.Index) -> tuple[set[str], set[str] | None]:
         """The attributes an item needs to be in the index, and those its

@@ -8,6 +8,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from modeler.design import model as d
+from modeler.design.findings import (
+    Finding,
+    Severity,
+    findings_by_location,
+    findings_by_severity,
+    sort_findings,
+)
 from modeler.review.checks.capacity import check_capacity
 from modeler.review.checks.indexes import check_indexes
 from modeler.review.checks.items import check_items
@@ -15,26 +22,8 @@ from modeler.review.checks.partitions import check_partitions
 from modeler.review.checks.patterns import check_patterns
 from modeler.review.cost import Cost, estimate_cost
 from modeler.review.evidence import Evidence
-from modeler.review.findings import (
-    Finding,
-    findings_by_location,
-    findings_by_severity,
-    sort_findings,
-)
 from modeler.review.prices import DOCUMENTED_PRICES, Prices
 from modeler.simulation import PatternRun, Simulation
-
-# Findings that `check_design` also reports among a design's problems (from
-# `modeler.design_check` and `modeler.keys`); the command prints them once.
-ALSO_DESIGN_PROBLEMS = frozenset(
-    {
-        "unpadded-number",
-        "key-too-long",
-        "key-collision",
-        "strong-gsi-read",
-        "index-quota",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -47,20 +36,15 @@ class Review:
 
     @property
     def errors(self) -> tuple[Finding, ...]:
-        return tuple(f for f in self.findings if f.severity == "error")
+        return tuple(f for f in self.findings if f.is_error)
 
     @property
-    def by_severity(self) -> dict[str, list[Finding]]:
+    def by_severity(self) -> dict[Severity, list[Finding]]:
         return findings_by_severity(self.findings)
 
     @property
     def by_location(self) -> dict[tuple[str, str], list[Finding]]:
         return findings_by_location(self.findings)
-
-    def findings_for(self, kind: str, name: str) -> list[Finding]:
-        """The findings about one entity, attribute, index, pattern or the
-        table, errors first (an entity's include its attributes')."""
-        return self.by_location.get((kind, name), [])
 
     @property
     def unsimulated(self) -> bool:
@@ -90,7 +74,7 @@ class Review:
         if counts["error"]:
             verdict += (
                 " Not ready to deploy: "
-                + "; ".join(f"{f.title} ({f.location})" for f in counts["error"][:3])
+                + "; ".join(f"{f.message} ({f.location})" for f in counts["error"][:3])
                 + "."
             )
         elif self.unsimulated:
@@ -103,7 +87,9 @@ class Review:
         elif counts["warning"]:
             verdict += (
                 " Deployable; look at: "
-                + "; ".join(f"{f.title} ({f.location})" for f in counts["warning"][:3])
+                + "; ".join(
+                    f"{f.message} ({f.location})" for f in counts["warning"][:3]
+                )
                 + "."
             )
         else:

@@ -20,7 +20,7 @@ from modeler.conversion import (
     revision_write,
 )
 from modeler.design import model as d
-from modeler.design.problems import Problem, has_errors
+from modeler.design.findings import Finding, has_errors
 from modeler.design_check import check_design, check_storable
 from modeler.design_check.limits import check_limits, new_excesses
 from modeler.examples import Example
@@ -88,7 +88,7 @@ class LimitError(ValueError):
     restore of a revision saved before the limit was lowered); `problems`
     are those limits' errors."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Finding]) -> None:
         super().__init__(problems[0].message)
         self.problems = problems
 
@@ -142,7 +142,7 @@ class ImportOutcome:
     what a NoSQL Workbench model could not carry over."""
 
     projects: tuple[Project, ...]
-    problems: tuple[Problem, ...]
+    problems: tuple[Finding, ...]
     notes: tuple[str, ...] = ()
     kind_label: str = "design YAML"
 
@@ -268,8 +268,8 @@ def project_save_design(
     kind: str = Revision.Kind.EDIT,
     summary: Summary = "",
     reverts: Revision | None = None,
-    problems: list[Problem] | None = None,
-) -> tuple[Project, list[Problem]]:
+    problems: list[Finding] | None = None,
+) -> tuple[Project, list[Finding]]:
     """Save `design` as the project's next revision if the project is still
     at `version` and the design has no error. Returns the problems (warnings,
     or the errors that stopped it). LimitError when it would take the design
@@ -344,11 +344,11 @@ def project_edit(
     version: int,
     edit: Edit,
     author: AbstractBaseUser | None,
-    check: Callable[[d.Design, d.Design], list[Problem]] | None = None,
+    check: Callable[[d.Design, d.Design], list[Finding]] | None = None,
     summary: Summary = "",
     kind: str = Revision.Kind.EDIT,
     reverts: Revision | None = None,
-) -> tuple[Project, d.Design, list[Problem]]:
+) -> tuple[Project, d.Design, list[Finding]]:
     """Apply `edit`, made on the page that showed revision `version`, to the
     project's current design and save it, errors allowed (the editor's
     saves). When others saved since, the edit is replayed on their design if

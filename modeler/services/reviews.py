@@ -229,7 +229,7 @@ def targets(
         for finding in review.findings:
             where = finding.location
             found[f"finding/{finding.code}/{where.kind}/{where.name}"] = Target(
-                f"finding “{finding.title}” ({finding.severity})",
+                f"finding “{finding.message}” ({finding.severity})",
                 # A finding is the same while its evidence is.
                 (finding.why, finding.evidence),
             )

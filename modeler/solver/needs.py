@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, replace
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, Location, Severity, finding
 from modeler.keys.template import parse_template
 
 # The generators whose every value is its own: an attribute made by one of
@@ -63,19 +64,31 @@ class Need:
         return max(traffic.rps, traffic.peak_rps)
 
 
-def needs_of(
-    design: d.Design,
-) -> tuple[list[Need], list[tuple[d.AccessPattern, str]]]:
+def unserved(code: str, position: int, pattern: d.AccessPattern, why: str) -> Finding:
+    """A read pattern that no proposed key serves, and why: a warning, since
+    the design as it is may serve it."""
+    where = Location(
+        f"access_patterns[{position}]",
+        kind="pattern",
+        name=pattern.name,
+        position=position,
+    )
+    return finding(code, Severity.WARNING, why, where)
+
+
+def needs_of(design: d.Design) -> tuple[list[Need], list[Finding]]:
     """The needs of the design's read patterns, and the read patterns that
     state none (with the reason)."""
     needs: list[Need] = []
-    unstated: list[tuple[d.AccessPattern, str]] = []
+    unstated: list[Finding] = []
     for position, pattern in enumerate(design.access_patterns):
         if not pattern.is_read:
             continue
         if pattern.expects is None:
             unstated.append(
-                (
+                unserved(
+                    "no-expects",
+                    position,
                     pattern,
                     "it states no needs (expects): which entity it reads and "
                     "which attributes it fixes",

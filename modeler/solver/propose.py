@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, Severity
 from modeler.engine.types import item_from_wire, item_to_wire
 from modeler.keys.items import key_renderer
 from modeler.keys.template import MissingValueError, parse_template
@@ -19,7 +20,6 @@ from modeler.review.checks.partitions import (
 )
 from modeler.review.cost import Cost
 from modeler.review.evidence import attribute_cardinality, is_time_bucket
-from modeler.review.findings import Finding
 from modeler.review.review import Review, review_design
 from modeler.sampledata import Dataset, SampleDataError, generate
 from modeler.sampledata.recognise import EntityRecogniser
@@ -66,7 +66,9 @@ class Alternative:
     def findings(self) -> tuple[Finding, ...]:
         if self.review is None:
             return ()
-        return tuple(f for f in self.review.findings if f.severity != "advice")
+        return tuple(
+            f for f in self.review.findings if f.severity is not Severity.ADVICE
+        )
 
     @property
     def failed(self) -> tuple[str, ...]:
@@ -114,7 +116,7 @@ class Alternative:
 @dataclass(frozen=True)
 class Proposal:
     alternatives: tuple[Alternative, ...]
-    unserved: tuple[tuple[str, str], ...]  # (pattern, why), in every alternative
+    unserved: tuple[Finding, ...]  # the patterns no alternative serves, and why
     elapsed: float  # seconds of CPU
     checked: int  # designs simulated and reviewed
     out_of_time: bool
@@ -147,7 +149,7 @@ def propose(
     if not needs:
         return Proposal(
             alternatives=(),
-            unserved=tuple((p.name, why) for p, why in unstated),
+            unserved=tuple(unstated),
             elapsed=time.process_time() - started,
             checked=0,
             out_of_time=False,
@@ -208,11 +210,9 @@ def propose(
         if len(proven) >= max(alternatives, DEFAULT_ALTERNATIVES):
             break
     found.sort(key=Alternative.score)
-    by_position = {n.position: n for n in needs}
-    unserved = [(p.name, why) for p, why in unstated]
+    unserved = list(unstated)
     if found:
-        for position, why in sorted(found[0].plan.unserved.items()):
-            unserved.append((by_position[position].name, why))
+        unserved += [why for _, why in sorted(found[0].plan.unserved.items())]
     elapsed = time.process_time() - started
     return Proposal(
         yours=_yours(design, keys, needs),
@@ -518,7 +518,7 @@ def cheaper_projections(
             review = review_design(
                 variant, simulation=alternative.simulation, runs=runs
             )
-            if any(f.severity != "advice" for f in review.findings):
+            if any(f.severity is not Severity.ADVICE for f in review.findings):
                 continue
             priced = design_monthly_cost(variant, review.cost)
             # A saving worth a second check: a dollar and a hundredth.

@@ -62,7 +62,7 @@ def verdict(alternative: Alternative) -> str:
     if alternative.failed:
         parts.append("fails in the simulation: " + ", ".join(alternative.failed))
     for found in alternative.findings:
-        parts.append(f"{found.severity}: {found.title} ({found.location})")
+        parts.append(f"{found.severity}: {found.message} ({found.location})")
     if alternative.plan.unserved:
         parts.append(f"{len(alternative.plan.unserved)} patterns not served")
     return "not proven: " + "; ".join(parts)
@@ -109,5 +109,5 @@ def proposal_lines(original: d.Design, proposal: Proposal) -> Iterator[str]:
     if proposal.unserved:
         yield ""
         yield "Not served by any proposal:"
-        for pattern, why in proposal.unserved:
-            yield f"  {pattern}: {why}."
+        for found in proposal.unserved:
+            yield f"  {found.location.name}: {found.message}."

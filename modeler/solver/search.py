@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from modeler.design import model as d
+from modeler.design.findings import Finding
 from modeler.review.evidence import attribute_cardinality
 from modeler.solver.layouts import KeyPlan, Keys, Layout
-from modeler.solver.needs import Need, Relations, is_parameter
+from modeler.solver.needs import Need, Relations, is_parameter, unserved
 
 MAX_COMBINATIONS = 20_000
 MAX_GLOBAL_INDEXES = 20
@@ -41,7 +42,7 @@ class Plan:
 
     indexes: list[IndexPlan]
     reads: dict[int, tuple[str, KeyPlan]]
-    unserved: dict[int, str]
+    unserved: dict[int, Finding]
 
     @property
     def table(self) -> IndexPlan:
@@ -70,26 +71,38 @@ class Search:
         self.relations = relations
         self.keys = Keys(design, relations)
         self.needs = [n for n in needs if not n.problem]
-        self.problems = {n.position: n.problem for n in needs if n.problem}
+        self.problems = {
+            n.position: unserved("no-key-condition", n.position, n.pattern, n.problem)
+            for n in needs
+            if n.problem
+        }
         for need in self.needs:
-            problem = self._attribute_problem(need)
+            code, problem = self._attribute_problem(need)
             if problem:
-                self.problems[need.position] = problem
+                self.problems[need.position] = unserved(
+                    code, need.position, need.pattern, problem
+                )
         self.needs = [n for n in self.needs if n.position not in self.problems]
         self.by_position = {n.position: n for n in self.needs}
 
-    def _attribute_problem(self, need: Need) -> str:
+    def _attribute_problem(self, need: Need) -> tuple[str, str]:
+        """The code and the message of what keeps the need's attributes out
+        of a key, or two empty strings."""
         for name in need.entities:
             entity = self.design.entity(name)
             if entity is None:
-                return f"it reads '{name}', which is not an entity of the design"
+                return (
+                    "expects-unknown-entity",
+                    f"it reads '{name}', which is not an entity of the design",
+                )
             names = [n for n, _ in need.equal] + list(need.sorted_by)
             missing = [n for n in names if entity.attribute(n) is None]
             if missing:
                 return (
+                    "expects-unknown-attribute",
                     f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
                     f"not an attribute of {name}: a key can only place the "
-                    "item's own attributes"
+                    "item's own attributes",
                 )
             unkeyable = [
                 f"{n} ({entity.attribute(n).type})"
@@ -98,11 +111,12 @@ class Search:
             ]
             if unkeyable:
                 return (
+                    "expects-unkeyable-attribute",
                     f"{', '.join(unkeyable)} of {name} cannot be placed in a key, "
                     "which holds strings, numbers and binary values only: fix a "
-                    "scalar attribute instead, or filter on it"
+                    "scalar attribute instead, or filter on it",
                 )
-        return ""
+        return "", ""
 
     # -- candidate layouts ---------------------------------------------------
 
@@ -217,7 +231,7 @@ class Search:
             reads[position] = ("table", plan)
         indexes = [IndexPlan("table", "table", table, sorted(reads))]
         left = [n for n in self.needs if n.position not in reads]
-        unserved = dict(self.problems)
+        left_out = dict(self.problems)
         for kind, limit in (
             ("local", MAX_LOCAL_INDEXES),
             ("global", MAX_GLOBAL_INDEXES),
@@ -235,8 +249,8 @@ class Search:
                     reads[position] = (name, plan)
                 left = [n for n in left if n.position not in served]
         for need in left:
-            unserved[need.position] = self._why_not(need)
-        return Plan(indexes, reads, unserved)
+            left_out[need.position] = self._why_not(need)
+        return Plan(indexes, reads, left_out)
 
     def _best_index(
         self, left: list[Need], table: dict[str, Layout], kind: str
@@ -288,17 +302,23 @@ class Search:
             return None
         return best[1], best[2]
 
-    def _why_not(self, need: Need) -> str:
+    def _why_not(self, need: Need) -> Finding:
         if need.pattern.consistent_read:
-            return (
+            return unserved(
+                "strong-read-unserved",
+                need.position,
+                need.pattern,
                 "it reads with strong consistency, which only the table and a "
                 "local index give, and no local index of the table's partitions "
                 "can order it this way: read it eventually consistent, or key "
-                "the table for it"
+                "the table for it",
             )
-        return (
+        return unserved(
+            "beyond-index-quota",
+            need.position,
+            need.pattern,
             "no index partition can hold what it fixes in the order it asks "
-            "for within the index quota"
+            "for within the index quota",
         )
 
 

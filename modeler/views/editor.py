@@ -35,7 +35,7 @@ from modeler.design.edits import (
     TableUpdate,
     index_dependants,
 )
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.design_check import check_design
 from modeler.editor.forms import IndexForm, TableForm, VersionedForm
 from modeler.editor.services import EditRefused, Saved, design_edit, part_problems
@@ -186,7 +186,7 @@ def edited(
     return saved(request, respond(result), result, message)
 
 
-def problems_by_part(problems: list[Problem], part: str) -> list[Problem]:
+def problems_by_part(problems: list[Finding], part: str) -> list[Finding]:
     return part_problems(problems, part)
 
 
@@ -226,7 +226,7 @@ def _table_context(
     edit_form: IndexForm | None = None,
     deleting: str = "",
     notice: str = "",
-    problems: list[Problem] | None = None,
+    problems: list[Finding] | None = None,
 ) -> dict[str, Any]:
     """The section's context; `problems` are the design's when a save has
     just checked it."""

@@ -21,7 +21,7 @@ from modeler.design.edits import (
     EntityUpdate,
     entity_dependants,
 )
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.design_check import GENERATOR_KINDS, check_design, generator_problems
 from modeler.editor.forms import (
     EntityCreateForm,
@@ -54,10 +54,10 @@ from modeler.views.statuses import INVALID, gone
 TEMPLATE = "modeler/editor-entities.html"
 
 
-def _key_problems(problems: list[Problem], entity: str) -> dict[str, list[Problem]]:
+def _key_problems(problems: list[Finding], entity: str) -> dict[str, list[Finding]]:
     """An entity's problems by key attribute ('' for the entity's keys as a
     whole and for its other parts)."""
-    out: dict[str, list[Problem]] = {}
+    out: dict[str, list[Finding]] = {}
     prefix = f"entities.{entity}.keys."
     for problem in part_problems(problems, f"entities.{entity}"):
         key = problem.path[len(prefix) :] if problem.path.startswith(prefix) else ""
@@ -70,7 +70,7 @@ def _preview_context(
     entity: d.Entity,
     examples: dict[str, str],
     form: EntityForm,
-    problems: list[Problem] | None = None,
+    problems: list[Finding] | None = None,
 ) -> dict[str, Any]:
     if problems is None:
         problems = check_design(design)
@@ -100,7 +100,7 @@ def _context(
     create_form: EntityCreateForm | None = None,
     deleting: bool = False,
     notice: str = "",
-    problems: list[Problem] | None = None,
+    problems: list[Finding] | None = None,
 ) -> dict[str, Any]:
     """The section's context; `problems` are the design's when a save has
     just checked it."""

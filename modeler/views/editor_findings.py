@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from modeler.design.findings import Severity
 from modeler.views.editor import load
 from modeler.views.review import FindingRow, review_findings_by_location
 
@@ -30,16 +31,11 @@ SECTIONS = {
 
 
 def _slot(slot_id: str, rows: list[FindingRow], *, label: str) -> dict[str, Any]:
-    counts = {"error": 0, "warning": 0, "advice": 0}
+    counts = dict.fromkeys(Severity, 0)
     for row in rows:
-        counts[row.finding.severity] = counts.get(row.finding.severity, 0) + 1
-    worst = next((s for s in ("error", "warning", "advice") if counts[s]), "")
-    words = {"error": "error", "warning": "warning", "advice": "advice"}
-    summary = ", ".join(
-        f"{n} {words[s]}{'s' if n > 1 and s != 'advice' else ''}"
-        for s, n in counts.items()
-        if n
-    )
+        counts[row.finding.severity] += 1
+    worst = next((s for s in Severity if counts[s]), "")
+    summary = ", ".join(s.counted(n) for s, n in counts.items() if n)
     return {
         "summary": summary,
         "id": slot_id,
@@ -119,7 +115,7 @@ def editor_findings(
     every = slots if section != "entities" else badges
     total = {
         severity: sum(slot["counts"][severity] for slot in every)
-        for severity in ("error", "warning", "advice")
+        for severity in Severity
     }
     context = {
         "project": access.project,

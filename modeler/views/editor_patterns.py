@@ -21,7 +21,7 @@ from modeler.design.edits import (
     AccessPatternUpdate,
     DesignEdit,
 )
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 from modeler.design_check import check_design
 from modeler.editor.forms import PatternForm, pattern_draft
 from modeler.editor.preview import pattern_preview as build_preview
@@ -82,7 +82,7 @@ def _context(
     form: PatternForm | None = None,
     deleting: int | None = None,
     notice: str = "",
-    problems: list[Problem] | None = None,
+    problems: list[Finding] | None = None,
 ) -> dict[str, Any]:
     """The section's context; `problems` are the design's when a save has
     just checked it."""

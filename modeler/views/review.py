@@ -21,11 +21,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from modeler import selectors
 from modeler.design import model as d
+from modeler.design.findings import Finding, Location, Severity
 from modeler.forms.prices import CostSettingsForm, money_text
 from modeler.forms.projects import VersionForm
 from modeler.jobs import services as jobs
 from modeler.models import Project, SimulationJob
-from modeler.review import SEVERITIES, Finding, Location, Review
+from modeler.review import Review
 from modeler.review.prices import BYTES_PER_GB, Prices
 from modeler.selectors import ProjectAccess
 from modeler.services import prices as price_services
@@ -34,7 +35,6 @@ from modeler.views.statuses import INVALID, STALE
 from modeler.views.workspace import design_for
 
 TEMPLATE = "modeler/review.html"
-SEVERITY_HEADINGS = {"error": "Errors", "warning": "Warnings", "advice": "Advice"}
 
 
 @dataclass(frozen=True)
@@ -133,11 +133,11 @@ def _review_context(project: Project, review: Review) -> dict[str, Any]:
         "groups": [
             {
                 "severity": severity,
-                "heading": SEVERITY_HEADINGS[severity],
-                "count_label": _count_label(severity, len(grouped[severity])),
+                "heading": severity.heading,
+                "count_label": severity.counted(len(grouped[severity])),
                 "rows": [finding_row(project.pk, f) for f in grouped[severity]],
             }
-            for severity in SEVERITIES
+            for severity in Severity
         ],
         "summary": review.summary(),
         "cost": review.cost,
@@ -156,12 +156,6 @@ def _review_context(project: Project, review: Review) -> dict[str, Any]:
         ],
         "price_facts": _price_facts(review.cost.prices, review.cost.stored_items),
     }
-
-
-def _count_label(severity: str, count: int) -> str:
-    if severity == "advice":
-        return f"{count} advice"
-    return f"{count} {severity}{'s' * (count != 1)}"
 
 
 def _price_facts(prices: Prices, stored_items: int | None) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from modeler.design import model as d
-from modeler.design.problems import has_errors
+from modeler.design.findings import has_errors
 from modeler.design_check import check_design
 
 _NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{2,20}", fullmatch=True)

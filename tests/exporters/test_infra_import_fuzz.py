@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from modeler.design.problems import SEVERITIES, has_errors
+from modeler.design.findings import Severity, has_errors
 from modeler.exporters.cloudformation import template
 from modeler.exporters.terraform import export_terraform
 from modeler.importers.cloudformation import TemplateLoader
@@ -32,7 +32,7 @@ TERRAFORM = [export_terraform(design) for design in DESIGNS] + [TERRAFORM_FILE]
 def assert_read_cleanly(text: str, filename: str) -> None:
     found = read_design_source(text, filename=filename, max_bytes=1_000_000)
     for problem in found.problems:
-        assert problem.severity in SEVERITIES
+        assert problem.severity in Severity
         assert isinstance(problem.path, str) and problem.message
     assert all(isinstance(note, str) for note in found.notes)
     if not found.designs:

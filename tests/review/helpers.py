@@ -51,5 +51,5 @@ def codes(review: Review) -> list[tuple[str, str]]:
 
 def only(review: Review, code: str):
     found = [f for f in review.findings if f.code == code]
-    assert len(found) == 1, [f.line() for f in review.findings]
+    assert len(found) == 1, [str(f) for f in review.findings]
     return found[0]

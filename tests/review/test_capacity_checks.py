@@ -83,7 +83,7 @@ def test_a_table_below_its_average_load_is_an_error() -> None:
         peak=600,
     )
     assert (short.severity, short.location.name) == ("error", "meters")
-    assert short.title == "Table meters is provisioned below its write load"
+    assert short.message == "Table meters is provisioned below its write load"
     assert "throttled all the time" in short.why
     assert short.evidence == (
         "provisioned: 500 WCU, not auto scaled",

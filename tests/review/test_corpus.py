@@ -35,7 +35,7 @@ def test_a_design_written_right_has_no_warning_or_error(path: Path) -> None:
     simulation = Simulation(result.design)
     review = review_design(result.design, simulation=simulation)
     noisy = [
-        (f.code, f.severity, f.location.name, f.title)
+        (f.code, f.severity, f.location.name, f.message)
         for f in review.findings
         if f.severity in ("error", "warning")
     ]

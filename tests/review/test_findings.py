@@ -311,7 +311,7 @@ def test_reads_over_3000_rcu_on_one_key_are_a_hot_partition():
     # Ten devices: 7,000 GetItems/s of 0.5 RCU on each device's key.
     assert found.figures["rcu"] == 3500
     assert found.figures["copies"] == 2
-    assert found.title == "Hot partition: reads"
+    assert found.message == "Hot partition: reads"
 
 
 def test_a_low_cardinality_gsi_key_is_reported_with_its_load():
@@ -632,7 +632,7 @@ def test_index_quotas_are_errors():
         )
     ]
     titles = {
-        f.title
+        f.message
         for f in review_design(_with_indexes(base, gsis + lsis + wide)).findings
         if f.code == "index-quota"
     }

@@ -57,7 +57,7 @@ def test_a_broken_promise_is_an_error_that_names_the_items() -> None:
     review = review_design(design, simulation=Simulation(design))
     (broken,) = [f for f in review.findings if f.code == "pattern-fails"]
     assert broken.severity == "error"
-    assert broken.title == (
+    assert broken.message == (
         "Ten newest orders of a customer does not return what it promises"
     )
     assert broken.location.path == "access_patterns[0]"

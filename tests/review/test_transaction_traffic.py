@@ -42,7 +42,7 @@ def _hot_writes(rps: int) -> list:
     return [
         f
         for f in review.findings
-        if f.code == "hot-partition" and f.title == "Hot partition: writes"
+        if f.code == "hot-partition" and f.message == "Hot partition: writes"
     ]
 
 

@@ -32,7 +32,7 @@ access_patterns:
 def test_an_unkeyed_pattern_is_an_error_finding_that_it_has_no_key_yet():
     review = review_of(design_from(ORDERS))
     (unkeyed,) = [f for f in review.findings if f.location.name == "Orders by id"]
-    assert (unkeyed.code, unkeyed.severity, unkeyed.title) == (
+    assert (unkeyed.code, unkeyed.severity, unkeyed.message) == (
         "pattern-fails",
         "error",
         "Orders by id has no key yet",
@@ -54,6 +54,6 @@ def test_without_keys_the_review_says_why_it_did_not_simulate():
         prices=DOCUMENTED_PRICES,
         simulation_problem="the sample data cannot be made: Order has no table key",
     )
-    assert [f.title for f in review.findings if f.code == "pattern-fails"] == [
+    assert [f.message for f in review.findings if f.code == "pattern-fails"] == [
         "Orders by id has no key yet"
     ]

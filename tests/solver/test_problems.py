@@ -79,7 +79,7 @@ def test_the_hand_made_design_passes_and_the_review_is_clean(path: Path) -> None
     ]
     assert failing == []
     noisy = [
-        (f.code, f.severity, f.location.name, f.title)
+        (f.code, f.severity, f.location.name, f.message)
         for f in review.findings
         if f.severity in ("error", "warning")
     ]

@@ -174,7 +174,7 @@ def test_what_no_key_can_serve_is_said_with_the_reason():
 
     proposal = propose(design)
 
-    reasons = dict(proposal.unserved)
+    reasons = {f.location.name: f.message for f in proposal.unserved}
     assert reasons[by_address.name].startswith(
         "address (M) of Customer cannot be placed in a key"
     )

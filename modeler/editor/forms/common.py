@@ -18,7 +18,7 @@ from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 
 from modeler.design import model as d
-from modeler.design.problems import Problem
+from modeler.design.findings import Finding
 
 ENTITY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")
@@ -347,7 +347,7 @@ class VersionedForm(EditorForm):
     def field_for(self, path: str) -> str | None:
         return None
 
-    def add_problems(self, problems: Iterable[Problem]) -> None:
+    def add_problems(self, problems: Iterable[Finding]) -> None:
         for problem in problems:
             name = self.field_for(problem.path)
             if name is not None and self._add_error_at(name, problem.message):

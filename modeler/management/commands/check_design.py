@@ -10,8 +10,8 @@ from botocore.exceptions import ClientError
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from modeler.design.findings import has_errors
 from modeler.design.model import Design
-from modeler.design.problems import has_errors
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult
 from modeler.management.design_source import (
@@ -20,7 +20,7 @@ from modeler.management.design_source import (
     is_file_argument,
     read_design_file,
 )
-from modeler.review import ALSO_DESIGN_PROBLEMS, Prices, PricesError, review_design
+from modeler.review import Prices, PricesError, review_design
 from modeler.review.review import Review
 from modeler.sampledata import SampleDataError
 from modeler.simulation import Simulation
@@ -87,9 +87,12 @@ class Command(BaseCommand):
                     f"{review.simulation_problem}"
                 )
                 errors += 1
-            shown = [f for f in review.findings if f.code not in ALSO_DESIGN_PROBLEMS]
+            # The review applies some of the design check's rules too: a
+            # finding of a rule the check already reported is printed once.
+            reported = {p.code for p in result.problems}
+            shown = [f for f in review.findings if f.code not in reported]
             for found in shown:
-                self.stdout.write(f"{file}: {found.line()}")
+                self.stdout.write(f"{file}: {found}")
             errors += sum(f.is_error for f in shown)
             others += sum(not f.is_error for f in shown)
             if options.get("cost"):

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, finding
 from modeler.review.checks.common import index_location, table_location, units
 from modeler.review.cost import pattern_capacities
 from modeler.review.evidence import Evidence, partition_home
-from modeler.review.findings import Finding, finding
 
 ON_DEMAND_TABLE_READ_QUOTA = 40_000
 ON_DEMAND_TABLE_WRITE_QUOTA = 40_000

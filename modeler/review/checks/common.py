@@ -5,12 +5,12 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from modeler.design import model as d
-from modeler.review.findings import Location
+from modeler.design.findings import Location
 from modeler.simulation.simulate import DEFAULT_ACTION_COUNT
 
 
 def table_location(table: d.Table) -> Location:
-    return Location("table", table.name, "table")
+    return Location("table", kind="table", name=table.name)
 
 
 def index_location(table: d.Table, name: str) -> Location:
@@ -18,29 +18,31 @@ def index_location(table: d.Table, name: str) -> Location:
     partitions."""
     for position, index in enumerate(table.indexes):
         if index.name == name:
-            return Location("index", name, f"table.indexes[{position}]", position)
+            return Location(
+                f"table.indexes[{position}]", kind="index", name=name, position=position
+            )
     return table_location(table)
 
 
 def entity_location(entity: str, key: str = "") -> Location:
     path = f"entities.{entity}" + (f".keys.{key}" if key else "")
-    return Location("entity", entity, path)
+    return Location(path, kind="entity", name=entity)
 
 
 def attribute_location(entity: str, attribute: str) -> Location:
     return Location(
-        "attribute",
-        f"{entity}.{attribute}",
         f"entities.{entity}.attributes.{attribute}",
+        kind="attribute",
+        name=f"{entity}.{attribute}",
     )
 
 
 def pattern_location(design: d.Design, position: int) -> Location:
     return Location(
-        "pattern",
-        design.access_patterns[position].name,
         f"access_patterns[{position}]",
-        position,
+        kind="pattern",
+        name=design.access_patterns[position].name,
+        position=position,
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, finding
 from modeler.design.parameters import placeholders
 from modeler.engine.capacity import write_units
 from modeler.keys import Condition, ConditionSyntaxError, parse_condition
@@ -16,7 +17,6 @@ from modeler.review.checks.common import (
     units,
 )
 from modeler.review.evidence import Evidence
-from modeler.review.findings import Finding, finding
 
 MAX_GSIS = 20
 MAX_LSIS = 5

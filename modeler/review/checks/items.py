@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, finding
 from modeler.engine.capacity import STRONG, read_units, write_units
 from modeler.engine.size import MAX_ITEM_SIZE, attribute_size, value_size
 from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template
@@ -22,7 +23,6 @@ from modeler.review.checks.common import (
     plural,
 )
 from modeler.review.evidence import Evidence
-from modeler.review.findings import Finding, finding
 
 _COLLECTIONS = ("L", "M", "SS", "NS", "BS")
 # A value this large (bytes, at most) is a blob or a document in the item.

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, finding
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
 from modeler.review.checks.common import (
@@ -28,7 +29,6 @@ from modeler.review.evidence import (
     is_time_bucket,
     partition_home,
 )
-from modeler.review.findings import Finding, finding
 
 PARTITION_READ_LIMIT = 3000  # RCU per second per physical partition
 PARTITION_WRITE_LIMIT = 1000  # WCU per second

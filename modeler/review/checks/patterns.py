@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from modeler.design import model as d
+from modeler.design.findings import Finding, finding
 from modeler.design.parameters import placeholders
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
@@ -19,7 +20,6 @@ from modeler.review.checks.common import (
 )
 from modeler.review.evidence import Evidence
 from modeler.review.fetch_back import fetch_back
-from modeler.review.findings import Finding, finding
 
 FILTER_RATIO_WARNING = 10  # the simulator fails a read that reads 10x more
 FILTER_RATIO_ADVICE = 3
