@@ -416,3 +416,33 @@
     true,
   );
 })();
+
+// ==== Editor polish (issue 39, items 12 and 13) ===========================
+(function () {
+  "use strict";
+
+  // The skip link lands past the project's tabs, on the section's work
+  // (the entity's editor on Entities); elsewhere, on <main> (its href).
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("[data-skip-link]");
+    const start = link && document.querySelector("[data-section-start]");
+    if (!start) return;
+    event.preventDefault();
+    start.focus({ preventScroll: true });
+    start.scrollIntoView({ block: "start" });
+  });
+
+  // Escape inside an open dialog closes the dialog only, and the browser
+  // gives focus back to the button that opened it: the form around it (the
+  // entity's, for the generator picker) must not take it as Discard, which
+  // swapped the editor away and dropped focus to the top of the page.
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key === "Escape" && event.target.closest && event.target.closest("dialog[open]")) {
+        event.stopPropagation();
+      }
+    },
+    true,
+  );
+})();
