@@ -421,6 +421,25 @@
 (function () {
   "use strict";
 
+  // A pattern's form shows the fields of reads (index, projection, what it
+  // must return) only while its operation is a read; the operation's own
+  // fields are re-rendered by the server, these sit outside them. Runs
+  // after refreshVisibility (registered before), which hides the index of
+  // a pattern not keyed yet.
+  function showReadsOnly() {
+    document.querySelectorAll("form[data-write-operations]").forEach((form) => {
+      const operation = form.querySelector("select[data-pattern-operation]");
+      if (!operation) return;
+      const write = form.dataset.writeOperations.split(" ").includes(operation.value);
+      form.querySelectorAll("[data-reads-only]").forEach((el) => {
+        if (write) el.hidden = true;
+        else if (!el.dataset.hideForOperation) el.hidden = false;
+      });
+    });
+  }
+  document.addEventListener("change", showReadsOnly);
+  document.body.addEventListener("htmx:afterSettle", showReadsOnly);
+
   // The skip link lands past the project's tabs, on the section's work
   // (the entity's editor on Entities); elsewhere, on <main> (its href).
   document.addEventListener("click", (event) => {
