@@ -451,6 +451,38 @@
     start.scrollIntoView({ block: "start" });
   });
 
+  // A child entity offers its parent's key attributes: the group of the
+  // parent chosen in "Sample items are made" shows, and a click writes the
+  // attribute into its row (the row of that name, else the first blank
+  // one) with a {ref: Parent.attribute} generator.
+  document.addEventListener("change", (event) => {
+    if (!event.target.matches || !event.target.matches('select[name$="sample_per"]')) return;
+    const form = event.target.form;
+    form.querySelectorAll("[data-parent-refs]").forEach((group) => {
+      group.hidden = group.dataset.parentRefs !== event.target.value;
+    });
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-parent-ref]");
+    if (!button) return;
+    const names = [...button.form.querySelectorAll('input[name^="attr-"][name$="-name"]')];
+    const row =
+      names.find((input) => input.value.trim() === button.dataset.refName) ||
+      names.find((input) => !input.value.trim());
+    if (!row) return;
+    const prefix = row.name.slice(0, -"name".length);
+    const set = (part, value) => {
+      const field = button.form.elements[prefix + part];
+      field.value = value;
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+    };
+    set("name", button.dataset.refName);
+    set("type", button.dataset.refType);
+    set("generator", button.dataset.parentRef);
+    button.form.elements[prefix + "generator"].focus();
+  });
+
   // Escape inside an open dialog closes the dialog only, and the browser
   // gives focus back to the button that opened it: the form around it (the
   // entity's, for the generator picker) must not take it as Discard, which

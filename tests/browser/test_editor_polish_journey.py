@@ -255,3 +255,38 @@ def test_a_write_pattern_shows_only_what_applies(page: Page) -> None:
     expect(page.locator("#pattern-form label", has_text="Projection")).to_be_visible()
     expect(index).to_be_visible()
     expect(promise).to_be_visible()
+
+
+def test_a_child_copies_its_parents_key_attributes_in_one_click(page: Page) -> None:
+    project = _log_in(page, "mo")
+    page.goto(f"/projects/{project.pk}/entities/")
+    page.fill("#id_new-name", "Note")
+    page.locator("form.entity-create button[type=submit]").click()
+    expect(page.locator("#entity-editor-heading")).to_contain_text("Note")
+    offer = page.locator("[data-parent-refs='Customer']")
+    expect(offer).to_be_hidden()
+    page.select_option("#id_sample_per", "Customer")
+    expect(offer).to_be_visible()
+    offer.locator("button", has_text="customerId").click()
+    expect(page.locator("#id_attr-0-name")).to_have_value("customerId")
+    expect(page.locator("#id_attr-0-generator")).to_have_value(
+        "{ref: Customer.customerId}"
+    )
+    templates = page.locator(".keys-table input[name$='-template']")
+    templates.nth(0).fill("CUST#{customerId}")
+    templates.nth(1).fill("NOTE")
+    version = page.locator("[data-project-version]").first
+    saved = str(int(version.inner_text()) + 1)
+    page.locator("#entity-editor button[type=submit]", has_text="Save").click()
+    expect(version).to_have_text(saved)
+    project.refresh_from_db()
+    note = project_services.project_revision_design(
+        project=project, number=project.version
+    ).entity("Note")
+    assert note.sample.per == "Customer"
+    [attribute] = note.attributes
+    assert attribute.name == "customerId"
+    assert (attribute.generator.kind, dict(attribute.generator.params)) == (
+        "ref",
+        {"value": "Customer.customerId"},
+    )
