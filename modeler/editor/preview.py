@@ -412,3 +412,43 @@ def _default(value: Any) -> Any:
     if isinstance(value, Decimal):
         return str(value)
     return to_wire(value)
+
+
+@dataclass(frozen=True)
+class ParentRef:
+    """A key attribute of a parent entity, offered to its children as an
+    attribute of the same name whose sample values copy the parent's."""
+
+    name: str
+    type: str
+    generator: str
+
+
+def parent_key_refs(design: d.Design, entity_name: str) -> list[tuple[str, list]]:
+    """For every entity the one called `entity_name` could be made per,
+    the attributes of its table key templates as `{ref: Parent.attribute}`
+    generators: a child copies them, one click each, instead of typing
+    them on every attribute it shares with its parent."""
+    offers = []
+    for parent in design.entities:
+        if parent.name == entity_name:
+            continue
+        names: dict[str, None] = {}
+        for key in design.table.key_attributes:
+            template = parent.keys.get(key.name)
+            if template is None:
+                continue
+            try:
+                names.update(
+                    dict.fromkeys(parse_template(template.template).attributes)
+                )
+            except TemplateSyntaxError:
+                continue  # the design check reports it beside the template
+        refs = [
+            ParentRef(a.name, a.type, f"{{ref: {parent.name}.{a.name}}}")
+            for a in parent.attributes
+            if a.name in names
+        ]
+        if refs:
+            offers.append((parent.name, refs))
+    return offers

@@ -14,6 +14,7 @@ from modeler.design.parameters import pattern_parameters
 from modeler.diagrams.collections import collections_for, key_text, shortened
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.simulation import PatternRun, Simulation
+from modeler.simulation.misses import missed_items
 
 MAX_ITEMS_SHOWN = 25
 
@@ -46,6 +47,14 @@ def pattern_result(
                     "extra": draw.verdict.extra,
                 },
             },
+            "misses": [
+                {
+                    "entity": miss.entity,
+                    "reason": miss.reason,
+                    "attributes": _attributes(miss.item, simulation.key_names),
+                }
+                for miss in missed_items(simulation, run)
+            ],
             "pages": run.pages,
             "count": run.count,
             "scanned_count": run.scanned_count,
@@ -151,6 +160,12 @@ def _text(value: Any) -> Any:
     if isinstance(value, bytes):
         return base64.b64encode(value).decode()
     return str(value)
+
+
+def _attributes(item: Any, key_names: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """An item's attributes as (name, text), its key attributes first."""
+    names = [*key_names, *sorted(n for n in item if n not in key_names)]
+    return [(name, _text(item[name])) for name in names if name in item]
 
 
 def _json_default(value: object) -> object:

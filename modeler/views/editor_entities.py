@@ -36,7 +36,7 @@ from modeler.editor.forms.generator import (
     current_generator,
 )
 from modeler.editor.preview import entity_preview as build_preview
-from modeler.editor.preview import example_values, sample_values
+from modeler.editor.preview import example_values, parent_key_refs, sample_values
 from modeler.editor.services import Saved, part_problems
 from modeler.sampledata.values import default_generator
 from modeler.selectors import ProjectAccess
@@ -147,6 +147,7 @@ def _context(
         else None,
         notice=notice,
         generator_kinds=GENERATOR_KINDS,
+        parent_refs=parent_key_refs(design, entity.name) if entity else [],
         **extra,
     )
 

@@ -121,6 +121,12 @@ def _render(
         )
     else:
         context.update(_review_context(project, review))
+    # Patterns at 0 requests a second cost $0: said beside the cost.
+    context["without_traffic"] = [
+        p.name
+        for p in design.access_patterns
+        if p.keyed and not (p.traffic.rps or p.traffic.peak_rps)
+    ]
     if request.htmx and not request.htmx.boosted:
         return render(request, f"{TEMPLATE}#review-content", context, status=status)
     return render(request, TEMPLATE, context, status=status)

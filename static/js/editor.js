@@ -416,3 +416,84 @@
     true,
   );
 })();
+
+// ==== Editor polish (issue 39, items 12 and 13) ===========================
+(function () {
+  "use strict";
+
+  // A pattern's form shows the fields of reads (index, projection, what it
+  // must return) only while its operation is a read; the operation's own
+  // fields are re-rendered by the server, these sit outside them. Runs
+  // after refreshVisibility (registered before), which hides the index of
+  // a pattern not keyed yet.
+  function showReadsOnly() {
+    document.querySelectorAll("form[data-write-operations]").forEach((form) => {
+      const operation = form.querySelector("select[data-pattern-operation]");
+      if (!operation) return;
+      const write = form.dataset.writeOperations.split(" ").includes(operation.value);
+      form.querySelectorAll("[data-reads-only]").forEach((el) => {
+        if (write) el.hidden = true;
+        else if (!el.dataset.hideForOperation) el.hidden = false;
+      });
+    });
+  }
+  document.addEventListener("change", showReadsOnly);
+  document.body.addEventListener("htmx:afterSettle", showReadsOnly);
+
+  // The skip link lands past the project's tabs, on the section's work
+  // (the entity's editor on Entities); elsewhere, on <main> (its href).
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("[data-skip-link]");
+    const start = link && document.querySelector("[data-section-start]");
+    if (!start) return;
+    event.preventDefault();
+    start.focus({ preventScroll: true });
+    start.scrollIntoView({ block: "start" });
+  });
+
+  // A child entity offers its parent's key attributes: the group of the
+  // parent chosen in "Sample items are made" shows, and a click writes the
+  // attribute into its row (the row of that name, else the first blank
+  // one) with a {ref: Parent.attribute} generator.
+  document.addEventListener("change", (event) => {
+    if (!event.target.matches || !event.target.matches('select[name$="sample_per"]')) return;
+    const form = event.target.form;
+    form.querySelectorAll("[data-parent-refs]").forEach((group) => {
+      group.hidden = group.dataset.parentRefs !== event.target.value;
+    });
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-parent-ref]");
+    if (!button) return;
+    const names = [...button.form.querySelectorAll('input[name^="attr-"][name$="-name"]')];
+    const row =
+      names.find((input) => input.value.trim() === button.dataset.refName) ||
+      names.find((input) => !input.value.trim());
+    if (!row) return;
+    const prefix = row.name.slice(0, -"name".length);
+    const set = (part, value) => {
+      const field = button.form.elements[prefix + part];
+      field.value = value;
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+    };
+    set("name", button.dataset.refName);
+    set("type", button.dataset.refType);
+    set("generator", button.dataset.parentRef);
+    button.form.elements[prefix + "generator"].focus();
+  });
+
+  // Escape inside an open dialog closes the dialog only, and the browser
+  // gives focus back to the button that opened it: the form around it (the
+  // entity's, for the generator picker) must not take it as Discard, which
+  // swapped the editor away and dropped focus to the top of the page.
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key === "Escape" && event.target.closest && event.target.closest("dialog[open]")) {
+        event.stopPropagation();
+      }
+    },
+    true,
+  );
+})();

@@ -489,3 +489,34 @@ def test_findings_access(
     assert outsider_client.get(url, **HTMX).status_code == 404
     assert owner_client.post(url, **HTMX).status_code == 405
     assert owner_client.get(_url("editor-findings", project, "nope")).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_write_shows_no_index_projection_or_promise(
+    owner_client: Client, project: Project
+):
+    """A write goes to the table and promises no items: its form hides the
+    index, projection and "What it must return", and its save drops them."""
+    put = _refresh(owner_client, project, 2, operation="PutItem", projection="total")
+    assert 'type="hidden" name="p2-projection" value="total"' in put
+    page = owner_client.get(_url("editor-pattern", project, 7)).content.decode()
+    assert _design(project).access_patterns[7].operation in ("PutItem", "UpdateItem")
+    assert '<div data-hide-for-operation="needs" data-reads-only hidden>' in page
+    assert '<fieldset class="group" data-reads-only hidden>' in page
+    query = owner_client.get(_url("editor-pattern", project, 2)).content.decode()
+    assert "data-reads-only hidden" not in query
+
+    url = _url("editor-pattern", project, 2)
+    data = pattern_data(
+        project,
+        2,
+        operation="PutItem",
+        index="GSI1",
+        projection="total",
+        expects_entities="Order",
+        **{"action-0-entity": "Order", "name": "Put an order"},
+    )
+    response = owner_client.post(url, data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:3000]
+    pattern = _design(project).access_patterns[2]
+    assert (pattern.index, pattern.projection, pattern.expects) == ("table", (), None)

@@ -62,7 +62,7 @@ def test_a_stored_needs_pattern_opens_as_not_keyed_yet_and_saves_unchanged(
         _url("editor-pattern", project, position), **HTMX
     ).content.decode()
     assert '<option value="needs" selected>' in html
-    assert '<div data-hide-for-operation="needs" hidden>' in html
+    assert '<div data-hide-for-operation="needs" data-reads-only hidden>' in html
     assert "Key condition" not in html and "data-unkeyed-note" in html
     assert "No request yet: the pattern is stated by what it needs" in html
     response = owner_client.post(

@@ -3,7 +3,9 @@ cost table, the meeting summary, and the prices owners and editors set."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -14,6 +16,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from modeler.conversion import design_from_project
+from modeler.design import model as d
 from modeler.design_check import limits
 from modeler.designfile import read_design
 from modeler.jobs import runner
@@ -335,3 +338,30 @@ def test_a_design_the_simulator_cannot_load_is_reviewed_without_it(owner: User):
     # The Scan needs no simulation to be found.
     assert "No index can serve this pattern" in html
     assert "Not simulated:" in html
+
+
+def test_patterns_without_traffic_are_named_beside_the_cost(
+    owner_client: Client, project: Project
+):
+    """At 0 requests a second a pattern costs $0: the cost says which ones,
+    and a new pattern starts at the stated 1 request a second."""
+    assert "state no traffic" not in _html(owner_client.get(_page(project)))
+
+    design = design_from_project(project)
+    quiet = dataclasses.replace(
+        design.access_patterns[1], traffic=d.Traffic(rps=0.0, peak_rps=0.0)
+    )
+    patterns = list(design.access_patterns)
+    patterns[1] = quiet
+    project_services.project_save_design(
+        project=project,
+        design=dataclasses.replace(design, access_patterns=tuple(patterns)),
+        version=project.version,
+    )
+    html = _html(owner_client.get(_page(project)))
+    assert "1 access pattern states no traffic (0 requests a second)" in html
+    assert f"<strong>{escape(quiet.name)}</strong>" in html
+
+    new = _html(owner_client.get(reverse("editor-pattern-create", args=[project.pk])))
+    assert re.search(r'<input[^>]*name="new-rps"[^>]*value="1.0"', new)
+    assert "A new pattern starts at 1 request a second" in new

@@ -953,3 +953,26 @@ def test_a_pattern_that_fails_a_draw_says_which_on_its_result(owner, editor, vie
     assert re.search(r"<strong>Fails</strong> on a (day-change|boundary) draw", html)
     assert "expected items missing" in html or "expected item missing" in html
     assert "missing: <code>HOTEL#" in html
+
+
+def test_a_failing_read_shows_each_missing_item_and_why(
+    owner, editor, viewer, small_design, owner_client
+):
+    """ "1 of 1 expected item missing" is not enough: the result names the
+    item, opens the request, and says why the request left it out."""
+    patterns = list(small_design.access_patterns)
+    every_order = dataclasses.replace(
+        patterns[5].expects, where=(), order_by=("orderDate", "orderId")
+    )
+    patterns[5] = dataclasses.replace(patterns[5], expects=every_order)
+    design = dataclasses.replace(small_design, access_patterns=tuple(patterns))
+    project = _project(owner, editor, viewer, design)
+
+    html = _html(owner_client.get(_url(project, "5/"), headers=HTMX))
+    assert 'data-verdict="fail"' in html
+    assert "<strong>Not returned:</strong>" in html
+    assert "It is not in the index GSI2: it has no GSI2PK, GSI2SK" in html
+    assert "<dt>status</dt><dd><code>SHIPPED</code></dd>" in html or (
+        "<dt>status</dt><dd><code>CANCELLED</code></dd>" in html
+    )
+    assert '<details class="request-details" open>' in html

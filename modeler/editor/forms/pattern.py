@@ -58,6 +58,14 @@ FILTER_OPERATIONS = ("Query", "Scan")  # a filter and a limit
 ORDER_OPERATIONS = ("Query",)
 CONSISTENT_OPERATIONS = ("GetItem", "Query", "Scan", "BatchGetItem")
 SINGLE_WRITES = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}
+# A new pattern's traffic until the user states it: at 0/s every cost of
+# the Review read $0, so a pattern starts at one request a second, and the
+# field and the Review say so.
+NEW_PATTERN_TRAFFIC = d.Traffic(rps=1.0, peak_rps=1.0)
+TRAFFIC_HELP = (
+    "On average. A new pattern starts at 1 request a second (peak 1): "
+    "the Review's monthly cost follows what you state here."
+)
 # The operation choice of a pattern stated by what it needs (d.UNKEYED).
 NEEDS_CHOICE = "needs"
 ACTION_CHOICES = {
@@ -123,9 +131,16 @@ class PatternForm(VersionedForm):
     consistent_read = forms.BooleanField(
         required=False, label="Strongly consistent read"
     )
-    rps = forms.FloatField(min_value=0, initial=0, label="Requests per second")
+    rps = forms.FloatField(
+        min_value=0,
+        initial=NEW_PATTERN_TRAFFIC.rps,
+        label="Requests per second",
+        help_text=TRAFFIC_HELP,
+    )
     peak_rps = forms.FloatField(
-        min_value=0, initial=0, label="Peak requests per second"
+        min_value=0,
+        initial=NEW_PATTERN_TRAFFIC.peak_rps,
+        label="Peak requests per second",
     )
     expects_entities = forms.MultipleChoiceField(
         required=False, label="Returns items of", widget=forms.CheckboxSelectMultiple
@@ -250,6 +265,17 @@ class PatternForm(VersionedForm):
         return self.op in CONSISTENT_OPERATIONS or self.unkeyed
 
     @property
+    def reads(self) -> bool:
+        """A read: only a read has an index, a projection and what it must
+        return (a write goes to the table and returns nothing it promises)."""
+        return self.op not in d.WRITE_OPERATIONS
+
+    @property
+    def write_operations(self) -> str:
+        """The operations that hide the fields of reads (editor.js)."""
+        return " ".join(d.WRITE_OPERATIONS)
+
+    @property
     def single_write(self) -> bool:
         return self.op in SINGLE_WRITES
 
@@ -281,6 +307,7 @@ class PatternForm(VersionedForm):
             "limit": self.takes_limit,
             "scan_forward": self.takes_order,
             "consistent_read": self.takes_consistent,
+            "projection": self.reads,
         }
         return [name for name, taken in takes.items() if not taken]
 
@@ -314,8 +341,8 @@ class PatternForm(VersionedForm):
                 "operation": "Query",
                 "index": d.TABLE_INDEX,
                 "scan_forward": "forward",
-                "rps": 0,
-                "peak_rps": 0,
+                "rps": NEW_PATTERN_TRAFFIC.rps,
+                "peak_rps": NEW_PATTERN_TRAFFIC.peak_rps,
                 **rows_posted("param", []),
                 **rows_posted("where", []),
                 **rows_posted("action", [], blank=1),
@@ -401,8 +428,11 @@ class PatternForm(VersionedForm):
         """The pattern without what its operation does not take (the
         fields kept for the other operations)."""
         left_out: dict[str, Any] = {}
-        if self.unkeyed:
+        if self.unkeyed or not self.reads:
             left_out["index"] = d.TABLE_INDEX
+        if not self.reads:
+            left_out["projection"] = ()
+            left_out["expects"] = None
         if not self.takes_key:
             left_out["key"] = ()
         if not self.takes_filter:
