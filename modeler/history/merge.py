@@ -5,8 +5,11 @@ An edit is a function from a design to a design (the `apply` of a command of
 (`base`) is replayed on the current design when the elements it changes are
 not the ones changed since:
 two people editing two entities both save. When they are the same element,
-and the two values differ, the edit is a `Conflict` that the person decides:
-keep theirs, keep mine, or merge by hand.
+it is merged field by field (`modeler.history.fields`): each side's changes
+the other did not touch are kept; the fields both changed, to different
+values, are a `Conflict` that the person decides field by field. An edit of
+an element that was renamed since follows it (by its uid); one of an element
+that was removed since is a `Conflict` whose `theirs` is None.
 
 Undoing a revision puts back, in the current design, the elements that the
 revision changed, as they were before it, if nobody changed them since.
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 
 from modeler.design import model as d
 from modeler.history.elements import Element, changed, elements, replaced
+from modeler.history.fields import FieldClash, merge_fields
 
 Edit = Callable[[d.Design], d.Design]
 
@@ -34,6 +38,10 @@ class Clash:
     base: Element | None
     theirs: Element | None
     mine: Element | None
+    # When the element was merged field by field: the fields both sides
+    # changed, and the merged element (mine in those fields).
+    fields: tuple[FieldClash, ...] = ()
+    merged: Element | None = None
 
     @property
     def label(self) -> str:
@@ -71,12 +79,58 @@ def rebase(edit: Edit, *, base: d.Design, current: d.Design) -> d.Design:
     # renamed or removed since is told as that, not as "it no longer exists".
     mine = edit(base)
     found = clashes(mine, changed(base, mine))
-    if not found:
-        replayed = edit(current)
-        found = clashes(replayed, changed(current, replayed))
+    if found:
+        return _merged(found, base=base, mine=mine, current=current)
+    replayed = edit(current)
+    found = clashes(replayed, changed(current, replayed))
     if found:
         raise Conflict(found)
     return replayed
+
+
+def _merged(
+    found: tuple[Clash, ...], *, base: d.Design, mine: d.Design, current: d.Design
+) -> d.Design:
+    """`current` with the elements `mine` changed since `base`: those that
+    others changed too merged field by field. Conflict, with each clash's
+    fields and merged element, when a field was changed by both or an
+    element removed by one and changed by the other."""
+    merged: dict[str, Element | None] = {}
+    unresolved = []
+    for clash in found:
+        if clash.base is None or clash.theirs is None or clash.mine is None:
+            unresolved.append(clash)
+            continue
+        value, fields = merge_fields(
+            clash.base.value, clash.theirs.value, clash.mine.value
+        )
+        element = dataclasses.replace(clash.mine, name=value.name, value=value)
+        merged[clash.id] = element
+        if fields:
+            unresolved.append(
+                dataclasses.replace(clash, fields=tuple(fields), merged=element)
+            )
+    if unresolved:
+        raise Conflict(tuple(unresolved))
+    now, after = elements(current), elements(mine)
+    for key in changed(base, mine):
+        if key not in merged:
+            merged[key] = after.get(key)
+    result = replaced(current, merged, order=mine)
+    return _references_followed(result, before=now)
+
+
+def _references_followed(design: d.Design, *, before: dict[str, Element]) -> d.Design:
+    """An entity the merge renamed, named by its new name where the
+    patterns and the other entities refer to it."""
+    # Imported here: the edits use this module's revert.
+    from modeler.design.edits import entity_renamed
+
+    for entity in design.entities:
+        old = before.get(entity.uid)
+        if old is not None and old.kind == "entity" and old.name != entity.name:
+            design = entity_renamed(design, old.name, entity.name)
+    return design
 
 
 def revert(*, before: d.Design, after: d.Design, current: d.Design) -> d.Design:
