@@ -57,11 +57,15 @@ class Conflict(Exception):
         self.clashes = clashes
 
 
-def rebase(edit: Edit, *, base: d.Design, current: d.Design) -> d.Design:
+def rebase(
+    edit: Edit, *, base: d.Design, current: d.Design, keep_mine: bool = False
+) -> d.Design:
     """`edit`, made on `base`, applied to `current`. Raises Conflict when
     that would change an element that changed, otherwise, since `base`:
     the element the edit changes, or one the replay changes (clearing a list
-    that someone filled since, renaming in a pattern someone wrote since)."""
+    that someone filled since, renaming in a pattern someone wrote since)
+    and the elements cannot be merged field by field. With `keep_mine`, the
+    fields both changed take mine (the person chose so)."""
     if current is base:
         return edit(current)
     theirs = set(changed(base, current))
@@ -80,7 +84,9 @@ def rebase(edit: Edit, *, base: d.Design, current: d.Design) -> d.Design:
     mine = edit(base)
     found = clashes(mine, changed(base, mine))
     if found:
-        return _merged(found, base=base, mine=mine, current=current)
+        return _merged(
+            found, base=base, mine=mine, current=current, keep_mine=keep_mine
+        )
     replayed = edit(current)
     found = clashes(replayed, changed(current, replayed))
     if found:
@@ -89,7 +95,12 @@ def rebase(edit: Edit, *, base: d.Design, current: d.Design) -> d.Design:
 
 
 def _merged(
-    found: tuple[Clash, ...], *, base: d.Design, mine: d.Design, current: d.Design
+    found: tuple[Clash, ...],
+    *,
+    base: d.Design,
+    mine: d.Design,
+    current: d.Design,
+    keep_mine: bool,
 ) -> d.Design:
     """`current` with the elements `mine` changed since `base`: those that
     others changed too merged field by field. Conflict, with each clash's
@@ -106,7 +117,7 @@ def _merged(
         )
         element = dataclasses.replace(clash.mine, name=value.name, value=value)
         merged[clash.id] = element
-        if fields:
+        if fields and not keep_mine:
             unresolved.append(
                 dataclasses.replace(clash, fields=tuple(fields), merged=element)
             )

@@ -58,7 +58,8 @@ class EditConflict(Exception):
     fields both changed when the element was merged field by field), who
     made the other changes (`authors`, by element id) and when they last did
     (`times`). `version` is the project's version that holds their changes:
-    an edit made again at it keeps mine in their place."""
+    an edit made again with `keep_mine_at` it keeps mine in the fields both
+    changed."""
 
     def __init__(
         self,
@@ -391,12 +392,14 @@ def project_edit(
     summary: Summary = "",
     kind: str = Revision.Kind.EDIT,
     reverts: Revision | None = None,
+    keep_mine_at: int | None = None,
 ) -> tuple[Project, d.Design, list[Problem]]:
     """Apply `edit`, made on the page that showed revision `version`, to the
     project's current design and save it, errors allowed (the editor's
     saves). When others saved since, the edit is replayed on their design if
-    it changes other elements than they did; otherwise EditConflict, whose
-    version an edit made again at keeps the user's change over the other.
+    it changes other elements or other fields than they did; otherwise
+    EditConflict, whose version, given again as `keep_mine_at`, keeps the
+    user's change in the fields both changed.
     `check`
     returns the edited design's problems (given after the design it was made
     from), or refuses it by raising. Returns the project, the saved design
@@ -412,7 +415,12 @@ def project_edit(
             else:
                 if base is None:
                     base = project_revision_design(project=project, number=version)
-                edited = merge.rebase(edit, base=base, current=current)
+                edited = merge.rebase(
+                    edit,
+                    base=base,
+                    current=current,
+                    keep_mine=keep_mine_at == project.version,
+                )
         except Conflict as conflict:
             since = reverts.number if reverts is not None else version
             authors, times = _authors_since(project, since, conflict, author)
