@@ -76,7 +76,7 @@ def rebase(
         return tuple(
             Clash(key, before.get(key), now.get(key), after.get(key))
             for key in keys
-            if key in theirs and not _same(now.get(key), after.get(key))
+            if key in theirs and not same_element(now.get(key), after.get(key))
         )
 
     # First what the edit meant on the page, so that an edit of an element
@@ -154,7 +154,7 @@ def revert(*, before: d.Design, after: d.Design, current: d.Design) -> d.Design:
     clashes = tuple(
         Clash(key, new.get(key), now.get(key), old.get(key))
         for key in ids
-        if not _same(now.get(key), new.get(key))
+        if not same_element(now.get(key), new.get(key))
     )
     if clashes:
         raise Conflict(clashes)
@@ -162,7 +162,9 @@ def revert(*, before: d.Design, after: d.Design, current: d.Design) -> d.Design:
     return _reordered(reverted, before=before, after=after)
 
 
-def _same(a: Element | None, b: Element | None) -> bool:
+def same_element(a: Element | None, b: Element | None) -> bool:
+    """The two versions of an element hold the same (an undo can take it
+    back only while it holds what the undone change made)."""
     if a is None or b is None:
         return a is b
     return a.value == b.value and _attribute_ids(a) == _attribute_ids(b)
