@@ -343,14 +343,14 @@ class EntityUpdate(DesignEdit):
         entities[position] = entity
         design = dataclasses.replace(design, entities=tuple(entities))
         if entity.name != self.name:
-            design = _entity_renamed(design, self.name, entity.name)
+            design = entity_renamed(design, self.name, entity.name)
         return design
 
     def part(self, edited: d.Design) -> str | None:
         return f"entities.{self.entity.name}"
 
 
-def _entity_renamed(design: d.Design, old: str, new: str) -> d.Design:
+def entity_renamed(design: d.Design, old: str, new: str) -> d.Design:
     def rename(value: str) -> str:
         return new if value == old else value
 

@@ -80,11 +80,14 @@ def design_edit(
     version: int,
     author: AbstractBaseUser | None,
     edit: DesignEdit,
+    keep_mine_at: int | None = None,
 ) -> Saved:
     """Apply `edit`, made on the page showing revision `version`, to the
     project's design and save it (merged with what others saved since, when
-    they changed other elements). Errors in the fields of the part it wrote
-    refuse it."""
+    they changed other elements or other fields). Errors in the fields of
+    the part it wrote refuse it. `keep_mine_at`: the person chose to keep
+    their input in the fields others changed up to that version (Keep
+    mine)."""
     edit = edit.on_page(
         lambda: project_services.project_revision_design(
             project=project, number=version
@@ -107,6 +110,7 @@ def design_edit(
             summary=edit.summary,
             author=author,
             check=check,
+            keep_mine_at=keep_mine_at,
         )
     except project_services.LimitError as exc:
         # Refused whatever part was edited: raising a parent's count can

@@ -5,8 +5,11 @@ An edit is a function from a design to a design (the `apply` of a command of
 (`base`) is replayed on the current design when the elements it changes are
 not the ones changed since:
 two people editing two entities both save. When they are the same element,
-and the two values differ, the edit is a `Conflict` that the person decides:
-keep theirs, keep mine, or merge by hand.
+it is merged field by field (`modeler.history.fields`): each side's changes
+the other did not touch are kept; the fields both changed, to different
+values, are a `Conflict` that the person decides field by field. An edit of
+an element that was renamed since follows it (by its uid); one of an element
+that was removed since is a `Conflict` whose `theirs` is None.
 
 Undoing a revision puts back, in the current design, the elements that the
 revision changed, as they were before it, if nobody changed them since.
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 
 from modeler.design import model as d
 from modeler.history.elements import Element, changed, elements, replaced
+from modeler.history.fields import FieldClash, merge_fields
 
 Edit = Callable[[d.Design], d.Design]
 
@@ -34,6 +38,10 @@ class Clash:
     base: Element | None
     theirs: Element | None
     mine: Element | None
+    # When the element was merged field by field: the fields both sides
+    # changed, and the merged element (mine in those fields).
+    fields: tuple[FieldClash, ...] = ()
+    merged: Element | None = None
 
     @property
     def label(self) -> str:
@@ -49,11 +57,15 @@ class Conflict(Exception):
         self.clashes = clashes
 
 
-def rebase(edit: Edit, *, base: d.Design, current: d.Design) -> d.Design:
+def rebase(
+    edit: Edit, *, base: d.Design, current: d.Design, keep_mine: bool = False
+) -> d.Design:
     """`edit`, made on `base`, applied to `current`. Raises Conflict when
     that would change an element that changed, otherwise, since `base`:
     the element the edit changes, or one the replay changes (clearing a list
-    that someone filled since, renaming in a pattern someone wrote since)."""
+    that someone filled since, renaming in a pattern someone wrote since)
+    and the elements cannot be merged field by field. With `keep_mine`, the
+    fields both changed take mine (the person chose so)."""
     if current is base:
         return edit(current)
     theirs = set(changed(base, current))
@@ -64,19 +76,72 @@ def rebase(edit: Edit, *, base: d.Design, current: d.Design) -> d.Design:
         return tuple(
             Clash(key, before.get(key), now.get(key), after.get(key))
             for key in keys
-            if key in theirs and not _same(now.get(key), after.get(key))
+            if key in theirs and not same_element(now.get(key), after.get(key))
         )
 
     # First what the edit meant on the page, so that an edit of an element
     # renamed or removed since is told as that, not as "it no longer exists".
     mine = edit(base)
     found = clashes(mine, changed(base, mine))
-    if not found:
-        replayed = edit(current)
-        found = clashes(replayed, changed(current, replayed))
+    if found:
+        return _merged(
+            found, base=base, mine=mine, current=current, keep_mine=keep_mine
+        )
+    replayed = edit(current)
+    found = clashes(replayed, changed(current, replayed))
     if found:
         raise Conflict(found)
     return replayed
+
+
+def _merged(
+    found: tuple[Clash, ...],
+    *,
+    base: d.Design,
+    mine: d.Design,
+    current: d.Design,
+    keep_mine: bool,
+) -> d.Design:
+    """`current` with the elements `mine` changed since `base`: those that
+    others changed too merged field by field. Conflict, with each clash's
+    fields and merged element, when a field was changed by both or an
+    element removed by one and changed by the other."""
+    merged: dict[str, Element | None] = {}
+    unresolved = []
+    for clash in found:
+        if clash.base is None or clash.theirs is None or clash.mine is None:
+            unresolved.append(clash)
+            continue
+        value, fields = merge_fields(
+            clash.base.value, clash.theirs.value, clash.mine.value
+        )
+        element = dataclasses.replace(clash.mine, name=value.name, value=value)
+        merged[clash.id] = element
+        if fields and not keep_mine:
+            unresolved.append(
+                dataclasses.replace(clash, fields=tuple(fields), merged=element)
+            )
+    if unresolved:
+        raise Conflict(tuple(unresolved))
+    now, after = elements(current), elements(mine)
+    for key in changed(base, mine):
+        if key not in merged:
+            merged[key] = after.get(key)
+    result = replaced(current, merged, order=mine)
+    return _references_followed(result, before=now)
+
+
+def _references_followed(design: d.Design, *, before: dict[str, Element]) -> d.Design:
+    """An entity the merge renamed, named by its new name where the
+    patterns and the other entities refer to it."""
+    # Imported here: the edits use this module's revert.
+    from modeler.design.edits import entity_renamed
+
+    for entity in design.entities:
+        old = before.get(entity.uid)
+        if old is not None and old.kind == "entity" and old.name != entity.name:
+            design = entity_renamed(design, old.name, entity.name)
+    return design
 
 
 def revert(*, before: d.Design, after: d.Design, current: d.Design) -> d.Design:
@@ -89,7 +154,7 @@ def revert(*, before: d.Design, after: d.Design, current: d.Design) -> d.Design:
     clashes = tuple(
         Clash(key, new.get(key), now.get(key), old.get(key))
         for key in ids
-        if not _same(now.get(key), new.get(key))
+        if not same_element(now.get(key), new.get(key))
     )
     if clashes:
         raise Conflict(clashes)
@@ -97,7 +162,9 @@ def revert(*, before: d.Design, after: d.Design, current: d.Design) -> d.Design:
     return _reordered(reverted, before=before, after=after)
 
 
-def _same(a: Element | None, b: Element | None) -> bool:
+def same_element(a: Element | None, b: Element | None) -> bool:
+    """The two versions of an element hold the same (an undo can take it
+    back only while it holds what the undone change made)."""
     if a is None or b is None:
         return a is b
     return a.value == b.value and _attribute_ids(a) == _attribute_ids(b)

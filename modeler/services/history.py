@@ -11,6 +11,8 @@ from modeler.conversion import (
     design_from_revision,
 )
 from modeler.design import edits
+from modeler.history import elements
+from modeler.history.merge import same_element
 from modeler.models import Project, Revision
 from modeler.services.projects import (
     project_edit,
@@ -31,10 +33,13 @@ class HistoryError(Exception):
 @dataclass(frozen=True)
 class UndoState:
     """What an undo and a redo would do for one user in one project: the
-    revision an undo takes back, and the undo a redo takes back."""
+    revision an undo takes back, and the undo a redo takes back. `skipped`
+    are the user's newer changes that cannot be undone any more, because
+    someone changed the same elements since (newest first), with who did."""
 
     undo: Revision | None
     redo: Revision | None
+    skipped: tuple[Skipped, ...] = ()
 
     @property
     def undo_label(self) -> str:
@@ -46,19 +51,38 @@ class UndoState:
             return ""
         return f"Redo: {self.redo.summary.removeprefix(_UNDID)}"
 
+    @property
+    def skipped_note(self) -> str:
+        """The changes Undo passes over, in words."""
+        if not self.skipped:
+            return ""
+        parts = [
+            f"“{s.revision.summary}” ({s.who} changed it since)" for s in self.skipped
+        ]
+        return "Cannot be undone any more: " + "; ".join(parts) + "."
+
+
+@dataclass(frozen=True)
+class Skipped:
+    revision: Revision
+    who: str
+
 
 _UNDID = "undid: "
 
 
 def undo_state(*, project: Project, user: AbstractBaseUser) -> UndoState:
     """The user's own changes form their undo stack (as in an editor): undo
-    takes back their latest change that is not undone yet; redo takes back
-    their latest undo, until they make a new change."""
+    takes back their latest change that is not undone yet and that nobody
+    changed since; a newer one that someone else changed since (its
+    elements no longer hold what it made) is passed over and named, so
+    that the older ones can still be undone. Redo takes back their latest
+    undo, until they make a new change."""
     if not user.is_authenticated:
         return UndoState(None, None)
     rows = list(
         Revision.objects.filter(project=project, author=user)
-        .only("id", "number", "kind", "summary", "reverts_id")
+        .only("id", "number", "kind", "summary", "reverts_id", "changed")
         .order_by("-number")[:UNDO_WINDOW]
     )
     done: list[Revision] = []
@@ -68,28 +92,78 @@ def undo_state(*, project: Project, user: AbstractBaseUser) -> UndoState:
             done.append(revision)
             undone.clear()
         elif revision.kind == Revision.Kind.UNDO:
-            if done and done[-1].pk == revision.reverts_id:
-                done.pop()
+            # Not always the top of the stack: an undo may have passed over
+            # changes that could not be undone.
+            taken = _taken_out(done, revision.reverts_id)
+            if taken is not None:
                 undone.append(revision)
         elif revision.kind == Revision.Kind.REDO and (
             undone and undone[-1].pk == revision.reverts_id
         ):
             undone.pop()
             done.append(revision)
-    return UndoState(done[-1] if done else None, undone[-1] if undone else None)
+    skipped: list[Skipped] = []
+    undo = None
+    for candidate in reversed(done):
+        who = _changed_since_by_others(project, user, candidate)
+        if who is None:
+            undo = candidate
+            break
+        skipped.append(Skipped(candidate, who))
+    return UndoState(undo, undone[-1] if undone else None, tuple(skipped))
+
+
+def _taken_out(done: list[Revision], pk: int | None) -> Revision | None:
+    for position in range(len(done) - 1, -1, -1):
+        if done[position].pk == pk:
+            return done.pop(position)
+    return None
+
+
+def _changed_since_by_others(
+    project: Project, user: AbstractBaseUser, revision: Revision
+) -> str | None:
+    """Who changed, since `revision`, an element it changed so that it no
+    longer holds what the revision made (an undo of it would clash); None
+    when it can be undone. Decided from the revisions' lists of changed
+    elements, and only when one touched them, from the designs."""
+    ids = set(revision.changed or ())
+    later = [
+        (author_id, username)
+        for changed, author_id, username in Revision.objects.filter(
+            project=project, number__gt=revision.number
+        ).values_list("changed", "author_id", "author__username")
+        if ids.intersection(changed or ())
+    ]
+    if not later:
+        return None
+    after = elements.elements(
+        project_revision_design(project=project, number=revision.number)
+    )
+    now = elements.elements(
+        project_revision_design(project=project, number=project.version)
+    )
+    if all(same_element(now.get(key), after.get(key)) for key in ids):
+        return None
+    others = [name or "someone" for author_id, name in later if author_id != user.pk]
+    return " and ".join(dict.fromkeys(others)) or "you"
 
 
 def revision_undo(*, project: Project, user: AbstractBaseUser, number: int) -> Revision:
-    """Take back the user's latest change, revision `number` (the one the
-    page offered), as a new revision; the elements it changed go back to how
-    they were before it. EditConflict if someone changed them since;
-    HistoryError if `number` is not the user's latest change any more."""
+    """Take back the user's latest change that can be undone, revision
+    `number` (the one the page offered), as a new revision; the elements it
+    changed go back to how they were before it. EditConflict if someone
+    changed them in the meantime; HistoryError if `number` is not the change
+    to undo any more."""
     state = undo_state(project=project, user=user)
     if state.undo is None or state.undo.number != number:
+        if state.undo is not None:
+            raise HistoryError(
+                f"The change to undo is now “{state.undo.summary}”; the "
+                "button shows it now."
+            )
         raise HistoryError(
-            f"Your latest change is now “{state.undo.summary}”; reload the page."
-            if state.undo
-            else "You have no change to undo in this project."
+            state.skipped_note or "You have no change to undo in this project."
         )
     return _revision_revert(
         project=project,

@@ -6,11 +6,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from modeler.conversion import (
     RevisionRecord,
@@ -51,35 +54,76 @@ YOU = "you"
 
 class EditConflict(Exception):
     """An edit made on an older revision changes elements that others
-    changed since: `clashes` (each with the base, theirs and mine) and who
-    made the other changes (`authors`, by element id). `version` is the
-    project's version that holds their changes: an edit made again at it
-    keeps mine in their place."""
+    changed since: `clashes` (each with the base, theirs and mine, and the
+    fields both changed when the element was merged field by field), who
+    made the other changes (`authors`, by element id) and when they last did
+    (`times`). `version` is the project's version that holds their changes:
+    an edit made again with `keep_mine_at` it keeps mine in the fields both
+    changed."""
 
     def __init__(
-        self, conflict: Conflict, authors: dict[str, list[str]], version: int
+        self,
+        conflict: Conflict,
+        authors: dict[str, list[str]],
+        version: int,
+        times: dict[str, datetime] | None = None,
     ) -> None:
         super().__init__(str(conflict))
         self.clashes = conflict.clashes
         self.authors = authors
         self.version = version
+        self.times = times or {}
+
+    @property
+    def removed(self) -> merge.Clash | None:
+        """The clash of an element someone removed that this edit changes."""
+        return next(
+            (c for c in self.clashes if c.theirs is None and c.mine is not None), None
+        )
+
+    def what_happened(self, clash: merge.Clash) -> str:
+        """ "bob deleted entity Order 2 minutes ago", "bob renamed entity
+        Order to Purchase and changed it", "ann changed entity Customer"."""
+        who = " and ".join(self.authors.get(clash.id, [])) or "someone"
+        where = " in another tab" if who == YOU else ""
+        ago = _ago(self.times.get(clash.id))
+        base, theirs = clash.base, clash.theirs
+        if theirs is None and base is not None:
+            return f"{who} deleted {base.label}{where}{ago}"
+        if base is not None and theirs is not None and base.name != theirs.name:
+            return f"{who} renamed {base.label} to {theirs.name}{where}{ago}"
+        return f"{who} changed {clash.label}{where}"
 
     @property
     def message(self) -> str:
-        parts = []
-        for clash in self.clashes:
-            who = self.authors.get(clash.id, [])
-            where = " in another tab" if who == [YOU] else ""
-            parts.append(
-                f"{' and '.join(who) or 'someone'} changed {clash.label}{where}"
-            )
-        text = "; ".join(parts)
+        text = "; ".join(self.what_happened(clash) for clash in self.clashes)
         if text.startswith(("you ", "someone ")):  # not a username: as typed
             text = text[:1].upper() + text[1:]
+        if self.removed is not None:
+            return (
+                text + " since you opened this page, so your change was not "
+                "saved. Your input is kept below: save it as a new element, "
+                "or leave it."
+            )
+        fields = [f.label for clash in self.clashes for f in clash.fields]
+        if fields:
+            return (
+                f"{text} since you opened this page. Their other changes are "
+                "merged into your input below; you both changed "
+                f"{', '.join(fields)}: choose for each, then save."
+            )
         return (
             text + " since you opened this page, so your change was not saved. "
             "Your input is kept below."
         )
+
+
+def _ago(when: datetime | None) -> str:
+    if when is None:
+        return ""
+    if (timezone.now() - when).total_seconds() < 60:
+        return " just now"
+    return f" {timesince(when)} ago"
 
 
 class LimitError(ValueError):
@@ -348,12 +392,14 @@ def project_edit(
     summary: Summary = "",
     kind: str = Revision.Kind.EDIT,
     reverts: Revision | None = None,
+    keep_mine_at: int | None = None,
 ) -> tuple[Project, d.Design, list[Finding]]:
     """Apply `edit`, made on the page that showed revision `version`, to the
     project's current design and save it, errors allowed (the editor's
     saves). When others saved since, the edit is replayed on their design if
-    it changes other elements than they did; otherwise EditConflict, whose
-    version an edit made again at keeps the user's change over the other.
+    it changes other elements or other fields than they did; otherwise
+    EditConflict, whose version, given again as `keep_mine_at`, keeps the
+    user's change in the fields both changed.
     `check`
     returns the edited design's problems (given after the design it was made
     from), or refuses it by raising. Returns the project, the saved design
@@ -369,14 +415,16 @@ def project_edit(
             else:
                 if base is None:
                     base = project_revision_design(project=project, number=version)
-                edited = merge.rebase(edit, base=base, current=current)
+                edited = merge.rebase(
+                    edit,
+                    base=base,
+                    current=current,
+                    keep_mine=keep_mine_at == project.version,
+                )
         except Conflict as conflict:
             since = reverts.number if reverts is not None else version
-            raise EditConflict(
-                conflict,
-                _authors_since(project, since, conflict, author),
-                project.version,
-            ) from None
+            authors, times = _authors_since(project, since, conflict, author)
+            raise EditConflict(conflict, authors, project.version, times) from None
         problems = check(current, edited) if check is not None else None
         if edited == current and not elements.changed(current, edited):
             # Nothing to keep: no revision that changes nothing.
@@ -411,21 +459,23 @@ def _authors_since(
     version: int,
     conflict: Conflict,
     me: AbstractBaseUser | None,
-) -> dict[str, list[str]]:
+) -> tuple[dict[str, list[str]], dict[str, datetime]]:
     """Who changed each clashing element after revision `version` (YOU for
-    the user who is saving, in another tab)."""
+    the user who is saving, in another tab), and when they last did."""
     ids = {clash.id for clash in conflict.clashes}
     out: dict[str, list[str]] = {}
+    times: dict[str, datetime] = {}
     revisions = Revision.objects.filter(project=project, number__gt=version)
-    for changed, author_id, username in revisions.values_list(
-        "changed", "author_id", "author__username"
-    ):
+    for changed, author_id, username, created in revisions.order_by(
+        "number"
+    ).values_list("changed", "author_id", "author__username", "created"):
         name = YOU if me is not None and author_id == me.pk else username
         for key in ids.intersection(changed):
             names = out.setdefault(key, [])
+            times[key] = created
             if (name or "someone") not in names:
                 names.append(name or "someone")
-    return out
+    return out, times
 
 
 def project_revision_design(*, project: Project, number: int) -> d.Design:

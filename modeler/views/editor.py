@@ -92,7 +92,8 @@ def refusal(form: VersionedForm, exc: Exception) -> int:
     """Put a refused edit's reason on the form; the response status."""
     if isinstance(exc, EditConflict):
         form.add_error(None, exc.message)
-        form.keep_mine_at(exc.version)
+        form.keep_mine_over(exc.version)
+        form.conflict = exc
         form.their_versions = their_versions(exc.clashes, exc.authors)
         return STALE
     if isinstance(exc, StaleVersionError):
@@ -118,7 +119,14 @@ def form_edit(
     result, or None and the status of the refusal (422 for invalid input,
     409 when someone saved first), its reason put on the form."""
     try:
-        return _design_edit(request, access, form.cleaned_data["version"], edit), 200
+        saved = _design_edit(
+            request,
+            access,
+            form.cleaned_data["version"],
+            edit,
+            keep_mine_at=form.cleaned_data.get("keep_mine_at"),
+        )
+        return saved, 200
     except (StaleVersionError, EditConflict, EditRefused, EditError) as exc:
         return None, refusal(form, exc)
     except DATABASE_LOST:
@@ -159,13 +167,19 @@ def unreachable() -> str:
 
 
 def _design_edit(
-    request: HttpRequest, access: ProjectAccess, version: int, edit: DesignEdit
+    request: HttpRequest,
+    access: ProjectAccess,
+    version: int,
+    edit: DesignEdit,
+    *,
+    keep_mine_at: int | None = None,
 ) -> Saved:
     return design_edit(
         project=access.project,
         version=version,
         author=request.user,
         edit=edit,
+        keep_mine_at=keep_mine_at,
     )
 
 

@@ -15,6 +15,7 @@ from django_htmx.http import push_url, reswap, retarget
 
 from modeler.design import model as d
 from modeler.design.edits import (
+    DesignEdit,
     EditError,
     EntityAdd,
     EntityRemove,
@@ -29,6 +30,7 @@ from modeler.editor.forms import (
     entity_draft,
     generator_text,
 )
+from modeler.editor.forms.entity import KEY_ABSENT, key_slots
 from modeler.editor.forms.generator import (
     BY_NAME,
     FAKER_PROVIDERS,
@@ -38,8 +40,10 @@ from modeler.editor.forms.generator import (
 from modeler.editor.preview import entity_preview as build_preview
 from modeler.editor.preview import example_values, parent_key_refs, sample_values
 from modeler.editor.services import Saved, part_problems
+from modeler.forms.projects import VersionForm
 from modeler.sampledata.values import default_generator
 from modeler.selectors import ProjectAccess
+from modeler.services import projects as project_services
 from modeler.views.editor import (
     edited,
     form_edit,
@@ -101,11 +105,13 @@ def _context(
     deleting: bool = False,
     notice: str = "",
     problems: list[Finding] | None = None,
+    removed: d.Entity | None = None,
 ) -> dict[str, Any]:
     """The section's context; `problems` are the design's when a save has
-    just checked it."""
+    just checked it. `removed`: the entity the form edits, which someone
+    removed since the page showed it (the form offers to add it again)."""
     version = access.project.version
-    entity = design.entity(selected) if selected else None
+    entity = removed or (design.entity(selected) if selected else None)
     if entity is None and not selected and design.entities:
         entity = design.entities[0]
     extra: dict[str, Any] = {}
@@ -146,6 +152,7 @@ def _context(
         if deleting and entity
         else None,
         notice=notice,
+        removed=removed is not None,
         generator_kinds=GENERATOR_KINDS,
         parent_refs=parent_key_refs(design, entity.name) if entity else [],
         **extra,
@@ -208,19 +215,52 @@ def _entity_create(request: HttpRequest, project_id: int) -> HttpResponse:
     return reswap(retarget(response, "#entity-create"), "outerHTML")
 
 
+def _gone(
+    request: HttpRequest, access: ProjectAccess, design: d.Design, name: str
+) -> HttpResponse:
+    """An entity someone removed: the section as it is now, saying so (for
+    htmx, in the editor's place: not a second workspace inside it)."""
+    context = _context(access, design, notice=f"The entity '{name}' no longer exists.")
+    if not is_partial(request):
+        return render(request, TEMPLATE, context, status=gone(request))
+    return _editor_response(request, context, status=gone(request))
+
+
+def _page_entity(access: ProjectAccess, data: Any, name: str) -> d.Entity | None:
+    """The entity called `name` on the page that posted `data` (its
+    version), when the current design has no entity of that name: someone
+    renamed or removed it since."""
+    form = VersionForm(data)
+    if not form.is_valid():
+        return None
+    try:
+        page = project_services.project_revision_design(
+            project=access.project, number=form.cleaned_data["version"]
+        )
+    except project_services.StaleVersionError:
+        return None
+    return page.entity(name)
+
+
+def _named_now(design: d.Design, uid: str, fallback: str) -> str:
+    return next((e.name for e in design.entities if e.uid == uid), fallback)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
     write = request.method == "POST"
     access, design = load(request, project_id, write=write)
     entity = design.entity(name)
+    if entity is None and write:
+        # Renamed or removed since the page showed it: the save follows it
+        # by identity, or says who removed it and keeps the input.
+        entity = _page_entity(access, request.POST, name)
     if entity is None:
-        context = _context(
-            access, design, notice=f"The entity '{name}' no longer exists."
-        )
-        return render_section(request, TEMPLATE, context, status=gone(request))
+        return _gone(request, access, design, name)
     if not write:
         return _editor_response(request, _context(access, design, selected=name))
+    removed = entity if design.entity(name) is None else None
     more_rows = "more_rows" in request.POST
     form = EntityForm(
         request.POST,
@@ -232,15 +272,27 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
     if more_rows:
         form.errors  # noqa: B018 - validate, so the form shows what it has
         return _editor_response(
-            request, _context(access, design, selected=name, form=form)
+            request,
+            _context(access, design, selected=name, form=form, removed=removed),
         )
-    result, status = (
-        form_edit(request, access, form, EntityUpdate(name, form.to_entity()))
-        if form.is_valid()
-        else (None, INVALID)
-    )
+    as_new = "as_new" in request.POST
+    if form.is_valid():
+        if as_new:
+            # A new element: added to the design as it is now (the page's
+            # still has the entity someone removed).
+            form.cleaned_data["version"] = access.project.version
+            edit: DesignEdit = EntityAdd(form.to_entity())
+        else:
+            edit = EntityUpdate(name, form.to_entity())
+        result, status = form_edit(request, access, form, edit)
+    else:
+        result, status = None, INVALID
     if result:
-        new_name = form.cleaned_data["name"]
+        new_name = (
+            form.cleaned_data["name"]
+            if as_new
+            else _named_now(result.design, entity.uid, form.cleaned_data["name"])
+        )
         url = reverse("editor-entity", args=[project_id, new_name])
 
         def respond(saved: Saved) -> HttpResponse:
@@ -250,9 +302,59 @@ def entity_edit(request: HttpRequest, project_id: int, name: str) -> HttpRespons
             response = _editor_response(request, context)
             return push_url(response, url) if new_name != name else response
 
-        return edited(request, result, f"Saved {new_name}.", url=url, respond=respond)
-    context = _context(access, design, selected=name, form=form)
+        word = "Added" if as_new else "Saved"
+        return edited(request, result, f"{word} {new_name}.", url=url, respond=respond)
+    conflict = form.conflict
+    if conflict is not None and conflict.removed is None:
+        form = _merged_form(form, conflict, design, entity)
+        selected = _named_now(design, entity.uid, name)
+    else:
+        selected = name
+    gone_now = conflict is not None and conflict.removed is not None
+    context = _context(
+        access,
+        design,
+        selected=selected,
+        form=form,
+        removed=entity if (gone_now or (removed and as_new)) else None,
+    )
     return _editor_response(request, context, status=status)
+
+
+def _merged_form(
+    form: EntityForm, conflict: Any, design: d.Design, entity: d.Entity
+) -> EntityForm:
+    """After a conflict over fields of the entity: the form holding the
+    merge (their other changes, and mine in the fields both changed), so
+    that Keep mine saves what it shows and loses nothing of theirs."""
+    merged = next(
+        (
+            c.merged.value
+            for c in conflict.clashes
+            if c.merged is not None and c.merged.kind == "entity"
+        ),
+        None,
+    )
+    if merged is None:
+        return form
+    current = next((e for e in design.entities if e.uid == entity.uid), entity)
+    data = EntityForm.initial_for(merged, form.cleaned_data["version"], form.examples())
+    data["keep_mine_at"] = conflict.version
+    for slot in key_slots(design.table):
+        # As the page posts an index key the entity is not in.
+        data.setdefault(f"key-{slot.attribute.name}-mode", KEY_ABSENT)
+    rebuilt = EntityForm(
+        data,
+        table=design.table,
+        entity=current,
+        entity_names=[e.name for e in design.entities],
+    )
+    rebuilt.is_valid()
+    for error in form.non_field_errors():
+        rebuilt.add_error(None, error)
+    rebuilt.conflict = conflict
+    rebuilt.their_versions = form.their_versions
+    return rebuilt
 
 
 @login_required
@@ -262,16 +364,17 @@ def entity_preview(request: HttpRequest, project_id: int, name: str) -> HttpResp
     example values, and the design check's findings for each key. Saves
     nothing, so anyone who can see the project can ask for it."""
     access, design = load(request, project_id)
-    entity = design.entity(name)
+    entity = design.entity(name) or _page_entity(access, request.POST, name)
     if entity is None:
         return HttpResponse(status=gone(request))
+    removed = entity if design.entity(name) is None else None
     form = EntityForm(
         request.POST,
         table=design.table,
         entity=entity,
         entity_names=[e.name for e in design.entities],
     )
-    context = _context(access, design, selected=name, form=form)
+    context = _context(access, design, selected=name, form=form, removed=removed)
     context["oob_keys"] = True
     return render(request, f"{TEMPLATE}#entity-preview", context)
 
@@ -281,10 +384,7 @@ def entity_preview(request: HttpRequest, project_id: int, name: str) -> HttpResp
 def entity_delete(request: HttpRequest, project_id: int, name: str) -> HttpResponse:
     access, design = load(request, project_id, write=True)
     if design.entity(name) is None:
-        context = _context(
-            access, design, notice=f"The entity '{name}' no longer exists."
-        )
-        return render_section(request, TEMPLATE, context, status=gone(request))
+        return _gone(request, access, design, name)
     if request.method == "GET":
         return _editor_response(
             request, _context(access, design, selected=name, deleting=True)

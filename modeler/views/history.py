@@ -1,21 +1,25 @@
 """The project's history: Undo and Redo of a user's own changes (the
-buttons of the project header: plain form posts that come back to the page
-they were made on), and the History section (every revision; compare any
+buttons of the project header: with htmx, a partial update of the section
+the user is on, as after a save; without, form posts that come back to the
+page they were made on), and the History section (every revision; compare any
 two; download, name or restore one)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseLocation, reswap, trigger_client_event
 
 from modeler import selectors
 from modeler.design import model as d
@@ -53,8 +57,9 @@ def _revert(request: HttpRequest, project_id: int, *, redo: bool) -> HttpRespons
     form = _RevisionForm(request.POST)
     if not form.is_valid():
         messages.error(request, "The page sent no change to take back; reload it.")
-        return _back(request, project_id)
+        return _answer(request, project_id, done=False)
     run = history_services.revision_redo if redo else history_services.revision_undo
+    word = "redone" if redo else "undone"
     try:
         revision = run(
             project=access.project,
@@ -64,14 +69,39 @@ def _revert(request: HttpRequest, project_id: int, *, redo: bool) -> HttpRespons
     except HistoryError as exc:
         messages.error(request, str(exc))
     except EditConflict as exc:
-        messages.error(request, f"Not {'redone' if redo else 'undone'}: {exc.message}")
+        # Someone saved between the page's offer and the click.
+        told = "; ".join(exc.what_happened(clash) for clash in exc.clashes)
+        messages.error(request, f"Not {word}: {told} since.")
     except project_services.LimitError as exc:
-        messages.error(request, f"Not {'redone' if redo else 'undone'}: {exc}.")
+        messages.error(request, f"Not {word}: {exc}.")
     else:
-        word = "Redid" if redo else "Undid"
         summary = revision.summary.removeprefix("undid: ")
-        messages.success(request, f"{word}: {summary}.")
-    return _back(request, project_id)
+        messages.success(request, f"{'Redid' if redo else 'Undid'}: {summary}.")
+        response = _answer(request, project_id, done=True)
+        return trigger_client_event(
+            response, "designSaved", {"version": revision.number}
+        )
+    return _answer(request, project_id, done=False)
+
+
+def _answer(request: HttpRequest, project_id: int, *, done: bool) -> HttpResponse:
+    """Without htmx: back to the page the button was on. With htmx, a
+    partial update as after a save: the section the user is on, loaded
+    again into the page (its toast comes with it); nothing when nothing
+    changed but the toast and the header's buttons."""
+    if not request.htmx:
+        return _back(request, project_id)
+    if not done:
+        return trigger_client_event(reswap(HttpResponse(), "none"), "historyChanged")
+    referer = request.headers.get("referer", "")
+    if url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        parts = urlsplit(referer)
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+    else:
+        path = reverse("project-detail", kwargs={"project_id": project_id})
+    return HttpResponseLocation(path, target="#main", swap="innerHTML")
 
 
 @login_required
@@ -277,11 +307,16 @@ def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
 
 # --- Presence ----------------------------------------------------------------------
 
-PRESENCE_WINDOW = timedelta(seconds=60)  # three missed polls of 20 s
+# Pages ask every 2 s, so that a teammate's save is told within 2 s; who is
+# here is written at most every PRESENCE_REFRESH, as when pages asked every
+# 20 s, and counts for three of those.
+PRESENCE_REFRESH = timedelta(seconds=20)
+PRESENCE_WINDOW = timedelta(seconds=60)
 
 
 class _PresenceForm(forms.Form):
     version = forms.IntegerField(min_value=1, required=False)
+    announced = forms.IntegerField(min_value=1, required=False)
 
 
 @login_required
@@ -289,13 +324,16 @@ class _PresenceForm(forms.Form):
 def presence(request: HttpRequest, project_id: int) -> HttpResponse:
     """Polled by every project page: who else has the project open, and
     the changes others saved since the version the page shows (announced,
-    rather than discovered at save)."""
+    rather than discovered at save): in the header, and each one once in a
+    toast where the user is looking, naming who saved it and what."""
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
     project = access.project
     now = timezone.now()
-    Presence.objects.update_or_create(
-        project=project, user=request.user, defaults={"seen": now}
-    )
+    here = Presence.objects.filter(project=project, user=request.user)
+    if not here.filter(seen__gte=now - PRESENCE_REFRESH).exists():
+        Presence.objects.update_or_create(
+            project=project, user=request.user, defaults={"seen": now}
+        )
     others = (
         Presence.objects.filter(project=project, seen__gte=now - PRESENCE_WINDOW)
         .exclude(user=request.user)
@@ -303,7 +341,9 @@ def presence(request: HttpRequest, project_id: int) -> HttpResponse:
         .order_by("user__username")
     )
     form = _PresenceForm(request.GET)
-    shown = form.cleaned_data["version"] if form.is_valid() else None
+    valid = form.is_valid()
+    shown = form.cleaned_data["version"] if valid else None
+    announced = (form.cleaned_data["announced"] if valid else None) or shown
     saved = []
     if shown is not None and project.version > shown:
         saved = list(
@@ -318,5 +358,18 @@ def presence(request: HttpRequest, project_id: int) -> HttpResponse:
         "others": [p.user.get_username() for p in others],
         "saved": saved,
         "version": shown or project.version,
+        "announced": project.version,
     }
-    return render(request, "modeler/_presence.html", context)
+    response = render(request, "modeler/_presence.html", context)
+    news = [
+        {
+            "message": f"{r.author.get_username() if r.author else 'Someone'} "
+            f"{r.summary}",
+            "level": "info",
+        }
+        for r in saved
+        if announced is not None and r.number > announced
+    ]
+    if news:
+        trigger_client_event(response, "showMessage", {"messages": news})
+    return response

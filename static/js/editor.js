@@ -205,6 +205,22 @@
     if (cancel) cancel.click();
   });
 
+  // After an edit conflict over fields both people changed: "Use theirs"
+  // puts the other person's value into the form's own input for it.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-use-theirs]");
+    const form = button && button.closest("form");
+    if (!form) return;
+    const input = form.querySelector(`[name="${CSS.escape(button.dataset.useTheirs)}"]`);
+    if (!input) return;
+    if (input.type === "checkbox") input.checked = button.dataset.value === "yes";
+    else input.value = button.dataset.value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    button.closest("[data-conflict-field]")?.classList.add("is-resolved");
+    input.focus();
+  });
+
   // Ctrl+Z and Ctrl+Shift+Z (Cmd on a Mac) press Undo and Redo, outside
   // text fields (where they undo typing).
   document.addEventListener("keydown", (event) => {

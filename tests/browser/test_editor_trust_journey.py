@@ -202,10 +202,14 @@ def test_two_people_edit_at_once(page: Page, other_page: Page, screenshot) -> No
     expect(other.locator(".form-alert")).to_contain_text(
         "ann changed entity Customer since you opened this page"
     )
-    theirs = other.locator(".conflict-theirs")
-    expect(theirs).to_contain_text("ann's version of entity Customer")
-    expect(theirs).to_contain_text("Changed: description.")
-    expect(theirs.locator("pre")).to_contain_text("Ann's second thoughts")
+    theirs = other.locator("[data-conflict-field=description]")
+    expect(other.locator(".conflict-fields")).to_contain_text(
+        "You and ann both changed"
+    )
+    expect(theirs.locator(".conflict-theirs-value")).to_have_value(
+        "Ann's second thoughts"
+    )
+    expect(theirs.locator(".conflict-mine-value")).to_have_value("Bob's own words")
     expect(other.locator("#id_description")).to_have_value("Bob's own words")
     screenshot("trust-03-conflict-both-versions", other)
     assert stored_design(project).entity("Customer").description == (
@@ -225,7 +229,7 @@ def test_two_people_edit_at_once(page: Page, other_page: Page, screenshot) -> No
     expect(ann.locator(".toast", has_text="Saved Customer.").first).to_be_visible()
     other.fill("#id_description", "Bob tries again")
     other.click("text=Save Customer")
-    expect(other.locator(".conflict-theirs pre")).to_contain_text("Ann wins this one")
+    expect(other.locator(".conflict-theirs-value")).to_have_value("Ann wins this one")
     other.click("button:text('Take theirs')")
     expect(other.locator("#id_description")).to_have_value("Ann wins this one")
     expect(other.locator(".conflict")).to_have_count(0)

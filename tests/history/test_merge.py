@@ -171,17 +171,155 @@ def test_the_same_change_made_twice_is_no_clash(base):
     assert merged == theirs
 
 
-def test_an_edit_of_an_entity_renamed_since_is_a_clash(base):
+def test_an_edit_of_an_entity_renamed_since_follows_it(base):
     theirs = _renamed(base, "Customer", "Client")
     mine = dataclasses.replace(base.entity("Customer"), description="mine", uid="")
 
+    merged = rebase(
+        edits.EntityUpdate("Customer", mine).apply, base=base, current=theirs
+    )
+
+    assert merged.entity("Customer") is None
+    assert merged.entity("Client").description == "mine"
+    assert merged.entity("Client").uid == base.entity("Customer").uid
+    order = merged.entity("Order")
+    assert order.sample.per == theirs.entity("Order").sample.per
+
+
+def test_an_edit_of_an_entity_removed_since_is_a_clash_without_theirs(base):
+    theirs = edits.EntityRemove("Customer").apply(base)
+    mine = dataclasses.replace(base.entity("Customer"), description="mine", uid="")
+
+    with pytest.raises(Conflict) as raised:
+        rebase(edits.EntityUpdate("Customer", mine).apply, base=base, current=theirs)
+
+    (clash,) = raised.value.clashes
+    assert clash.theirs is None
+    assert clash.base.label == "entity Customer"
+    assert clash.mine.value.description == "mine"
+
+
+def _attribute_added(design: d.Design, entity: str, attr: d.Attribute) -> d.Design:
+    found = design.entity(entity)
+    return with_uids(
+        edits.EntityUpdate(
+            entity,
+            dataclasses.replace(found, attributes=(*found.attributes, attr), uid=""),
+        ).apply(design),
+        design,
+    )
+
+
+def test_separate_changes_to_one_entity_both_land(base):
+    """Their new attribute giftWrap stays when I change the description."""
+    theirs = _attribute_added(base, "Order", d.Attribute("giftWrap", "BOOL"))
+
+    merged = rebase(lambda x: _described(x, "Order", "mine"), base=base, current=theirs)
+
+    order = merged.entity("Order")
+    assert order.description == "mine"
+    assert [a.name for a in order.attributes][-1] == "giftWrap"
+    assert (
+        order.attribute("giftWrap").uid
+        == theirs.entity("Order").attribute("giftWrap").uid
+    )
+
+
+def test_attributes_keys_and_generators_merge_one_by_one(base):
+    order = base.entity("Order")
+    status = order.attribute("status")
+    theirs_entity = dataclasses.replace(
+        order,
+        attributes=tuple(
+            dataclasses.replace(
+                a, generator=d.Generator("const", d.freeze({"value": "X"}))
+            )
+            if a.name == "status"
+            else a
+            for a in order.attributes
+        ),
+        uid="",
+    )
+    theirs = edits.EntityUpdate("Order", theirs_entity).apply(base)
+    mine_keys = {**order.keys, "SK": d.KeyTemplate("ORDER#{orderId}")}
+    mine_entity = dataclasses.replace(
+        order,
+        attributes=tuple(
+            dataclasses.replace(a, required=False) if a.name == "status" else a
+            for a in order.attributes
+        ),
+        keys=d.freeze(mine_keys),
+        uid="",
+    )
+
+    merged = rebase(
+        edits.EntityUpdate("Order", mine_entity).apply, base=base, current=theirs
+    )
+
+    got = merged.entity("Order")
+    assert got.attribute("status").generator.kind == "const"
+    assert got.attribute("status").required is False
+    assert got.keys["SK"].template == "ORDER#{orderId}"
+    assert got.keys["PK"] == order.keys["PK"]
+    assert status.required is True
+
+
+def test_only_the_fields_both_changed_clash_and_mine_is_merged_with_theirs(base):
+    theirs = _attribute_added(base, "Order", d.Attribute("giftWrap", "BOOL"))
+    theirs = _described(theirs, "Order", "theirs")
+
+    with pytest.raises(Conflict) as raised:
+        rebase(lambda x: _described(x, "Order", "mine"), base=base, current=theirs)
+
+    (clash,) = raised.value.clashes
+    [field] = clash.fields
+    assert (field.path, field.theirs, field.mine) == ("description", "theirs", "mine")
+    # Keeping mine keeps their attribute.
+    assert clash.merged.value.description == "mine"
+    assert "giftWrap" in [a.name for a in clash.merged.value.attributes]
+
+
+def test_an_attribute_removed_by_one_and_changed_by_the_other_clashes(base):
+    order = base.entity("Order")
+    without = dataclasses.replace(
+        order,
+        attributes=tuple(a for a in order.attributes if a.name != "shippedAt"),
+        uid="",
+    )
+    theirs = edits.EntityUpdate("Order", without).apply(base)
+    changed_attr = dataclasses.replace(
+        order,
+        attributes=tuple(
+            dataclasses.replace(a, required=True) if a.name == "shippedAt" else a
+            for a in order.attributes
+        ),
+        uid="",
+    )
+
     with pytest.raises(Conflict) as raised:
         rebase(
-            edits.EntityUpdate("Customer", mine).apply,
-            base=base,
-            current=theirs,
+            edits.EntityUpdate("Order", changed_attr).apply, base=base, current=theirs
         )
-    assert raised.value.clashes[0].theirs.name == "Client"
+
+    [field] = raised.value.clashes[0].fields
+    assert field.path == "attributes.shippedAt"
+    assert field.label == "attribute shippedAt"
+    assert field.theirs is None and field.mine.required is True
+
+
+def test_pattern_clauses_merge_by_attribute(base):
+    pattern = base.access_patterns[1]
+    theirs = edits.AccessPatternUpdate(
+        uid=pattern.uid, pattern=dataclasses.replace(pattern, description="theirs")
+    ).apply(base)
+    mine = edits.AccessPatternUpdate(
+        uid=pattern.uid, pattern=dataclasses.replace(pattern, limit=7)
+    )
+
+    merged = rebase(mine.apply, base=base, current=theirs)
+
+    got = merged.access_patterns[1]
+    assert (got.description, got.limit) == ("theirs", 7)
 
 
 def test_clearing_items_that_someone_added_since_is_a_clash(base):

@@ -153,7 +153,7 @@ def test_an_invalid_table_name_from_the_design_check_is_refused(
 
 
 @pytest.mark.django_db
-def test_stale_table_save_is_refused_and_input_kept(
+def test_separate_changes_to_the_table_from_one_version_both_land(
     owner_client: Client, editor_client: Client, project: Project
 ):
     data = table_data(project, ttl_attribute="expiresAt")
@@ -163,12 +163,28 @@ def test_stale_table_save_is_refused_and_input_kept(
         **HTMX,
     )
     response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 200
+    table = _design(project).table
+    assert (table.ttl_attribute, table.stream_view_type) == ("expiresAt", "NEW_IMAGE")
+
+
+@pytest.mark.django_db
+def test_stale_table_save_of_the_same_field_is_refused_and_input_kept(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    data = table_data(project, ttl_attribute="expiresAt")
+    editor_client.post(
+        _url("editor-table-update", project),
+        table_data(project, ttl_attribute="goneAt"),
+        **HTMX,
+    )
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
     assert response.status_code == 409
     html = response.content.decode()
     assert "editor changed the table since you opened this page" in html
+    assert "you both changed ttl attribute" in html
     assert 'value="expiresAt"' in html
-    table = _design(project).table
-    assert (table.ttl_attribute, table.stream_view_type) == ("", "NEW_IMAGE")
+    assert _design(project).table.ttl_attribute == "goneAt"
 
 
 # --- Indexes --------------------------------------------------------------------

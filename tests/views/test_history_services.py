@@ -17,6 +17,7 @@ from modeler.editor.services import design_edit
 from modeler.models import Revision
 from modeler.services import history as history_services
 from modeler.services import projects as project_services
+from modeler.services.history import HistoryError
 from tests.views.conftest import stored_design
 
 
@@ -113,17 +114,62 @@ def test_undo_takes_back_only_the_users_own_change(project, owner, editor):
 
 
 @pytest.mark.django_db
-def test_undo_of_a_change_someone_changed_again_is_refused(project, owner, editor):
+def test_a_change_someone_changed_again_is_not_offered(project, owner, editor):
     _describe(project, owner, "Customer", "owner's")
     _describe(project, editor, "Customer", "editor's")
     before = project.revisions.count()
 
-    with pytest.raises(project_services.EditConflict) as raised:
-        _undo(project, owner)
+    state = history_services.undo_state(project=project, user=owner)
+    assert state.undo is None
+    assert state.skipped_note == (
+        "Cannot be undone any more: “changed entity Customer (description)” "
+        "(editor changed it since)."
+    )
+    with pytest.raises(HistoryError) as raised:
+        history_services.revision_undo(
+            project=project, user=owner, number=state.skipped[0].revision.number
+        )
 
-    assert raised.value.message.startswith("editor changed entity Customer since")
+    assert str(raised.value) == state.skipped_note
     assert project.revisions.count() == before
     assert stored_design(project).entity("Customer").description == "editor's"
+
+
+@pytest.mark.django_db
+def test_undo_passes_over_what_someone_changed_and_takes_back_older_changes(
+    project, owner, editor
+):
+    _describe(project, owner, "Order", "owner's order")
+    _describe(project, owner, "Customer", "owner's customer")
+    _describe(project, editor, "Customer", "editor's")
+
+    state = history_services.undo_state(project=project, user=owner)
+    assert state.undo_label == "Undo: changed entity Order (description)"
+    assert [s.who for s in state.skipped] == ["editor"]
+    _undo(project, owner)
+
+    design = stored_design(project)
+    assert design.entity("Order").description != "owner's order"
+    assert design.entity("Customer").description == "editor's"
+    # Nothing left that can be undone: the button offers nothing it refuses.
+    state = history_services.undo_state(project=project, user=owner)
+    assert state.undo is None and len(state.skipped) == 1
+    # Redo makes the undone change again.
+    assert state.redo_label == "Redo: changed entity Order (description)"
+
+
+@pytest.mark.django_db
+def test_a_change_put_back_as_it_was_can_be_undone_again(project, owner, editor):
+    original = stored_design(project).entity("Customer").description
+    _describe(project, owner, "Customer", "owner's")
+    _describe(project, editor, "Customer", "editor's")
+    _describe(project, editor, "Customer", "owner's")
+
+    state = history_services.undo_state(project=project, user=owner)
+    assert state.undo_label == "Undo: changed entity Customer (description)"
+    _undo(project, owner)
+
+    assert stored_design(project).entity("Customer").description == original
 
 
 @pytest.mark.django_db
@@ -143,7 +189,9 @@ def test_an_undo_offered_by_an_older_page_is_refused(project, owner):
     offered = history_services.undo_state(project=project, user=owner).undo.number
     _describe(project, owner, "Order", "two")
 
-    with pytest.raises(history_services.HistoryError, match="latest change is now"):
+    with pytest.raises(
+        history_services.HistoryError, match="The change to undo is now"
+    ):
         history_services.revision_undo(project=project, user=owner, number=offered)
 
 

@@ -4,6 +4,9 @@ outsiders get 404."""
 
 from __future__ import annotations
 
+import json
+from datetime import timedelta
+
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
@@ -55,8 +58,8 @@ def test_a_stale_undo_button_changes_nothing(project, editor, editor_client: Cli
     response = editor_client.post(f"/projects/{project.pk}/undo/", {"number": stale})
 
     assert _messages(response) == [
-        "Your latest change is now “changed entity Customer (description)”; "
-        "reload the page."
+        "The change to undo is now “changed entity Customer (description)”; "
+        "the button shows it now."
     ]
     assert stored_design(project).entity("Customer").description == "second"
     response = editor_client.post(f"/projects/{project.pk}/undo/", {})
@@ -76,10 +79,62 @@ def test_undo_of_what_someone_changed_since_is_refused(
     response = editor_client.post(f"/projects/{project.pk}/undo/", {"number": number})
 
     [message] = _messages(response)
-    assert message.startswith("Not undone: owner changed entity Customer since")
+    assert message == (
+        "Cannot be undone any more: “changed entity Customer (description)” "
+        "(owner changed it since)."
+    )
     assert stored_design(project).entity("Customer").description == (
         "then by the owner"
     )
+    # The header no longer offers it, and says why.
+    html = editor_client.get(f"/projects/{project.pk}/undo-bar/", **HTMX).content
+    html = html.decode()
+    assert "data-undo disabled" in html
+    assert "1 newer change of yours was changed since by owner" in html
+
+
+@pytest.mark.django_db
+def test_undo_with_htmx_updates_the_section_in_place(
+    project, editor, editor_client: Client
+):
+    _describe(project, editor, "Customer", "described")
+    number = history_services.undo_state(project=project, user=editor).undo.number
+    page = f"http://testserver/projects/{project.pk}/entities/Customer/"
+
+    response = editor_client.post(
+        f"/projects/{project.pk}/undo/",
+        {"number": number},
+        HTTP_REFERER=page,
+        **HTMX,
+    )
+
+    assert response.status_code == 200
+    location = json.loads(response.headers["HX-Location"])
+    assert location == {
+        "path": f"/projects/{project.pk}/entities/Customer/",
+        "target": "#main",
+        "swap": "innerHTML",
+    }
+    saved = json.loads(response.headers["HX-Trigger"])["designSaved"]
+    project.refresh_from_db()
+    assert saved == {"version": project.version}
+    # The toast comes with the section.
+    section = editor_client.get(location["path"], **HTMX)
+    assert "Undid: changed entity Customer" in section.headers["HX-Trigger"]
+
+
+@pytest.mark.django_db
+def test_a_refused_undo_with_htmx_changes_nothing_on_the_page(
+    project, editor, editor_client: Client
+):
+    response = editor_client.post(
+        f"/projects/{project.pk}/undo/", {"number": 999}, **HTMX
+    )
+
+    assert response.headers["HX-Reswap"] == "none"
+    trigger = json.loads(response.headers["HX-Trigger"])
+    assert "historyChanged" in trigger
+    assert trigger["showMessage"]["messages"][0]["level"] == "error"
 
 
 @pytest.mark.django_db
@@ -89,7 +144,7 @@ def test_the_undo_bar_follows_saves(project, editor, editor_client: Client):
     _describe(project, editor, "Customer", "described")
     html = editor_client.get(bar, **HTMX).content.decode()
     assert "Undo: changed entity Customer (description)" in html
-    assert 'hx-trigger="designSaved from:body"' in html
+    assert 'hx-trigger="designSaved from:body, historyChanged from:body"' in html
 
 
 @pytest.mark.django_db
@@ -239,7 +294,7 @@ def test_presence_names_others_and_announces_their_saves(
     url = f"/projects/{project.pk}/presence/"
     first = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
     assert "Also here" not in first
-    assert 'hx-trigger="every 20s, focus from:window"' in first
+    assert 'hx-trigger="every 2s, focus from:window"' in first
     editor_client.get(url, {"version": 1}, **HTMX)
     html = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
     assert "Also here: editor" in html
@@ -251,6 +306,49 @@ def test_presence_names_others_and_announces_their_saves(
     # The editor's own page, at the version their save made: nothing to say.
     own = editor_client.get(url, {"version": 1}, **HTMX).content.decode()
     assert "data-saved-since" not in own
+
+
+@pytest.mark.django_db
+def test_each_save_by_someone_else_is_told_once_in_a_toast(
+    project, owner, editor, owner_client: Client
+):
+    url = f"/projects/{project.pk}/presence/"
+    quiet = owner_client.get(url, {"version": 1}, **HTMX)
+    assert "HX-Trigger" not in quiet.headers
+    assert 'name="announced" value="1"' in quiet.content.decode()
+
+    _describe(project, editor, "Customer", "saved by the editor")
+    told = owner_client.get(url, {"version": 1, "announced": 1}, **HTMX)
+    [message] = json.loads(told.headers["HX-Trigger"])["showMessage"]["messages"]
+    assert message == {
+        "message": "editor changed entity Customer (description)",
+        "level": "info",
+    }
+    assert 'name="announced" value="2"' in told.content.decode()
+    # Told once: the next poll carries the revision it told.
+    again = owner_client.get(url, {"version": 1, "announced": 2}, **HTMX)
+    assert "HX-Trigger" not in again.headers
+    assert "editor saved: changed entity Customer" in again.content.decode()
+    # A save of one's own is not told.
+    _describe(project, owner, "Order", "saved by the owner")
+    mine = owner_client.get(url, {"version": 1, "announced": 2}, **HTMX)
+    assert "HX-Trigger" not in mine.headers
+
+
+@pytest.mark.django_db
+def test_presence_is_written_at_most_every_20_seconds(
+    project, owner, owner_client: Client
+):
+    from modeler.models import Presence
+
+    url = f"/projects/{project.pk}/presence/"
+    owner_client.get(url, {"version": 1}, **HTMX)
+    seen = Presence.objects.get(project=project, user=owner).seen
+    owner_client.get(url, {"version": 1}, **HTMX)
+    assert Presence.objects.get(project=project, user=owner).seen == seen
+    Presence.objects.filter(pk__isnull=False).update(seen=seen - timedelta(seconds=21))
+    owner_client.get(url, {"version": 1}, **HTMX)
+    assert Presence.objects.get(project=project, user=owner).seen > seen
 
 
 @pytest.mark.django_db

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -19,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from modeler.design import model as d
 from modeler.design.findings import Finding
+from modeler.history.fields import FieldClash
 
 ENTITY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")
@@ -292,6 +294,32 @@ class EditorForm(forms.Form):
         return values
 
 
+@dataclass(frozen=True)
+class FieldChoice:
+    """One field of an edit conflict, side by side: its label, the name of
+    the form's input for it ('' if none) and its two values as that input
+    holds them."""
+
+    label: str
+    input: str
+    theirs: str
+    mine: str
+
+
+def value_text(value: Any) -> str:
+    """A field's value as a person reads it in a form."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, d.KeyTemplate):
+        return value.template
+    if isinstance(value, d.Attribute):
+        required = "required" if value.required else "optional"
+        return f"{value.name} ({value.type}, {required})"
+    return str(value)
+
+
 class VersionedForm(EditorForm):
     """Every editor form carries the project version its page showed. A
     form's repeated rows are formsets (`row_sets`): their errors refuse the
@@ -299,16 +327,48 @@ class VersionedForm(EditorForm):
     beside the row's field it concerns."""
 
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    # After an edit conflict: the version whose changes to the same fields
+    # a save of this form overrides (Keep mine).
+    keep_mine_at = forms.IntegerField(
+        min_value=1, required=False, widget=forms.HiddenInput
+    )
     # After an edit conflict: the other person's version of each clashing
     # element (presenters.TheirVersion), shown beside the input.
     their_versions: list = []
 
-    def keep_mine_at(self, version: int) -> None:
-        """The form as typed, now at `version` (which holds someone else's
-        change to the same element): saving it again keeps mine in place
-        of theirs."""
+    # After an edit conflict: the EditConflict, whose clashing fields the
+    # form shows side by side.
+    conflict: Any = None
+
+    def field_choices(self) -> list[FieldChoice]:
+        """The fields both sides changed, with both values."""
+        if self.conflict is None:
+            return []
+        return [
+            self.clash_choice(field)
+            for clash in self.conflict.clashes
+            for field in clash.fields
+        ]
+
+    def clash_choice(self, clash: FieldClash) -> FieldChoice:
+        """A field both sides changed, as the two values its input would
+        hold: the input's name ('' when no one input holds it) and theirs
+        and mine as text."""
+        name = clash.path if clash.path in self.fields else ""
+        return FieldChoice(
+            clash.label,
+            self.add_prefix(name) if name else "",
+            value_text(clash.theirs),
+            value_text(clash.mine),
+        )
+
+    def keep_mine_over(self, version: int) -> None:
+        """The form as typed, still at the version it was opened on, saying
+        that the project's `version` holds someone else's change to the same
+        fields: saving it again keeps mine in those fields, and their other
+        changes. (Saved since by anyone else, it is asked again.)"""
         self.data = self.data.copy()
-        self.data[self.add_prefix("version")] = str(version)
+        self.data[self.add_prefix("keep_mine_at")] = str(version)
 
     def row_sets(self) -> Sequence[BaseFormSet]:
         """The form's formsets of repeated rows."""

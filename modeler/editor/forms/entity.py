@@ -27,7 +27,9 @@ from modeler.editor.forms.common import (
     ENTITY_NAME,
     GENERATOR_MAX_CHARS,
     Choices,
+    FieldChoice,
     VersionedForm,
+    value_text,
 )
 from modeler.editor.forms.rows import (
     KeyedRows,
@@ -39,6 +41,7 @@ from modeler.editor.forms.rows import (
     rows_posted,
 )
 from modeler.editor.forms.sample import SampleFields, sample_initial, sample_of
+from modeler.history.fields import FieldClash
 from modeler.infra.lru import Kept
 from modeler.keys import (
     ConditionSyntaxError,
@@ -615,6 +618,30 @@ class EntityForm(EntityCreateForm, SampleFields):
             "name",
         )
         return self.name_in_form(row, part)
+
+    def clash_choice(self, clash: FieldClash) -> FieldChoice:
+        parts = clash.path.split(".")
+        if parts[0] == "keys" and len(parts) == 2 and parts[1] in self.key_rows.names:
+            return FieldChoice(
+                clash.label,
+                f"key-{parts[1]}-template",
+                value_text(clash.theirs),
+                value_text(clash.mine),
+            )
+        if parts[0] == "attributes" and len(parts) == 3:
+            row = next(
+                (r for r in self.attribute_rows if r.raw("name").strip() == parts[1]),
+                None,
+            )
+            text = generator_text if parts[2] == "generator" else value_text
+            if row is not None and parts[2] in row.fields:
+                return FieldChoice(
+                    clash.label,
+                    self.add_prefix(self.name_in_form(row, parts[2])),
+                    text(clash.theirs),
+                    text(clash.mine),
+                )
+        return super().clash_choice(clash)
 
     def examples(self) -> dict[str, str]:
         """The example values typed in the form, by attribute name."""
