@@ -285,11 +285,13 @@ class _PresenceForm(forms.Form):
 
 
 @login_required
-@require_GET
+@require_POST
 def presence(request: HttpRequest, project_id: int) -> HttpResponse:
-    """Polled by every project page: who else has the project open, and
-    the changes others saved since the version the page shows (announced,
-    rather than discovered at save)."""
+    """Posted by every project page as it polls: the caller has the project
+    open (a heartbeat it records, hence a POST), and the answer says who
+    else has, and the changes others saved since the version the page shows
+    (announced, rather than discovered at save). Any member may: it changes
+    nothing in the design."""
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
     project = access.project
     now = timezone.now()
@@ -302,7 +304,7 @@ def presence(request: HttpRequest, project_id: int) -> HttpResponse:
         .select_related("user")
         .order_by("user__username")
     )
-    form = _PresenceForm(request.GET)
+    form = _PresenceForm(request.POST)
     shown = form.cleaned_data["version"] if form.is_valid() else None
     saved = []
     if shown is not None and project.version > shown:

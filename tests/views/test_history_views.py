@@ -237,28 +237,42 @@ def test_presence_names_others_and_announces_their_saves(
     project, owner, editor, owner_client: Client, editor_client: Client
 ):
     url = f"/projects/{project.pk}/presence/"
-    first = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    first = owner_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "Also here" not in first
     assert 'hx-trigger="every 20s, focus from:window"' in first
-    editor_client.get(url, {"version": 1}, **HTMX)
-    html = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    editor_client.post(url, {"version": 1}, **HTMX)
+    html = owner_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "Also here: editor" in html
 
     _describe(project, editor, "Customer", "saved by the editor")
-    html = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    html = owner_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "editor saved: changed entity Customer (description)." in html
     assert '<input type="hidden" name="version" value="1">' in html
     # The editor's own page, at the version their save made: nothing to say.
-    own = editor_client.get(url, {"version": 1}, **HTMX).content.decode()
+    own = editor_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "data-saved-since" not in own
 
 
 @pytest.mark.django_db
 def test_presence_is_for_members_only(project, outsider_client: Client):
     url = f"/projects/{project.pk}/presence/"
-    assert outsider_client.get(url).status_code == 404
-    anonymous = Client().get(url)
+    assert outsider_client.post(url).status_code == 404
+    anonymous = Client().post(url)
     assert anonymous.status_code == 302
+
+
+@pytest.mark.django_db
+def test_presence_is_posted_with_the_csrf_token(project, owner):
+    url = f"/projects/{project.pk}/presence/"
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(owner)
+    assert checked.get(url).status_code == 405
+    assert checked.post(url, {"version": 1}).status_code == 403
+    page = checked.get(f"/projects/{project.pk}/table/").content.decode()
+    assert f'hx-post="{url}"' in page
+    token = checked.cookies["csrftoken"].value
+    answer = checked.post(url, {"version": 1}, headers={"X-CSRFToken": token})
+    assert answer.status_code == 200
 
 
 @pytest.mark.django_db
