@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django_tasks import task
 
 from modeler import diagrams
 from modeler.design import model as d
@@ -30,7 +31,6 @@ from modeler.jobs.loaded_tables import (
     table_file_answer,
     table_key,
 )
-from modeler.jobs.tasks import draw_collections, render_collections_png
 from modeler.models import Project
 from modeler.simulation import Simulation
 from modeler.simulation.cache import data_digest
@@ -119,6 +119,12 @@ def collections_answer(
     )
 
 
+@task()
+def draw_collections(project_id: int, version: int, question: dict) -> None:
+    """The task of a page or diagram of a revision's item collections."""
+    collections_draw(project_id=project_id, version=version, question=question)
+
+
 def collections_draw(*, project_id: int, version: int, question: dict) -> None:
     """The worker's part: the answer for revision `version`, in the cache."""
     asked = CollectionsQuestion.from_json(question)
@@ -179,6 +185,16 @@ def collections_png_answer(
         ask=lambda: render_collections_png.enqueue(
             project.pk, project.version, question.as_json(), scale
         ),
+    )
+
+
+@task()
+def render_collections_png(
+    project_id: int, version: int, question: dict, scale: int
+) -> None:
+    """The task of a collections diagram as a PNG file."""
+    collections_png_render(
+        project_id=project_id, version=version, question=question, scale=scale
     )
 
 

@@ -26,12 +26,11 @@ from modeler.models import SimulationJob
 
 # The tasks whose first argument is their project's id.
 PROJECT_TASKS = frozenset(
-    f"modeler.jobs.tasks.{name}"
-    for name in (
-        "propose_keys",
-        "draw_collections",
-        "write_sample_file",
-        "render_collections_png",
+    (
+        "modeler.jobs.proposals.propose_keys",
+        "modeler.jobs.collections.draw_collections",
+        "modeler.jobs.samplefiles.write_sample_file",
+        "modeler.jobs.collections.render_collections_png",
     )
 )
 # How many ready tasks are weighed, oldest first: past them a project's

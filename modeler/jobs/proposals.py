@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from django_tasks import task
 
 from modeler.design import model as d
 from modeler.design.findings import has_errors
@@ -118,8 +119,6 @@ def key_proposal_request(
     table keys of the entities in `keep`), asked of a worker unless one
     made them or makes them now: the solver takes seconds, never a web
     request's time."""
-    from modeler.jobs.tasks import propose_keys  # the task imports this module
-
     state = key_proposal_state(project=project, version=version, keep=keep)
     if not state.unknown:
         return state
@@ -139,6 +138,12 @@ def key_proposal_state(
     return ProposalState(
         pending=cache.get(_pending_key(project, version, keep)) is True
     )
+
+
+@task()
+def propose_keys(project_id: int, version: int, keep: list[str]) -> None:
+    """The task of key proposals for a project's revision."""
+    key_proposal_run(project_id=project_id, version=version, keep=keep)
 
 
 def key_proposal_run(*, project_id: int, version: int, keep: Sequence[str]) -> None:

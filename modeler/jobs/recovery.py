@@ -35,7 +35,7 @@ from modeler.models import SimulationJob
 
 logger = logging.getLogger(__name__)
 
-SIMULATE_TASK = "modeler.jobs.tasks.simulate_design"
+SIMULATE_TASK = "modeler.jobs.runner.simulate_design"
 # A running job whose worker has not reported for this long past its
 # budget is taken as lost.
 LOST_AFTER = dt.timedelta(seconds=60)

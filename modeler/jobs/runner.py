@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
+from django_tasks import task
 
 from modeler import selectors
 from modeler.conversion import design_from_revision_id
@@ -54,6 +55,12 @@ def build_problem(exc: Exception) -> str:
         error = exc.response["Error"]
         return f"The table cannot be created: {error['Code']}: {error['Message']}"
     return f"The simulator could not load this design ({type(exc).__name__}: {exc})."
+
+
+@task()
+def simulate_design(job_id: int) -> None:
+    """The task of a design's simulation job."""
+    run_job(job_id)
 
 
 def run_job(job_id: int) -> None:

@@ -10,6 +10,7 @@ from typing import IO
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django_tasks import task
 
 from modeler.design import model as d
 from modeler.jobs.budget import BudgetExceeded
@@ -21,7 +22,6 @@ from modeler.jobs.loaded_tables import (
     table_file_answer,
     table_key,
 )
-from modeler.jobs.tasks import write_sample_file
 from modeler.models import Project
 from modeler.sampledata.files import write_jsonl
 from modeler.simulation import Simulation
@@ -45,6 +45,12 @@ def sample_file_answer(
         key=_key(design),
         ask=lambda: write_sample_file.enqueue(project.pk, project.version),
     )
+
+
+@task()
+def write_sample_file(project_id: int, version: int) -> None:
+    """The task of a revision's sample data file."""
+    sample_file_write(project_id=project_id, version=version)
 
 
 def sample_file_write(*, project_id: int, version: int) -> None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from modeler.design import model as d
 from modeler.jobs.recovery import job_is_lost, lost_job_fail
 from modeler.jobs.reviews import review_key, review_stored
-from modeler.jobs.tasks import simulate_design
+from modeler.jobs.runner import simulate_design
 from modeler.models import PatternResult, Project, Revision, SimulationJob
 from modeler.review.review import Review, review_design
 from modeler.selectors import project_cost_settings

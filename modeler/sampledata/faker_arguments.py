@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from modeler.sampledata.fakers import faker_class
+
 MAX_SIZE_ARGUMENT = 1_000
 MAX_TEXT_ARGUMENT = 1_000
 MAX_VALUE_CHARS = 10_000
@@ -164,8 +166,6 @@ def _size(value: Any) -> int:
 
 @functools.cache
 def _faker() -> Any:
-    from modeler.sampledata.values import faker_class  # values imports this module
-
     fake = faker_class()("en_US")
     fake.seed_instance(0)
     return fake

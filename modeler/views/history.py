@@ -320,12 +320,14 @@ class _PresenceForm(forms.Form):
 
 
 @login_required
-@require_GET
+@require_POST
 def presence(request: HttpRequest, project_id: int) -> HttpResponse:
-    """Polled by every project page: who else has the project open, and
-    the changes others saved since the version the page shows (announced,
-    rather than discovered at save): in the header, and each one once in a
-    toast where the user is looking, naming who saved it and what."""
+    """Posted by every project page as it polls: the caller has the project
+    open (a heartbeat it records, hence a POST), and the answer says who
+    else has, and the changes others saved since the version the page shows
+    (announced, rather than discovered at save): in the header, and each one
+    once in a toast where the user is looking, naming who saved it and what.
+    Any member may: it changes nothing in the design."""
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
     project = access.project
     now = timezone.now()
@@ -340,7 +342,7 @@ def presence(request: HttpRequest, project_id: int) -> HttpResponse:
         .select_related("user")
         .order_by("user__username")
     )
-    form = _PresenceForm(request.GET)
+    form = _PresenceForm(request.POST)
     valid = form.is_valid()
     shown = form.cleaned_data["version"] if valid else None
     announced = (form.cleaned_data["announced"] if valid else None) or shown

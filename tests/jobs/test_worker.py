@@ -19,6 +19,7 @@ from modeler.conversion import design_from_project
 from modeler.design.model import Design, Traffic
 from modeler.jobs import services as jobs
 from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.collections import draw_collections
 from modeler.jobs.reviews import forget_reviews
 from modeler.models import PatternResult, SimulationJob
 from modeler.sampledata import generate
@@ -210,7 +211,7 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
     assert "The item-collection diagram is drawn in the background" in diagram
     assert download.status_code == 202
     drawing = DBTaskResult.objects.filter(
-        task_path="modeler.jobs.tasks.draw_collections", status="READY"
+        task_path=draw_collections.module_path, status="READY"
     )
     assert drawing.count() == 2  # the page and the diagram (the download's)
 

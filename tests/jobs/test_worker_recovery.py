@@ -20,8 +20,8 @@ from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 from modeler.conversion import design_from_project
 from modeler.jobs import fairness, recovery, runner
 from modeler.jobs import services as jobs
-from modeler.jobs.collections import CollectionsQuestion
-from modeler.jobs.tasks import draw_collections, write_sample_file
+from modeler.jobs.collections import CollectionsQuestion, draw_collections
+from modeler.jobs.samplefiles import write_sample_file
 from modeler.models import SimulationJob
 from modeler.services import projects as project_services
 from tests.views.conftest import example_design, logged_in, with_roots

@@ -317,16 +317,19 @@ def test_requests_that_ask_for_one_simulation_at_once_build_it_once(monkeypatch)
     """The simulation page asks once per pattern, all at the same time: the
     table is built once and every request gets it."""
     import threading
-    import time
 
     from modeler.simulation import cache
 
     built = []
+    asking = threading.Semaphore(0)
 
     class Slow(Simulation):
         def __init__(self, design, **kwargs):
             built.append(design.name)
-            time.sleep(0.2)
+            # The build waits until every request has asked: they all ask
+            # while it is under way.
+            for _ in range(4):
+                assert asking.acquire(timeout=60)
             super().__init__(design, **kwargs)
 
     monkeypatch.setattr(cache, "Simulation", Slow)
@@ -339,7 +342,12 @@ def test_requests_that_ask_for_one_simulation_at_once_build_it_once(monkeypatch)
     )
     results = []
     threads = [
-        threading.Thread(target=lambda: results.append(cache.cached_simulation(design)))
+        threading.Thread(
+            target=lambda: (
+                asking.release(),
+                results.append(cache.cached_simulation(design)),
+            )
+        )
         for _ in range(4)
     ]
     for thread in threads:

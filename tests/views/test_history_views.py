@@ -292,19 +292,19 @@ def test_presence_names_others_and_announces_their_saves(
     project, owner, editor, owner_client: Client, editor_client: Client
 ):
     url = f"/projects/{project.pk}/presence/"
-    first = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    first = owner_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "Also here" not in first
     assert 'hx-trigger="every 2s, focus from:window"' in first
-    editor_client.get(url, {"version": 1}, **HTMX)
-    html = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    editor_client.post(url, {"version": 1}, **HTMX)
+    html = owner_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "Also here: editor" in html
 
     _describe(project, editor, "Customer", "saved by the editor")
-    html = owner_client.get(url, {"version": 1}, **HTMX).content.decode()
+    html = owner_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "editor saved: changed entity Customer (description)." in html
     assert '<input type="hidden" name="version" value="1">' in html
     # The editor's own page, at the version their save made: nothing to say.
-    own = editor_client.get(url, {"version": 1}, **HTMX).content.decode()
+    own = editor_client.post(url, {"version": 1}, **HTMX).content.decode()
     assert "data-saved-since" not in own
 
 
@@ -313,12 +313,12 @@ def test_each_save_by_someone_else_is_told_once_in_a_toast(
     project, owner, editor, owner_client: Client
 ):
     url = f"/projects/{project.pk}/presence/"
-    quiet = owner_client.get(url, {"version": 1}, **HTMX)
+    quiet = owner_client.post(url, {"version": 1}, **HTMX)
     assert "HX-Trigger" not in quiet.headers
     assert 'name="announced" value="1"' in quiet.content.decode()
 
     _describe(project, editor, "Customer", "saved by the editor")
-    told = owner_client.get(url, {"version": 1, "announced": 1}, **HTMX)
+    told = owner_client.post(url, {"version": 1, "announced": 1}, **HTMX)
     [message] = json.loads(told.headers["HX-Trigger"])["showMessage"]["messages"]
     assert message == {
         "message": "editor changed entity Customer (description)",
@@ -326,12 +326,12 @@ def test_each_save_by_someone_else_is_told_once_in_a_toast(
     }
     assert 'name="announced" value="2"' in told.content.decode()
     # Told once: the next poll carries the revision it told.
-    again = owner_client.get(url, {"version": 1, "announced": 2}, **HTMX)
+    again = owner_client.post(url, {"version": 1, "announced": 2}, **HTMX)
     assert "HX-Trigger" not in again.headers
     assert "editor saved: changed entity Customer" in again.content.decode()
     # A save of one's own is not told.
     _describe(project, owner, "Order", "saved by the owner")
-    mine = owner_client.get(url, {"version": 1, "announced": 2}, **HTMX)
+    mine = owner_client.post(url, {"version": 1, "announced": 2}, **HTMX)
     assert "HX-Trigger" not in mine.headers
 
 
@@ -342,21 +342,35 @@ def test_presence_is_written_at_most_every_20_seconds(
     from modeler.models import Presence
 
     url = f"/projects/{project.pk}/presence/"
-    owner_client.get(url, {"version": 1}, **HTMX)
+    owner_client.post(url, {"version": 1}, **HTMX)
     seen = Presence.objects.get(project=project, user=owner).seen
-    owner_client.get(url, {"version": 1}, **HTMX)
+    owner_client.post(url, {"version": 1}, **HTMX)
     assert Presence.objects.get(project=project, user=owner).seen == seen
     Presence.objects.filter(pk__isnull=False).update(seen=seen - timedelta(seconds=21))
-    owner_client.get(url, {"version": 1}, **HTMX)
+    owner_client.post(url, {"version": 1}, **HTMX)
     assert Presence.objects.get(project=project, user=owner).seen > seen
 
 
 @pytest.mark.django_db
 def test_presence_is_for_members_only(project, outsider_client: Client):
     url = f"/projects/{project.pk}/presence/"
-    assert outsider_client.get(url).status_code == 404
-    anonymous = Client().get(url)
+    assert outsider_client.post(url).status_code == 404
+    anonymous = Client().post(url)
     assert anonymous.status_code == 302
+
+
+@pytest.mark.django_db
+def test_presence_is_posted_with_the_csrf_token(project, owner):
+    url = f"/projects/{project.pk}/presence/"
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(owner)
+    assert checked.get(url).status_code == 405
+    assert checked.post(url, {"version": 1}).status_code == 403
+    page = checked.get(f"/projects/{project.pk}/table/").content.decode()
+    assert f'hx-post="{url}"' in page
+    token = checked.cookies["csrftoken"].value
+    answer = checked.post(url, {"version": 1}, headers={"X-CSRFToken": token})
+    assert answer.status_code == 200
 
 
 @pytest.mark.django_db

@@ -188,7 +188,7 @@ def test_adopting_after_the_cache_lost_it_proposes_again(
     # The request does not solve: it asks a worker (here, at once).
     solved = []
     monkeypatch.setattr(
-        "modeler.jobs.tasks.key_proposal_run",
+        "modeler.jobs.proposals.key_proposal_run",
         lambda **asked: solved.append(asked) or key_proposal_run(**asked),
     )
 
