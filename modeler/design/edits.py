@@ -18,12 +18,12 @@ Pure Python; nothing here imports Django.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from modeler.design import model as d
+from modeler.design.renames import entity_renamed
 from modeler.engine.types import item_from_wire
 from modeler.history import elements
 from modeler.history.merge import revert
@@ -348,51 +348,6 @@ class EntityUpdate(DesignEdit):
 
     def part(self, edited: d.Design) -> str | None:
         return f"entities.{self.entity.name}"
-
-
-def entity_renamed(design: d.Design, old: str, new: str) -> d.Design:
-    def rename(value: str) -> str:
-        return new if value == old else value
-
-    reference = re.compile(rf"^{re.escape(old)}\.")
-
-    def generator(gen: d.Generator | None) -> d.Generator | None:
-        if gen is None or gen.kind not in ("ref", "pick"):
-            return gen
-        params = d.thaw(gen.params)
-        for key in ("value", "from"):
-            if isinstance(params.get(key), str):
-                params[key] = reference.sub(f"{new}.", params[key])
-        return d.Generator(gen.kind, d.freeze(params))
-
-    entities = tuple(
-        dataclasses.replace(
-            e,
-            sample=dataclasses.replace(e.sample, per=rename(e.sample.per)),
-            attributes=tuple(
-                dataclasses.replace(a, generator=generator(a.generator))
-                for a in e.attributes
-            ),
-        )
-        for e in design.entities
-    )
-    patterns = tuple(
-        dataclasses.replace(
-            p,
-            expects=(
-                dataclasses.replace(
-                    p.expects, entities=tuple(rename(n) for n in p.expects.entities)
-                )
-                if p.expects
-                else None
-            ),
-            actions=tuple(
-                dataclasses.replace(a, entity=rename(a.entity)) for a in p.actions
-            ),
-        )
-        for p in design.access_patterns
-    )
-    return dataclasses.replace(design, entities=entities, access_patterns=patterns)
 
 
 @dataclass(frozen=True)

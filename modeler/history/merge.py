@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from modeler.design import model as d
+from modeler.design.renames import entity_renamed
 from modeler.history.elements import Element, changed, elements, replaced
 from modeler.history.fields import FieldClash, merge_fields
 
@@ -134,9 +135,6 @@ def _merged(
 def _references_followed(design: d.Design, *, before: dict[str, Element]) -> d.Design:
     """An entity the merge renamed, named by its new name where the
     patterns and the other entities refer to it."""
-    # Imported here: the edits use this module's revert.
-    from modeler.design.edits import entity_renamed
-
     for entity in design.entities:
         old = before.get(entity.uid)
         if old is not None and old.kind == "entity" and old.name != entity.name:
