@@ -8,6 +8,7 @@ from botocore.config import Config
 
 from modeler.endpoint.server import start
 from modeler.endpoint.service import Service
+from modeler.engine.engine import Engine
 
 
 def boto3_client(url: str, service: str = "dynamodb"):  # type: ignore[no-untyped-def]
@@ -23,9 +24,33 @@ def boto3_client(url: str, service: str = "dynamodb"):  # type: ignore[no-untype
     )
 
 
+class Clock:
+    """The engine's clocks, moved by the test: `monotonic` (index builds) and
+    `wall` (TTL expiry, stream records), in seconds."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def wall(self) -> float:
+        return self.now
+
+
 @pytest.fixture
-def server():  # type: ignore[no-untyped-def]
-    running = start(Service(), ("127.0.0.1", 0))
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def engine(clock: Clock) -> Engine:
+    return Engine(clock=clock.monotonic, wall_clock=clock.wall)
+
+
+@pytest.fixture
+def server(engine):  # type: ignore[no-untyped-def]
+    running = start(Service(engine), ("127.0.0.1", 0))
     yield running
     running.shutdown()
     running.server_close()
