@@ -102,10 +102,14 @@ class EndpointServer(ThreadingHTTPServer):
         super().shutdown()
 
 
+def sweep_in_background(server: EndpointServer) -> None:
+    threading.Thread(target=server.sweep_forever, daemon=True).start()
+
+
 def start(service: Service, address: tuple[str, int]) -> EndpointServer:
     """A server answering on `address` from background threads (port 0:
     a free one); `shutdown()` stops it."""
     server = EndpointServer(service, address)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    threading.Thread(target=server.sweep_forever, daemon=True).start()
+    sweep_in_background(server)
     return server
