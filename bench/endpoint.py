@@ -10,8 +10,11 @@ the whole table (every page), 500 UpdateItem and 50 TransactWriteItems of
 system, read from /proc, so the client's own work is left out) and the
 wall time, and their ratios; the GetItem phase also gives requests per
 second and server CPU per GetItem. Cold start is from starting the process
-to its first answer to ListTables, with no table. Issue 33's targets: at
-least 5x less CPU than dynalite on the workload, cold start under 1 s.
+to its first answer to ListTables, with no table, for `manage.py
+serve_dynamodb`, `python -m modeler.endpoint` (no Django) and dynalite.
+Transactions are timed on the endpoint only (dynalite 3 has none), and
+still counted in its total. Issue 33's targets: at least 5x less CPU than
+dynalite on the workload, cold start under 1 s.
 
     PYTHONPATH=. .venv/bin/python bench/endpoint.py
     BENCH_ENDPOINT_ITEMS=2000 ...    (a smaller load)
@@ -149,7 +152,8 @@ def phases(count: int) -> list[tuple[str, int, Callable[[Any], None]]]:
             ddb.update_item(
                 TableName="Bench",
                 Key=key(n * 31 % count),
-                UpdateExpression="SET total = total + :d",
+                UpdateExpression="SET #t = #t + :d",
+                ExpressionAttributeNames={"#t": "total"},
                 ExpressionAttributeValues={":d": {"N": "1"}},
             )
 
@@ -161,7 +165,8 @@ def phases(count: int) -> list[tuple[str, int, Callable[[Any], None]]]:
                         "Update": {
                             "TableName": "Bench",
                             "Key": key(n * 4 + m),
-                            "UpdateExpression": "SET total = total + :d",
+                            "UpdateExpression": "SET #t = #t + :d",
+                            "ExpressionAttributeNames": {"#t": "total"},
                             "ExpressionAttributeValues": {":d": {"N": "1"}},
                         }
                     }
@@ -195,6 +200,13 @@ def main() -> None:
         ],
         port,
     )
+    port = free_port()
+    module = started(
+        [sys.executable, "-m", "modeler.endpoint", "--address", f"127.0.0.1:{port}"],
+        port,
+    )
+    module[0].terminate()
+    module[0].wait(timeout=10)
     dynalite = install()
     if dynalite is not None:
         port = free_port()
@@ -215,6 +227,7 @@ def main() -> None:
         print(
             "cold start (to the first answer): "
             + ", ".join(f"{name} {servers[name][1]:.2f} s" for name in names)
+            + f", python -m modeler.endpoint (no Django) {module[1]:.2f} s"
         )
         header = "".join(f"{name + ' CPU':>16}{'wall':>9}" for name in names)
         print(f"{'phase':<26}{header}{'CPU ratio':>11}")
@@ -223,13 +236,20 @@ def main() -> None:
             for name in names:  # alternating: each phase on each server in turn
                 process, _, ddb = servers[name]
                 cpu, wall = cpu_seconds(process.pid), time.perf_counter()
-                run(ddb)
+                try:
+                    run(ddb)
+                except ddb.exceptions.ClientError as exc:
+                    # dynalite 3 has no transactions: the phase is left out.
+                    print(f"  {name}: {label}: {exc}")
+                    continue
                 figures[name] = (
                     cpu_seconds(process.pid) - cpu,
                     time.perf_counter() - wall,
                 )
                 totals[name][0] += figures[name][0]
                 totals[name][1] += figures[name][1]
+            if not figures:
+                continue
             row = "".join(f"{c:>14.3f} s{w:>7.2f} s" for c, w in figures.values())
             ratio = (
                 f"{figures['dynalite'][0] / max(figures['endpoint'][0], 1e-3):>10.1f}x"

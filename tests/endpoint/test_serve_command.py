@@ -29,17 +29,14 @@ DESIGN = EXAMPLES_DIR / "social-graph.yaml"
 STARTUP_DEADLINE = 120
 
 
+COMMAND = [sys.executable, "manage.py", "serve_dynamodb"]
+WITHOUT_DJANGO = [sys.executable, "-m", "modeler.endpoint"]
+
+
 class Served:
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, command: list[str] = COMMAND) -> None:
         self.process = subprocess.Popen(  # noqa: S603 (our command, our arguments)
-            [
-                sys.executable,
-                "manage.py",
-                "serve_dynamodb",
-                "--address",
-                "127.0.0.1:0",
-                *args,
-            ],
+            [*command, "--address", "127.0.0.1:0", *args],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -77,8 +74,8 @@ class Served:
 def served():  # type: ignore[no-untyped-def]
     running: list[Served] = []
 
-    def serve(*args: str) -> Served:
-        running.append(Served(*args))
+    def serve(*args: str, command: list[str] = COMMAND) -> Served:
+        running.append(Served(*args, command=command))
         return running[-1]
 
     yield serve
@@ -102,9 +99,10 @@ def _scan_keys(ddb, table: str, key: list[str]) -> set[tuple]:  # type: ignore[n
     return keys
 
 
-def test_a_design_served_with_the_simulators_sample_data(served):
+@pytest.mark.parametrize("command", [COMMAND, WITHOUT_DJANGO], ids=["manage", "module"])
+def test_a_design_served_with_the_simulators_sample_data(served, command):
     expected, design = _sample_keys(DESIGN)
-    server = served(str(DESIGN))
+    server = served(str(DESIGN), command=command)
     ddb = boto3_client(server.url)
     name = design.table.name
     assert ddb.list_tables()["TableNames"] == [name]
