@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from modeler.engine import reads, writes
+from modeler.engine import control, reads, streams, writes
 from modeler.engine.errors import (
     ResourceInUseException,
     ResourceNotFoundException,
@@ -37,8 +37,10 @@ from modeler.engine.errors import (
 from modeler.engine.legacy import translate
 from modeler.engine.requests import check_parameters
 from modeler.engine.schema import CREATE_TABLE_PARAMETERS, table_name, table_spec
+from modeler.engine.streams import Stream
 from modeler.engine.table import Table
 from modeler.engine.types import Item
+from modeler.engine.wire import item_to_wire
 
 MAX_LIST_TABLES = 100
 
@@ -52,6 +54,7 @@ class Engine:
         region: str = "us-east-1",
         account: str = "123456789012",
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.region = region
         self.account = account
@@ -60,6 +63,11 @@ class Engine:
         self.clock = clock
         # ClientRequestToken -> (the request's fingerprint, when it completed).
         self.transaction_tokens: dict[str, tuple[str, float]] = {}
+        # Seconds since the epoch: TTL expiry, stream records' times.
+        self.wall_clock = wall_clock
+        # Every stream, enabled or not, oldest first; the last sequence number.
+        self.streams: list[Stream] = []
+        self._sequence = 10**20
 
     def table(self, name: Any) -> Table:
         """The table called `name`, or ResourceNotFoundException."""
@@ -78,11 +86,45 @@ class Engine:
             ("TableName", "AttributeDefinitions", "KeySchema"),
         )
         spec = table_spec(request)
+        stream = control.stream_of_create(request)
+        tags = control.check_tags(request["Tags"]) if "Tags" in request else []
         if spec.name in self.tables:
             raise ResourceInUseException(f"Table already exists: {spec.name}")
         table = Table(spec, region=self.region, account=self.account)
+        table.clock = self.clock
+        control.add_tags(table, tags)
         self.tables[spec.name] = table
+        if stream:
+            self.set_stream(table, stream)
         return {"TableDescription": table.describe()}
+
+    def set_stream(self, table: Table, spec: dict[str, Any] | None) -> None:
+        """Enable a table's stream (`spec`: its StreamViewType) or, with
+        None, disable it."""
+        if table.stream is not None:
+            table.stream.close()
+            table.stream = None
+        if spec:
+            stream = Stream(
+                table_name=table.name,
+                table_arn=table.arn,
+                key_schema=table.spec.key.describe(),
+                key_attributes=table.key_attributes,
+                view_type=spec["StreamViewType"],
+                region=self.region,
+                wall_clock=self.wall_clock,
+                sequence=self.new_sequence,
+            )
+            table.stream = stream
+            self.streams.append(stream)
+
+    def new_sequence(self) -> int:
+        self._sequence += 1
+        return self._sequence
+
+    @property
+    def next_sequence(self) -> int:
+        return self._sequence + 1
 
     def delete_table(self, request: dict[str, Any]) -> dict[str, Any]:
         check_parameters(request, ("TableName",), ("TableName",))
@@ -92,8 +134,16 @@ class Engine:
             raise ResourceNotFoundException(
                 f"Requested resource not found: Table: {name} not found"
             )
-        table = self.tables.pop(name)
-        return {"TableDescription": table.describe("DELETING")}
+        table = self.tables[name]
+        if dict(table.spec.extras).get("DeletionProtectionEnabled"):
+            raise ValidationException(
+                "Resource cannot be deleted as it is currently protected against "
+                f"deletion. Disable deletion protection first. Table: {name}"
+            )
+        del self.tables[name]
+        description = table.describe("DELETING")
+        self.set_stream(table, None)
+        return {"TableDescription": description}
 
     def describe_table(self, request: dict[str, Any]) -> dict[str, Any]:
         check_parameters(request, ("TableName",), ("TableName",))
@@ -165,3 +215,60 @@ class Engine:
 
     def transact_write_items(self, request: dict[str, Any]) -> dict[str, Any]:
         return writes.transact_write_items(self, request)
+
+    # --- The control plane (modeler.engine.control) ---------------------------
+
+    def update_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.update_table(self, request)
+
+    def update_time_to_live(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.update_time_to_live(self, request)
+
+    def describe_time_to_live(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.describe_time_to_live(self, request)
+
+    def tag_resource(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.tag_resource(self, request)
+
+    def untag_resource(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.untag_resource(self, request)
+
+    def list_tags_of_resource(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.list_tags_of_resource(self, request)
+
+    def describe_limits(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.describe_limits(self, request)
+
+    def describe_endpoints(self, request: dict[str, Any]) -> dict[str, Any]:
+        return control.describe_endpoints(self, request)
+
+    def sweep_expired(self) -> list[tuple[str, dict[str, Any]]]:
+        """Delete every item whose TTL has passed on the wall clock, as
+        DynamoDB's background process does (a stream records each deletion
+        as the service's); the (table name, key) of each, in DynamoDB JSON."""
+        now = self.wall_clock()
+        deleted = []
+        for table in self.tables.values():
+            for item in control.expired(table, now):
+                current = table.get(item)
+                if current is None:
+                    continue
+                table.write(current, None, 0, counted=False, recorded=False)
+                if table.stream is not None:
+                    table.stream.append(current[0], None, service=True)
+                deleted.append((table.name, item_to_wire(table.key_of(item))))
+        return deleted
+
+    # --- DynamoDB Streams (modeler.engine.streams) -------------------------------
+
+    def streams_list_streams(self, request: dict[str, Any]) -> dict[str, Any]:
+        return streams.list_streams(self, request)
+
+    def streams_describe_stream(self, request: dict[str, Any]) -> dict[str, Any]:
+        return streams.describe_stream(self, request)
+
+    def streams_get_shard_iterator(self, request: dict[str, Any]) -> dict[str, Any]:
+        return streams.get_shard_iterator(self, request)
+
+    def streams_get_records(self, request: dict[str, Any]) -> dict[str, Any]:
+        return streams.get_records(self, request)

@@ -52,7 +52,8 @@ MAX_BATCH_GET_KEYS = 100
 # last returned, and the keys after it come back in UnprocessedKeys.
 MAX_BATCH_GET_BYTES = 16 * 1024 * 1024
 MAX_TOTAL_SEGMENTS = 1_000_000
-SELECT = ("ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT")
+# In the order DynamoDB's message lists them.
+SELECT = ("SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
 
 GET_ITEM_PARAMETERS = frozenset(
     (

@@ -124,14 +124,34 @@ _EXTRAS = (
 )
 
 
-def table_name(value: Any) -> str:
-    if not isinstance(value, str) or not _NAME.match(value):
+_NAME_CHARACTERS = re.compile(r"^[a-zA-Z0-9_.-]+$")
+
+
+def table_name(value: Any, member: str = "tableName") -> str:
+    """The name, or DynamoDB's message naming each constraint it fails (the
+    pattern first, then the length)."""
+    if isinstance(value, str) and _NAME.match(value):
+        return value
+    if not isinstance(value, str):
         raise ValidationException(
-            f"1 validation error detected: Value '{value}' at 'tableName' failed to "
-            "satisfy constraint: Member must satisfy regular expression pattern: "
-            "[a-zA-Z0-9_.-]+ and have length between 3 and 255"
+            f"1 validation error detected: Value null at '{member}' failed to satisfy "
+            "constraint: Member must not be null"
         )
-    return value
+    failed = []
+    if not _NAME_CHARACTERS.match(value):
+        failed.append("Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+    if len(value) < 3:
+        failed.append("Member must have length greater than or equal to 3")
+    elif len(value) > 255:
+        failed.append("Member must have length less than or equal to 255")
+    count = f"{len(failed)} validation error{'s' if len(failed) > 1 else ''}"
+    raise ValidationException(
+        f"{count} detected: "
+        + "; ".join(
+            f"Value '{value}' at '{member}' failed to satisfy constraint: {constraint}"
+            for constraint in failed
+        )
+    )
 
 
 def table_spec(request: dict[str, Any]) -> TableSpec:
@@ -251,7 +271,7 @@ def _key_schema(schema: Any, types: dict[str, str], *, where: str) -> KeySchema:
         )
     partition: list[str] = []
     sort: list[str] = []
-    for element in schema:
+    for position, element in enumerate(schema, 1):
         attribute = element.get("AttributeName")
         kind = element.get("KeyType")
         if attribute not in types:
@@ -272,9 +292,9 @@ def _key_schema(schema: Any, types: dict[str, str], *, where: str) -> KeySchema:
             sort.append(sys.intern(attribute))
         else:
             raise ValidationException(
-                f"1 validation error detected: Value '{kind}' at 'keySchema.member."
-                "keyType' failed to satisfy constraint: Member must satisfy enum value "
-                "set: [HASH, RANGE]"
+                f"1 validation error detected: Value '{kind}' at '{where}keySchema."
+                f"{position}.member.keyType' failed to satisfy constraint: Member "
+                "must satisfy enum value set: [HASH, RANGE]"
             )
     if not partition:
         raise ValidationException(
@@ -296,13 +316,7 @@ def _index(
     is_global: bool,
     billing: str,
 ) -> IndexSpec:
-    name = spec.get("IndexName")
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise ValidationException(
-            f"1 validation error detected: Value '{name}' at 'indexName' failed to "
-            "satisfy constraint: Member must satisfy regular expression pattern: "
-            "[a-zA-Z0-9_.-]+ and have length between 3 and 255"
-        )
+    name = table_name(spec.get("IndexName"), "indexName")
     key = _key_schema(spec.get("KeySchema"), types, where="")
     if is_global:
         if (

@@ -13,8 +13,9 @@ An item is in an index only while it has every key attribute of the index
 from __future__ import annotations
 
 import gc
+import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
 from itertools import compress, repeat
@@ -183,13 +184,27 @@ class Index:
         """The entry size of an item whose table size is known."""
         return table_size if self.projected is None else self.entry_size(item)
 
-    def describe(self) -> dict[str, Any]:
+    # (when it starts backfilling, when it turns ACTIVE) on the engine's
+    # clock, for an index UpdateTable added; None once it is ACTIVE.
+    build: tuple[float, float] | None = None
+
+    def status(self, now: float) -> str:
+        """CREATING while an added index is built, ACTIVE after."""
+        if self.build is None or now >= self.build[1]:
+            self.build = None
+            return "ACTIVE"
+        return "CREATING"
+
+    def describe(self, now: float = 0.0) -> dict[str, Any]:
         out = self.spec.describe()
+        status = self.status(now) if self.is_global else "ACTIVE"
         out.update(
-            IndexStatus="ACTIVE",
+            IndexStatus=status,
             IndexSizeBytes=self.store.bytes,
             ItemCount=self.store.count,
         )
+        if self.build is not None:
+            out["Backfilling"] = now >= self.build[0]
         return out
 
 
@@ -222,6 +237,17 @@ class Table:
         self.created = datetime.now(UTC)
         self.id = str(uuid.uuid4())
         self.arn = f"arn:aws:dynamodb:{region}:{account}:table/{self.name}"
+        # The control plane's state (see modeler.engine.control and streams).
+        self.tags: dict[str, str] = {}
+        self.ttl_attribute: str | None = None
+        self.stream: Any = None  # the enabled stream, a streams.Stream
+        self.decreases_today = 0
+        self.clock: Callable[[], float] = time.monotonic
+        self.last_increase: datetime | None = None
+        self.last_decrease: datetime | None = None
+        self._derive_key_checks()
+
+    def _derive_key_checks(self) -> None:
         self._key_checks = self._compile_key_checks()
         # (attribute, whether an item may lack it: an index key) per S key.
         self._string_keys = tuple(
@@ -229,6 +255,28 @@ class Table:
         )
         self._other_key_checks = [c for c in self._key_checks if c[1] != "S"]
         self._checks_by_attribute = {c[0]: c for c in self._key_checks}
+
+    def add_index(
+        self, spec: IndexSpec, *, build: tuple[float, float] | None = None
+    ) -> Index:
+        """A global secondary index added to the table (UpdateTable), filled
+        with the items that have its key attributes; `build`: see
+        `Index.build`."""
+        index = Index(spec, self.key, self.types)
+        holds = _holding(list(self.store), spec.key.attributes)
+        entries = list(compress(list(self.store), holds))
+        index.store.load(
+            entries, list(map(item_size, entries)) if index.projects_all else None
+        )
+        index.build = build
+        self.indexes[spec.name] = index
+        self._derive_key_checks()
+        return index
+
+    def remove_index(self, name: str) -> Index:
+        index = self.indexes.pop(name)
+        self._derive_key_checks()
+        return index
 
     # --- Keys ---------------------------------------------------------------
 
@@ -315,6 +363,10 @@ class Table:
             raise ValidationException(
                 f"The table does not have the specified index: {name}"
             )
+        if index.build is not None and index.status(self.clock()) != "ACTIVE":
+            raise ValidationException(
+                f"Cannot read from backfilling global secondary index: {name}"
+            )
         return index
 
     # --- Reads --------------------------------------------------------------
@@ -374,6 +426,7 @@ class Table:
         touched: frozenset[str] | set[str] | None = None,
         *,
         counted: bool = True,
+        recorded: bool = True,
     ) -> Consumed | None:
         """Replace `current` (as `get` returned it, or None) by `new` (None
         deletes) in the table and its indexes; return the units consumed
@@ -412,6 +465,8 @@ class Table:
                 index.store.remove(old)
             if new_in:
                 index.store.insert(new, index.entry_size_of(new, new_size))
+        if self.stream is not None and recorded:
+            self.stream.append(old, new)
         return cost
 
     def _account_collection(
@@ -459,7 +514,7 @@ class Table:
             count = 0
             for item in items:
                 size = self.check_item(item)
-                self.write(self.get(item), item, size, counted=False)
+                self.write(self.get(item), item, size, counted=False, recorded=False)
                 if sizes is not None:
                     sizes.append(size)
                 count += 1
@@ -513,8 +568,22 @@ class Table:
 
     # --- Description --------------------------------------------------------
 
-    def describe(self, status: str = "ACTIVE") -> dict[str, Any]:
+    def describe(self, status: str | None = None) -> dict[str, Any]:
         spec = self.spec
+        now = self.clock()
+        gsis = [i for i in self.indexes.values() if i.is_global]
+        building = any(i.status(now) != "ACTIVE" for i in gsis)
+        throughput: dict[str, Any] = {"NumberOfDecreasesToday": self.decreases_today}
+        if self.last_increase is not None:
+            throughput["LastIncreaseDateTime"] = self.last_increase
+        if self.last_decrease is not None:
+            throughput["LastDecreaseDateTime"] = self.last_decrease
+        throughput["ReadCapacityUnits"] = (spec.throughput or {}).get(
+            "ReadCapacityUnits", 0
+        )
+        throughput["WriteCapacityUnits"] = (spec.throughput or {}).get(
+            "WriteCapacityUnits", 0
+        )
         out: dict[str, Any] = {
             "AttributeDefinitions": [
                 {"AttributeName": a, "AttributeType": t}
@@ -522,17 +591,9 @@ class Table:
             ],
             "TableName": self.name,
             "KeySchema": spec.key.describe(),
-            "TableStatus": status,
+            "TableStatus": status or ("UPDATING" if building else "ACTIVE"),
             "CreationDateTime": self.created,
-            "ProvisionedThroughput": {
-                "NumberOfDecreasesToday": 0,
-                "ReadCapacityUnits": (spec.throughput or {}).get(
-                    "ReadCapacityUnits", 0
-                ),
-                "WriteCapacityUnits": (spec.throughput or {}).get(
-                    "WriteCapacityUnits", 0
-                ),
-            },
+            "ProvisionedThroughput": throughput,
             "TableSizeBytes": self.store.bytes,
             "ItemCount": self.store.count,
             "TableArn": self.arn,
@@ -540,17 +601,19 @@ class Table:
         }
         if spec.billing_mode == "PAY_PER_REQUEST":
             out["BillingModeSummary"] = {"BillingMode": "PAY_PER_REQUEST"}
-        gsis = [i for i in self.indexes.values() if i.is_global]
+        elif self.last_increase or self.last_decrease:
+            out["BillingModeSummary"] = {"BillingMode": "PROVISIONED"}
         if self.local_indexes:
             out["LocalSecondaryIndexes"] = [
-                {**i.describe(), "IndexArn": f"{self.arn}/index/{i.name}"}
+                {**i.describe(now), "IndexArn": f"{self.arn}/index/{i.name}"}
                 for i in self.local_indexes
             ]
             for entry in out["LocalSecondaryIndexes"]:
                 entry.pop("IndexStatus")
         if gsis:
             out["GlobalSecondaryIndexes"] = [
-                {**i.describe(), "IndexArn": f"{self.arn}/index/{i.name}"} for i in gsis
+                {**i.describe(now), "IndexArn": f"{self.arn}/index/{i.name}"}
+                for i in gsis
             ]
             for entry, index in zip(out["GlobalSecondaryIndexes"], gsis, strict=True):
                 entry.setdefault(
@@ -565,8 +628,17 @@ class Table:
                         ),
                     },
                 )
+                entry["ProvisionedThroughput"].setdefault("NumberOfDecreasesToday", 0)
+        if self.stream is not None:
+            out["StreamSpecification"] = {
+                "StreamEnabled": True,
+                "StreamViewType": self.stream.view_type,
+            }
+            out["LatestStreamLabel"] = self.stream.label
+            out["LatestStreamArn"] = self.stream.arn
         for name, value in spec.extras:
-            out.setdefault(name, value)
+            if name != "StreamSpecification":
+                out.setdefault(name, value)
         return out
 
 

@@ -427,6 +427,8 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
         raise TransactionCanceledException(reasons)
     consumed: dict[str, Consumed] = {}
     applied: list[Resolved] = []
+    streams = {id(s): s for s in (one.write.table.stream for one in resolved) if s}
+    marks = [(stream, stream.mark()) for stream in streams.values()]
     try:
         for one in resolved:
             table = one.write.table
@@ -440,6 +442,8 @@ def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, A
             )
     except EngineError:
         _undo(applied)
+        for stream, mark in marks:
+            stream.truncate(mark)
         raise
     if token is not None:
         _remember(engine, token, request)
@@ -555,4 +559,5 @@ def _undo(applied: list[Resolved]) -> None:
             old,
             one.current[1] if one.current else 0,
             counted=False,
+            recorded=False,
         )

@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from modeler.design import model as d
+from modeler.endpoint.snippets import endpoint_snippets
 from modeler.exporters.cfnlint import LintResult, lint_template
 from modeler.exporters.formats import EXPORT_FORMATS, ExportError, ExportFormat
 from modeler.exporters.highlight import highlight
@@ -32,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_FORMAT = "terraform"
 CODE = "code"  # the per-pattern code, beside the file formats
+ENDPOINT = "endpoint"  # how to serve the design as a DynamoDB endpoint
 CODE_DOWNLOADS = {
     "patterns.py": ("python", "text/x-python"),
     "patterns.sh": ("shell", "text/x-shellscript"),
@@ -39,7 +41,7 @@ CODE_DOWNLOADS = {
 
 
 def _chosen(name: str) -> str:
-    if name == CODE or name in EXPORT_FORMATS:
+    if name in (CODE, ENDPOINT) or name in EXPORT_FORMATS:
         return name
     raise Http404(f"no export format '{name}'")
 
@@ -116,8 +118,25 @@ def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
         "formats": list(EXPORT_FORMATS.values()),
         "chosen_name": name,
         "code_format": CODE,
+        "endpoint_format": ENDPOINT,
     }
-    if name == CODE:
+    if name == ENDPOINT:
+        snippets = endpoint_snippets(design, project=str(access.project.pk))
+        context["endpoint_rows"] = [
+            (
+                "Run it (from the workbench's directory)",
+                "command",
+                highlight(snippets.command, "shell"),
+            ),
+            ("Python (boto3)", "python", highlight(snippets.python, "python")),
+            (
+                "JavaScript (AWS SDK v3)",
+                "javascript",
+                highlight(snippets.javascript, "javascript"),
+            ),
+            ("AWS CLI", "cli", highlight(snippets.cli, "shell")),
+        ]
+    elif name == CODE:
         rows, pending = _snippets(request, access.project, design)
         context.update(
             snippets=rows, pending=pending, pending_url=request.get_full_path()

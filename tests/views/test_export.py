@@ -19,7 +19,7 @@ from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.models import Project
 from modeler.services import projects as project_services
 from tests.exporters.helpers import FIXTURES
-from tests.views.conftest import logged_in
+from tests.views.conftest import logged_in, stored_design
 
 FORMATS = list(EXPORT_FORMATS)
 SCRIPT = "<script>alert(1)</script>"
@@ -369,3 +369,26 @@ def test_the_tenant_switch_names_the_designs_tenant_attribute(owner):
     page = html(client.get(url(project, "?format=iam-policy&tenant=on")))
     assert "dynamodb:LeadingKeys" in page
     assert "iam-policy/download/?tenant=on" in page
+
+
+@pytest.mark.parametrize("who", ["owner", "editor", "viewer"])
+def test_the_endpoint_section_says_how_to_serve_the_design(request, project, who):
+    client = request.getfixturevalue(f"{who}_client")
+    response = client.get(url(project, "?format=endpoint"))
+    assert response.status_code == 200
+    page = html(response)
+    assert 'href="?format=endpoint"' in page
+    text = page.replace('<span class="w"> </span>', " ")
+    assert "serve_dynamodb" in text and str(project.pk) in text
+    assert "@aws-sdk/client-dynamodb" in text
+    assert escape(stored_design(project).table.name) in page
+    partial = client.get(
+        url(project, "?format=endpoint"),
+        headers={"HX-Request": "true", "HX-Target": "export-preview"},
+    )
+    assert '<div class="export-layout" id="export-preview">' in html(partial)
+    assert "<html" not in html(partial)
+
+
+def test_outsiders_do_not_see_the_endpoint_section(project, outsider_client):
+    assert outsider_client.get(url(project, "?format=endpoint")).status_code == 404

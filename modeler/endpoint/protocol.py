@@ -1,0 +1,164 @@
+"""DynamoDB's JSON 1.0 protocol: request bodies in, response bodies and
+headers out, as the AWS SDKs read them.
+
+A request is a JSON object whose binary values (`B`, and the members of
+`BS`) are base64 text; the engine takes them as bytes. A response is JSON
+with binary values as base64 text and dates as seconds since the epoch; an
+error is `{"__type": "com.amazonaws.dynamodb.v20120810#<Code>", "message":
+...}` with status 400 (500 for InternalServerError), plus the extras
+DynamoDB sends beside some errors (the Item of a failed condition with
+ReturnValuesOnConditionCheckFailure, a transaction's CancellationReasons).
+Every response carries `x-amzn-RequestId` and `x-amz-crc32` (the CRC32 of
+the body, which the SDKs check before they parse it).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import zlib
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from modeler.engine.errors import EngineError
+
+CONTENT_TYPE = "application/x-amz-json-1.0"
+ERROR_PREFIX = "com.amazonaws.dynamodb.v20120810#"
+# The service framework's own errors carry its namespace, as DynamoDB sends them.
+CORAL_PREFIX = "com.amazon.coral.service#"
+CORAL_ERRORS = frozenset(
+    {
+        "UnknownOperationException",
+        "SerializationException",
+        "IncompleteSignatureException",
+        "MissingAuthenticationTokenException",
+    }
+)
+
+
+class ProtocolError(EngineError):
+    """An error of the protocol itself (an unknown operation, a body that is
+    not JSON), before any operation runs."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def decode_request(body: bytes) -> dict[str, Any]:
+    """The request of a body: a JSON object, binary values as bytes."""
+    if not body.strip():
+        return {}
+    try:
+        request = json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        raise ProtocolError(
+            "SerializationException",
+            "Start of structure or map found where not expected.",
+        ) from None
+    if not isinstance(request, dict):
+        raise ProtocolError(
+            "SerializationException",
+            "Start of structure or map found where not expected.",
+        )
+    # Most requests hold no binary value: skip the walk.
+    if b'"B"' in body or b'"BS"' in body:
+        request = _binaries_as_bytes(request)
+    return request
+
+
+def _binaries_as_bytes(value: Any) -> Any:
+    if type(value) is dict:
+        if len(value) == 1:
+            ((kind, data),) = value.items()
+            if kind == "B" and type(data) is str:
+                return {"B": _base64(data)}
+            if kind == "BS" and type(data) is list:
+                return {"BS": [_base64(m) if type(m) is str else m for m in data]}
+        return {k: _binaries_as_bytes(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_binaries_as_bytes(v) for v in value]
+    return value
+
+
+def _base64(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ProtocolError(
+            "SerializationException",
+            f"Base64 encoded binary value '{text}' is not valid",
+        ) from None
+
+
+def _json_default(value: Any) -> Any:
+    if type(value) is bytes or isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, datetime):
+        return value.timestamp()
+    if isinstance(value, Decimal):
+        return float(value) if value % 1 else int(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"cannot send {type(value).__name__} as JSON")
+
+
+_encode = json.JSONEncoder(
+    default=_json_default, separators=(",", ":"), ensure_ascii=False
+).encode
+
+
+def encode_response(response: dict[str, Any]) -> bytes:
+    return _encode(response).encode("utf-8")
+
+
+def error_body(error: EngineError) -> tuple[int, bytes]:
+    """The status and body of an error, with the extras DynamoDB sends."""
+    prefix = CORAL_PREFIX if error.code in CORAL_ERRORS else ERROR_PREFIX
+    body: dict[str, Any] = {"__type": prefix + error.code, "message": error.message}
+    extras = error.response
+    for extra in ("Item", "CancellationReasons"):
+        if extra in extras:
+            body[extra] = extras[extra]
+    status = 500 if error.code in ("InternalServerError", "InternalFailure") else 400
+    return status, encode_response(body)
+
+
+def new_request_id() -> str:
+    """52 characters of A-Z and 0-9, as long as DynamoDB's request ids."""
+    return os.urandom(26).hex().upper()
+
+
+def response_headers(body: bytes, request_id: str) -> list[tuple[str, str]]:
+    return [
+        ("Content-Type", CONTENT_TYPE),
+        ("Content-Length", str(len(body))),
+        ("x-amzn-RequestId", request_id),
+        ("x-amz-crc32", str(zlib.crc32(body) & 0xFFFFFFFF)),
+    ]
+
+
+def signature_scope(authorization: str | None) -> dict[str, str]:
+    """The access key, date, region and service of a SigV4 Authorization
+    header (`AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/dynamodb/
+    aws4_request, SignedHeaders=..., Signature=...`); empty when there is
+    none or it is not SigV4. The signature is not checked: any credentials
+    are accepted, as DynamoDB Local accepts them."""
+    if not authorization or not authorization.startswith("AWS4-HMAC-SHA256 "):
+        return {}
+    for part in authorization[len("AWS4-HMAC-SHA256 ") :].split(","):
+        name, _, value = part.strip().partition("=")
+        if name == "Credential":
+            fields = value.split("/")
+            if len(fields) == 5:
+                return dict(
+                    zip(
+                        ("access_key", "date", "region", "service"),
+                        fields[:4],
+                        strict=True,
+                    )
+                )
+    return {}

@@ -1,0 +1,147 @@
+"""Routing a request to the engine: `X-Amz-Target` names the operation
+(`DynamoDB_20120810.GetItem`, `DynamoDBStreams_20120810.GetRecords`), the
+body is its request. One request runs at a time (a lock around the engine,
+which is not thread-safe), so concurrent clients never see an operation
+half done.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from modeler.endpoint.protocol import (
+    ProtocolError,
+    decode_request,
+    encode_response,
+    error_body,
+)
+from modeler.engine.engine import Engine
+from modeler.engine.errors import EngineError
+
+DYNAMODB_PREFIX = "DynamoDB_20120810."
+STREAMS_PREFIX = "DynamoDBStreams_20120810."
+
+# DynamoDB's operations and DynamoDB Streams': each is answered by the
+# engine's method of the same name in snake case (Streams': `streams_`
+# first); the others, and any the engine lacks, are unknown operations.
+DYNAMODB_OPERATIONS = frozenset(
+    {
+        "BatchExecuteStatement",
+        "BatchGetItem",
+        "BatchWriteItem",
+        "CreateTable",
+        "DeleteItem",
+        "DeleteTable",
+        "DescribeEndpoints",
+        "DescribeLimits",
+        "DescribeTable",
+        "DescribeTimeToLive",
+        "ExecuteStatement",
+        "ExecuteTransaction",
+        "GetItem",
+        "ListTables",
+        "ListTagsOfResource",
+        "PutItem",
+        "Query",
+        "Scan",
+        "TagResource",
+        "TransactGetItems",
+        "TransactWriteItems",
+        "UntagResource",
+        "UpdateItem",
+        "UpdateTable",
+        "UpdateTimeToLive",
+    }
+)
+STREAMS_OPERATIONS = frozenset(
+    {"DescribeStream", "GetRecords", "GetShardIterator", "ListStreams"}
+)
+# The operations that change what a restart must restore (see `storage`).
+WRITES = frozenset(
+    {
+        "CreateTable",
+        "DeleteTable",
+        "UpdateTable",
+        "PutItem",
+        "UpdateItem",
+        "DeleteItem",
+        "BatchWriteItem",
+        "TransactWriteItems",
+        "UpdateTimeToLive",
+        "TagResource",
+        "UntagResource",
+        "ExecuteStatement",
+        "BatchExecuteStatement",
+        "ExecuteTransaction",
+    }
+)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class Service:
+    """The engine behind DynamoDB's and DynamoDB Streams' targets.
+
+    `on_write(operation, body)` is called, under the lock, after each
+    operation of `WRITES` that succeeded (the data directory's journal)."""
+
+    def __init__(
+        self,
+        engine: Engine | None = None,
+        *,
+        on_write: Callable[[str, bytes], None] | None = None,
+    ) -> None:
+        self.engine = engine if engine is not None else Engine()
+        self.lock = threading.Lock()
+        self.on_write = on_write
+        self._operations: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+    def operation(self, target: str | None) -> tuple[str, Callable[..., Any]]:
+        """The operation a target names, or UnknownOperationException."""
+        found = self._operations.get(target or "")
+        if found is not None:
+            return (target or "").rpartition(".")[2], found
+        service, _, name = (target or "").partition(".")
+        method = None
+        if service + "." == DYNAMODB_PREFIX and name in DYNAMODB_OPERATIONS:
+            method = getattr(self.engine, _snake(name), None)
+        elif service + "." == STREAMS_PREFIX and name in STREAMS_OPERATIONS:
+            method = getattr(self.engine, "streams_" + _snake(name), None)
+        if method is None:
+            raise ProtocolError("UnknownOperationException", "")
+        self._operations[target] = method
+        return name, method
+
+    def handle(self, target: str | None, body: bytes) -> tuple[int, bytes]:
+        """The status and body answering one request."""
+        try:
+            name, method = self.operation(target)
+            request = decode_request(body)
+            with self.lock:
+                response = method(request)
+                if self.on_write is not None and name in WRITES:
+                    self.on_write(name, body)
+        except EngineError as error:
+            return error_body(error)
+        return 200, encode_response(response)
+
+    def sweep(self) -> int:
+        """Delete the items whose TTL has passed (see `Engine.sweep_expired`);
+        how many were deleted. Each deletion is journalled as a DeleteItem."""
+        sweeper = getattr(self.engine, "sweep_expired", None)
+        if sweeper is None:
+            return 0
+        with self.lock:
+            deleted = sweeper()
+            if self.on_write is not None:
+                for table_name, key in deleted:
+                    self.on_write(
+                        "DeleteItem",
+                        encode_response({"TableName": table_name, "Key": key}),
+                    )
+        return len(deleted)

@@ -1,0 +1,59 @@
+"""`manage.py serve_dynamodb [DESIGN ...] [--address 127.0.0.1:8000]
+[--seed N] [--data-dir DIR]`: a DynamoDB endpoint (the wire protocol of
+DynamoDB and DynamoDB Streams, see modeler.endpoint) serving each design's
+table loaded with its sample data, or no table at all. With --data-dir the
+tables are kept across restarts; a design whose table is already there is
+not loaded again."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from modeler.endpoint.run import StartError, serve
+from modeler.management.design_source import DESIGN_HELP, load_design
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve DynamoDB's API (and DynamoDB Streams') on a port, with each "
+        "design's table and sample data loaded, for any AWS SDK or the AWS CLI."
+    )
+
+    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+        parser.add_argument("designs", nargs="*", metavar="DESIGN", help=DESIGN_HELP)
+        parser.add_argument(
+            "--address",
+            default="127.0.0.1:8000",
+            help="HOST:PORT to listen on (port 0: a free one); default 127.0.0.1:8000",
+        )
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="sample data seed (default: each design's)",
+        )
+        parser.add_argument(
+            "--data-dir",
+            default="",
+            help="keep the tables in this directory across restarts "
+            "(default: in memory only)",
+        )
+
+    def handle(self, *args: Any, designs: list[str], **options: Any) -> None:
+        def say(line: str) -> None:
+            self.stdout.write(line)
+            self.stdout.flush()
+
+        try:
+            serve(
+                address=options["address"],
+                designs=[(source, partial(load_design, source)) for source in designs],
+                seed=options["seed"],
+                data_dir=options["data_dir"],
+                say=say,
+            )
+        except StartError as exc:
+            raise CommandError(str(exc)) from None
