@@ -116,7 +116,10 @@ def _merged(
         value, fields = merge_fields(
             clash.base.value, clash.theirs.value, clash.mine.value
         )
-        element = dataclasses.replace(clash.mine, name=value.name, value=value)
+        # Named elements take the merged name (one side may have renamed it);
+        # the seed and the sample items are values with no name of their own.
+        name = getattr(value, "name", clash.mine.name)
+        element = dataclasses.replace(clash.mine, name=name, value=value)
         merged[clash.id] = element
         if fields and not keep_mine:
             unresolved.append(

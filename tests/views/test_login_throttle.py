@@ -40,7 +40,7 @@ def _logged_in(response, client: Client) -> bool:
 
 
 def _text(response) -> str:
-    main = response.content.decode().split('<main class="container" id="main">')[1]
+    main = re.split(r'<main [^>]*id="main"[^>]*>', response.content.decode())[1]
     return " ".join(re.sub(r"<[^>]+>", " ", main).split())
 
 
