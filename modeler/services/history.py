@@ -127,6 +127,8 @@ def _changed_since_by_others(
     longer holds what the revision made (an undo of it would clash); None
     when it can be undone. Decided from the revisions' lists of changed
     elements, and only when one touched them, from the designs."""
+    if revision.number >= project.version:
+        return None  # nothing came after the latest revision: no query
     ids = set(revision.changed or ())
     later = [
         (author_id, username)
