@@ -19,6 +19,7 @@ from modeler.models import Project
 from modeler.services import projects as project_services
 from tests.exporters.helpers import FIXTURES
 from tests.views.conftest import logged_in
+from tests.views.starting import start_jobs
 
 FORMATS = list(EXPORT_FORMATS)
 SCRIPT = "<script>alert(1)</script>"
@@ -136,6 +137,7 @@ def test_iam_policy_options_and_their_errors(project, owner_client):
 
 
 def test_code_per_pattern_has_python_and_cli_with_copy_buttons(project, viewer_client):
+    start_jobs(viewer_client, project)
     response = viewer_client.get(url(project, "?format=code"))
     page = html(response)
     assert page.count('class="pattern-code"') == 8
