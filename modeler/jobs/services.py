@@ -1,5 +1,6 @@
-"""Simulation jobs for the views: the one of a design, started or reused;
-the one running in a project, for its indicator; cancelling."""
+"""Simulation jobs for the views: the one of a design, looked up (a GET)
+or started or reused (a POST); the one running in a project, for its
+indicator; cancelling."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from modeler.design import model as d
-from modeler.jobs.recovery import job_is_lost, lost_job_fail
+from modeler.jobs.recovery import STOPPED, job_is_lost, lost_job_fail
 from modeler.jobs.reviews import review_key, review_stored
 from modeler.jobs.runner import simulate_design
 from modeler.models import PatternResult, Project, Revision, SimulationJob
@@ -53,6 +54,26 @@ def simulation_job_for(
     return job
 
 
+def simulation_job_find(*, project: Project, design: d.Design) -> SimulationJob | None:
+    """The latest job of this design's content, as a page shows it, or
+    None when there is none (or only a superseded one) and a POST has to
+    start it (`simulation_job_for`). It writes nothing: a job whose worker
+    stopped is shown as failed, and marked so by the next POST or by the
+    workers' recovery."""
+    job = (
+        SimulationJob.objects.filter(
+            project=project, design_digest=design_digest(design)
+        )
+        .order_by("-created", "-pk")
+        .first()
+    )
+    if job is None or job.state == State.SUPERSEDED:
+        return None
+    if job_is_lost(job):
+        job.state, job.message = State.FAILED, STOPPED
+    return job
+
+
 def simulation_job_rerun(
     *,
     project: Project,
@@ -80,10 +101,14 @@ def simulation_job_rerun(
 @dataclass(frozen=True)
 class DesignReview:
     """A design's review, or the job making it (`review` is None until the
-    job is done)."""
+    job is done); neither when a POST has to start the job."""
 
     review: Review | None
     job: SimulationJob | None = None
+
+    @property
+    def to_start(self) -> bool:
+        return self.review is None and self.job is None
 
 
 def design_review_get(
@@ -92,10 +117,13 @@ def design_review_get(
     design: d.Design,
     user: AbstractBaseUser | AnonymousUser | None = None,
     revision: Revision | None = None,
+    start: bool = False,
 ) -> DesignReview:
     """The review of `design` (the project's current one, or `revision`'s)
     at the project's prices, made by its simulation job: from the cache if
-    a job made it, else the job making it, started if need be. When the
+    a job made it, else the job making it; with `start` (a POST), started
+    if need be, else (a GET, which writes nothing) neither review nor job
+    when it has to be started (`DesignReview.to_start`). When the
     simulation failed or was cancelled, the review of what the design alone
     shows (quick: no sample data), with the job's message as the
     simulation's problem. Nothing is simulated here: the worker does it."""
@@ -105,7 +133,14 @@ def design_review_get(
     if review is not None:
         return DesignReview(review)
     found = dict(project=project, design=design, user=user, revision=revision)
-    job = simulation_job_for(**found)
+    if not start:
+        job = simulation_job_find(project=project, design=design)
+        if job is None or job.state == State.DONE:
+            # None yet, or done but its review is not at hand (made at
+            # other prices, or dropped by the cache): a POST runs it.
+            return DesignReview(None)
+    else:
+        job = simulation_job_for(**found)
     if job.state == State.DONE:
         # Done now (jobs run at once when the task backend is immediate),
         # or done at other prices, or the cache has dropped its review.

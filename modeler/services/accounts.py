@@ -95,15 +95,24 @@ def confirmation_path(user: AbstractBaseUser) -> str:
     return reverse("signup-confirm", args=[uid, token])
 
 
-def account_confirm(*, uid: str, token: str) -> AbstractBaseUser | None:
-    """Activate the account a confirmation link names; None when the link is
-    not valid (wrong, expired, or used: the token changes once the user logs
-    in)."""
+def account_confirm_read(*, uid: str, token: str) -> AbstractBaseUser | None:
+    """The account a confirmation link names, changing nothing; None when
+    the link is not valid (wrong, expired, or used: the token changes once
+    the user logs in)."""
     try:
         user = User.objects.get(pk=force_str(urlsafe_base64_decode(uid)))
     except (ValueError, OverflowError, User.DoesNotExist):
         return None
     if not default_token_generator.check_token(user, token):
+        return None
+    return user
+
+
+def account_confirm(*, uid: str, token: str) -> AbstractBaseUser | None:
+    """Activate the account a confirmation link names; None when the link is
+    not valid (`account_confirm_read`)."""
+    user = account_confirm_read(uid=uid, token=token)
+    if user is None:
         return None
     if not user.is_active:
         user.is_active = True

@@ -12,7 +12,7 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -356,10 +356,15 @@ def approved_since(project: Project) -> ReviewSession | None:
     return latest
 
 
-def session_seen(*, session: ReviewSession, user: AbstractBaseUser) -> None:
-    """`user` has read the review's comments up to now."""
+def session_seen(
+    *, session: ReviewSession, user: AbstractBaseUser, shown: datetime | None = None
+) -> None:
+    """`user` has read the review's comments up to `shown` (when the page
+    showing them was made; now if not said, and never later than now)."""
+    now = timezone.now()
+    seen = now if shown is None else min(shown, now)
     ReviewVisit.objects.update_or_create(
-        session=session, user=user, defaults={"seen": timezone.now()}
+        session=session, user=user, defaults={"seen": seen}
     )
 
 

@@ -101,6 +101,11 @@ urlpatterns = [
         name="review-session",
     ),
     path(
+        "projects/<int:project_id>/reviews/<int:pk>/seen/",
+        reviews.review_session_seen,
+        name="review-session-seen",
+    ),
+    path(
         "projects/<int:project_id>/reviews/<int:pk>/comments/",
         reviews.review_comment,
         name="review-comment",
@@ -215,6 +220,11 @@ urlpatterns = [
         "projects/<int:project_id>/simulation/run/",
         simulation.simulation_rerun,
         name="simulation-rerun",
+    ),
+    path(
+        "projects/<int:project_id>/simulation/start/",
+        simulation.simulation_start,
+        name="simulation-start",
     ),
     path(
         "projects/<int:project_id>/simulation/indicator/",

@@ -63,8 +63,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def signup_confirm(request: HttpRequest, uid: str, token: str) -> HttpResponse:
+    """The link mailed on signing up: a page that asks to confirm it (a mail
+    scanner that opens links activates nothing), then the account active
+    and its owner logged in."""
+    if request.method == "GET":
+        user = accounts.account_confirm_read(uid=uid, token=token)
+        if user is None:
+            return render(request, "registration/signup-invalid.html", status=404)
+        return render(request, "registration/signup-confirm.html", {"account": user})
     user = accounts.account_confirm(uid=uid, token=token)
     if user is None:
         return render(request, "registration/signup-invalid.html", status=404)

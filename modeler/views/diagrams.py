@@ -81,9 +81,7 @@ def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
     design's simulation job judged it (with its further draws)."""
     access, design = design_for(request, project_id)
     patterns = diagrams.pattern_map(design)
-    found = jobs.design_review_get(
-        project=access.project, design=design, user=request.user
-    )
+    found = jobs.design_review_get(project=access.project, design=design)
     review = found.review
     verdicts: list = []
     problem = ""
@@ -98,6 +96,7 @@ def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
         problem=problem,
         # While the job makes the review, the map asks again a second later.
         pending=found.job if review is None else None,
+        to_start=found.to_start,
     )
     template = _template(request, "modeler/keymap.html", "pattern-map")
     if not template.endswith("#pattern-map"):

@@ -57,9 +57,7 @@ def editor_findings(
     if section not in SECTIONS:
         raise Http404("No such section.")
     access, design = load(request, project_id)
-    found, job = review_findings_by_location(
-        project=access.project, design=design, user=request.user
-    )
+    found, job = review_findings_by_location(project=access.project, design=design)
     if found is None:
         # The simulation job makes the review: the loader asks again.
         context = {

@@ -80,7 +80,7 @@ def _design_snippets(
 ) -> tuple[list[PatternSnippet] | None, SimulationJob | None]:
     """The snippets from the runs of the design's simulation job; None,
     with the job, while it runs."""
-    found = jobs.design_review_get(project=project, design=design, user=request.user)
+    found = jobs.design_review_get(project=project, design=design)
     review = found.review
     if review is None:
         return None, found.job
@@ -91,10 +91,12 @@ def _design_snippets(
 
 def _snippets(
     request: HttpRequest, project: Project, design: d.Design
-) -> tuple[list[dict[str, Any]], SimulationJob | None]:
+) -> tuple[list[dict[str, Any]] | None, SimulationJob | None]:
+    """The snippets, highlighted; None, with the job making them (None
+    too when it has to be started), while the review is not made."""
     snippets, job = _design_snippets(request, project, design)
     if snippets is None:
-        return [], job
+        return None, job
     return [
         {
             "snippet": s,
@@ -139,7 +141,11 @@ def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
     elif name == CODE:
         rows, pending = _snippets(request, access.project, design)
         context.update(
-            snippets=rows, pending=pending, pending_url=request.get_full_path()
+            snippets=rows,
+            pending=pending,
+            # No job yet: the section posts to start it.
+            to_start=rows is None and pending is None,
+            pending_url=request.get_full_path(),
         )
     else:
         chosen = EXPORT_FORMATS[name]
@@ -199,10 +205,13 @@ def export_download(
     if format_name in CODE_DOWNLOADS:
         snippets, job = _design_snippets(request, access.project, design)
         if snippets is None:
-            percent = job.percent if job is not None else 0
             response = HttpResponse(
                 "The access patterns are being simulated "
-                f"({percent}%): download the code again in a moment.",
+                f"({job.percent}%): download the code again in a moment."
+                if job is not None
+                else "The access patterns have not been simulated yet: open the "
+                "Export page's code, which runs the simulation, then download "
+                "the code again.",
                 status=409,
                 content_type="text/plain; charset=utf-8",
             )

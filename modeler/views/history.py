@@ -290,7 +290,6 @@ def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
         jobs.design_review_get(
             project=project,
             design=design,
-            user=request.user,
             revision=selectors.revision_get(project=project, number=number),
         )
         for number, design in zip(numbers, designs, strict=True)
@@ -298,8 +297,14 @@ def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
     reviews = [f.review for f in found]
     if reviews[0] is None or reviews[1] is None:
         # The simulation jobs make them: the page asks again.
-        job = next(f.job for f in found if f.review is None)
-        context = {"job": job, "url": request.get_full_path(), "project": project}
+        job = next((f.job for f in found if f.job and f.review is None), None)
+        context = {
+            "job": job,
+            # The revisions with no job yet: the fragment posts to start them.
+            "to_start": [n for n, f in zip(numbers, found, strict=True) if f.to_start],
+            "url": request.get_full_path(),
+            "project": project,
+        }
         return render(request, "modeler/_history-consequences.html#pending", context)
     context = {"outcome": consequences(*reviews)}
     return render(request, "modeler/_history-consequences.html", context)

@@ -71,14 +71,14 @@ def finding_row(project_id: int, finding: Finding) -> FindingRow:
 
 
 def review_findings_by_location(
-    *, project: Project, design: d.Design, user: Any = None
+    *, project: Project, design: d.Design
 ) -> tuple[dict[tuple[str, str], list[FindingRow]] | None, SimulationJob | None]:
     """Findings keyed by ("entity" | "attribute" | "index" | "pattern" |
     "table", name), errors first; an entity's include its attributes'.
     Render one list with
     `{% include "modeler/_review-findings.html" with rows=... %}`. None,
     with the job making it, while the review is not made yet."""
-    found = jobs.design_review_get(project=project, design=design, user=user)
+    found = jobs.design_review_get(project=project, design=design)
     if found.review is None:
         return None, found.job
     by_location = {
@@ -116,6 +116,7 @@ def _render(
         # The job makes it: the page asks again until it is there.
         context.update(
             pending=found.job,
+            to_start=found.to_start,
             pending_url=request.get_full_path(),
             price_facts=_price_facts(settings.prices, settings.stored_items),
         )

@@ -5,6 +5,8 @@ status (owners and editors approve or ask for changes)."""
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -15,7 +17,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
+from django.utils.timezone import is_aware
 from django.views.decorators.http import require_http_methods, require_POST
 
 from modeler import diagrams, presenters, selectors
@@ -99,9 +103,23 @@ def _session(request: HttpRequest, project_id: int, pk: int, *, write: bool = Fa
 @require_http_methods(["GET"])
 def review_session(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
     access, session = _session(request, project_id, pk)
-    response = _render_session(request, access, session)
-    sessions.session_seen(session=session, user=request.user)
-    return response
+    return _render_session(request, access, session)
+
+
+@login_required
+@require_POST
+def review_session_seen(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
+    """What the review's page posts as it loads: its visitor has read the
+    comments it showed (`shown`, when it was made), so the list of reviews
+    counts only later ones as unread. A GET marks nothing read."""
+    _, session = _session(request, project_id, pk)
+    shown = parse_datetime(request.POST.get("shown", ""))
+    sessions.session_seen(
+        session=session,
+        user=request.user,
+        shown=shown if shown is not None and is_aware(shown) else None,
+    )
+    return HttpResponse(status=HTTPStatus.NO_CONTENT)
 
 
 def _render_session(request, access, session, *, form=None, status=200):  # noqa: ANN001, ANN202
@@ -116,8 +134,31 @@ def _render_session(request, access, session, *, form=None, status=200):  # noqa
         "comment_form": form or ReviewCommentForm(),
         "statuses": ReviewSession.Status.choices,
         "changed_since": access.project.version > session.revision.number,
+        "shown": timezone.now(),
+        # The reviews whose findings are comment targets, not made yet: the
+        # page posts to start them (their findings show once they are).
+        "to_start": _reviews_to_start(access.project, session.revision),
     }
     return render(request, "modeler/review-session.html", context, status=status)
+
+
+def _reviews_to_start(project, revision) -> list[int | None]:  # noqa: ANN001
+    """The design reviews whose findings the review's page offers to
+    comment on (the reviewed revision's, the current design's: None) that
+    no simulation job makes yet."""
+    numbers: list[int | None] = []
+    reviewed = design_from_revision(revision)
+    if jobs.design_review_get(
+        project=project, design=reviewed, revision=revision
+    ).to_start:
+        numbers.append(revision.number)
+    current = selectors.project_design(project=project)
+    if (
+        revision.number != project.version
+        and jobs.design_review_get(project=project, design=current).to_start
+    ):
+        numbers.append(None)
+    return numbers
 
 
 @login_required
@@ -244,14 +285,29 @@ def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse
         design=design,
         revision=revision,
         user=None if shared else request.user,
+        start=request.method == "POST",
     )
+    if request.method == "POST":
+        # Its button (no script in a pack) started the job: back to the
+        # pack, which reloads itself until it is ready.
+        return redirect(request.get_full_path())
     review = found.review
     if review is None:
         # The simulation job makes the review: a page without script that
-        # reloads itself until the pack is ready (then the download too).
-        context = {"design": design, "revision": revision, "pending": found.job}
+        # reloads itself until the pack is ready (then the download too);
+        # with no job yet, a button that posts here to start it.
+        context = {
+            "design": design,
+            "revision": revision,
+            "pending": found.job,
+            "to_start": found.to_start,
+        }
         response = render(request, "modeler/review-pack.html", context)
-        response["Content-Security-Policy"] = PACK_POLICY
+        response["Content-Security-Policy"] = (
+            PACK_POLICY.replace("form-action 'none'", "form-action 'self'")
+            if found.to_start
+            else PACK_POLICY
+        )
         response["X-Robots-Tag"] = "noindex"
         response["Cache-Control"] = "no-store"
         return response
@@ -305,8 +361,10 @@ def _overview_svg(design) -> str:  # noqa: ANN001
 
 
 @login_required
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "POST"])
 def review_pack(request: HttpRequest, project_id: int, number: int) -> HttpResponse:
+    """The review pack of revision `number`; a POST (the pending pack's
+    button) starts the simulation job that makes its review."""
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
     revision = Revision.objects.filter(project=access.project, number=number).first()
     if revision is None:
@@ -314,10 +372,11 @@ def review_pack(request: HttpRequest, project_id: int, number: int) -> HttpRespo
     return _pack(request, access.project, revision)
 
 
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "POST"])
 def shared_pack(request: HttpRequest, token: str) -> HttpResponse:
     """A share link, opened by anyone: the review pack of its revision, or
-    404 when the link is unknown, revoked or expired."""
+    404 when the link is unknown, revoked or expired; a POST (the pending
+    pack's button, CSRF-checked) starts the job that makes its review."""
     link = sessions.share_link_open(token)
     if link is None:
         raise Http404("No such link")

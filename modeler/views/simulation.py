@@ -16,11 +16,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
 
 from modeler import selectors
+from modeler.conversion import design_from_revision
 from modeler.design import model as d
 from modeler.design.edits import TooManyItemsError
 from modeler.forms.projects import VersionForm
@@ -77,11 +79,10 @@ def _render_page(
     """The page, or for htmx its content; with `panel_only`, for a form
     refused while the project stayed as it was, only the sample data panel,
     so that the pattern results stay in place. The simulation itself runs
-    in a background job, started here or reused: the page shows how far it
-    is and the results stored so far."""
-    job = jobs.simulation_job_for(
-        project=access.project, design=design, user=request.user
-    )
+    in a background job: the page shows how far it is and the results
+    stored so far, or, when the design has none, a form that starts it
+    (posted by htmx as the page loads: a GET starts nothing)."""
+    job = jobs.simulation_job_find(project=access.project, design=design)
     context = {
         **_job_context(access, job, design=design),
         "design": design,
@@ -106,27 +107,29 @@ def _render_page(
 
 def _job_context(
     access: ProjectAccess,
-    job: SimulationJob,
+    job: SimulationJob | None,
     *,
     design: d.Design | None = None,
     shown: int = 0,
 ) -> dict[str, Any]:
     """What the progress, the sample counts and the pattern results of a
-    job need; with `design`, every pattern with its result or none yet,
-    else the results stored from position `shown` on."""
-    stored = jobs.pattern_result_list(job=job, since=shown)
+    job need (None: not started); with `design`, every pattern with its
+    result or none yet, else the results stored from position `shown` on."""
+    stored = jobs.pattern_result_list(job=job, since=shown) if job else []
     context: dict[str, Any] = {
         "access": access,
         "project": access.project,
         "job": job,
-        "problem": job.message if job.state == SimulationJob.State.FAILED else "",
-        "counts": [EntityCount(**count) for count in job.counts],
-        "generated_total": sum(count["generated"] for count in job.counts),
+        "problem": _problem(job),
+        "counts": [EntityCount(**count) for count in job.counts] if job else [],
+        "generated_total": sum(count["generated"] for count in job.counts)
+        if job
+        else 0,
         "shown": shown + len(stored),
         "new_results": stored,
         # Once it failed or was cancelled, the patterns it did not run.
         "unrun": range(shown + len(stored), job.patterns_total)
-        if job.state in SimulationJob.ENDED_EARLY
+        if job and job.state in SimulationJob.ENDED_EARLY
         else (),
     }
     if design is not None:
@@ -136,6 +139,10 @@ def _job_context(
             for position, pattern in enumerate(design.access_patterns)
         ]
     return context
+
+
+def _problem(job: SimulationJob | None) -> str:
+    return job.message if job and job.state == SimulationJob.State.FAILED else ""
 
 
 @login_required
@@ -203,11 +210,50 @@ def simulation_cancel(
 @login_required
 @require_POST
 def simulation_rerun(request: HttpRequest, project_id: int) -> HttpResponse:
-    """Runs the design's simulation again after it failed or was
+    """Runs the design's simulation: the first time (the page, finding
+    none, posts this as it loads) or again after it failed or was
     cancelled (a viewer may: it changes nothing in the design)."""
     access, design = design_for(request, project_id)
     jobs.simulation_job_rerun(project=access.project, design=design, user=request.user)
     return redirect("simulation-page", project_id=project_id)
+
+
+@login_required
+@require_POST
+def simulation_start(request: HttpRequest, project_id: int) -> HttpResponse:
+    """What a page that found no simulation job for the design it shows
+    posts as it loads (a GET starts nothing): the job of the project's
+    design, or of revision `revision`'s, started unless there is one, run
+    again if it is done but its review is not at hand. The page asks again
+    as it does while a job runs; without script, its button comes back
+    here and returns to the page (`next`). A viewer may: a simulation
+    changes nothing in the design."""
+    access, design = design_for(request, project_id)
+    revision = None
+    if request.POST.get("revision"):
+        try:
+            number = int(request.POST["revision"])
+        except ValueError:
+            raise Http404("No such revision") from None
+        revision = selectors.revision_get(project=access.project, number=number)
+        if revision is None:
+            raise Http404("No such revision")
+        design = design_from_revision(revision)
+    jobs.design_review_get(
+        project=access.project,
+        design=design,
+        user=request.user,
+        revision=revision,
+        start=True,
+    )
+    if request.htmx:
+        return HttpResponse(status=HTTPStatus.NO_CONTENT)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = reverse("simulation-page", args=[project_id])
+    return redirect(back)
 
 
 @login_required
@@ -389,17 +435,15 @@ def simulation_pattern(
     access, design = design_for(request, project_id)
     if not 0 <= position < len(design.access_patterns):
         raise Http404("No such access pattern")
-    job = jobs.simulation_job_for(
-        project=access.project, design=design, user=request.user
-    )
+    job = jobs.simulation_job_find(project=access.project, design=design)
     context = {
         "access": access,
         "project": access.project,
         "job": job,
         "position": position,
         "pattern": design.access_patterns[position],
-        "stored": jobs.pattern_result_get(job=job, position=position),
-        "problem": job.message if job.state == SimulationJob.State.FAILED else "",
+        "stored": jobs.pattern_result_get(job=job, position=position) if job else None,
+        "problem": _problem(job),
     }
     if request.htmx:
         return render(request, "modeler/simulation.html#stored-result", context)
@@ -421,11 +465,10 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
     if not 0 <= position < len(design.access_patterns):
         raise Http404("No such access pattern")
     project = access.project
-    job = jobs.simulation_job_for(project=project, design=design, user=request.user)
-    stored = jobs.pattern_result_get(job=job, position=position)
-    review = jobs.design_review_get(
-        project=project, design=design, user=request.user
-    ).review
+    job = jobs.simulation_job_find(project=project, design=design)
+    stored = jobs.pattern_result_get(job=job, position=position) if job else None
+    found = jobs.design_review_get(project=project, design=design)
+    review = found.review
     settings = selectors.project_cost_settings(project=project)
     patterns = review.cost.patterns if review is not None else ()
     capacity = next((c for c in patterns if c.position == position), None)
@@ -437,8 +480,10 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
         "position": position,
         "pattern": design.access_patterns[position],
         "stored": stored,
-        "problem": job.message if job.state == SimulationJob.State.FAILED else "",
-        "pending": job.is_active or review is None,
+        "problem": _problem(job),
+        "pending": job is None or job.is_active or review is None,
+        # None yet: the slide posts to start it, then asks again.
+        "to_start": found.to_start,
         "collection": stored.result.get("collection") if stored else None,
         "capacity": capacity,
         "monthly": capacity.monthly_on_demand(settings.prices) if capacity else None,

@@ -176,9 +176,15 @@
   // button) shows it full screen; a presentation opens its requests.
   const presentation = document.querySelector("[data-presentation]");
   if (presentation) {
-    presentation.querySelectorAll(".request-details").forEach((details) => {
-      details.open = true;
-    });
+    // The slide comes with the page, or once its simulation has run (the
+    // slide asks again while it runs): open its requests either way.
+    const openRequests = () => {
+      presentation.querySelectorAll(".request-details").forEach((details) => {
+        details.open = true;
+      });
+    };
+    openRequests();
+    presentation.addEventListener("htmx:afterSettle", openRequests);
     const fullScreen = () => {
       if (!document.fullscreenElement) document.documentElement.requestFullscreen?.();
     };

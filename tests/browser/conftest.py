@@ -132,7 +132,7 @@ def screenshot(page, debug):
 def sign_up(page):
     """Sign up through the form as a new visitor does, then open the
     confirmation link of the email the site sent (the test server keeps
-    emails in memory), which logs in."""
+    emails in memory) and confirm there, which logs in."""
     from django.core import mail
 
     def sign_up_as(username: str, password: str = PASSWORD) -> None:
@@ -146,5 +146,7 @@ def sign_up(page):
         page.wait_for_selector("text=Check your email")
         [message] = [m for m in mail.outbox if m.to == [address]]
         page.goto(re.search(r"https?://[^/\s]+(/signup/confirm/\S+)", message.body)[1])
+        page.click("button:text('Confirm my account')")
+        page.wait_for_selector(f"text=Welcome, {username}.")
 
     return sign_up_as

@@ -278,6 +278,8 @@ def test_a_simulation_is_cancelled_and_run_again(
     patterns = len(design.access_patterns)
     _log_in(page, "ada", "correct-horse-battery")
     page.goto(f"/projects/{project.pk}/simulation/")
+    # The page posts to start the job as it loads: queued, for the worker.
+    expect(page.locator("#job-progress")).to_contain_text("Waiting for a worker")
     worker = _Worker(monkeypatch, hold_at=1)
     worker.run()
     expect(page.locator(".sim-pattern [data-verdict]")).to_have_count(

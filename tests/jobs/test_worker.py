@@ -27,6 +27,7 @@ from modeler.services import projects as project_services
 from modeler.simulation import cache as simulation_cache
 from modeler.simulation.cache import forget_simulations
 from tests.views.conftest import example_design, logged_in, with_roots
+from tests.views.starting import start_jobs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,6 +80,10 @@ def test_the_worker_runs_a_queued_job_and_stores_every_result(
     project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
 
+    # The page finds no job and posts to start it as it loads.
+    page = client.get(f"/projects/{project.pk}/simulation/").content.decode()
+    assert "data-simulation-start" in page
+    start_jobs(client, project)
     page = client.get(f"/projects/{project.pk}/simulation/").content.decode()
 
     job = SimulationJob.objects.get(project=project)
@@ -113,7 +118,7 @@ def test_the_worker_runs_a_queued_job_and_stores_every_result(
     # The results, the sample counts and the header's indicator.
     assert progress.count('hx-swap-oob="true"') == 8 + 2
     # The same design is not simulated twice.
-    client.get(f"/projects/{project.pk}/simulation/")
+    start_jobs(client, project)
     assert SimulationJob.objects.filter(project=project).count() == 1
 
 
@@ -127,6 +132,7 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     client = logged_in(owner)
     review_page = f"/projects/{project.pk}/review/"
     findings = f"/projects/{project.pk}/findings/patterns/"
+    start_jobs(client, project)
 
     page = client.get(review_page).content.decode()
     partial = client.get(findings, headers={"HX-Request": "true"}).content.decode()
@@ -415,9 +421,8 @@ def test_jobs_of_versions_saved_over_before_a_worker_came_are_skipped(
     design = with_roots(order_design, 3)
     project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
-    simulation = f"/projects/{project.pk}/simulation/"
-    client.get(simulation)
-    for version in (1, 2):  # two quick edits, each page seen
+    start_jobs(client, project)
+    for version in (1, 2):  # two quick edits, each page seen (and posting)
         design = dataclasses.replace(design, description=f"Edit {version}")
         project_services.project_save_design(
             project=project,
@@ -426,7 +431,7 @@ def test_jobs_of_versions_saved_over_before_a_worker_came_are_skipped(
             author=owner,
             summary=f"edit {version}",
         )
-        client.get(simulation)
+        start_jobs(client, project)
     first, second, last = SimulationJob.objects.order_by("created", "pk")
 
     _work()
@@ -511,6 +516,7 @@ def test_with_redis_the_review_reaches_the_pages_through_it(
         owner=owner, design=with_roots(order_design, 3)
     )
     client = logged_in(owner)
+    start_jobs(client, project)
     page = client.get(f"/projects/{project.pk}/review/").content.decode()
     assert "The design review is made with the simulation" in page
 

@@ -9,6 +9,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
+from tests.views.starting import start_pack
+
 
 def _no_store(response) -> bool:
     directives = {d.strip() for d in response["Cache-Control"].split(",")}
@@ -38,6 +40,7 @@ def test_a_shared_pack_opened_without_an_account(project, owner_client):
     [message] = [str(m) for m in get_messages(made.wsgi_request)]
     address = re.search(r"http://testserver(/share/[^ ]+/)", message)[1]
 
+    start_pack(address)
     response = Client().get(address)
 
     assert response.status_code == 200

@@ -20,6 +20,7 @@ from modeler.sampledata import SampleDataError
 from modeler.services import sample_data as sample_services
 from tests.diagrams.helpers import hostile
 from tests.views.conftest import logged_in, project_with_members, stored_design
+from tests.views.starting import start_jobs
 
 HTMX = {"HX-Request": "true"}
 PAGES = ["key-map/", "key-map/verdicts/", "collections/", "diagrams/"]
@@ -119,6 +120,7 @@ def test_the_key_map_shows_templates_sparse_conditions_and_absence(
 
 
 def test_verdicts_come_as_the_pattern_map_partial(project, viewer_client):
+    start_jobs(viewer_client, project)
     response = viewer_client.get(
         _url(project, "key-map/verdicts/"), headers=HTMX | {"HX-Target": "pattern-map"}
     )
@@ -132,6 +134,7 @@ def test_verdicts_come_as_the_pattern_map_partial(project, viewer_client):
 
 
 def test_verdicts_without_htmx_are_a_whole_page(project, viewer_client):
+    start_jobs(viewer_client, project)
     html = _html(viewer_client.get(_url(project, "key-map/verdicts/")))
     assert "<html" in html and "Key map" in html and "Passes" in html
 
@@ -416,6 +419,7 @@ def test_sample_data_that_cannot_be_made_is_explained(
     # that draws collections loads it again if it has dropped it.
     monkeypatch.setattr("modeler.jobs.runner.cached_simulation", refuse)
     monkeypatch.setattr("modeler.jobs.loaded_tables.cached_simulation", refuse)
+    start_jobs(viewer_client, project)
     response = viewer_client.get(_url(project, path))
     assert response.status_code == 200
     assert message in _html(response)

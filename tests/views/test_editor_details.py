@@ -20,6 +20,7 @@ from modeler.models import Project, Role
 from modeler.services import members as member_services
 from modeler.services import projects as project_services
 from tests.views.conftest import example_design
+from tests.views.starting import start_jobs
 from tests.views.test_editor_edits import (
     HTMX,
     _design,
@@ -453,6 +454,7 @@ def test_sections_load_their_findings_separately(
 def test_findings_fill_the_slots_of_patterns_indexes_and_entities(
     viewer_client: Client, project: Project
 ):
+    start_jobs(viewer_client, project)
     html = viewer_client.get(
         _url("editor-findings", project, "patterns"), **HTMX
     ).content.decode()
@@ -464,11 +466,13 @@ def test_findings_fill_the_slots_of_patterns_indexes_and_entities(
     assert "Review: 1 advice" in html
     assert 'class="finding-location"' not in html  # the location is implied
 
+    start_jobs(viewer_client, project)
     indexes = viewer_client.get(
         _url("editor-findings", project, "indexes"), **HTMX
     ).content.decode()
     assert 'id="review-index-0" hx-swap-oob="true"' in indexes
 
+    start_jobs(viewer_client, project)
     entities = viewer_client.get(
         _url("editor-findings", project, "entities") + "?entity=Order", **HTMX
     ).content.decode()

@@ -20,6 +20,7 @@ from modeler.models import Project
 from modeler.services import projects as project_services
 from tests.exporters.helpers import FIXTURES
 from tests.views.conftest import logged_in, stored_design
+from tests.views.starting import start_jobs
 
 FORMATS = list(EXPORT_FORMATS)
 SCRIPT = "<script>alert(1)</script>"
@@ -140,6 +141,7 @@ def test_iam_policy_options_and_their_errors(project, owner_client):
 
 
 def test_code_per_pattern_has_python_and_cli_with_copy_buttons(project, viewer_client):
+    start_jobs(viewer_client, project)
     response = viewer_client.get(url(project, "?format=code"))
     page = html(response)
     assert page.count('class="pattern-code"') == 8

@@ -41,22 +41,6 @@ WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 # (the test fails while a name here writes nothing, so the list only
 # shrinks). A GET not named here must write nothing.
 STILL_WRITING = {
-    # A page or fragment that needs the design's simulation job (for its
-    # results or its review) creates and queues it when there is none.
-    **dict.fromkeys(
-        (
-            "simulation-page",
-            "simulation-pattern",
-            "present",
-            "history-consequences",
-            "review-page",
-            "review-pack",
-            "keymap-verdicts",
-            "editor-findings",
-            "review-session",
-        ),
-        "creates and queues the design's simulation job",
-    ),
     # Item collections, their diagram and the sample file ask a worker for
     # the loaded table's answer (and start the simulation job it needs).
     **dict.fromkeys(
@@ -69,7 +53,6 @@ STILL_WRITING = {
         "queues a worker's task and the simulation job",
     ),
     "shared-pack": "records the share link's last use",
-    "signup-confirm": "activates the account and logs it in",
     # Django's own view: it keeps the token in the session and redirects,
     # so that the token leaves the address bar (and the Referer).
     "password_reset_confirm": "keeps the reset token in the session",

@@ -15,6 +15,7 @@ from modeler.design_check import limits
 from modeler.services import history as history_services
 from modeler.services import projects as project_services
 from tests.views.conftest import stored_design, with_roots
+from tests.views.starting import start_jobs
 from tests.views.test_history_services import _describe, _rename
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -216,6 +217,7 @@ def test_compare_two_revisions_side_by_side(project, editor, viewer_client: Clie
 @pytest.mark.django_db
 def test_consequences_of_a_change(project, editor, viewer_client: Client):
     _describe(project, editor, "Customer", "A description changes no verdict")
+    start_jobs(viewer_client, project, 1, 2)
     html = viewer_client.get(
         f"/projects/{project.pk}/history/compare/consequences/?before=1&after=2",
         **HTMX,

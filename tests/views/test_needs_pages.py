@@ -17,6 +17,7 @@ from modeler.services import members as member_services
 from modeler.services import projects as project_services
 from modeler.simulation.simulate import NO_KEY_YET
 from tests.unkeyed import orders_of_a_customer_needs
+from tests.views.starting import start_jobs
 
 NEEDS = orders_of_a_customer_needs("Orders <b>newest</b> first")
 PAGES = [
@@ -95,6 +96,7 @@ def test_the_simulation_of_an_unkeyed_pattern_says_it_has_no_key_yet(
     viewer_client: Client, mixed: Project, order_design: d.Design
 ):
     last = len(order_design.access_patterns)  # the unkeyed pattern, added last
+    start_jobs(viewer_client, mixed)
     response = viewer_client.get(reverse("simulation-pattern", args=[mixed.pk, last]))
     assert response.status_code == 200
     html = response.content.decode()
@@ -106,6 +108,7 @@ def test_the_simulation_of_an_unkeyed_pattern_says_it_has_no_key_yet(
 def test_without_keys_simulation_and_review_name_the_entity(
     viewer_client: Client, keyless: Project
 ):
+    start_jobs(viewer_client, keyless)
     for page in ("simulation-page", "review-page"):
         html = viewer_client.get(reverse(page, args=[keyless.pk])).content.decode()
         assert "Order has no table key yet" in html, page

@@ -25,6 +25,7 @@ from modeler.models import Project, ReviewSettings, SimulationJob
 from modeler.services import projects as project_services
 from modeler.views.review import review_findings_by_location
 from tests.views.conftest import logged_in
+from tests.views.starting import start_jobs
 
 SCRIPT = "<script>alert(1)</script>"
 
@@ -67,6 +68,7 @@ def _html(response: HttpResponse) -> str:
 def test_the_page_shows_findings_costs_summary_and_the_price_form(
     owner_client: Client, project: Project
 ):
+    start_jobs(owner_client, project)
     response = owner_client.get(_page(project))
     html = _html(response)
     assert response.status_code == 200
@@ -100,6 +102,7 @@ def test_htmx_gets_the_section_partial(owner_client: Client, project: Project):
 def test_a_viewer_reads_the_prices_without_a_form(
     viewer_client: Client, project: Project
 ):
+    start_jobs(viewer_client, project)
     html = _html(viewer_client.get(_page(project)))
     assert "Needs a second request for unprojected attributes" in html
     assert 'name="rcu_hour"' not in html
@@ -123,6 +126,7 @@ def test_an_editor_sets_the_projects_prices_and_item_count(
     ran = []
     real = runner._run
     monkeypatch.setattr(runner, "_run", lambda *a: ran.append(1) or real(*a))
+    start_jobs(editor_client, project)
     before = _html(editor_client.get(_page(project)))
     assert "2,000,000 items" not in before
     patterns = len(ran)
@@ -139,6 +143,7 @@ def test_an_editor_sets_the_projects_prices_and_item_count(
         Decimal("0.00026"),
         2_000_000,
     )
+    start_jobs(editor_client, project)
     html = _html(editor_client.get(_page(project)))
     assert "Prices for eu-west-1 as of 2025-06-01 (this project's)" in html
     assert "2,000,000 items" in html
@@ -156,6 +161,7 @@ def test_the_sites_own_prices_are_not_copied(owner_client: Client, project: Proj
     row = ReviewSettings.objects.get(project=project)
     assert row.taken is None and row.rcu_hour is None
     assert row.stored_items == 5000
+    start_jobs(owner_client, project)
     assert "(the site's)" in _html(owner_client.get(_page(project)))
 
 
@@ -203,6 +209,7 @@ def test_reset_goes_back_to_the_sites_prices_and_keeps_the_item_count(
     owner_client: Client, project: Project
 ):
     owner_client.post(_prices(project), VALID)
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_page(project)))
     assert "Use the site's prices (as of 2024-11-01)" in html
 
@@ -213,6 +220,7 @@ def test_reset_goes_back_to_the_sites_prices_and_keeps_the_item_count(
     assert response.status_code == 302
     row = ReviewSettings.objects.get(project=project)
     assert row.taken is None and row.stored_items == 2_000_000
+    start_jobs(owner_client, project)
     assert "(the site's)" in _html(owner_client.get(_page(project)))
 
 
@@ -289,6 +297,7 @@ def test_user_text_is_escaped_and_findings_link_to_their_pattern(owner: User):
     design = read_design(HOSTILE).design
     project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
+    start_jobs(client, project)
     html = _html(client.get(_page(project)))
     assert SCRIPT not in html
     assert escape(SCRIPT) in html
@@ -301,8 +310,9 @@ def test_user_text_is_escaped_and_findings_link_to_their_pattern(owner: User):
 def test_findings_by_location_for_the_other_sections(project: Project):
     # The design as every process reads it (the views' `design_for`).
     design = design_from_project(project)
+    start_jobs(logged_in(project.owner), project)
     found, job = review_findings_by_location(project=project, design=design)
-    assert job is not None and job.state == "done"
+    assert found is not None  # made by the job started above
     (row,) = found[("pattern", "All open orders, oldest first")]
     assert row.finding.code == "fetch-back"
     assert row.url == reverse("editor-patterns", args=[project.pk]) + "#pattern-5"
@@ -314,7 +324,9 @@ def test_a_new_project_without_patterns_says_what_the_review_needs(owner: User):
     project = project_services.project_create(
         owner=owner, design=project_services.new_design(name="Empty")
     )
-    html = _html(logged_in(owner).get(_page(project)))
+    client = logged_in(owner)
+    start_jobs(client, project)
+    html = _html(client.get(_page(project)))
     assert "No findings yet." in html
     assert reverse("editor-patterns", args=[project.pk]) in html
     assert "No sample items to measure sizes from." in html
@@ -328,7 +340,9 @@ def test_a_design_the_simulator_cannot_load_is_reviewed_without_it(owner: User):
     with limits.configured(limits.DesignLimits(sample_items=10**8)):
         design = read_design(text).design
     project = project_services.project_create(owner=owner, design=design)
-    html = _html(logged_in(owner).get(_page(project)))
+    client = logged_in(owner)
+    start_jobs(client, project)
+    html = _html(client.get(_page(project)))
     assert "Only what the design alone shows was checked" in html
     # Its job holds it to the limit as it is now, before making any item.
     assert (

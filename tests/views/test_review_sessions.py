@@ -14,6 +14,7 @@ from django.test import Client
 from modeler.history.elements import elements
 from modeler.models import ReviewComment, ReviewSession, ShareLink
 from tests.views.conftest import stored_design
+from tests.views.starting import start_jobs
 from tests.views.test_history_services import _describe, _rename
 
 SCRIPT = "<script>alert(1)</script>"
@@ -208,7 +209,11 @@ def test_unread_counts_follow_visits(
     assert "2 unread" in viewer_client.get(reviews).content.decode()
     # The author's own comments are not unread for them.
     assert "data-unread" not in editor_client.get(reviews).content.decode()
-    viewer_client.get(url)
+    page = viewer_client.get(url)
+    # Opening the page marks nothing; the POST it makes as it loads does.
+    assert "2 unread" in viewer_client.get(reviews).content.decode()
+    shown = page.context["shown"].isoformat()
+    assert viewer_client.post(url + "seen/", {"shown": shown}).status_code == 204
     assert "data-unread" not in viewer_client.get(reviews).content.decode()
     editor_client.post(url + "comments/", {"body": "Three."})
     assert "1 unread" in viewer_client.get(reviews).content.decode()
@@ -233,6 +238,7 @@ def _share(client: Client, project, **data) -> str:
 def test_the_review_pack_is_one_self_contained_page(
     project, editor, viewer_client: Client
 ):
+    start_jobs(viewer_client, project)
     response = viewer_client.get(f"/projects/{project.pk}/reviews/pack/1/?download=1")
     assert response.status_code == 200
     assert response["Content-Disposition"].endswith('-r1-review.html"')
@@ -257,6 +263,10 @@ def test_a_share_link_shows_the_pack_without_an_account(
     _describe(project, editor, "Customer", "After the link was made")
     address = _share(owner_client, project)
     anonymous = Client()
+    # The pack's pending page asks to make it: a POST scoped to the token.
+    assert "Make the review pack" in anonymous.get(address).content.decode()
+    made = anonymous.post(address)
+    assert made.status_code == 302 and made["Location"] == address
     response = anonymous.get(address)
     assert response.status_code == 200
     html = response.content.decode()
@@ -267,7 +277,8 @@ def test_a_share_link_shows_the_pack_without_an_account(
     assert address.split("/")[2] not in str(ShareLink.objects.values_list())
     # It reaches nothing else: not the project, not its writes.
     assert anonymous.get(f"/projects/{project.pk}/").status_code == 302
-    assert anonymous.post(address).status_code == 405
+    members_pack = f"/projects/{project.pk}/reviews/pack/1/"
+    assert "/login/" in anonymous.post(members_pack)["Location"]
     listing = owner_client.get(f"/projects/{project.pk}/reviews/share-links/")
     assert f"<code>{link.prefix}…</code>" in listing.content.decode()
 
@@ -320,6 +331,7 @@ def test_presentation_steps_through_the_patterns(
     project, viewer_client: Client, outsider_client: Client
 ):
     count = len(stored_design(project).access_patterns)
+    start_jobs(viewer_client, project)
     first = viewer_client.get(f"/projects/{project.pk}/present/0/").content.decode()
     assert "access pattern 1 of" in first
     assert f'href="/projects/{project.pk}/present/1/" data-next' in first
@@ -391,6 +403,7 @@ def test_comments_on_a_key_template_and_an_attribute(
 def test_comments_on_a_finding(project, editor_client: Client):
     session = _open(editor_client, project)
     url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    start_jobs(editor_client, project)
     page = editor_client.get(url).content.decode()
     [(finding_id, label)] = re.findall(
         r'<option value="(finding/fetch-back/pattern/All open orders, oldest '
@@ -401,6 +414,7 @@ def test_comments_on_a_finding(project, editor_client: Client):
         url + "comments/", {"element": finding_id, "body": "Accepted: KEYS_ONLY."}
     )
     assert response.status_code == 302
+    start_jobs(editor_client, project)
     html = editor_client.get(url).content.decode()
     assert f"<h3>{label}</h3>" in html
     assert "Accepted: KEYS_ONLY." in html

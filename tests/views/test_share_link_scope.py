@@ -20,7 +20,8 @@ from modeler.models import Role, ShareLink
 from modeler.services import members as member_services
 from modeler.services import projects as project_services
 from modeler.services import reviews as sessions
-from tests.views.conftest import stored_design
+from tests.views.conftest import logged_in, stored_design
+from tests.views.starting import start_jobs, start_pack
 from tests.views.test_history_services import _rename
 from tests.views.test_review_sessions import _entity_id
 
@@ -87,6 +88,7 @@ def _later_discussion(project, review, thread, owner, editor, viewer) -> None:
     _comment(
         newer, late, "On the renamed entity.", element=_entity_id(project, "Purchase")
     )
+    start_jobs(logged_in(late), project)  # as the review's page does
     finding = next(
         t for t, _ in sessions.element_choices(newer) if t.startswith("finding/")
     )
@@ -114,6 +116,7 @@ def test_a_link_with_comments_shows_them_as_they_were_when_it_was_made(
     address = _share(owner_client, project, include_comments="on")
     _later_discussion(project, review, thread, owner, editor, viewer)
 
+    start_pack(address)
     html = Client().get(address).content.decode()
     assert "<h1>Order management</h1>" in html
     # Open then, with its reply; resolved since, which the link ignores.
@@ -129,6 +132,7 @@ def test_a_link_with_comments_shows_them_as_they_were_when_it_was_made(
 
 def test_a_link_without_comments_shows_none(project, discussed, owner_client: Client):
     address = _share(owner_client, project)
+    start_pack(address)
     html = Client().get(address).content.decode()
     assert "This link does not share the review comments." in html
     for body in ("Why ORDER# first?", "For sorting.", "Looks sound overall."):
@@ -141,6 +145,7 @@ def test_the_members_pack_of_a_revision_holds_that_revisions_reviews(
 ):
     review, thread = discussed
     _later_discussion(project, review, thread, owner, editor, viewer)
+    start_jobs(viewer_client, project, 1)
     html = viewer_client.get(f"/projects/{project.pk}/reviews/pack/1/").content
     html = html.decode()
     # Revision 1's reviews as they are now: open threads with their replies.
@@ -190,12 +195,14 @@ def test_links_made_before_the_choice_existed_show_no_comments(
     project, discussed, owner_client: Client
 ):
     address = _share(owner_client, project, include_comments="on")
+    start_pack(address)
     assert "Why ORDER# first?" in Client().get(address).content.decode()
     # The link as every link was before 0016: then migrated.
     _migrate([("modeler", "0015_design_json_in_order")])
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes("modeler"))
     link = ShareLink.objects.get()
     assert not link.include_comments and not link.comments.exists()
+    start_pack(address)
     html = Client().get(address).content.decode()
     assert "This link does not share the review comments." in html
     assert "Why ORDER# first?" not in html

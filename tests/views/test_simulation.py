@@ -33,6 +33,7 @@ from tests.views.conftest import (
     stored_design,
     with_roots,
 )
+from tests.views.starting import start_jobs
 
 SCRIPT = "<script>alert(1)</script>"
 CUSTOMER = (
@@ -192,6 +193,7 @@ def test_page_shows_the_sample_data_and_each_patterns_result(
 ):
     client = request.getfixturevalue(f"{role}_client")
 
+    start_jobs(client, project)
     response = client.get(_url(project))
 
     assert response.status_code == 200
@@ -229,6 +231,7 @@ def test_page_counts_the_users_own_items(project, owner_client):
     ]
     _import(owner_client, project, "\n".join(lines))
 
+    start_jobs(owner_client, project)
     response = owner_client.get(_url(project))
 
     counts = {c.name: (c.generated, c.own) for c in response.context["counts"]}
@@ -246,6 +249,7 @@ def test_page_queries_do_not_grow_with_the_users_items(project, owner_client):
     for lines in ([], [CUSTOMER.replace("mine", str(i)) for i in range(20)]):
         if lines:
             _import(owner_client, project, "\n".join(lines))
+        start_jobs(owner_client, project)
         owner_client.get(_url(project))  # runs the design's job
         with CaptureQueriesContext(connection) as queries:
             response = owner_client.get(_url(project))
@@ -298,6 +302,7 @@ def test_page_of_a_design_whose_sample_data_cannot_be_made(
     )
     project = project_services.project_create(owner=owner, design=looped)
 
+    start_jobs(owner_client, project)
     response = owner_client.get(_url(project))
 
     assert response.status_code == 200
@@ -329,6 +334,7 @@ def test_page_of_a_table_the_engine_refuses_says_why(owner, owner_client, small_
         owner=owner, design=dataclasses.replace(small_design, table=table)
     )
 
+    start_jobs(owner_client, project)
     response = owner_client.get(_url(project))
 
     assert response.status_code == 200
@@ -366,6 +372,7 @@ def test_returned_items_escape_what_the_user_stored(owner, owner_client, small_d
     )
     store_own_items(project, [{**STORED_CUSTOMER, "name": {"S": SCRIPT}}])
 
+    start_jobs(owner_client, project)
     pages = [
         owner_client.get(_url(project)),
         owner_client.get(_url(project, "0/"), headers=HTMX),
@@ -385,6 +392,7 @@ def test_returned_items_escape_what_the_user_stored(owner, owner_client, small_d
 def test_pattern_result_for_htmx_is_the_fragment(project, role, request):
     client = request.getfixturevalue(f"{role}_client")
 
+    start_jobs(client, project)
     response = client.get(_url(project, "2/"), headers=HTMX)
 
     assert response.status_code == 200
@@ -403,6 +411,7 @@ def test_pattern_result_for_htmx_is_the_fragment(project, role, request):
 
 
 def test_pattern_result_has_a_page_of_its_own(project, owner_client, small_design):
+    start_jobs(owner_client, project)
     response = owner_client.get(_url(project, "2/"))
 
     assert response.status_code == 200
@@ -418,6 +427,7 @@ def test_pattern_results_of_writes_show_only_the_patterns_parameters(
     project, owner_client
 ):
     # "Ship an order" binds every attribute of the order it updates.
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project, "7/"), headers=HTMX))
 
     assert 'data-verdict="pass"' in html
@@ -438,6 +448,7 @@ def test_pattern_that_breaks_the_simulator_shows_the_error(
 
     monkeypatch.setattr(Simulation, "run", broken)
 
+    start_jobs(owner_client, project)
     response = owner_client.get(_url(project, "1/"), headers=HTMX)
 
     assert response.status_code == 200
@@ -462,6 +473,7 @@ def test_seed_change_regenerates_the_sample_data(project, small_design, role, re
     assert response.status_code == 302
     assert response["Location"] == _url(project)
     assert _state(project)[:2] == (2, 7)
+    start_jobs(client, project)
     page = client.get(_url(project))
     assert "The sample data now comes from seed 7." in _html(page)
     assert "<dt>Seed</dt><dd>7</dd>" in _html(page)
@@ -583,6 +595,7 @@ def test_import_stores_the_items_of_a_file(project, editor_client, name, content
     assert response.status_code == 302
     assert response["Location"] == _url(project)
     assert _state(project) == (2, 42, [STORED_CUSTOMER])
+    start_jobs(editor_client, project)
     page = editor_client.get(_url(project))
     assert f"Imported 1 item from {name}; you have 1 of your own now." in _html(page)
     counts = {c.name: c.own for c in page.context["counts"]}
@@ -860,6 +873,7 @@ def test_a_design_past_a_lowered_bytes_limit_fails_its_job_before_any_item(
 
     monkeypatch.setattr("modeler.simulation.simulate.generate", no_items)
     with limits.configured(limits.DesignLimits(sample_bytes=50_000_000)):
+        start_jobs(owner_client, project)
         html = _html(owner_client.get(_url(project)))
         download = owner_client.get(_url(project, "sample-data.jsonl"), follow=True)
 
@@ -932,6 +946,7 @@ access_patterns:
 """).design
     project = _project(owner, editor, viewer, design)
     client = logged_in(owner)
+    start_jobs(client, project)
     html = _html(client.get(_url(project, "0/"), headers=HTMX))
     # The body is made at its max_length, 100,000 characters (a GetItem of
     # it costs 12.5 RCU), and the items table shows its start only.
@@ -946,7 +961,9 @@ def test_a_pattern_that_fails_a_draw_says_which_on_its_result(owner, editor, vie
 
     design = read_design(HOTEL.replace("UPPER", "")).design
     project = _project(owner, editor, viewer, design)
-    html = _html(logged_in(owner).get(_url(project, "0/"), headers=HTMX))
+    client = logged_in(owner)
+    start_jobs(client, project)
+    html = _html(client.get(_url(project, "0/"), headers=HTMX))
     # The designer's own dates pass; a range ending on a day with check-ins
     # drops them, as the review and `simulate` say.
     assert 'data-verdict="fail"' in html

@@ -20,7 +20,8 @@ from modeler.models import Project, SimulationJob
 from modeler.services import projects as project_services
 from modeler.simulation import Simulation
 from modeler.simulation.cache import forget_simulations
-from tests.views.conftest import project_with_members
+from tests.views.conftest import logged_in, project_with_members
+from tests.views.starting import start_jobs
 
 SCRIPT = "<script>alert(1)</script>"
 HTMX = {"HX-Request": "true"}
@@ -59,8 +60,11 @@ def _job(project: Project) -> SimulationJob:
 
 
 def test_a_design_is_simulated_once_whoever_asks(project, owner_client, viewer_client):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
+    start_jobs(viewer_client, project)
     viewer_client.get(_url(project))
+    start_jobs(owner_client, project)
     owner_client.get(_url(project, "3/"), headers=HTMX)
 
     job = SimulationJob.objects.get(project=project)
@@ -71,8 +75,10 @@ def test_a_design_is_simulated_once_whoever_asks(project, owner_client, viewer_c
 def test_a_changed_design_gets_a_job_of_its_own_and_the_old_one_is_kept(
     project, owner_client
 ):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     owner_client.post(_url(project, "seed/"), {"seed": 7, "version": 1})
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
 
     first, second = SimulationJob.objects.filter(project=project).order_by("pk")
@@ -84,6 +90,7 @@ def test_a_changed_design_gets_a_job_of_its_own_and_the_old_one_is_kept(
 def test_a_traffic_edit_runs_the_patterns_on_the_table_already_loaded(
     project, owner, owner_client, monkeypatch
 ):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     builds = []
     real_init = Simulation.__init__
@@ -110,6 +117,7 @@ def test_a_traffic_edit_runs_the_patterns_on_the_table_already_loaded(
         project=project, design=edited, version=project.version, author=owner
     )
 
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
 
     old, new = SimulationJob.objects.filter(project=project).order_by("pk")
@@ -127,6 +135,7 @@ def test_a_traffic_edit_runs_the_patterns_on_the_table_already_loaded(
 def test_a_queued_job_shows_its_progress_and_a_cancel_button(
     queued, project, viewer_client
 ):
+    start_jobs(viewer_client, project)
     html = _html(viewer_client.get(_url(project)))
 
     job = _job(project)
@@ -140,6 +149,7 @@ def test_a_queued_job_shows_its_progress_and_a_cancel_button(
 
 
 def test_progress_tells_the_phase_and_the_counts(queued, project, owner_client):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
     SimulationJob.objects.filter(pk=job.pk).update(
@@ -151,6 +161,7 @@ def test_progress_tells_the_phase_and_the_counts(queued, project, owner_client):
         patterns_total=8,
     )
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project, f"jobs/{job.pk}/"), headers=HTMX))
 
     assert html.lstrip().startswith('<div class="job-progress" id="job-progress"')
@@ -165,10 +176,12 @@ def test_a_job_just_taken_says_its_phase_before_it_counts(
     queued, project, owner_client
 ):
     """Before the worker knows how many items it will make, no '0 of 0'."""
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
     SimulationJob.objects.filter(pk=job.pk).update(state="running", phase="generating")
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project, f"jobs/{job.pk}/"), headers=HTMX))
 
     assert "Making the sample data…" in html
@@ -176,6 +189,7 @@ def test_a_job_just_taken_says_its_phase_before_it_counts(
 
 
 def test_results_stored_since_the_last_poll_come_out_of_band(project, owner_client):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
 
@@ -204,6 +218,7 @@ def test_a_pattern_result_page_waits_for_its_job(queued, project, owner_client):
 @pytest.mark.parametrize("role", ["owner", "viewer"])
 def test_cancel_stops_a_queued_job(queued, project, role, request):
     client = request.getfixturevalue(f"{role}_client")
+    start_jobs(client, project)
     client.get(_url(project))
     job = _job(project)
 
@@ -219,12 +234,14 @@ def test_cancel_stops_a_queued_job(queued, project, role, request):
 
 
 def test_cancel_without_javascript_goes_back_to_the_page(queued, project, owner_client):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
 
     response = owner_client.post(_url(project, f"jobs/{job.pk}/cancel/"))
 
     assert response.status_code == 302 and response["Location"] == _url(project)
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project)))
     assert html.count("<strong>Not run:</strong> the simulation was cancelled.") == 8
     assert "Run again" in html
@@ -242,6 +259,7 @@ def test_cancel_while_running_stops_between_patterns(
 
     monkeypatch.setattr(Simulation, "run", run_then_cancel)
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project)))
 
     job = _job(project)
@@ -264,6 +282,7 @@ def test_cancel_while_running_stops_between_patterns(
 def test_a_job_past_its_time_budget_says_what_to_lower(project, owner_client, settings):
     settings.SIMULATION_CPU_SECONDS = 0
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project)))
 
     message = (
@@ -283,6 +302,7 @@ def test_a_job_past_its_memory_budget_says_what_to_lower(
     start = budget_module.resident_mb()
     monkeypatch.setattr(budget_module, "resident_mb", lambda: start + 150)
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project)))
 
     assert (
@@ -298,6 +318,7 @@ def test_a_job_that_fails_says_why_escaped(project, owner_client, caplog, monkey
 
     monkeypatch.setattr(Simulation, "__init__", broken)
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project)))
 
     assert SCRIPT not in html
@@ -316,6 +337,7 @@ def test_pattern_names_are_escaped_in_results_polled(owner, owner_client, small_
     project = project_services.project_create(
         owner=owner, design=dataclasses.replace(small_design, access_patterns=patterns)
     )
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
 
     for response in (
@@ -345,6 +367,7 @@ def test_the_indicator_shows_a_running_job_until_it_ends(
     empty = _html(viewer_client.get(_url(project, "indicator/"), headers=HTMX))
     assert empty.strip() == '<span id="job-indicator"></span>'
 
+    start_jobs(viewer_client, project)
     viewer_client.get(_url(project))
     html = _html(viewer_client.get(_url(project, "indicator/"), headers=HTMX))
     assert 'hx-trigger="every 2s"' in html
@@ -358,6 +381,7 @@ def test_the_indicator_shows_a_running_job_until_it_ends(
 def test_the_progress_brings_the_header_indicator_along(queued, project, viewer_client):
     """The section and the header say the same: the header does not still
     say "Simulating…" once the section shows the job ended."""
+    start_jobs(viewer_client, project)
     viewer_client.get(_url(project))
     job = _job(project)
     progress = _url(project, f"jobs/{job.pk}/")
@@ -367,6 +391,7 @@ def test_the_progress_brings_the_header_indicator_along(queued, project, viewer_
     assert "Simulating… 0%" in html
 
     jobs.simulation_job_cancel(project=project, job_id=job.pk)
+    start_jobs(viewer_client, project)
     html = _html(viewer_client.get(progress, headers=HTMX))
     assert "The simulation was cancelled." in html
     assert '<span id="job-indicator" hx-swap-oob="true"></span>' in html
@@ -378,6 +403,7 @@ def test_cancelling_a_job_before_it_starts_says_at_once_that_nothing_ran(
     """Cancelled before a worker took it, the job has ended: the page polls
     no more, so the answer to Cancel brings the patterns' "Not run" and the
     empty indicator with it."""
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
 
@@ -394,6 +420,7 @@ def test_cancelling_a_job_before_it_starts_says_at_once_that_nothing_ran(
 def test_a_job_no_worker_takes_says_why_it_waits(queued, project, owner_client):
     """No worker runs in these tests: after half a minute the pages that
     wait on the job say that it is the workers, not the design."""
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
     progress = _url(project, f"jobs/{job.pk}/")
@@ -405,6 +432,7 @@ def test_a_job_no_worker_takes_says_why_it_waits(queued, project, owner_client):
         created=job.created - dt.timedelta(seconds=95)
     )
     for url in (progress, f"/projects/{project.pk}/review/"):
+        start_jobs(owner_client, project)
         html = _html(owner_client.get(url, headers=HTMX))
         # 95 s, or a little more on a slow machine.
         assert re.search(
@@ -416,12 +444,14 @@ def test_a_job_no_worker_takes_says_why_it_waits(queued, project, owner_client):
 def test_the_progress_of_a_job_whose_worker_died_says_so(queued, project, owner_client):
     """The open page polls the job's progress: it learns that the worker
     stopped without a reload."""
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
     SimulationJob.objects.filter(pk=job.pk).update(
         state="running", heartbeat="2026-01-01T00:00:00Z"
     )
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project, f"jobs/{job.pk}/"), headers=HTMX))
 
     assert "The worker running this simulation stopped before it finished" in html
@@ -432,12 +462,14 @@ def test_the_progress_of_a_job_whose_worker_died_says_so(queued, project, owner_
 def test_a_job_whose_worker_died_is_failed_and_can_run_again(
     queued, project, owner_client
 ):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
     SimulationJob.objects.filter(pk=job.pk).update(
         state="running", heartbeat="2026-01-01T00:00:00Z"
     )
 
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_url(project)))
 
     assert "The worker running this simulation stopped before it finished" in html
@@ -459,6 +491,7 @@ def _endpoints(project: Project, job: SimulationJob) -> list[tuple[str, str]]:
 def test_outsiders_get_404_and_change_nothing(
     queued, project, owner_client, outsider_client
 ):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
 
@@ -470,6 +503,7 @@ def test_outsiders_get_404_and_change_nothing(
 
 
 def test_anonymous_visitors_are_sent_to_log_in(queued, project, owner_client):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     for method, url in _endpoints(project, _job(project)):
         response = getattr(Client(), method)(url)
@@ -480,6 +514,7 @@ def test_a_job_of_another_project_is_404(queued, project, owner, owner_client):
     other = project_services.project_create(
         owner=owner, design=project_services.new_design(name="B")
     )
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
 
@@ -492,6 +527,7 @@ def test_a_job_of_another_project_is_404(queued, project, owner, owner_client):
 def test_cancel_and_run_again_need_the_csrf_token(queued, project, viewer):
     client = Client(enforce_csrf_checks=True)
     client.force_login(viewer)
+    start_jobs(logged_in(viewer), project)
     client.get(_url(project))
     job = _job(project)
 
@@ -505,6 +541,7 @@ def test_cancel_and_run_again_need_the_csrf_token(queued, project, viewer):
 def test_progress_and_indicator_refuse_posts_and_cancel_refuses_gets(
     queued, project, owner_client
 ):
+    start_jobs(owner_client, project)
     owner_client.get(_url(project))
     job = _job(project)
     assert owner_client.post(_url(project, f"jobs/{job.pk}/")).status_code == 405
