@@ -53,6 +53,28 @@ def simulation_job_for(
     return job
 
 
+def simulation_job_latest(
+    *, project: Project, design: d.Design
+) -> SimulationJob | None:
+    """The latest job of this design's content as it stands, or None:
+    nothing is started or marked, for a page that only shows it (a job
+    lost or superseded is started again by `simulation_job_for`)."""
+    return (
+        SimulationJob.objects.filter(
+            project=project, design_digest=design_digest(design)
+        )
+        .order_by("-created", "-pk")
+        .first()
+    )
+
+
+def design_review_stored(*, project: Project, design: d.Design) -> Review | None:
+    """The review of `design` at the project's prices if its simulation job
+    made it, else None; nothing is started (`design_review_get` does)."""
+    cost = project_cost_settings(project=project)
+    return review_stored(review_key(design, cost.prices, cost.stored_items))
+
+
 def simulation_job_rerun(
     *,
     project: Project,

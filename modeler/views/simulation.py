@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
 
 from modeler import design as d
-from modeler import selectors, services
+from modeler import services
 from modeler.design_edits import TooManyItemsError
 from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
 from modeler.jobs import services as jobs
@@ -402,46 +402,3 @@ def simulation_pattern(
         return render(request, "modeler/simulation.html#stored-result", context)
     context["section"] = "simulation"
     return render(request, "modeler/simulation-pattern.html", context)
-
-
-@login_required
-@require_GET
-def present(request: HttpRequest, project_id: int, position: int) -> HttpResponse:
-    """Presentation mode: one access pattern at a time, full screen, as
-    DynamoDB receives it, with the items it returns, the item collection
-    it reads, its verdict and its capacity, as the design's simulation job
-    stored them (the slide asks again while the job runs); arrow keys (or
-    the links) move on."""
-    access, design = design_for(request, project_id)
-    if not design.access_patterns:
-        raise Http404("No access patterns to present")
-    if not 0 <= position < len(design.access_patterns):
-        raise Http404("No such access pattern")
-    project = access.project
-    job = jobs.simulation_job_for(project=project, design=design, user=request.user)
-    stored = jobs.pattern_result_get(job=job, position=position)
-    review = jobs.design_review_get(
-        project=project, design=design, user=request.user
-    ).review
-    settings = selectors.project_cost_settings(project=project)
-    patterns = review.cost.patterns if review is not None else ()
-    capacity = next((c for c in patterns if c.position == position), None)
-    count = len(design.access_patterns)
-    context: dict[str, Any] = {
-        "access": access,
-        "project": project,
-        "job": job,
-        "position": position,
-        "pattern": design.access_patterns[position],
-        "stored": stored,
-        "problem": job.message if job.state == SimulationJob.State.FAILED else "",
-        "pending": job.is_active or review is None,
-        "collection": stored.result.get("collection") if stored else None,
-        "capacity": capacity,
-        "monthly": capacity.monthly_on_demand(settings.prices) if capacity else None,
-        "count": count,
-        "number": position + 1,
-        "previous": position - 1 if position > 0 else None,
-        "next": position + 1 if position + 1 < count else None,
-    }
-    return render(request, "modeler/present.html", context)
