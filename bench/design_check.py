@@ -23,8 +23,7 @@ import time
 
 import yaml
 
-from modeler import limits
-from modeler.design_check import check_design
+from modeler.design_check import check_design, limits
 from modeler.designfile import read_design
 
 SIZES = (250, 1_000, 3_000)

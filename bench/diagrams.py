@@ -25,18 +25,19 @@ from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-from django.contrib.auth.models import User  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.runner import DiscoverRunner  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+from django.contrib.auth.models import User
+from django.test import Client
+from django.test.runner import DiscoverRunner
+from django.test.utils import setup_test_environment
 
-from modeler import diagrams, services  # noqa: E402
-from modeler.designfile import read_design  # noqa: E402
-from modeler.simulation import Simulation  # noqa: E402
+from modeler import diagrams
+from modeler.designfile import read_design
+from modeler.services import projects as project_services
+from modeler.simulation import Simulation
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RUNS = 5
@@ -129,7 +130,7 @@ def keymap_page() -> None:
     databases = runner.setup_databases()
     try:
         user = User.objects.create_user("bench")
-        project = services.project_create(owner=user, design=design)
+        project = project_services.project_create(owner=user, design=design)
         client = Client()
         client.force_login(user)
         url = f"/projects/{project.pk}/key-map/"

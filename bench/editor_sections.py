@@ -27,20 +27,21 @@ from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-from django.contrib.auth.models import User  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.runner import DiscoverRunner  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.runner import DiscoverRunner
+from django.test.utils import setup_test_environment
 
-from modeler import selectors, services  # noqa: E402
-from modeler.design import Design  # noqa: E402
-from modeler.designfile import read_design  # noqa: E402
-from modeler.editor.forms import EntityForm, PatternForm  # noqa: E402
+from modeler import selectors
+from modeler.design.model import Design
+from modeler.designfile import read_design
+from modeler.editor.forms import EntityForm, PatternForm
+from modeler.services import projects as project_services
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RUNS = 25
@@ -131,7 +132,7 @@ def main() -> None:
     all_met = True
     try:
         user = User.objects.create_user("bench")
-        project = services.project_create(owner=user, design=design)
+        project = project_services.project_create(owner=user, design=design)
         client = Client()
         client.force_login(user)
         base = f"/projects/{project.pk}/"
@@ -273,7 +274,7 @@ def main() -> None:
 
         def store_revision() -> None:
             nonlocal project
-            project, _ = services.project_save_design(
+            project, _ = project_services.project_save_design(
                 project=project,
                 design=next(designs),
                 version=project.version,

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from modeler.exporters.design_files import read_design_source
+from modeler.importers.sources import read_design_source
 from tests.exporters import hostile_files as hostile
 
 ROOT = Path(__file__).resolve().parents[1]

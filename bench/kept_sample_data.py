@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.sampledata import generate
 

@@ -26,13 +26,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
 django.setup()
 
 # bench/ is the script's own directory, first on its path.
-from engine_vs_dynalite import dynalite_client  # noqa: E402
+from engine_vs_dynalite import dynalite_client
 
-from modeler.designfile import read_design  # noqa: E402
-from modeler.dynamodb import Endpoint, describe_live_table, sample_items  # noqa: E402
-from modeler.exporters.live_import import read_live_table, table_properties  # noqa: E402
-from modeler.management.commands.sample_data import sample_items as generated  # noqa: E402
-from modeler.services import OWN_ITEMS_MAX  # noqa: E402
+from modeler.designfile import read_design
+from modeler.importers.live import (
+    read_live_table,
+    table_properties,
+)
+from modeler.infra.dynamodb import (
+    Endpoint,
+    describe_live_table,
+    sample_items,
+)
+from modeler.management.commands.sample_data import sample_items as generated
+from modeler.services.projects import OWN_ITEMS_MAX
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "order-management.yaml"

@@ -48,30 +48,30 @@ from dataclasses import dataclass
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-from django.contrib.auth.models import User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.runner import DiscoverRunner  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
-from django.urls import URLPattern, URLResolver, get_resolver  # noqa: E402
-from django_tasks_db.models import DBTaskResult  # noqa: E402
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
+from django.test.runner import DiscoverRunner
+from django.test.utils import setup_test_environment
+from django.urls import URLPattern, URLResolver, get_resolver
+from django_tasks_db.models import DBTaskResult
 
-from modeler import services  # noqa: E402
-from modeler.conversion import forget_decoded  # noqa: E402
-from modeler.design import Design  # noqa: E402
-from modeler.diagrams import cache as diagrams_cache  # noqa: E402
-from modeler.examples import examples  # noqa: E402
-from modeler.exporters.formats import EXPORT_FORMATS  # noqa: E402
-from modeler.jobs.reviews import forget_reviews  # noqa: E402
-from modeler.jobs.runner import forget_runs  # noqa: E402
-from modeler.simulation.cache import forget_simulations  # noqa: E402
+from modeler.conversion import forget_decoded
+from modeler.design.model import Design
+from modeler.diagrams import cache as diagrams_cache
+from modeler.examples import examples
+from modeler.exporters.formats import EXPORT_FORMATS
+from modeler.jobs.reviews import forget_reviews
+from modeler.jobs.runner import forget_runs
+from modeler.services import projects as project_services
+from modeler.simulation.cache import forget_simulations
 
 generate_module = importlib.import_module("modeler.sampledata.generate")
-from modeler.models import Project  # noqa: E402
+from modeler.models import Project
 
 RUNS = 5
 WARM_TARGET_S = 0.100
@@ -273,8 +273,8 @@ def main() -> None:
     databases = runner.setup_databases()
     try:
         user = User.objects.create_user("bench")
-        project = services.project_create(owner=user, design=design)
-        project, _ = services.project_save_design(
+        project = project_services.project_create(owner=user, design=design)
+        project, _ = project_services.project_save_design(
             project=project,
             design=dataclasses.replace(design, description="A second revision."),
             version=project.version,

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.review.review import review_design, run_patterns
 from modeler.simulation import Simulation

@@ -25,11 +25,11 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
 django.setup()
 
-from modeler.designfile import read_design  # noqa: E402
-from modeler.review.review import review_design  # noqa: E402
-from modeler.simulation import Simulation  # noqa: E402
-from modeler.solver import propose, strip_keys  # noqa: E402
-from modeler.solver.propose import design_monthly_cost  # noqa: E402
+from modeler.designfile import read_design
+from modeler.review.review import review_design
+from modeler.simulation import Simulation
+from modeler.solver import propose, strip_keys
+from modeler.solver.propose import design_monthly_cost
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "examples").glob("*.yaml")) + sorted(

@@ -7,13 +7,15 @@ class ModelerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The domain code reads the design limits (modeler.limits), the
-        # budget of an import (modeler.import_budget) and the number of
-        # child processes (modeler.processes) from modules that import
+        # The domain code reads the design limits (modeler.design_check.limits), the
+        # budget of an import (modeler.importers.budget) and the number of
+        # child processes (modeler.infra.processes) from modules that import
         # nothing from Django: hand them the site's settings.
         from django.conf import settings
 
-        from modeler import import_budget, limits, processes
+        from modeler.design_check import limits
+        from modeler.importers import budget as import_budget
+        from modeler.infra import processes
 
         limits.configure(
             limits.DesignLimits(

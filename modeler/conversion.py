@@ -19,8 +19,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from modeler import design as d
 from modeler import models as m
+from modeler.design import model as d
 from modeler.history import codec
 
 # Decoded designs by revision id. A design is a few kilobytes (and its own

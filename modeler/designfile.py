@@ -21,10 +21,10 @@ from typing import Any
 
 import yaml
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import Problem, has_errors
 from modeler.design_check import check_design
-from modeler.problems import Problem, has_errors
-from modeler.textfiles import TextFileError, file_text
+from modeler.infra.textfiles import TextFileError, file_text
 
 FORMAT = "single-table-workbench/v1"
 DEFAULT_MAX_BYTES = 1_000_000

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"

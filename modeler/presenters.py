@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import dump_element
 from modeler.history.elements import changed_fields
 from modeler.history.merge import Clash

@@ -16,7 +16,7 @@ from modeler.conversion import (
     design_from_revision,
     project_design_queryset,
 )
-from modeler.design import Design
+from modeler.design.model import Design
 from modeler.models import Membership, Project, ReviewSettings, Revision, Role
 from modeler.review.prices import Prices
 

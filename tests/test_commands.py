@@ -15,11 +15,13 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from modeler import selectors, services
-from modeler.design import Design
+from modeler import selectors
+from modeler.design.model import Design
 from modeler.designfile import read_design
 from modeler.examples import EXAMPLES_DIR
 from modeler.models import Membership, Project, Revision, Role
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 ORDER_FILE = EXAMPLES_DIR / "order-management.yaml"
@@ -201,7 +203,7 @@ def test_import_design_of_a_file_with_errors_creates_nothing(owner, broken_file)
 
 @pytest.fixture
 def project(owner: User, order_design: Design) -> Project:
-    return services.project_create(owner=owner, design=order_design)
+    return project_services.project_create(owner=owner, design=order_design)
 
 
 @pytest.mark.parametrize("by", ["id", "name"])
@@ -214,7 +216,7 @@ def test_export_design_prints_the_yaml(project, order_design, by):
 
 
 def test_export_design_of_an_ambiguous_name_lists_the_ids(project, owner, order_design):
-    twin = services.project_create(owner=owner, design=order_design)
+    twin = project_services.project_create(owner=owner, design=order_design)
 
     with pytest.raises(CommandError) as raised:
         _run("export_design", "Order management")
@@ -285,13 +287,15 @@ def test_load_examples_again_keeps_ids_edits_and_members(db, debug):
     demo = User.objects.get(username="demo")
     order = Project.objects.get(owner=demo, name="Order management")
     colleague = User.objects.create_user("colleague")
-    services.membership_set(project=order, user=colleague, role=Role.EDITOR)
+    member_services.membership_set(project=order, user=colleague, role=Role.EDITOR)
     edited = selectors.project_design(project=order)
     edited = replace(edited, description="Edited by the team.")
-    services.project_save_design(
+    project_services.project_save_design(
         project=order, design=edited, version=order.version, author=demo
     )
-    services.project_create(owner=demo, design=services.new_design(name="My own"))
+    project_services.project_create(
+        owner=demo, design=project_services.new_design(name="My own")
+    )
     ids = set(Project.objects.values_list("pk", flat=True))
 
     second, _ = _run("load_examples")
@@ -314,7 +318,7 @@ def test_load_examples_reset_restores_the_designs_as_a_revision(db, debug):
     demo = User.objects.get(username="demo")
     order = Project.objects.get(owner=demo, name="Order management")
     original = selectors.project_design(project=order)
-    services.project_save_design(
+    project_services.project_save_design(
         project=order,
         design=replace(original, description="Edited."),
         version=order.version,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from modeler import design as d
-from modeler import services
 from modeler.conversion import design_from_project, forget_decoded
+from modeler.design import model as d
 from modeler.models import Project
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design
 
 
@@ -26,7 +26,7 @@ def test_the_saving_process_reads_what_every_other_process_reads(owner):
             ),
         ),
     )
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     here = design_from_project(project)
 
     forget_decoded()  # another process: nothing decoded in its memory yet
@@ -48,7 +48,7 @@ def test_a_design_reads_back_in_the_order_it_was_written(owner):
         design,
         sample_data=dataclasses.replace(design.sample_data, items=d.freeze([item])),
     )
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
 
     forget_decoded()
     back = design_from_project(Project.objects.get(pk=project.pk))

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from modeler import design as d
-from modeler import limits
-from modeler.design_check import _check, check_design
+from modeler.design import model as d
+from modeler.design_check import _check, check_design, limits
 from modeler.designfile import read_design
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -1,4 +1,4 @@
-"""Edits of a Design as values (modeler.design_edits): one part changes,
+"""Edits of a Design as values (modeler.design.edits): one part changes,
 references follow a rename, and an edit that cannot apply says why."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from modeler import design as d
-from modeler import design_edits as edits
+from modeler.design import edits
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.history.elements import with_uids
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.design_check import GENERATOR_KINDS
 from modeler.designfile import FORMAT, read_design
 

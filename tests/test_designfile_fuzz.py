@@ -18,8 +18,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from modeler.design.problems import SEVERITIES, has_errors
 from modeler.designfile import dump_design, read_design
-from modeler.problems import SEVERITIES, has_errors
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
 DOCUMENTS = [yaml.safe_load(path.read_text()) for path in EXAMPLES]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.design_check import check_design
 from modeler.designfile import dump_design, read_design
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.editor.preview import (
     entity_preview,

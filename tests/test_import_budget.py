@@ -10,8 +10,8 @@ import json
 import pytest
 from django.conf import settings
 
-from modeler import import_budget
-from modeler.import_budget import (
+from modeler.importers import budget as import_budget
+from modeler.importers.budget import (
     MAX_NESTING,
     ImportLimitError,
     ImportLimits,

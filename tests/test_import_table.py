@@ -17,12 +17,12 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from modeler import design as d
 from modeler.conversion import design_from_project
+from modeler.design import model as d
 from modeler.designfile import read_design
-from modeler.dynamodb import Endpoint, make_client
-from modeler.exporters.live_import import read_live_table, table_properties
 from modeler.exporters.tabledef import policy_configuration, scaling_targets
+from modeler.importers.live import read_live_table, table_properties
+from modeler.infra.dynamodb import Endpoint, make_client
 from modeler.models import Project
 from modeler.simulation import Simulation
 
@@ -352,7 +352,7 @@ def test_sparse_conditions_are_inferred_from_which_items_have_the_index_keys():
     ],
 )
 def test_generators_are_inferred_from_the_values(values, kind, generator):
-    from modeler.exporters.workbench_infer import inferred_generator
+    from modeler.importers.workbench_infer import inferred_generator
 
     wire = [{kind: v} for v in values]
     assert inferred_generator(wire, kind) == generator

@@ -11,13 +11,14 @@ import textwrap
 import pytest
 from django.conf import settings
 
-from modeler import design as d
-from modeler import limits, services
-from modeler.design_edits import EntityRemove, EntityUpdate
+from modeler.design import model as d
+from modeler.design.edits import EntityRemove, EntityUpdate
+from modeler.design_check import limits
 from modeler.designfile import read_design
 from modeler.editor import services as editor_services
 from modeler.sampledata import SampleDataError, generate
 from modeler.sampledata.generate import planned_items
+from modeler.services import projects as project_services
 from tests.sampledata.helpers import example
 
 SMALL = limits.DesignLimits(entities=3, attributes=4, patterns=2, template_chars=20)
@@ -167,7 +168,7 @@ def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made():
 @pytest.mark.django_db
 def test_an_edit_that_takes_the_sample_past_its_bytes_is_refused(owner):
     design = read_design(blobs_text(300)).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     doc = design.entity("Doc")
     bigger = dataclasses.replace(
         doc, sample=d.SampleSettings(count=d.Count("fixed", value=1_000))
@@ -270,7 +271,9 @@ def test_a_value_past_the_size_limit_stops_generation_with_its_attribute():
 @pytest.mark.django_db
 def test_an_import_past_a_limit_creates_nothing(owner):
     with limits.configured(SMALL):
-        outcome = services.project_import(owner=owner, source=design_text(entities=4))
+        outcome = project_services.project_import(
+            owner=owner, source=design_text(entities=4)
+        )
     assert outcome.projects == ()
     assert "(setting DESIGN_MAX_ENTITIES)" in outcome.problems[0].message
 
@@ -278,7 +281,7 @@ def test_an_import_past_a_limit_creates_nothing(owner):
 @pytest.mark.django_db
 def test_an_edit_that_takes_the_sample_past_the_limit_is_refused(owner):
     design = example("order-management")
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     customer = design.entity("Customer")
     bigger = dataclasses.replace(
         customer, sample=d.SampleSettings(count=d.Count("fixed", value=90_000))
@@ -299,7 +302,7 @@ def test_an_edit_that_takes_the_sample_past_the_limit_is_refused(owner):
 @pytest.mark.django_db
 def test_a_design_already_past_a_lowered_limit_can_still_shrink(owner):
     design = read_design(design_text(entities=3)).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     with limits.configured(dataclasses.replace(SMALL, entities=2)):
         saved = editor_services.design_edit(
             project=project,

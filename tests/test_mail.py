@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 from django.core.mail import EmailMessage
 
-from modeler.mail import (
+from modeler.infra.mail import (
     SUBJECT_MAX_CHARS,
     Mail,
     MailError,

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from modeler import design as d
 from modeler import selectors
+from modeler.design import model as d
 from modeler.models import Project, Revision
 
 BEFORE = [("modeler", "0002_review_settings")]

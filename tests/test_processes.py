@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from modeler import processes
 from modeler.diagrams.rendering import RenderError, render
 from modeler.exporters.cfnlint import lint_template
+from modeler.infra import processes
 
 
 def hold_every_slot(slots: processes.Slots) -> subprocess.Popen:
@@ -22,7 +22,7 @@ def hold_every_slot(slots: processes.Slots) -> subprocess.Popen:
     code = textwrap.dedent(f"""
         import contextlib, sys, time
         from pathlib import Path
-        from modeler import processes
+        from modeler.infra import processes
         slots = processes.Slots(Path({str(slots.directory)!r}), count={slots.count})
         with contextlib.ExitStack() as stack:
             for _ in range({slots.count}):

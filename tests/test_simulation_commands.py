@@ -1,5 +1,5 @@
 """The commands around simulation: simulate, sample_data and compare_endpoint,
-the last with modeler/dynamodb.py against moto's DynamoDB server."""
+the last with modeler/infra/dynamodb.py against moto's DynamoDB server."""
 
 from __future__ import annotations
 
@@ -18,12 +18,14 @@ from botocore.waiter import Waiter
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from modeler import dynamodb, limits, services
-from modeler.design import Design
+from modeler.design.model import Design
+from modeler.design_check import limits
 from modeler.designfile import read_design
-from modeler.dynamodb import Endpoint, EndpointError
+from modeler.infra import dynamodb
+from modeler.infra.dynamodb import Endpoint, EndpointError
 from modeler.models import Project
 from modeler.sampledata import generate, read_jsonl, write_jsonl
+from modeler.services import sample_data as sample_services
 from modeler.simulation import Simulation
 from modeler.simulation.requests import create_table_request
 from tests.conftest import REGION
@@ -369,7 +371,7 @@ def test_sample_data_of_a_project_includes_its_users_items(owner, tmp_path):
     generated = generate(design, seed=7).items
     taken = {**generated[0], "displayName": "Edited by a user"}
     own = {"PK": "USER#u-own", "SK": "PROFILE", "userId": "u-own"}
-    services.sample_items_import(
+    sample_services.sample_items_import(
         project=project,
         design=design,
         text="\n".join(write_jsonl([taken, own])),

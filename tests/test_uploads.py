@@ -9,7 +9,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.files.uploadhandler import TemporaryFileUploadHandler
 from django.test import RequestFactory
 
-from modeler.uploads import RefusedUpload, SizeLimitedUploadHandler, upload_size_error
+from modeler.infra.uploads import (
+    RefusedUpload,
+    SizeLimitedUploadHandler,
+    upload_size_error,
+)
 
 CHUNK = 64 * 1024
 
@@ -56,5 +60,6 @@ def test_a_file_within_the_limit_is_read_whole(settings, size):
 
 def test_the_refusing_handler_comes_first(settings):
     assert (
-        settings.FILE_UPLOAD_HANDLERS[0] == "modeler.uploads.SizeLimitedUploadHandler"
+        settings.FILE_UPLOAD_HANDLERS[0]
+        == "modeler.infra.uploads.SizeLimitedUploadHandler"
     )

@@ -3,7 +3,7 @@ tests of every part that meets one."""
 
 from __future__ import annotations
 
-from modeler import design as d
+from modeler.design import model as d
 
 
 def orders_of_a_customer_needs(

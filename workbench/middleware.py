@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django_htmx.http import reswap, trigger_client_event
 
-from modeler.database import DATABASE_LOST, connections_drop
+from modeler.infra.database import DATABASE_LOST, connections_drop
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ RETRY_SECONDS = 5
 
 class DatabaseUnreachableMiddleware:
     """Answers a request that met the database going away (a restart, a
-    failover: `modeler.database.DATABASE_LOST`) with 503 and what to do,
+    failover: `modeler.infra.database.DATABASE_LOST`) with 503 and what to do,
     not a bare 500: nothing was saved, the input is kept, try again.
 
     htmx requests keep the page as it is (the form as typed) and get a

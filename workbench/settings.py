@@ -205,7 +205,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "login"
 
-# Logging in (modeler/throttles.py has the whole policy). django-axes records
+# Logging in (modeler/infra/throttles.py has the whole policy). django-axes records
 # each failure; a failure counts until LOGIN_LOCKOUT_MINUTES pass without
 # another for the same username from the same address. A login is refused,
 # whatever the password, while:
@@ -235,8 +235,8 @@ LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", default=15, min_value=1
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 # What django-axes itself counts (rule 1) and forgets on a successful login.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_HANDLER = "modeler.throttles.LoginThrottleHandler"
-AXES_LOCKOUT_CALLABLE = "modeler.throttles.login_paused_response"
+AXES_HANDLER = "modeler.infra.throttles.LoginThrottleHandler"
+AXES_LOCKOUT_CALLABLE = "modeler.infra.throttles.login_paused_response"
 AXES_CLIENT_IP_CALLABLE = "workbench.client_address.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
@@ -334,9 +334,9 @@ if not DEBUG:
 # Limits. A design file may be uploaded or pasted into a form field; pasted
 # text is URL-encoded, which can triple its size, hence the larger body limit.
 DESIGN_FILE_MAX_BYTES = env_int("DESIGN_FILE_MAX_BYTES", default=1_000_000, min_value=1)
-# How large a design may be (modeler/limits.py): every page reads, checks and
-# simulates it, so these keep one design from holding a worker. A design past
-# one is refused with a message naming the setting.
+# How large a design may be (modeler/design_check/limits.py): every page reads,
+# checks and simulates it, so these keep one design from holding a worker. A
+# design past one is refused with a message naming the setting.
 DESIGN_MAX_ENTITIES = env_int("DESIGN_MAX_ENTITIES", default=1_000, min_value=1)
 DESIGN_MAX_ATTRIBUTES = env_int("DESIGN_MAX_ATTRIBUTES", default=200, min_value=1)
 DESIGN_MAX_PATTERNS = env_int("DESIGN_MAX_PATTERNS", default=1_000, min_value=1)
@@ -345,7 +345,7 @@ DESIGN_MAX_TEMPLATE_CHARS = env_int(
     "DESIGN_MAX_TEMPLATE_CHARS", default=2_048, min_value=1, max_value=2_048
 )
 SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
-# What one import of a file may spend (modeler/import_budget.py), in a request
+# What one import of a file may spend (modeler/importers/budget.py), in a request
 # or a command: CPU seconds (under gunicorn's 30 s timeout), evaluation steps
 # of a configuration's or template's expressions, and the bytes of one
 # evaluated value. An import past one is refused with a message naming it.
@@ -381,13 +381,13 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 SIMULATION_CPU_SECONDS = env_int("SIMULATION_CPU_SECONDS", default=120, min_value=1)
 SIMULATION_MEMORY_MB = env_int("SIMULATION_MEMORY_MB", default=2_048, min_value=1)
 # Graphviz and cfn-lint runs at once, across every worker process of the
-# machine (modeler/processes.py); a request past them waits up to 10 s.
+# machine (modeler/infra/processes.py); a request past them waits up to 10 s.
 SUBPROCESSES_MAX = env_int("SUBPROCESSES_MAX", default=2, min_value=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * DESIGN_FILE_MAX_BYTES + 100_000
 # Every upload is a design or items file: past DESIGN_FILE_MAX_BYTES the rest
 # of a file is not kept, in memory or on disk.
 FILE_UPLOAD_HANDLERS = [
-    "modeler.uploads.SizeLimitedUploadHandler",
+    "modeler.infra.uploads.SizeLimitedUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]

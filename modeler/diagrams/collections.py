@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.diagrams.keymap import projection_text
 from modeler.engine.store import Store
 from modeler.engine.table import Index as EngineIndex

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import graphviz
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.diagrams.collections import IndexInfo, PartitionView
 from modeler.diagrams.keymap import index_columns
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys import TemplateSyntaxError, parse_template
 
 

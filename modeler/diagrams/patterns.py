@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.presenters import expectation_text
 from modeler.simulation import PatternRun, Verdict
 from modeler.simulation.requests import ExpressionBuilder, RequestError

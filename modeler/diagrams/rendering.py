@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from xml.etree import ElementTree
 
-from modeler import processes
+from modeler.infra import processes
 
 FORMATS = ("svg", "png")
 # Seconds Graphviz may take: a PNG of a large diagram rasterises for a few

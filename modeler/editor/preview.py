@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import pattern_parameters
 from modeler.engine.types import number, to_wire
-from modeler.import_budget import ImportLimitError, check_nesting, nesting_message
-from modeler.kept import Kept
+from modeler.importers.budget import ImportLimitError, check_nesting, nesting_message
+from modeler.infra.lru import Kept
 from modeler.keys import (
     ConditionSyntaxError,
     MissingValueError,
@@ -31,7 +32,6 @@ from modeler.keys import (
     parse_condition,
     parse_template,
 )
-from modeler.parameters import pattern_parameters
 from modeler.sampledata.generate import in_build_order
 from modeler.sampledata.values import Compiler, Context, Populations, reads
 from modeler.simulation.requests import (

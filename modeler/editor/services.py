@@ -1,5 +1,5 @@
 """The design editor's one write: `design_edit` applies an edit (a command of
-`modeler.design_edits`) to the project's current design and saves it as a new
+`modeler.design.edits`) to the project's current design and saves it as a new
 revision through `services.project_edit`. An edit made on a page that showed
 an older revision is replayed on the current design when it changes other
 elements than those changed since.
@@ -25,12 +25,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from modeler import design as d
-from modeler import services
+from modeler.design import model as d
+from modeler.design.edits import DesignEdit
+from modeler.design.problems import Problem
 from modeler.design_check import check_design
-from modeler.design_edits import DesignEdit
 from modeler.models import Project
-from modeler.problems import Problem
+from modeler.services import projects as project_services
 
 
 class EditRefused(Exception):
@@ -86,7 +86,9 @@ def design_edit(
     they changed other elements). Errors in the fields of the part it wrote
     refuse it."""
     edit = edit.on_page(
-        lambda: services.project_revision_design(project=project, number=version)
+        lambda: project_services.project_revision_design(
+            project=project, number=version
+        )
     )
 
     def check(current: d.Design, edited: d.Design) -> list[Problem]:
@@ -98,7 +100,7 @@ def design_edit(
         return problems
 
     try:
-        project, saved, problems = services.project_edit(
+        project, saved, problems = project_services.project_edit(
             project=project,
             version=version,
             edit=edit.apply,
@@ -106,7 +108,7 @@ def design_edit(
             author=author,
             check=check,
         )
-    except services.LimitError as exc:
+    except project_services.LimitError as exc:
         # Refused whatever part was edited: raising a parent's count can
         # take a child's sample past the limit.
         raise EditRefused(exc.problems) from None

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from modeler import processes
+from modeler.infra import processes
 
 TIME_LIMIT_SECONDS = 30
 MAX_CACHED = 64

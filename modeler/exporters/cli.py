@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.simulation.requests import create_table_request
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.exporters.tabledef import (
     DEFAULT_TARGET_UTILISATION,
     attribute_definitions,

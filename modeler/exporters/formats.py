@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import dump_design
 from modeler.exporters.cli import export_cli_json, follow_up_commands
 from modeler.exporters.cloudformation import (

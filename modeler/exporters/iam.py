@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys import parse_template
 from modeler.keys.template import Literal, Placeholder
 

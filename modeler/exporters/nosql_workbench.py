@@ -21,11 +21,11 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import entity_document
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.tabledef import policy_configuration
-from modeler.exporters.workbench_infer import (
+from modeler.importers.workbench_infer import (
     SCHEMA_NAMES,
     has_placeholder,
     key_texts,

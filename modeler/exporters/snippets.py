@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.exporters.literals import comment_text, python_docstring, python_string
 from modeler.simulation import PatternRun
 from modeler.simulation.requests import cli_command

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 
 # Application Auto Scaling: the utilisation it keeps by default.
 DEFAULT_TARGET_UTILISATION = 70

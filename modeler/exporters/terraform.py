@@ -5,7 +5,7 @@ policies for the table and each GSI. Formatted as `terraform fmt` would."""
 
 from __future__ import annotations
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.exporters.hcl import Block, Raw, render
 from modeler.exporters.literals import comment_text, hcl_string
 from modeler.exporters.tabledef import (

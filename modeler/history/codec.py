@@ -1,6 +1,6 @@
 """A `Design` as a JSON document and back, for the revisions that store it.
 
-The encoding follows the dataclasses of `modeler.design` field by field, so a
+The encoding follows the dataclasses of `modeler.design.model` field by field, so a
 field added there (with a default) is stored and read back without a
 migration, and a document written before the field existed reads with the
 default. Fields equal to their default are left out, which keeps documents
@@ -23,7 +23,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 
 Document = dict[str, Any]
 

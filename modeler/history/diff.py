@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import dump_design, dump_element
 from modeler.history.elements import changed, changed_fields, elements, summary
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 
 PROJECT = "project"
 TABLE = "table"

@@ -1,7 +1,7 @@
 """Concurrent edits and undo, element by element.
 
 An edit is a function from a design to a design (the `apply` of a command of
-`modeler.design_edits`). One made on a page that showed an older revision
+`modeler.design.edits`). One made on a page that showed an older revision
 (`base`) is replayed on the current design when the elements it changes are
 not the ones changed since:
 two people editing two entities both save. When they are the same element,
@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.history.elements import Element, changed, elements, replaced
 
 Edit = Callable[[d.Design], d.Design]

@@ -1,4 +1,4 @@
-"""Item collections for the views, drawn by a worker (`modeler.jobs.loaded`):
+"""Item collections for the views, drawn by a worker (`modeler.jobs.loaded_tables`):
 a page of the Item collections section, the partitions a collections
 diagram draws, or that diagram as a PNG file (Graphviz takes seconds on
 the largest). Editing a pattern, its traffic or a description keeps every
@@ -13,8 +13,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from modeler import design as d
 from modeler import diagrams
+from modeler.design import model as d
 from modeler.diagrams.collections import (
     CollectionPage,
     Collections,
@@ -22,7 +22,7 @@ from modeler.diagrams.collections import (
     collections_for,
 )
 from modeler.jobs.files import file_write
-from modeler.jobs.loaded import (
+from modeler.jobs.loaded_tables import (
     Refused,
     TableAnswer,
     table_answer,

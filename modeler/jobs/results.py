@@ -9,10 +9,10 @@ import json
 from collections import Counter
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import pattern_parameters
 from modeler.diagrams.collections import collections_for, key_text, shortened
 from modeler.engine.types import item_from_wire, item_to_json_wire
-from modeler.parameters import pattern_parameters
 from modeler.simulation import PatternRun, Simulation
 
 MAX_ITEMS_SHOWN = 25

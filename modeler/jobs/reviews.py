@@ -10,9 +10,9 @@ import hashlib
 
 from django.core.cache import cache
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.infra.lru import Kept
 from modeler.jobs.pickling import dumps, loads
-from modeler.kept import Kept
 from modeler.review.prices import Prices
 from modeler.review.review import Review
 from modeler.simulation.cache import design_digest

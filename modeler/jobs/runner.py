@@ -14,16 +14,16 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from modeler import design as d
 from modeler import selectors
 from modeler.conversion import design_from_revision_id
-from modeler.database import DATABASE_LOST
+from modeler.design import model as d
+from modeler.design_check.limits import check_sample_size
+from modeler.infra.database import DATABASE_LOST
+from modeler.infra.lru import Kept
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.recovery import DISCONNECTED
 from modeler.jobs.results import entity_counts, pattern_result, verdict_of
 from modeler.jobs.reviews import review_key, review_store
-from modeler.kept import Kept
-from modeler.limits import check_sample_size
 from modeler.models import PatternResult, Project, SimulationJob
 from modeler.review.review import review_design
 from modeler.sampledata import SampleDataError

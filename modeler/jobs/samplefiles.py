@@ -11,10 +11,10 @@ from typing import IO
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.jobs.budget import BudgetExceeded
 from modeler.jobs.files import file_write
-from modeler.jobs.loaded import (
+from modeler.jobs.loaded_tables import (
     Refused,
     TableAnswer,
     table_answer_make,

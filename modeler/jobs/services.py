@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.jobs.recovery import job_is_lost, lost_job_fail
 from modeler.jobs.reviews import review_key, review_stored
 from modeler.jobs.tasks import simulate_design

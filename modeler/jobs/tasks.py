@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django_tasks import task
 
+from modeler.jobs.proposals import key_proposal_run
 from modeler.jobs.runner import run_job
-from modeler.proposals import key_proposal_run
 
 
 @task()
@@ -16,7 +16,7 @@ def simulate_design(job_id: int) -> None:
 
 @task()
 def propose_keys(project_id: int, version: int, keep: list[str]) -> None:
-    """Key proposals for a project's revision (`modeler.proposals`)."""
+    """Key proposals for a project's revision (`modeler.jobs.proposals`)."""
     key_proposal_run(project_id=project_id, version=version, keep=keep)
 
 

@@ -23,7 +23,7 @@ from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from modeler.database import DATABASE_LOST, connections_drop
+from modeler.infra.database import DATABASE_LOST, connections_drop
 from modeler.jobs.fairness import CANDIDATES, claim_order
 from modeler.jobs.recovery import lost_tasks_fail
 

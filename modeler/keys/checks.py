@@ -12,7 +12,8 @@ import itertools
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from modeler.design import Attribute, Design, Entity, KeyTemplate, Table
+from modeler.design.model import Attribute, Design, Entity, KeyTemplate, Table
+from modeler.design.problems import Problem
 from modeler.keys.collisions import check_key_collisions
 from modeler.keys.condition import ConditionSyntaxError, parse_condition
 from modeler.keys.lengths import max_key_bytes
@@ -23,7 +24,6 @@ from modeler.keys.template import (
     TemplateSyntaxError,
     parse_template,
 )
-from modeler.problems import Problem
 
 PARTITION_KEY_MAX_BYTES = 2048
 SORT_KEY_MAX_BYTES = 1024

@@ -24,7 +24,8 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from modeler.design import Design, Entity, KeyAttribute
+from modeler.design.model import Design, Entity, KeyAttribute
+from modeler.design.problems import Problem
 from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
 from modeler.keys.overlap import Token, common_value, template_tokens
 from modeler.keys.template import (
@@ -34,7 +35,6 @@ from modeler.keys.template import (
     TemplateSyntaxError,
     parse_template,
 )
-from modeler.problems import Problem
 
 # Pairs of entities compared per index: plenty for every pair of a design
 # whose entities share prefixes in groups of dozens.

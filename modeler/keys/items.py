@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from modeler.design import Design
+from modeler.design.model import Design
 from modeler.keys.condition import Comparison, Condition, parse_condition
 from modeler.keys.template import MissingValueError, parse_template
 

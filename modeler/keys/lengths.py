@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from modeler.design import Attribute, Entity
+from modeler.design.model import Attribute, Entity
 from modeler.keys.template import Literal, Placeholder, Template
 
 # Kinds whose values are plain ASCII, so a character is a byte.

@@ -16,16 +16,11 @@ from django.conf import settings
 from django.core.management.base import CommandError
 
 from modeler.conversion import design_from_project, project_design_queryset
-from modeler.design import Design
+from modeler.design.model import Design
+from modeler.design.problems import Problem
 from modeler.designfile import ReadResult, read_design
-from modeler.exporters.design_files import (
-    YAML,
-    DesignFile,
-    read_design_source,
-    source_kind,
-)
-from modeler.exporters.tables_import import TableChoice
-from modeler.problems import Problem
+from modeler.importers.sources import YAML, DesignFile, read_design_source, source_kind
+from modeler.importers.tables import TableChoice
 
 
 def _read_bytes(path: str) -> bytes:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.review.evidence import Evidence, partition_home
 from modeler.review.fetch_back import fetch_back
 from modeler.review.prices import (

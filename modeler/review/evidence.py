@@ -14,7 +14,7 @@ from itertools import repeat
 from operator import is_not, itemgetter
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.size import item_size, value_size
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal

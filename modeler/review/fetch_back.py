@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from modeler.parameters import placeholders
+from modeler.design.parameters import placeholders
 from modeler.review.evidence import Evidence
 
 BATCH_GET_KEYS = 100

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.review.checks.capacity import check_capacity
 from modeler.review.checks.indexes import check_indexes
 from modeler.review.checks.items import check_items

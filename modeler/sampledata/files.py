@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.errors import ValidationException
 from modeler.engine.size import MAX_ITEM_SIZE, item_size
 from modeler.engine.types import (
@@ -25,7 +25,7 @@ from modeler.engine.types import (
     item_to_json_wire,
     type_of,
 )
-from modeler.import_budget import (
+from modeler.importers.budget import (
     ImportLimitError,
     check_cpu,
     check_nesting,

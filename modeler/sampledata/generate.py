@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys import MissingValueError, key_renderer
 from modeler.sampledata.values import (
     OMIT,

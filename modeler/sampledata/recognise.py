@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.types import item_from_wire
 from modeler.keys import Template, parse_template
 from modeler.keys.template import Literal

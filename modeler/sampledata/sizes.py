@@ -1,5 +1,5 @@
 """How many bytes a design's sample data takes, from the design alone,
-before any item is made: `modeler.limits` holds it to SAMPLE_MAX_BYTES as
+before any item is made: `modeler.design_check.limits` holds it to SAMPLE_MAX_BYTES as
 it holds the number of items to SAMPLE_MAX_ITEMS.
 
 Most values are a few bytes and are counted so. What makes sample data
@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
 from modeler.sampledata.generate import MAX_ITEMS, _scale_for, planned_counts

@@ -29,7 +29,7 @@ from decimal import Decimal
 from random import Random
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.types import BinarySet, NumberSet, StringSet
 from modeler.keys import MissingValueError, TemplateSyntaxError, parse_template
 from modeler.sampledata.faker_arguments import value_size_problem

@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from modeler.design import Design
+from modeler.design.model import Design
 from modeler.simulation.simulate import Simulation
 
 MAX_ENTRIES = 4

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys import parse_template
 
 # A read that examines more than this many items per item it returns is a

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.types import SET_TYPES, binaries_as_base64, number, to_wire
 from modeler.keys import parse_template
 

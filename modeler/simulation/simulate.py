@@ -24,12 +24,12 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import pattern_parameters, placeholders
 from modeler.engine.client import Client
 from modeler.engine.expressions import parse_condition
 from modeler.engine.types import item_from_wire, item_to_wire, number, number_text
 from modeler.keys import parse_template
-from modeler.parameters import pattern_parameters, placeholders
 from modeler.sampledata import Dataset, generate, with_own_items
 from modeler.simulation.expectations import (
     Lookups,

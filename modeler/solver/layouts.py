@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys.checks import numbers_of_one_length
 from modeler.keys.template import Literal, parse_template
 from modeler.solver.needs import Need, Relations, is_parameter

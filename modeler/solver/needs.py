@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys.template import parse_template
 
 # The generators whose every value is its own: an attribute made by one of

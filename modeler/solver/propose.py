@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.types import item_from_wire, item_to_wire
 from modeler.keys.items import key_renderer
 from modeler.keys.template import MissingValueError, parse_template

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.solver.propose import Alternative, Proposal
 
 

@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.review.evidence import attribute_cardinality
 from modeler.solver.layouts import KeyPlan, Keys, Layout
 from modeler.solver.needs import Need, Relations, is_parameter

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from modeler import services
+from modeler.services import history as history_services
 
 register = template.Library()
 
@@ -17,5 +17,7 @@ def undo_bar(context: template.Context) -> dict[str, Any]:
     access = context["access"]
     state = None
     if access.can_write:
-        state = services.undo_state(project=access.project, user=context["user"])
+        state = history_services.undo_state(
+            project=access.project, user=context["user"]
+        )
     return {"project": access.project, "access": access, "state": state}

@@ -65,5 +65,7 @@ def print_strips(svg: str) -> SafeString:
         ),
     )
     return format_html(
-        '{}<div class="print-strips" data-print-strips>{}</div>', mark_safe(svg), strips  # noqa: S308
+        '{}<div class="print-strips" data-print-strips>{}</div>',
+        mark_safe(svg),
+        strips,  # noqa: S308
     )

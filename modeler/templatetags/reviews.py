@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from modeler import review_sessions
+from modeler.services import reviews as review_sessions
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 """Signing up, with a confirmed address; resetting a password; the account
 page, which changes the password or the address (confirmed by a link
 mailed to the new one). Logging in and out are Django's own views (see
-modeler/urls.py), logins guarded by django-axes with modeler.throttles'
+modeler/urls/__init__.py), logins guarded by django-axes with modeler.infra.throttles'
 rules; the reset is Django's too, held to the account email limits."""
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from django.views.decorators.http import (
     require_POST,
 )
 
-from modeler import accounts, throttles
-from modeler.forms import EmailChangeForm, PasswordChangeForm, SignupForm
-from modeler.mail import MailError
+from modeler.forms.accounts import EmailChangeForm, PasswordChangeForm, SignupForm
+from modeler.infra import throttles
+from modeler.infra.mail import MailError
+from modeler.services import accounts
 from modeler.views.statuses import INVALID
 
 

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
-from modeler import design as d
 from modeler import diagrams
-from modeler.diagram_forms import CollectionsForm, DiagramForm
+from modeler.design import model as d
+from modeler.forms.diagrams import CollectionsForm, DiagramForm
 from modeler.jobs import services as jobs
 from modeler.jobs.collections import (
     CollectionsQuestion,
@@ -27,7 +27,7 @@ from modeler.jobs.collections import (
     collections_source,
 )
 from modeler.jobs.files import file_open
-from modeler.jobs.loaded import TableAnswer
+from modeler.jobs.loaded_tables import TableAnswer
 from modeler.selectors import ProjectAccess
 from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for

@@ -24,10 +24,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import push_url, retarget, trigger_client_event
 
-from modeler import design as d
-from modeler.database import DATABASE_LOST, connections_drop
-from modeler.design_check import check_design
-from modeler.design_edits import (
+from modeler.design import model as d
+from modeler.design.edits import (
     DesignEdit,
     EditError,
     IndexAdd,
@@ -37,13 +35,15 @@ from modeler.design_edits import (
     TableUpdate,
     index_dependants,
 )
+from modeler.design.problems import Problem
+from modeler.design_check import check_design
 from modeler.editor.forms import IndexForm, TableForm, VersionedForm
 from modeler.editor.services import EditRefused, Saved, design_edit, part_problems
-from modeler.forms import VersionForm
+from modeler.forms.projects import VersionForm
+from modeler.infra.database import DATABASE_LOST, connections_drop
 from modeler.presenters import their_versions
-from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
-from modeler.services import EditConflict, StaleVersionError
+from modeler.services.projects import EditConflict, StaleVersionError
 from modeler.views.statuses import INVALID, STALE, UNAVAILABLE, gone
 from modeler.views.workspace import design_for as load
 

@@ -13,15 +13,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import push_url, reswap, retarget
 
-from modeler import design as d
-from modeler.design_check import GENERATOR_KINDS, check_design, generator_problems
-from modeler.design_edits import (
+from modeler.design import model as d
+from modeler.design.edits import (
     EditError,
     EntityAdd,
     EntityRemove,
     EntityUpdate,
     entity_dependants,
 )
+from modeler.design.problems import Problem
+from modeler.design_check import GENERATOR_KINDS, check_design, generator_problems
 from modeler.editor.forms import (
     EntityCreateForm,
     EntityForm,
@@ -37,7 +38,6 @@ from modeler.editor.forms.generator import (
 from modeler.editor.preview import entity_preview as build_preview
 from modeler.editor.preview import example_values, sample_values
 from modeler.editor.services import Saved, part_problems
-from modeler.problems import Problem
 from modeler.sampledata.values import default_generator
 from modeler.selectors import ProjectAccess
 from modeler.views.editor import (

@@ -12,21 +12,21 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from modeler import design as d
 from modeler import presenters
-from modeler.design_check import check_design
-from modeler.design_edits import (
+from modeler.design import model as d
+from modeler.design.edits import (
     AccessPatternAdd,
     AccessPatternMove,
     AccessPatternRemove,
     AccessPatternUpdate,
     DesignEdit,
 )
+from modeler.design.problems import Problem
+from modeler.design_check import check_design
 from modeler.editor.forms import PatternForm, pattern_draft
 from modeler.editor.preview import pattern_preview as build_preview
 from modeler.editor.preview import pattern_previews
 from modeler.editor.services import Saved, part_problems
-from modeler.problems import Problem
 from modeler.selectors import ProjectAccess
 from modeler.views.editor import (
     edited,

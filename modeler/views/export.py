@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.exporters.cfnlint import LintResult, lint_template
 from modeler.exporters.formats import EXPORT_FORMATS, ExportError, ExportFormat
 from modeler.exporters.highlight import highlight
@@ -23,7 +23,7 @@ from modeler.exporters.snippets import (
     python_module,
     shell_script,
 )
-from modeler.forms import ExportOptionsForm
+from modeler.forms.export import ExportOptionsForm
 from modeler.jobs import services as jobs
 from modeler.models import Project, SimulationJob
 from modeler.views.workspace import design_for

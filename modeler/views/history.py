@@ -17,14 +17,17 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from modeler import design as d
-from modeler import selectors, services
+from modeler import selectors
+from modeler.design import model as d
 from modeler.designfile import dump_design
 from modeler.history.diff import consequences, design_diff, diff_text
 from modeler.jobs import services as jobs
 from modeler.models import Presence, Revision
 from modeler.presenters import key_map_rows
-from modeler.services import EditConflict, HistoryError
+from modeler.services import history as history_services
+from modeler.services import projects as project_services
+from modeler.services.history import HistoryError
+from modeler.services.projects import EditConflict
 from modeler.templatetags.history import undo_bar as undo_bar_context
 
 
@@ -51,7 +54,7 @@ def _revert(request: HttpRequest, project_id: int, *, redo: bool) -> HttpRespons
     if not form.is_valid():
         messages.error(request, "The page sent no change to take back; reload it.")
         return _back(request, project_id)
-    run = services.revision_redo if redo else services.revision_undo
+    run = history_services.revision_redo if redo else history_services.revision_undo
     try:
         revision = run(
             project=access.project,
@@ -62,7 +65,7 @@ def _revert(request: HttpRequest, project_id: int, *, redo: bool) -> HttpRespons
         messages.error(request, str(exc))
     except EditConflict as exc:
         messages.error(request, f"Not {'redone' if redo else 'undone'}: {exc.message}")
-    except services.LimitError as exc:
+    except project_services.LimitError as exc:
         messages.error(request, f"Not {'redone' if redo else 'undone'}: {exc}.")
     else:
         word = "Redid" if redo else "Undid"
@@ -162,7 +165,7 @@ def revision_label(request: HttpRequest, project_id: int, number: int) -> HttpRe
         messages.error(request, "A revision's name is at most 200 characters.")
         return redirect("history-page", project_id=project_id)
     try:
-        revision = services.revision_label_set(
+        revision = history_services.revision_label_set(
             project=access.project, number=number, label=form.cleaned_data["label"]
         )
     except HistoryError as exc:
@@ -183,12 +186,12 @@ def revision_restore(
         user=request.user, project_id=project_id, write=True
     )
     try:
-        restored = services.revision_restore(
+        restored = history_services.revision_restore(
             project=access.project, user=request.user, number=number
         )
     except HistoryError as exc:
         raise Http404(str(exc)) from None
-    except services.LimitError as exc:
+    except project_services.LimitError as exc:
         messages.error(request, f"Revision {number} was not restored: {exc}.")
         return redirect("history-page", project_id=project_id)
     messages.success(

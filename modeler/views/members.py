@@ -13,10 +13,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from modeler import selectors, services
-from modeler.forms import InvitationForm, MemberRoleForm
-from modeler.mail import MailError
+from modeler import selectors
+from modeler.forms.members import InvitationForm, MemberRoleForm
+from modeler.infra.mail import MailError
 from modeler.models import Membership
+from modeler.services import members as member_services
 from modeler.views.statuses import INVALID
 
 
@@ -42,7 +43,7 @@ def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
     if inviting and invite.is_valid():
         email, chosen = invite.cleaned_data["email"], invite.cleaned_data["role"]
         try:
-            services.invitation_send(
+            member_services.invitation_send(
                 project=project,
                 email=email,
                 role=chosen,
@@ -65,7 +66,7 @@ def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
             return redirect("project-members", project_id=project_id)
     if write and not inviting and role.is_valid():
         member, chosen = role.cleaned_data["member"], role.cleaned_data["role"]
-        services.membership_set(project=project, user=member.user, role=chosen)
+        member_services.membership_set(project=project, user=member.user, role=chosen)
         messages.success(request, f"{member.user.get_username()} is now a {chosen}.")
         return redirect("project-members", project_id=project_id)
     return render(
@@ -80,7 +81,7 @@ def project_members(request: HttpRequest, project_id: int) -> HttpResponse:
             "invitations": project.invitations.order_by("email")
             if access.is_owner
             else (),
-            "invitation_days": services.INVITATION_DAYS,
+            "invitation_days": member_services.INVITATION_DAYS,
             "section": "members",
         },
         status=INVALID if write else 200,
@@ -95,7 +96,7 @@ def project_member_remove(
     access = selectors.project_get_for_user(
         user=request.user, project_id=project_id, owner_only=True
     )
-    username = services.membership_remove(
+    username = member_services.membership_remove(
         project=access.project, membership_id=membership_id
     )
     if username:
@@ -111,7 +112,7 @@ def project_invitation_cancel(
     access = selectors.project_get_for_user(
         user=request.user, project_id=project_id, owner_only=True
     )
-    email = services.invitation_cancel(
+    email = member_services.invitation_cancel(
         project=access.project, invitation_id=invitation_id
     )
     if email:
@@ -122,11 +123,13 @@ def project_invitation_cancel(
 @login_required
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
-    invitation = services.invitation_get(token=token)
+    invitation = member_services.invitation_get(token=token)
     if invitation is None:
         return render(request, "modeler/invitation-invalid.html", status=404)
     if request.method == "POST":
-        project = services.invitation_accept(invitation=invitation, user=request.user)
+        project = member_services.invitation_accept(
+            invitation=invitation, user=request.user
+        )
         messages.success(request, f"You joined {project.name}.")
         return redirect("project-detail", project_id=project.pk)
     return render(request, "modeler/invitation.html", {"invitation": invitation})

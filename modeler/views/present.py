@@ -23,9 +23,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from modeler import design as d
 from modeler import presenters, selectors
 from modeler.conversion import design_from_revision
+from modeler.design import model as d
 from modeler.jobs import services as jobs
 from modeler.jobs.recovery import job_is_lost
 from modeler.models import PatternResult, ReviewSession, SimulationJob

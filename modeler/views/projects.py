@@ -12,12 +12,18 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from modeler import presenters, review_sessions, selectors, services
+from modeler import presenters, selectors
 from modeler.design_check import check_design
 from modeler.designfile import dump_design
-from modeler.dynamodb import EndpointError, make_client
 from modeler.examples import example, examples
-from modeler.forms import DesignImportForm, LiveTableImportForm, ProjectCreateForm
+from modeler.forms.projects import (
+    DesignImportForm,
+    LiveTableImportForm,
+    ProjectCreateForm,
+)
+from modeler.infra.dynamodb import EndpointError, make_client
+from modeler.services import projects as project_services
+from modeler.services import reviews as review_sessions
 from modeler.views.statuses import INVALID
 
 # Projects a page of the list shows: an import of many tables, or years of
@@ -31,7 +37,7 @@ def _render_list(
     create_form: ProjectCreateForm | None = None,
     import_form: DesignImportForm | None = None,
     import_problems: tuple = (),
-    import_outcome: services.ImportOutcome | None = None,
+    import_outcome: project_services.ImportOutcome | None = None,
     live_form: LiveTableImportForm | None = None,
     live_problems: tuple = (),
     status: int = 200,
@@ -67,10 +73,10 @@ def project_create(request: HttpRequest) -> HttpResponse:
     form = ProjectCreateForm(request.POST)
     if not form.is_valid():
         return _render_list(request, create_form=form, status=INVALID)
-    design = services.new_design(
+    design = project_services.new_design(
         name=form.cleaned_data["name"], description=form.cleaned_data["description"]
     )
-    project = services.project_create(owner=request.user, design=design)
+    project = project_services.project_create(owner=request.user, design=design)
     messages.success(request, f"Created {project.name}.")
     return redirect("project-detail", project_id=project.pk)
 
@@ -82,7 +88,7 @@ def project_from_example(request: HttpRequest, slug: str) -> HttpResponse:
     chosen = example(slug)
     if chosen is None:
         raise Http404("No such example")
-    project = services.project_from_example(owner=request.user, example=chosen)
+    project = project_services.project_from_example(owner=request.user, example=chosen)
     messages.success(request, f"Copied the example {project.name} into your projects.")
     return redirect("project-detail", project_id=project.pk)
 
@@ -94,7 +100,7 @@ def project_import(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_list(request, import_form=form, status=INVALID)
     upload = request.FILES.get("file")
-    outcome = services.project_import(
+    outcome = project_services.project_import(
         owner=request.user,
         source=form.source,
         name=form.cleaned_data["name"],
@@ -143,7 +149,7 @@ def project_import_table(request: HttpRequest) -> HttpResponse:
         "region": settings.AWS_REGION,
     }
     try:
-        outcome = services.project_import_live_table(
+        outcome = project_services.project_import_live_table(
             owner=request.user,
             client=make_client(**where),
             scaling_client=make_client(**where, service="application-autoscaling"),
@@ -247,7 +253,7 @@ def project_delete(request: HttpRequest, project_id: int) -> HttpResponse:
     project = access.project
     if request.method == "POST":
         name = project.name
-        services.project_delete(project=project)
+        project_services.project_delete(project=project)
         messages.success(request, f"Deleted {name}.")
         return redirect("project-list")
     design = selectors.project_design(project=project)

@@ -20,12 +20,11 @@ from django.views.decorators.http import (
     require_POST,
 )
 
-from modeler import design as d
-from modeler.forms import ProposeKeysForm, VersionForm
+from modeler.design import model as d
+from modeler.forms.projects import ProposeKeysForm, VersionForm
 from modeler.history import elements
 from modeler.history.diff import DesignDiff, design_diff
-from modeler.presenters import key_map_rows
-from modeler.proposals import (
+from modeler.jobs.proposals import (
     ProposalChanged,
     ProposalMissing,
     ProposalRefused,
@@ -36,8 +35,9 @@ from modeler.proposals import (
     key_proposal_state,
     proposal_digest,
 )
+from modeler.presenters import key_map_rows
 from modeler.selectors import ProjectAccess
-from modeler.services import StaleVersionError
+from modeler.services.projects import StaleVersionError
 from modeler.solver import Alternative, Proposal
 from modeler.solver.report import headline, key_map, verdict
 from modeler.views.editor import is_partial, render_section, section_context

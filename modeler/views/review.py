@@ -19,16 +19,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from modeler import design as d
-from modeler import selectors, services
-from modeler.forms import VersionForm
-from modeler.forms_review import CostSettingsForm, money_text
+from modeler import selectors
+from modeler.design import model as d
+from modeler.forms.prices import CostSettingsForm, money_text
+from modeler.forms.projects import VersionForm
 from modeler.jobs import services as jobs
 from modeler.models import Project, SimulationJob
 from modeler.review import SEVERITIES, Finding, Location, Review
 from modeler.review.prices import BYTES_PER_GB, Prices
 from modeler.selectors import ProjectAccess
-from modeler.services import SettingsChanged
+from modeler.services import prices as price_services
+from modeler.services.prices import SettingsChanged
 from modeler.views.statuses import INVALID, STALE
 from modeler.views.workspace import design_for
 
@@ -212,7 +213,7 @@ def review_prices(request: HttpRequest, project_id: int) -> HttpResponse:
     if not form.is_valid():
         return _render(request, access, design, form=form, status=INVALID)
     try:
-        services.project_cost_settings_set(
+        price_services.project_cost_settings_set(
             project=access.project,
             prices=form.cleaned_data["prices"],
             stored_items=form.cleaned_data["stored_items"],
@@ -248,7 +249,7 @@ def review_prices_reset(request: HttpRequest, project_id: int) -> HttpResponse:
     form = VersionForm(request.POST)
     version = form.cleaned_data["version"] if form.is_valid() else -1
     try:
-        services.project_cost_settings_reset(
+        price_services.project_cost_settings_reset(
             project=access.project, version=version, author=request.user
         )
     except SettingsChanged as exc:

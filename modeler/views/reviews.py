@@ -20,16 +20,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from modeler import diagrams, presenters, selectors
-from modeler import review_sessions as sessions
 from modeler.conversion import design_from_revision
-from modeler.forms import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
+from modeler.forms.reviews import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
 from modeler.jobs import services as jobs
 from modeler.jobs.collections import (
     CollectionsQuestion,
     collections_answer,
     collections_kept,
 )
-from modeler.jobs.loaded import TableAnswer
+from modeler.jobs.loaded_tables import TableAnswer
 from modeler.models import (
     ReviewComment,
     ReviewSession,
@@ -38,6 +37,7 @@ from modeler.models import (
     SimulationJob,
 )
 from modeler.presenters import key_map_rows
+from modeler.services import reviews as sessions
 from modeler.views.statuses import INVALID
 
 State = SimulationJob.State

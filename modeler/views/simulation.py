@@ -20,10 +20,10 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import retarget
 
-from modeler import design as d
-from modeler import services
-from modeler.design_edits import TooManyItemsError
-from modeler.forms import SampleItemsImportForm, SampleSeedForm, VersionForm
+from modeler.design import model as d
+from modeler.design.edits import TooManyItemsError
+from modeler.forms.projects import VersionForm
+from modeler.forms.simulation import SampleItemsImportForm, SampleSeedForm
 from modeler.jobs import services as jobs
 from modeler.jobs.files import file_open
 from modeler.jobs.samplefiles import sample_file_answer
@@ -33,6 +33,8 @@ from modeler.sampledata import (
     ItemsFileError,
 )
 from modeler.selectors import ProjectAccess
+from modeler.services import projects as project_services
+from modeler.services import sample_data as sample_services
 from modeler.views.statuses import INVALID
 from modeler.views.workspace import design_for
 
@@ -230,19 +232,19 @@ def simulation_seed(request: HttpRequest, project_id: int) -> HttpResponse:
     if form.is_valid():
         seed = form.cleaned_data["seed"]
         try:
-            services.sample_seed_set(
+            sample_services.sample_seed_set(
                 project=access.project,
                 seed=seed,
                 version=form.cleaned_data["version"],
                 author=request.user,
             )
-        except services.EditConflict as exc:
+        except project_services.EditConflict as exc:
             form.add_error(None, exc.message)
             stale = True
-        except services.StaleVersionError as exc:
+        except project_services.StaleVersionError as exc:
             form.add_error(None, str(exc))
             stale = True
-        except services.LimitError as exc:
+        except project_services.LimitError as exc:
             form.add_error(
                 "seed",
                 f"From seed {seed}, {exc}. Pick another seed, or lower a count "
@@ -265,7 +267,7 @@ def simulation_items_import(request: HttpRequest, project_id: int) -> HttpRespon
     stale = False
     if form.is_valid():
         try:
-            read, stored = services.sample_items_import(
+            read, stored = sample_services.sample_items_import(
                 project=access.project,
                 design=design,
                 text=form.cleaned_data["file"],
@@ -284,10 +286,10 @@ def simulation_items_import(request: HttpRequest, project_id: int) -> HttpRespon
             )
         except TooManyItemsError as exc:
             form.add_error(None, f"Nothing was imported. {exc}")
-        except services.EditConflict as exc:
+        except project_services.EditConflict as exc:
             form.add_error(None, f"Nothing was imported. {exc.message}")
             stale = True
-        except services.StaleVersionError as exc:
+        except project_services.StaleVersionError as exc:
             form.add_error(None, f"Nothing was imported. {exc}")
             stale = True
         else:
@@ -317,14 +319,14 @@ def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpRespon
         messages.error(request, "Nothing was removed: reload the page and try again.")
         return redirect("simulation-page", project_id=project_id)
     try:
-        removed = services.sample_items_remove(
+        removed = sample_services.sample_items_remove(
             project=access.project,
             version=form.cleaned_data["version"],
             author=request.user,
         )
-    except services.EditConflict as exc:
+    except project_services.EditConflict as exc:
         messages.error(request, f"Nothing was removed. {exc.message}")
-    except services.StaleVersionError as exc:
+    except project_services.StaleVersionError as exc:
         messages.error(request, f"Nothing was removed. {exc}")
     else:
         messages.success(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from modeler import design as d
 from modeler import selectors
+from modeler.design import model as d
 from modeler.selectors import ProjectAccess
 
 

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import OperationalError
 from playwright.sync_api import expect
 
-from modeler import services
+from modeler.services import projects as project_services
 from tests.browser.conftest import _watched_page
 from tests.views.conftest import example_design, stored_design
 
@@ -33,7 +33,7 @@ def test_a_save_during_a_database_restart_keeps_the_input(
     browser, live_server, debug, monkeypatch
 ):
     owner = User.objects.create_user("ada", password=PASSWORD)
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("order-management")
     )
     problems: list[str] = []
@@ -47,7 +47,7 @@ def test_a_save_during_a_database_restart_keeps_the_input(
 
     # The save meets the restart: the form comes back, as typed, saying so.
     with monkeypatch.context() as restarting:
-        restarting.setattr(services, "project_edit", _dropped)
+        restarting.setattr(project_services, "project_edit", _dropped)
         page.click("text=Save table")
         expect(page.locator(".form-alert")).to_contain_text(UNREACHABLE)
     expect(page.locator("#id_ttl_attribute")).to_have_value("expiresAt")

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from modeler import services
 from modeler.designfile import read_design
+from modeler.services import projects as project_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +35,7 @@ def test_a_review_session_walks_the_key_map_collections_and_diagrams(
 ):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     _log_in(page, "ada", "correct-horse-battery")
     page.goto(f"/projects/{project.pk}/")
 
@@ -106,7 +106,7 @@ def test_a_review_session_walks_the_key_map_collections_and_diagrams(
 def test_diagrams_zoom_fit_and_pan(page) -> None:
     owner = User.objects.create_user("zoe", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     _log_in(page, "zoe", "correct-horse-battery")
     page.goto(f"/projects/{project.pk}/diagrams/?kind=overview")
     svg = page.locator("[data-diagram] svg")

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from modeler import services
 from modeler.designfile import read_design
+from modeler.services import projects as project_services
 from tests.views.conftest import stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,7 +31,7 @@ def _project_of(page: Page, username: str, example: str):  # type: ignore[no-unt
     """A project of the example owned by a new user, signed in on `page`."""
     owner = User.objects.create_user(username, password="correct-horse-battery")
     design = read_design((EXAMPLES / f"{example}.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     page.goto("/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", "correct-horse-battery")

@@ -185,16 +185,17 @@ def test_sections_at_1024_px_and_read_only_for_viewers(page: Page, screenshot) -
     editor's forms disabled."""
     from django.contrib.auth.models import User
 
-    from modeler import services
     from modeler.models import Role
+    from modeler.services import members as member_services
+    from modeler.services import projects as project_services
     from tests.views.conftest import example_design
 
     owner = User.objects.create_user("owner", password="correct-horse-battery")
     viewer = User.objects.create_user("viewer", password="correct-horse-battery")
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("order-management")
     )
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    member_services.membership_set(project=project, user=viewer, role=Role.VIEWER)
     page.set_viewport_size({"width": 1024, "height": 800})
     page.goto("/login/")
     page.fill("#id_username", "viewer")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from modeler import design as d
+from modeler.design import model as d
 from tests.browser.test_editor_details_journey import _project_of, _shot
 from tests.views.conftest import stored_design
 

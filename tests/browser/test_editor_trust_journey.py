@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from modeler import services
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design, stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,7 +29,7 @@ def _log_in(page: Page, username: str) -> None:
 
 def _project(username: str = "lin"):
     owner = User.objects.create_user(username, password=PASSWORD)
-    return services.project_create(
+    return project_services.project_create(
         owner=owner, design=example_design("order-management")
     )
 
@@ -171,7 +172,7 @@ def test_two_people_edit_at_once(page: Page, other_page: Page, screenshot) -> No
 
     project = _project("ann")
     bob = User.objects.create_user("bob", password=PASSWORD)
-    services.membership_set(project=project, user=bob, role=Role.EDITOR)
+    member_services.membership_set(project=project, user=bob, role=Role.EDITOR)
     ann, other = page, other_page
     _log_in(ann, "ann")
     _log_in(other, "bob")
@@ -417,7 +418,7 @@ def test_presence_and_saves_by_others_are_announced(
 
     project = _project("ann")
     bob = User.objects.create_user("bob", password=PASSWORD)
-    services.membership_set(project=project, user=bob, role=Role.EDITOR)
+    member_services.membership_set(project=project, user=bob, role=Role.EDITOR)
     _log_in(page, "ann")
     _log_in(other_page, "bob")
     page.goto(f"/projects/{project.pk}/entities/Customer/")

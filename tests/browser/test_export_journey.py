@@ -13,10 +13,10 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from modeler import services
 from modeler.conversion import design_from_project
 from modeler.designfile import read_design
 from modeler.models import Project
+from modeler.services import projects as project_services
 from tests.exporters.helpers import EXAMPLES_DIR as EXAMPLES
 from tests.exporters.helpers import FIXTURES
 
@@ -36,7 +36,7 @@ def _log_in(page, username: str, password: str) -> None:
 def test_import_a_workbench_model_and_export_it(page, screenshot):
     ada = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    orders = services.project_create(owner=ada, design=design)
+    orders = project_services.project_create(owner=ada, design=design)
     _log_in(page, "ada", "correct-horse-battery")
 
     page.set_input_files("#id_file", str(FIXTURES / "ChatSystemSchema.json"))
@@ -95,7 +95,7 @@ def test_the_terraform_export_imports_back_as_the_same_table(page, screenshot):
     the file from the project list: the new project has the same table."""
     ada = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "device-telemetry.yaml").read_bytes()).design
-    telemetry = services.project_create(owner=ada, design=design)
+    telemetry = project_services.project_create(owner=ada, design=design)
     _log_in(page, "ada", "correct-horse-battery")
 
     page.goto(f"/projects/{telemetry.pk}/export/?format=terraform")

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from modeler import services
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design, stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,7 +20,7 @@ PASSWORD = "correct-horse-battery"
 
 def test_history_compare_name_and_restore(page: Page, screenshot) -> None:
     owner = User.objects.create_user("ines", password=PASSWORD)
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("order-management")
     )
     original = stored_design(project).entity("Customer").description

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page
 
-from modeler import services
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -98,7 +98,7 @@ _BROKEN_PLACEHOLDERS = """() => {
 @pytest.mark.parametrize(("debug", "widths"), LAYOUTS, indirect=["debug"])
 def test_every_section_fits(page: Page, screenshot, widths: tuple[int, ...]) -> None:
     owner = User.objects.create_user("lin", password=PASSWORD)
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("order-management")
     )
     page.goto("/login/")
@@ -135,7 +135,7 @@ def test_every_section_prints_without_clipping(page: Page, screenshot) -> None:
     """The print stylesheet: no page wider than the paper, no box that
     clips its content (a printed scroll box hides rows), for every section."""
     owner = User.objects.create_user("lin", password=PASSWORD)
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("order-management")
     )
     page.goto("/login/")

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from modeler import services
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design, stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,7 +22,7 @@ PROPOSE_TIMEOUT_MS = 60_000
 
 def test_propose_compare_and_adopt_the_first(page: Page, screenshot) -> None:
     owner = User.objects.create_user("grace", password=PASSWORD)
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("social-graph")
     )
     page.goto("/login/")

@@ -11,9 +11,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from modeler import services
 from modeler.designfile import read_design
 from modeler.models import ReviewSettings
+from modeler.services import projects as project_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ def test_review_findings_costs_and_prices(page, screenshot):
     assert "{expires: {from: readingAt, days: 30}}" in text
     text = text.replace("days: 30}", "days: 400}")
     design = read_design(text).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
 
     page.goto("/login/")
     page.fill("#id_username", "ada")

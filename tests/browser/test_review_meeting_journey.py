@@ -15,9 +15,11 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
-from modeler import design as d
-from modeler import services
+from modeler.design import model as d
 from modeler.models import Role
+from modeler.services import history as history_services
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design, stored_design, with_roots
 from tests.views.test_history_services import _describe, _rename
 
@@ -41,12 +43,12 @@ def _team(design: d.Design | None = None):
     editor = User.objects.create_user("ed", "ed@example.com", PASSWORD)
     viewer = User.objects.create_user("vi", "vi@example.com", PASSWORD)
     dee = User.objects.create_user("dee", "", PASSWORD)
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=design or with_roots(example_design("order-management"), 3)
     )
-    services.membership_set(project=project, user=editor, role=Role.EDITOR)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
-    services.membership_set(project=project, user=dee, role=Role.VIEWER)
+    member_services.membership_set(project=project, user=editor, role=Role.EDITOR)
+    member_services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    member_services.membership_set(project=project, user=dee, role=Role.VIEWER)
     return project, owner, editor, viewer
 
 
@@ -235,7 +237,7 @@ def test_every_slide_of_the_reviews_revision_fits_the_screen(
     # The design moves on after the review opened: the deck stays revision 1's.
     design = stored_design(project)
     renamed = dataclasses.replace(design.access_patterns[0], name="Renamed later")
-    services.project_save_design(
+    project_services.project_save_design(
         project=project,
         design=dataclasses.replace(
             design, access_patterns=(renamed, *design.access_patterns[1:])
@@ -333,7 +335,7 @@ def test_pages_print_without_controls_blank_pages_or_broken_words(
     page: Page, screenshot
 ) -> None:
     project, owner, editor, _ = _team()
-    services.revision_label_set(project=project, number=1, label="first")
+    history_services.revision_label_set(project=project, number=1, label="first")
     for n in range(3):
         _describe(project, editor, "Customer", f"Change {n}")
     # A4's width: what the printout lays out.

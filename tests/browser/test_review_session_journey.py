@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from modeler import services
 from modeler.models import Role
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,10 +32,10 @@ def _log_in(page: Page, username: str) -> None:
 def test_a_whole_review(page: Page, other_page: Page, screenshot) -> None:
     owner = User.objects.create_user("olga", password=PASSWORD)
     member = User.objects.create_user("mo", password=PASSWORD)
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("order-management")
     )
-    services.membership_set(project=project, user=member, role=Role.VIEWER)
+    member_services.membership_set(project=project, user=member, role=Role.VIEWER)
     _log_in(page, "olga")
     _log_in(other_page, "mo")
 

@@ -14,11 +14,11 @@ from django.contrib.auth.models import User
 from django.db import connections
 from playwright.sync_api import expect
 
-from modeler import services
 from modeler.designfile import read_design
 from modeler.jobs import runner
 from modeler.jobs.worker import Worker
 from modeler.models import SimulationJob
+from modeler.services import projects as project_services
 from tests.views.conftest import stored_design
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,7 +47,7 @@ def test_every_pattern_of_an_example_passes_and_shows_its_request(
 ):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     patterns = len(design.access_patterns)
 
     _log_in(page, "ada", "correct-horse-battery")
@@ -85,7 +85,7 @@ def test_every_pattern_of_an_example_passes_and_shows_its_request(
 def test_another_seed_and_own_items_rerun_the_patterns(worker, page, screenshot):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "social-graph.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     patterns = len(design.access_patterns)
     _log_in(page, "ada", "correct-horse-battery")
     page.goto(f"/projects/{project.pk}/simulation/")
@@ -228,7 +228,7 @@ def test_the_simulation_runs_in_the_background_with_its_progress(
 ):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     patterns = len(design.access_patterns)
     _log_in(page, "ada", "correct-horse-battery")
 
@@ -274,7 +274,7 @@ def test_a_simulation_is_cancelled_and_run_again(
 ):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "social-graph.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     patterns = len(design.access_patterns)
     _log_in(page, "ada", "correct-horse-battery")
     page.goto(f"/projects/{project.pk}/simulation/")
@@ -318,7 +318,7 @@ def test_the_review_sections_fill_in_when_the_job_has_reviewed(
 ):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     _log_in(page, "ada", "correct-horse-battery")
 
     # No request reviews: the Review page shows the job's progress and asks
@@ -358,7 +358,7 @@ def test_item_collections_and_their_diagram_come_from_the_worker(
 ):
     owner = User.objects.create_user("ada", password="correct-horse-battery")
     design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     _log_in(page, "ada", "correct-horse-battery")
 
     page.goto(f"/projects/{project.pk}/collections/")

@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from xml.etree import ElementTree
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.simulation import Simulation
 

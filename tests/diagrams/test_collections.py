@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.diagrams import Collections, UnknownIndexError, collections_for
 from modeler.simulation import Simulation
 from tests.diagrams.helpers import example, simulation

@@ -10,7 +10,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.diagrams import (
     Collections,
     collections_dot,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.diagrams import key_map, pattern_map, run_verdicts
 from modeler.simulation import Verdict
 from tests.diagrams.helpers import example, hostile, simulation

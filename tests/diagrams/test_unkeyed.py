@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.diagrams import key_map, pattern_map
 from modeler.diagrams.dot import overview_dot
 from tests.diagrams.helpers import example

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.editor.forms import parse_generator
 from modeler.editor.forms.generator import KINDS, GeneratorPickerForm
 

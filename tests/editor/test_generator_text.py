@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.editor.forms import generator_text, parse_generator
 
 GENERATORS = [

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.exporters.snippets import PatternSnippet, pattern_snippets
 from modeler.simulation.cache import cached_simulation

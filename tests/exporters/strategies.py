@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.problems import has_errors
 from modeler.design_check import check_design
-from modeler.problems import has_errors
 
 _NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{2,20}", fullmatch=True)
 _ATTRIBUTE = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,12}", fullmatch=True)

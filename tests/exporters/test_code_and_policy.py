@@ -10,7 +10,7 @@ import shlex
 import pytest
 from botocore.exceptions import ClientError
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.exporters.iam import PolicyError, iam_policy, tenant_attribute
 from modeler.exporters.snippets import pattern_snippets, python_module, shell_script
 from modeler.simulation.simulate import Simulation

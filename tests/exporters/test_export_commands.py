@@ -15,9 +15,9 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from modeler import services
 from modeler.designfile import read_design
 from modeler.models import Project
+from modeler.services import projects as project_services
 from tests.exporters.helpers import EXAMPLES, FIXTURES, ROOT, example
 
 ORDERS = [p for p in EXAMPLES if p.stem == "order-management"][0]
@@ -63,7 +63,7 @@ def test_cloudformation_and_cli_json_describe_the_example(tmp_path):
 
 
 def test_export_a_project_to_a_file(owner, tmp_path):
-    project = services.project_create(owner=owner, design=example(ORDERS))
+    project = project_services.project_create(owner=owner, design=example(ORDERS))
     path = tmp_path / "orders.tf"
     stdout, stderr = run(
         "export_design", str(project.pk), "--format", "terraform", "-o", str(path)

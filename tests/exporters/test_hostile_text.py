@@ -28,7 +28,7 @@ import pytest
 import yaml
 from lark import Token
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.exporters.cfnlint import lint_template
 from modeler.exporters.formats import EXPORT_FORMATS

@@ -18,10 +18,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from modeler import import_budget
-from modeler.exporters.design_files import DesignFile, read_design_source
-from modeler.exporters.workbench_infer import _kind_names, key_shape_groups
-from modeler.import_budget import ImportLimits
+from modeler.importers import budget as import_budget
+from modeler.importers.budget import ImportLimits
+from modeler.importers.sources import DesignFile, read_design_source
+from modeler.importers.workbench_infer import _kind_names, key_shape_groups
 from modeler.models import Project
 from tests.exporters import hostile_files as hostile
 

@@ -11,12 +11,13 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.exporters.cloudformation import (
     export_cloudformation_json,
     export_cloudformation_yaml,
 )
-from modeler.exporters.design_files import (
+from modeler.exporters.terraform import export_terraform
+from modeler.importers.sources import (
     CLOUDFORMATION,
     NOSQL_WORKBENCH,
     TERRAFORM,
@@ -24,7 +25,6 @@ from modeler.exporters.design_files import (
     read_design_source,
     source_kind,
 )
-from modeler.exporters.terraform import export_terraform
 from tests.exporters.helpers import EXAMPLES, FIXTURES, example
 from tests.exporters.strategies import designs
 

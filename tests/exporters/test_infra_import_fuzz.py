@@ -11,12 +11,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from modeler.design.problems import SEVERITIES, has_errors
 from modeler.exporters.cloudformation import template
-from modeler.exporters.cloudformation_import import TemplateLoader
-from modeler.exporters.design_files import read_design_source
 from modeler.exporters.terraform import export_terraform
-from modeler.exporters.terraform_import import BLOCKS
-from modeler.problems import SEVERITIES, has_errors
+from modeler.importers.cloudformation import TemplateLoader
+from modeler.importers.sources import read_design_source
+from modeler.importers.terraform import BLOCKS
 from tests.exporters.helpers import EXAMPLES, example
 from tests.exporters.test_infra_import import TEMPLATE, TERRAFORM_FILE
 from tests.test_designfile_fuzz import VALUES, paths, replaced

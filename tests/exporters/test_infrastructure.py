@@ -15,7 +15,7 @@ import yaml
 from cfnlint.api import ManualArgs, lint
 from hypothesis import HealthCheck, given, settings
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.exporters.cfnlint import lint_template
 from modeler.exporters.cli import create_table_input, follow_up_commands
 from modeler.exporters.cloudformation import (

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
-from modeler import design as d
-from modeler.design import thaw
+from modeler.design import model as d
+from modeler.design.model import thaw
 from modeler.designfile import dump_design, entity_document, read_design
 from modeler.engine.types import item_from_wire
 from modeler.exporters.nosql_workbench import (
@@ -22,7 +22,7 @@ from modeler.exporters.nosql_workbench import (
     export_workbench,
     workbench_model,
 )
-from modeler.exporters.workbench_import import looks_like_workbench, read_workbench
+from modeler.importers.workbench import looks_like_workbench, read_workbench
 from modeler.sampledata.recognise import EntityRecogniser
 from tests.exporters.helpers import EXAMPLES, FIXTURES, WORKBENCH_FIXTURES, example
 from tests.exporters.strategies import designs

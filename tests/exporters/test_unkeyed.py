@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.exporters.iam import PolicyError, iam_policy

@@ -10,7 +10,7 @@ import pytest
 
 from modeler.designfile import dump_design, read_design
 from modeler.exporters.nosql_workbench import export_workbench
-from modeler.exporters.workbench_import import read_workbench
+from modeler.importers.workbench import read_workbench
 from tests.exporters.helpers import WORKBENCH_FIXTURES
 
 

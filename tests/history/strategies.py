@@ -1,6 +1,6 @@
 """Hypothesis strategies for any value of the design model, built from the
 dataclasses' type hints (as the codec reads them), so that a field added to
-`modeler.design` is covered without a change here."""
+`modeler.design.model` is covered without a change here."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from modeler import design as d
+from modeler.design import model as d
 
 _TEXT = st.text(max_size=8)
 _JSON = st.recursive(

@@ -9,7 +9,7 @@ import json
 import pytest
 from hypothesis import given
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.history import codec
 from modeler.history.elements import with_uids
 from tests.history.strategies import designs

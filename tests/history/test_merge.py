@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from modeler import design as d
-from modeler import design_edits as edits
+from modeler.design import edits
+from modeler.design import model as d
 from modeler.history.elements import ITEMS, TABLE, changed, summary, with_uids
 from modeler.history.merge import Conflict, rebase, revert
 from tests.views.conftest import example_design

@@ -14,14 +14,15 @@ import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from modeler import selectors, services
+from modeler import selectors
 from modeler.conversion import design_from_project
-from modeler.design import Design, Traffic
+from modeler.design.model import Design, Traffic
 from modeler.jobs import services as jobs
 from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.reviews import forget_reviews
 from modeler.models import PatternResult, SimulationJob
 from modeler.sampledata import generate
+from modeler.services import projects as project_services
 from modeler.simulation import cache as simulation_cache
 from modeler.simulation.cache import forget_simulations
 from tests.views.conftest import example_design, logged_in, with_roots
@@ -74,7 +75,7 @@ def test_the_worker_runs_a_queued_job_and_stores_every_result(
     queued, owner, order_design
 ):
     design = with_roots(order_design, 3)
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
 
     page = client.get(f"/projects/{project.pk}/simulation/").content.decode()
@@ -121,7 +122,7 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     # The database's cache, as the web and worker processes share it.
     settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     review_page = f"/projects/{project.pk}/review/"
     findings = f"/projects/{project.pk}/findings/patterns/"
@@ -178,7 +179,7 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
 ):
     settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     page_url = f"/projects/{project.pk}/collections/?entity=Customer"
     diagram_url = f"/projects/{project.pk}/diagrams/?kind=collections"
@@ -232,7 +233,7 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
             *edited.access_patterns[1:],
         ),
     )
-    services.project_save_design(
+    project_services.project_save_design(
         project=project, design=edited, version=1, author=owner, summary="traffic"
     )
     page, diagram, _ = visit()
@@ -246,7 +247,7 @@ def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
 ):
     settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     url = f"/projects/{project.pk}/simulation/sample-data.jsonl"
 
@@ -278,7 +279,7 @@ def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
     assert len(written) == 1
 
     # A description edited: the same data, the same file, at once.
-    services.project_save_design(
+    project_services.project_save_design(
         project=project,
         design=dataclasses.replace(design, description="Edited"),
         version=1,
@@ -299,7 +300,9 @@ def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
     queued, owner, order_design, settings, only_the_worker
 ):
     settings.CACHES = DATABASE_CACHES
-    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    project = project_services.project_create(
+        owner=owner, design=with_roots(order_design, 3)
+    )
     client = logged_in(owner)
     png = f"/projects/{project.pk}/diagrams/diagram.png?kind=collections&scale=2"
     none = f"/projects/{project.pk}/diagrams/diagram.png?kind=collections&pk=nothing"
@@ -334,9 +337,9 @@ def test_a_worker_that_let_the_table_go_says_how_far_it_is_in_loading_it_again(
     queued, owner, order_design, settings, monkeypatch
 ):
     settings.CACHES = DATABASE_CACHES
-    monkeypatch.setattr("modeler.jobs.loaded.PROGRESS_SECONDS", 0)
+    monkeypatch.setattr("modeler.jobs.loaded_tables.PROGRESS_SECONDS", 0)
     design = with_roots(order_design, 3)
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     page_url = f"/projects/{project.pk}/collections/"
     client.get(page_url)
@@ -372,7 +375,9 @@ def test_a_worker_that_let_the_table_go_says_how_far_it_is_in_loading_it_again(
 def test_a_collections_diagram_opened_first_starts_the_job_for_its_visitor(
     queued, owner, order_design, only_the_worker
 ):
-    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    project = project_services.project_create(
+        owner=owner, design=with_roots(order_design, 3)
+    )
 
     url = f"/projects/{project.pk}/diagrams/?kind=collections"
 
@@ -386,7 +391,9 @@ def test_a_collections_diagram_opened_first_starts_the_job_for_its_visitor(
 def test_item_collections_say_why_the_simulation_loaded_no_data(
     queued, owner, order_design
 ):
-    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    project = project_services.project_create(
+        owner=owner, design=with_roots(order_design, 3)
+    )
     client = logged_in(owner)
     page_url = f"/projects/{project.pk}/collections/"
     client.get(page_url)
@@ -405,13 +412,13 @@ def test_jobs_of_versions_saved_over_before_a_worker_came_are_skipped(
     queued, owner, order_design
 ):
     design = with_roots(order_design, 3)
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     simulation = f"/projects/{project.pk}/simulation/"
     client.get(simulation)
     for version in (1, 2):  # two quick edits, each page seen
         design = dataclasses.replace(design, description=f"Edit {version}")
-        services.project_save_design(
+        project_services.project_save_design(
             project=project,
             design=design,
             version=version,
@@ -437,7 +444,7 @@ def test_jobs_of_versions_saved_over_before_a_worker_came_are_skipped(
     revision = project.revisions.get(number=1)
     again = jobs.simulation_job_for(
         project=project,
-        design=services.project_revision_design(project=project, number=1),
+        design=project_services.project_revision_design(project=project, number=1),
         user=owner,
         revision=revision,
     )
@@ -499,7 +506,9 @@ def test_with_redis_the_review_reaches_the_pages_through_it(
             "LOCATION": redis_url,
         }
     }
-    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    project = project_services.project_create(
+        owner=owner, design=with_roots(order_design, 3)
+    )
     client = logged_in(owner)
     page = client.get(f"/projects/{project.pk}/review/").content.decode()
     assert "The design review is made with the simulation" in page
@@ -517,7 +526,9 @@ def test_keys_are_proposed_by_the_worker_and_adopted_from_what_it_kept(
     queued, owner, order_design, settings, monkeypatch
 ):
     settings.CACHES = DATABASE_CACHES
-    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    project = project_services.project_create(
+        owner=owner, design=with_roots(order_design, 3)
+    )
     client = logged_in(owner)
     url = f"/projects/{project.pk}/propose-keys/"
 
@@ -539,7 +550,7 @@ def test_keys_are_proposed_by_the_worker_and_adopted_from_what_it_kept(
     def no_solver(*args, **kwargs):
         raise AssertionError("adopting ran the solver again")
 
-    monkeypatch.setattr("modeler.proposals.propose", no_solver)
+    monkeypatch.setattr("modeler.jobs.proposals.propose", no_solver)
     adopted = client.post(f"{url}1/adopt/", {"version": 1})
     assert adopted.status_code == 302
     project.refresh_from_db()
@@ -547,7 +558,7 @@ def test_keys_are_proposed_by_the_worker_and_adopted_from_what_it_kept(
 
 
 def test_progress_is_stored_while_the_worker_runs(queued, owner, order_design):
-    project = services.project_create(owner=owner, design=order_design)
+    project = project_services.project_create(owner=owner, design=order_design)
     # The design as every process reads it (the views' `design_for`).
     design = design_from_project(project)
     job = jobs.simulation_job_for(project=project, design=design, user=owner)
@@ -576,7 +587,9 @@ def test_progress_is_stored_while_the_worker_runs(queued, owner, order_design):
 def test_a_job_cancelled_before_a_worker_takes_it_never_runs(
     queued, owner, order_design
 ):
-    project = services.project_create(owner=owner, design=with_roots(order_design, 3))
+    project = project_services.project_create(
+        owner=owner, design=with_roots(order_design, 3)
+    )
     job = jobs.simulation_job_for(
         project=project, design=with_roots(order_design, 3), user=owner
     )

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 QUEUE_JOB = """
 import dataclasses
 from django.contrib.auth.models import User
-from modeler import services
+from modeler.services import projects as services
 from modeler.conversion import design_from_project
 from modeler.jobs import services as jobs
 from tests.views.conftest import example_design, with_roots

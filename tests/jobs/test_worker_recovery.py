@@ -17,13 +17,13 @@ from django.core.management import call_command
 from django.db import OperationalError, connection
 from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
-from modeler import services
 from modeler.conversion import design_from_project
 from modeler.jobs import fairness, recovery, runner
 from modeler.jobs import services as jobs
 from modeler.jobs.collections import CollectionsQuestion
 from modeler.jobs.tasks import draw_collections, write_sample_file
 from modeler.models import SimulationJob
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design, logged_in, with_roots
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,7 +62,7 @@ def _work(*options: str) -> None:
 def _project(owner, design, name: str = ""):
     if name:
         design = dataclasses.replace(design, name=name)
-    return services.project_create(owner=owner, design=design)
+    return project_services.project_create(owner=owner, design=design)
 
 
 def _job(project, owner) -> SimulationJob:
@@ -322,7 +322,7 @@ def test_quick_edits_cost_their_project_no_turn(queued, owner, small_design):
     design = small_design
     for version in (1, 2):
         design = dataclasses.replace(design, description=f"Edit {version}")
-        services.project_save_design(
+        project_services.project_save_design(
             project=edited, design=design, version=version, author=owner
         )
         jobs_of_edits.append(_job(edited, owner))

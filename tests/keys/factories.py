@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from modeler.design import (
+from modeler.design.model import (
     Attribute,
     Design,
     Entity,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from modeler.design import Design
+from modeler.design.model import Design
 from modeler.designfile import read_design
 from modeler.review import Review, review_design
 from modeler.review.prices import DOCUMENTED_PRICES, Prices

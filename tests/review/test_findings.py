@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.review import review_design
 from tests.review.helpers import codes, design_from, only, review, review_of
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from modeler import import_budget
 from modeler.engine.types import BinarySet, NumberSet, StringSet
+from modeler.importers import budget as import_budget
 from modeler.sampledata import (
     ItemsFileError,
     generate,

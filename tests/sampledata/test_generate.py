@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from modeler import limits
+from modeler.design_check import limits
 from modeler.sampledata import MAX_ITEMS, SampleDataError, generate, write_jsonl
 from modeler.sampledata.generate import forget_kept_items
 from tests.sampledata.helpers import design_from, example, one_attribute
@@ -201,7 +201,7 @@ def test_a_table_key_over_an_undeclared_attribute_names_the_entity():
     entity = design.entities[0]
     import dataclasses
 
-    from modeler import design as d
+    from modeler.design import model as d
 
     broken = dataclasses.replace(
         design,

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.types import NumberSet, StringSet
 from modeler.sampledata import SampleDataError, default_generator, generate
 from tests.sampledata.helpers import design_from, one_attribute

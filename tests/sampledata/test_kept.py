@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.sampledata import generate
 from tests.sampledata.helpers import example

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.sampledata import SampleDataError, generate
 from modeler.simulation import Simulation
 from modeler.simulation.simulate import NO_KEY_YET

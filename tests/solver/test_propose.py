@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 from django.core.management import CommandError, call_command
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.designfile import dump_design, read_design
 from modeler.solver import Proposal, propose, strip_keys
 from modeler.solver.report import key_map

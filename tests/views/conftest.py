@@ -12,11 +12,13 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from modeler import design as d
-from modeler import selectors, services
-from modeler.design import Design, freeze
+from modeler import selectors
+from modeler.design import model as d
+from modeler.design.model import Design, freeze
 from modeler.designfile import read_design
 from modeler.models import Project, Role
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 
 EXAMPLES = Path(settings.BASE_DIR) / "examples"
 
@@ -59,9 +61,9 @@ def project_with_members(
 ) -> Project:
     """A project of this design owned by `owner`, with `editor` and
     `viewer` as members."""
-    project = services.project_create(owner=owner, design=design)
-    services.membership_set(project=project, user=editor, role=Role.EDITOR)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    project = project_services.project_create(owner=owner, design=design)
+    member_services.membership_set(project=project, user=editor, role=Role.EDITOR)
+    member_services.membership_set(project=project, user=viewer, role=Role.VIEWER)
     return project
 
 
@@ -79,7 +81,7 @@ def stored_design(project: Project) -> Design:
 def store_own_items(project: Project, items: list[dict]) -> None:
     """Give the project these items of the user's own, as a new revision."""
     design = stored_design(project)
-    services.project_save_design(
+    project_services.project_save_design(
         project=project,
         design=dataclasses.replace(
             design,

@@ -1,5 +1,5 @@
 """Account email is limited per client address and per recipient, and the
-forms answer the same past the limits (modeler/throttles.py)."""
+forms answer the same past the limits (modeler/infra/throttles.py)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def accounts(db) -> list[User]:
 def test_resets_to_one_account_stop_at_the_recipient_limit(
     accounts, mailoutbox, settings, caplog
 ):
-    with caplog.at_level("WARNING", logger="modeler.throttles"):
+    with caplog.at_level("WARNING", logger="modeler.infra.throttles"):
         answers = [
             _reset("user0@example.com", f"198.51.100.{n}").status_code
             for n in range(10)

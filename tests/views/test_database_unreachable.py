@@ -14,8 +14,8 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import Client
 
-from modeler import services
 from modeler.models import Project
+from modeler.services import projects as project_services
 from tests.views.conftest import stored_design
 from tests.views.test_editor_edits import HTMX, _url, table_data
 
@@ -31,7 +31,7 @@ def _dropped(*args, **kwargs):
 def test_a_save_that_meets_the_database_going_away_keeps_the_input(
     owner_client: Client, project: Project, monkeypatch, htmx
 ):
-    monkeypatch.setattr(services, "project_edit", _dropped)
+    monkeypatch.setattr(project_services, "project_edit", _dropped)
     data = table_data(project, ttl_attribute="expiresAt")
 
     response = owner_client.post(
@@ -51,7 +51,7 @@ def test_a_save_that_meets_the_database_going_away_keeps_the_input(
 def test_a_move_that_meets_the_database_going_away_says_so(
     editor_client: Client, project: Project, monkeypatch
 ):
-    monkeypatch.setattr(services, "project_edit", _dropped)
+    monkeypatch.setattr(project_services, "project_edit", _dropped)
 
     response = editor_client.post(
         _url("editor-index-move", project, "GSI2"),
@@ -144,7 +144,7 @@ def test_a_save_whose_connection_the_server_ends_answers_with_the_form(
         dbname=database["NAME"],
         autocommit=True,
     )
-    real_edit = services.project_edit
+    real_edit = project_services.project_edit
 
     def after_a_restart(**kwargs):
         with connection.cursor() as cursor:
@@ -153,7 +153,7 @@ def test_a_save_whose_connection_the_server_ends_answers_with_the_form(
         other.execute("SELECT pg_terminate_backend(%s, 10000)", [pid])
         return real_edit(**kwargs)
 
-    monkeypatch.setattr(services, "project_edit", after_a_restart)
+    monkeypatch.setattr(project_services, "project_edit", after_a_restart)
     try:
         response = owner_client.post(
             _url("editor-table-update", project),

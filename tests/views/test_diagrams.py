@@ -12,11 +12,12 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client
 
-from modeler import diagrams, services
-from modeler.design import Design
+from modeler import diagrams
+from modeler.design.model import Design
 from modeler.diagrams.cache import clear
 from modeler.models import Project
 from modeler.sampledata import SampleDataError
+from modeler.services import sample_data as sample_services
 from tests.diagrams.helpers import hostile
 from tests.views.conftest import logged_in, project_with_members, stored_design
 
@@ -368,7 +369,7 @@ def test_diagrams_are_rendered_once_per_design_content(
     owner_client.get(_url(project, "diagrams/?kind=overview"))
     assert calls == ["svg", "svg"]
     # A new design content draws anew.
-    services.sample_seed_set(
+    sample_services.sample_seed_set(
         project=project, seed=99, version=project.version, author=None
     )
     owner_client.get(url)
@@ -414,7 +415,7 @@ def test_sample_data_that_cannot_be_made_is_explained(
     # The simulation job loads the table for every section; the worker
     # that draws collections loads it again if it has dropped it.
     monkeypatch.setattr("modeler.jobs.runner.cached_simulation", refuse)
-    monkeypatch.setattr("modeler.jobs.loaded.cached_simulation", refuse)
+    monkeypatch.setattr("modeler.jobs.loaded_tables.cached_simulation", refuse)
     response = viewer_client.get(_url(project, path))
     assert response.status_code == 200
     assert message in _html(response)

@@ -14,10 +14,11 @@ from django.conf import settings
 from django.http import QueryDict
 from django.test import Client
 
-from modeler import services
 from modeler.designfile import read_design
 from modeler.editor.forms import EntityForm, PatternForm
 from modeler.models import Project, Role
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design
 from tests.views.test_editor_edits import (
     HTMX,
@@ -254,11 +255,11 @@ def test_invalid_sample_settings_are_refused_beside_the_field(
 
 @pytest.fixture
 def social(owner, editor, viewer) -> Project:
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=example_design("social-graph")
     )
-    services.membership_set(project=project, user=editor, role=Role.EDITOR)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    member_services.membership_set(project=project, user=editor, role=Role.EDITOR)
+    member_services.membership_set(project=project, user=viewer, role=Role.VIEWER)
     return project
 
 

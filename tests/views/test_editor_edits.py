@@ -12,12 +12,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from modeler import design as d
-from modeler import design_check, selectors, services
-from modeler.design import Design
+from modeler import design_check, selectors
+from modeler.design import model as d
+from modeler.design.model import Design
 from modeler.editor.forms import EntityForm, IndexForm, PatternForm, TableForm
-from modeler.exporters.workbench_import import read_workbench
+from modeler.importers.workbench import read_workbench
 from modeler.models import Project
+from modeler.services import projects as project_services
 from tests.exporters.helpers import EXAMPLES, example
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -858,7 +859,7 @@ def test_a_key_named_in_a_nosql_workbench_model_keeps_its_name(
     # key and survives a save of the entity, so that the export writes it.
     model = (WORKBENCH / "GamePlayerProfilesSchema.json").read_bytes()
     (design,) = read_workbench(model).designs
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     page = owner_client.get(_url("editor-entity", project, "Items"))
     assert "named <code>ITEMS#ItemID</code> in NoSQL Workbench" in page.content.decode()
     data = entity_data(project, "Items", **{"key-SK-template": "ITEM#{itemsId:03d}"})
@@ -875,7 +876,7 @@ def test_a_key_named_in_a_nosql_workbench_model_keeps_its_name(
 @pytest.mark.django_db
 def test_table_and_gsi_auto_scaling_are_set_in_their_forms(owner_client: Client, owner):
     design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     page = owner_client.get(_url("editor-table", project)).content.decode()
     assert "From the capacity to 10 times it (default)" in page
     data = table_data(
@@ -911,7 +912,7 @@ def test_auto_scaling_cooldowns_and_scale_in_are_set_in_the_form(
     owner_client: Client, owner
 ):
     design = example([p for p in EXAMPLES if p.stem == "device-telemetry"][0])
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     data = table_data(
         project,
         auto_scaling="custom",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.models import Project
 from tests.views.test_editor_edits import HTMX, _design, _url, pattern_data
 

@@ -11,8 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from modeler import services
 from modeler.models import Project
+from modeler.services import projects as project_services
 from tests.views.conftest import example_design
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -88,7 +88,9 @@ def test_sections_read_in_a_fixed_number_of_queries(
 ) -> None:
     """Session, user, project with its design (prefetched), role: the same
     count for the order-management example as for the smaller social graph."""
-    small = services.project_create(owner=owner, design=example_design("social-graph"))
+    small = project_services.project_create(
+        owner=owner, design=example_design("social-graph")
+    )
     large = _queries(owner_client, _url(name, project))
     assert large == _queries(owner_client, _url(name, small))
     assert large <= 12

@@ -13,10 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils.html import escape
 
-from modeler import design as d
-from modeler import services
+from modeler.design import model as d
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.models import Project
+from modeler.services import projects as project_services
 from tests.exporters.helpers import FIXTURES
 from tests.views.conftest import logged_in
 
@@ -152,7 +152,7 @@ def test_code_per_pattern_has_python_and_cli_with_copy_buttons(project, viewer_c
 def test_user_text_is_escaped_in_every_preview(owner, order_design, owner_client):
     table = dataclasses.replace(order_design.table, tags=(("note", SCRIPT),))
     design = dataclasses.replace(order_design, table=table, name=f"X {SCRIPT}")
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     for name in FORMATS:
         page = html(owner_client.get(url(project, f"?format={name}")))
         assert SCRIPT not in page, name
@@ -307,7 +307,7 @@ def test_a_design_saved_with_a_broken_template_says_why_there_is_no_model(
     design = dataclasses.replace(
         order_design, entities=(broken, *order_design.entities[1:])
     )
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     response = owner_client.get(url(project, "?format=nosql-workbench"))
     assert response.status_code == 200
     assert "No model: entities.Customer.keys.PK: unclosed" in html(response)
@@ -321,7 +321,7 @@ def test_an_lsi_saved_without_its_sort_key_gives_a_message_not_an_error(
     table = dataclasses.replace(
         order_design.table, indexes=(*order_design.table.indexes, lsi)
     )
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=dataclasses.replace(order_design, table=table)
     )
     response = owner_client.get(url(project, "?format=terraform"))
@@ -356,7 +356,7 @@ def test_every_option_of_a_format_is_a_field_of_the_page_and_a_flag_of_the_comma
 def test_the_tenant_switch_names_the_designs_tenant_attribute(owner):
     from tests.exporters.test_code_and_policy import tenant_design
 
-    project = services.project_create(owner=owner, design=tenant_design())
+    project = project_services.project_create(owner=owner, design=tenant_design())
     client = logged_in(owner)
     page = html(client.get(url(project, "?format=iam-policy")))
     assert 'name="tenant"' in page

@@ -10,11 +10,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from modeler import design as d
-from modeler import selectors, services
-from modeler.design_edits import EntityUpdate
+from modeler import selectors
+from modeler.design import model as d
+from modeler.design.edits import EntityUpdate
 from modeler.editor.services import design_edit
 from modeler.models import Revision
+from modeler.services import history as history_services
+from modeler.services import projects as project_services
 from tests.views.conftest import stored_design
 
 
@@ -38,13 +40,17 @@ def _rename(project, user, entity: str, new: str):
 
 
 def _undo(project, user):
-    state = services.undo_state(project=project, user=user)
-    return services.revision_undo(project=project, user=user, number=state.undo.number)
+    state = history_services.undo_state(project=project, user=user)
+    return history_services.revision_undo(
+        project=project, user=user, number=state.undo.number
+    )
 
 
 def _redo(project, user):
-    state = services.undo_state(project=project, user=user)
-    return services.revision_redo(project=project, user=user, number=state.redo.number)
+    state = history_services.undo_state(project=project, user=user)
+    return history_services.revision_redo(
+        project=project, user=user, number=state.redo.number
+    )
 
 
 @pytest.mark.django_db
@@ -64,30 +70,30 @@ def test_every_save_is_a_revision_with_author_time_and_summary(project, owner):
 
 @pytest.mark.django_db
 def test_a_new_project_has_nothing_to_undo(project, owner):
-    state = services.undo_state(project=project, user=owner)
+    state = history_services.undo_state(project=project, user=owner)
     assert (state.undo, state.redo) == (None, None)
-    with pytest.raises(services.HistoryError, match="no change to undo"):
-        services.revision_undo(project=project, user=owner, number=1)
+    with pytest.raises(history_services.HistoryError, match="no change to undo"):
+        history_services.revision_undo(project=project, user=owner, number=1)
 
 
 @pytest.mark.django_db
 def test_undo_and_redo_a_rename(project, owner, order_design):
     _rename(project, owner, "Order", "Purchase")
-    assert services.undo_state(project=project, user=owner).undo_label.startswith(
-        "Undo: renamed entity Order to Purchase"
-    )
+    assert history_services.undo_state(
+        project=project, user=owner
+    ).undo_label.startswith("Undo: renamed entity Order to Purchase")
 
     _undo(project, owner)
 
     assert stored_design(project) == order_design
-    state = services.undo_state(project=project, user=owner)
+    state = history_services.undo_state(project=project, user=owner)
     assert state.undo is None
     assert state.redo_label.startswith("Redo: renamed entity Order to Purchase")
 
     _redo(project, owner)
 
     assert stored_design(project).entity("Purchase") is not None
-    state = services.undo_state(project=project, user=owner)
+    state = history_services.undo_state(project=project, user=owner)
     assert state.undo_label.startswith("Undo: renamed entity Order to Purchase")
     assert state.redo is None
     kinds = [r.kind for r in selectors.revision_list(project=project)]
@@ -112,7 +118,7 @@ def test_undo_of_a_change_someone_changed_again_is_refused(project, owner, edito
     _describe(project, editor, "Customer", "editor's")
     before = project.revisions.count()
 
-    with pytest.raises(services.EditConflict) as raised:
+    with pytest.raises(project_services.EditConflict) as raised:
         _undo(project, owner)
 
     assert raised.value.message.startswith("editor changed entity Customer since")
@@ -126,7 +132,7 @@ def test_a_new_change_after_an_undo_clears_the_redo(project, owner):
     _undo(project, owner)
     _describe(project, owner, "Order", "two")
 
-    state = services.undo_state(project=project, user=owner)
+    state = history_services.undo_state(project=project, user=owner)
     assert state.redo is None
     assert state.undo_label == "Undo: changed entity Order (description)"
 
@@ -134,11 +140,11 @@ def test_a_new_change_after_an_undo_clears_the_redo(project, owner):
 @pytest.mark.django_db
 def test_an_undo_offered_by_an_older_page_is_refused(project, owner):
     _describe(project, owner, "Customer", "one")
-    offered = services.undo_state(project=project, user=owner).undo.number
+    offered = history_services.undo_state(project=project, user=owner).undo.number
     _describe(project, owner, "Order", "two")
 
-    with pytest.raises(services.HistoryError, match="latest change is now"):
-        services.revision_undo(project=project, user=owner, number=offered)
+    with pytest.raises(history_services.HistoryError, match="latest change is now"):
+        history_services.revision_undo(project=project, user=owner, number=offered)
 
 
 @pytest.mark.django_db
@@ -150,15 +156,17 @@ def test_fifty_five_changes_undo_back_to_the_start(project, owner, order_design)
         _undo(project, owner)
 
     assert stored_design(project) == order_design
-    assert services.undo_state(project=project, user=owner).undo is None
+    assert history_services.undo_state(project=project, user=owner).undo is None
 
 
 @pytest.mark.django_db
 def test_restore_brings_back_a_revision_as_a_new_one(project, owner, order_design):
     _rename(project, owner, "Order", "Purchase")
-    services.revision_label_set(project=project, number=1, label=" as imported ")
+    history_services.revision_label_set(
+        project=project, number=1, label=" as imported "
+    )
 
-    services.revision_restore(project=project, user=owner, number=1)
+    history_services.revision_restore(project=project, user=owner, number=1)
 
     assert stored_design(project) == order_design
     latest = selectors.revision_list(project=project)[0]
@@ -171,7 +179,7 @@ def test_restore_brings_back_a_revision_as_a_new_one(project, owner, order_desig
 def test_a_revision_keeps_unchanged_items_once(project, owner):
     item = d.freeze({"PK": {"S": "CUST#1"}, "SK": {"S": "PROFILE"}})
     design = stored_design(project)
-    services.project_save_design(
+    project_services.project_save_design(
         project=project,
         design=dataclasses.replace(
             design, sample_data=dataclasses.replace(design.sample_data, items=(item,))

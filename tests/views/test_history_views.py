@@ -8,7 +8,9 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from modeler import limits, services
+from modeler.design_check import limits
+from modeler.services import history as history_services
+from modeler.services import projects as project_services
 from tests.views.conftest import stored_design, with_roots
 from tests.views.test_history_services import _describe, _rename
 
@@ -25,7 +27,7 @@ def test_undo_and_redo_from_the_header(project, editor, editor_client: Client):
     url = f"/projects/{project.pk}/entities/"
     page = editor_client.get(url).content.decode()
     assert "Undo: renamed entity Order to Purchase" in page
-    number = services.undo_state(project=project, user=editor).undo.number
+    number = history_services.undo_state(project=project, user=editor).undo.number
 
     response = editor_client.post(
         f"/projects/{project.pk}/undo/", {"number": number}, HTTP_REFERER=url
@@ -38,7 +40,7 @@ def test_undo_and_redo_from_the_header(project, editor, editor_client: Client):
     assert stored_design(project).entity("Order") is not None
     page = editor_client.get(url).content.decode()
     assert "Redo: renamed entity Order to Purchase" in page
-    redo = services.undo_state(project=project, user=editor).redo.number
+    redo = history_services.undo_state(project=project, user=editor).redo.number
     response = editor_client.post(f"/projects/{project.pk}/redo/", {"number": redo})
     assert response["Location"] == f"/projects/{project.pk}/"  # no referer
     assert stored_design(project).entity("Purchase") is not None
@@ -47,7 +49,7 @@ def test_undo_and_redo_from_the_header(project, editor, editor_client: Client):
 @pytest.mark.django_db
 def test_a_stale_undo_button_changes_nothing(project, editor, editor_client: Client):
     _describe(project, editor, "Customer", "first")
-    stale = services.undo_state(project=project, user=editor).undo.number
+    stale = history_services.undo_state(project=project, user=editor).undo.number
     _describe(project, editor, "Customer", "second")
 
     response = editor_client.post(f"/projects/{project.pk}/undo/", {"number": stale})
@@ -68,7 +70,7 @@ def test_undo_of_what_someone_changed_since_is_refused(
     project, owner, editor, editor_client: Client
 ):
     _describe(project, editor, "Customer", "by the editor")
-    number = services.undo_state(project=project, user=editor).undo.number
+    number = history_services.undo_state(project=project, user=editor).undo.number
     _describe(project, owner, "Customer", "then by the owner")
 
     response = editor_client.post(f"/projects/{project.pk}/undo/", {"number": number})
@@ -95,7 +97,7 @@ def test_viewers_and_outsiders_cannot_undo(
     project, editor, viewer_client: Client, outsider_client: Client
 ):
     _describe(project, editor, "Customer", "described")
-    number = services.undo_state(project=project, user=editor).undo.number
+    number = history_services.undo_state(project=project, user=editor).undo.number
     page = viewer_client.get(f"/projects/{project.pk}/").content.decode()
     assert "data-undo" not in page
     for client, status in ((viewer_client, 403), (outsider_client, 404)):
@@ -113,7 +115,7 @@ def test_undo_needs_csrf_and_post(project, editor):
     client = Client(enforce_csrf_checks=True)
     client.force_login(editor)
     _describe(project, editor, "Customer", "described")
-    number = services.undo_state(project=project, user=editor).undo.number
+    number = history_services.undo_state(project=project, user=editor).undo.number
     assert (
         client.post(f"/projects/{project.pk}/undo/", {"number": number}).status_code
         == 403
@@ -267,13 +269,13 @@ def test_undo_and_restore_cannot_take_the_design_past_a_lowered_limit(
     saved; revision 2 has 3 customers (about a hundred items). Going back to
     revision 1 would grow the design past the limit: refused, as a save from
     the editor would be, and nothing is saved."""
-    services.project_save_design(
+    project_services.project_save_design(
         project=project,
         design=with_roots(stored_design(project), 3),
         version=1,
         author=editor,
     )
-    number = services.undo_state(project=project, user=editor).undo.number
+    number = history_services.undo_state(project=project, user=editor).undo.number
     refused = (
         "the sample data would hold 7,972 items; this workbench allows at most "
         "5,000 (setting SAMPLE_MAX_ITEMS)."

@@ -15,9 +15,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import HttpResponse
 from django.utils.html import escape
 
-from modeler import import_budget
-from modeler.exporters.design_files import read_design_source
-from modeler.import_budget import ImportLimits
+from modeler.importers import budget as import_budget
+from modeler.importers.budget import ImportLimits
+from modeler.importers.sources import read_design_source
 from modeler.models import Project, Revision
 from tests.exporters import hostile_files as hostile
 from tests.views.conftest import project_with_members, stored_design

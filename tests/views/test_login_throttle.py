@@ -1,5 +1,5 @@
 """Logging in under attack: who is refused, for how long, and who never is
-(modeler/throttles.py has the rules)."""
+(modeler/infra/throttles.py has the rules)."""
 
 from __future__ import annotations
 
@@ -164,13 +164,15 @@ def test_a_password_reset_lets_its_owner_in_from_the_paused_address(
 @pytest.mark.parametrize("rule", ["address", "username"])
 def test_each_rule_is_logged_without_who(owner, settings, caplog, rule):
     settings.LOGIN_ADDRESS_FAILURE_LIMIT = settings.LOGIN_ACCOUNT_FAILURE_LIMIT = 3
-    with caplog.at_level("WARNING", logger="modeler.throttles"):
+    with caplog.at_level("WARNING", logger="modeler.infra.throttles"):
         for number in range(3):
             if rule == "address":
                 _login(f"user{number}", "wrong", "198.51.100.7")
             else:
                 _login("owner", "wrong", f"198.51.100.{number}")
-    [line] = [r.getMessage() for r in caplog.records if r.name == "modeler.throttles"]
+    [line] = [
+        r.getMessage() for r in caplog.records if r.name == "modeler.infra.throttles"
+    ]
     assert line == (
         "Login paused for one username from one address: 3 failures "
         + (

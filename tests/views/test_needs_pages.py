@@ -11,9 +11,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from modeler import design as d
-from modeler import services
+from modeler.design import model as d
 from modeler.models import Project, Role
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 from modeler.simulation.simulate import NO_KEY_YET
 from tests.unkeyed import orders_of_a_customer_needs
 
@@ -32,8 +33,8 @@ PAGES = [
 
 
 def _project(owner: User, viewer: User, design: d.Design) -> Project:
-    project = services.project_create(owner=owner, design=design)
-    services.membership_set(project=project, user=viewer, role=Role.VIEWER)
+    project = project_services.project_create(owner=owner, design=design)
+    member_services.membership_set(project=project, user=viewer, role=Role.VIEWER)
     return project
 
 

@@ -12,9 +12,9 @@ import re
 import pytest
 from django.test import Client
 
-from modeler import design as d
-from modeler import services
+from modeler.design import model as d
 from modeler.models import SimulationJob
+from modeler.services import projects as project_services
 from tests.views.conftest import (
     project_with_members,
     stored_design,
@@ -103,7 +103,7 @@ def test_a_reviews_deck_is_of_its_revision_and_leads_back_to_it(
     design = stored_design(project)
     first = design.access_patterns[0]
     renamed = dataclasses.replace(first, name="Profile of a customer")
-    services.project_save_design(
+    project_services.project_save_design(
         project=project,
         design=dataclasses.replace(
             design, access_patterns=(renamed, *design.access_patterns[1:])

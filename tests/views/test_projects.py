@@ -19,11 +19,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.html import escape
 
-from modeler import selectors, services
-from modeler.design import Design
+from modeler import selectors
+from modeler.design.model import Design
 from modeler.design_check import check_design
 from modeler.designfile import read_design
 from modeler.models import Invitation, ItemSet, Membership, Project, Revision, Role
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
 from tests.views.conftest import stored_design
 
 ORDER_YAML = (settings.BASE_DIR / "examples" / "order-management.yaml").read_text()
@@ -79,8 +81,8 @@ def test_list_shows_shared_projects_with_their_owner(project, member, request):
 def test_list_shows_only_the_users_projects(
     project, outsider, outsider_client, owner_client
 ):
-    services.project_create(
-        owner=outsider, design=services.new_design(name="Secret plans")
+    project_services.project_create(
+        owner=outsider, design=project_services.new_design(name="Secret plans")
     )
 
     response = owner_client.get("/")
@@ -104,13 +106,13 @@ def test_list_queries_do_not_grow_with_the_projects(
     owner, outsider, owner_client, django_assert_max_num_queries
 ):
     for i in range(5):
-        services.project_create(
-            owner=owner, design=services.new_design(name=f"Mine {i}")
+        project_services.project_create(
+            owner=owner, design=project_services.new_design(name=f"Mine {i}")
         )
-        theirs = services.project_create(
-            owner=outsider, design=services.new_design(name=f"Shared {i}")
+        theirs = project_services.project_create(
+            owner=outsider, design=project_services.new_design(name=f"Shared {i}")
         )
-        services.membership_set(project=theirs, user=owner, role=Role.VIEWER)
+        member_services.membership_set(project=theirs, user=owner, role=Role.VIEWER)
 
     # The session, the user, the count of projects and a page of them with
     # their tables and owners.
@@ -126,8 +128,8 @@ def test_list_is_paged_with_real_links(
 ):
     monkeypatch.setattr("modeler.views.projects.PROJECTS_PER_PAGE", 2)
     for i in range(5):
-        services.project_create(
-            owner=owner, design=services.new_design(name=f"Project {i}")
+        project_services.project_create(
+            owner=owner, design=project_services.new_design(name=f"Project {i}")
         )
 
     first = _html(owner_client.get("/"))
@@ -512,7 +514,7 @@ def test_detail_shows_the_design(project, order_design, role, request):
 
 def test_detail_lists_the_design_check_problems(owner, owner_client, order_design):
     table = dataclasses.replace(order_design.table, name="x")
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=dataclasses.replace(order_design, table=table)
     )
 
@@ -540,7 +542,9 @@ def _bigger(design: Design, copies: int) -> Design:
 def test_detail_queries_do_not_grow_with_the_entities(
     project, owner, owner_client, order_design
 ):
-    bigger = services.project_create(owner=owner, design=_bigger(order_design, 4))
+    bigger = project_services.project_create(
+        owner=owner, design=_bigger(order_design, 4)
+    )
     assert len(stored_design(bigger).entities) == 15
     # Each process reads a revision's design from the database once (the
     # one that saved it too), then from memory.
@@ -582,8 +586,8 @@ def test_export_downloads_a_file_that_imports_to_the_same_design(
 
 
 def test_export_of_a_name_without_ascii_letters_is_called_design(owner, owner_client):
-    project = services.project_create(
-        owner=owner, design=services.new_design(name="日本語")
+    project = project_services.project_create(
+        owner=owner, design=project_services.new_design(name="日本語")
     )
 
     response = owner_client.get(f"/projects/{project.pk}/design.yaml")
@@ -838,10 +842,10 @@ def test_owner_removes_a_member(project, viewer, owner_client, viewer_client):
 def test_removing_a_membership_of_another_project_does_nothing(
     project, owner, outsider, viewer, owner_client
 ):
-    theirs = services.project_create(
-        owner=outsider, design=services.new_design(name="Theirs")
+    theirs = project_services.project_create(
+        owner=outsider, design=project_services.new_design(name="Theirs")
     )
-    services.membership_set(project=theirs, user=viewer, role=Role.EDITOR)
+    member_services.membership_set(project=theirs, user=viewer, role=Role.EDITOR)
     other = _membership(theirs, viewer)
     before = _state()
 

@@ -13,10 +13,10 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from modeler import services
-from modeler.design import Design
+from modeler.design.model import Design
+from modeler.jobs.proposals import key_proposal_run
 from modeler.models import Project, Revision
-from modeler.proposals import key_proposal_run
+from modeler.services import projects as project_services
 from modeler.simulation import Simulation
 from modeler.solver import propose
 from tests.views.conftest import (
@@ -39,7 +39,7 @@ def social_design() -> Design:
 
 @pytest.fixture
 def orders(owner: User, small_design: Design) -> Project:
-    return services.project_create(owner=owner, design=small_design)
+    return project_services.project_create(owner=owner, design=small_design)
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_proposals_are_read_back_once_made_and_never_made_by_reading(
 ):
     proposals = reverse("propose-keys-proposals", args=[social.pk])
     # Reading proposals nobody asked for runs no solver: it says so.
-    monkeypatch.setattr("modeler.proposals.propose", _no_solver)
+    monkeypatch.setattr("modeler.jobs.proposals.propose", _no_solver)
     html = _html(viewer_client.get(f"{proposals}?version=1", **HTMX))
     assert "These proposals are no longer kept: propose again." in html
     assert viewer_client.get(f"{proposals}?version=x").status_code == 404
@@ -214,7 +214,7 @@ def test_adopting_from_an_old_version_is_refused(
 ):
     owner_client.post(_url(social))
     renamed = dataclasses.replace(social_design, description="Changed since")
-    services.project_save_design(project=social, design=renamed, version=1)
+    project_services.project_save_design(project=social, design=renamed, version=1)
 
     response = owner_client.post(_adopt_url(social, 1), {"version": 1})
 
@@ -257,7 +257,7 @@ def test_user_text_is_escaped(owner: User, social_design: Design):
         social_design,
         access_patterns=(dataclasses.replace(first, name=SCRIPT), *rest),
     )
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = Client()
     client.force_login(owner)
 
@@ -274,7 +274,7 @@ def test_a_solver_failure_is_said_on_the_page(
     def broken(design: Design, **options):
         raise RuntimeError("no layout")
 
-    monkeypatch.setattr("modeler.proposals.propose", broken)
+    monkeypatch.setattr("modeler.jobs.proposals.propose", broken)
 
     response = owner_client.post(_url(social), **HTMX)
 

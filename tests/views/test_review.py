@@ -13,12 +13,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from modeler import limits, services
 from modeler.conversion import design_from_project
+from modeler.design_check import limits
 from modeler.designfile import read_design
 from modeler.jobs import runner
 from modeler.jobs.runner import forget_runs
 from modeler.models import Project, ReviewSettings, SimulationJob
+from modeler.services import projects as project_services
 from modeler.views.review import review_findings_by_location
 from tests.views.conftest import logged_in
 
@@ -283,7 +284,7 @@ access_patterns:
 
 def test_user_text_is_escaped_and_findings_link_to_their_pattern(owner: User):
     design = read_design(HOSTILE).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     html = _html(client.get(_page(project)))
     assert SCRIPT not in html
@@ -307,8 +308,8 @@ def test_findings_by_location_for_the_other_sections(project: Project):
 
 
 def test_a_new_project_without_patterns_says_what_the_review_needs(owner: User):
-    project = services.project_create(
-        owner=owner, design=services.new_design(name="Empty")
+    project = project_services.project_create(
+        owner=owner, design=project_services.new_design(name="Empty")
     )
     html = _html(logged_in(owner).get(_page(project)))
     assert "No findings yet." in html
@@ -323,7 +324,7 @@ def test_a_design_the_simulator_cannot_load_is_reviewed_without_it(owner: User):
     # Stored before the site's limit on sample items was lowered below it.
     with limits.configured(limits.DesignLimits(sample_items=10**8)):
         design = read_design(text).design
-    project = services.project_create(owner=owner, design=design)
+    project = project_services.project_create(owner=owner, design=design)
     html = _html(logged_in(owner).get(_page(project)))
     assert "Only what the design alone shows was checked" in html
     # Its job holds it to the limit as it is now, before making any item.

@@ -12,9 +12,9 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from modeler import review_sessions as sessions
-from modeler import services
 from modeler.models import ReviewComment, ReviewSession
+from modeler.services import history as history_services
+from modeler.services import reviews as sessions
 from tests.views.conftest import stored_design
 from tests.views.test_history_services import _describe, _rename
 from tests.views.test_review_sessions import _entity_id, _open
@@ -199,7 +199,7 @@ def test_restoring_the_approved_revision_is_not_a_change(
     assert "data-changed-since-approval" in viewer_client.get(overview).content.decode()
     assert "data-changed-since" in viewer_client.get(review).content.decode()
 
-    services.revision_restore(project=project, user=editor, number=1)
+    history_services.revision_restore(project=project, user=editor, number=1)
     project.refresh_from_db()
     assert project.version == 4
     assert (

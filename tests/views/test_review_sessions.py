@@ -323,7 +323,7 @@ def test_comments_on_a_key_template_and_an_attribute(
 ):
     import dataclasses
 
-    from modeler.design_edits import EntityUpdate
+    from modeler.design.edits import EntityUpdate
     from modeler.editor.services import design_edit
 
     session = _open(editor_client, project)

@@ -16,9 +16,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from modeler import review_sessions as sessions
-from modeler import services
 from modeler.models import Role, ShareLink
+from modeler.services import members as member_services
+from modeler.services import projects as project_services
+from modeler.services import reviews as sessions
 from tests.views.conftest import stored_design
 from tests.views.test_history_services import _rename
 from tests.views.test_review_sessions import _entity_id
@@ -65,7 +66,7 @@ def _later_discussion(project, review, thread, owner, editor, viewer) -> None:
     sessions.comment_resolve(comment=reopened, resolved=False)
     # A review of revision 1 opened later, by a reviewer who joined later.
     late = User.objects.create_user(username="latecomer")
-    services.membership_set(project=project, user=late, role=Role.VIEWER)
+    member_services.membership_set(project=project, user=late, role=Role.VIEWER)
     again = sessions.session_open(
         project=project, author=late, number=1, title="Second pass"
     )
@@ -74,7 +75,7 @@ def _later_discussion(project, review, thread, owner, editor, viewer) -> None:
     # review of the new revision with comments on an element and a finding.
     _rename(project, editor, "Order", "Purchase")
     design = stored_design(project)
-    services.project_save_design(
+    project_services.project_save_design(
         project=project,
         design=dataclasses.replace(design, name="Renamed later"),
         version=project.version,

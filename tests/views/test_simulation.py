@@ -19,10 +19,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
-from modeler import limits, services
-from modeler.design import Design, Parameter, thaw
+from modeler.design.model import Design, Parameter, thaw
+from modeler.design_check import limits
 from modeler.models import Project
 from modeler.sampledata import generate, read_items, write_jsonl
+from modeler.services import projects as project_services
+from modeler.services import sample_data as sample_services
 from modeler.simulation import Simulation
 from tests.views.conftest import (
     logged_in,
@@ -269,8 +271,8 @@ def test_page_for_htmx_is_the_section_without_the_layout(project, owner_client):
 
 
 def test_page_of_a_design_without_patterns_says_how_to_add_them(owner, owner_client):
-    project = services.project_create(
-        owner=owner, design=services.new_design(name="Empty")
+    project = project_services.project_create(
+        owner=owner, design=project_services.new_design(name="Empty")
     )
 
     html = _html(owner_client.get(_url(project)))
@@ -294,7 +296,7 @@ def test_page_of_a_design_whose_sample_data_cannot_be_made(
             for e in small_design.entities
         ),
     )
-    project = services.project_create(owner=owner, design=looped)
+    project = project_services.project_create(owner=owner, design=looped)
 
     response = owner_client.get(_url(project))
 
@@ -323,7 +325,7 @@ def test_page_of_a_design_whose_sample_data_cannot_be_made(
 
 def test_page_of_a_table_the_engine_refuses_says_why(owner, owner_client, small_design):
     table = dataclasses.replace(small_design.table, name="x")
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=dataclasses.replace(small_design, table=table)
     )
 
@@ -340,7 +342,7 @@ def test_page_escapes_what_the_designer_wrote(owner, owner_client, small_design)
     patterns = (
         dataclasses.replace(small_design.access_patterns[0], name=SCRIPT),
     ) + small_design.access_patterns[1:]
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner,
         design=dataclasses.replace(small_design, name=SCRIPT, access_patterns=patterns),
     )
@@ -359,7 +361,7 @@ def test_returned_items_escape_what_the_user_stored(owner, owner_client, small_d
             profile, parameters=(Parameter("customerId", example="mine"),)
         ),
     ) + small_design.access_patterns[1:]
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=dataclasses.replace(small_design, access_patterns=patterns)
     )
     store_own_items(project, [{**STORED_CUSTOMER, "name": {"S": SCRIPT}}])
@@ -545,7 +547,7 @@ def test_seed_form_error_through_htmx_swaps_only_the_panel(project, owner_client
 
 
 def test_seed_change_on_a_stale_page_is_refused(project, owner_client, editor):
-    services.sample_seed_set(project=project, seed=5, version=1, author=editor)
+    sample_services.sample_seed_set(project=project, seed=5, version=1, author=editor)
     before = _state(project)
 
     response = owner_client.post(_url(project, "seed/"), {"seed": "7", "version": "1"})
@@ -714,7 +716,7 @@ def test_import_without_a_file_asks_for_one(project, owner_client):
 def test_import_refuses_more_items_than_a_project_keeps(
     project, owner_client, monkeypatch
 ):
-    monkeypatch.setattr(services, "OWN_ITEMS_MAX", 1)
+    monkeypatch.setattr(sample_services, "OWN_ITEMS_MAX", 1)
     _import(owner_client, project, CUSTOMER)
     before = _state(project)
 
@@ -731,7 +733,7 @@ def test_import_refuses_more_items_than_a_project_keeps(
 
 
 def test_import_on_a_stale_page_keeps_the_seed_set_since(project, owner_client):
-    services.sample_seed_set(project=project, seed=5, version=1, author=None)
+    sample_services.sample_seed_set(project=project, seed=5, version=1, author=None)
 
     response = _import(owner_client, project, CUSTOMER, version=1)
 

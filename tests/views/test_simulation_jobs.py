@@ -13,10 +13,11 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from modeler import selectors, services
+from modeler import selectors
 from modeler.jobs import budget as budget_module
 from modeler.jobs import services as jobs
 from modeler.models import Project, SimulationJob
+from modeler.services import projects as project_services
 from modeler.simulation import Simulation
 from modeler.simulation.cache import forget_simulations
 from tests.views.conftest import project_with_members
@@ -105,7 +106,7 @@ def test_a_traffic_edit_runs_the_patterns_on_the_table_already_loaded(
         ),
     )
     project.refresh_from_db()
-    services.project_save_design(
+    project_services.project_save_design(
         project=project, design=edited, version=project.version, author=owner
     )
 
@@ -312,7 +313,7 @@ def test_pattern_names_are_escaped_in_results_polled(owner, owner_client, small_
     patterns = (
         dataclasses.replace(small_design.access_patterns[0], name=SCRIPT),
     ) + small_design.access_patterns[1:]
-    project = services.project_create(
+    project = project_services.project_create(
         owner=owner, design=dataclasses.replace(small_design, access_patterns=patterns)
     )
     owner_client.get(_url(project))
@@ -476,7 +477,9 @@ def test_anonymous_visitors_are_sent_to_log_in(queued, project, owner_client):
 
 
 def test_a_job_of_another_project_is_404(queued, project, owner, owner_client):
-    other = services.project_create(owner=owner, design=services.new_design(name="B"))
+    other = project_services.project_create(
+        owner=owner, design=project_services.new_design(name="B")
+    )
     owner_client.get(_url(project))
     job = _job(project)
 

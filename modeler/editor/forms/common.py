@@ -17,8 +17,8 @@ from django.utils.choices import BaseChoiceIterator
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 
-from modeler import design as d
-from modeler.problems import Problem
+from modeler.design import model as d
+from modeler.design.problems import Problem
 
 ENTITY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,254}$")

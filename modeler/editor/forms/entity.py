@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.design_check import MAX_CONDITION, MAX_TEMPLATE
 from modeler.designfile import YamlStructureError, check_yaml_structure
 
@@ -39,7 +39,7 @@ from modeler.editor.forms.rows import (
     rows_posted,
 )
 from modeler.editor.forms.sample import SampleFields, sample_initial, sample_of
-from modeler.kept import Kept
+from modeler.infra.lru import Kept
 from modeler.keys import (
     ConditionSyntaxError,
     TemplateSyntaxError,

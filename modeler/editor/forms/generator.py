@@ -11,7 +11,7 @@ from typing import Any
 
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.editor.forms.entity import generator_text, parse_generator
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.design_check import MAX_NAME
 from modeler.editor.forms.common import Choices, VersionedForm, _choices, _names
 from modeler.editor.forms.pattern_rows import (

@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.design_check import MAX_TEMPLATE
 from modeler.editor.forms.common import (
     ATTRIBUTE_NAME,

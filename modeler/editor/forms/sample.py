@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 
 
 class SampleFields(forms.Form):

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 
 DEFAULT, CUSTOM, OFF = "default", "custom", "off"
 DIMENSIONS = (("read", "RCU"), ("write", "WCU"))

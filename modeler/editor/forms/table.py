@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.editor.forms.common import (
     KEY_TYPE_CHOICES,
     VersionedForm,

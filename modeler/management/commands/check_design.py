@@ -10,7 +10,8 @@ from botocore.exceptions import ClientError
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.design import Design
+from modeler.design.model import Design
+from modeler.design.problems import has_errors
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult
 from modeler.management.design_source import (
@@ -19,7 +20,6 @@ from modeler.management.design_source import (
     is_file_argument,
     read_design_file,
 )
-from modeler.problems import has_errors
 from modeler.review import ALSO_DESIGN_PROBLEMS, Prices, PricesError, review_design
 from modeler.review.review import Review
 from modeler.sampledata import SampleDataError

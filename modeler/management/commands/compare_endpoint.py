@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.dynamodb import Endpoint, EndpointError, compare_with_endpoint, make_client
+from modeler.infra.dynamodb import (
+    Endpoint,
+    EndpointError,
+    compare_with_endpoint,
+    make_client,
+)
 from modeler.management.commands.sample_data import positive_int
 from modeler.management.design_source import (
     add_design_arguments,

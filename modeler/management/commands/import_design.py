@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.management.design_source import read_design_files
-from modeler.services import project_import_designs
+from modeler.services.projects import project_import_designs
 
 
 class Command(BaseCommand):

@@ -12,10 +12,10 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.dynamodb import EndpointError, describe_live_table, make_client
+from modeler.infra.dynamodb import EndpointError, describe_live_table, make_client
 from modeler.management.commands.sample_data import positive_int
 from modeler.management.design_source import add_endpoint_arguments
-from modeler.services import OWN_ITEMS_MAX, project_import_live_table
+from modeler.services.projects import OWN_ITEMS_MAX, project_import_live_table
 
 MAX_SAMPLE = 100_000
 

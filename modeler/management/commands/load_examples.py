@@ -20,7 +20,7 @@ from django.db import transaction
 from modeler.examples import ExampleError, examples
 from modeler.models import Project, Revision
 from modeler.selectors import project_design
-from modeler.services import LimitError, project_create, project_save_design
+from modeler.services.projects import LimitError, project_create, project_save_design
 
 
 class Command(BaseCommand):

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.design import Design, SampleData
-from modeler.limits import check_sample_bytes
+from modeler.design.model import Design, SampleData
+from modeler.design_check.limits import check_sample_bytes
 from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import (
     MAX_ITEMS,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.review.checks.common import index_location, table_location, units
 from modeler.review.cost import pattern_capacities
 from modeler.review.evidence import Evidence, partition_home

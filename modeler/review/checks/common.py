@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.review.findings import Location
 from modeler.simulation.simulate import DEFAULT_ACTION_COUNT
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import placeholders
 from modeler.engine.capacity import write_units
 from modeler.keys import Condition, ConditionSyntaxError, parse_condition
-from modeler.parameters import placeholders
 from modeler.review.checks.common import (
     action_count,
     index_location,

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.engine.capacity import STRONG, read_units, write_units
 from modeler.engine.size import MAX_ITEM_SIZE, attribute_size, value_size
 from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_template

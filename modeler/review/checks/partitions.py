@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from modeler import design as d
+from modeler.design import model as d
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
 from modeler.review.checks.common import (

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from modeler import design as d
+from modeler.design import model as d
+from modeler.design.parameters import placeholders
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
-from modeler.parameters import placeholders
 from modeler.review.checks.common import (
     action_count,
     pattern_location,

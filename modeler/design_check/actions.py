@@ -1,0 +1,145 @@
+"""The actions of write patterns and multi-item reads: the operations each
+takes, their keys, updates, conditions and item counts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from modeler.design import model as d
+from modeler.design.parameters import placeholders
+from modeler.design.problems import Problem
+from modeler.design_check.common import (
+    entity_attribute_names,
+    error,
+    expression_problem,
+    is_number_text,
+)
+from modeler.design_check.pattern_keys import check_full_key, index_keys
+
+MAX_TRANSACTION_ITEMS = 100
+MAX_BATCH_GET_ITEMS = 100
+MAX_BATCH_WRITE_ITEMS = 25
+
+
+def check_actions(
+    design: d.Design, pattern: d.AccessPattern, path: str
+) -> Iterator[Problem]:
+    op = pattern.operation
+    if op in d.MULTI_ITEM_OPERATIONS and not pattern.actions:
+        yield error(f"{path}.actions", f"{op} needs a list of actions")
+    allowed = {
+        "BatchGetItem": ("Get",),
+        "TransactGetItems": ("Get",),
+        "BatchWriteItem": ("Put", "Delete"),
+        "TransactWriteItems": ("Put", "Update", "Delete", "ConditionCheck"),
+    }.get(op)
+    fixed_total = 0
+    single = op in ("PutItem", "UpdateItem", "DeleteItem")
+    for i, action in enumerate(pattern.actions):
+        apath = path if single else f"{path}.actions[{i}]"
+        if allowed and action.operation not in allowed:
+            yield error(
+                f"{apath}.operation",
+                f"{op} takes "
+                + ", ".join(allowed)
+                + f" actions, not {action.operation}",
+            )
+        entity = design.entity(action.entity)
+        if entity is None:
+            yield error(f"{apath}.entity", f"unknown entity '{action.entity}'")
+            continue
+        if action.key:
+            yield from check_full_key(
+                action.key, index_keys(design, d.TABLE_INDEX), f"{apath}.key"
+            )
+        known = entity_attribute_names(design, [entity])
+        if action.operation != "Update" and action.updated:
+            yield error(
+                apath,
+                ", ".join(d.UPDATE_WAYS) + " and remove belong to Update actions",
+            )
+        yield from _check_updates(design, entity, action, known, apath)
+        if action.condition:
+            problem = expression_problem(action.condition, "ConditionExpression")
+            if problem:
+                yield error(f"{apath}.condition", problem)
+        if action.count:
+            if action.count.isdigit():
+                fixed_total += int(action.count)
+            elif not placeholders(action.count):
+                yield error(
+                    f"{apath}.count",
+                    "expected a whole number or a parameter such as '{itemCount}'",
+                )
+        else:
+            fixed_total += 1
+    limit = {
+        "TransactWriteItems": MAX_TRANSACTION_ITEMS,
+        "TransactGetItems": MAX_TRANSACTION_ITEMS,
+        "BatchGetItem": MAX_BATCH_GET_ITEMS,
+        "BatchWriteItem": MAX_BATCH_WRITE_ITEMS,
+    }.get(op)
+    if limit and fixed_total > limit:
+        yield error(
+            f"{path}.actions", f"{fixed_total} items; {op} takes at most {limit}"
+        )
+
+
+def _check_updates(
+    design: d.Design,
+    entity: d.Entity,
+    action: d.Action,
+    known: set[str],
+    apath: str,
+) -> Iterator[Problem]:
+    """Each attribute an update writes or removes: one the item has, not a
+    table key, written one way only, of a type that way takes."""
+    key_names = {a.name for a in design.table.key_attributes}
+    index_keys = {a.name for a in design.table.all_key_attributes()}
+    for name in action.remove:
+        if name in key_names:
+            yield error(
+                f"{apath}.remove",
+                f"'{name}' is a key of the table and cannot be removed",
+            )
+        elif name not in known and name not in index_keys:
+            yield error(f"{apath}.remove", f"no attribute '{name}' on {entity.name}")
+    seen: dict[str, str] = {name: "remove" for name in action.remove}
+    for how, name, value in action.updates():
+        where = f"{apath}.{how}.{name}"
+        if name in key_names:
+            yield error(
+                where,
+                "the table's key attributes "
+                "cannot be updated; delete and put the item instead",
+            )
+            continue
+        if name not in known and name not in index_keys:
+            yield error(where, f"no attribute '{name}' on {entity.name}")
+            continue
+        if name in seen:
+            yield error(
+                where,
+                f"'{name}' is already written by {seen[name]}; an update "
+                "writes an attribute one way only (DynamoDB refuses "
+                "overlapping paths)",
+            )
+        seen.setdefault(name, how)
+        attribute = entity.attribute(name)
+        types = d.UPDATE_WAY_TYPES.get(how)
+        if types and attribute is not None and attribute.type not in types:
+            yield error(
+                where,
+                f"{how} takes an attribute of type {' or '.join(types)}; "
+                f"'{name}' is {attribute.type}",
+            )
+        elif (
+            how == "add"
+            and attribute is not None
+            and attribute.type == "N"
+            and not placeholders(value)
+            and not is_number_text(value)
+        ):
+            yield error(
+                where, f"expected a number to add, such as 1 or -1, found '{value}'"
+            )

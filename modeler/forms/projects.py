@@ -1,0 +1,132 @@
+"""Forms: parse and tidy what the browser sends; no business rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from modeler.design import model as d
+from modeler.forms.fields import OneLineField
+from modeler.infra.uploads import upload_size_error
+
+
+class ProjectCreateForm(forms.Form):
+    name = OneLineField(max_length=200)
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class DesignImportForm(forms.Form):
+    """A design file, uploaded or pasted."""
+
+    file = forms.FileField(
+        required=False,
+        label="Design file (YAML, a NoSQL Workbench model, a CloudFormation "
+        "template or a Terraform file)",
+    )
+    # Not stripped: the problems' line numbers must match the text the user
+    # sees in the textarea, and YAML indentation is meaningful.
+    text = forms.CharField(
+        required=False,
+        strip=False,
+        label="…or paste its text",
+        widget=forms.Textarea(
+            attrs={"rows": 8, "spellcheck": "false", "class": "code-input"}
+        ),
+    )
+    name = OneLineField(
+        required=False,
+        max_length=200,
+        label="Project name",
+        help_text="Leave empty to use the name in the file.",
+    )
+    table = forms.CharField(
+        required=False,
+        max_length=255,
+        label="Table",
+        help_text="Of a file with several tables, import only this one "
+        "(its name, or its resource's name in a template or Terraform file). "
+        "Leave empty for a project per table.",
+    )
+
+    def clean_file(self) -> bytes | None:
+        upload = self.cleaned_data.get("file")
+        if upload is None:
+            return None
+        too_large = upload_size_error(upload, "design files")
+        if too_large:
+            raise forms.ValidationError(too_large)
+        return upload.read()
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        has_text = bool(data.get("text", "").strip())
+        if not data.get("file") and not has_text:
+            raise forms.ValidationError("Choose a design file or paste its text.")
+        if data.get("file") and has_text:
+            raise forms.ValidationError(
+                "Choose a design file or paste its text, not both."
+            )
+        return data
+
+    @property
+    def source(self) -> bytes | str:
+        return self.cleaned_data.get("file") or self.cleaned_data["text"]
+
+    @property
+    def source_name(self) -> str:
+        upload = self.files.get("file")
+        return upload.name if upload else "the pasted text"
+
+
+class LiveTableImportForm(forms.Form):
+    """A live table to import, read from the endpoint the settings name."""
+
+    table = forms.RegexField(
+        regex=r"^[A-Za-z0-9_.-]{3,255}$",
+        max_length=255,
+        label="Table name",
+        error_messages={
+            "invalid": "A table name has 3 to 255 letters, digits, _ . and -."
+        },
+    )
+    sample = forms.IntegerField(
+        min_value=1,
+        max_value=1_000,
+        initial=500,
+        label="Items to sample",
+        help_text="At most 1,000, read by an eventually consistent parallel Scan; "
+        "they become the project's own items.",
+    )
+    name = OneLineField(
+        required=False,
+        max_length=200,
+        label="Project name",
+        help_text="Leave empty to use the table's name.",
+    )
+
+
+class VersionForm(forms.Form):
+    """The project version a page was showing, for actions without input."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class ProposeKeysForm(forms.Form):
+    """The entities whose table keys a key proposal keeps as they are."""
+
+    keep = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Keep the table keys of",
+    )
+
+    def __init__(self, *args: Any, design: d.Design, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["keep"].choices = [
+            (e.name, e.name) for e in design.entities if design.has_table_keys(e)
+        ]

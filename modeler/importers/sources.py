@@ -1,0 +1,123 @@
+"""A design file of any kind: the workbench's YAML format, a NoSQL
+Workbench model (JSON), a CloudFormation template (YAML or JSON) or a
+Terraform configuration. The commands and the browser import read files
+through here, so every kind is accepted wherever a design file is."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from modeler.design import model as d
+from modeler.design.problems import Problem
+from modeler.designfile import DEFAULT_MAX_BYTES, read_design
+from modeler.importers.cloudformation import (
+    looks_like_cloudformation,
+    read_cloudformation,
+)
+from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
+from modeler.importers.terraform import looks_like_terraform, read_terraform
+from modeler.importers.workbench import looks_like_workbench, read_workbench
+
+YAML = "yaml"
+NOSQL_WORKBENCH = "nosql-workbench"
+CLOUDFORMATION = "cloudformation"
+TERRAFORM = "terraform"
+KIND_LABELS = {
+    YAML: "design YAML",
+    NOSQL_WORKBENCH: "NoSQL Workbench model",
+    CLOUDFORMATION: "CloudFormation template",
+    TERRAFORM: "Terraform configuration",
+}
+
+
+@dataclass(frozen=True)
+class DesignFile:
+    """What a file holds: one design (YAML) or one per table (a NoSQL
+    Workbench model), every problem, and what could not be carried over."""
+
+    kind: str
+    designs: tuple[d.Design, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    notes: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.designs) and not any(p.is_error for p in self.problems)
+
+    @property
+    def kind_label(self) -> str:
+        return KIND_LABELS[self.kind]
+
+
+def source_kind(source: str | bytes, *, filename: str = "") -> str:
+    """Which kind of file this is, by what it holds and then by its name;
+    a design YAML unless it looks like one of the others."""
+    if filename.lower().endswith(".tf"):
+        return TERRAFORM
+    if _DESIGN_FORMAT.search(_head(source)):
+        return YAML
+    if looks_like_workbench(source):  # by content: DataModel or ModelName
+        return NOSQL_WORKBENCH
+    if looks_like_cloudformation(source):
+        return CLOUDFORMATION
+    if looks_like_workbench(source, filename=filename):  # any .json file
+        return NOSQL_WORKBENCH
+    if looks_like_terraform(source, filename=filename):
+        return TERRAFORM
+    return YAML
+
+
+_DESIGN_FORMAT = re.compile(r"^format:\s*[\"']?single-table-workbench/", re.MULTILINE)
+
+
+def _head(source: str | bytes) -> str:
+    head = source[:4096]
+    return head.decode("utf-8", "replace") if isinstance(head, bytes) else head
+
+
+_TABLE_READERS = {
+    NOSQL_WORKBENCH: read_workbench,
+    CLOUDFORMATION: read_cloudformation,
+    TERRAFORM: read_terraform,
+}
+
+
+def read_design_source(
+    source: str | bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    filename: str = "",
+    choice: TableChoice = ALL_TABLES,
+) -> DesignFile:
+    """Read any kind of file (of a file of tables, those `choice` picks);
+    never raises on bad input. A file of tables with any table that cannot
+    be imported gives no design at all: an import is all or nothing."""
+    kind = source_kind(source, filename=filename)
+    if kind in _TABLE_READERS:
+        return _tables_file(
+            kind, _TABLE_READERS[kind](source, max_bytes=max_bytes, choice=choice)
+        )
+    result = read_design(source, max_bytes=max_bytes)
+    return DesignFile(
+        YAML,
+        (result.design,) if result.design is not None else (),
+        result.problems,
+    )
+
+
+def _tables_file(kind: str, result: TablesImport) -> DesignFile:
+    several = len(result.tables) > 1
+    notes = tuple(
+        f"{table.table_name}: {note}" if several else note
+        for table in result.tables
+        for note in table.notes
+    )
+    return DesignFile(
+        kind,
+        tuple(result.designs) if result.ok else (),
+        tuple(result.all_problems),
+        notes,
+        tuple(t.table_name for t in result.tables),
+    )
