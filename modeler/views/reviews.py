@@ -114,9 +114,10 @@ def _session(request: HttpRequest, project_id: int, pk: int, *, write: bool = Fa
 @require_http_methods(["GET"])
 def review_session(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
     access, session = _session(request, project_id, pk)
-    response = _render_session(request, access, session)
+    # Seen before the page is drawn, so that its own header counts none of
+    # the comments it shows as unread.
     sessions.session_seen(session=session, user=request.user)
-    return response
+    return _render_session(request, access, session)
 
 
 def _render_session(request, access, session, *, form=None, status=200):  # noqa: ANN001, ANN202
@@ -488,10 +489,13 @@ def review_minutes_prepare(
     review, job, drawn = _minutes_parts(
         access.project, session, design, ask=True, user=request.user
     )
+    minutes = reverse("review-minutes", args=[project_id, pk])
+    if not request.htmx:
+        # The form of a page without script: the minutes, or their
+        # progress with the form again.
+        return redirect(minutes)
     if review is not None and all(answer is not None for _, answer in drawn):
-        return HttpResponseClientRedirect(
-            reverse("review-minutes", args=[project_id, pk])
-        )
+        return HttpResponseClientRedirect(minutes)
     context = {
         "access": access,
         "project": access.project,

@@ -116,7 +116,8 @@ def test_the_project_header_counts_unread_comments_on_every_page(
         "data-header-unread"
         not in editor_client.get(f"/projects/{project.pk}/").content.decode()
     )
-    viewer_client.get(url)
+    # The review's own page counts none of the comments it shows as unread.
+    assert "data-header-unread" not in viewer_client.get(url).content.decode()
     assert (
         "data-header-unread"
         not in viewer_client.get(f"/projects/{project.pk}/").content.decode()
@@ -278,3 +279,81 @@ def test_only_the_owner_sets_the_approval_rule(
     project.refresh_from_db()
     assert not project.approval_by_other
     assert ReviewSession.objects.count() == 0
+
+
+# --- The minutes of one review -------------------------------------------------------
+
+
+def _minutes_ready(client: Client, url: str) -> str:
+    """Asks for what the minutes need (jobs run at once in tests), then
+    reads them."""
+    assert client.get(url).status_code == 202  # nothing asked by a GET
+    response = client.post(url + "prepare/", headers={"HX-Request": "true"})
+    assert response["HX-Redirect"] == url, response.content.decode()[:400]
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_minutes_are_of_one_review_as_it_was_held(
+    project, owner, owner_client: Client, editor, editor_client: Client, viewer_client
+):
+    other = _open(editor_client, project, title="Another review")
+    other_url = f"/projects/{project.pk}/reviews/{other.pk}/"
+    editor_client.post(other_url + "comments/", {"body": "Not in these minutes."})
+    session = _open(editor_client, project, title="Key design review")
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    order = _entity_id(project, "Order")
+    editor_client.post(
+        url + "comments/", {"element": order, "body": "Why the date first?"}
+    )
+    thread = ReviewComment.objects.latest("pk")
+    viewer_client.post(
+        url + "comments/", {"parent": thread.pk, "body": "To sort by date."}
+    )
+    owner_client.post(url + f"comments/{thread.pk}/resolve/", {"resolved": "true"})
+    owner_client.post(url + "status/", {"status": "approved"})
+    _rename(project, editor, "Order", "Purchase")
+
+    html = _minutes_ready(viewer_client, url + "minutes/")
+    assert "<h1>Key design review</h1>" in html
+    assert re.search(r"data-minutes-status>.*Approved.*by owner", html)
+    # Every thread with its replies, resolved ones too, named as at the
+    # reviewed revision; nothing of the other review.
+    assert "Why the date first?" in html and "To sort by date." in html
+    assert "<h3>Entity Order</h3>" in html and "Purchase" not in html
+    assert "Not in these minutes." not in html
+    assert "The design has changed since revision 1." in html
+    # The findings with their evidence, and the item collections drawn.
+    assert '<ul aria-label="Evidence">' in html
+    assert html.count("data-pack-collections") == 1 + len(
+        stored_design(project).table.indexes
+    )
+    assert "<script" not in html
+
+    download = viewer_client.get(url + "minutes/?download=1")
+    assert download["Content-Disposition"].endswith('-r1-minutes.html"')
+    assert "script" not in download["Content-Security-Policy"]
+
+
+def test_who_may_read_and_prepare_the_minutes(
+    project, editor_client: Client, viewer, viewer_client, outsider_client: Client
+):
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/minutes/"
+    assert outsider_client.get(url).status_code == 404
+    assert outsider_client.post(url + "prepare/").status_code == 404
+    assert Client().get(url).status_code == 302  # to the login page
+    assert (
+        viewer_client.get(f"/projects/{project.pk}/reviews/999/minutes/").status_code
+        == 404
+    )
+    csrf = Client(enforce_csrf_checks=True)
+    csrf.force_login(viewer)
+    assert csrf.post(url + "prepare/").status_code == 403
+    assert csrf.get(url).status_code == 202
+    # Without script, the page's form asks, and leads to the minutes.
+    assert "Prepare the minutes</button>" in viewer_client.get(url).content.decode()
+    response = viewer_client.post(url + "prepare/")
+    assert (response.status_code, response["Location"]) == (302, url)
+    assert viewer_client.get(url).status_code == 200
