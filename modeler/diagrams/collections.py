@@ -76,6 +76,14 @@ class CollectionPage:
         """Items of the table that are not in this index (sparse)."""
         return self.table_items - self.index_items
 
+    @property
+    def attribute_columns(self) -> int:
+        """The most attributes an item on the page has: the columns a page
+        that shows an attribute a column needs after the keys."""
+        return max(
+            (len(i.attributes) for p in self.partitions for i in p.items), default=0
+        )
+
 
 _kept: weakref.WeakKeyDictionary[Simulation, Collections] = weakref.WeakKeyDictionary()
 _kept_guard = threading.Lock()
@@ -281,10 +289,11 @@ class Collections:
             if info.sort_key
             else ""
         )
-        # The item's own attributes first, then the table's key (in an
-        # index), then the keys of other indexes.
-        names = [a for a in entry if a not in keys and a not in self.key_names]
-        names += [a for a in self.table_key_names if a not in keys and a in entry]
+        # Key columns first: in an index, the table's key (which item it
+        # is); then the item's own attributes; then the keys of other
+        # indexes.
+        names = [a for a in self.table_key_names if a not in keys and a in entry]
+        names += [a for a in entry if a not in keys and a not in self.key_names]
         names += [
             a
             for a in entry
