@@ -51,6 +51,9 @@ class Project(models.Model):
     head = models.OneToOneField(
         "Revision", models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The owner's rule for reviews: an approval must come from someone other
+    # than the author of the revision it approves.
+    approval_by_other = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

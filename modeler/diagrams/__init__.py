@@ -18,7 +18,13 @@ from modeler.diagrams.collections import (
 from modeler.diagrams.dot import collections_dot, overview_dot
 from modeler.diagrams.keymap import KeyMap, key_map
 from modeler.diagrams.patterns import PatternRow, pattern_map, run_verdicts
-from modeler.diagrams.rendering import RenderError, dot_program, render, sanitise_svg
+from modeler.diagrams.rendering import (
+    RenderError,
+    SanitisedSvg,
+    dot_program,
+    render,
+    sanitise_svg,
+)
 
 __all__ = [
     "key_text",
@@ -30,6 +36,7 @@ __all__ = [
     "PartitionView",
     "PatternRow",
     "RenderError",
+    "SanitisedSvg",
     "UnknownIndexError",
     "cached",
     "collections_dot",

@@ -10,7 +10,7 @@ import base64
 import json
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -75,6 +75,14 @@ class CollectionPage:
     def absent(self) -> int:
         """Items of the table that are not in this index (sparse)."""
         return self.table_items - self.index_items
+
+    @property
+    def attribute_columns(self) -> int:
+        """The most attributes an item on the page has: the columns a page
+        that shows an attribute a column needs after the keys."""
+        return max(
+            (len(i.attributes) for p in self.partitions for i in p.items), default=0
+        )
 
 
 _kept: weakref.WeakKeyDictionary[Simulation, Collections] = weakref.WeakKeyDictionary()
@@ -281,10 +289,11 @@ class Collections:
             if info.sort_key
             else ""
         )
-        # The item's own attributes first, then the table's key (in an
-        # index), then the keys of other indexes.
-        names = [a for a in entry if a not in keys and a not in self.key_names]
-        names += [a for a in self.table_key_names if a not in keys and a in entry]
+        # Key columns first: in an index, the table's key (which item it
+        # is); then the item's own attributes; then the keys of other
+        # indexes.
+        names = [a for a in self.table_key_names if a not in keys and a in entry]
+        names += [a for a in entry if a not in keys and a not in self.key_names]
         names += [
             a
             for a in entry
@@ -372,6 +381,49 @@ class Collections:
                 )
             )
         return views, max(0, len(selected) - max_partitions)
+
+    def partition_around(
+        self,
+        *,
+        index: str,
+        key: str,
+        sort_keys: Collection[str],
+        max_items: int = 20,
+    ) -> PartitionView | None:
+        """The partition whose key reads `key`, shown from the item before
+        the first whose sort key is one of `sort_keys` (the items a request
+        returned, wherever they sit in a long partition), at most
+        `max_items` items; None when no partition has that key."""
+        info = self.info(index)
+        _, engine_index = self._store(index)
+        found = self._selected(index, keys=[key])
+        if not found:
+            return None
+        pk, text, count = found[0]
+        entries = self._entries(index, pk, "")
+        names = info.sort_key
+        first = next(
+            (
+                position
+                for position, entry in enumerate(entries)
+                if names
+                and key_text(
+                    tuple(entry[a] for a in names)
+                    if len(names) > 1
+                    else entry[names[0]]
+                )
+                in sort_keys
+            ),
+            0,
+        )
+        start = max(0, first - 1)
+        shown = entries[start : start + max_items]
+        return PartitionView(
+            text,
+            tuple(self.item_view(e, info, engine_index) for e in shown),
+            count,
+            start,
+        )
 
     def partition_keys(self, index: str) -> Iterable[str]:
         store, _ = self._store(self.info(index).name)

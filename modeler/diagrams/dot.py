@@ -38,7 +38,12 @@ BORDER = "#94a3b8"
 FONT = "Helvetica"
 MONO = "Courier"
 MAX_TEXT = 48
-ATTRIBUTES_SHOWN = 3
+# An item's attributes, one column each (as an aggregate view shows them),
+# before a last column counts the rest; a value wraps onto lines of
+# VALUE_WIDTH characters, at most VALUE_LINES of them.
+ATTRIBUTES_SHOWN = 10
+VALUE_WIDTH = 28
+VALUE_LINES = 3
 LEFT_BREAK = '<BR ALIGN="LEFT"/>'
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -56,6 +61,26 @@ def text(value: str, limit: int = MAX_TEXT) -> str:
     return html.escape(value, quote=True).replace("\\", "\\\\")
 
 
+def wrapped(value: str, width: int = VALUE_WIDTH, lines: int = VALUE_LINES) -> str:
+    """User text for a label's cell, escaped as `text` does, on lines of at
+    most `width` characters (broken at a space where there is one), at
+    most `lines` of them, the last ending in "..." when it was cut."""
+    value = _CONTROL.sub("", str(value)).replace("\n", " ").replace("\r", " ")
+    found: list[str] = []
+    while value and len(found) < lines:
+        if len(value) <= width:
+            found.append(value)
+            value = ""
+            break
+        cut = value.rfind(" ", 1, width + 1)
+        cut = cut if cut > 0 else width
+        found.append(value[:cut].rstrip())
+        value = value[cut:].lstrip()
+    if value:
+        found[-1] = found[-1][: width - 3] + "..."
+    return LEFT_BREAK.join(text(line, width) for line in found) + LEFT_BREAK
+
+
 def _label(table: str) -> str:
     return f"<{table}>"
 
@@ -70,10 +95,11 @@ def collections_dot(
     info: IndexInfo,
     partitions: Sequence[PartitionView],
     more_partitions: int = 0,
-    columns: int = 3,
+    columns: int = 1,
 ) -> str:
     """Item collections: one box per partition holding its items in sort
-    order, `+N more` for the items and partitions left out."""
+    order, `+N more` for the items and partitions left out; `columns`
+    boxes a row (one: a box is as wide as its items' attributes)."""
     graph = graphviz.Digraph("collections")
     graph.attr(
         rankdir="TB",
@@ -153,9 +179,19 @@ def _title_for(design_name: str, info: IndexInfo) -> str:
 def _partition_table(
     info: IndexInfo, partition: PartitionView, *, last: bool = True
 ) -> str:
-    """One partition box; `last`: the partition's last box (a wrapped
-    partition's others say nothing of the items left out)."""
-    columns = 2 if info.sort_key else 1
+    """One partition box, an item a row: its sort key, its entity, then
+    each attribute in a column of its own, its name above its value;
+    `last`: the partition's last box (a wrapped partition's others say
+    nothing of the items left out)."""
+    shown = max(
+        (
+            min(len(item.attributes), ATTRIBUTES_SHOWN)
+            + (len(item.attributes) > ATTRIBUTES_SHOWN)
+            for item in partition.items
+        ),
+        default=0,
+    )
+    columns = (2 if info.sort_key else 1) + max(shown, 1)
     count = (
         f"{partition.total:,} item{'s' if partition.total != 1 else ''}"
         if partition.start == 0
@@ -168,25 +204,31 @@ def _partition_table(
         f'<FONT COLOR="#cbd5e1">  {count}</FONT></TD></TR>'
     ]
     for item in partition.items:
-        fill, ink, line = _colours(item.colour)
-        attrs = ", ".join(
-            f"{text(name, 16)}={text(value, 18)}"
-            for name, value in item.attributes[:ATTRIBUTES_SHOWN]
-        )
-        extra = len(item.attributes) - ATTRIBUTES_SHOWN
-        if extra > 0:
-            attrs += f" +{extra}"
+        fill, ink, _ = _colours(item.colour)
         cells = []
         if info.sort_key:
             cells.append(
-                f'<TD ALIGN="LEFT" BGCOLOR="{fill}"><FONT FACE="{MONO}" COLOR="{INK}">'
-                f"{text(item.sort_key)}</FONT></TD>"
+                f'<TD ALIGN="LEFT" VALIGN="TOP" BGCOLOR="{fill}">'
+                f'<FONT FACE="{MONO}" COLOR="{INK}">{wrapped(item.sort_key, 44)}'
+                "</FONT></TD>"
             )
         cells.append(
-            f'<TD ALIGN="LEFT" BGCOLOR="{fill}"><FONT COLOR="{ink}"><B>'
-            f"{text(item.entity or 'unrecognised', 24)}</B></FONT>  "
-            f'<FONT COLOR="{MUTED}" POINT-SIZE="10">{attrs}</FONT></TD>'
+            f'<TD ALIGN="LEFT" VALIGN="TOP" BGCOLOR="{fill}"><FONT COLOR="{ink}"><B>'
+            f"{text(item.entity or 'unrecognised', 24)}</B></FONT></TD>"
         )
+        for name, value in item.attributes[:ATTRIBUTES_SHOWN]:
+            cells.append(
+                f'<TD ALIGN="LEFT" VALIGN="TOP" BALIGN="LEFT" BGCOLOR="#f8fafc">'
+                f'<FONT COLOR="{MUTED}" POINT-SIZE="9">{text(name, VALUE_WIDTH)}'
+                f'</FONT>{LEFT_BREAK}<FONT FACE="{MONO}" COLOR="{INK}" '
+                f'POINT-SIZE="10">{wrapped(value)}</FONT></TD>'
+            )
+        extra = len(item.attributes) - ATTRIBUTES_SHOWN
+        if extra > 0:
+            cells.append(
+                f'<TD ALIGN="LEFT" VALIGN="TOP"><FONT COLOR="{MUTED}" '
+                f'POINT-SIZE="9">+{extra} more</FONT></TD>'
+            )
         rows.append(f"<TR>{''.join(cells)}</TR>")
     more = partition.more if last else 0
     if more > 0:

@@ -7,6 +7,7 @@ of Graphviz that needs no system libraries)."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
 import re
@@ -162,10 +163,26 @@ def render(
     return completed.stdout
 
 
-def sanitise_svg(svg: bytes | str) -> str:
+class SanitisedSvg(str):
+    """The text `sanitise_svg` wrote: markup already, every attribute value
+    and text in it escaped by `_serialise`. Its `__html__` (the protocol
+    that Django's and markupsafe's escaping honour) says so, so a template
+    inlines it without a `|safe` that would trust any string. Only
+    `sanitise_svg` makes one; slicing or adding to it gives a plain str,
+    which a template escapes."""
+
+    __slots__ = ()
+
+    def __html__(self) -> str:
+        return str(self)
+
+
+def sanitise_svg(svg: bytes | str) -> SanitisedSvg:
     """SVG safe to inline in a page: only Graphviz's drawing elements and
     attributes, no script, no event handlers, no links or references
-    outside the drawing itself."""
+    outside the drawing itself. Its root group's id (Graphviz's "graph0"
+    in every drawing) is made of the drawing's content, so that a page of
+    several drawings can refer to each (templatetags/printing.py)."""
     text = svg.decode() if isinstance(svg, bytes) else svg
     text = _PROLOGUE.sub("", text)
     try:
@@ -176,9 +193,13 @@ def sanitise_svg(svg: bytes | str) -> str:
     if _local(root.tag) != "svg":
         raise RenderError("Graphviz did not write an SVG drawing")
     _clean(root)
+    group = next((child for child in root if _local(child.tag) == "g"), None)
+    if group is not None:
+        digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+        group.set("id", f"drawing-{digest}")
     out: list[str] = []
     _serialise(root, out, root=True)
-    return "".join(out)
+    return SanitisedSvg("".join(out))
 
 
 def _local(tag: str) -> str:

@@ -27,6 +27,7 @@ from modeler.jobs.loaded_tables import (
     Refused,
     TableAnswer,
     table_answer,
+    table_answer_kept,
     table_answer_make,
     table_file_answer,
     table_key,
@@ -104,17 +105,18 @@ def collections_answer(
     design: d.Design,
     question: CollectionsQuestion,
     user: AbstractBaseUser | AnonymousUser | None = None,
+    number: int | None = None,
 ) -> TableAnswer:
-    """The answer to `question` about the project's current design (a
-    CollectionPage, or a diagram's DrawnPartitions): from the cache, or
-    asked of a worker."""
+    """The answer to `question` about the project's current design, or
+    revision `number`'s (a CollectionPage, or a diagram's
+    DrawnPartitions): from the cache, or asked of a worker."""
     return table_answer(
         project=project,
         design=design,
         user=user,
         key=question.key(design),
         ask=lambda: draw_collections.enqueue(
-            project.pk, project.version, question.as_json()
+            project.pk, number or project.version, question.as_json()
         ),
     )
 
@@ -123,6 +125,13 @@ def collections_answer(
 def draw_collections(project_id: int, version: int, question: dict) -> None:
     """The task of a page or diagram of a revision's item collections."""
     collections_draw(project_id=project_id, version=version, question=question)
+
+
+def collections_kept(
+    *, design: d.Design, question: CollectionsQuestion
+) -> TableAnswer | None:
+    """The answer to `question` if a worker made it; nothing is asked."""
+    return table_answer_kept(question.key(design))
 
 
 def collections_draw(*, project_id: int, version: int, question: dict) -> None:

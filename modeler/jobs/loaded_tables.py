@@ -124,6 +124,12 @@ def table_answer(
     )
 
 
+def table_answer_kept(key: str) -> TableAnswer | None:
+    """The answer kept under `key`, or None: nothing is asked (for a page
+    that only shows what is there)."""
+    return _kept(key)
+
+
 def table_file_answer(**asked: Any) -> TableAnswer:
     """`table_answer` for an answer that is a file's name (`modeler.jobs.
     files`): a file removed since is written again."""

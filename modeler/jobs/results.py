@@ -17,6 +17,8 @@ from modeler.simulation import PatternRun, Simulation
 from modeler.simulation.misses import missed_items
 
 MAX_ITEMS_SHOWN = 25
+# The items of the collection a read returned from, kept with its result.
+COLLECTION_ITEMS = 60
 
 
 def pattern_result(
@@ -89,9 +91,10 @@ def returned_collection(
     design: d.Design, simulation: Simulation, run: PatternRun
 ) -> dict[str, Any] | None:
     """The item collection a GetItem or Query read from (the partition of
-    its first item, in the table or index it used), each item marked when
-    the pattern returned it, for the presentation mode; None for other
-    operations or no items. Call it holding the simulation's lock."""
+    its first item, in the table or index it used), from the item before
+    the first it returned, each item marked when the pattern returned it,
+    for the presentation mode; None for other operations or no items. Call
+    it holding the simulation's lock."""
     pattern = run.pattern
     if not run.items or pattern.operation not in ("GetItem", "Query"):
         return None
@@ -102,17 +105,18 @@ def returned_collection(
         values = tuple(item.get(name) for name in names)
         return key_text(values[0] if len(values) == 1 else values)
 
-    partition = key(run.items[0], info.partition_key)
-    views, _ = collections.partitions(
-        index=pattern.index, keys=[partition], max_partitions=1, max_items=60
-    )
-    if not views:
-        return None
     returned = {key(item, info.sort_key) for item in run.items}
-    view = views[0]
+    view = collections.partition_around(
+        index=pattern.index,
+        key=key(run.items[0], info.partition_key),
+        sort_keys=returned,
+        max_items=COLLECTION_ITEMS,
+    )
+    if view is None:
+        return None
     return {
         "index": info.name,
-        "partition": {"key": view.key, "more": view.more},
+        "partition": {"key": view.key, "more": view.more, "start": view.start},
         "rows": [
             (
                 {"entity": i.entity, "colour": i.colour, "sort_key": i.sort_key},

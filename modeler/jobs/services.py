@@ -54,24 +54,40 @@ def simulation_job_for(
     return job
 
 
-def simulation_job_find(*, project: Project, design: d.Design) -> SimulationJob | None:
-    """The latest job of this design's content, as a page shows it, or
-    None when there is none (or only a superseded one) and a POST has to
-    start it (`simulation_job_for`). It writes nothing: a job whose worker
-    stopped is shown as failed, and marked so by the next POST or by the
-    workers' recovery."""
-    job = (
+def simulation_job_latest(
+    *, project: Project, design: d.Design
+) -> SimulationJob | None:
+    """The latest job of this design's content as it stands, or None:
+    nothing is started or marked, for a page that only shows it (a job
+    lost or superseded is started again by `simulation_job_for`)."""
+    return (
         SimulationJob.objects.filter(
             project=project, design_digest=design_digest(design)
         )
         .order_by("-created", "-pk")
         .first()
     )
+
+
+def simulation_job_find(*, project: Project, design: d.Design) -> SimulationJob | None:
+    """The latest job of this design's content, as a page shows it, or
+    None when there is none (or only a superseded one) and a POST has to
+    start it (`simulation_job_for`). It writes nothing: a job whose worker
+    stopped is shown as failed, and marked so by the next POST or by the
+    workers' recovery."""
+    job = simulation_job_latest(project=project, design=design)
     if job is None or job.state == State.SUPERSEDED:
         return None
     if job_is_lost(job):
         job.state, job.message = State.FAILED, STOPPED
     return job
+
+
+def design_review_stored(*, project: Project, design: d.Design) -> Review | None:
+    """The review of `design` at the project's prices if its simulation job
+    made it, else None; nothing is started (`design_review_get` does)."""
+    cost = project_cost_settings(project=project)
+    return review_stored(review_key(design, cost.prices, cost.stored_items))
 
 
 def simulation_job_rerun(

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from modeler.conversion import design_from_revision
@@ -66,13 +66,43 @@ def session_open(
 def session_decide(
     *, session: ReviewSession, user: AbstractBaseUser, status: str
 ) -> ReviewSession:
+    """Sets the review's status; an approval the project's rule refuses
+    (`approval_refusal`) raises ReviewError and changes nothing."""
     if status not in ReviewSession.Status.values:
         raise ReviewError(f"'{status}' is not a review status.")
+    if status == ReviewSession.Status.APPROVED:
+        refusal = approval_refusal(session=session, user=user)
+        if refusal:
+            raise ReviewError(refusal)
     session.status = status
     session.decided_by = user
     session.decided = timezone.now()
     session.save(update_fields=["status", "decided_by", "decided"])
     return session
+
+
+def approval_refusal(*, session: ReviewSession, user: AbstractBaseUser) -> str:
+    """Why `user` may not approve the review's revision, or "": with the
+    owner's rule on, the author of the revision (its last change) cannot
+    approve it."""
+    revision = session.revision
+    if (
+        session.project.approval_by_other
+        and revision.author_id is not None
+        and revision.author_id == user.pk
+    ):
+        return (
+            f"You saved revision {revision.number}, and this project needs an "
+            "approval by someone other than the revision's author: ask another "
+            "owner or editor to approve it."
+        )
+    return ""
+
+
+def approval_rule_set(*, project: Project, approval_by_other: bool) -> Project:
+    project.approval_by_other = approval_by_other
+    project.save(update_fields=["approval_by_other"])
+    return project
 
 
 def comment_add(
@@ -128,9 +158,15 @@ def comment_add(
 MENTION = re.compile(r"(?<![\w.])@([\w.@+-]+)")
 
 
+def mention_names(body: str) -> list[str]:
+    """The usernames `body` names as @username, in order, each once (a
+    sentence's full stop after a name is not part of it)."""
+    return list(dict.fromkeys(name.rstrip(".") for name in MENTION.findall(body)))
+
+
 def mentioned(session: ReviewSession, body: str) -> list[AbstractBaseUser]:
     """The project's members named as @username in `body`."""
-    names = {name.rstrip(".") for name in MENTION.findall(body)}
+    names = mention_names(body)
     if not names:
         return []
     project = session.project
@@ -144,40 +180,72 @@ def mentioned(session: ReviewSession, body: str) -> list[AbstractBaseUser]:
 
 @dataclass(frozen=True)
 class NotNotified:
-    """A member a comment named whose email could not be sent, and why."""
+    """A name a comment mentioned that no email reached, and why."""
 
     username: str
     reason: str
 
 
-def comment_notify_mentioned(*, comment: ReviewComment, link: str) -> list[NotNotified]:
+# Said the same for a name no account has and for an account that is not a
+# member: the page does not tell a member which usernames exist.
+NOT_A_MEMBER = "no member of this project has that username"
+NO_ADDRESS = "their account has no email address"
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """What a comment's @mentions did: the members emailed; the names that
+    reached no one because of who they are (not a member, no address);
+    and the members whose email the server could not send."""
+
+    emailed: tuple[str, ...] = ()
+    not_notified: tuple[NotNotified, ...] = ()
+    unsent: tuple[NotNotified, ...] = ()
+
+
+def comment_notify_mentioned(*, comment: ReviewComment, link: str) -> Mentions:
     """Email each member the comment names as @username (not its author),
-    with `link` (the review's address); returns those whose email could
-    not be sent, for the page to say so."""
+    with `link` (the review's address); says who was emailed, and who
+    was not and why, for the page to tell the commenter."""
     session = comment.session
     author = comment.author.get_username() if comment.author else "Someone"
     title, project = one_line(session.title), one_line(session.project.name)
     on = f", on {comment.element_label}" if comment.element_label else ""
-    to = {
-        user.email: user.get_username()
-        for user in mentioned(session, comment.body)
-        if user.pk != comment.author_id and user.email
+    members = {user.get_username(): user for user in mentioned(session, comment.body)}
+    to: dict[str, str] = {}
+    not_notified = []
+    for name in mention_names(comment.body):
+        user = members.get(name)
+        if user is None:
+            not_notified.append(NotNotified(name, NOT_A_MEMBER))
+        elif user.pk == comment.author_id:
+            continue
+        elif not user.email:
+            not_notified.append(NotNotified(name, NO_ADDRESS))
+        else:
+            to[name] = user.email
+    mails = {
+        name: Mail(
+            to=email,
+            subject=f"{author} mentioned you in the review “{title}”",
+            body=(
+                f"{author} mentioned you in the review “{title}” of the "
+                f"project {project}{on}:\n\n{comment.body}\n\n"
+                f"Open the review: {link}\n"
+            ),
+        )
+        for name, email in to.items()
     }
-    failures = mails_send(
-        [
-            Mail(
-                to=email,
-                subject=f"{author} mentioned you in the review “{title}”",
-                body=(
-                    f"{author} mentioned you in the review “{title}” of the "
-                    f"project {project}{on}:\n\n{comment.body}\n\n"
-                    f"Open the review: {link}\n"
-                ),
-            )
-            for email in to
-        ]
+    failures = {id(f.mail): f.reason for f in mails_send(list(mails.values()))}
+    return Mentions(
+        emailed=tuple(n for n, m in mails.items() if id(m) not in failures),
+        not_notified=tuple(not_notified),
+        unsent=tuple(
+            NotNotified(n, failures[id(m)])
+            for n, m in mails.items()
+            if id(m) in failures
+        ),
     )
-    return [NotNotified(to[f.mail.to], f.reason) for f in failures]
 
 
 def comment_resolve(*, comment: ReviewComment, resolved: bool) -> ReviewComment:
@@ -192,12 +260,17 @@ def _reviewed_design(session: ReviewSession) -> d.Design:
 
 @dataclass(frozen=True)
 class Target:
-    """Something a comment can be about: an element of the design, or a
-    part of an entity (a key template: a cell of the key map; an
-    attribute)."""
+    """Something a comment can be about: an element of the design, a part
+    of an entity (a key template: a cell of the key map; an attribute), or
+    a finding of the design review."""
 
     label: str
     value: object  # compared to tell whether it changed since
+    # What it is, for pages that show it: an element's kind (table, index,
+    # entity, pattern...), "key", "attribute" or "finding", and the thing
+    # itself (the entity, the key template, the finding...).
+    kind: str = ""
+    item: object = field(default=None, compare=False)
 
 
 def targets(
@@ -212,28 +285,40 @@ def targets(
     its prices)."""
     found: dict[str, Target] = {}
     for element_id, element in elements(design).items():
-        found[element_id] = Target(element.label, element.value)
+        found[element_id] = Target(
+            element.label, element.value, element.kind, element.value
+        )
         if element.kind != "entity":
             continue
         entity = element.value
         for name, template in entity.keys.items():
             found[f"{element_id}/key/{name}"] = Target(
-                f"key template {name} of entity {entity.name}", template
+                f"key template {name} of entity {entity.name}",
+                template,
+                "key",
+                template,
             )
         for attr in entity.attributes:
             found[f"{element_id}/attr/{attr.uid or attr.name}"] = Target(
-                f"attribute {entity.name}.{attr.name}", attr
+                f"attribute {entity.name}.{attr.name}", attr, "attribute", attr
             )
     review = _review(design, project, revision) if project is not None else None
     if review is not None:
         for finding in review.findings:
             where = finding.location
             found[f"finding/{finding.code}/{where.kind}/{where.name}"] = Target(
-                f"finding “{finding.message}” ({finding.severity})",
+                # Two findings can share a title: where each is tells them apart.
+                f"finding “{finding.message}” on {_WHERE.get(where.kind, where.kind)} "
+                f"{where.name} ({finding.severity})",
                 # A finding is the same while its evidence is.
                 (finding.why, finding.evidence),
+                "finding",
+                finding,
             )
     return found
+
+
+_WHERE = {"pattern": "access pattern"}
 
 
 def _review(
@@ -269,17 +354,13 @@ class Thread:
     removed: bool = False  # the element is no longer in the design
 
 
-@dataclass
-class ElementThreads:
-    element: str  # id, or "" for the review as a whole
-    label: str
-    threads: list[Thread]
-
-
-def session_threads(session: ReviewSession) -> list[ElementThreads]:
-    """The review's comments by element, in the order of the design's
-    elements (the review as a whole first); each thread says whether its
-    element changed since the comment was written."""
+def _session_threads(
+    session: ReviewSession,
+) -> tuple[dict[str, list[Thread]], dict[str, Target]]:
+    """The review's threads by the element they are about ("" for the
+    review as a whole), oldest first, each saying whether its element
+    changed since the comment was written; and what comments can be about
+    now, for the labels of renamed elements."""
     project = session.project
     current = targets(project_design(project=project), project)
     comments = list(session.comments.select_related("author"))
@@ -315,33 +396,138 @@ def session_threads(session: ReviewSession) -> list[ElementThreads]:
     for comment in comments:
         if comment.parent_id is not None and comment.parent_id in threads:
             threads[comment.parent_id].replies.append(comment)
-    order = {element_id: i for i, element_id in enumerate(current)}
-    grouped: dict[str, ElementThreads] = {}
+    by_element: dict[str, list[Thread]] = {}
     for thread in threads.values():
-        key = thread.comment.element
-        if key not in grouped:
-            label = "The review as a whole" if key == WHOLE_REVIEW else thread.label
-            grouped[key] = ElementThreads(key, label, [])
-        grouped[key].threads.append(thread)
-    return sorted(
-        grouped.values(),
-        key=lambda g: (g.element != WHOLE_REVIEW, order.get(g.element, len(order))),
-    )
+        by_element.setdefault(thread.comment.element, []).append(thread)
+    return by_element, current
 
 
-def element_choices(session: ReviewSession) -> list[tuple[str, str]]:
-    """What a comment can be about: the review as a whole, then every
-    element of the reviewed revision, with each entity's key templates and
-    attributes after it."""
-    found = targets(_reviewed_design(session), session.project, session.revision)
-    return [(WHOLE_REVIEW, "The review as a whole")] + [
-        (target_id, target.label[:1].upper() + target.label[1:])
-        for target_id, target in found.items()
+@dataclass
+class Subject:
+    """Something of the reviewed revision that comments can be about, as
+    the review's page shows it: with its threads and a control to add one."""
+
+    id: str
+    label: str  # as at the reviewed revision
+    kind: str
+    item: object
+    threads: list[Thread] = field(default_factory=list)
+    now: str = ""  # its label now, when a rename changed it
+    # An entity's key templates, one per key attribute of the key map (None
+    # where it has none), and its attributes.
+    cells: list[Subject | None] = field(default_factory=list)
+    parts: list[Subject] = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        """An HTML id (element ids hold slashes and spaces)."""
+        return "about-" + hashlib.sha256(self.id.encode()).hexdigest()[:12]
+
+    @property
+    def discussed(self) -> list[Subject]:
+        """It and its key templates and attributes that have threads."""
+        found = [self] if self.threads else []
+        found += [c for c in self.cells if c is not None and c.threads]
+        return found + [p for p in self.parts if p.threads]
+
+
+@dataclass
+class Board:
+    """The review's page: the reviewed revision's parts, each with its
+    comments."""
+
+    whole: list[Thread]
+    table: list[Subject]  # the table, then its indexes
+    key_names: list[str]  # the key map's columns
+    entities: list[Subject]
+    patterns: list[Subject]
+    findings: list[Subject] | None  # None while the design review is made
+    # Threads on what the revision does not hold now (a finding the review
+    # no longer makes at the project's current prices).
+    elsewhere: list[Subject]
+
+    @property
+    def ids(self) -> set[str]:
+        """What a comment control on the board is about."""
+        found = set()
+        for subject in [
+            *self.table,
+            *self.entities,
+            *self.patterns,
+            *(self.findings or []),
+        ]:
+            found.add(subject.id)
+            found.update(c.id for c in subject.cells if c is not None)
+            found.update(p.id for p in subject.parts)
+        return found
+
+
+def session_board(session: ReviewSession) -> Board:
+    """Every part of the reviewed revision a comment can be about (its
+    table and indexes, each entity with its key templates and attributes,
+    the access patterns, the design review's findings), with the threads
+    on each; labels are as at the revision, with the name now beside an
+    element renamed since."""
+    design = _reviewed_design(session)
+    reviewed = targets(design, session.project, session.revision)
+    threads, current = _session_threads(session)
+
+    def subject(target_id: str) -> Subject:
+        target = reviewed[target_id]
+        now = current.get(target_id)
+        return Subject(
+            target_id,
+            target.label,
+            target.kind,
+            target.item,
+            threads.pop(target_id, []),
+            now=now.label if now is not None and now.label != target.label else "",
+        )
+
+    ids = {target.kind: target_id for target_id, target in reviewed.items()}
+    table = [subject(ids["table"])] + [
+        subject(i) for i, t in reviewed.items() if t.kind == "index"
     ]
+    key_names = [k.name for k in design.table.all_key_attributes()]
+    entities = []
+    for entity_id, target in reviewed.items():
+        if target.kind != "entity":
+            continue
+        entity = subject(entity_id)
+        entity.cells = [
+            subject(f"{entity_id}/key/{name}")
+            if f"{entity_id}/key/{name}" in reviewed
+            else None
+            for name in key_names
+        ]
+        entity.parts = [
+            subject(i)
+            for i, t in reviewed.items()
+            if t.kind == "attribute" and i.startswith(f"{entity_id}/attr/")
+        ]
+        entities.append(entity)
+    patterns = [subject(i) for i, t in reviewed.items() if t.kind == "pattern"]
+    findings = (
+        None
+        if findings_pending(session)
+        else [subject(i) for i, t in reviewed.items() if t.kind == "finding"]
+    )
+    whole = threads.pop(WHOLE_REVIEW, [])
+    # The project's own settings and the sample data are elements too: any
+    # thread left is on one of them, or on what the revision lacks now.
+    elsewhere = [
+        subject(i)
+        if i in reviewed
+        else Subject(
+            i, group[0].label or group[0].comment.element_label, "", None, group
+        )
+        for i, group in list(threads.items())
+    ]
+    return Board(whole, table, key_names, entities, patterns, findings, elsewhere)
 
 
 def approved_since(project: Project) -> ReviewSession | None:
-    """The latest approved review when the design changed after the
+    """The latest approved review when the design differs from the
     revision it approved (the Overview says so), else None."""
     latest = (
         ReviewSession.objects.filter(
@@ -351,9 +537,18 @@ def approved_since(project: Project) -> ReviewSession | None:
         .order_by("-decided", "-pk")
         .first()
     )
-    if latest is None or latest.revision.number >= project.version:
+    if latest is None or not design_changed_since(project, latest.revision):
         return None
     return latest
+
+
+def design_changed_since(project: Project, revision: Revision) -> bool:
+    """Whether the project's design differs from `revision`'s, by content:
+    a restore of exactly that revision, or edits that undo each other,
+    leave it unchanged."""
+    if revision.pk == project.head_id:
+        return False
+    return design_from_revision(revision) != project_design(project=project)
 
 
 def session_seen(
@@ -365,6 +560,27 @@ def session_seen(
     seen = now if shown is None else min(shown, now)
     ReviewVisit.objects.update_or_create(
         session=session, user=user, defaults={"seen": seen}
+    )
+
+
+def unread_count(
+    *, project: Project, user: AbstractBaseUser, showing: ReviewSession | None = None
+) -> int:
+    """The comments others wrote in the project's reviews since `user`
+    last opened each review (all of a review's if never), in one query; the
+    review `showing`'s do not count (the page shows them all)."""
+    seen = ReviewVisit.objects.filter(session=OuterRef("session"), user=user).values(
+        "seen"
+    )[:1]
+    comments = ReviewComment.objects.filter(session__project=project).exclude(
+        author=user
+    )
+    if showing is not None:
+        comments = comments.exclude(session=showing)
+    return (
+        comments.annotate(seen=Subquery(seen))
+        .filter(Q(seen=None) | Q(created__gt=F("seen")))
+        .count()
     )
 
 
@@ -474,24 +690,59 @@ def _open_threads(revision: Revision) -> QuerySet[ReviewComment]:
 class PackThread:
     comment: ReviewComment
     replies: list[ReviewComment] = field(default_factory=list)
+    label: str = ""  # what it is about, named as at the pack's revision
 
 
 def pack_threads(
     *, revision: Revision, link: ShareLink | None = None
 ) -> list[PackThread]:
-    """The comments a review pack of `revision` shows, oldest first: for
-    members, the open threads of the reviews held on that revision, with
-    their replies; through a share link, the ones it was made with (none
-    unless its owner chose to include them)."""
+    """The comments a review pack of `revision` shows, review by review,
+    oldest first: for members, the open threads of the reviews held on
+    that revision, with their replies; through a share link, the ones it
+    was made with (none unless its owner chose to include them). Each is
+    labelled with its element's name at the revision."""
     if link is None:
         found = _open_threads(revision)
     elif link.include_comments:
         found = link.comments.all()
     else:
         return []
-    comments = list(found.select_related("author", "session").order_by("created", "pk"))
-    threads = {c.pk: PackThread(c) for c in comments if c.parent_id is None}
+    comments = list(
+        found.select_related("author", "session").order_by(
+            "session__created", "session_id", "created", "pk"
+        )
+    )
+    labels = {
+        target_id: target.label
+        for target_id, target in targets(
+            design_from_revision(revision), revision.project, revision
+        ).items()
+    }
+    threads = {
+        c.pk: PackThread(
+            c, label=labels.get(c.element, c.element_label) if c.element else ""
+        )
+        for c in comments
+        if c.parent_id is None
+    }
     for comment in comments:
         if comment.parent_id in threads:
             threads[comment.parent_id].replies.append(comment)
     return list(threads.values())
+
+
+def board_discussed(board: Board) -> list[Subject]:
+    """The parts of a review's board that have threads, in the board's
+    order (the review as a whole first, as a subject of its own)."""
+    found = []
+    if board.whole:
+        found.append(
+            Subject(WHOLE_REVIEW, "the review as a whole", "", None, board.whole)
+        )
+    for subject in board.table:
+        found += subject.discussed
+    for entity in board.entities:
+        found += entity.discussed
+    for subject in [*board.patterns, *(board.findings or []), *board.elsewhere]:
+        found += subject.discussed
+    return found

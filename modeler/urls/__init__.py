@@ -6,6 +6,7 @@ from modeler.views import (
     accounts,
     history,
     members,
+    present,
     projects,
     reviews,
     simulation,
@@ -96,6 +97,11 @@ urlpatterns = [
         name="reviews-page",
     ),
     path(
+        "projects/<int:project_id>/reviews/approval-rule/",
+        reviews.review_approval_rule,
+        name="review-approval-rule",
+    ),
+    path(
         "projects/<int:project_id>/reviews/<int:pk>/",
         reviews.review_session,
         name="review-session",
@@ -104,6 +110,16 @@ urlpatterns = [
         "projects/<int:project_id>/reviews/<int:pk>/seen/",
         reviews.review_session_seen,
         name="review-session-seen",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/minutes/",
+        reviews.review_minutes,
+        name="review-minutes",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/minutes/prepare/",
+        reviews.review_minutes_prepare,
+        name="review-minutes-prepare",
     ),
     path(
         "projects/<int:project_id>/reviews/<int:pk>/comments/",
@@ -133,8 +149,23 @@ urlpatterns = [
     path("share/<str:token>/", reviews.shared_pack, name="shared-pack"),
     path(
         "projects/<int:project_id>/present/<int:position>/",
-        simulation.present,
+        present.present,
         name="present",
+    ),
+    path(
+        "projects/<int:project_id>/present/<int:position>/start/",
+        present.present_start,
+        name="present-start",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/present/<int:position>/",
+        present.review_present,
+        name="review-present",
+    ),
+    path(
+        "projects/<int:project_id>/reviews/<int:pk>/present/<int:position>/start/",
+        present.review_present_start,
+        name="review-present-start",
     ),
     path(
         "projects/<int:project_id>/reviews/<int:pk>/status/",

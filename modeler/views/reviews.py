@@ -21,15 +21,30 @@ from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 from django.utils.timezone import is_aware
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from modeler import diagrams, presenters, selectors
 from modeler.conversion import design_from_revision
 from modeler.forms.reviews import ReviewCommentForm, ReviewOpenForm, ReviewStatusForm
 from modeler.jobs import services as jobs
-from modeler.models import ReviewComment, ReviewSession, Revision, ShareLink
+from modeler.jobs.collections import (
+    CollectionsQuestion,
+    collections_answer,
+    collections_kept,
+)
+from modeler.jobs.loaded_tables import TableAnswer
+from modeler.models import (
+    ReviewComment,
+    ReviewSession,
+    Revision,
+    ShareLink,
+    SimulationJob,
+)
 from modeler.presenters import key_map_rows
 from modeler.services import reviews as sessions
 from modeler.views.statuses import INVALID
+
+State = SimulationJob.State
 
 
 def _members(project):  # noqa: ANN001, ANN202
@@ -123,17 +138,29 @@ def review_session_seen(request: HttpRequest, project_id: int, pk: int) -> HttpR
 
 
 def _render_session(request, access, session, *, form=None, status=200):  # noqa: ANN001, ANN202
+    board = sessions.session_board(session)
+    failed_element = form.data.get("element", "") if form else None
+    if failed_element and failed_element not in board.ids:
+        failed_element = ""  # said at the form of the review as a whole
     context = {
         "access": access,
         "project": access.project,
         "section": "reviews",
         "session": session,
         "participants": session.participants.order_by("username"),
-        "groups": sessions.session_threads(session),
-        "element_choices": sessions.element_choices(session),
-        "comment_form": form or ReviewCommentForm(),
+        "board": board,
+        "design": design_from_revision(session.revision),
+        # A refused comment: shown again, with why, where it was written.
+        "failed": form,
+        "failed_element": failed_element,
+        "failed_parent": form.data.get("parent", "") if form else None,
         "statuses": ReviewSession.Status.choices,
-        "changed_since": access.project.version > session.revision.number,
+        "changed_since": sessions.design_changed_since(
+            access.project, session.revision
+        ),
+        "approval_refusal": sessions.approval_refusal(
+            session=session, user=request.user
+        ),
         "shown": timezone.now(),
         # The reviews whose findings are comment targets, not made yet: the
         # page posts to start them (their findings show once they are).
@@ -186,25 +213,42 @@ def review_comment(request: HttpRequest, project_id: int, pk: int) -> HttpRespon
         except sessions.ReviewError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Comment added.")
-            unsent = sessions.comment_notify_mentioned(
+            mentions = sessions.comment_notify_mentioned(
                 comment=comment,
                 link=request.build_absolute_uri(
                     reverse("review-session", args=[project_id, pk])
                 ),
             )
-            if unsent:
-                names = ", ".join(n.username for n in unsent)
-                messages.warning(
-                    request,
-                    f"The comment is saved, but the email telling {names} could "
-                    f"not be sent: {unsent[0].reason}. Tell them another way, or "
-                    "ask the site's operator to check its email settings.",
-                )
+            _say_who_was_told(request, mentions)
             url = redirect("review-session", project_id=project_id, pk=pk)
             url["Location"] += f"#comment-{(parent or comment).pk}"
             return url
     return _render_session(request, access, session, form=form, status=INVALID)
+
+
+def _names(names: list[str]) -> str:
+    """a, b and c."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _say_who_was_told(request: HttpRequest, mentions: sessions.Mentions) -> None:
+    """Tells the commenter whom the comment's @mentions emailed, and whom
+    they did not reach and why."""
+    emailed = f" Emailed {_names(list(mentions.emailed))}." if mentions.emailed else ""
+    messages.success(request, f"Comment added.{emailed}")
+    if mentions.not_notified:
+        missed = "; ".join(f"@{n.username}: {n.reason}" for n in mentions.not_notified)
+        messages.warning(
+            request, f"Not notified ({missed}). Tell them another way if need be."
+        )
+    if mentions.unsent:
+        names = ", ".join(n.username for n in mentions.unsent)
+        messages.warning(
+            request,
+            f"The comment is saved, but the email telling {names} could "
+            f"not be sent: {mentions.unsent[0].reason}. Tell them another way, or "
+            "ask the site's operator to check its email settings.",
+        )
 
 
 @login_required
@@ -238,14 +282,37 @@ def review_status(request: HttpRequest, project_id: int, pk: int) -> HttpRespons
     if not form.is_valid():
         messages.error(request, "Choose open, changes requested or approved.")
         return redirect("review-session", project_id=project_id, pk=pk)
-    sessions.session_decide(
-        session=session, user=request.user, status=form.cleaned_data["status"]
-    )
+    try:
+        sessions.session_decide(
+            session=session, user=request.user, status=form.cleaned_data["status"]
+        )
+    except sessions.ReviewError as exc:
+        messages.error(request, str(exc))
+        return redirect("review-session", project_id=project_id, pk=pk)
     label = ReviewSession.Status(session.status).label.lower()
     messages.success(
         request, f"The review of revision {session.revision.number} is {label}."
     )
     return redirect("review-session", project_id=project_id, pk=pk)
+
+
+@login_required
+@require_POST
+def review_approval_rule(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The owner's rule: whether an approval must come from someone other
+    than the author of the revision it approves."""
+    access = selectors.project_get_for_user(
+        user=request.user, project_id=project_id, owner_only=True
+    )
+    on = request.POST.get("approval_by_other") == "on"
+    sessions.approval_rule_set(project=access.project, approval_by_other=on)
+    messages.success(
+        request,
+        "Approvals now need someone other than the revision's author."
+        if on
+        else "Anyone who may edit the project can now approve a revision.",
+    )
+    return redirect("reviews-page", project_id=project_id)
 
 
 # --- The review pack and share links -----------------------------------------------
@@ -276,8 +343,9 @@ class ShareLinkForm(forms.Form):
 
 def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse:  # noqa: ANN001
     """The review pack of one revision: design, key map, patterns with
-    their verdicts, findings, cost and the open comments of its reviews;
-    through a share `link`, only the comments it was made with."""
+    their verdicts, findings with their evidence, cost, the status of its
+    reviews and their open comments, review by review; through a share
+    `link`, only what it was made with."""
     shared = link is not None
     design = design_from_revision(revision)
     found = jobs.design_review_get(
@@ -311,12 +379,28 @@ def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse
         response["X-Robots-Tag"] = "noindex"
         response["Cache-Control"] = "no-store"
         return response
+    context = _pack_context(design, revision, review)
+    context.update(
+        link=link,
+        threads=sessions.pack_threads(revision=revision, link=link),
+        # Members see where the revision's reviews stand; a share link
+        # shows what its form says it shows, and that is not.
+        sessions=()
+        if shared
+        else ReviewSession.objects.filter(revision=revision).select_related(
+            "decided_by"
+        ),
+    )
+    return _pack_response(request, context, f"r{revision.number}-review")
+
+
+def _pack_context(design, revision, review) -> dict:  # noqa: ANN001
+    """What every pack shows of a revision and its design review."""
     key_attributes, key_rows = key_map_rows(design)
     runs = dict(zip(design.access_patterns, review.runs, strict=True))
-    context = {
+    return {
         "revision": revision,
         "design": design,
-        "link": link,
         "generated": timezone.now(),
         "key_attributes": key_attributes,
         "key_rows": key_rows,
@@ -334,16 +418,149 @@ def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse
             for p in design.access_patterns
         ],
         "review": review,
-        "threads": sessions.pack_threads(revision=revision, link=link),
         "overview_svg": _overview_svg(design),
     }
+
+
+def _pack_response(request: HttpRequest, context: dict, name: str) -> HttpResponse:
     response = render(request, "modeler/review-pack.html", context)
     response["Content-Security-Policy"] = PACK_POLICY
     response["X-Robots-Tag"] = "noindex"
     if request.GET.get("download"):
-        name = f"{slugify(design.name) or 'design'}-r{revision.number}-review.html"
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        design = context["design"]
+        filename = f"{slugify(design.name) or 'design'}-{name}.html"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+# --- The minutes of one review ------------------------------------------------------
+
+# The item collections the minutes draw of each index: its first partitions.
+MINUTES_PARTITIONS = 3
+MINUTES_ITEMS = 8
+
+
+def _minutes_questions(design) -> list[tuple[str, CollectionsQuestion]]:  # noqa: ANN001
+    return [
+        (
+            "the table" if info.kind == "table" else f"{info.name}",
+            CollectionsQuestion(
+                index=info.name,
+                max_partitions=MINUTES_PARTITIONS,
+                max_items=MINUTES_ITEMS,
+            ),
+        )
+        for info in diagrams.index_infos(design)
+    ]
+
+
+def _minutes_parts(project, session, design, *, ask: bool, user=None):  # noqa: ANN001, ANN202
+    """The review of the session's revision and its item collections
+    drawn per index, each answer or None while it is made; with `ask`,
+    what is missing is asked for (the simulation, the drawings)."""
+    revision = session.revision
+    job = jobs.simulation_job_latest(project=project, design=design)
+    ended = job is not None and job.state in (State.FAILED, State.CANCELLED)
+    if ask or ended:
+        # A simulation that failed still gives the review of what the
+        # design alone shows; nothing is started for it.
+        found = jobs.design_review_get(
+            project=project, design=design, user=user, revision=revision
+        )
+        review, job = found.review, found.job or job
+    else:
+        review = jobs.design_review_stored(project=project, design=design)
+    drawn = []
+    for title, question in _minutes_questions(design):
+        if ended:
+            answer = TableAnswer(
+                problem=f"The simulation did not run: {job.message or 'cancelled'}"
+            )
+        elif review is None:
+            answer = None
+        elif ask:
+            answer = collections_answer(
+                project=project,
+                design=design,
+                question=question,
+                user=user,
+                number=revision.number,
+            )
+            answer = None if answer.pending else answer
+        else:
+            answer = collections_kept(design=design, question=question)
+        drawn.append((title, answer))
+    return review, job, drawn
+
+
+@login_required
+@require_http_methods(["GET"])
+def review_minutes(request: HttpRequest, project_id: int, pk: int) -> HttpResponse:
+    """The minutes of one review, as one self-contained page: who took
+    part, where it stands (who approved, when), every comment with its
+    replies, named as at the reviewed revision, and the revision itself
+    (design, key map, patterns and verdicts, findings with their evidence,
+    cost, item collection diagrams). While they are being made, a page
+    that asks for what they need."""
+    access, session = _session(request, project_id, pk)
+    design = design_from_revision(session.revision)
+    review, job, drawn = _minutes_parts(access.project, session, design, ask=False)
+    if review is None or any(answer is None for _, answer in drawn):
+        context = {
+            "access": access,
+            "project": access.project,
+            "section": "reviews",
+            "session": session,
+            "job": job,
+        }
+        return render(request, "modeler/minutes-waiting.html", context, status=202)
+    board = sessions.session_board(session)
+    context = _pack_context(design, session.revision, review)
+    context.update(
+        session=session,
+        participants=session.participants.order_by("username"),
+        changed_since=sessions.design_changed_since(access.project, session.revision),
+        approval_by_other=access.project.approval_by_other,
+        collections_partitions=MINUTES_PARTITIONS,
+        discussed=sessions.board_discussed(board),
+        collections=[
+            (title, answer.result.svg if answer.result else "", answer.problem)
+            for title, answer in drawn
+        ],
+    )
+    return _pack_response(request, context, f"r{session.revision.number}-minutes")
+
+
+@login_required
+@require_POST
+def review_minutes_prepare(
+    request: HttpRequest, project_id: int, pk: int
+) -> HttpResponse:
+    """Asks for what the minutes need (the revision's simulation, then its
+    item collections drawn); once all is there, sends the page to them.
+    Any member may: it changes nothing in the design."""
+    access, session = _session(request, project_id, pk)
+    design = design_from_revision(session.revision)
+    review, job, drawn = _minutes_parts(
+        access.project, session, design, ask=True, user=request.user
+    )
+    minutes = reverse("review-minutes", args=[project_id, pk])
+    if not request.htmx:
+        # The form of a page without script: the minutes, or their
+        # progress with the form again.
+        return redirect(minutes)
+    if review is not None and all(answer is not None for _, answer in drawn):
+        return HttpResponseClientRedirect(minutes)
+    context = {
+        "access": access,
+        "project": access.project,
+        "session": session,
+        "job": job,
+        "asked": True,
+        "drawn": sum(1 for _, answer in drawn if answer is not None),
+        "drawings": len(drawn),
+    }
+    return render(request, "modeler/minutes-waiting.html#progress", context)
 
 
 def _overview_svg(design) -> str:  # noqa: ANN001

@@ -172,35 +172,68 @@
     });
   });
 
-  // Presentation mode: arrow keys move between the patterns, F (or the
-  // button) shows it full screen; a presentation opens its requests.
-  const presentation = document.querySelector("[data-presentation]");
-  if (presentation) {
-    // The slide comes with the page, or once its simulation has run (the
-    // slide asks again while it runs): open its requests either way.
-    const openRequests = () => {
-      presentation.querySelectorAll(".request-details").forEach((details) => {
-        details.open = true;
-      });
-    };
-    openRequests();
-    presentation.addEventListener("htmx:afterSettle", openRequests);
-    const fullScreen = () => {
-      if (!document.fullscreenElement) document.documentElement.requestFullscreen?.();
-    };
-    presentation.querySelector("[data-fullscreen]")?.addEventListener("click", fullScreen);
-    document.addEventListener("keydown", (event) => {
-      if (event.target.closest && event.target.closest("input, textarea, select")) return;
-      const step = { ArrowRight: "[data-next]", ArrowLeft: "[data-prev]" }[event.key];
-      const link = step && presentation.querySelector(step);
-      if (link) {
-        event.preventDefault();
-        link.click();
-      } else if (event.key === "f" || event.key === "F") {
-        fullScreen();
-      }
-    });
+  // Presentation mode: the page holds the slides near the current one;
+  // the arrow keys, Page Up and Page Down (what a presenter's remote
+  // sends) and the Previous and Next links show them at once, the address
+  // following; past the slides held, the link loads the next page. F (or
+  // the button) shows it full screen.
+  const SLIDES = "[data-deck] [data-slide]";
+  function currentSlide() {
+    return document.querySelector(`${SLIDES}:not([hidden])`);
   }
+  function showSlide(slide) {
+    document.querySelectorAll(SLIDES).forEach((other) => {
+      other.hidden = other !== slide;
+    });
+    if (location.pathname !== slide.dataset.url) {
+      history.replaceState(history.state, "", slide.dataset.url);
+    }
+    document.title = slide.dataset.title;
+  }
+  function step(forward) {
+    const current = currentSlide();
+    const link = current && current.querySelector(forward ? "[data-next]" : "[data-prev]");
+    if (!link) return false;
+    const wanted = Number(current.dataset.slide) + (forward ? 1 : -1);
+    const slide = document.querySelector(`${SLIDES}[data-slide="${wanted}"]`);
+    if (slide) showSlide(slide);
+    else location.assign(link.href);
+    return true;
+  }
+  const fullScreen = () => {
+    if (!document.fullscreenElement) document.documentElement.requestFullscreen?.();
+  };
+  document.addEventListener("keydown", (event) => {
+    if (!currentSlide() || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+    const onControl = target.closest && target.closest("a, button, summary");
+    const forward = ["ArrowRight", "PageDown"].includes(event.key) || (event.key === " " && !onControl);
+    const back = ["ArrowLeft", "PageUp"].includes(event.key);
+    if (forward || back) {
+      if (step(forward)) event.preventDefault();
+    } else if (event.key === "f" || event.key === "F") {
+      fullScreen();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    const control = event.target.closest && event.target.closest("[data-deck] [data-next], [data-deck] [data-prev], [data-deck] [data-fullscreen]");
+    if (!control || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    if (control.matches("[data-fullscreen]")) fullScreen();
+    else step(control.matches("[data-next]"));
+  });
+  // The deck asks again while the simulation runs: for the slide shown now,
+  // which the answer then shows.
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    if (event.detail.elt.matches && event.detail.elt.matches("[data-deck]") && event.detail.verb === "get") {
+      event.detail.path = location.pathname;
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", () => {
+    const wanted = document.querySelector(`${SLIDES}[data-url="${location.pathname}"]`);
+    if (wanted && wanted.hidden) showSlide(wanted);
+  });
 
   // Diagrams zoom (buttons, Ctrl + wheel), pan (drag) and fit the screen,
   // and go full screen. The SVG's width and height attributes carry the

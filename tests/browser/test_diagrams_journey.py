@@ -67,7 +67,7 @@ def test_a_review_session_walks_the_key_map_collections_and_diagrams(
     expect(page).to_have_url(re.compile(r"index=GSI2"))
     expect(page.locator(".partition-key")).to_have_text(["OPEN"])
     expect(page.locator(".absent-count")).to_contain_text("not in this index")
-    expect(page.locator(".item-attributes").first).to_contain_text("PK")
+    expect(page.locator(".attribute-cell").first).to_contain_text("PK")
     page.click("nav.pagination >> text=Next")
     expect(page.locator(".pagination")).to_contain_text("Page 2 of")
     page.evaluate("window.scrollTo(0, 0)")

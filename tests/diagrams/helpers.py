@@ -56,3 +56,22 @@ def node_texts(svg: str) -> dict[str, list[str]]:
 def all_text(svg: str) -> str:
     root = ElementTree.fromstring(svg)  # noqa: S314 (our own output)
     return "\n".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+
+
+def sort_key_texts(svg: str) -> dict[str, list[str]]:
+    """The sort keys of each partition box, by node name: the lines in the
+    items' sort key column (monospace, the graph's size, dark ink)."""
+    root = ElementTree.fromstring(svg)  # noqa: S314 (our own output)
+    nodes = {}
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") != "node":
+            continue
+        title = group.find(f"{SVG}title")
+        nodes[title.text if title is not None else ""] = [
+            "".join(t.itertext())
+            for t in group.iter(f"{SVG}text")
+            if t.get("font-family", "").startswith("Courier")
+            and t.get("font-size") == "11.00"
+            and t.get("fill") == "#0f172a"
+        ]
+    return nodes

@@ -25,6 +25,7 @@ from tests.diagrams.helpers import (
     hostile,
     node_texts,
     simulation,
+    sort_key_texts,
 )
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -47,6 +48,7 @@ def test_each_partition_box_holds_its_items_in_sort_order():
         "order-management", "table", max_partitions=6, max_items=50
     )
     nodes = node_texts(svg)
+    sort_keys = sort_key_texts(svg)
     views, _ = collections.partitions(index="table", max_partitions=6, max_items=50)
     assert sorted(k for k in nodes if k.startswith("p")) == [f"p{n}" for n in range(6)]
     for n, view in enumerate(views):
@@ -54,8 +56,7 @@ def test_each_partition_box_holds_its_items_in_sort_order():
         assert texts[0] == view.key
         items = [i for i in simulation("order-management").items if i["PK"] == view.key]
         expected = sorted((i["SK"] for i in items), key=str.encode)
-        shown = [t for t in texts if t in expected]
-        assert shown == expected
+        assert sort_keys[f"p{n}"] == expected
     assert "more partitions" in nodes["more"][0]
 
 
@@ -83,12 +84,14 @@ def test_a_sparse_index_diagram_has_only_the_items_with_its_keys():
 def test_an_index_diagram_shows_projected_attributes_only():
     _, index_svg, _ = _diagram("hostile", "ByNote")
     _, table_svg, _ = _diagram("hostile", "table")
-    assert "note=" in all_text(index_svg)
-    assert "kind=" not in all_text(index_svg)
-    assert "kind=" in all_text(table_svg)
+    # An attribute a column: its name is a line of its own.
+    assert "note" in all_text(index_svg).splitlines()
+    assert "kind" not in all_text(index_svg).splitlines()
+    assert "kind" in all_text(table_svg).splitlines()
     _, keys_only, _ = _diagram("order-management", "GSI2", max_items=3)
-    assert "status=" not in all_text(keys_only)
-    assert "PK=CUST#" in all_text(keys_only)
+    lines = all_text(keys_only).splitlines()
+    assert "status" not in lines
+    assert lines[lines.index("PK") + 1].startswith("CUST#")
 
 
 def test_hostile_text_stays_text_in_dot_and_svg():
@@ -105,7 +108,7 @@ def test_hostile_text_stays_text_in_dot_and_svg():
     assert 'H#"><img src=x onerror=alert(1)>' in text
     assert '\\"}]; <x>#' in text
     # Markup in values stays text; Graphviz's escapes (\\N) are not read.
-    assert 'note=\\"}<b>&amp;</b>' in text
+    assert '\\"}<b>&amp;</b>]; \\l \\N' in text.splitlines()
     assert '"><script>alert(1)</script> \\"} design' in text
 
 
@@ -189,9 +192,35 @@ def test_a_long_partition_wraps_into_boxes_side_by_side():
     assert len(boxes) == -(-len(view.items) // ROWS_PER_BOX)
     assert nodes[boxes[1]][0] == view.key
     assert nodes[boxes[1]][1].strip().startswith(f"continued, items {ROWS_PER_BOX + 1}")
-    shown = [
-        t for box in boxes for t in nodes[box] if t in {i.sort_key for i in view.items}
-    ]
+    sort_keys = sort_key_texts(sanitise_svg(render(source, "svg")))
+    shown = [t for box in boxes for t in sort_keys[box]]
     assert shown == [i.sort_key for i in view.items]
     left_out = [t for box in boxes[:-1] for t in nodes[box] if "more item" in t]
     assert left_out == []
+
+
+def test_each_attribute_of_an_item_has_a_column_of_its_own_with_its_value_whole():
+    """As an aggregate view: an item's row holds its sort key, its entity,
+    then each attribute (the table's key first in an index) in a cell with
+    its name above its value, a long value wrapped onto lines rather than
+    cut."""
+    from modeler.diagrams.dot import ATTRIBUTES_SHOWN, VALUE_WIDTH
+
+    collections = Collections(simulation("order-management"))
+    views, _ = collections.partitions(index="GSI1", max_partitions=1, max_items=3)
+    source = collections_dot(
+        design_name="x", info=collections.info("GSI1"), partitions=views
+    )
+    item = views[0].items[0]
+    assert 2 <= len(item.attributes) <= ATTRIBUTES_SHOWN
+    assert [n for n, _ in item.attributes][:2] == ["PK", "SK"]
+    row = source.split(f"{item.sort_key}")[1].split("</TR>")[0]
+    assert row.count("<TD") == 1 + len(item.attributes)  # the entity, each attribute
+    lines = all_text(sanitise_svg(render(source, "svg"))).splitlines()
+    for name, value in item.attributes:
+        at = lines.index(name)
+        shown = lines[at + 1 : at + 1 + -(-len(value) // VALUE_WIDTH) + 1]
+        # Wrapped, not cut: the lines after the name make the value.
+        assert value in "".join(shown) or value.replace(" ", "") in "".join(shown)
+    long = [v for _, v in item.attributes if len(v) > VALUE_WIDTH]
+    assert long, "no value long enough to wrap"

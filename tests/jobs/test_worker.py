@@ -150,7 +150,7 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     assert "The design review is being made with the simulation" in partial
     assert 'hx-trigger="load delay:1s"' in partial
     slide = client.get(f"/projects/{project.pk}/present/0/").content.decode()
-    assert 'hx-select="#presentation-slide"' in slide
+    assert 'hx-trigger="every 1s" hx-select="#deck"' in slide
     assert "Waiting for its turn" in slide
     # The pack, a file without script, reloads itself; not yet a download.
     pack = client.get(f"/projects/{project.pk}/reviews/pack/1/?download=1")
@@ -175,9 +175,9 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     pack = client.get(f"/projects/{project.pk}/reviews/pack/1/?download=1")
     assert "attachment" in pack["Content-Disposition"]
     slide = client.get(f"/projects/{project.pk}/present/0/").content.decode()
-    assert 'hx-select="#presentation-slide"' not in slide
+    assert 'hx-trigger="every 1s"' not in slide
     assert "<strong>Passes</strong>" in slide
-    assert "The item collection it reads: partition <code>CUST#" in slide
+    assert "Partition <code>CUST#" in slide and "data-returned" in slide
     assert SimulationJob.objects.filter(project=project).count() == 1
 
 

@@ -187,6 +187,32 @@ def test_collections_group_items_by_partition(project, viewer_client):
     assert 'class="entity-chip entity-0">Customer</span>' in html
 
 
+def test_each_attribute_of_an_item_has_a_column_with_the_keys_first(
+    project, viewer_client
+):
+    """As an aggregate view: after the sort key and the entity, one cell an
+    attribute, its name above its whole value; in an index, the table's
+    key first."""
+    html = _html(viewer_client.get(_url(project, "collections/?index=GSI1")))
+    rows = re.findall(r'<tr class="item-row">(.*?)</tr>', html, re.DOTALL)
+    assert rows
+    widest = 0
+    for row in rows:
+        cells = re.findall(
+            r'<td class="attribute-cell"><span class="attribute-name">([^<]*)</span> '
+            r'<span class="attribute-value mono">([^<]*)</span></td>',
+            row,
+        )
+        assert [name for name, _ in cells][:2] == ["PK", "SK"], row
+        widest = max(widest, len(cells))
+    # The header's Attributes span the widest row's columns.
+    assert f'<th scope="colgroup" colspan="{widest}">Attributes' in html
+    assert f'<th scope="rowgroup" colspan="{widest + 2}">' in html
+    # Long values whole (wrapped by the page, not cut).
+    values = re.findall(r'<span class="attribute-value mono">([^<]*)</span>', html)
+    assert any(len(v) > 28 and "…" not in v for v in values)
+
+
 def test_a_sparse_index_says_how_many_items_are_absent(project, viewer_client):
     html = _html(viewer_client.get(_url(project, "collections/?index=GSI2")))
     assert re.findall(r'<span class="partition-key">([^<]*)</span>', html) == ["OPEN"]

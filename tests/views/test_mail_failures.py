@@ -113,7 +113,8 @@ def test_mentions_in_a_review_titled_over_two_lines_are_mailed(
         "viewer@example.com",
     ]
     assert mailoutbox[0].subject == "editor mentioned you in the review “Design review”"
-    assert _messages(response)[-1] == "Comment added."  # and no warning
+    # Who was told, and no warning.
+    assert _messages(response)[-1] == "Comment added. Emailed owner and viewer."
 
 
 def test_a_comment_whose_mention_email_fails_is_kept_and_says_who(
@@ -131,7 +132,7 @@ def test_a_comment_whose_mention_email_fails_is_kept_and_says_who(
     assert ReviewComment.objects.get().body == "@owner and @viewer, see this."
     assert [m.to for m in mailoutbox] == [["owner@example.com"]]
     [added, warning] = _messages(response)[-2:]
-    assert added == "Comment added."
+    assert added == "Comment added. Emailed owner."
     assert warning.startswith(
         "The comment is saved, but the email telling viewer could not be sent: "
         "SMTPRecipientsRefused"
@@ -153,7 +154,7 @@ def test_with_the_mail_server_down_a_comment_names_everyone_not_told(
     html = response.content.decode()
     assert "@viewer @owner ok?" in html  # on the page, kept
     assert (
-        "the email telling owner, viewer could not be sent: ConnectionRefusedError"
+        "the email telling viewer, owner could not be sent: ConnectionRefusedError"
         in html
     )
 

@@ -558,9 +558,10 @@ def test_detail_queries_do_not_grow_with_the_entities(
         counts.append(len(queries))
 
     # The session, the user, the project (its owner needs no membership),
-    # the user's latest revisions (the Undo button) and the latest approved
-    # review; the design comes from memory (a revision never changes).
-    assert counts == [5, 5]
+    # the user's latest revisions (the Undo button), the latest approved
+    # review and the header's count of unread review comments; the design
+    # comes from memory (a revision never changes).
+    assert counts == [6, 6]
     assert b'">LineItem3</span></h3>' in response.content
 
 

@@ -90,7 +90,9 @@ def _later_discussion(project, review, thread, owner, editor, viewer) -> None:
     )
     start_jobs(logged_in(late), project)  # as the review's page does
     finding = next(
-        t for t, _ in sessions.element_choices(newer) if t.startswith("finding/")
+        t
+        for t in sessions.targets(stored_design(project), project)
+        if t.startswith("finding/")
     )
     _comment(newer, late, "On a finding of revision 3.", element=finding)
 

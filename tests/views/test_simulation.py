@@ -257,9 +257,10 @@ def test_page_queries_do_not_grow_with_the_users_items(project, owner_client):
         counts.append(len(queries))
 
     # The session, the user, the project (its owner needs no membership),
-    # the user's latest revisions (the Undo button), the design's job and
-    # its results; the design comes from memory (a revision never changes).
-    assert counts == [6, 6]
+    # the user's latest revisions (the Undo button), the header's count of
+    # unread review comments, the design's job and its results; the design
+    # comes from memory (a revision never changes).
+    assert counts == [7, 7]
     assert "<dt>Your items</dt><dd>20</dd>" in _html(response)
 
 
