@@ -6,11 +6,14 @@ the approved revision. Outsiders get 404, viewers cannot open or approve."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 from django.test import Client
 
+from modeler.design.edits import AccessPatternUpdate, EntityUpdate
+from modeler.editor.services import design_edit
 from modeler.history.elements import elements
 from modeler.models import ReviewComment, ReviewSession, ShareLink
 from tests.views.conftest import stored_design
@@ -346,11 +349,6 @@ def test_presentation_steps_through_the_patterns(
 def test_comments_on_a_key_template_and_an_attribute(
     project, editor, editor_client: Client
 ):
-    import dataclasses
-
-    from modeler.design.edits import EntityUpdate
-    from modeler.editor.services import design_edit
-
     session = _open(editor_client, project)
     url = f"/projects/{project.pk}/reviews/{session.pk}/"
     order = _entity_id(project, "Order")
@@ -392,9 +390,13 @@ def test_comments_on_a_finding(project, editor_client: Client):
     session = _open(editor_client, project)
     url = f"/projects/{project.pk}/reviews/{session.pk}/"
     page = editor_client.get(url).content.decode()
+    pattern = next(
+        p
+        for p in stored_design(project).access_patterns
+        if p.name == "All open orders, oldest first"
+    )
     [(finding_id, label)] = re.findall(
-        r'<option value="(finding/fetch-back/pattern/All open orders, oldest '
-        r'first)">(Finding [^<]+)</option>',
+        rf'<option value="(finding/fetch-back/{pattern.uid})">(Finding [^<]+)</option>',
         page,
     )[:1]
     response = editor_client.post(
@@ -405,3 +407,50 @@ def test_comments_on_a_finding(project, editor_client: Client):
     assert f"<h3>{label}</h3>" in html
     assert "Accepted: KEYS_ONLY." in html
     assert "outdated" not in html and "removed since" not in html
+
+
+@pytest.mark.django_db
+def test_a_comment_on_a_finding_is_outdated_only_when_its_element_changed(
+    project, editor, editor_client: Client
+):
+    # Its evidence's numbers move with any edit of the sample data: fewer
+    # customers, fewer open orders to fetch back. The finding is the same.
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    pattern = next(
+        p
+        for p in stored_design(project).access_patterns
+        if p.name == "All open orders, oldest first"
+    )
+    finding_id = f"finding/fetch-back/{pattern.uid}"
+    response = editor_client.post(
+        url + "comments/", {"element": finding_id, "body": "Accepted: KEYS_ONLY."}
+    )
+    assert response.status_code == 302
+    customer = stored_design(project).entity("Customer")
+    fewer = dataclasses.replace(
+        customer.sample, count=dataclasses.replace(customer.sample.count, value=50)
+    )
+    project.refresh_from_db()
+    design_edit(
+        project=project,
+        version=project.version,
+        author=editor,
+        edit=EntityUpdate("Customer", dataclasses.replace(customer, sample=fewer)),
+    )
+    html = editor_client.get(url).content.decode()
+    assert "Accepted: KEYS_ONLY." in html
+    assert "outdated" not in html and "gone since" not in html
+
+    # The pattern itself changes: the comment is outdated.
+    project.refresh_from_db()
+    design_edit(
+        project=project,
+        version=project.version,
+        author=editor,
+        edit=AccessPatternUpdate(
+            uid=pattern.uid, pattern=dataclasses.replace(pattern, limit=50)
+        ),
+    )
+    html = editor_client.get(url).content.decode()
+    assert html.count("outdated: changed since") == 1
