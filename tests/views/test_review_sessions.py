@@ -454,3 +454,26 @@ def test_a_comment_on_a_finding_is_outdated_only_when_its_element_changed(
     )
     html = editor_client.get(url).content.decode()
     assert html.count("outdated: changed since") == 1
+
+
+@pytest.mark.django_db
+def test_a_comment_on_a_finding_written_by_name_before_is_still_on_it(
+    project, editor, editor_client: Client
+):
+    # Comments written before findings were anchored to their element's id
+    # named the element: they are read by the name it had then.
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    editor_client.get(url)  # the review of the revision, made by its job
+    ReviewComment.objects.create(
+        session=session,
+        author=editor,
+        element="finding/fetch-back/pattern/All open orders, oldest first",
+        element_label="finding “old label” (advice)",
+        body="Written by name.",
+        written_at=project.version,
+    )
+    html = editor_client.get(url).content.decode()
+    assert "Written by name." in html
+    assert "gone since" not in html and "outdated" not in html
+    assert "old label" not in html  # the finding's label now
