@@ -225,6 +225,7 @@ _PATTERN_FIELDS = (
     "remove",
     "condition",
     "actions",
+    "seed_name",
 )
 # The fields a pattern stated by `needs` takes: no operation, index or key.
 _NEEDS_FIELDS = (
@@ -236,6 +237,7 @@ _NEEDS_FIELDS = (
     "consistent_read",
     "parameters",
     "traffic",
+    "seed_name",
 )
 
 _MISSING = object()
@@ -674,7 +676,9 @@ class _Reader:
 
     def entity(self, name: str, data: Any, path: str) -> d.Entity:
         spec = self.mapping(
-            data, path, allowed=("description", "attributes", "keys", "sample")
+            data,
+            path,
+            allowed=("description", "attributes", "keys", "sample", "seed_name"),
         )
         attributes = []
         for attr_name, attr_spec in self.mapping(
@@ -696,7 +700,14 @@ class _Reader:
             attributes=tuple(attributes),
             keys=d.freeze(keys),
             sample=self.sample_settings(spec.get("sample"), f"{path}.sample"),
+            seed_name=self.seed_name(spec, name, path),
         )
+
+    def seed_name(self, spec: dict, name: str, path: str) -> str:
+        """The name a renamed element's sample draws keep (empty when it
+        is the element's own)."""
+        seed = self.text(spec, "seed_name", path, "")
+        return "" if seed == name else seed
 
     def attribute(self, name: str, data: Any, path: str) -> d.Attribute:
         if not _ATTRIBUTE_NAME.match(name):
@@ -718,6 +729,7 @@ class _Reader:
                 "generator",
                 "description",
                 "max_length",
+                "seed_name",
             ),
         )
         generator = None
@@ -740,6 +752,7 @@ class _Reader:
             generator=generator,
             description=self.text(spec, "description", path, ""),
             max_length=self.integer(spec, "max_length", path, None, minimum=1),
+            seed_name=self.seed_name(spec, name, path),
         )
 
     def generator(self, data: Any, path: str) -> d.Generator | None:
@@ -928,8 +941,10 @@ class _Reader:
             spec.get("traffic"), f"{path}.traffic", allowed=("rps", "peak_rps")
         )
         rps = self.number(traffic, "rps", f"{path}.traffic", 0.0)
+        name = self.text(spec, "name", path)
         return {
-            "name": self.text(spec, "name", path),
+            "name": name,
+            "seed_name": self.seed_name(spec, name, path),
             "description": self.text(spec, "description", path, ""),
             "projection": self.names(spec.get("projection"), f"{path}.projection"),
             "limit": self.integer(spec, "limit", path, None, minimum=1),
@@ -1410,10 +1425,14 @@ def _dump_entity(entity: d.Entity) -> dict:
             spec["max_length"] = attr.max_length
         if attr.description:
             spec["description"] = attr.description
+        if attr.seed_name:
+            spec["seed_name"] = attr.seed_name
         attrs[attr.name] = spec
     out["attributes"] = attrs
     out["keys"] = {name: _dump_key(key) for name, key in entity.keys.items()}
     out["sample"] = _dump_sample_settings(entity.sample)
+    if entity.seed_name:
+        out["seed_name"] = entity.seed_name
     return out
 
 
@@ -1536,6 +1555,8 @@ def _dump_pattern_common(pattern: d.AccessPattern) -> dict[str, Any]:
             "rps": _number(pattern.traffic.rps),
             "peak_rps": _number(pattern.traffic.peak_rps),
         }
+    if pattern.seed_name:
+        out["seed_name"] = pattern.seed_name
     return out
 
 

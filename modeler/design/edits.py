@@ -78,10 +78,14 @@ def _moved(items: Sequence[T], position: int, offset: int) -> tuple[T, ...]:
 
 def _identity_kept(new: T, old: T | None) -> T:
     """`new`, which replaces `old` (built from a form, it has no uid of its
-    own), as the same element: with `old`'s uid."""
-    if old is None or new.uid:  # type: ignore[attr-defined]
+    own, or `old`'s), as the same element: with `old`'s uid, and drawing
+    the sample data `old` drew whatever its name now."""
+    if old is None or new.uid not in ("", old.uid):  # type: ignore[attr-defined]
         return new
-    return dataclasses.replace(new, uid=old.uid)  # type: ignore[attr-defined]
+    kept = dataclasses.replace(new, uid=old.uid)  # type: ignore[attr-defined]
+    if isinstance(kept, (d.Entity, d.Attribute, d.AccessPattern)):
+        kept = d.renamed_from(kept, old)  # type: ignore[arg-type]
+    return kept  # type: ignore[return-value]
 
 
 # --- Table and indexes ----------------------------------------------------------
@@ -337,7 +341,8 @@ class EntityUpdate(DesignEdit):
         entity = dataclasses.replace(
             entity,
             attributes=tuple(
-                _identity_kept(a, before.attribute(a.name)) for a in entity.attributes
+                _identity_kept(a, _attribute_before(before, a))
+                for a in entity.attributes
             ),
         )
         entities[position] = entity
@@ -348,6 +353,14 @@ class EntityUpdate(DesignEdit):
 
     def part(self, edited: d.Design) -> str | None:
         return f"entities.{self.entity.name}"
+
+
+def _attribute_before(before: d.Entity, attribute: d.Attribute) -> d.Attribute | None:
+    """The attribute's version in `before`: the one with its uid (a form
+    gives it to a renamed attribute), else the one of its name."""
+    if attribute.uid:
+        return next((a for a in before.attributes if a.uid == attribute.uid), None)
+    return before.attribute(attribute.name)
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,15 @@ read-only mappings and tuples so that a Design cannot be changed in place.
 Indexes, entities, attributes and access patterns carry a `uid`: a stable
 identity that survives renames, so that revisions, merges of concurrent
 edits and comments follow an element rather than its current name. It is
-given when a design is first saved (`modeler.history.identity`), takes no
-part in equality and is not written to design files.
+given when a design is first saved (`modeler.history.elements.with_uids`),
+takes no part in equality and is not written to design files.
+
+Entities, attributes and access patterns also carry a `seed_name`: the name
+whose random draws their sample data and simulated requests take, kept
+through renames (`renamed_from`) so that a rename changes no value and no
+figure. Empty while it is the element's own name; unlike the uid it is part
+of the design's content (it decides the sample data) and design files write
+it, after a rename.
 """
 
 from __future__ import annotations
@@ -20,9 +27,9 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 KEY_TYPES = ("S", "N", "B")
 ATTRIBUTE_TYPES = ("S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS")
@@ -292,7 +299,13 @@ class Attribute:
     generator: Generator | None = None
     description: str = ""
     max_length: int | None = None  # in characters, for S and B values
+    seed_name: str = ""
     uid: str = field(default="", compare=False, repr=False)
+
+    @property
+    def draw_name(self) -> str:
+        """The name its sample values are drawn under."""
+        return self.seed_name or self.name
 
 
 @dataclass(frozen=True)
@@ -339,7 +352,13 @@ class Entity:
         default_factory=lambda: MappingProxyType({})
     )
     sample: SampleSettings = field(default_factory=SampleSettings)
+    seed_name: str = ""
     uid: str = field(default="", compare=False, repr=False)
+
+    @property
+    def draw_name(self) -> str:
+        """The name its items and their counts are drawn under."""
+        return self.seed_name or self.name
 
     def attribute(self, name: str) -> Attribute | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -444,7 +463,13 @@ class AccessPattern:
     traffic: Traffic = field(default_factory=Traffic)
     expects: Expectation | None = None
     actions: tuple[Action, ...] = ()
+    seed_name: str = ""
     uid: str = field(default="", compare=False, repr=False)
+
+    @property
+    def draw_name(self) -> str:
+        """The name its simulated requests are drawn under."""
+        return self.seed_name or self.name
 
     @property
     def keyed(self) -> bool:
@@ -465,6 +490,19 @@ class AccessPattern:
     @property
     def kind(self) -> str:
         return "read" if self.is_read else "write"
+
+
+Seeded = TypeVar("Seeded", Entity, Attribute, AccessPattern)
+
+
+def renamed_from(new: Seeded, old: Seeded) -> Seeded:
+    """`new`, a version of `old` (perhaps renamed), drawing what `old`
+    drew: a rename keeps the element's sample data and simulated requests.
+    A seed name equal to the name is left empty, so renaming back gives the
+    element as it was."""
+    seed = new.seed_name or old.draw_name
+    seed = "" if seed == new.name else seed
+    return new if seed == new.seed_name else replace(new, seed_name=seed)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING
 
 from modeler.design import model as d
 from modeler.designfile import dump_design, dump_element
-from modeler.history.elements import changed, changed_fields, elements, summary
+from modeler.history.elements import (
+    changed,
+    changed_fields,
+    element_identities,
+    elements,
+    summary,
+)
 
 if TYPE_CHECKING:  # (the review brings the simulator: not needed to diff)
     from modeler.review.review import Review
@@ -71,27 +77,51 @@ def design_diff(before: d.Design, after: d.Design) -> DesignDiff:
 
 
 def _key_cells(before: d.Design, after: d.Design) -> frozenset[tuple[str, str]]:
+    """The cells whose template changed, named as `after` names them (as
+    `before` for a removed entity). Entities are matched by identity: a
+    renamed entity's unchanged templates are not changes."""
+
     def templates(design: d.Design) -> dict[tuple[str, str], d.KeyTemplate]:
         return {
-            (entity.name, attr): template
+            (entity.uid or entity.name, attr): template
             for entity in design.entities
             for attr, template in entity.keys.items()
         }
 
+    names = {e.uid or e.name: e.name for e in (*before.entities, *after.entities)}
+    names |= {e.uid or e.name: e.name for e in after.entities}
     old, new = templates(before), templates(after)
     return frozenset(
-        cell for cell in old.keys() | new.keys() if old.get(cell) != new.get(cell)
+        (names[entity], attr)
+        for entity, attr in old.keys() | new.keys()
+        if old.get((entity, attr)) != new.get((entity, attr))
     )
 
 
-def diff_text(before: d.Design, after: d.Design, *, title: str) -> str:
-    """The diff to download: a header line per changed element, then the
+def diff_text(
+    before: d.Design,
+    after: d.Design,
+    *,
+    title: str,
+    outcome: Consequences | None = None,
+) -> str:
+    """The diff to download: a header line per changed element, what the
+    change does to verdicts, findings and cost as the page shows it (or
+    that the reviews are still being made, without `outcome`), then the
     design files' unified diff."""
     diff = design_diff(before, after)
     lines = [title, "", f"Changes: {diff.summary}"]
     for change in diff.changes:
         detail = f" ({', '.join(change.fields)})" if change.fields else ""
         lines.append(f"- {change.change} {change.label}{detail}")
+    lines.append("")
+    if outcome is None:
+        lines.append(
+            "Consequences: the two revisions are still being simulated and "
+            "reviewed; download again in a moment to include them."
+        )
+    else:
+        lines += outcome.lines()
     lines.append("")
     lines += difflib.unified_diff(
         dump_design(before).splitlines(),
@@ -136,30 +166,57 @@ class Consequences:
             parts[-1] = "and " + parts[-1]
         return "This change " + ", ".join(parts) + "."
 
+    def lines(self) -> list[str]:
+        """The consequences as the downloaded diff writes them."""
+        lines = [f"Consequences: {self.sentence()}"]
+        lines.append(
+            f"Monthly cost on demand: ${self.cost_before:,.2f} before, "
+            f"${self.cost_after:,.2f} after."
+        )
+        for pattern, was, now in self.verdicts:
+            lines.append(f"- verdict of {pattern}: {was} -> {now}")
+        lines += [f"- fixed: {title}" for title in self.fixed]
+        lines += [f"- new: {title}" for title in self.new]
+        return lines
+
 
 def consequences(before: Review, after: Review) -> Consequences:
+    """Patterns and findings are matched by the identity of their element,
+    so a rename changes no verdict and moves no finding."""
+    pattern_names = {
+        p.uid or p.name: p.name
+        for p in (*before.design.access_patterns, *after.design.access_patterns)
+    }
+    pattern_names |= {p.uid or p.name: p.name for p in after.design.access_patterns}
+
     def verdicts(review: Review) -> dict[str, str]:
         out = {}
         runs = zip(review.design.access_patterns, review.runs, strict=True)
         for pattern, run in runs:
+            key = pattern.uid or pattern.name
             if run is None:
-                out[pattern.name] = "not run"
+                out[key] = "not run"
             elif run.error:
-                out[pattern.name] = "error"
+                out[key] = "error"
             else:
-                out[pattern.name] = "passes" if run.passed else "fails"
+                out[key] = "passes" if run.passed else "fails"
         return out
 
     old, new = verdicts(before), verdicts(after)
     changed_verdicts = tuple(
-        (name, old.get(name, "absent"), new.get(name, "absent"))
-        for name in [*new, *(n for n in old if n not in new)]
-        if old.get(name) != new.get(name)
+        (pattern_names[key], old.get(key, "absent"), new.get(key, "absent"))
+        for key in [*new, *(k for k in old if k not in new)]
+        if old.get(key) != new.get(key)
     )
 
     def titles(review: Review) -> dict[tuple[str, str, str], str]:
+        identity = element_identities(review.design)
         return {
-            (f.code, f.location.kind, f.location.name): f"{f.severity}: {f.message}"
+            (
+                f.code,
+                f.location.kind,
+                identity.get((f.location.kind, f.location.name), f.location.name),
+            ): f"{f.severity}: {f.message}"
             for f in review.findings
         }
 

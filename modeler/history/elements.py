@@ -138,6 +138,26 @@ def elements(design: d.Design) -> dict[str, Element]:
     return found
 
 
+def element_identities(design: d.Design) -> dict[tuple[str, str], str]:
+    """What stays of each named part through renames, by (kind, name) as
+    findings locate them: the table, each index, entity, attribute
+    (`Entity.attribute`) and access pattern. An element without a uid
+    (not saved yet) is known by its name."""
+    found = {("table", design.table.name): TABLE}
+    for index in design.table.indexes:
+        found[("index", index.name)] = index.uid or f"index:{index.name}"
+    for entity in design.entities:
+        entity_id = entity.uid or f"entity:{entity.name}"
+        found[("entity", entity.name)] = entity_id
+        for attr in entity.attributes:
+            found[("attribute", f"{entity.name}.{attr.name}")] = (
+                f"{entity_id}.{attr.uid or attr.name}"
+            )
+    for pattern in design.access_patterns:
+        found[("pattern", pattern.name)] = pattern.uid or f"pattern:{pattern.name}"
+    return found
+
+
 def changed(before: d.Design, after: d.Design) -> list[str]:
     """The ids of the elements added, removed or changed from `before` to
     `after`, in the order of `after` then the removed ones."""

@@ -9,7 +9,11 @@ hot parents). The items come out family by family, each parent followed by
 its children, so that cutting the list short keeps whole families.
 
 The same design and seed give the same items, byte for byte: each entity
-draws from its own random generator seeded by the seed and its name.
+draws its counts, and each of its attributes its values, from a random
+generator of its own, seeded by the seed and the names they are drawn under
+(`draw_name`: the name, or the first name of a renamed element). Neither a
+rename nor the order of entities or attributes changes a value, and adding
+or changing an attribute changes no other attribute's values.
 
 An entity's items are kept (`_kept`) under a digest of what they depend on:
 the table's key attributes, the entity (not its descriptions), the seed, the
@@ -165,8 +169,8 @@ class _Counter:
             self.progress(self.made, max(self.total, self.made))
 
     def counting(self, make: Any) -> Any:
-        def counted(rng: Random, context: Context) -> dict[str, Any]:
-            item = make(rng, context)
+        def counted(context: Context) -> dict[str, Any]:
+            item = make(context)
             self.add(1)
             return item
 
@@ -332,7 +336,9 @@ def planned_counts(
     for entity in _parents_first(design):
         sample = entity.sample
         parents = counts.get(sample.per, 0) if sample.per else 0
-        counts[entity.name] = _planned_count(seed, entity.name, sample, parents, scale)
+        counts[entity.name] = _planned_count(
+            seed, entity.draw_name, sample, parents, scale
+        )
         total += counts[entity.name]
         if total > stop_after:
             break
@@ -424,7 +430,6 @@ def _make_entity(
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """The items of one entity and the position of each one's parent;
     refuses before making them when they would pass `budget`."""
-    rng = Random(f"{seed}:{entity.name}")
     make = _item_maker(design, entity, seed, populations, keys)
     if counter is not None:
         make = counter.counting(make)
@@ -435,11 +440,11 @@ def _make_entity(
     context = Context()
     sample = entity.sample
     if not sample.per:
-        count = _root_count(seed, entity.name, sample, scale)
+        count = _root_count(seed, entity.draw_name, sample, scale)
         _check_budget(entity, count, budget)
         for serial in range(count):
             context.serial = serial
-            items.append(make(rng, context))
+            items.append(make(context))
         parents.extend([-1] * count)
         return items, parents
     if sample.per not in made:
@@ -448,7 +453,7 @@ def _make_entity(
             "which is not an entity of the design"
         )
     parent_items, _ = made[sample.per]
-    counts = _child_counts(seed, entity.name, entity.sample, len(parent_items))
+    counts = _child_counts(seed, entity.draw_name, entity.sample, len(parent_items))
     _check_budget(entity, sum(counts), budget)
     append = items.append
     for position, count in enumerate(counts):
@@ -458,7 +463,7 @@ def _make_entity(
         for sibling in range(count):
             context.position = sibling
             context.serial = len(items)
-            append(make(rng, context))
+            append(make(context))
         parents.extend([position] * count)
     return items, parents
 
@@ -583,25 +588,29 @@ def _item_maker(
     keys; drawn again (a few times) when its primary key was made before:
     an item written under a key already taken would replace the earlier
     one, and the data set would hold fewer items than counted. Keys are
-    remembered by their hash, which is all a check needs."""
+    remembered by their hash, which is all a check needs.
+
+    Each attribute draws from a random generator of its own (see the
+    module's docstring)."""
     compiler = Compiler(design, entity, seed, populations)
     draws = []
     for attr in in_build_order(entity.attributes):
         draw = compiler.attribute(attr)
         if not attr.required and attr.name not in compiler.primary_key_attributes:
             draw = _present_by_chance(draw, attr.presence)
-        draws.append((attr.name, draw))
+        rng = Random(f"{seed}:{entity.draw_name}.{attr.draw_name}")
+        draws.append((attr.name, draw, rng))
     render_keys = key_renderer(design, entity.name)
     names = [a.name for a in design.table.key_attributes]
     partition = names[0]
     sort = names[1] if len(names) > 1 else None
     taken, own = keys.taken, keys.own
 
-    def make(rng: Random, context: Context) -> dict[str, Any]:
+    def make(context: Context) -> dict[str, Any]:
         for _ in range(KEY_TRIES):
             item: dict[str, Any] = {}
             context.item = item
-            for name, draw in draws:
+            for name, draw, rng in draws:
                 try:
                     value = draw(rng, context)
                 except MissingValueError:

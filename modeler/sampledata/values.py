@@ -81,8 +81,9 @@ class Populations:
 
 class Compiler:
     """Compiles the generators of one entity. Faker instances are seeded per
-    entity and provider so that adding an attribute elsewhere in the design
-    does not change this one's values."""
+    attribute and provider, by the names the entity and the attribute are
+    drawn under, so that adding an attribute elsewhere in the design or
+    renaming one does not change this one's values."""
 
     def __init__(
         self, design: d.Design, entity: d.Entity, seed: int, populations: Populations
@@ -91,6 +92,9 @@ class Compiler:
         self.entity = entity
         self.seed = seed
         self.populations = populations
+        # The attribute being compiled: its place in messages, and the
+        # place its seeds are made from.
+        self._place, self._seed_place = "", ""
         self.primary_key_attributes = {
             name
             for key in design.table.key_attributes
@@ -123,6 +127,8 @@ class Compiler:
         conversion, the conversion for the others and the attribute's place:
         what `attribute` combines, for callers that check the type inline."""
         where = f"{self.entity.name}.{attr.name}"
+        self._place = where
+        self._seed_place = f"{self.entity.draw_name}.{attr.draw_name}"
         sized = self._declared_size(attr)
         if sized is not None:
             return sized, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
@@ -201,7 +207,8 @@ class Compiler:
         return _unique(draw, where, rework=pattern is None)
 
     def _faker_pool(self, provider: str, kwargs: dict[str, Any], where: str) -> Draw:
-        pool = _faker_pool(f"{self.seed}:{where}:{provider}", provider, kwargs)
+        seeded = self._seed_place + where.removeprefix(self._place)
+        pool = _faker_pool(f"{self.seed}:{seeded}:{provider}", provider, kwargs)
         if pool is None:
             raise SampleDataError(f"{where}: '{provider}' is not a Faker provider")
         values = pool.values
@@ -220,7 +227,11 @@ class Compiler:
         return draw
 
     def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
-        choices, weights = _choices(params)
+        # In one order whatever the design's: reordering the options changes
+        # no draw.
+        options = sorted(zip(*_choices(params), strict=True), key=repr)
+        choices = [choice for choice, _ in options]
+        weights = [weight for _, weight in options]
         if not choices or not any(weights):
             raise SampleDataError(f"{where}: choice needs an option of weight above 0")
         cumulative = list(itertools.accumulate(weights))
@@ -422,11 +433,20 @@ class Compiler:
         ]
 
     def _map(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        specs = params.get("fields") or {}
+        names = list(specs)
+        # Drawn in the order of their names, given in the design's: moving
+        # a field changes no value.
         fields = [
-            (name, self.compile(_inner(spec, where), f"{where}.{name}"))
-            for name, spec in (params.get("fields") or {}).items()
+            (name, self.compile(_inner(specs[name], where), f"{where}.{name}"))
+            for name in sorted(names)
         ]
-        return lambda rng, context: {name: draw(rng, context) for name, draw in fields}
+
+        def draw(rng: Random, context: Context) -> dict[str, Any]:
+            drawn = {name: field(rng, context) for name, field in fields}
+            return {name: drawn[name] for name in names}
+
+        return draw
 
     def _bool(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         share = float(value if value is not None else params.get("true", 0.5))

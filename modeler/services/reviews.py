@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from modeler.conversion import design_from_revision
 from modeler.design import model as d
-from modeler.history.elements import elements
+from modeler.history.elements import element_identities, elements
 from modeler.infra.mail import Mail, mails_send, one_line
 from modeler.jobs.services import design_review_get
 from modeler.models import (
@@ -281,13 +281,18 @@ def targets(
     """What comments can be about, by id: the design's elements (ids that
     follow renames), then each entity's key templates (`<entity>/key/PK`)
     and attributes (`<entity>/attr/<attribute id>`), then the design
-    review's findings (`finding/<code>/<kind>/<name>`, with `project`: at
-    its prices)."""
+    review's findings (`finding/<code>/<id of its element>`, with
+    `project`: at its prices)."""
     found: dict[str, Target] = {}
+    # The id of each element a finding can be about, by the finding's
+    # location (kind, name).
+    located: dict[tuple[str, str], str] = {}
     for element_id, element in elements(design).items():
         found[element_id] = Target(
             element.label, element.value, element.kind, element.value
         )
+        if element.kind in ("table", "index", "entity", "pattern"):
+            located[(element.kind, element.name)] = element_id
         if element.kind != "entity":
             continue
         entity = element.value
@@ -299,19 +304,26 @@ def targets(
                 template,
             )
         for attr in entity.attributes:
-            found[f"{element_id}/attr/{attr.uid or attr.name}"] = Target(
+            attr_id = f"{element_id}/attr/{attr.uid or attr.name}"
+            found[attr_id] = Target(
                 f"attribute {entity.name}.{attr.name}", attr, "attribute", attr
             )
+            located[("attribute", f"{entity.name}.{attr.name}")] = attr_id
     review = _review(design, project, revision) if project is not None else None
     if review is not None:
         for finding in review.findings:
             where = finding.location
-            found[f"finding/{finding.code}/{where.kind}/{where.name}"] = Target(
+            element_id = located.get((where.kind, where.name))
+            if element_id is None:
+                continue
+            found[f"finding/{finding.code}/{element_id}"] = Target(
                 # Two findings can share a title: where each is tells them apart.
                 f"finding “{finding.message}” on {_WHERE.get(where.kind, where.kind)} "
                 f"{where.name} ({finding.severity})",
-                # A finding is the same while its evidence is.
-                (finding.why, finding.evidence),
+                # A finding is about its kind on its element: it is the same
+                # while that element is, whatever its evidence's numbers
+                # (they move with any edit of the sample data).
+                found[element_id].value,
                 "finding",
                 finding,
             )
@@ -319,6 +331,23 @@ def targets(
 
 
 _WHERE = {"pattern": "access pattern"}
+
+
+def _legacy_finding(element_id: str, design: d.Design) -> str:
+    """The id of a comment on a finding written before findings were
+    anchored to their element's id (`finding/<code>/<kind>/<name>`, the name
+    as it was in `design`), else `element_id` unchanged."""
+    parts = element_id.split("/", 3)
+    if len(parts) != 4 or parts[0] != "finding":
+        return element_id
+    _, code, kind, name = parts
+    identity = element_identities(design).get((kind, name))
+    if identity is None:
+        return element_id
+    if kind == "attribute":
+        entity_id, _, attr_id = identity.partition(".")
+        identity = f"{entity_id}/attr/{attr_id}"
+    return f"finding/{code}/{identity}"
 
 
 def _review(
@@ -368,11 +397,13 @@ def _session_threads(
     # A finding's earlier version costs a review of that revision: only
     # when a comment is about one.
     on_findings = any(c.element.startswith("finding/") for c in comments)
-    then: dict[int, dict[str, Target]] = {
-        revision.number: targets(
-            design_from_revision(revision), project if on_findings else None, revision
-        )
+    designs = {
+        revision.number: (revision, design_from_revision(revision))
         for revision in Revision.objects.filter(project=project, number__in=written)
+    }
+    then: dict[int, dict[str, Target]] = {
+        number: targets(design, project if on_findings else None, revision)
+        for number, (revision, design) in designs.items()
     }
     # While the current review is made, its findings are not known: a
     # comment on one is shown as written, neither removed nor changed.
@@ -380,6 +411,10 @@ def _session_threads(
     threads: dict[int, Thread] = {}
     for comment in comments:
         if comment.parent_id is None:
+            if comment.written_at in designs and comment.element.startswith("finding/"):
+                comment.element = _legacy_finding(
+                    comment.element, designs[comment.written_at][1]
+                )
             now = current.get(comment.element) if comment.element else None
             was = then.get(comment.written_at, {}).get(comment.element)
             if now is None and unknown and comment.element.startswith("finding/"):

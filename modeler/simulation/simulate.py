@@ -256,7 +256,7 @@ class Simulation:
             result.error = NO_KEY_YET
             result.verdict = Verdict(False, (NO_KEY_YET,))
             return result
-        rng = random.Random(f"{self.seed}:{pattern.name}")
+        rng = random.Random(f"{self.seed}:{pattern.draw_name}")
         try:
             if pattern.operation in ("GetItem", "Query", "Scan"):
                 self._read(pattern, rng, result)
@@ -566,7 +566,7 @@ class Simulation:
             return result
         if not self._looked_up(pattern):
             count = max(1, min(count, DRAW_BUDGET // max(len(self.items), 1)))
-        rng = random.Random(f"{self.seed}:{pattern.name}:draws")
+        rng = random.Random(f"{self.seed}:{pattern.draw_name}:draws")
         needed = [p.name for p in pattern_parameters(self.design, pattern)]
         if not needed:
             return result  # nothing to vary: every draw is the same request

@@ -253,7 +253,10 @@ def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
     access, (first, second), (before, after) = _compared(request, project_id)
     if request.GET.get("format") == "text":
         title = f"{access.project.name}: revision {first} to revision {second}"
-        text = diff_text(before, after, title=title)
+        found = _reviews(request, access.project, (first, second), (before, after))
+        reviews = [f.review for f in found]
+        outcome = None if None in reviews else consequences(*reviews)
+        text = diff_text(before, after, title=title, outcome=outcome)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         filename = f"{slugify(access.project.name) or 'design'}-r{first}-r{second}.diff"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -278,6 +281,18 @@ def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(request, name, context)
 
 
+def _reviews(request, project, numbers, designs):  # noqa: ANN001, ANN202
+    """The reviews of two revisions, or the jobs making them."""
+    return [
+        jobs.design_review_get(
+            project=project,
+            design=design,
+            revision=selectors.revision_get(project=project, number=number),
+        )
+        for number, design in zip(numbers, designs, strict=True)
+    ]
+
+
 @login_required
 @require_GET
 def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
@@ -286,14 +301,7 @@ def history_consequences(request: HttpRequest, project_id: int) -> HttpResponse:
     jobs make the two reviews."""
     access, numbers, designs = _compared(request, project_id)
     project = access.project
-    found = [
-        jobs.design_review_get(
-            project=project,
-            design=design,
-            revision=selectors.revision_get(project=project, number=number),
-        )
-        for number, design in zip(numbers, designs, strict=True)
-    ]
+    found = _reviews(request, project, numbers, designs)
     reviews = [f.review for f in found]
     if reviews[0] is None or reviews[1] is None:
         # The simulation jobs make them: the page asks again.

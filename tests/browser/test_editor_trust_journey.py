@@ -291,11 +291,11 @@ def test_the_generator_picker(page: Page, screenshot) -> None:
     expect(dialog.locator("[data-generator-samples] li")).to_have_count(5)
     dialog.locator("select[name=kind]").select_option("int")
     expect(dialog.locator("[data-generator-result]")).to_have_text(
-        "{int: {max: 5, min: 1}}"
+        "{int: {min: 1, max: 5}}"
     )
     dialog.locator("input[name=high]").fill("9")
     expect(dialog.locator("[data-generator-result]")).to_have_text(
-        "{int: {max: 9, min: 1}}"
+        "{int: {min: 1, max: 9}}"
     )
     values = dialog.locator("[data-generator-samples] code").all_inner_texts()
     assert len(values) == 5 and all(1 <= int(v) <= 9 for v in values)
@@ -303,7 +303,7 @@ def test_the_generator_picker(page: Page, screenshot) -> None:
     dialog.locator("button:text('Use this generator')").click()
     expect(dialog).to_be_hidden()
     expect(page.locator(f"#id_attr-{row}-generator")).to_have_value(
-        "{int: {max: 9, min: 1}}"
+        "{int: {min: 1, max: 9}}"
     )
     page.click("text=Save Order")
     expect(page.locator(".toast", has_text="Saved Order.").first).to_be_visible()
@@ -329,7 +329,7 @@ def test_the_generator_picker_keeps_what_is_typed_while_it_answers(
     dialog = page.locator("#generator-picker")
     dialog.locator("select[name=kind]").select_option("int")
     expect(dialog.locator("[data-generator-result]")).to_have_text(
-        "{int: {max: 5, min: 1}}"
+        "{int: {min: 1, max: 5}}"
     )
     # The answer to high=9 comes 1.5 s late; "0" is typed while it is away.
     page.evaluate(
@@ -366,7 +366,7 @@ def test_the_generator_picker_keeps_what_is_typed_while_it_answers(
     high.press_sequentially("0")
     expect(page.locator("html")).to_have_attribute("data-late-done", "yes")
     expect(dialog.locator("[data-generator-result]")).to_have_text(
-        "{int: {max: 90, min: 1}}"
+        "{int: {min: 1, max: 90}}"
     )
     expect(dialog.locator("input[name=high]")).to_have_value("90")
 

@@ -5,6 +5,7 @@ and a stale version is refused with the input kept (409)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,14 @@ from django.urls import reverse
 from modeler import design_check, selectors
 from modeler.design import model as d
 from modeler.design.model import Design
+from modeler.designfile import dump_element
 from modeler.editor.forms import EntityForm, IndexForm, PatternForm, TableForm
 from modeler.importers.workbench import read_workbench
 from modeler.models import Project
+from modeler.sampledata import generate
 from modeler.services import projects as project_services
 from tests.exporters.helpers import EXAMPLES, example
+from tests.views.conftest import with_roots
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 WORKBENCH = Path(__file__).resolve().parents[1] / "fixtures" / "nosql-workbench"
@@ -484,6 +488,59 @@ def test_rename_an_entity_follows_into_patterns_and_children(
         "Purchase" in (p.expects.entities if p.expects else ())
         for p in design.access_patterns
     )
+
+
+@pytest.mark.django_db
+def test_saving_an_entity_keeps_the_order_of_its_generators_parameters(
+    owner_client: Client, project: Project
+):
+    # The form wrote a generator's parameters sorted (a choice's options
+    # too): a save of the description changed the YAML of the generators.
+    before = _design(project)
+    data = entity_data(project, "Order", description="Edited")
+    response = owner_client.post(_url("editor-entity", project, "Order"), data, **HTMX)
+    assert response.status_code == 200
+    after = _design(project)
+    assert after.entity("Order").description == "Edited"
+    status = after.entity("Order").attribute("status").generator
+    assert list(status.params) == ["OPEN", "SHIPPED", "DELIVERED", "CANCELLED"]
+    assert dump_element("entity", after.entity("Order")) == dump_element(
+        "entity", dataclasses.replace(before.entity("Order"), description="Edited")
+    )
+
+
+@pytest.mark.django_db
+def test_renames_in_the_entity_form_keep_the_sample_data(
+    owner_client: Client, project: Project
+):
+    before = _design(project)
+    position = [a.name for a in before.entity("Customer").attributes].index("name")
+    data = entity_data(
+        project, "Customer", name="Client", **{f"attr-{position}-name": "fullName"}
+    )
+    response = owner_client.post(
+        _url("editor-entity", project, "Customer"), data, **HTMX
+    )
+    assert response.status_code == 200
+    after = _design(project)
+    client = after.entity("Client")
+    assert client.uid == before.entity("Customer").uid
+    renamed = client.attribute("fullName")
+    assert renamed.uid == before.entity("Customer").attribute("name").uid
+    assert (client.seed_name, renamed.seed_name) == ("Customer", "name")
+    expected = [
+        {
+            ("fullName" if k == "name" and e == "Customer" else k): v
+            for k, v in i.items()
+        }
+        for i, e in zip(*_sample(before), strict=True)
+    ]
+    assert _sample(after)[0] == expected
+
+
+def _sample(design: Design) -> tuple[list[dict], list[str]]:
+    data = generate(with_roots(design, 20))
+    return data.items, data.entities
 
 
 @pytest.mark.django_db

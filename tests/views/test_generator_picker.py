@@ -65,7 +65,7 @@ def test_choosing_a_kind_fills_its_fields_from_its_example(
         shown_kind="date",
     )
     assert 'name="low"' in html and 'name="start"' not in html
-    assert "data-generator-result>{int: {max: 5, min: 1}}" in html
+    assert "data-generator-result>{int: {min: 1, max: 5}}" in html
     assert all(1 <= int(v) <= 5 for v in _samples(html))
 
 
@@ -82,7 +82,7 @@ def test_fields_make_the_generator_and_bad_ones_say_why(owner_client: Client, pr
         high="20",
         places="1",
     )
-    assert "{decimal: {max: 20.0, min: 5.0, places: 1}}" in html
+    assert "{decimal: {min: 5.0, max: 20.0, places: 1}}" in html
     assert all(5 <= float(v) <= 20 for v in _samples(html))
 
     html = _picker(
@@ -154,7 +154,7 @@ def test_an_expiry_is_picked_from_a_time_of_the_item(owner_client: Client, proje
         days="30",
     )
     assert 'name="moment"' in html and 'name="low"' not in html
-    assert "data-generator-result>{expires: {days: 30, from: orderDate}}" in html
+    assert "data-generator-result>{expires: {from: orderDate, days: 30}}" in html
     samples = _samples(html)
     assert len(samples) == 5 and all(v.isdigit() for v in samples), samples
 

@@ -212,6 +212,10 @@ def test_compare_two_revisions_side_by_side(project, editor, viewer_client: Clie
     text = viewer_client.get(url + "&format=text")
     assert text["Content-Disposition"].endswith('-r1-r2.diff"')
     assert "+    description: Described in revision 2" in text.content.decode()
+    # What the page loads after it, the download carries.
+    assert "Consequences: This change costs the same on demand." in (
+        text.content.decode()
+    )
 
 
 @pytest.mark.django_db

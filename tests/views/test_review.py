@@ -83,9 +83,10 @@ def test_the_page_shows_findings_costs_summary_and_the_price_form(
     assert "0 errors, 0 warnings and 2 advice." in html
     assert "8 of 8 access patterns return exactly what they promise" in html
     assert "Place an order with its line items" in html
-    # Its 18 WCU: the transaction's items on the table and on two GSIs.
-    assert "18 WCU" in html
-    assert '<span class="units-split">table 8, GSI1 2, GSI3 8</span>' in html
+    # Its 20 WCU: the transaction's items on the table and on three GSIs
+    # (the order its sample draws is OPEN, so it is in the open-orders GSI2).
+    assert "20 WCU" in html
+    assert '<span class="units-split">table 8, GSI1 2, GSI2 2, GSI3 8</span>' in html
     assert "<strong>On demand is cheaper</strong>" in html
     assert "Prices for us-east-1 as of 2024-11-01 (the site's)" in html
     assert 'name="rcu_hour"' in html and "Save prices" in html
@@ -147,9 +148,9 @@ def test_an_editor_sets_the_projects_prices_and_item_count(
     html = _html(editor_client.get(_page(project)))
     assert "Prices for eu-west-1 as of 2025-06-01 (this project's)" in html
     assert "2,000,000 items" in html
-    # Reads and writes cost twice the site's prices: $364.79925 a month on
-    # demand (the open orders' second read included) becomes $729.5985.
-    assert "$729.60" in html
+    # Reads and writes cost twice the site's prices: $396.17247 a month on
+    # demand (the open orders' second read included) becomes $792.34494.
+    assert "$792.34" in html
     # New prices make a new review in a new job; the patterns are not run
     # again.
     assert SimulationJob.objects.filter(project=project).count() == 2

@@ -6,11 +6,14 @@ the approved revision. Outsiders get 404, viewers cannot open or approve."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 from django.test import Client
 
+from modeler.design.edits import AccessPatternUpdate, EntityUpdate
+from modeler.editor.services import design_edit
 from modeler.history.elements import elements
 from modeler.models import ReviewComment, ReviewSession, ShareLink
 from tests.views.conftest import stored_design
@@ -332,11 +335,6 @@ def test_only_owners_make_and_revoke_links(
 def test_comments_on_a_key_template_and_an_attribute(
     project, editor, editor_client: Client
 ):
-    import dataclasses
-
-    from modeler.design.edits import EntityUpdate
-    from modeler.editor.services import design_edit
-
     session = _open(editor_client, project)
     url = f"/projects/{project.pk}/reviews/{session.pk}/"
     order = _entity_id(project, "Order")
@@ -385,8 +383,13 @@ def test_comments_on_a_finding(project, editor_client: Client):
     # apart by where they are.
     labels = re.findall(r"Comment on (finding “[^<]+)</label>", page)
     assert len(labels) == len(set(labels)) >= 2
+    pattern = next(
+        p
+        for p in stored_design(project).access_patterns
+        if p.name == "All open orders, oldest first"
+    )
     [(finding_id, label)] = re.findall(
-        r'value="(finding/fetch-back/pattern/All open orders, oldest first)">\s*'
+        rf'value="(finding/fetch-back/{pattern.uid})">\s*'
         r'<label for="[^"]+">Comment on (finding [^<]+)</label>',
         page,
     )
@@ -404,3 +407,73 @@ def test_comments_on_a_finding(project, editor_client: Client):
     ]
     assert "Accepted: KEYS_ONLY." in section
     assert "outdated" not in html and "removed since" not in html
+
+
+@pytest.mark.django_db
+def test_a_comment_on_a_finding_is_outdated_only_when_its_element_changed(
+    project, editor, editor_client: Client
+):
+    # Its evidence's numbers move with any edit of the sample data: fewer
+    # customers, fewer open orders to fetch back. The finding is the same.
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    pattern = next(
+        p
+        for p in stored_design(project).access_patterns
+        if p.name == "All open orders, oldest first"
+    )
+    finding_id = f"finding/fetch-back/{pattern.uid}"
+    response = editor_client.post(
+        url + "comments/", {"element": finding_id, "body": "Accepted: KEYS_ONLY."}
+    )
+    assert response.status_code == 302
+    customer = stored_design(project).entity("Customer")
+    fewer = dataclasses.replace(
+        customer.sample, count=dataclasses.replace(customer.sample.count, value=50)
+    )
+    project.refresh_from_db()
+    design_edit(
+        project=project,
+        version=project.version,
+        author=editor,
+        edit=EntityUpdate("Customer", dataclasses.replace(customer, sample=fewer)),
+    )
+    html = editor_client.get(url).content.decode()
+    assert "Accepted: KEYS_ONLY." in html
+    assert "outdated" not in html and "gone since" not in html
+
+    # The pattern itself changes: the comment is outdated.
+    project.refresh_from_db()
+    design_edit(
+        project=project,
+        version=project.version,
+        author=editor,
+        edit=AccessPatternUpdate(
+            uid=pattern.uid, pattern=dataclasses.replace(pattern, limit=50)
+        ),
+    )
+    html = editor_client.get(url).content.decode()
+    assert html.count("outdated: changed since") == 1
+
+
+@pytest.mark.django_db
+def test_a_comment_on_a_finding_written_by_name_before_is_still_on_it(
+    project, editor, editor_client: Client
+):
+    # Comments written before findings were anchored to their element's id
+    # named the element: they are read by the name it had then.
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    editor_client.get(url)  # the review of the revision, made by its job
+    ReviewComment.objects.create(
+        session=session,
+        author=editor,
+        element="finding/fetch-back/pattern/All open orders, oldest first",
+        element_label="finding “old label” (advice)",
+        body="Written by name.",
+        written_at=project.version,
+    )
+    html = editor_client.get(url).content.decode()
+    assert "Written by name." in html
+    assert "gone since" not in html and "outdated" not in html
+    assert "old label" not in html  # the finding's label now

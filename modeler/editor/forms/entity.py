@@ -4,6 +4,7 @@ key attribute), and how many sample items it has."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -79,8 +80,10 @@ def _generator_text(generator: d.Generator) -> str:
     params = d.thaw(generator.params)
     if set(params) == {"value"}:
         params = params["value"]
+    # In the order the design has them: a form saved unchanged must not
+    # reorder a generator's parameters (a choice's options, a map's fields).
     text = yaml.safe_dump(
-        {generator.kind: params}, default_flow_style=True, width=10_000
+        {generator.kind: params}, default_flow_style=True, width=10_000, sort_keys=False
     )
     return text.strip()
 
@@ -351,6 +354,20 @@ def attribute_of(values: Mapping[str, Any]) -> d.Attribute | None:
     )
 
 
+def _renamed_in_row(
+    attribute: d.Attribute | None, values: Mapping[str, Any], entity: d.Entity | None
+) -> d.Attribute | None:
+    """A renamed row's attribute as the same element as the one it was
+    (its uid, its sample draws); the row's `original` says which that was."""
+    original = values.get("original") or ""
+    if attribute is None or entity is None or original in ("", attribute.name):
+        return attribute
+    before = entity.attribute(original)
+    if before is None:
+        return attribute
+    return d.renamed_from(dataclasses.replace(attribute, uid=before.uid), before)
+
+
 class AttributeRows(Rows):
     what = "attribute"
     more = 3
@@ -568,9 +585,8 @@ class EntityForm(EntityCreateForm, SampleFields):
         """The entity the form's values (cleaned, or as typed so far: a
         draft) and its rows describe."""
         previous = self.entity
-        attributes = [
-            attribute_of(row.values(draft=draft)) for row in self.attribute_rows
-        ]
+        rows = [row.values(draft=draft) for row in self.attribute_rows]
+        attributes = [_renamed_in_row(attribute_of(v), v, previous) for v in rows]
         keys = {
             row.slot.attribute.name: row.key_template(draft=draft)
             for row in self.key_rows
