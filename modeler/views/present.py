@@ -166,7 +166,7 @@ def _start(
     if job.state == State.DONE and stored is None:
         # Done at other prices, or the cache let the review go: the
         # service runs it again.
-        jobs.design_review_get(**found)
+        jobs.design_review_get(**found, start=True)
     if not request.htmx:
         return redirect(deck.url(position))
     return _deck(request, access, deck, position, started=True)

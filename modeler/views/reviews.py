@@ -465,7 +465,7 @@ def _minutes_parts(project, session, design, *, ask: bool, user=None):  # noqa: 
         # A simulation that failed still gives the review of what the
         # design alone shows; nothing is started for it.
         found = jobs.design_review_get(
-            project=project, design=design, user=user, revision=revision
+            project=project, design=design, user=user, revision=revision, start=ask
         )
         review, job = found.review, found.job or job
     else:

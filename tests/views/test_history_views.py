@@ -209,6 +209,8 @@ def test_compare_two_revisions_side_by_side(project, editor, viewer_client: Clie
     assert "<strong>Changed entity Customer (description).</strong>" in html
     assert "Described in revision 2" in html
     assert 'id="history-consequences"' in html  # loaded after the page
+    # The page posts to start both revisions' simulations as it loads.
+    start_jobs(viewer_client, project, 1, 2)
     text = viewer_client.get(url + "&format=text")
     assert text["Content-Disposition"].endswith('-r1-r2.diff"')
     assert "+    description: Described in revision 2" in text.content.decode()

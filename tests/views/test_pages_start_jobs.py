@@ -50,7 +50,6 @@ def test_the_pages_show_a_start_form_and_start_nothing(owner_client, project):
         "review": reverse("review-page", args=[project.pk]),
         "findings": reverse("editor-findings", args=[project.pk, "patterns"]),
         "verdicts": reverse("keymap-verdicts", args=[project.pk]),
-        "present": reverse("present", args=[project.pk, 0]),
         "pattern": reverse("simulation-pattern", args=[project.pk, 0]),
     }
     for name, url in pages.items():
@@ -60,6 +59,10 @@ def test_the_pages_show_a_start_form_and_start_nothing(owner_client, project):
         page = owner_client.get(url, headers=headers).content.decode()
         assert "data-simulation-start" in page, name
         assert 'hx-trigger="load' in page, name
+    # The deck posts to its own start, which answers with the deck.
+    deck = owner_client.get(reverse("present", args=[project.pk, 0])).content.decode()
+    start = reverse("present-start", args=[project.pk, 0])
+    assert f'hx-post="{start}" hx-trigger="load"' in deck
     assert not SimulationJob.objects.exists()
 
     start_jobs(owner_client, project)

@@ -373,6 +373,7 @@ def test_patterns_without_traffic_are_named_beside_the_cost(
         design=dataclasses.replace(design, access_patterns=tuple(patterns)),
         version=project.version,
     )
+    start_jobs(owner_client, project)
     html = _html(owner_client.get(_page(project)))
     assert "1 access pattern states no traffic (0 requests a second)" in html
     assert f"<strong>{escape(quiet.name)}</strong>" in html

@@ -16,6 +16,7 @@ from modeler.models import ReviewComment, ReviewSession
 from modeler.services import history as history_services
 from modeler.services import reviews as sessions
 from tests.views.conftest import stored_design
+from tests.views.starting import start_jobs
 from tests.views.test_history_services import _describe, _rename
 from tests.views.test_review_sessions import _entity_id, _open
 
@@ -33,6 +34,7 @@ def test_every_part_of_the_revision_has_its_comment_control(
     project, editor_client: Client
 ):
     session = _open(editor_client, project)
+    start_jobs(editor_client, project)
     html = editor_client.get(f"/projects/{project.pk}/reviews/{session.pk}/").content
     html = html.decode()
     # No list of every element to choose from: a control beside each.
@@ -116,8 +118,12 @@ def test_the_project_header_counts_unread_comments_on_every_page(
         "data-header-unread"
         not in editor_client.get(f"/projects/{project.pk}/").content.decode()
     )
-    # The review's own page counts none of the comments it shows as unread.
-    assert "data-header-unread" not in viewer_client.get(url).content.decode()
+    # The review's own page counts none of the comments it shows as unread,
+    # and the POST it makes as it loads marks them read.
+    page = viewer_client.get(url)
+    assert "data-header-unread" not in page.content.decode()
+    shown = page.context["shown"].isoformat()
+    assert viewer_client.post(url + "seen/", {"shown": shown}).status_code == 204
     assert (
         "data-header-unread"
         not in viewer_client.get(f"/projects/{project.pk}/").content.decode()

@@ -423,6 +423,7 @@ def test_a_comment_on_a_finding_is_outdated_only_when_its_element_changed(
         if p.name == "All open orders, oldest first"
     )
     finding_id = f"finding/fetch-back/{pattern.uid}"
+    start_jobs(editor_client, project)
     response = editor_client.post(
         url + "comments/", {"element": finding_id, "body": "Accepted: KEYS_ONLY."}
     )
@@ -438,6 +439,7 @@ def test_a_comment_on_a_finding_is_outdated_only_when_its_element_changed(
         author=editor,
         edit=EntityUpdate("Customer", dataclasses.replace(customer, sample=fewer)),
     )
+    start_jobs(editor_client, project)
     html = editor_client.get(url).content.decode()
     assert "Accepted: KEYS_ONLY." in html
     assert "outdated" not in html and "gone since" not in html
@@ -452,6 +454,7 @@ def test_a_comment_on_a_finding_is_outdated_only_when_its_element_changed(
             uid=pattern.uid, pattern=dataclasses.replace(pattern, limit=50)
         ),
     )
+    start_jobs(editor_client, project)
     html = editor_client.get(url).content.decode()
     assert html.count("outdated: changed since") == 1
 
@@ -464,7 +467,7 @@ def test_a_comment_on_a_finding_written_by_name_before_is_still_on_it(
     # named the element: they are read by the name it had then.
     session = _open(editor_client, project)
     url = f"/projects/{project.pk}/reviews/{session.pk}/"
-    editor_client.get(url)  # the review of the revision, made by its job
+    start_jobs(editor_client, project)  # the review of the revision, by its job
     ReviewComment.objects.create(
         session=session,
         author=editor,
