@@ -319,7 +319,8 @@ CONTROLS_SHOWN = """() => [...document.querySelectorAll(
 WORDS_BROKEN = """() => {
   const broken = [];
   for (const cell of document.querySelectorAll('td, th')) {
-    if (!cell.getClientRects().length || cell.closest('.items, .keymap-cell')) continue;
+    // Sample items (the items grid, the item collections) are data, not words.
+    if (!cell.getClientRects().length || cell.closest('.items, .collections, .keymap-cell')) continue;
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (node.parentElement.closest('code, pre, .mono, svg')) continue;
