@@ -99,10 +99,7 @@ def export_cdk_typescript(design: d.Design) -> str:
         "  }",
         "}",
         "",
-        "// The app, when this file is run rather than imported.",
-        "if (require.main === module) {",
-        *ts.statements(app_statements(spec), "  "),
-        "}",
+        *ts.app_lines(app_statements(spec)),
     ]
     return "\n".join(out) + "\n"
 
@@ -146,13 +143,7 @@ def export_cdk_python(design: d.Design) -> str:
     out += [*parameters, "    ) -> None:"]
     out.append("        super().__init__(scope, construct_id)")
     out += py.statements(constructor_body(spec), "        ")
-    out += [
-        "",
-        "",
-        "# The app, when this file is run rather than imported.",
-        'if __name__ == "__main__":',
-        *py.statements(app_statements(spec), "    "),
-    ]
+    out += ["", "", *py.app_lines(app_statements(spec))]
     return "\n".join(out) + "\n"
 
 

@@ -164,6 +164,16 @@ class _Syntax(ABC):
     def while_provisioned(self, body: list[str], indent: str) -> list[str]:
         """`body` run only while the table is provisioned."""
 
+    def app_lines(self, statements: list[Statement]) -> list[str]:
+        """The end of the file: the app, run when the file is."""
+        body = self.statements(statements, self.step)
+        comment = "The app, when this file is run rather than imported."
+        return [f"{self.comment} {comment}", *self.when_run(body)]
+
+    @abstractmethod
+    def when_run(self, body: list[str]) -> list[str]:
+        """`body` run only when the file is run rather than imported."""
+
     def statements(self, statements: list[Statement], indent: str) -> list[str]:
         out: list[str] = []
         for statement in statements:
@@ -287,6 +297,9 @@ class TypeScript(_Syntax):
     def while_provisioned(self, body: list[str], indent: str) -> list[str]:
         return [f"{indent}if (provisioned) {{", *body, f"{indent}}}"]
 
+    def when_run(self, body: list[str]) -> list[str]:
+        return ["if (require.main === module) {", *body, "}"]
+
 
 class Python(_Syntax):
     step = "    "
@@ -379,6 +392,9 @@ class Python(_Syntax):
 
     def while_provisioned(self, body: list[str], indent: str) -> list[str]:
         return [f"{indent}if provisioned:", *body]
+
+    def when_run(self, body: list[str]) -> list[str]:
+        return ['if __name__ == "__main__":', *body]
 
 
 def _camel_case(part: str) -> str:
