@@ -159,6 +159,8 @@ class Struct(Expr):
 
 @dataclass(frozen=True)
 class Items(Expr):
+    """A list, on one line or an item a line."""
+
     items: tuple[Expr, ...]
     one_per_line: bool = False
 
@@ -172,28 +174,36 @@ class Call(Expr):
     args: tuple[Expr, ...] = ()
     props: tuple[Arg | ProvisionedArgs, ...] = ()
     on: Expr | None = None
-    new: bool = False
+    new: bool = False  # TypeScript's `new`, for a class
     one_per_line: bool = False
 
 
 @dataclass(frozen=True)
 class Assign:
+    """`target` (a dotted name; a plain one is a new local) is `value`."""
+
     target: str
     value: Expr
 
 
 @dataclass(frozen=True)
 class Do:
+    """A call made for what it does."""
+
     call: Call
 
 
 @dataclass(frozen=True)
 class WhileProvisioned:
+    """Statements run only while the table is provisioned."""
+
     body: tuple[Statement, ...]
 
 
 @dataclass(frozen=True)
 class Comment:
+    """A comment, wrapped to the line width."""
+
     text: str
 
 
