@@ -170,12 +170,26 @@ def index_position(design: d.Design, name: str) -> int:
     raise EditError(f"The index '{name}' no longer exists; someone removed it.")
 
 
+def _name_free(
+    named: Sequence[d.Index | d.Entity | d.AccessPattern],
+    name: str,
+    *,
+    except_position: int,
+    kind: str,
+) -> None:
+    """Refuses `name` when one of `named` other than the one at
+    `except_position` (-1 for one being added) is called that already."""
+    for position, thing in enumerate(named):
+        if thing.name == name and position != except_position:
+            raise EditError(f"{kind} is already called '{name}'.", "name")
+
+
 def _index_name_free(design: d.Design, name: str, *, except_position: int) -> None:
     if name == d.TABLE_INDEX:
         raise EditError("'table' names the base table; choose another name.", "name")
-    for position, index in enumerate(design.table.indexes):
-        if index.name == name and position != except_position:
-            raise EditError(f"An index is already called '{name}'.", "name")
+    _name_free(
+        design.table.indexes, name, except_position=except_position, kind="An index"
+    )
 
 
 def _index_part(edited: d.Design, name: str) -> str:
@@ -307,9 +321,7 @@ def entity_position(design: d.Design, name: str) -> int:
 
 
 def _entity_name_free(design: d.Design, name: str, *, except_position: int) -> None:
-    for position, entity in enumerate(design.entities):
-        if entity.name == name and position != except_position:
-            raise EditError(f"An entity is already called '{name}'.", "name")
+    _name_free(design.entities, name, except_position=except_position, kind="An entity")
 
 
 @dataclass(frozen=True)
@@ -424,9 +436,12 @@ def access_pattern_uid(design: d.Design, position: int) -> str:
 
 
 def _pattern_name_free(design: d.Design, name: str, *, except_position: int) -> None:
-    for position, pattern in enumerate(design.access_patterns):
-        if pattern.name == name and position != except_position:
-            raise EditError(f"An access pattern is already called '{name}'.", "name")
+    _name_free(
+        design.access_patterns,
+        name,
+        except_position=except_position,
+        kind="An access pattern",
+    )
 
 
 @dataclass(frozen=True)
