@@ -16,6 +16,7 @@ from tests.views.test_editor_edits import (
     HTMX,
     _design,
     _url,
+    index_data,
     pattern_data,
 )
 
@@ -143,3 +144,83 @@ def test_separate_clauses_of_one_pattern_both_land_and_a_shared_one_is_asked(
     assert pattern.traffic.rps == 7  # mine
     assert pattern.limit == 5  # theirs, kept by Keep mine
     assert before.limit != 5
+
+
+# --- Indexes ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_saving_an_index_removed_since_keeps_the_input_and_offers_a_new_one(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    mine = index_data(project, "GSI3", projection_type="KEYS_ONLY")
+    editor_client.post(
+        _url("editor-index-delete", project, "GSI3"),
+        {"version": project.version},
+        **HTMX,
+    )
+
+    url = _url("editor-index-edit", project, "GSI3")
+    response = owner_client.post(url, mine, **HTMX)
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "editor deleted index GSI3 just now" in html
+    assert 'value="KEYS_ONLY" selected' in html or re.search(
+        r'<option value="KEYS_ONLY"[^>]*selected', html
+    )
+    assert "Save as a new index" in html
+    assert _design(project).table.index("GSI3") is None
+
+    response = owner_client.post(url, {**mine, "as_new": "1"}, **HTMX)
+
+    assert response.status_code == 200
+    index = _design(project).table.index("GSI3")
+    assert index.projection.type == "KEYS_ONLY"
+
+
+@pytest.mark.django_db
+def test_saving_an_index_renamed_since_follows_it(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    mine = index_data(project, "GSI3", projection_type="KEYS_ONLY")
+    editor_client.post(
+        _url("editor-index-edit", project, "GSI3"),
+        index_data(project, "GSI3", name="GSI9"),
+        **HTMX,
+    )
+
+    response = owner_client.post(
+        _url("editor-index-edit", project, "GSI3"), mine, **HTMX
+    )
+
+    assert response.status_code == 200
+    design = _design(project)
+    assert design.table.index("GSI3") is None
+    assert design.table.index("GSI9").projection.type == "KEYS_ONLY"
+    assert "Saved the index GSI9." in response.headers["HX-Trigger"]
+
+
+@pytest.mark.django_db
+def test_a_viewer_cannot_save_a_removed_pattern_or_index_as_new(
+    viewer_client: Client, owner_client: Client, project: Project
+):
+    mine = pattern_data(project, 0, description="x")
+    index = index_data(project, "GSI3")
+    _delete_pattern(owner_client, project, 0)
+    owner_client.post(
+        _url("editor-index-delete", project, "GSI3"),
+        {"version": project.version},
+        **HTMX,
+    )
+    names = _names(project)
+    response = viewer_client.post(
+        _url("editor-pattern", project, 0), {**mine, "as_new": "1"}, **HTMX
+    )
+    assert response.status_code == 403
+    response = viewer_client.post(
+        _url("editor-index-edit", project, "GSI3"), {**index, "as_new": "1"}, **HTMX
+    )
+    assert response.status_code == 403
+    assert _names(project) == names
+    assert _design(project).table.index("GSI3") is None
