@@ -208,14 +208,59 @@ def _save(
             url=_section_url(access),
             respond=lambda saved: _saved_response(request, access, saved),
         )
-    context = _context(
-        access,
-        design,
-        editing=editing,
-        form=_at(form, editing, design, shown),
-        removed=removed,
-    )
+    if form.conflict is not None and form.conflict.removed is None:
+        form = _merged(form, design, editing, shown)
+    else:
+        form = _at(form, editing, design, shown)
+    context = _context(access, design, editing=editing, form=form, removed=removed)
     return _list_response(request, context, status=status)
+
+
+def _merged(
+    form: PatternForm,
+    design: d.Design,
+    position: int,
+    shown: d.AccessPattern | None,
+) -> PatternForm:
+    """After a conflict over fields of the pattern: the form holding the
+    merge (their other changes, and mine in the fields both changed), so
+    that Keep mine saves what it shows and loses nothing of theirs."""
+    conflict = form.conflict
+    merged = next(
+        (
+            c.merged.value
+            for c in conflict.clashes
+            if c.merged is not None and c.merged.kind == "pattern"
+        ),
+        None,
+    )
+    if merged is None or position == NEW:
+        return _at(form, position, design, shown)
+    version = form.cleaned_data["version"]
+    initial = PatternForm.initial_for(design, merged, version)
+    initial["keep_mine_at"] = conflict.version
+    prefix = f"p{position}"
+    data = QueryDict(mutable=True)
+    for key, value in initial.items():
+        if key.startswith("_") or value is None or value is False:
+            continue
+        if isinstance(value, list | tuple):
+            data.setlist(f"{prefix}-{key}", [str(v) for v in value])
+        else:
+            data[f"{prefix}-{key}"] = "on" if value is True else value
+    rebuilt = PatternForm(
+        data,
+        initial=initial,
+        design=design,
+        pattern=design.access_patterns[position],
+        prefix=prefix,
+    )
+    rebuilt.is_valid()
+    for error in form.non_field_errors():
+        rebuilt.add_error(None, error)
+    rebuilt.conflict = conflict
+    rebuilt.their_versions = form.their_versions
+    return rebuilt
 
 
 def _position_now(design: d.Design, pattern: d.AccessPattern) -> int | None:

@@ -132,6 +132,9 @@ def test_separate_clauses_of_one_pattern_both_land_and_a_shared_one_is_asked(
     html = response.content.decode()
     assert "you both changed description" in html
     assert html.count("data-conflict-field=") == 1
+    # Their limit is in the form beside my traffic: Keep mine saves both.
+    assert re.search(r'<input[^>]*name="p1-limit"[^>]*value="5"', html)
+    assert re.search(r'<input[^>]*name="p1-rps"[^>]*value="7', html)
     assert _design(project).access_patterns[1].description == "theirs"
 
     kept = re.search(r'name="p1-keep_mine_at" type="hidden" value="(\d+)"', html)
