@@ -201,10 +201,15 @@ def _save(
         result, status = form_edit(request, access, form, edit)
     if result:
         verb = "Added" if as_new else "Saved"
+        name = form.cleaned_data["name"]
+        if not as_new and shown is not None:
+            # Under the name it has now: a teammate may have renamed it since.
+            at = _position_now(result.design, shown)
+            name = result.design.access_patterns[at].name if at is not None else name
         return edited(
             request,
             result,
-            f"{verb} the access pattern '{form.cleaned_data['name']}'.",
+            f"{verb} the access pattern '{name}'.",
             url=_section_url(access),
             respond=lambda saved: _saved_response(request, access, saved),
         )

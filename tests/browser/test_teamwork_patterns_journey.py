@@ -57,6 +57,31 @@ def test_saving_a_pattern_someone_deleted_keeps_the_input(
     assert saved.description == "Ann's careful words"
 
 
+def test_saving_a_pattern_someone_renamed_follows_it(
+    page: Page, other_page: Page
+) -> None:
+    ann, bob = page, other_page
+    project = _team(ann, bob)
+    _patterns(ann, project)
+    _edit_pattern(ann, 2)
+    ann.fill("#id_p2-description", "Ann's words")
+    _patterns(bob, project)
+    _edit_pattern(bob, 2)
+    bob.fill("#id_p2-name", "Orders, newest first")
+    bob.click("button:text('Save pattern')")
+    _saved(bob, "Saved the access pattern 'Orders, newest first'.")
+
+    ann.click("button:text('Save pattern')")
+
+    _saved(ann, "Saved the access pattern 'Orders, newest first'.")
+    expect(ann.locator("#pattern-2 h3")).to_contain_text("Orders, newest first")
+    pattern = stored_design(project).access_patterns[2]
+    assert (pattern.name, pattern.description) == (
+        "Orders, newest first",
+        "Ann's words",
+    )
+
+
 def test_both_change_one_pattern_and_keep_each_others_changes(
     page: Page, other_page: Page, screenshot
 ) -> None:

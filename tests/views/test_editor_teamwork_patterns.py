@@ -114,6 +114,10 @@ def test_saving_a_pattern_renamed_since_keeps_their_name_and_my_change(
     assert response.status_code == 200
     pattern = _design(project).access_patterns[1]
     assert (pattern.name, pattern.description) == ("Renamed by editor", "mine")
+    assert (
+        "Saved the access pattern 'Renamed by editor'."
+        in (response.headers["HX-Trigger"])
+    )
 
 
 @pytest.mark.django_db
