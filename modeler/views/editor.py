@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -380,6 +380,9 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
     now = next((i for i in design.table.indexes if i.uid == index.uid), None)
     if design.table.index(name) is not None:
         now = design.table.index(name)
+    # The edit names the index as the page did: after a conflict the form
+    # posts to its name now, while its version is still the page's.
+    name = _index_name_on_page(access, request.POST, now or index, name)
     form = _index_form(design, access.project.version, now or index, data=request.POST)
     as_new = now is None and "as_new" in request.POST
     result, status = None, INVALID
@@ -409,6 +412,8 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
                 request, access, saved.design, problems=saved.problems
             ),
         )
+    if form.conflict is not None and form.conflict.removed is None:
+        form = _merged_index_form(form, design)
     return _indexes_response(
         request,
         access,
@@ -418,6 +423,59 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
         removed=index if now is None else None,
         status=status,
     )
+
+
+def _merged_index_form(form: IndexForm, design: d.Design) -> IndexForm:
+    """After a conflict over fields of the index: the form holding the
+    merge (their other changes, and mine in the fields both changed), so
+    that Keep mine saves what it shows and loses nothing of theirs."""
+    conflict = form.conflict
+    merged = next(
+        (
+            c.merged.value
+            for c in conflict.clashes
+            if c.merged is not None and c.merged.kind == "index"
+        ),
+        None,
+    )
+    if merged is None:
+        return form
+    initial = IndexForm.initial_for(merged, form.cleaned_data["version"])
+    initial["keep_mine_at"] = conflict.version
+    data = QueryDict(mutable=True)
+    for key, value in initial.items():
+        if value is None or value is False:
+            continue
+        if isinstance(value, list | tuple):
+            data.setlist(f"index-{key}", [str(v) for v in value])
+        else:
+            data[f"index-{key}"] = "on" if value is True else value
+    rebuilt = _index_form(design, form.cleaned_data["version"], merged, data=data)
+    rebuilt.is_valid()
+    for error in form.non_field_errors():
+        rebuilt.add_error(None, error)
+    rebuilt.conflict = conflict
+    rebuilt.their_versions = form.their_versions
+    return rebuilt
+
+
+def _index_name_on_page(
+    access: ProjectAccess, data: Any, index: d.Index, name: str
+) -> str:
+    """What the page that posted `data` called `index` (`name` when it is
+    the current design's, or the page's cannot be read)."""
+    form = VersionForm({"version": data.get("index-version")})
+    if not index.uid or not form.is_valid():
+        return name
+    if form.cleaned_data["version"] == access.project.version:
+        return name
+    try:
+        page = project_services.project_revision_design(
+            project=access.project, number=form.cleaned_data["version"]
+        )
+    except project_services.StaleVersionError:
+        return name
+    return next((i.name for i in page.table.indexes if i.uid == index.uid), name)
 
 
 def _page_index(access: ProjectAccess, data: Any, name: str) -> d.Index | None:

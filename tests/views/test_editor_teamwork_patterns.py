@@ -231,3 +231,39 @@ def test_a_viewer_cannot_save_a_removed_pattern_or_index_as_new(
     assert response.status_code == 403
     assert _names(project) == names
     assert _design(project).table.index("GSI3") is None
+
+
+@pytest.mark.django_db
+def test_both_rename_one_index_keep_mine_keeps_their_projection(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    mine = index_data(project, "GSI3", name="GSI8")
+    theirs = index_data(project, "GSI3", name="GSI9", projection_type="KEYS_ONLY")
+    editor_client.post(_url("editor-index-edit", project, "GSI3"), theirs, **HTMX)
+
+    response = owner_client.post(
+        _url("editor-index-edit", project, "GSI3"), mine, **HTMX
+    )
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert 'data-conflict-field="index-name"' in html
+    # Their projection is in the form beside my name; it posts to the
+    # index as it is called now.
+    assert re.search(r'<option value="KEYS_ONLY" selected>', html)
+    assert f'action="/projects/{project.pk}/indexes/GSI9/"' in html
+    kept = re.search(r'name="index-keep_mine_at" type="hidden" value="(\d+)"', html)
+
+    shown = {
+        **mine,
+        "index-projection_type": "KEYS_ONLY",
+        "index-keep_mine_at": kept.group(1),
+    }
+    response = owner_client.post(
+        _url("editor-index-edit", project, "GSI9"), shown, **HTMX
+    )
+
+    assert response.status_code == 200, response.content.decode()[:2000]
+    design = _design(project)
+    assert design.table.index("GSI9") is None
+    assert design.table.index("GSI8").projection.type == "KEYS_ONLY"
