@@ -239,6 +239,10 @@ class IndexUpdate(DesignEdit):
         return design
 
     def part(self, edited: d.Design) -> str | None:
+        # By identity first: a merge keeps the name a teammate gave it since.
+        for position, index in enumerate(edited.table.indexes):
+            if self.index.uid and index.uid == self.index.uid:
+                return f"table.indexes[{position}]"
         return _index_part(edited, self.index.name)
 
 

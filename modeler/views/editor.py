@@ -13,12 +13,13 @@ typed and the reason beside the field (see `modeler.views.statuses`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -43,6 +44,7 @@ from modeler.forms.projects import VersionForm
 from modeler.infra.database import DATABASE_LOST, connections_drop
 from modeler.presenters import their_versions
 from modeler.selectors import ProjectAccess
+from modeler.services import projects as project_services
 from modeler.services.projects import EditConflict, StaleVersionError
 from modeler.views.statuses import INVALID, STALE, UNAVAILABLE, gone
 from modeler.views.workspace import design_for as load
@@ -241,9 +243,11 @@ def _table_context(
     deleting: str = "",
     notice: str = "",
     problems: list[Finding] | None = None,
+    removed: d.Index | None = None,
 ) -> dict[str, Any]:
     """The section's context; `problems` are the design's when a save has
-    just checked it."""
+    just checked it. `removed`: the index `edit_form` edits, which someone
+    removed since the page showed it (the form offers to add it again)."""
     version = access.project.version
     if problems is None:
         problems = check_design(design)
@@ -280,6 +284,8 @@ def _table_context(
         editing=editing,
         deleting=deleting,
         notice=notice,
+        removed=removed,
+        removed_form=edit_form if removed is not None else None,
         has_lsi=any(not i.is_global for i in design.table.indexes),
     )
 
@@ -363,29 +369,133 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
     write = request.method == "POST"
     access, design = load(request, project_id, write=write)
     index = design.table.index(name)
+    if index is None and write:
+        # Renamed or removed since the page showed it: the save follows it
+        # by identity, or says who removed it and keeps the input.
+        index = _page_index(access, request.POST, name)
     if index is None:
         return _gone(request, access, design, f"The index '{name}' no longer exists.")
     if not write:
         return _indexes_response(request, access, design, editing=name)
-    form = _index_form(design, access.project.version, index, data=request.POST)
-    result, status = (
-        form_edit(request, access, form, IndexUpdate(name, form.to_index(design.table)))
-        if form.is_valid()
-        else (None, INVALID)
-    )
+    now = next((i for i in design.table.indexes if i.uid == index.uid), None)
+    if design.table.index(name) is not None:
+        now = design.table.index(name)
+    # The edit names the index as the page did: after a conflict the form
+    # posts to its name now, while its version is still the page's.
+    name = _index_name_on_page(access, request.POST, now or index, name)
+    form = _index_form(design, access.project.version, now or index, data=request.POST)
+    as_new = now is None and "as_new" in request.POST
+    result, status = None, INVALID
+    if form.is_valid():
+        if as_new:
+            # A new element, added to the design as it is now.
+            form.cleaned_data["version"] = access.project.version
+            edit: DesignEdit = IndexAdd(
+                dataclasses.replace(form.to_index(design.table), uid="")
+            )
+        else:
+            # Named by its identity too, so that its checks find it under
+            # the name a teammate gave it since.
+            edit = IndexUpdate(
+                name, dataclasses.replace(form.to_index(design.table), uid=index.uid)
+            )
+        result, status = form_edit(request, access, form, edit)
     if result:
+        saved_name = _index_named_now(result.design, index.uid, form)
+        word = "Added" if as_new else "Saved"
         return edited(
             request,
             result,
-            f"Saved the index {form.cleaned_data['name']}.",
+            f"{word} the index {saved_name}.",
             url=section_url("editor-table", project_id),
             respond=lambda saved: _indexes_response(
                 request, access, saved.design, problems=saved.problems
             ),
         )
+    if form.conflict is not None and form.conflict.removed is None:
+        form = _merged_index_form(form, design)
     return _indexes_response(
-        request, access, design, editing=name, edit_form=form, status=status
+        request,
+        access,
+        design,
+        editing=now.name if now is not None else name,
+        edit_form=form,
+        removed=index if now is None else None,
+        status=status,
     )
+
+
+def _merged_index_form(form: IndexForm, design: d.Design) -> IndexForm:
+    """After a conflict over fields of the index: the form holding the
+    merge (their other changes, and mine in the fields both changed), so
+    that Keep mine saves what it shows and loses nothing of theirs."""
+    conflict = form.conflict
+    merged = next(
+        (
+            c.merged.value
+            for c in conflict.clashes
+            if c.merged is not None and c.merged.kind == "index"
+        ),
+        None,
+    )
+    if merged is None:
+        return form
+    initial = IndexForm.initial_for(merged, form.cleaned_data["version"])
+    initial["keep_mine_at"] = conflict.version
+    data = QueryDict(mutable=True)
+    for key, value in initial.items():
+        if value is None or value is False:
+            continue
+        if isinstance(value, list | tuple):
+            data.setlist(f"index-{key}", [str(v) for v in value])
+        else:
+            data[f"index-{key}"] = "on" if value is True else value
+    rebuilt = _index_form(design, form.cleaned_data["version"], merged, data=data)
+    rebuilt.is_valid()
+    for error in form.non_field_errors():
+        rebuilt.add_error(None, error)
+    rebuilt.conflict = conflict
+    rebuilt.their_versions = form.their_versions
+    return rebuilt
+
+
+def _index_name_on_page(
+    access: ProjectAccess, data: Any, index: d.Index, name: str
+) -> str:
+    """What the page that posted `data` called `index` (`name` when it is
+    the current design's, or the page's cannot be read)."""
+    form = VersionForm({"version": data.get("index-version")})
+    if not index.uid or not form.is_valid():
+        return name
+    if form.cleaned_data["version"] == access.project.version:
+        return name
+    try:
+        page = project_services.project_revision_design(
+            project=access.project, number=form.cleaned_data["version"]
+        )
+    except project_services.StaleVersionError:
+        return name
+    return next((i.name for i in page.table.indexes if i.uid == index.uid), name)
+
+
+def _page_index(access: ProjectAccess, data: Any, name: str) -> d.Index | None:
+    """The index called `name` on the page that posted `data` (its
+    version), when the current design has none of that name."""
+    form = VersionForm({"version": data.get("index-version")})
+    if not form.is_valid():
+        return None
+    try:
+        page = project_services.project_revision_design(
+            project=access.project, number=form.cleaned_data["version"]
+        )
+    except project_services.StaleVersionError:
+        return None
+    return page.table.index(name)
+
+
+def _index_named_now(design: d.Design, uid: str, form: IndexForm) -> str:
+    found = next((i.name for i in design.table.indexes if uid and i.uid == uid), "")
+    return found or form.cleaned_data["name"]
 
 
 def _gone(

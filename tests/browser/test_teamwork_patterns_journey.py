@@ -1,0 +1,153 @@
+"""Two people in one access pattern or index at once, in two Chromium
+profiles, in the unkind orders (issue 39 items 3-4): one deletes the
+pattern or the index the other is editing, or renames it, or both change
+one pattern. Nothing typed is lost and each is told who did what."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_editor_trust_journey import _chrome_kept
+from tests.browser.test_teamwork_journey import _saved, _team
+from tests.views.conftest import example_design, stored_design
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PATTERNS = example_design("order-management").access_patterns
+
+
+def _patterns(page: Page, project) -> None:  # noqa: ANN001
+    page.goto(f"/projects/{project.pk}/patterns/")
+
+
+def _edit_pattern(page: Page, position: int) -> None:
+    page.locator(f"#pattern-{position} a", has_text="Edit").click()
+    expect(page.locator("#pattern-form")).to_be_visible()
+
+
+def test_saving_a_pattern_someone_deleted_keeps_the_input(
+    page: Page, other_page: Page, screenshot
+) -> None:
+    ann, bob = page, other_page
+    project = _team(ann, bob)
+    name = PATTERNS[1].name
+    _patterns(ann, project)
+    _edit_pattern(ann, 1)
+    ann.fill("#id_p1-description", "Ann's careful words")
+    _patterns(bob, project)
+    bob.locator("#pattern-1 a", has_text="Delete…").click()
+    bob.click("button:text('Delete the pattern')")
+    _saved(bob, f"Deleted the access pattern '{name}'.")
+
+    ann.click("button:text('Save pattern')")
+
+    expect(ann.locator(".form-alert")).to_contain_text(
+        f"bob deleted access pattern {name} just now"
+    )
+    expect(ann.locator("#id_p1-description")).to_have_value("Ann's careful words")
+    expect(ann.locator("#pattern-form")).to_have_count(1)
+    expect(ann.locator("nav.tabs")).to_have_count(1)
+    _chrome_kept(ann)
+    screenshot("teamwork-patterns-01-deleted-meanwhile", ann)
+
+    ann.click("[data-save-as-new]")
+    _saved(ann, f"Added the access pattern '{name}'.")
+    saved = next(p for p in stored_design(project).access_patterns if p.name == name)
+    assert saved.description == "Ann's careful words"
+
+
+def test_saving_a_pattern_someone_renamed_follows_it(
+    page: Page, other_page: Page
+) -> None:
+    ann, bob = page, other_page
+    project = _team(ann, bob)
+    _patterns(ann, project)
+    _edit_pattern(ann, 2)
+    ann.fill("#id_p2-description", "Ann's words")
+    _patterns(bob, project)
+    _edit_pattern(bob, 2)
+    bob.fill("#id_p2-name", "Orders, newest first")
+    bob.click("button:text('Save pattern')")
+    _saved(bob, "Saved the access pattern 'Orders, newest first'.")
+
+    ann.click("button:text('Save pattern')")
+
+    _saved(ann, "Saved the access pattern 'Orders, newest first'.")
+    expect(ann.locator("#pattern-2 h3")).to_contain_text("Orders, newest first")
+    pattern = stored_design(project).access_patterns[2]
+    assert (pattern.name, pattern.description) == (
+        "Orders, newest first",
+        "Ann's words",
+    )
+
+
+def test_both_change_one_pattern_and_keep_each_others_changes(
+    page: Page, other_page: Page, screenshot
+) -> None:
+    ann, bob = page, other_page
+    project = _team(ann, bob)
+    _patterns(ann, project)
+    _edit_pattern(ann, 1)
+    _patterns(bob, project)
+    _edit_pattern(bob, 1)
+    bob.fill("#id_p1-description", "Bob's words")
+    bob.fill("#id_p1-rps", "9")
+    bob.click("button:text('Save pattern')")
+    _saved(bob, "Saved the access pattern")
+    ann.fill("#id_p1-description", "Ann's words")
+    ann.click("button:text('Save pattern')")
+
+    field = ann.locator("[data-conflict-field]")
+    expect(field).to_have_count(1)
+    expect(field.locator(".conflict-theirs-value")).to_have_value("Bob's words")
+    expect(field.locator(".conflict-mine-value")).to_have_value("Ann's words")
+    screenshot("teamwork-patterns-02-fields-both-changed", ann)
+
+    ann.click("button:text('Keep mine')")
+    _saved(ann, "Saved the access pattern")
+    pattern = stored_design(project).access_patterns[1]
+    assert pattern.description == "Ann's words"
+    assert pattern.traffic.rps == 9
+
+
+def test_saving_an_index_someone_renamed_or_deleted(
+    page: Page, other_page: Page, screenshot
+) -> None:
+    ann, bob = page, other_page
+    project = _team(ann, bob)
+    table = f"/projects/{project.pk}/table/"
+    ann.goto(table)
+    ann.locator("#index-2 a", has_text="Edit").click()
+    ann.select_option("#id_index-projection_type", "KEYS_ONLY")
+    bob.goto(table)
+    bob.locator("#index-2 a", has_text="Edit").click()
+    bob.fill("#id_index-name", "GSI9")
+    bob.click("button:text('Save GSI3')")
+    _saved(bob, "Saved the index GSI9.")
+
+    ann.click("button:text('Save GSI3')")
+
+    _saved(ann, "Saved the index GSI9.")
+    index = stored_design(project).table.index("GSI9")
+    assert index.projection.type == "KEYS_ONLY"
+
+    # Now Bob deletes it while Ann edits it again.
+    ann.locator("#index-2 a", has_text="Edit").click()
+    ann.select_option("#id_index-projection_type", "ALL")
+    bob.goto(table)
+    bob.locator("#index-2 a", has_text="Delete…").click()
+    bob.click("button:text('Delete GSI9')")
+    _saved(bob, "Deleted the index GSI9.")
+
+    ann.click("button:text('Save GSI9')")
+
+    expect(ann.locator(".form-alert")).to_contain_text(
+        "bob deleted index GSI9 just now"
+    )
+    expect(ann.locator("#id_index-projection_type")).to_have_value("ALL")
+    _chrome_kept(ann)
+    screenshot("teamwork-patterns-03-index-deleted-meanwhile", ann)
+    ann.click("[data-save-as-new]")
+    _saved(ann, "Added the index GSI9.")
+    assert stored_design(project).table.index("GSI9").projection.type == "ALL"
