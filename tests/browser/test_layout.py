@@ -50,7 +50,8 @@ _SCROLL_BOXES = """() => [...document.querySelectorAll('main *')].filter((el) =>
   // Tables of sample items (the items grid, the item collections with a
   // column per attribute) hold every attribute: they may scroll sideways.
   const x = /(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1
-    && !el.classList.contains('items-wrap') && !el.classList.contains('collections-wrap');
+    && !el.classList.contains('items-wrap')
+    && !el.classList.contains('collections-wrap');
   const y = /(auto|scroll)/.test(style.overflowY)
     && el.scrollHeight > el.clientHeight + 1;
   return (x || y) && el.offsetParent !== null && !el.closest('details:not([open])')

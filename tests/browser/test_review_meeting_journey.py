@@ -320,7 +320,8 @@ WORDS_BROKEN = """() => {
   const broken = [];
   for (const cell of document.querySelectorAll('td, th')) {
     // Sample items (the items grid, the item collections) are data, not words.
-    if (!cell.getClientRects().length || cell.closest('.items, .collections, .keymap-cell')) continue;
+    if (!cell.getClientRects().length) continue;
+    if (cell.closest('.items, .collections, .keymap-cell')) continue;
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (node.parentElement.closest('code, pre, .mono, svg')) continue;
