@@ -24,12 +24,8 @@ from modeler.importers.tables import (
     read_inferred_design,
     valid_table_name,
 )
-from modeler.importers.workbench_infer import (
-    EntityBuilder,
-    Group,
-    item_groups,
-    unique_items,
-)
+from modeler.importers.workbench_groups import Group, item_groups, unique_items
+from modeler.importers.workbench_infer import EntityBuilder
 
 
 def table_properties(

@@ -41,17 +41,19 @@ from modeler.importers.tables import (
     read_inferred_design,
     valid_table_name,
 )
-from modeler.importers.workbench_infer import (
-    EntityBuilder,
+from modeler.importers.workbench_groups import (
     Group,
     discriminator,
     in_listed_order,
     item_groups,
-    plain_json,
     scalar_text,
+    unique_items,
+)
+from modeler.importers.workbench_infer import (
+    EntityBuilder,
+    plain_json,
     schema_extras,
     schema_models,
-    unique_items,
 )
 from modeler.importers.workbench_values import BadValue, is_number, wire_value
 from modeler.infra.textfiles import TextFileError, file_text
