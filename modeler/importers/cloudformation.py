@@ -36,19 +36,17 @@ from modeler.designfile import (
     yaml_error_message,
 )
 from modeler.importers.budget import Budget, ImportLimitError, import_budget, text_size
+from modeler.importers.table_reader import TableReader
+from modeler.importers.table_scaling import Scaling, apply_scaling, policy_settings
 from modeler.importers.tables import (
     ALL_TABLES,
     ImportedTable,
-    Scaling,
     TableChoice,
-    TableReader,
     TablesImport,
-    apply_scaling,
     design_document,
     failed,
     kind_of,
     load_json,
-    policy_settings,
     read_table_design,
     valid_table_name,
 )

@@ -14,12 +14,11 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.design.findings import Finding
+from modeler.importers.table_reader import TableReader
+from modeler.importers.table_scaling import Scaling, apply_scaling
 from modeler.importers.tables import (
     ImportedTable,
-    Scaling,
-    TableReader,
     TablesImport,
-    apply_scaling,
     design_document,
     read_inferred_design,
     valid_table_name,

@@ -27,17 +27,15 @@ from modeler.design import model as d
 from modeler.design.findings import Finding, error
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
 from modeler.importers.budget import ImportLimitError, check_cpu, import_budget
+from modeler.importers.table_scaling import Scaling, apply_scaling, policy_settings
 from modeler.importers.tables import (
     ALL_TABLES,
     ImportedTable,
-    Scaling,
     TableChoice,
     TablesImport,
-    apply_scaling,
     failed,
     kind_of,
     load_json,
-    policy_settings,
     read_inferred_design,
     valid_table_name,
 )
