@@ -9,7 +9,8 @@ ratio of the time per entity to that of the smallest size (1.0 is linear;
 the former checks were quadratic: 1,000 entities took 21 s, 3,000 killed
 the worker). The last column checks again with Python's cyclic garbage
 collector paused: what growth remains in the check's time per entity is the
-collector walking the larger heap (reading pauses it; see designfile.py).
+collector walking the larger heap (reading pauses it; see
+modeler/designfile/reading.py).
 The design limits are lifted for the run (the default allows 1,000
 entities).
 

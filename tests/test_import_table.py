@@ -352,7 +352,7 @@ def test_sparse_conditions_are_inferred_from_which_items_have_the_index_keys():
     ],
 )
 def test_generators_are_inferred_from_the_values(values, kind, generator):
-    from modeler.importers.workbench_infer import inferred_generator
+    from modeler.importers.workbench_generators import inferred_generator
 
     wire = [{kind: v} for v in values]
     assert inferred_generator(wire, kind) == generator

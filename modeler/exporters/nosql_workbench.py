@@ -25,7 +25,7 @@ from modeler.design import model as d
 from modeler.designfile import entity_document
 from modeler.engine.types import item_from_wire, item_to_json_wire
 from modeler.exporters.tabledef import policy_configuration
-from modeler.importers.workbench_infer import (
+from modeler.exporters.workbench_format import (
     SCHEMA_NAMES,
     has_placeholder,
     key_texts,

@@ -14,22 +14,17 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.design.findings import Finding
+from modeler.importers.table_reader import TableReader
+from modeler.importers.table_scaling import Scaling, apply_scaling
 from modeler.importers.tables import (
     ImportedTable,
-    Scaling,
-    TableReader,
     TablesImport,
-    apply_scaling,
     design_document,
     read_inferred_design,
     valid_table_name,
 )
-from modeler.importers.workbench_infer import (
-    EntityBuilder,
-    Group,
-    item_groups,
-    unique_items,
-)
+from modeler.importers.workbench_groups import Group, item_groups, unique_items
+from modeler.importers.workbench_infer import EntityBuilder
 
 
 def table_properties(

@@ -28,15 +28,13 @@ from modeler.importers.budget import (
     nesting_message,
     text_size,
 )
+from modeler.importers.table_reader import TableReader
+from modeler.importers.table_scaling import POLICY_SETTINGS, Scaling, apply_scaling
 from modeler.importers.tables import (
     ALL_TABLES,
-    POLICY_SETTINGS,
     ImportedTable,
-    Scaling,
     TableChoice,
-    TableReader,
     TablesImport,
-    apply_scaling,
     design_document,
     failed,
     kind_of,

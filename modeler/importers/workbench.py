@@ -27,31 +27,31 @@ from modeler.design import model as d
 from modeler.design.findings import Finding, error
 from modeler.designfile import DEFAULT_MAX_BYTES, FORMAT
 from modeler.importers.budget import ImportLimitError, check_cpu, import_budget
+from modeler.importers.table_scaling import Scaling, apply_scaling, policy_settings
 from modeler.importers.tables import (
     ALL_TABLES,
     ImportedTable,
-    Scaling,
     TableChoice,
     TablesImport,
-    apply_scaling,
     failed,
     kind_of,
     load_json,
-    policy_settings,
     read_inferred_design,
     valid_table_name,
 )
-from modeler.importers.workbench_infer import (
-    EntityBuilder,
+from modeler.importers.workbench_groups import (
     Group,
     discriminator,
     in_listed_order,
     item_groups,
-    plain_json,
     scalar_text,
+    unique_items,
+)
+from modeler.importers.workbench_infer import (
+    EntityBuilder,
+    plain_json,
     schema_extras,
     schema_models,
-    unique_items,
 )
 from modeler.importers.workbench_values import BadValue, is_number, wire_value
 from modeler.infra.textfiles import TextFileError, file_text

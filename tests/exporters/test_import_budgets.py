@@ -21,7 +21,7 @@ from django.core.management.base import CommandError
 from modeler.importers import budget as import_budget
 from modeler.importers.budget import ImportLimits
 from modeler.importers.sources import DesignFile, read_design_source
-from modeler.importers.workbench_infer import _kind_names, key_shape_groups
+from modeler.importers.workbench_groups import _kind_names, key_shape_groups
 from modeler.models import Project
 from tests.exporters import hostile_files as hostile
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from modeler.design.findings import Severity, has_errors
 from modeler.exporters.cloudformation import template
 from modeler.exporters.terraform import export_terraform
-from modeler.importers.cloudformation import TemplateLoader
+from modeler.importers.cloudformation_intrinsics import TemplateLoader
 from modeler.importers.sources import read_design_source
 from modeler.importers.terraform import BLOCKS
 from tests.exporters.helpers import EXAMPLES, example

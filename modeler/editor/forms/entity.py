@@ -15,11 +15,13 @@ from django import forms
 
 from modeler.design import model as d
 from modeler.design_check import MAX_CONDITION, MAX_TEMPLATE
-from modeler.designfile import YamlStructureError, check_yaml_structure
-
-# The design file's own reading of YAML values (dates kept as the ISO text
-# written), so a generator typed here stores exactly as one imported.
-from modeler.designfile import _plain as plain_yaml_value
+from modeler.designfile import (
+    YamlStructureError,
+    check_yaml_structure,
+    # The design file's own reading of YAML values (dates kept as the ISO
+    # text written), so a generator typed here stores exactly as one imported.
+    plain_yaml_value,
+)
 from modeler.editor.forms.common import (
     ATTRIBUTE_NAME,
     ATTRIBUTE_TYPE_CHOICES,
