@@ -41,7 +41,6 @@ WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 # (the test fails while a name here writes nothing, so the list only
 # shrinks). A GET not named here must write nothing.
 STILL_WRITING = {
-    "shared-pack": "records the share link's last use",
     # Django's own view: it keeps the token in the session and redirects,
     # so that the token leaves the address bar (and the Referer).
     "password_reset_confirm": "keeps the reset token in the session",
