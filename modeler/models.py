@@ -327,7 +327,6 @@ class ShareLink(models.Model):
     created = models.DateTimeField(default=timezone.now)
     expires = models.DateTimeField(null=True, blank=True)
     revoked = models.DateTimeField(null=True, blank=True)
-    last_used = models.DateTimeField(null=True, blank=True)
     include_comments = models.BooleanField(default=False)
     # The open comments of the revision's reviews, with their replies, when
     # the link was made (with include_comments).

@@ -3,6 +3,7 @@ hides projects from outsiders (404) and refuses writes to viewers."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -10,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 from modeler.conversion import (
     design_from_project,
@@ -17,7 +19,14 @@ from modeler.conversion import (
     project_design_queryset,
 )
 from modeler.design.model import Design
-from modeler.models import Membership, Project, ReviewSettings, Revision, Role
+from modeler.models import (
+    Membership,
+    Project,
+    ReviewSettings,
+    Revision,
+    Role,
+    ShareLink,
+)
 from modeler.review.prices import Prices
 
 
@@ -148,3 +157,22 @@ def project_cost_settings(*, project: Project) -> CostSettings:
         region=row.region or "us-east-1",
     )
     return CostSettings(prices, own_prices=True, stored_items=row.stored_items, **saved)
+
+
+def share_link_find(*, token: str) -> ShareLink | None:
+    """The live share link with this token (not revoked, not expired), or
+    None. Opening a link records nothing: a chat's preview or a mail
+    scanner opens it as a reader does, so a "last used" it wrote would
+    tell its owner nothing true."""
+    if not token or len(token) > 100:
+        return None
+    link = (
+        ShareLink.objects.filter(
+            token_hash=hashlib.sha256(token.encode()).hexdigest(), revoked=None
+        )
+        .select_related("project", "revision")
+        .first()
+    )
+    if link is None or (link.expires is not None and link.expires <= timezone.now()):
+        return None
+    return link

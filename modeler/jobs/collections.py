@@ -27,9 +27,11 @@ from modeler.jobs.loaded_tables import (
     Refused,
     TableAnswer,
     table_answer,
+    table_answer_find,
     table_answer_kept,
     table_answer_make,
     table_file_answer,
+    table_file_find,
     table_key,
 )
 from modeler.models import Project
@@ -109,7 +111,8 @@ def collections_answer(
 ) -> TableAnswer:
     """The answer to `question` about the project's current design, or
     revision `number`'s (a CollectionPage, or a diagram's
-    DrawnPartitions): from the cache, or asked of a worker."""
+    DrawnPartitions): from the cache, or asked of a worker (a POST: a GET
+    finds it, `collections_find`)."""
     return table_answer(
         project=project,
         design=design,
@@ -119,6 +122,14 @@ def collections_answer(
             project.pk, number or project.version, question.as_json()
         ),
     )
+
+
+def collections_find(
+    *, project: Project, design: d.Design, question: CollectionsQuestion
+) -> TableAnswer:
+    """`collections_answer` of the project's current design as a page
+    (a GET) finds it: nothing is asked; `to_start` when a POST has to."""
+    return table_answer_find(project=project, design=design, key=question.key(design))
 
 
 @task()
@@ -185,7 +196,7 @@ def collections_png_answer(
 ) -> TableAnswer:
     """The name of the PNG file of the diagram `question` asks for, `scale`
     times the size, of the project's current design; or what it waits for,
-    or why there is none."""
+    or why there is none (a POST: a GET finds it, `collections_png_find`)."""
     return table_file_answer(
         project=project,
         design=design,
@@ -194,6 +205,16 @@ def collections_png_answer(
         ask=lambda: render_collections_png.enqueue(
             project.pk, project.version, question.as_json(), scale
         ),
+    )
+
+
+def collections_png_find(
+    *, project: Project, design: d.Design, question: CollectionsQuestion, scale: int
+) -> TableAnswer:
+    """`collections_png_answer` as a download (a GET) finds it: nothing is
+    asked; `to_start` when a POST has to."""
+    return table_file_find(
+        project=project, design=design, key=_png_key(design, question, scale)
     )
 
 

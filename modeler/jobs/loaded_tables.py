@@ -26,7 +26,7 @@ from modeler.jobs.budget import Budget, BudgetExceeded
 from modeler.jobs.files import file_exists
 from modeler.jobs.pickling import FORMAT, dumps, loads
 from modeler.jobs.runner import build_problem
-from modeler.jobs.services import simulation_job_for
+from modeler.jobs.services import simulation_job_find, simulation_job_for
 from modeler.models import Project, SimulationJob
 from modeler.sampledata import SampleDataError
 from modeler.services.projects import StaleVersionError, project_revision_design
@@ -69,13 +69,17 @@ class TableAnswer:
     """The answer; or why there is none; or, while it is being made,
     `pending`, with the simulation job that loads the data if that is
     what it waits for, or how far the worker is in loading it again if it
-    had let it go."""
+    had let it go; or, as a GET finds it (asking nothing), `to_start`: a
+    POST has to start what makes it, the simulation job that loads the
+    data (`loaded` False) or the worker's task."""
 
     result: Any = None
     problem: str = ""
     pending: bool = False
     job: SimulationJob | None = None
     reloading: Reloading | None = None
+    to_start: bool = False
+    loaded: bool = True
 
 
 def table_answer(
@@ -94,23 +98,11 @@ def table_answer(
     kept = _kept(key)
     if kept is not None:
         return kept
-    loaded = SimulationJob.objects.filter(
-        project=project,
-        data_digest=data_digest(design),
-        state=SimulationJob.State.DONE,
-    ).exists()
-    if not loaded:
+    if not _loaded(project, design):
         job = simulation_job_for(project=project, design=design, user=user)
-        if job.state in SimulationJob.ACTIVE:
-            return TableAnswer(pending=True, job=job)
-        if job.state != SimulationJob.State.DONE:
-            # The data could not be loaded (its message says why) or the
-            # user cancelled the loading.
-            message = job.message or "The simulation was cancelled."
-            return TableAnswer(
-                problem=f"{message} Run the simulation again to see the sample data.",
-                job=job,
-            )
+        waiting = _waiting_for(job)
+        if waiting is not None:
+            return waiting
     if cache.add(_pending(key), True, PENDING_SECONDS):
         ask()
     # The task backend may have answered at once (tests run tasks so).
@@ -122,6 +114,57 @@ def table_answer(
         pending=True,
         reloading=Reloading(*reloading) if isinstance(reloading, tuple) else None,
     )
+
+
+def table_answer_find(*, project: Project, design: d.Design, key: str) -> TableAnswer:
+    """The answer kept under `key`, or what it waits for, as a page that
+    only shows it (a GET) finds it: nothing is asked, started or marked.
+    When nothing makes it yet, `to_start`: the POST that starts it is
+    `table_answer`."""
+    kept = _kept(key)
+    if kept is not None:
+        return kept
+    if not _loaded(project, design):
+        job = simulation_job_find(project=project, design=design)
+        if job is None:
+            return TableAnswer(to_start=True, loaded=False)
+        waiting = _waiting_for(job)
+        if waiting is not None:
+            return waiting
+    reloading = cache.get(_pending(key))
+    if reloading is None:
+        return TableAnswer(to_start=True)
+    return TableAnswer(
+        pending=True,
+        reloading=Reloading(*reloading) if isinstance(reloading, tuple) else None,
+    )
+
+
+def _loaded(project: Project, design: d.Design) -> bool:
+    """Whether a job of the project loaded the design's data (for this
+    version or another with the same data)."""
+    return SimulationJob.objects.filter(
+        project=project,
+        data_digest=data_digest(design),
+        state=SimulationJob.State.DONE,
+    ).exists()
+
+
+def _waiting_for(job: SimulationJob) -> TableAnswer | None:
+    """What an answer waits for while the simulation job loads the data,
+    or why it cannot come; None once the job is done."""
+    if job.state in SimulationJob.ACTIVE:
+        return TableAnswer(pending=True, job=job, loaded=False)
+    if job.state != SimulationJob.State.DONE:
+        # The data could not be loaded (its message says why) or the
+        # user cancelled the loading.
+        message = job.message or "The simulation was cancelled."
+        return TableAnswer(
+            problem=f"{message} Run the simulation again to see the sample data.",
+            job=job,
+            loaded=False,
+        )
+    return None
 
 
 def table_answer_kept(key: str) -> TableAnswer | None:
@@ -137,6 +180,15 @@ def table_file_answer(**asked: Any) -> TableAnswer:
     if answer.result is not None and not file_exists(answer.result):
         cache.delete(asked["key"])
         answer = table_answer(**asked)
+    return answer
+
+
+def table_file_find(*, project: Project, design: d.Design, key: str) -> TableAnswer:
+    """`table_answer_find` for an answer that is a file's name: a file
+    removed since is to be written again (by `table_file_answer`)."""
+    answer = table_answer_find(project=project, design=design, key=key)
+    if answer.result is not None and not file_exists(answer.result):
+        return TableAnswer(to_start=True)
     return answer
 
 

@@ -20,6 +20,7 @@ from modeler.jobs.loaded_tables import (
     TableAnswer,
     table_answer_make,
     table_file_answer,
+    table_file_find,
     table_key,
 )
 from modeler.models import Project
@@ -37,7 +38,8 @@ def sample_file_answer(
     user: AbstractBaseUser | AnonymousUser | None = None,
 ) -> TableAnswer:
     """The name of the file of the project's current design (its
-    `result`), or what it waits for, or why there is none."""
+    `result`), or what it waits for, or why there is none; asked for if
+    need be (a POST: a GET finds it, `sample_file_find`)."""
     return table_file_answer(
         project=project,
         design=design,
@@ -45,6 +47,12 @@ def sample_file_answer(
         key=_key(design),
         ask=lambda: write_sample_file.enqueue(project.pk, project.version),
     )
+
+
+def sample_file_find(*, project: Project, design: d.Design) -> TableAnswer:
+    """`sample_file_answer` as a download (a GET) finds it: nothing is
+    asked; `to_start` when a POST has to."""
+    return table_file_find(project=project, design=design, key=_key(design))
 
 
 @task()

@@ -1,6 +1,9 @@
 """The Key map, Item collections and Diagrams sections: what a team puts
 on the screen in a design review. The work is done by `modeler.diagrams`;
-these views check access, read the query string and render."""
+these views check access, read the query string and render. What a worker
+draws from the loaded sample data a GET only looks up; when nobody has
+asked for it yet, the page's start form posts to the same address (as
+the page loads, or by its button without script) to ask for it."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from modeler import diagrams
 from modeler.design import model as d
@@ -23,14 +26,16 @@ from modeler.jobs.collections import (
     CollectionsQuestion,
     DrawnPartitions,
     collections_answer,
+    collections_find,
     collections_png_answer,
+    collections_png_find,
     collections_source,
 )
 from modeler.jobs.files import file_open
 from modeler.jobs.loaded_tables import TableAnswer
 from modeler.selectors import ProjectAccess
 from modeler.views.statuses import INVALID
-from modeler.views.workspace import design_for
+from modeler.views.workspace import answer_started, design_for
 
 ITEMS_PER_PAGE = 50
 PNG_SCALES = (1, 2, 3, 4)  # a PNG this many times the size
@@ -108,35 +113,43 @@ def keymap_verdicts(request: HttpRequest, project_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    """A page of the item collections a worker drew; a POST (the pending
+    state's form) asks for it, and for the simulation job that loads the
+    data first if need be. A viewer may: it changes nothing in the
+    design."""
     access, design = design_for(request, project_id)
     form = CollectionsForm(request.GET, design=design)
     context = _context(access, design, "collections")
     context["form"] = form
     status = 200
     if not form.is_valid():
+        if request.method == "POST":
+            return answer_started(request)  # the page says what is wrong
         status = INVALID
     else:
         c = form.cleaned_data
-        answer = collections_answer(
-            project=access.project,
-            design=design,
-            user=request.user,
-            question=CollectionsQuestion(
-                index=c["index"],
-                entity=c["entity"],
-                contains=c["pk"],
-                page=c["page"],
-                per_page=ITEMS_PER_PAGE,
-            ),
+        question = CollectionsQuestion(
+            index=c["index"],
+            entity=c["entity"],
+            contains=c["pk"],
+            page=c["page"],
+            per_page=ITEMS_PER_PAGE,
         )
-        context.update(
-            problem=answer.problem, job=answer.job, reloading=answer.reloading
+        if request.method == "POST":
+            collections_answer(
+                project=access.project,
+                design=design,
+                user=request.user,
+                question=question,
+            )
+            return answer_started(request)
+        answer = collections_find(
+            project=access.project, design=design, question=question
         )
-        if answer.pending:
-            context["pending_url"] = request.get_full_path()
-        elif answer.result is not None:
+        context.update(_pending_context(request, answer))
+        if answer.result is not None:
             page = answer.result
             context.update(
                 page=page,
@@ -146,6 +159,26 @@ def collections_page(request: HttpRequest, project_id: int) -> HttpResponse:
             )
     template = _template(request, "modeler/collections.html", "collections-results")
     return render(request, template, context, status=status)
+
+
+def _pending_context(request: HttpRequest, answer: TableAnswer) -> dict[str, Any]:
+    """What the pending state (`_review-pending.html`) shows of an answer
+    that is being made or has to be started by a POST to this page's
+    address; the answer's problem, if it has one."""
+    context: dict[str, Any] = {
+        "problem": answer.problem,
+        "job": answer.job,
+        "reloading": answer.reloading,
+    }
+    if answer.pending or answer.to_start:
+        context["pending_url"] = request.get_full_path()
+    if answer.to_start:
+        context.update(
+            start_url=request.get_full_path(),
+            # Nothing loads the sample data yet: the POST starts its job.
+            to_start=not answer.loaded,
+        )
+    return context
 
 
 def _page_links(request: HttpRequest, page: int, pages: int) -> dict[str, str]:
@@ -173,7 +206,8 @@ def _diagram_form(request: HttpRequest, design: d.Design) -> DiagramForm:
 
 
 class _Drawing(Exception):
-    """A collections diagram waits for its partitions (`answer`)."""
+    """A collections diagram waits for its partitions (`answer`), or for
+    a POST to ask for them (`answer.to_start`)."""
 
     def __init__(self, answer: TableAnswer) -> None:
         super().__init__("the diagram's partitions are being drawn")
@@ -193,15 +227,13 @@ def _question(form: DiagramForm) -> CollectionsQuestion:
 
 
 def _drawn(
-    request: HttpRequest, access: ProjectAccess, design: d.Design, form: DiagramForm
+    access: ProjectAccess, design: d.Design, form: DiagramForm
 ) -> DrawnPartitions:
-    """The collections diagram a worker drew. Raises RenderError when
-    something prevents it, _Drawing while the worker draws it."""
-    answer = collections_answer(
-        project=access.project,
-        design=design,
-        user=request.user,
-        question=_question(form),
+    """The collections diagram a worker drew, looked up (nothing is asked:
+    `_start` does). Raises RenderError when something prevents it,
+    _Drawing while the worker draws it or nobody asked for it."""
+    answer = collections_find(
+        project=access.project, design=design, question=_question(form)
     )
     if answer.problem:
         raise diagrams.RenderError(answer.problem)
@@ -210,8 +242,33 @@ def _drawn(
     return answer.result
 
 
-def _rendered(
+def _start(
     request: HttpRequest,
+    access: ProjectAccess,
+    design: d.Design,
+    form: DiagramForm,
+    *,
+    png_scale: int = 0,
+) -> HttpResponse:
+    """What the pending diagram's form (or a download's) posts: asks a
+    worker for the collections diagram (as a PNG file `png_scale` times
+    the size, if given), and for the simulation job that loads the data
+    first if need be. The overview needs nothing started."""
+    if form.is_valid() and form.cleaned_data["kind"] == DiagramForm.COLLECTIONS:
+        asked = dict(
+            project=access.project,
+            design=design,
+            question=_question(form),
+            user=request.user,
+        )
+        if png_scale:
+            collections_png_answer(**asked, scale=png_scale)
+        else:
+            collections_answer(**asked)
+    return answer_started(request)
+
+
+def _rendered(
     access: ProjectAccess,
     design: d.Design,
     form: DiagramForm,
@@ -223,7 +280,7 @@ def _rendered(
     collections diagram as the worker drew it. Raises RenderError, or
     _Drawing (neither is kept: the next request asks again)."""
     if form.cleaned_data["kind"] == DiagramForm.COLLECTIONS:
-        drawn = _drawn(request, access, design, form)
+        drawn = _drawn(access, design, form)
         if fmt == "svg":
             return drawn.svg
         partitions = (list(drawn.partitions), drawn.more)
@@ -244,10 +301,14 @@ def _rendered(
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The diagram the query string asks for; a POST (the pending
+    collections diagram's form) asks a worker to draw it."""
     access, design = design_for(request, project_id)
     form = _diagram_form(request, design)
+    if request.method == "POST":
+        return _start(request, access, design, form)
     context = _context(access, design, "diagrams")
     context["form"] = form
     status = 200
@@ -255,15 +316,11 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
         status = INVALID
     else:
         try:
-            context["svg"] = _rendered(request, access, design, form, "svg")
+            context["svg"] = _rendered(access, design, form, "svg")
         except diagrams.RenderError as exc:
             context["render_error"] = str(exc)
         except _Drawing as drawing:
-            context.update(
-                job=drawing.answer.job,
-                reloading=drawing.answer.reloading,
-                pending_url=request.get_full_path(),
-            )
+            context.update(_pending_context(request, drawing.answer))
         query = request.GET.copy()
         context["downloads"] = [
             (
@@ -289,19 +346,27 @@ def diagrams_page(request: HttpRequest, project_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpResponse:
+    """The diagram as a file; while a worker draws it, or before anyone
+    asked it to, a page that says so (and asks, by a POST here)."""
     access, design = design_for(request, project_id)
     if fmt not in DOWNLOADS:
         raise Http404("No such format")
     form = _diagram_form(request, design)
+    scale = request.GET.get("scale", "1")
+    scale = int(scale) if scale.isdigit() and int(scale) in PNG_SCALES else 1
+    if request.method == "POST":
+        # Graphviz takes seconds on a large collections diagram: a worker
+        # draws its PNG into a file.
+        return _start(
+            request, access, design, form, png_scale=scale if fmt == "png" else 0
+        )
     back = reverse("diagrams-page", args=[project_id]) + "?" + request.GET.urlencode()
     if not form.is_valid():
         errors = "; ".join(e for errs in form.errors.values() for e in errs)
         messages.error(request, f"Nothing to download: {errors}")
         return redirect(back)
-    scale = request.GET.get("scale", "1")
-    scale = int(scale) if scale.isdigit() and int(scale) in PNG_SCALES else 1
     name = slugify(access.project.name) or "design"
     kind = form.cleaned_data["kind"]
     if kind == DiagramForm.COLLECTIONS:
@@ -310,20 +375,17 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
     filename = f"{name}-{kind}{suffix}.{fmt}"
     try:
         if fmt == "png" and form.cleaned_data["kind"] == DiagramForm.COLLECTIONS:
-            # Graphviz takes seconds on a large collections diagram: a
-            # worker draws it into a file.
-            return _png_file(request, access, design, form, scale, filename)
-        content = _rendered(request, access, design, form, fmt, scale)
+            return _png_file(access, design, form, scale, filename)
+        content = _rendered(access, design, form, fmt, scale)
     except diagrams.RenderError as exc:
         messages.error(request, f"The diagram cannot be downloaded. {exc}")
         return redirect(back)
     except _Drawing as drawing:
         # A link followed before the diagram was drawn: this page asks
-        # again until the file comes.
+        # for it if nobody has, and again until the file comes.
         context = _context(access, design, "diagrams")
         context.update(
-            job=drawing.answer.job,
-            reloading=drawing.answer.reloading,
+            answer=drawing.answer,
             what="The diagram",
             back=back,
             back_label="Back to Diagrams",
@@ -344,7 +406,6 @@ def diagram_download(request: HttpRequest, project_id: int, fmt: str) -> HttpRes
 
 
 def _png_file(
-    request: HttpRequest,
     access: ProjectAccess,
     design: d.Design,
     form: DiagramForm,
@@ -352,13 +413,9 @@ def _png_file(
     filename: str,
 ) -> HttpResponse:
     """The PNG file a worker drew. Raises RenderError, or _Drawing while
-    it draws."""
-    answer = collections_png_answer(
-        project=access.project,
-        design=design,
-        question=_question(form),
-        scale=scale,
-        user=request.user,
+    it draws or until a POST asks for it."""
+    answer = collections_png_find(
+        project=access.project, design=design, question=_question(form), scale=scale
     )
     if answer.problem:
         raise diagrams.RenderError(answer.problem)

@@ -594,7 +594,7 @@ def shared_pack(request: HttpRequest, token: str) -> HttpResponse:
     """A share link, opened by anyone: the review pack of its revision, or
     404 when the link is unknown, revoked or expired; a POST (the pending
     pack's button, CSRF-checked) starts the job that makes its review."""
-    link = sessions.share_link_open(token)
+    link = selectors.share_link_find(token=token)
     if link is None:
         raise Http404("No such link")
     return _pack(request, link.project, link.revision, link=link)
@@ -604,7 +604,7 @@ def shared_pack(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def share_links(request: HttpRequest, project_id: int) -> HttpResponse:
     """The owner's share links: make one (its address shown once), see who
-    made each and when it was last used, revoke one."""
+    made each and until when it is open, revoke one."""
     access = selectors.project_get_for_user(
         user=request.user, project_id=project_id, owner_only=True
     )

@@ -18,7 +18,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 from django_htmx.http import retarget
 
 from modeler import selectors
@@ -29,7 +33,7 @@ from modeler.forms.projects import VersionForm
 from modeler.forms.simulation import SampleItemsImportForm, SampleSeedForm
 from modeler.jobs import services as jobs
 from modeler.jobs.files import file_open
-from modeler.jobs.samplefiles import sample_file_answer
+from modeler.jobs.samplefiles import sample_file_answer, sample_file_find
 from modeler.models import SimulationJob
 from modeler.sampledata import (
     FileProblem,
@@ -39,7 +43,7 @@ from modeler.selectors import ProjectAccess
 from modeler.services import projects as project_services
 from modeler.services import sample_data as sample_services
 from modeler.views.statuses import INVALID
-from modeler.views.workspace import design_for
+from modeler.views.workspace import answer_started, design_for
 
 logger = logging.getLogger(__name__)
 
@@ -383,15 +387,19 @@ def simulation_items_remove(request: HttpRequest, project_id: int) -> HttpRespon
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
     """The simulated table's items, generated and own, as DynamoDB JSON
     lines: the file a worker wrote from the loaded table. Asked for before
-    it is written, a page that asks again until the download starts."""
+    it is written, a page that asks again until the download starts; a
+    GET asks nothing: the page's form posts here to ask for the file (and
+    for the simulation job that loads the data first if need be). A viewer
+    may: it changes nothing in the design."""
     access, design = design_for(request, project_id)
-    answer = sample_file_answer(
-        project=access.project, design=design, user=request.user
-    )
+    if request.method == "POST":
+        sample_file_answer(project=access.project, design=design, user=request.user)
+        return answer_started(request)
+    answer = sample_file_find(project=access.project, design=design)
     if answer.problem:
         messages.error(request, f"Nothing to download. {answer.problem}")
         return redirect("simulation-page", project_id=project_id)
@@ -401,8 +409,7 @@ def simulation_download(request: HttpRequest, project_id: int) -> HttpResponse:
             "project": access.project,
             "design": design,
             "section": "simulation",
-            "job": answer.job,
-            "reloading": answer.reloading,
+            "answer": answer,
             "what": "The sample data file",
             "back": reverse("simulation-page", args=[project_id]),
             "back_label": "Back to Simulation",

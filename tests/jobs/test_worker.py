@@ -27,7 +27,7 @@ from modeler.services import projects as project_services
 from modeler.simulation import cache as simulation_cache
 from modeler.simulation.cache import forget_simulations
 from tests.views.conftest import example_design, logged_in, with_roots
-from tests.views.starting import start_jobs
+from tests.views.starting import opened, start_jobs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -195,9 +195,9 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
     def visit() -> tuple[str, str, object]:
         with only_the_worker():
             return (
-                client.get(page_url).content.decode(),
-                client.get(diagram_url).content.decode(),
-                client.get(download_url),
+                opened(client, page_url).content.decode(),
+                opened(client, diagram_url).content.decode(),
+                opened(client, download_url),
             )
 
     page, diagram, download = visit()
@@ -260,7 +260,7 @@ def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
 
     def download():
         with only_the_worker():
-            return client.get(url)
+            return opened(client, url)
 
     waiting = download()
     assert waiting.status_code == 202 and "Content-Disposition" not in waiting
@@ -313,12 +313,12 @@ def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
     client = logged_in(owner)
     png = f"/projects/{project.pk}/diagrams/diagram.png?kind=collections&scale=2"
     none = f"/projects/{project.pk}/diagrams/diagram.png?kind=collections&pk=nothing"
-    client.get(png)
+    opened(client, png)
     _work()  # the simulation job
 
     def download(url: str):
         with only_the_worker():
-            return client.get(url)
+            return opened(client, url)
 
     waiting = download(png)
     assert waiting.status_code == 202
@@ -349,10 +349,10 @@ def test_a_worker_that_let_the_table_go_says_how_far_it_is_in_loading_it_again(
     project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
     page_url = f"/projects/{project.pk}/collections/"
-    client.get(page_url)
+    opened(client, page_url)
     _work()  # the simulation job
     forget_simulations()  # as a worker that has run other designs' since
-    assert "drawn in the background" in client.get(page_url).content.decode()
+    assert "drawn in the background" in opened(client, page_url).content.decode()
     # What the page shows while the worker loads the items again.
     seen = []
     build = simulation_cache.Simulation
@@ -389,7 +389,7 @@ def test_a_collections_diagram_opened_first_starts_the_job_for_its_visitor(
     url = f"/projects/{project.pk}/diagrams/?kind=collections"
 
     with only_the_worker():
-        page = logged_in(owner).get(url)
+        page = opened(logged_in(owner), url)
 
     assert "waiting for a worker to start it" in page.content.decode()
     assert SimulationJob.objects.get(project=project).requested_by == owner
@@ -403,7 +403,7 @@ def test_item_collections_say_why_the_simulation_loaded_no_data(
     )
     client = logged_in(owner)
     page_url = f"/projects/{project.pk}/collections/"
-    client.get(page_url)
+    opened(client, page_url)
     jobs.simulation_job_cancel(
         project=project, job_id=SimulationJob.objects.get(project=project).pk
     )

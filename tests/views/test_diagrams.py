@@ -20,7 +20,7 @@ from modeler.sampledata import SampleDataError
 from modeler.services import sample_data as sample_services
 from tests.diagrams.helpers import hostile
 from tests.views.conftest import logged_in, project_with_members, stored_design
-from tests.views.starting import start_jobs
+from tests.views.starting import opened, start_jobs
 
 HTMX = {"HX-Request": "true"}
 PAGES = ["key-map/", "key-map/verdicts/", "collections/", "diagrams/"]
@@ -79,9 +79,17 @@ def test_members_of_every_role_can_see_the_sections(project, request, who, path)
     assert project.name in _html(response)
 
 
-@pytest.mark.parametrize("path", PAGES + DOWNLOADS)
+@pytest.mark.parametrize("path", PAGES[:2])
 def test_only_get_is_allowed(project, owner_client, path):
     assert owner_client.post(_url(project, path)).status_code == 405
+
+
+@pytest.mark.parametrize("path", PAGES[2:] + DOWNLOADS)
+def test_a_post_asks_for_the_drawing_others_are_refused(project, owner_client, path):
+    """Item collections and diagrams take a POST (their start form), which
+    asks a worker; nothing else."""
+    assert owner_client.put(_url(project, path)).status_code == 405
+    assert owner_client.delete(_url(project, path)).status_code == 405
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -180,7 +188,7 @@ def test_hostile_text_is_escaped_in_the_key_map(hostile_project, viewer_client):
 
 
 def test_collections_group_items_by_partition(project, viewer_client):
-    html = _html(viewer_client.get(_url(project, "collections/")))
+    html = _html(opened(viewer_client, _url(project, "collections/")))
     headers = re.findall(r'<span class="partition-key">([^<]*)</span>', html)
     assert headers and headers == sorted(headers)
     assert all(h.startswith(("CUST#", "ORDER#")) for h in headers)
@@ -193,7 +201,7 @@ def test_each_attribute_of_an_item_has_a_column_with_the_keys_first(
     """As an aggregate view: after the sort key and the entity, one cell an
     attribute, its name above its whole value; in an index, the table's
     key first."""
-    html = _html(viewer_client.get(_url(project, "collections/?index=GSI1")))
+    html = _html(opened(viewer_client, _url(project, "collections/?index=GSI1")))
     rows = re.findall(r'<tr class="item-row">(.*?)</tr>', html, re.DOTALL)
     assert rows
     widest = 0
@@ -214,7 +222,7 @@ def test_each_attribute_of_an_item_has_a_column_with_the_keys_first(
 
 
 def test_a_sparse_index_says_how_many_items_are_absent(project, viewer_client):
-    html = _html(viewer_client.get(_url(project, "collections/?index=GSI2")))
+    html = _html(opened(viewer_client, _url(project, "collections/?index=GSI2")))
     assert re.findall(r'<span class="partition-key">([^<]*)</span>', html) == ["OPEN"]
     assert re.search(r"[\d,]+ items of the table are not in this index", html)
     # KEYS_ONLY: the table's keys and nothing else.
@@ -223,30 +231,35 @@ def test_a_sparse_index_says_how_many_items_are_absent(project, viewer_client):
 
 
 def test_filter_by_entity_and_partition_key(project, viewer_client):
-    html = _html(viewer_client.get(_url(project, "collections/?entity=LineItem")))
+    html = _html(opened(viewer_client, _url(project, "collections/?entity=LineItem")))
     assert "entity-chip entity-2" in html
     assert "entity-chip entity-0" not in html and "entity-chip entity-1" not in html
     first = re.search(r'<span class="partition-key">([^<]*)</span>', html).group(1)
-    only = _html(viewer_client.get(_url(project, f"collections/?pk={quote(first)}")))
+    only = _html(
+        opened(viewer_client, _url(project, f"collections/?pk={quote(first)}"))
+    )
     assert re.findall(r'<span class="partition-key">([^<]*)</span>', only) == [first]
-    none = _html(viewer_client.get(_url(project, "collections/?pk=nothing-like-this")))
+    none = _html(
+        opened(viewer_client, _url(project, "collections/?pk=nothing-like-this"))
+    )
     assert "No item matches these filters." in none
 
 
 def test_pages_link_to_each_other_and_keep_the_filters(project, viewer_client):
-    html = _html(viewer_client.get(_url(project, "collections/?index=GSI3&page=2")))
+    html = _html(opened(viewer_client, _url(project, "collections/?index=GSI3&page=2")))
     assert "Page 2 of" in html
     assert 'href="?index=GSI3&amp;page=1"' in html
     pages = int(re.search(r"Page 2 of (\d+)", html).group(1))
     if pages > 2:
         assert 'href="?index=GSI3&amp;page=3"' in html
-    beyond = _html(viewer_client.get(_url(project, "collections/?page=99999")))
+    beyond = _html(opened(viewer_client, _url(project, "collections/?page=99999")))
     last = re.search(r"Page (\d+) of (\d+)", beyond)
     assert last.group(1) == last.group(2)
 
 
 def test_the_filter_form_gets_the_results_partial(project, viewer_client):
-    response = viewer_client.get(
+    response = opened(
+        viewer_client,
         _url(project, "collections/?index=GSI3"),
         headers=HTMX | {"HX-Target": "collections-results"},
     )
@@ -266,18 +279,20 @@ def test_the_filter_form_gets_the_results_partial(project, viewer_client):
     ],
 )
 def test_bad_filters_are_explained(project, viewer_client, query, message):
-    response = viewer_client.get(_url(project, f"collections/?{query}"))
+    response = opened(viewer_client, _url(project, f"collections/?{query}"))
     assert response.status_code == 422
     assert message in _html(response)
     assert 'class="partition-key"' not in _html(response)
 
 
 def test_hostile_values_are_escaped_in_collections(hostile_project, viewer_client):
-    html = _html(viewer_client.get(_url(hostile_project, "collections/")))
+    html = _html(opened(viewer_client, _url(hostile_project, "collections/")))
     assert "<img src=x" not in html
     assert "H#&quot;&gt;&lt;img src=x onerror=alert(1)&gt;" in html
     assert "&lt;b&gt;&amp;amp;&lt;/b&gt;" in html
-    index = _html(viewer_client.get(_url(hostile_project, "collections/?index=ByNote")))
+    index = _html(
+        opened(viewer_client, _url(hostile_project, "collections/?index=ByNote"))
+    )
     assert "not-projected" not in index
     assert "not-projected" in html
 
@@ -299,10 +314,10 @@ def test_the_overview_is_inline_with_downloads(project, viewer_client):
 
 
 def test_an_item_collection_diagram_of_chosen_partitions(project, viewer_client):
-    html = _html(viewer_client.get(_url(project, "collections/?entity=Order")))
+    html = _html(opened(viewer_client, _url(project, "collections/?entity=Order")))
     first = re.search(r'<span class="partition-key">([^<]*)</span>', html).group(1)
     link = re.search(r'href="(/projects/\d+/diagrams/\?kind=collections[^"]*)"', html)
-    diagram = _html(viewer_client.get(link.group(1).replace("&amp;", "&")))
+    diagram = _html(opened(viewer_client, link.group(1).replace("&amp;", "&")))
     assert "Item collections of the table" in diagram
     assert first in diagram
     assert "more partition" not in diagram
@@ -317,10 +332,11 @@ def test_an_item_collection_diagram_of_chosen_partitions(project, viewer_client)
     ],
 )
 def test_downloads(project, viewer_client, fmt, content_type, start):
-    response = viewer_client.get(
+    response = opened(
+        viewer_client,
         _url(
             project, f"diagrams/diagram.{fmt}?kind=collections&index=GSI3&partitions=2"
-        )
+        ),
     )
     assert response.status_code == 200
     assert response["Content-Type"] == content_type
@@ -361,7 +377,7 @@ def test_bad_diagram_choices_are_explained(project, viewer_client, query, messag
 
 
 def test_no_matching_partition_is_a_message(project, viewer_client):
-    response = viewer_client.get(_url(project, "diagrams/?kind=collections&pk=zzz"))
+    response = opened(viewer_client, _url(project, "diagrams/?kind=collections&pk=zzz"))
     assert response.status_code == 200
     assert "No partition matches" in _html(response)
 
@@ -371,10 +387,10 @@ def test_a_render_failure_is_a_message_not_a_500(project, viewer_client, monkeyp
         raise diagrams.RenderError("Graphviz did not finish within 10 s; choose fewer")
 
     monkeypatch.setattr(diagrams, "render", fail)
-    response = viewer_client.get(_url(project, "diagrams/?kind=collections"))
+    response = opened(viewer_client, _url(project, "diagrams/?kind=collections"))
     assert response.status_code == 200
     assert "Graphviz did not finish within 10 s" in _html(response)
-    download = viewer_client.get(_url(project, "diagrams/diagram.png"))
+    download = opened(viewer_client, _url(project, "diagrams/diagram.png"))
     assert download.status_code == 302
     page = _html(viewer_client.get(download["Location"]))
     assert "The diagram cannot be downloaded. Graphviz did not finish" in page
@@ -392,8 +408,8 @@ def test_diagrams_are_rendered_once_per_design_content(
 
     monkeypatch.setattr(diagrams, "render", counting)
     url = _url(project, "diagrams/?kind=collections&index=GSI1")
-    owner_client.get(url)
-    owner_client.get(url)
+    opened(owner_client, url)
+    opened(owner_client, url)
     owner_client.get(_url(project, "diagrams/?kind=overview"))
     owner_client.get(_url(project, "diagrams/?kind=overview"))
     assert calls == ["svg", "svg"]
@@ -401,12 +417,13 @@ def test_diagrams_are_rendered_once_per_design_content(
     sample_services.sample_seed_set(
         project=project, seed=99, version=project.version, author=None
     )
-    owner_client.get(url)
+    opened(owner_client, url)
     assert calls == ["svg", "svg", "svg"]
 
 
 def test_htmx_gets_the_diagram_partial(project, viewer_client):
-    response = viewer_client.get(
+    response = opened(
+        viewer_client,
         _url(project, "diagrams/?kind=overview"),
         headers=HTMX | {"HX-Target": "diagram-results"},
     )
@@ -415,14 +432,14 @@ def test_htmx_gets_the_diagram_partial(project, viewer_client):
 
 def test_hostile_text_in_diagrams(hostile_project, viewer_client):
     for query in ("kind=overview", "kind=collections", "kind=collections&index=ByNote"):
-        html = _html(viewer_client.get(_url(hostile_project, f"diagrams/?{query}")))
+        html = _html(opened(viewer_client, _url(hostile_project, f"diagrams/?{query}")))
         svg = re.search(r'<div class="diagram[^"]*"[^>]*>(.*?)</div>', html, re.DOTALL)
         assert svg, html[-2000:]
         body = svg.group(1)
         assert "<script" not in body and "<img" not in body
         assert not re.search(r"<[^>]*\son[a-z]+\s*=", body)  # no event handler
-    dot = viewer_client.get(
-        _url(hostile_project, "diagrams/diagram.dot?kind=collections")
+    dot = opened(
+        viewer_client, _url(hostile_project, "diagrams/diagram.dot?kind=collections")
     )
     assert b"<img" not in dot.content and b"&lt;img" in dot.content
 
@@ -446,7 +463,7 @@ def test_sample_data_that_cannot_be_made_is_explained(
     monkeypatch.setattr("modeler.jobs.runner.cached_simulation", refuse)
     monkeypatch.setattr("modeler.jobs.loaded_tables.cached_simulation", refuse)
     start_jobs(viewer_client, project)
-    response = viewer_client.get(_url(project, path))
+    response = opened(viewer_client, _url(project, path))
     assert response.status_code == 200
     assert message in _html(response)
     # The overview needs no sample data.

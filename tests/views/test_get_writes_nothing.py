@@ -41,18 +41,6 @@ WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 # (the test fails while a name here writes nothing, so the list only
 # shrinks). A GET not named here must write nothing.
 STILL_WRITING = {
-    # Item collections, their diagram and the sample file ask a worker for
-    # the loaded table's answer (and start the simulation job it needs).
-    **dict.fromkeys(
-        (
-            "collections-page",
-            "diagrams-page",
-            "diagram-download",
-            "simulation-download",
-        ),
-        "queues a worker's task and the simulation job",
-    ),
-    "shared-pack": "records the share link's last use",
     # Django's own view: it keeps the token in the session and redirects,
     # so that the token leaves the address bar (and the Referer).
     "password_reset_confirm": "keeps the reset token in the session",

@@ -14,6 +14,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from modeler import selectors
 from modeler.models import Project, ReviewVisit, SimulationJob
@@ -183,3 +184,74 @@ def test_a_review_is_marked_read_by_the_post_its_page_makes(
     assert ReviewVisit.objects.get(user=viewer).seen <= timezone.now()
     assert logged_in(outsider).post(seen).status_code == 404
     assert not ReviewVisit.objects.filter(user=outsider).exists()
+
+
+# --- What a worker draws from the loaded data ---------------------------------------
+
+# The pages and downloads a worker makes from the data the simulation job
+# loads: a GET looks the answer up, and their start form posts to the same
+# address to ask for it.
+DRAWN = [
+    "collections/?entity=Customer",
+    "diagrams/?kind=collections",
+    "diagrams/diagram.svg?kind=collections",
+    "diagrams/diagram.png?kind=collections&scale=2",
+    "simulation/sample-data.jsonl",
+]
+
+
+def _drawn_url(project: Project, rest: str) -> str:
+    return f"/projects/{project.pk}/{rest}"
+
+
+@pytest.fixture
+def queued(settings):
+    """Tasks wait in the database for a worker: what a GET asks shows."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@pytest.mark.parametrize("rest", DRAWN)
+def test_a_drawing_is_asked_for_by_the_post_of_its_page(queued, viewer, project, rest):
+    client = logged_in(viewer)
+    url = _drawn_url(project, rest)
+
+    page = client.get(url)
+
+    # Not a file, not an error: a page that says it is to be made, with
+    # the form that asks for it (as it loads; a button without script).
+    assert page.status_code in (200, 202) and not page.streaming
+    assert "Content-Disposition" not in page
+    body = page.content.decode()
+    assert "data-answer-start" in body and 'hx-trigger="load"' in body
+    assert f'action="{url.replace("&", "&amp;")}"' in body
+    assert not SimulationJob.objects.exists() and not DBTaskResult.objects.exists()
+
+    # A viewer may ask: it changes nothing in the design.
+    assert client.post(url, headers={"HX-Request": "true"}).status_code == 204
+    job = SimulationJob.objects.get()
+    assert job.requested_by == viewer and job.state == "queued"
+    waiting = client.get(url).content.decode()
+    assert "data-answer-start" not in waiting
+    assert "waiting for a worker to start it" in waiting
+
+
+@pytest.mark.parametrize("rest", DRAWN)
+def test_asking_is_refused_to_outsiders_and_checks_csrf(
+    queued, owner, outsider, client, project, rest
+):
+    url = _drawn_url(project, rest)
+    assert logged_in(outsider).post(url).status_code == 404
+    anonymous = client.post(url)
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(owner)
+    assert forged.post(url).status_code == 403
+    assert not SimulationJob.objects.exists()
+
+
+def test_without_script_the_button_asks_and_returns_to_the_page(owner_client, project):
+    url = _drawn_url(project, "collections/?entity=Customer")
+    response = owner_client.post(url)
+    assert response.status_code == 302 and response["Location"] == url
+    # The immediate backend of the tests has run the job and the drawing.
+    assert 'class="partition-key">CUST#' in owner_client.get(url).content.decode()

@@ -33,7 +33,7 @@ from tests.views.conftest import (
     stored_design,
     with_roots,
 )
-from tests.views.starting import start_jobs
+from tests.views.starting import opened, start_jobs
 
 SCRIPT = "<script>alert(1)</script>"
 CUSTOMER = (
@@ -107,6 +107,7 @@ ENDPOINTS = [
     ("get", ""),
     ("get", "0/"),
     ("get", "sample-data.jsonl"),
+    ("post", "sample-data.jsonl"),
     ("post", "seed/"),
     ("post", "items/"),
     ("post", "items/remove/"),
@@ -177,7 +178,13 @@ def test_posts_need_the_csrf_token(project, owner, path, data):
     assert _state(project) == before
 
 
-@pytest.mark.parametrize(("method", "path"), ENDPOINTS, ids=ENDPOINT_IDS)
+# The sample file takes a GET (the file, or its waiting page) and a POST
+# (the waiting page's start form).
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [e for e in ENDPOINTS if e[1] != "sample-data.jsonl"],
+    ids=[f"{m} {p or 'page'}" for m, p in ENDPOINTS if p != "sample-data.jsonl"],
+)
 def test_endpoints_refuse_the_other_method(project, owner_client, method, path):
     other = "post" if method == "get" else "get"
 
@@ -324,7 +331,7 @@ def test_page_of_a_design_whose_sample_data_cannot_be_made(
     assert 'data-verdict="error"' in _html(response)
     assert "The sample data cannot be made: " in _html(response)
 
-    response = owner_client.get(_url(project, "sample-data.jsonl"), follow=True)
+    response = _download(owner_client, project, follow=True)
     assert response.redirect_chain == [(_url(project), 302)]
     assert "Nothing to download. The sample data cannot be made: " in _html(response)
 
@@ -820,6 +827,14 @@ def test_remove_on_a_stale_page_is_refused(project, owner_client, data, message)
 # --- simulation-download -------------------------------------------------------
 
 
+def _download(client: Client, project: Project, **options: bool) -> HttpResponse:
+    """The sample file as a browser gets it: its waiting page posts the
+    start form as it loads (a GET asks for nothing), then asks again."""
+    url = _url(project, "sample-data.jsonl")
+    opened(client, url)
+    return client.get(url, **options)
+
+
 @pytest.mark.parametrize("role", ["owner", "editor", "viewer"])
 def test_download_is_every_item_as_a_line_of_dynamodb_json(
     project, small_design, owner_client, role, request
@@ -827,7 +842,7 @@ def test_download_is_every_item_as_a_line_of_dynamodb_json(
     _import(owner_client, project, CUSTOMER)
     client = request.getfixturevalue(f"{role}_client")
 
-    response = client.get(_url(project, "sample-data.jsonl"))
+    response = _download(client, project)
 
     assert response.status_code == 200
     assert response.streaming
@@ -850,7 +865,7 @@ def test_download_of_a_large_data_set_comes_in_chunks(
 ):
     project = _project(owner, editor, viewer, with_roots(order_design, 40))
 
-    response = owner_client.get(_url(project, "sample-data.jsonl"))
+    response = _download(owner_client, project)
 
     chunks = list(response.streaming_content)
     assert len(chunks) > 1
@@ -876,7 +891,7 @@ def test_a_design_past_a_lowered_bytes_limit_fails_its_job_before_any_item(
     with limits.configured(limits.DesignLimits(sample_bytes=50_000_000)):
         start_jobs(owner_client, project)
         html = _html(owner_client.get(_url(project)))
-        download = owner_client.get(_url(project, "sample-data.jsonl"), follow=True)
+        download = _download(owner_client, project, follow=True)
 
     assert (
         "The sample data cannot be made: Doc&#x27;s 300 items of about 389,151 "
@@ -908,7 +923,7 @@ def test_a_sample_file_past_its_bytes_is_not_written(
         items - 1 if where == "before" else (items + written) // 2
     )
 
-    response = owner_client.get(_url(project, "sample-data.jsonl"), follow=True)
+    response = _download(owner_client, project, follow=True)
 
     assert response.redirect_chain == [(_url(project), 302)]
     assert (
@@ -921,7 +936,7 @@ def test_a_sample_file_past_its_bytes_is_not_written(
     # Raised enough, once the refusal is no longer kept (a minute): written.
     settings.SAMPLE_FILE_MAX_BYTES = written
     cache.clear()
-    assert owner_client.get(_url(project, "sample-data.jsonl")).status_code == 200
+    assert _download(owner_client, project).status_code == 200
 
 
 def test_a_large_value_is_shown_by_its_start_and_length(owner, editor, viewer):
