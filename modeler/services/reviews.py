@@ -696,23 +696,6 @@ def share_link_revoke(*, link: ShareLink) -> None:
         link.save(update_fields=["revoked"])
 
 
-def share_link_open(token: str) -> ShareLink | None:
-    """The live link with this token (not revoked, not expired), its use
-    recorded; None otherwise."""
-    if not token or len(token) > 100:
-        return None
-    link = (
-        ShareLink.objects.filter(token_hash=_token_hash(token), revoked=None)
-        .select_related("project", "revision")
-        .first()
-    )
-    now = timezone.now()
-    if link is None or (link.expires is not None and link.expires <= now):
-        return None
-    ShareLink.objects.filter(pk=link.pk).update(last_used=now)
-    return link
-
-
 def _open_threads(revision: Revision) -> QuerySet[ReviewComment]:
     """The unresolved comments of the reviews held on `revision`, with
     their replies."""
