@@ -81,6 +81,19 @@ class EditConflict(Exception):
             (c for c in self.clashes if c.theirs is None and c.mine is not None), None
         )
 
+    def merged(self, kind: str) -> Any | None:
+        """The value the field-by-field merge made of the element of `kind`
+        (their other changes, and mine in the fields both changed), or None
+        when it was not merged: what an editor's form shows after a clash."""
+        return next(
+            (
+                c.merged.value
+                for c in self.clashes
+                if c.merged is not None and c.merged.kind == kind
+            ),
+            None,
+        )
+
     def what_happened(self, clash: merge.Clash) -> str:
         """ "bob deleted entity Order 2 minutes ago", "bob renamed entity
         Order to Purchase and changed it", "ann changed entity Customer"."""

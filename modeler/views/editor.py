@@ -430,14 +430,7 @@ def _merged_index_form(form: IndexForm, design: d.Design) -> IndexForm:
     merge (their other changes, and mine in the fields both changed), so
     that Keep mine saves what it shows and loses nothing of theirs."""
     conflict = form.conflict
-    merged = next(
-        (
-            c.merged.value
-            for c in conflict.clashes
-            if c.merged is not None and c.merged.kind == "index"
-        ),
-        None,
-    )
+    merged = conflict.merged("index")
     if merged is None:
         return form
     initial = IndexForm.initial_for(merged, form.cleaned_data["version"])

@@ -327,14 +327,7 @@ def _merged_form(
     """After a conflict over fields of the entity: the form holding the
     merge (their other changes, and mine in the fields both changed), so
     that Keep mine saves what it shows and loses nothing of theirs."""
-    merged = next(
-        (
-            c.merged.value
-            for c in conflict.clashes
-            if c.merged is not None and c.merged.kind == "entity"
-        ),
-        None,
-    )
+    merged = conflict.merged("entity")
     if merged is None:
         return form
     current = next((e for e in design.entities if e.uid == entity.uid), entity)

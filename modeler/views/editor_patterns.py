@@ -231,14 +231,7 @@ def _merged(
     merge (their other changes, and mine in the fields both changed), so
     that Keep mine saves what it shows and loses nothing of theirs."""
     conflict = form.conflict
-    merged = next(
-        (
-            c.merged.value
-            for c in conflict.clashes
-            if c.merged is not None and c.merged.kind == "pattern"
-        ),
-        None,
-    )
+    merged = conflict.merged("pattern")
     if merged is None or position == NEW:
         return _at(form, position, design, shown)
     version = form.cleaned_data["version"]
