@@ -29,10 +29,10 @@ from modeler.engine.schema import (
     _index,
     table_name,
 )
+from modeler.engine.state import EngineState
 from modeler.engine.streams import VIEW_TYPES
 
 if TYPE_CHECKING:
-    from modeler.engine.engine import Engine
     from modeler.engine.table import Table
 
 INDEX_BUILD_SECONDS = 1.0
@@ -68,7 +68,7 @@ class LimitExceededException(EngineError):
     code = "LimitExceededException"
 
 
-def _table(engine: Engine, name: Any) -> Table:
+def _table(engine: EngineState, name: Any) -> Table:
     table = engine.tables.get(name) if isinstance(name, str) else None
     if table is None:
         table_name(name)
@@ -81,7 +81,7 @@ def _table(engine: Engine, name: Any) -> Table:
 # --- UpdateTable -------------------------------------------------------------
 
 
-def update_table(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def update_table(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, UPDATE_TABLE_PARAMETERS, ("TableName",))
     table = _table(engine, request["TableName"])
     changes = [
@@ -352,7 +352,7 @@ def stream_of_create(request: dict[str, Any]) -> dict[str, Any] | None:
 # --- Time to Live --------------------------------------------------------------
 
 
-def update_time_to_live(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def update_time_to_live(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(
         request,
         ("TableName", "TimeToLiveSpecification"),
@@ -392,7 +392,9 @@ def update_time_to_live(engine: Engine, request: dict[str, Any]) -> dict[str, An
     return {"TimeToLiveSpecification": {"Enabled": enabled, "AttributeName": attribute}}
 
 
-def describe_time_to_live(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def describe_time_to_live(
+    engine: EngineState, request: dict[str, Any]
+) -> dict[str, Any]:
     check_parameters(request, ("TableName",), ("TableName",))
     table = _table(engine, request["TableName"])
     if table.ttl_attribute is None:
@@ -422,7 +424,7 @@ def expired(table: Table, now: float) -> list[dict[str, Any]]:
 # --- Tags ---------------------------------------------------------------------
 
 
-def _table_of_arn(engine: Engine, arn: Any) -> Table:
+def _table_of_arn(engine: EngineState, arn: Any) -> Table:
     if not isinstance(arn, str) or not arn.startswith("arn:"):
         raise ValidationException(
             f"Invalid TableArn: Invalid ResourceArn provided as input {arn}"
@@ -471,14 +473,14 @@ def add_tags(table: Table, tags: list[dict[str, str]]) -> None:
     table.tags = merged
 
 
-def tag_resource(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def tag_resource(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("ResourceArn", "Tags"), ("ResourceArn", "Tags"))
     table = _table_of_arn(engine, request["ResourceArn"])
     add_tags(table, check_tags(request["Tags"]))
     return {}
 
 
-def untag_resource(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def untag_resource(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("ResourceArn", "TagKeys"), ("ResourceArn", "TagKeys"))
     table = _table_of_arn(engine, request["ResourceArn"])
     keys = request["TagKeys"]
@@ -488,7 +490,9 @@ def untag_resource(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def list_tags_of_resource(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def list_tags_of_resource(
+    engine: EngineState, request: dict[str, Any]
+) -> dict[str, Any]:
     check_parameters(request, ("ResourceArn", "NextToken"), ("ResourceArn",))
     table = _table_of_arn(engine, request["ResourceArn"])
     return {"Tags": [{"Key": k, "Value": v} for k, v in table.tags.items()]}
@@ -497,12 +501,12 @@ def list_tags_of_resource(engine: Engine, request: dict[str, Any]) -> dict[str, 
 # --- Limits and endpoints ---------------------------------------------------------
 
 
-def describe_limits(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def describe_limits(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ())
     return dict(LIMITS)
 
 
-def describe_endpoints(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def describe_endpoints(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ())
     return {
         "Endpoints": [

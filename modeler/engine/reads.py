@@ -19,7 +19,7 @@ against the table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from modeler.engine.capacity import (
     EVENTUAL,
@@ -40,12 +40,10 @@ from modeler.engine.requests import (
     request_items,
     transact_items,
 )
+from modeler.engine.state import EngineState
 from modeler.engine.table import KEY_PYTHON_TYPES, Index, Table
 from modeler.engine.types import Item, type_of
 from modeler.engine.wire import item_from_wire, item_to_wire
-
-if TYPE_CHECKING:
-    from modeler.engine.engine import Engine
 
 MAX_BATCH_GET_KEYS = 100
 # A BatchGetItem response holds up to 16 MB: the item that reaches it is the
@@ -105,7 +103,7 @@ def consumed_response(consumed: Consumed, mode: str) -> dict[str, Any]:
 # --- GetItem ----------------------------------------------------------------
 
 
-def get_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def get_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, GET_ITEM_PARAMETERS, ("TableName", "Key"))
     table = engine.table(request["TableName"])
     key = native_key(table, request["Key"])
@@ -138,7 +136,7 @@ class _Read:
 
     def __init__(
         self,
-        engine: Engine,
+        engine: EngineState,
         request: dict[str, Any],
         operation: str,
         allowed: frozenset[str],
@@ -327,7 +325,7 @@ class _Read:
         return found[1] if found else 0
 
 
-def query(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def query(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     read = _Read(engine, request, "Query", QUERY_PARAMETERS)
     forward = request.get("ScanIndexForward", True)
     if not isinstance(forward, bool):
@@ -381,7 +379,7 @@ def _check_condition_type(table: Table, attribute: str, value: Any) -> None:
         )
 
 
-def scan(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def scan(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     read = _Read(engine, request, "Scan", SCAN_PARAMETERS)
     segment, total = request.get("Segment"), request.get("TotalSegments")
     if segment is not None and total is None:
@@ -431,7 +429,7 @@ def scan(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
 # --- BatchGetItem and TransactGetItems --------------------------------------
 
 
-def batch_get_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def batch_get_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(
         request, ("RequestItems", "ReturnConsumedCapacity"), ("RequestItems",)
     )
@@ -505,7 +503,7 @@ def key_identity(table: Table, key: Item) -> tuple[Any, ...]:
     return tuple((type_of(key[a]), key[a]) for a in table.key_attributes)
 
 
-def transact_get_items(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def transact_get_items(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(
         request, ("TransactItems", "ReturnConsumedCapacity"), ("TransactItems",)
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from modeler.engine.errors import (
     EngineError,
@@ -26,7 +26,6 @@ from modeler.engine.size import item_size
 from modeler.engine.wire import item_to_wire
 
 if TYPE_CHECKING:
-    from modeler.engine.engine import Engine
     from modeler.engine.types import Item
 
 VIEW_TYPES = ("NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
@@ -37,6 +36,19 @@ ITERATOR_TYPES = (
     "AFTER_SEQUENCE_NUMBER",
 )
 RETENTION_SECONDS = 24 * 3600
+
+
+class StreamHost(Protocol):
+    """What the stream operations need of the engine that holds the
+    streams (engine.Engine is one): taken as an argument, so that this
+    module never imports the engine, which imports it."""
+
+    streams: list[Stream]
+    wall_clock: Callable[[], float]
+
+    def next_sequence(self) -> int: ...
+
+
 ITERATOR_LIFETIME = 15 * 60
 MAX_RECORDS = 1000
 SERVICE_IDENTITY = {"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"}
@@ -182,7 +194,7 @@ class Stream:
 # --- The DynamoDB Streams API ----------------------------------------------------
 
 
-def _stream(engine: Engine, arn: Any) -> Stream:
+def _stream(engine: StreamHost, arn: Any) -> Stream:
     if not isinstance(arn, str) or not 37 <= len(arn) <= 1024:
         raise ValidationException(
             f"1 validation error detected: Value '{arn}' at 'streamArn' failed to "
@@ -197,7 +209,7 @@ def _stream(engine: Engine, arn: Any) -> Stream:
     )
 
 
-def list_streams(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def list_streams(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("TableName", "Limit", "ExclusiveStartStreamArn"))
     name = request.get("TableName")
     limit = request.get("Limit", 100)
@@ -228,7 +240,7 @@ def list_streams(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     return response
 
 
-def describe_stream(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def describe_stream(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(
         request, ("StreamArn", "Limit", "ExclusiveStartShardId"), ("StreamArn",)
     )
@@ -239,7 +251,7 @@ def describe_stream(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     return {"StreamDescription": description}
 
 
-def get_shard_iterator(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def get_shard_iterator(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(
         request,
         ("StreamArn", "ShardId", "ShardIteratorType", "SequenceNumber"),
@@ -295,11 +307,11 @@ def get_shard_iterator(engine: Engine, request: dict[str, Any]) -> dict[str, Any
     return {"ShardIterator": _iterator(engine, stream, position)}
 
 
-def _iterator(engine: Engine, stream: Stream, position: int) -> str:
+def _iterator(engine: StreamHost, stream: Stream, position: int) -> str:
     return f"{stream.arn}|{stream.shard_id}|{position}|{engine.wall_clock():.3f}"
 
 
-def get_records(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def get_records(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("ShardIterator", "Limit"), ("ShardIterator",))
     text = request["ShardIterator"]
     limit = request.get("Limit", MAX_RECORDS)

@@ -21,7 +21,7 @@ import base64
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from modeler.engine.capacity import (
     STRONG,
@@ -50,12 +50,10 @@ from modeler.engine.requests import (
     transact_items,
 )
 from modeler.engine.size import attribute_size
+from modeler.engine.state import EngineState
 from modeler.engine.table import Table
 from modeler.engine.types import Item
 from modeler.engine.wire import item_from_wire, item_to_wire
-
-if TYPE_CHECKING:
-    from modeler.engine.engine import Engine
 
 MAX_BATCH_WRITE_ITEMS = 25
 MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
@@ -128,7 +126,7 @@ class Resolved:
         return self.current[0] if self.current else None
 
 
-def plan(engine: Engine, kind: str, spec: Any) -> Write:
+def plan(engine: EngineState, kind: str, spec: Any) -> Write:
     """Check one write's parameters (a request, or an element of a
     transaction) and parse its expressions."""
     allowed = _ALLOWED[kind]
@@ -249,7 +247,7 @@ def collection_metrics(table: Table, key: Item) -> dict[str, Any]:
 # --- PutItem, UpdateItem, DeleteItem -----------------------------------------
 
 
-def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any]:
+def _single(engine: EngineState, kind: str, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, _ALLOWED_SINGLE[kind])
     return_values = request.get("ReturnValues", "NONE")
     if return_values not in RETURN_VALUES[kind]:
@@ -281,22 +279,22 @@ def _single(engine: Engine, kind: str, request: dict[str, Any]) -> dict[str, Any
     return response
 
 
-def put_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def put_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     return _single(engine, "Put", request)
 
 
-def update_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def update_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     return _single(engine, "Update", request)
 
 
-def delete_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def delete_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     return _single(engine, "Delete", request)
 
 
 # --- BatchWriteItem -----------------------------------------------------------
 
 
-def batch_write_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def batch_write_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(
         request,
         ("RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"),
@@ -370,7 +368,9 @@ def batch_write_item(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
 # --- TransactWriteItems -------------------------------------------------------
 
 
-def transact_write_items(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+def transact_write_items(
+    engine: EngineState, request: dict[str, Any]
+) -> dict[str, Any]:
     check_parameters(
         request,
         (
@@ -504,7 +504,7 @@ def _bytes_text(value: Any) -> str:
     raise TypeError(f"not a request value: {value!r}")
 
 
-def _repeated(engine: Engine, token: str, request: dict[str, Any]) -> bool:
+def _repeated(engine: EngineState, token: str, request: dict[str, Any]) -> bool:
     """Whether a call with this token completed in the last 10 minutes;
     IdempotentParameterMismatchException if it had other parameters."""
     known = engine.transaction_tokens.get(token)
@@ -522,7 +522,7 @@ def _repeated(engine: Engine, token: str, request: dict[str, Any]) -> bool:
     return True
 
 
-def _remember(engine: Engine, token: str, request: dict[str, Any]) -> None:
+def _remember(engine: EngineState, token: str, request: dict[str, Any]) -> None:
     now = engine.clock()
     tokens = engine.transaction_tokens
     if len(tokens) >= 10_000:  # forget the expired ones now and then
