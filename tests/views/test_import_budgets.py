@@ -83,8 +83,11 @@ def _state() -> tuple:
 def _timed_post(client, url: str, data: dict) -> HttpResponse:
     started = time.thread_time()
     response = client.post(url, data)
-    # The server's own thread: the request's whole CPU time.
-    assert time.thread_time() - started < 1.0
+    # The server's own thread: the request's whole CPU time. Unbudgeted,
+    # these files ran for minutes; refused, each takes about 0.1 s (figures
+    # in bench/import_budget.py), so a bound well under the 20 s budget
+    # tells a refusal from a runaway on a busy shared core as well.
+    assert time.thread_time() - started < 5.0
     return response
 
 
