@@ -26,7 +26,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
+from json.encoder import encode_basestring
 from typing import Any
 
 from modeler.engine.errors import ValidationException
@@ -298,3 +300,74 @@ def binaries_as_base64(wire: Any) -> Any:
 
 def item_to_json_wire(item: Item) -> dict[str, Any]:
     return {k: to_json_wire(v) for k, v in item.items()}
+
+
+def item_json_line(item: Item) -> str:
+    """`json.dumps(item_to_json_wire(item), ensure_ascii=False,
+    separators=(",", ":"))`, the same text, written in one pass: a file of
+    a million items spent two thirds of its time building the wire dicts
+    only to serialise them."""
+    return (
+        "{"
+        + ",".join(
+            encode_basestring(name) + ":" + _json_value(value)
+            for name, value in item.items()
+        )
+        + "}"
+    )
+
+
+def _json_value(value: Any) -> str:
+    write = _JSON_WRITERS.get(type(value))
+    if write is None:
+        # A subclass (or an int or float's cousin): the slower, general way.
+        return _JSON_WRITERS[_CANONICAL_TYPES[type_of(value)]](value)
+    return write(value)
+
+
+def _json_number(value: Any) -> str:
+    return (
+        '{"N":"'
+        + number_text(value if isinstance(value, Decimal) else Decimal(value))
+        + '"}'
+    )
+
+
+def _base64(value: bytes) -> str:
+    return base64.b64encode(value).decode()
+
+
+_JSON_WRITERS: dict[type, Callable[[Any], str]] = {
+    str: lambda v: '{"S":' + encode_basestring(v) + "}",
+    Decimal: _json_number,
+    int: _json_number,
+    float: _json_number,
+    bool: lambda v: '{"BOOL":true}' if v else '{"BOOL":false}',
+    type(None): lambda v: '{"NULL":true}',
+    bytes: lambda v: '{"B":"' + _base64(v) + '"}',
+    bytearray: lambda v: '{"B":"' + _base64(bytes(v)) + '"}',
+    list: lambda v: '{"L":[' + ",".join(_json_value(x) for x in v) + "]}",
+    dict: lambda v: '{"M":' + item_json_line(v) + "}",
+    StringSet: lambda v: (
+        '{"SS":[' + ",".join(encode_basestring(x) for x in sorted(v)) + "]}"
+    ),
+    NumberSet: lambda v: (
+        '{"NS":[' + ",".join(f'"{t}"' for t in sorted(number_text(x) for x in v)) + "]}"
+    ),
+    BinarySet: lambda v: (
+        '{"BS":[' + ",".join(f'"{_base64(x)}"' for x in sorted(v)) + "]}"
+    ),
+}
+# The type whose writer serves each DynamoDB type, for subclasses.
+_CANONICAL_TYPES = {
+    "S": str,
+    "N": Decimal,
+    "B": bytes,
+    "BOOL": bool,
+    "NULL": type(None),
+    "L": list,
+    "M": dict,
+    "SS": StringSet,
+    "NS": NumberSet,
+    "BS": BinarySet,
+}

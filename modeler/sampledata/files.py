@@ -22,7 +22,7 @@ from modeler.engine.types import (
     Item,
     from_wire,
     item_from_wire,
-    item_to_json_wire,
+    item_json_line,
     type_of,
 )
 from modeler.importers.budget import (
@@ -60,9 +60,7 @@ def write_jsonl(items: Iterable[Item]) -> Iterator[str]:
     """One line of DynamoDB JSON per item (binary values in base64), the form
     `aws dynamodb put-item --item` takes."""
     for item in items:
-        yield json.dumps(
-            item_to_json_wire(item), ensure_ascii=False, separators=(",", ":")
-        )
+        yield item_json_line(item)
 
 
 def read_items(text: str, *, design: d.Design, source: str) -> list[Item]:
