@@ -282,6 +282,10 @@ def test_design_from_sql_then_propose_keys_proves_pagila(tmp_path):
     )
     proposed = read_design(proposal_file.read_text()).design
     assert all(p.keyed for p in proposed.access_patterns)
+    # A film has many actors: each FilmActor item's table key holds both ids.
+    film_actor = proposed.entity("FilmActor").keys
+    table_key = film_actor["PK"].template + film_actor["SK"].template
+    assert "{actor_id" in table_key and "{film_id" in table_key
     review = review_design(proposed)
     assert [r.pattern.name for r in review.runs if r is not None and not r.passed] == []
     assert [
