@@ -70,6 +70,7 @@ def design_from_sql(
             patterns, unsupported = found.patterns, found.unsupported
             inferred += found.inferred
         title = name or _title(schema_file)
+        skipped = schema.notes + entities.notes + schema.skipped_notes
         data: dict[str, Any] = {
             "format": "single-table-workbench/v1",
             "name": title,
@@ -80,7 +81,9 @@ def design_from_sql(
                 if queries_text
                 else ""
             )
-            + "; keys to propose.",
+            + "; keys to propose."
+            + _listed("Skipped or not carried", skipped)
+            + _listed("Statements that became no access pattern", unsupported),
             "table": {
                 "name": _table_name(title),
                 "partition_key": {"name": "PK", "type": "S"},
@@ -104,7 +107,7 @@ def design_from_sql(
         return SqlDesign(
             result.design,
             tuple(inferred),
-            tuple(schema.notes + entities.notes + schema.skipped_notes),
+            tuple(skipped),
             tuple(unsupported),
             text,
         )
@@ -116,6 +119,25 @@ class _NoAliases(yaml.SafeDumper):
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+
+# The design's description lists at most this many notes of each kind (the
+# command prints them all).
+_NOTES_IN_DESCRIPTION = 40
+
+
+def _listed(heading: str, notes: list[str]) -> str:
+    """Notes as the description's paragraph: the project keeps what its
+    import left out."""
+    if not notes:
+        return ""
+    shown = notes[:_NOTES_IN_DESCRIPTION]
+    more = len(notes) - len(shown)
+    return (
+        f"\n\n{heading}:\n"
+        + "\n".join(f"- {note}" for note in shown)
+        + (f"\n- and {more} more" if more else "")
+    )
 
 
 def _title(file: str) -> str:

@@ -103,7 +103,8 @@ _SKIP_REASONS = {
     "ALTER … OWNER TO": "ownership is the database's; access is IAM's",
     "ALTER … ENABLE ROW LEVEL SECURITY": "access is IAM's",
     "SELECT": "a session setting",
-    "COMMENT": "a comment (table comments become descriptions)",
+    "COMMENT": "a comment on other than a table (a table's is its entity's "
+    "description)",
     "CREATE EXTENSION": "a database extension",
     "CREATE SCHEMA": "a namespace; tables are read by their names",
     "CREATE INDEX": "an index is a read the query file states",
@@ -123,6 +124,7 @@ def read_schema(text: str, *, file: str, dialect: str = "") -> Schema:
     domains: dict[str, exp.DataType] = {}
     deferred: list[tuple[Statement, exp.Expression]] = []
     commands: list[Statement] = []
+    comments: list[Statement] = []
     for statement in statements:
         check_cpu()
         kind = statement_kind(statement)
@@ -139,6 +141,8 @@ def read_schema(text: str, *, file: str, dialect: str = "") -> Schema:
 
             else:
                 schema.skip(_command_kind(statement, kind), statement.line)
+        elif kind == "COMMENT":
+            comments.append(statement)
         elif kind == "CREATE DOMAIN":
             _domain(domains, statement, dialect)
             schema.skip(kind, statement.line)
@@ -154,6 +158,8 @@ def read_schema(text: str, *, file: str, dialect: str = "") -> Schema:
         _alteration(schema, statement, parsed, file)
     for statement in commands:
         _command_alteration(schema, statement)
+    for statement in comments:
+        _comment(schema, statement)
     _resolve_types(schema, domains)
     return schema
 
@@ -197,6 +203,20 @@ def _command_alteration(schema: Schema, statement: Statement) -> None:
             column.auto = True
             return
     schema.skip(_command_kind(statement, "ALTER TABLE"), statement.line)
+
+
+def _comment(schema: Schema, statement: Statement) -> None:
+    """COMMENT ON TABLE becomes the entity's description."""
+    parsed = statement.parse(schema.dialect)
+    if (
+        isinstance(parsed, exp.Comment)
+        and str(parsed.args.get("kind", "")).upper() == "TABLE"
+        and isinstance(parsed.expression, exp.Literal)
+        and (table := schema.tables.get(_name(parsed.this))) is not None
+    ):
+        table.comment = parsed.expression.name[:1000]
+        return
+    schema.skip("COMMENT", statement.line)
 
 
 def _bare(name: str) -> str:
