@@ -301,3 +301,18 @@ def test_the_command_reports_bad_input(tmp_path):
     with pytest.raises(CommandError, match=r"bad.sql, line 1: a CREATE TABLE"):
         call_command("design_from_sql", str(bad), "-o", str(tmp_path / "out.yaml"))
     assert not (tmp_path / "out.yaml").exists()
+
+
+def test_an_import_past_its_cpu_budget_is_refused_naming_the_setting():
+    from modeler.importers.budget import ImportLimitError, ImportLimits, configured
+
+    schema = "\n".join(
+        f"CREATE TABLE t{n} (id integer PRIMARY KEY, t{n - 1}_id integer "
+        f"REFERENCES t{n - 1}(id), name text);"
+        for n in range(1, 150)
+    )
+    with (
+        configured(ImportLimits(cpu_seconds=0.0)),
+        pytest.raises(ImportLimitError, match="IMPORT_CPU_SECONDS"),
+    ):
+        design_from_sql(schema, schema_file="big.sql")
