@@ -341,10 +341,16 @@ class _Converter:
             ):
                 table, column = self._column(predicate.this, tables)
                 prefix = _prefix(predicate.expression)
-                value = prefix or self._value(
-                    predicate.expression, table, column, "prefix"
-                )
-                ranges.append((table, column, "begins_with", (value,)))
+                if not prefix:
+                    # A digest writes every pattern as ?: a prefix and a
+                    # search for a word inside cannot be told apart.
+                    raise Unsupported(
+                        f"'{quoted(predicate.sql())}' matches a pattern passed "
+                        "as a parameter, which may search inside the text",
+                        "for a prefix search, write it as LIKE 'prefix%' in a SQL "
+                        f"query file; {_TEXT_SEARCH}",
+                    )
+                ranges.append((table, column, "begins_with", (prefix,)))
             else:
                 raise Unsupported(
                     f"'{quoted(predicate.sql())}' is neither an equality nor a "

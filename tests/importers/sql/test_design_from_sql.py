@@ -316,3 +316,21 @@ def test_an_import_past_its_cpu_budget_is_refused_naming_the_setting():
         pytest.raises(ImportLimitError, match="IMPORT_CPU_SECONDS"),
     ):
         design_from_sql(schema, schema_file="big.sql")
+
+
+def test_a_like_of_a_parameter_is_no_pattern_and_a_literal_prefix_is_begins_with():
+    schema = "CREATE TABLE film (film_id integer PRIMARY KEY, title text);"
+    log = (
+        "-- calls/s: 2\nSELECT * FROM film WHERE title LIKE $1;\n"
+        "-- calls/s: 1\nSELECT * FROM film WHERE film_id = $1 AND title LIKE 'The%';\n"
+    )
+    found = design_from_sql(
+        schema, schema_file="s.sql", queries_text=log, queries_file="q.sql"
+    )
+    (unsupported,) = found.unsupported
+    assert unsupported.startswith(
+        "q.sql, line 2: SELECT * FROM film WHERE title LIKE $1"
+    )
+    assert "matches a pattern passed as a parameter" in unsupported
+    (pattern,) = found.design.access_patterns
+    assert pattern.expects.where[1] == d.Predicate("title", "begins_with", ("The",))
