@@ -24,7 +24,15 @@ class DesignImportForm(forms.Form):
     file = forms.FileField(
         required=False,
         label="Design file (YAML, a NoSQL Workbench model, a CloudFormation "
-        "template or a Terraform file)",
+        "template, a Terraform file, or a SQL schema: pg_dump --schema-only, "
+        "mysqldump --no-data)",
+    )
+    queries = forms.FileField(
+        required=False,
+        label="Query log, with a SQL schema",
+        help_text="pg_stat_statements or events_statements_summary_by_digest "
+        "exported as CSV or JSON, or SQL with a '-- calls/s: N' comment before "
+        "each statement: its statements become the access patterns.",
     )
     # Not stripped: the problems' line numbers must match the text the user
     # sees in the textarea, and YAML indentation is meaningful.
@@ -60,6 +68,15 @@ class DesignImportForm(forms.Form):
             raise forms.ValidationError(too_large)
         return upload.read()
 
+    def clean_queries(self) -> bytes:
+        upload = self.cleaned_data.get("queries")
+        if upload is None:
+            return b""
+        too_large = upload_size_error(upload, "query logs")
+        if too_large:
+            raise forms.ValidationError(too_large)
+        return upload.read()
+
     def clean(self) -> dict:
         data = super().clean()
         if self.errors:
@@ -81,6 +98,11 @@ class DesignImportForm(forms.Form):
     def source_name(self) -> str:
         upload = self.files.get("file")
         return upload.name if upload else "the pasted text"
+
+    @property
+    def queries_name(self) -> str:
+        upload = self.files.get("queries")
+        return upload.name if upload else ""
 
 
 class LiveTableImportForm(forms.Form):

@@ -9,12 +9,14 @@ import re
 from dataclasses import dataclass
 
 from modeler.design import model as d
-from modeler.design.findings import Finding
+from modeler.design.findings import Finding, error
 from modeler.designfile import DEFAULT_MAX_BYTES, read_design
+from modeler.importers.budget import ImportLimitError
 from modeler.importers.cloudformation import (
     looks_like_cloudformation,
     read_cloudformation,
 )
+from modeler.importers.sql import SqlImportError, design_from_sql
 from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
 from modeler.importers.terraform import looks_like_terraform, read_terraform
 from modeler.importers.workbench import looks_like_workbench, read_workbench
@@ -23,7 +25,9 @@ YAML = "yaml"
 NOSQL_WORKBENCH = "nosql-workbench"
 CLOUDFORMATION = "cloudformation"
 TERRAFORM = "terraform"
+SQL_SCHEMA = "sql-schema"
 KIND_LABELS = {
+    SQL_SCHEMA: "SQL schema",
     YAML: "design YAML",
     NOSQL_WORKBENCH: "NoSQL Workbench model",
     CLOUDFORMATION: "CloudFormation template",
@@ -58,6 +62,8 @@ def source_kind(source: str | bytes, *, filename: str = "") -> str:
         return TERRAFORM
     if _DESIGN_FORMAT.search(_head(source)):
         return YAML
+    if filename.lower().endswith(".sql") or _SQL_SCHEMA.search(_head(source)):
+        return SQL_SCHEMA
     if looks_like_workbench(source):  # by content: DataModel or ModelName
         return NOSQL_WORKBENCH
     if looks_like_cloudformation(source):
@@ -70,6 +76,12 @@ def source_kind(source: str | bytes, *, filename: str = "") -> str:
 
 
 _DESIGN_FORMAT = re.compile(r"^format:\s*[\"']?single-table-workbench/", re.MULTILINE)
+# What a schema dump starts with: its header comment, or a statement.
+_SQL_SCHEMA = re.compile(
+    r"\A\s*(?:-- (?:PostgreSQL database dump|MySQL dump|MariaDB dump)"
+    r"|(?:--[^\n]*\n\s*)*(?:CREATE|SET|ALTER)\s+\w)",
+    re.IGNORECASE,
+)
 
 
 def _head(source: str | bytes) -> str:
@@ -90,11 +102,28 @@ def read_design_source(
     max_bytes: int = DEFAULT_MAX_BYTES,
     filename: str = "",
     choice: TableChoice = ALL_TABLES,
+    queries: str | bytes = "",
+    queries_filename: str = "",
 ) -> DesignFile:
-    """Read any kind of file (of a file of tables, those `choice` picks);
-    never raises on bad input. A file of tables with any table that cannot
-    be imported gives no design at all: an import is all or nothing."""
+    """Read any kind of file (of a file of tables, those `choice` picks;
+    of a SQL schema, with its query log `queries`); never raises on bad
+    input. A file of tables with any table that cannot be imported gives
+    no design at all: an import is all or nothing."""
     kind = source_kind(source, filename=filename)
+    if kind == SQL_SCHEMA:
+        return _sql_file(source, filename, queries, queries_filename)
+    if queries:
+        return DesignFile(
+            kind,
+            problems=(
+                error(
+                    "queries-without-schema",
+                    queries_filename or "queries",
+                    "a query log is read with a SQL schema (pg_dump --schema-only "
+                    f"or mysqldump --no-data), not with a {KIND_LABELS[kind]}",
+                ),
+            ),
+        )
     if kind in _TABLE_READERS:
         return _tables_file(
             kind, _TABLE_READERS[kind](source, max_bytes=max_bytes, choice=choice)
@@ -105,6 +134,44 @@ def read_design_source(
         (result.design,) if result.design is not None else (),
         result.problems,
     )
+
+
+def _sql_file(
+    source: str | bytes, filename: str, queries: str | bytes, queries_filename: str
+) -> DesignFile:
+    schema_file = filename or "the schema"
+    queries_file = queries_filename or "the query log"
+    try:
+        found = design_from_sql(
+            _text(source, schema_file),
+            schema_file=schema_file,
+            queries_text=_text(queries, queries_file),
+            queries_file=queries_file,
+        )
+    except SqlImportError as exc:
+        message = exc.message + (
+            f" (statement: {exc.statement})" if exc.statement else ""
+        )
+        problem = error("sql-unreadable", exc.file, message, line=exc.line)
+        return DesignFile(SQL_SCHEMA, problems=(problem,))
+    except ImportLimitError as exc:
+        return DesignFile(
+            SQL_SCHEMA, problems=(error("import-limit", schema_file, str(exc)),)
+        )
+    return DesignFile(
+        SQL_SCHEMA, (found.design,), notes=found.skipped + found.unsupported
+    )
+
+
+def _text(source: str | bytes, file: str) -> str:
+    if isinstance(source, str):
+        return source
+    try:
+        return source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SqlImportError(
+            f"is not UTF-8 text (byte {exc.start:,})", file=file
+        ) from None
 
 
 def _tables_file(kind: str, result: TablesImport) -> DesignFile:

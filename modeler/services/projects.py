@@ -30,7 +30,7 @@ from modeler.examples import Example
 from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
 from modeler.importers.live import read_live_table, table_properties
-from modeler.importers.sources import read_design_source
+from modeler.importers.sources import KIND_LABELS, SQL_SCHEMA, read_design_source
 from modeler.importers.tables import TableChoice
 from modeler.infra import dynamodb
 from modeler.infra.mail import one_line
@@ -203,6 +203,12 @@ class ImportOutcome:
     notes: tuple[str, ...] = ()
     kind_label: str = "design YAML"
 
+    @property
+    def needs_keys(self) -> bool:
+        """A design stated by needs alone (a SQL schema's): its next step is
+        proposing keys."""
+        return bool(self.projects) and self.kind_label == KIND_LABELS[SQL_SCHEMA]
+
 
 def project_import(
     *,
@@ -211,6 +217,8 @@ def project_import(
     name: str = "",
     filename: str = "",
     table: str = "",
+    queries: bytes = b"",
+    queries_filename: str = "",
 ) -> ImportOutcome:
     """Create projects from a design file: its design (YAML), or a project
     per table of a NoSQL Workbench model, a template or a configuration (at
@@ -223,6 +231,8 @@ def project_import(
         choice=TableChoice(
             table, settings.IMPORT_MAX_TABLES, naming="name one in Table"
         ),
+        queries=queries,
+        queries_filename=queries_filename,
     )
     if not found.ok:
         return ImportOutcome((), found.problems, found.notes, found.kind_label)

@@ -198,7 +198,10 @@ def _points_at(attribute: d.Attribute) -> tuple[str, str] | None:
     if generator is None or generator.kind not in ("ref", "pick"):
         return None
     params = generator.params
+    # `{pick: User.userId}` is the short form of `{pick: {from: User.userId}}`.
     source = params.get("value") if generator.kind == "ref" else params.get("from")
+    if generator.kind == "pick" and source is None:
+        source = params.get("value")
     if not isinstance(source, str) or "." not in source:
         return None
     entity, name = source.split(".", 1)

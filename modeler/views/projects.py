@@ -106,6 +106,8 @@ def project_import(request: HttpRequest) -> HttpResponse:
         name=form.cleaned_data["name"],
         filename=upload.name if upload else "",
         table=form.cleaned_data["table"],
+        queries=form.cleaned_data["queries"],
+        queries_filename=form.queries_name,
     )
     if not outcome.projects:
         form.add_error(
@@ -126,6 +128,19 @@ def project_import(request: HttpRequest) -> HttpResponse:
             else "."
         ),
     )
+    if outcome.needs_keys:
+        # A design from a SQL schema has entities and needs but no keys yet:
+        # it opens where keys are proposed. What the import left out is in
+        # its description.
+        (project,) = outcome.projects
+        if outcome.notes:
+            messages.info(
+                request,
+                f"{len(outcome.notes)} notes on what the schema and query log "
+                "held that the design does not (skipped statements, statements "
+                "that became no access pattern) are in the project's description.",
+            )
+        return redirect("propose-keys", project_id=project.pk)
     if len(outcome.projects) > 1 or outcome.notes:
         # Several projects, or things the model could not carry over: the
         # list shows them instead of one project's page.

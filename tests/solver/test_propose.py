@@ -355,3 +355,42 @@ def test_a_design_with_no_reads_gets_no_proposal_but_says_why():
     proposal = propose(replace(bare, access_patterns=writes))
     assert proposal.alternatives == () and proposal.best is None
     assert proposal.nothing.startswith("No read access pattern states what it reads")
+
+
+@pytest.mark.parametrize(
+    "pick", ["{pick: Course.courseId}", "{pick: {from: Course.courseId}}"]
+)
+def test_a_pick_in_either_form_points_at_the_picked_entity(pick):
+    """`{pick: Course.courseId}` is the short form of `{pick: {from: ...}}`:
+    both make the enrolment an edge identified by the student and the
+    course, not an item named by the course id alone (which would key a
+    course's many enrolments as one item)."""
+    from modeler.solver.needs import needs_of, relations_of
+
+    text = f"""\
+format: single-table-workbench/v1
+name: Enrolments
+table: {{name: enrolments, partition_key: PK, sort_key: SK}}
+entities:
+  Student:
+    attributes:
+      studentId: {{type: S, generator: ulid}}
+    sample: {{count: 20}}
+  Course:
+    attributes:
+      courseId: {{type: S, generator: ulid}}
+    sample: {{count: 5}}
+  Enrolment:
+    attributes:
+      studentId: {{type: S, generator: {{ref: Student.studentId}}}}
+      courseId: {{type: S, generator: {pick}}}
+    sample: {{per: Student, count: 3}}
+access_patterns:
+  - name: Students of a course
+    needs: {{entity: Enrolment, where: {{courseId: "{{courseId}}"}}}}
+    traffic: {{rps: 5, peak_rps: 10}}
+"""
+    design = read_design(text).design
+    relations = relations_of(design, needs_of(design)[0])
+    assert relations.identity["Enrolment"] == ("studentId", "courseId")
+    assert relations.owner[("Enrolment", "courseId")] == "Course"

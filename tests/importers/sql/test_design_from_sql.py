@@ -1,0 +1,336 @@
+"""SQL in: a schema dump and a query log become a design stated by needs
+(modeler.importers.sql), and `manage.py design_from_sql` then
+`propose_keys` take the Pagila sample schema to a proven proposal."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from modeler.design import model as d
+from modeler.designfile import read_design
+from modeler.importers.sql import SqlImportError, design_from_sql
+from modeler.review import review_design
+
+PAGILA = Path(__file__).resolve().parent / "pagila"
+SCHEMA = (PAGILA / "schema.sql").read_text()
+QUERIES = (PAGILA / "queries.sql").read_text()
+
+
+def _pagila(**kwargs):
+    return design_from_sql(
+        SCHEMA,
+        schema_file="schema.sql",
+        queries_text=QUERIES,
+        queries_file="queries.sql",
+        **kwargs,
+    )
+
+
+def test_tables_become_entities_with_typed_attributes_and_relations():
+    design = _pagila().design
+    assert len(design.entities) == 15  # the partition payment_p2022_01 is payment's
+    actor = design.entity("Actor")
+    assert actor.attribute("actor_id").type == "N"
+    assert actor.attribute("actor_id").generator == d.Generator("sequence")
+    film = design.entity("Film")
+    rating = film.attribute("rating")  # an enum type
+    assert d.thaw(rating.generator.params) == {
+        "value": ["G", "PG", "PG-13", "R", "NC-17"]
+    }
+    assert film.attribute("release_year").type == "N"  # a domain over integer
+    assert film.attribute("rental_rate").generator.kind == "decimal"
+    assert film.attribute("special_features").type == "L"
+    assert film.attribute("fulltext") is None  # a tsvector is not carried
+    assert film.attribute("description").required is False
+    staff = design.entity("Staff")
+    assert staff.attribute("active").type == "BOOL"
+    assert staff.attribute("picture").type == "B"
+    assert staff.attribute("email").generator == d.Generator(
+        "faker", d.freeze({"value": "email"})
+    )
+    rental = design.entity("Rental")
+    assert rental.sample.per == "Inventory"
+    assert rental.attribute("inventory_id").generator.kind == "ref"
+    assert rental.attribute("customer_id").generator == d.Generator(
+        "pick", d.freeze({"value": "Customer.customer_id"})
+    )
+    # A child's id, numbered by the database, is a ULID: a sequence would
+    # restart under each parent.
+    assert rental.attribute("rental_id").generator == d.Generator("ulid")
+    assert design.entity("Payment").attribute("rental_id").type == "S"
+
+
+def test_a_join_table_is_many_to_many_and_a_cycle_is_broken_with_a_note():
+    found = _pagila()
+    film_actor = found.design.entity("FilmActor")
+    assert film_actor.sample.per == "Actor"
+    assert film_actor.attribute("film_id").generator.kind == "pick"
+    assert any("many-to-many between Actor and Film" in line for line in found.inferred)
+    assert any(
+        "store.manager_staff_id → staff (line 520) closes a cycle" in line
+        for line in found.skipped
+    )
+    assert found.design.entity("Store").attribute(
+        "manager_staff_id"
+    ).generator.kind in (
+        "int",
+        "sequence",
+    )
+
+
+def test_everything_else_a_dump_holds_is_skipped_with_a_note():
+    skipped = "\n".join(_pagila().skipped)
+    for kind in (
+        "CREATE VIEW statement (line 357)",
+        "CREATE FUNCTION statement (line 57)",
+        "CREATE TRIGGER statement (line 451)",
+        "CREATE SEQUENCE statement (line 72)",
+        "GRANT statement (line 527)",
+        "11 SET statements",
+        "ALTER … OWNER TO statements",
+    ):
+        assert kind in skipped
+    assert "payment_p2022_01 (line 382) is a partition of payment" in skipped
+
+
+def test_selects_become_needs_and_writes_become_write_patterns():
+    design = _pagila(window=3600, peak=4).design
+    patterns = {p.name: p for p in design.access_patterns}
+    rentals = patterns["Rentals of a customer, newest first"]
+    assert not rentals.keyed
+    assert rentals.expects == d.Expectation(
+        ("Rental",),
+        (d.Predicate("customer_id", "=", ("{customer_id}",)),),
+        ("-rental_date",),
+    )
+    assert rentals.limit == 20
+    assert rentals.traffic == d.Traffic(15, 60)  # a calls/s comment, peak x4
+    payments = patterns[
+        "Payment by customer_id, payment_date >=, ordered by payment_date"
+    ]
+    assert payments.expects.where[1] == d.Predicate(
+        "payment_date", ">=", ("{payment_date_from}",)
+    )
+    # A join through the join table reads the join table's items.
+    assert patterns["FilmActor by actor_id"].expects.entities == ("FilmActor",)
+    update = patterns["Update return_date of a Rental"]
+    assert update.operation == "UpdateItem"
+    assert update.actions[0].set == (("return_date", "{new_return_date}"),)
+    assert patterns["Create a Payment"].operation == "PutItem"
+
+
+def test_statements_that_become_no_pattern_say_why_and_what_instead():
+    unsupported = _pagila().unsupported
+    assert len(unsupported) == 3
+    count, search, ors = unsupported
+    assert count.startswith("queries.sql, line 75: SELECT count(*)")
+    assert "aggregates over the whole table" in count and "stream handler" in count
+    assert "searches text" in search and "search service" in search
+    assert "chain of ORs" in ors
+
+
+def test_pg_stat_statements_csv_and_json_give_traffic_over_the_window():
+    schema = "CREATE TABLE public.account (account_id integer PRIMARY KEY, email text);"
+    csv_log = (
+        'userid,dbid,query,calls,total_exec_time\n10,5,"SELECT * FROM account '
+        'WHERE account_id = $1",7200,1.5\n'
+    )
+    json_log = (
+        '[{"query": "SELECT * FROM account WHERE account_id = $1", "calls": 7200}]'
+    )
+    for log in (csv_log, json_log):
+        design = design_from_sql(
+            schema, schema_file="s.sql", queries_text=log, queries_file="q", window=3600
+        ).design
+        (pattern,) = design.access_patterns
+        assert pattern.traffic == d.Traffic(2, 6)
+
+
+def test_a_mysql_dump_and_a_digest_export():
+    schema = """-- MySQL dump 10.13
+/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;
+CREATE TABLE `player` (
+  `player_id` int unsigned NOT NULL AUTO_INCREMENT,
+  `handle` varchar(40) NOT NULL,
+  `tier` enum('bronze','silver','gold') NOT NULL DEFAULT 'bronze',
+  PRIMARY KEY (`player_id`),
+  UNIQUE KEY `uq_handle` (`handle`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+DELIMITER ;;
+/*!50003 CREATE*/ /*!50003 TRIGGER `t` BEFORE INSERT ON `player` FOR EACH ROW
+SET NEW.handle = LOWER(NEW.handle) */;;
+DELIMITER ;
+"""
+    digest = "DIGEST_TEXT\tCOUNT_STAR\nSELECT * FROM `player` WHERE `handle` = ?\t360\n"
+    found = design_from_sql(
+        schema,
+        schema_file="s.sql",
+        queries_text=digest,
+        queries_file="d.tsv",
+        window=60,
+    )
+    player = found.design.entity("Player")
+    assert player.attribute("tier").generator.kind == "choice"
+    assert player.attribute("handle").max_length == 40
+    (pattern,) = found.design.access_patterns
+    assert pattern.expects.where == (d.Predicate("handle", "=", ("{handle}",)),)
+    assert pattern.traffic == d.Traffic(6, 18)
+    assert any(
+        "DELIMITER block" in line and "line 10" in line for line in found.skipped
+    )
+
+
+@pytest.mark.parametrize(
+    ("schema", "queries", "expected"),
+    [
+        ("SET x = 1;", "", "s.sql: holds no CREATE TABLE statement"),
+        (
+            "CREATE TABLE a (id int);\nCREATE TABLE a (id int);",
+            "",
+            "s.sql, line 2: creates table a a second time (first at line 1)",
+        ),
+        (
+            "CREATE TABLE a (id int);\n\n"
+            "ALTER TABLE ONLY b ADD CONSTRAINT p PRIMARY KEY (id);",
+            "",
+            "s.sql, line 3: alters table b, which the file does not create",
+        ),
+        (
+            "CREATE TABLE a (id int PRIMARY KEY);",
+            "SELECT * FROM a WHERE id = $1;",
+            "q.sql, line 1: expected a '-- calls/s: N' comment",
+        ),
+        (
+            "CREATE TABLE a (id int PRIMARY KEY);",
+            "query,calls\nSELECT 1,many\n",
+            "q.sql, line 2: expected a number of calls",
+        ),
+        (
+            "CREATE TABLE a (id int PRIMARY KEY);",
+            "[{]",
+            "q.sql, line 1: is not valid JSON",
+        ),
+    ],
+)
+def test_bad_input_names_the_file_the_line_and_the_statement(schema, queries, expected):
+    with pytest.raises(SqlImportError) as caught:
+        design_from_sql(
+            schema, schema_file="s.sql", queries_text=queries, queries_file="q.sql"
+        )
+    assert caught.value.text.startswith(expected), caught.value.text
+
+
+def test_a_statement_that_cannot_be_read_is_quoted():
+    with pytest.raises(SqlImportError) as caught:
+        design_from_sql(
+            "CREATE TABLE ok (id int);\n"
+            "CREATE TABLE broken (id int REFERENCES, name text);",
+            schema_file="s.sql",
+        )
+    assert caught.value.line == 2
+    broken = "CREATE TABLE broken (id int REFERENCES, name text)"
+    assert caught.value.statement == broken
+
+
+def test_hostile_names_stay_inert():
+    schema = (
+        'CREATE TABLE "{evil}#<b>" ("id{x}" integer PRIMARY KEY, "na me<script>" text);'
+    )
+    found = design_from_sql(schema, schema_file="<x>.sql")
+    (entity,) = found.design.entities
+    assert entity.name == "EvilB"
+    assert [a.name for a in entity.attributes] == ["id_x_", "na_me_script_"]
+    assert read_design(found.yaml_text).design == found.design
+
+
+def test_design_from_sql_then_propose_keys_proves_pagila(tmp_path):
+    """The issue's measure: the Pagila sample schema, dumped as pg_dump
+    writes it, with its query file, goes to a proven proposal whose review
+    has no error or warning."""
+    design_file = tmp_path / "pagila.yaml"
+    out = StringIO()
+    call_command(
+        "design_from_sql",
+        str(PAGILA / "schema.sql"),
+        "--queries",
+        str(PAGILA / "queries.sql"),
+        "-o",
+        str(design_file),
+        stdout=out,
+    )
+    printed = out.getvalue()
+    assert "entity FilmActor from table film_actor (line 167)" in printed
+    assert "skipped 1 CREATE TRIGGER statement (line 451)" in printed
+    assert "queries.sql, line 78" in printed
+    assert "15 entities, 11 access patterns, no keys yet" in printed
+    proposal_file = tmp_path / "proposal.yaml"
+    call_command(
+        "propose_keys",
+        str(design_file),
+        "--alternatives",
+        "1",
+        "--budget",
+        "60",
+        "-o",
+        str(proposal_file),
+        stdout=StringIO(),
+    )
+    proposed = read_design(proposal_file.read_text()).design
+    assert all(p.keyed for p in proposed.access_patterns)
+    # A film has many actors: each FilmActor item's table key holds both ids.
+    film_actor = proposed.entity("FilmActor").keys
+    table_key = film_actor["PK"].template + film_actor["SK"].template
+    assert "{actor_id" in table_key and "{film_id" in table_key
+    review = review_design(proposed)
+    assert [r.pattern.name for r in review.runs if r is not None and not r.passed] == []
+    assert [
+        (f.code, f.location.name, f.message)
+        for f in review.findings
+        if f.severity in ("error", "warning")
+    ] == []
+
+
+def test_the_command_reports_bad_input(tmp_path):
+    bad = tmp_path / "bad.sql"
+    bad.write_text("CREATE TABLE a (id int REFERENCES, b text);")
+    with pytest.raises(CommandError, match=r"bad.sql, line 1: a CREATE TABLE"):
+        call_command("design_from_sql", str(bad), "-o", str(tmp_path / "out.yaml"))
+    assert not (tmp_path / "out.yaml").exists()
+
+
+def test_an_import_past_its_cpu_budget_is_refused_naming_the_setting():
+    from modeler.importers.budget import ImportLimitError, ImportLimits, configured
+
+    schema = "\n".join(
+        f"CREATE TABLE t{n} (id integer PRIMARY KEY, t{n - 1}_id integer "
+        f"REFERENCES t{n - 1}(id), name text);"
+        for n in range(1, 150)
+    )
+    with (
+        configured(ImportLimits(cpu_seconds=0.0)),
+        pytest.raises(ImportLimitError, match="IMPORT_CPU_SECONDS"),
+    ):
+        design_from_sql(schema, schema_file="big.sql")
+
+
+def test_a_like_of_a_parameter_is_no_pattern_and_a_literal_prefix_is_begins_with():
+    schema = "CREATE TABLE film (film_id integer PRIMARY KEY, title text);"
+    log = (
+        "-- calls/s: 2\nSELECT * FROM film WHERE title LIKE $1;\n"
+        "-- calls/s: 1\nSELECT * FROM film WHERE film_id = $1 AND title LIKE 'The%';\n"
+    )
+    found = design_from_sql(
+        schema, schema_file="s.sql", queries_text=log, queries_file="q.sql"
+    )
+    (unsupported,) = found.unsupported
+    assert unsupported.startswith(
+        "q.sql, line 2: SELECT * FROM film WHERE title LIKE $1"
+    )
+    assert "matches a pattern passed as a parameter" in unsupported
+    (pattern,) = found.design.access_patterns
+    assert pattern.expects.where[1] == d.Predicate("title", "begins_with", ("The",))
