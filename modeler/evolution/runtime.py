@@ -19,8 +19,9 @@ An item already in the new shape is recognised as such and left alone, and
 every write is guarded, so a run that is stopped and started again, or run
 twice, ends with the same table:
 - an item whose table key stays is updated in place, on condition that the
-  attributes it changes still hold what was read (a concurrent write of the
-  application wins; the item is read again and retried);
+  attributes it changes and those its keys are computed from still hold
+  what was read (a concurrent write of the application wins; the item is
+  read again and retried);
 - an item whose table key changes, a new item split off and every copy to a
   new table are put on condition `attribute_not_exists` of the partition key
   (a rerun never doubles or clobbers); the old item is deleted only after
@@ -552,7 +553,7 @@ class Migration:
             self._put(new)
         if primary is not None and stays:
             if primary[1] != item:
-                self._update(item, primary[1])
+                self._update(item, primary[1], primary[0]["depends"])
             return
         if primary is not None:
             self._put(primary[1])
@@ -577,12 +578,16 @@ class Migration:
             units = _failed_units(exc)  # written by an earlier run
         self._spent(units)
 
-    def _update(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+    def _update(
+        self, old: dict[str, Any], new: dict[str, Any], depends: list[str]
+    ) -> None:
         if self.dry_run:
             return
         key_names = self.spec["source_keys"]
         for _ in range(RETRIES):
-            request = _update_request(self.spec["source_table"], key_names, old, new)
+            request = _update_request(
+                self.spec["source_table"], key_names, old, new, depends
+            )
             try:
                 response = self.client.update_item(**request)
             except Exception as exc:
@@ -646,17 +651,23 @@ class Migration:
 
 
 def _update_request(
-    table: str, key_names: list[str], old: dict[str, Any], new: dict[str, Any]
+    table: str,
+    key_names: list[str],
+    old: dict[str, Any],
+    new: dict[str, Any],
+    depends: list[str],
 ) -> dict[str, Any]:
     """An UpdateItem that makes `old` into `new`: SET what changed, REMOVE
-    what went, on condition that each of those attributes still holds what
-    was read (or is still absent)."""
+    what went, on condition that each of those attributes, and each the
+    new keys were computed from (`depends`), still holds what was read (or
+    is still absent)."""
     names: dict[str, str] = {}
     values: dict[str, Any] = {}
     sets, removes, guards = [], [], []
     changed = [n for n in new if n not in key_names and old.get(n) != new[n]]
     gone = [n for n in old if n not in key_names and n not in new]
-    for position, name in enumerate(changed + gone):
+    read = [n for n in depends if n not in changed and n not in gone]
+    for position, name in enumerate(changed + gone + read):
         names[f"#a{position}"] = name
         placeholder = f"#a{position}"
         if name in old:
@@ -664,6 +675,8 @@ def _update_request(
             guards.append(f"{placeholder} = :o{position}")
         else:
             guards.append(f"attribute_not_exists({placeholder})")
+        if name in read:
+            continue
         if name in new:
             values[f":n{position}"] = new[name]
             sets.append(f"{placeholder} = :n{position}")
@@ -704,10 +717,11 @@ def _failed_units(exc: Exception) -> float:
 
 def verify(spec: dict[str, Any], client: Any) -> tuple[dict[str, int], list[str]]:
     """Every item of the target table by the new design's entity it is, and
-    what is wrong: an item of the old shape left, an item no entity
-    renders, an index key that differs from the new templates."""
+    what is wrong: an item of the old shape not rewritten yet (or its new
+    items missing), an item no entity renders, an index key that differs
+    from the new templates."""
     counts: dict[str, int] = {}
-    problems: list[str] = []
+    problems = _unmigrated(spec, client)
     targets = {e["name"]: e for e in spec["target_entities"]}
     paginator = client.get_paginator("scan")
     for page in paginator.paginate(TableName=spec["target_table"]):
@@ -741,6 +755,39 @@ def verify(spec: dict[str, Any], client: Any) -> tuple[dict[str, int], list[str]
                         f"makes {wanted}"
                     )
     return counts, problems
+
+
+def _unmigrated(spec: dict[str, Any], client: Any) -> list[str]:
+    """Items of the source whose new items are not in the target as the
+    plan makes them."""
+    problems: list[str] = []
+    pending = 0
+    paginator = client.get_paginator("scan")
+    for page in paginator.paginate(TableName=spec["source_table"]):
+        for item in page.get("Items", []):
+            kind, entity = recognise(spec, item)
+            if kind != "old":
+                continue
+            for output in entity["outputs"]:
+                new = rewritten(entity, output, item)
+                if new is None or (new == item and not spec["copy"]):
+                    continue
+                found = client.get_item(
+                    TableName=spec["target_table"],
+                    Key=keys_of(new, spec["target_keys"]),
+                    ConsistentRead=True,
+                ).get("Item")
+                if found != new:
+                    pending += 1
+                    if len(problems) < 10:
+                        problems.append(
+                            f"{entity['name']} item "
+                            f"{keys_of(item, spec['source_keys'])} is not migrated "
+                            f"yet ({output['name']})"
+                        )
+    if pending > len(problems):
+        problems.append(f"{pending:,} items not migrated yet in all")
+    return problems
 
 
 # --- Command line ---------------------------------------------------------------

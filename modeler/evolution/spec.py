@@ -104,7 +104,18 @@ def _output(
         "drop": list(drop),
         "attributes": [a.name for a in entity.attributes],
         "keys": entity_keys(after, entity),
+        "depends": _depends(entity_keys(after, entity)),
     }
+
+
+def _depends(keys: dict[str, dict[str, Any]]) -> list[str]:
+    """The attributes the keys are computed from: what a rewrite read, and
+    what its update is guarded on."""
+    names = set()
+    for key in keys.values():
+        names |= {part[0] for part in key["parts"] if not isinstance(part, str)}
+        names |= {clause[1] for clause in key["when"] or ()}
+    return sorted(names)
 
 
 def moved_attributes(match: EntityMatch) -> tuple[str, ...]:
