@@ -147,13 +147,14 @@ def plan_migration(
     *,
     prices: Prices = DOCUMENTED_PRICES,
     wcu_per_second: float = DEFAULT_WCU_PER_SECOND,
-    scale: float = 1.0,
+    stored_items: int | None = None,
     proof: bool = True,
     title: str = "",
 ) -> Plan:
     """The plan from `before` (deployed) to `after`. With `proof` the
     rewrite is rehearsed on the sample data: its costs and the verdict come
-    from there."""
+    from there, scaled to `stored_items` when the live table holds more
+    (or fewer) items than the sample."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
     matching = entity_matching(before, after)
@@ -162,7 +163,7 @@ def plan_migration(
     spec = rewrite_spec(
         before, after, matching, wcu_per_second=wcu_per_second, title=title
     )
-    plan = Plan(before, after, changes, [], spec, prices, wcu_per_second, scale)
+    plan = Plan(before, after, changes, [], spec, prices, wcu_per_second, 1.0)
     plan.problems = [
         f"cannot be scripted: {change.what}"
         for change in changes
@@ -171,6 +172,9 @@ def plan_migration(
     plan.script = migration_script(spec, before=before.name, after=after.name)
     if proof and not plan.problems:
         plan.proof = prove(before, after, spec, run=script_runner(plan.script))
+        sample = sum(plan.proof.counts_before.values())
+        if stored_items and sample:
+            plan.scale = stored_items / sample
     plan.steps = _steps(plan)
     return plan
 

@@ -177,7 +177,7 @@ def run_patterns(proof: Proof, after: d.Design) -> None:
         if result.passed:
             detail = f"passes ({result.draws} draws)" if result.draws else "passes"
         elif result.error:
-            detail = result.error
+            detail = "fails: " + result.error
         elif result.failed_draw is not None:
             detail = f"fails on a {result.failed_draw.kind} draw: " + "; ".join(
                 result.failed_draw.verdict.reasons
