@@ -3,6 +3,7 @@ example's design file edited as a user would edit it."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 
@@ -168,3 +169,16 @@ def partition_key_changed() -> d.Design:
     text = re.sub(r"\bSK\b", "sk", text)
     assert text != ORDER_MANAGEMENT
     return _read(text)
+
+
+def smaller(design: d.Design, customers: int = 15) -> d.Design:
+    """The design with fewer customers (and so fewer orders and lines)."""
+    entities = tuple(
+        dataclasses.replace(
+            e, sample=dataclasses.replace(e.sample, count=d.Count("fixed", customers))
+        )
+        if e.name == "Customer"
+        else e
+        for e in design.entities
+    )
+    return dataclasses.replace(design, entities=entities)

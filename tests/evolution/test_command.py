@@ -15,7 +15,7 @@ from modeler.designfile import dump_design
 from modeler.evolution.script import script_namespace
 from modeler.services import projects as project_services
 from tests.evolution import revisions
-from tests.evolution.test_script import smaller
+from tests.evolution.revisions import smaller
 
 
 def _files(tmp_path, before, after):

@@ -18,11 +18,12 @@ from modeler.evolution.plan import DEPLOY, Plan, plan_migration, plan_text
 from modeler.review.prices import DOCUMENTED_PRICES
 from modeler.sampledata import generate
 from tests.evolution import revisions
+from tests.evolution.revisions import smaller
 
 
 @functools.cache
 def planned(revision: Callable[[], d.Design]) -> Plan:
-    return plan_migration(revisions.original(), revision())
+    return plan_migration(smaller(revisions.original()), smaller(revision()))
 
 
 def _items_of(plan: Plan, entity: str) -> list[dict]:
@@ -133,7 +134,7 @@ def _bound(item: dict) -> int:
 
 
 def _sample() -> tuple[list[dict], list[str]]:
-    dataset = generate(revisions.original())
+    dataset = generate(smaller(revisions.original()))
     return dataset.items, dataset.entities
 
 

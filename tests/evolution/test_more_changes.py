@@ -11,7 +11,7 @@ from modeler.evolution import changes as c
 from modeler.evolution.plan import plan_migration
 from modeler.examples import example
 from tests.evolution import revisions
-from tests.evolution.test_script import smaller
+from tests.evolution.revisions import smaller
 
 
 def test_the_same_design_needs_nothing_and_is_proven():

@@ -10,7 +10,7 @@ from modeler.evolution.proof import loaded_client, table_items
 from modeler.evolution.runtime import Migration, RateLimit
 from modeler.evolution.spec import rewrite_spec
 from tests.evolution import revisions
-from tests.evolution.test_script import smaller
+from tests.evolution.revisions import smaller
 
 
 class AppWritesFirst:
