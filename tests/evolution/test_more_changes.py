@@ -5,6 +5,7 @@ make (refused before anything runs)."""
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 
 from modeler.design import model as d
 from modeler.evolution import changes as c
@@ -45,6 +46,16 @@ def test_a_dropped_lsi_means_a_new_table_and_a_copy():
     assert plan.proven, plan.verdict
     assert plan.proof.counts_after == plan.proof.counts_before
     assert not any("LSI1SK" in item for item in plan.proof.items_after)
+    # A provisioned table pays for the capacity the copy holds while it
+    # runs: its units over the run's hours at the prices per unit-hour.
+    (copy,) = [s for s in plan.steps if s.write_units]
+    assert copy.seconds == copy.write_units / 1000
+    hours = Decimal(str(copy.seconds)) / 3600
+    expected = hours * (
+        Decimal(str(copy.read_units / copy.seconds)) * Decimal("0.00013")
+        + Decimal(str(copy.write_units / copy.seconds)) * Decimal("0.00065")
+    )
+    assert copy.dollars == expected
 
 
 def test_a_removed_entity_has_its_items_deleted():

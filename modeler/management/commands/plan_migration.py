@@ -137,8 +137,9 @@ class Command(BaseCommand):
             self.stderr.write(f"Wrote the migration script to {options['output']}")
         if options["iac_dir"]:
             directory = Path(options["iac_dir"])
-            directory.mkdir(parents=True, exist_ok=True)
             files = iac_files(before, after, options["iac_format"])
+            if files:
+                directory.mkdir(parents=True, exist_ok=True)
             for name, text in files:
                 (directory / name).write_text(text, encoding="utf-8")
             self.stderr.write(
