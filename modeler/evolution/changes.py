@@ -187,13 +187,15 @@ def _entity_changes(
         ]
     out = []
     if match.merged:
-        out.append(
+        # Its items take the other entity's keys and attributes whole.
+        return [
             Change(
                 REWRITE,
                 f"entity {old.name} merged into {new.name}: its items "
                 f"are rewritten as {new.name} items",
+                moves=True,
             )
-        )
+        ]
     elif old.name != new.name:
         out.append(
             Change(

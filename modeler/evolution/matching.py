@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from modeler.design import model as d
+from modeler.keys.template import parse_template
 
 Named = TypeVar("Named", d.Entity, d.Attribute, d.AccessPattern, d.Index)
 
@@ -95,6 +96,34 @@ def _covers(source: d.Entity, target: d.Entity) -> tuple[AttributeMatch, ...] | 
     return found if len(found) == len(target.attributes) else None
 
 
+def _moves(
+    covered: tuple[AttributeMatch, ...], source: d.Entity, source_after: d.Entity
+) -> bool:
+    """Whether some attribute of the new entity left the old one: what
+    tells a split (the attributes move to an item of their own) from a new
+    entity that merely shares attribute names with an old one."""
+    kept = {m.before.name for m in attribute_matches(source, source_after)}
+    return any(m.before.name not in kept for m in covered)
+
+
+def _keyed_by(into: d.Entity, entity: d.Entity, after: d.Design) -> bool:
+    """Whether the removed entity's items can take the table keys of the
+    entity they would merge into: every attribute those templates place is
+    one of theirs."""
+    names = {m.after.name for m in attribute_matches(entity, into)}
+    for key in after.table.key_attributes:
+        template = into.keys.get(key.name)
+        if template is None:
+            return False
+        try:
+            placed = parse_template(template.template).attributes
+        except ValueError:
+            return False
+        if not set(placed) <= names:
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class EntityMatching:
     matches: tuple[EntityMatch, ...]
@@ -115,7 +144,9 @@ def entity_matching(before: d.Design, after: d.Design) -> EntityMatching:
         sources = [
             (position, covered)
             for position, source in enumerate(before.entities)
-            if position in pairs and (covered := _covers(source, entity)) is not None
+            if position in pairs
+            and (covered := _covers(source, entity)) is not None
+            and _moves(covered, source, after.entities[pairs[position]])
         ]
         if sources and entity.attributes:
             position, covered = sources[0]
@@ -142,6 +173,7 @@ def entity_matching(before: d.Design, after: d.Design) -> EntityMatching:
                 if new not in unmatched_new
                 and entity.attributes
                 and len(attribute_matches(entity, new)) == len(entity.attributes)
+                and _keyed_by(new, entity, after)
             ),
             None,
         )

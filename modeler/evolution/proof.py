@@ -17,6 +17,7 @@ the engine's units, as the review's are.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,13 @@ from typing import Any
 from modeler.design import model as d
 from modeler.engine.client import Client
 from modeler.engine.types import item_from_wire
-from modeler.evolution.runtime import Migration, Tally, recognise, rewritten
+from modeler.evolution.runtime import (
+    Migration,
+    Tally,
+    keys_of,
+    recognise,
+    rewritten,
+)
 from modeler.keys.items import key_renderer
 from modeler.sampledata.generate import Dataset
 from modeler.sampledata.recognise import EntityRecogniser
@@ -75,9 +82,10 @@ def expected_counts(
 ) -> tuple[dict[str, int], dict[str, int]]:
     """Items per old entity before the run, and per new entity what the
     plan makes of them (counted by the planner's rules on each item, not
-    by running the writes)."""
+    by running the writes): the distinct keys of the new items, since the
+    items of an entity merged into another join theirs."""
     before: dict[str, int] = {}
-    expected: dict[str, int] = {}
+    made: dict[str, set[str]] = {}
     for page in client.get_paginator("scan").paginate(TableName=table):
         for item in page.get("Items", []):
             kind, entity = recognise(spec, item)
@@ -86,9 +94,13 @@ def expected_counts(
             if kind != "old":
                 continue
             for output in entity["outputs"]:
-                if rewritten(entity, output, item) is not None:
-                    expected[output["name"]] = expected.get(output["name"], 0) + 1
-    return before, expected
+                new = rewritten(entity, output, item)
+                if new is not None:
+                    key = json.dumps(
+                        keys_of(new, spec["target_keys"]), sort_keys=True, default=str
+                    )
+                    made.setdefault(output["name"], set()).add(key)
+    return before, {name: len(keys) for name, keys in made.items()}
 
 
 def prove(

@@ -556,11 +556,14 @@ class Migration:
                 self._update(item, primary[1], primary[0]["depends"])
             return
         if primary is not None:
-            self._put(primary[1])
+            self._put(primary[1], merge=primary[0]["merge"])
         if not copying:
             self._delete(item)
 
-    def _put(self, new: dict[str, Any]) -> None:
+    def _put(self, new: dict[str, Any], merge: bool = False) -> None:
+        """Put a new item unless one is there: written by an earlier run,
+        or, for an entity merged into another (`merge`), the item it joins,
+        which gains the attributes it lacks and keeps those it has."""
         if self.dry_run:
             return
         try:
@@ -575,8 +578,31 @@ class Migration:
         except Exception as exc:
             if not _conditional(exc):
                 raise
-            units = _failed_units(exc)  # written by an earlier run
+            units = _failed_units(exc)
+            if merge:
+                self._spent(units)
+                units = self._fill(new)
         self._spent(units)
+
+    def _fill(self, new: dict[str, Any]) -> float:
+        key_names = self.spec["target_keys"]
+        names, values, sets = {}, {}, []
+        for position, name in enumerate(n for n in new if n not in key_names):
+            names[f"#a{position}"] = name
+            values[f":v{position}"] = new[name]
+            sets.append(f"#a{position} = if_not_exists(#a{position}, :v{position})")
+        if not sets:
+            return 0.0
+        response = self.client.update_item(
+            TableName=self.spec["target_table"],
+            Key=keys_of(new, key_names),
+            UpdateExpression="SET " + ", ".join(sets),
+            ExpressionAttributeNames=names,
+            ExpressionAttributeValues=values,
+            ReturnConsumedCapacity="TOTAL",
+        )
+        self.tally.add("written")
+        return _units(response)
 
     def _update(
         self, old: dict[str, Any], new: dict[str, Any], depends: list[str]

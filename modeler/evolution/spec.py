@@ -87,10 +87,12 @@ def _output(
     *,
     primary: bool,
     drop: tuple[str, ...] = (),
+    merge: bool = False,
 ) -> dict[str, Any]:
     return {
         "name": entity.name,
         "primary": primary,
+        "merge": merge,
         "renames": [[m.before.name, m.after.name] for m in matches if m.renamed],
         "retypes": [
             [m.after.name, m.after.type]
@@ -173,6 +175,7 @@ def rewrite_spec(
                     match.attributes,
                     primary=True,
                     drop=moved_attributes(match),
+                    merge=match.merged,
                 )
             )
         for split, attribute_matches in match.splits:

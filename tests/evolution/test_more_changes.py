@@ -98,3 +98,41 @@ def test_a_retype_no_script_can_make_is_refused_before_anything_runs():
     assert plan.verdict == (
         "cannot be proven: cannot be scripted: Customer.address retyped from M to S"
     )
+
+
+def test_an_entity_merged_back_joins_the_items_it_was_split_from():
+    # The split undone: each address goes back into its customer's profile.
+    before = smaller(revisions.entity_split())
+    after = smaller(revisions.original())
+    plan = plan_migration(before, after)
+    assert [ch.what for ch in plan.changes if ch.category == c.REWRITE] == [
+        "entity CustomerAddress merged into Customer: its items are rewritten as "
+        "Customer items"
+    ]
+    assert plan.proven, plan.verdict
+    proof = plan.proof
+    assert "CustomerAddress" not in proof.counts_after
+    assert proof.counts_after["Customer"] == proof.counts_before["Customer"]
+    pairs = zip(proof.items_after, proof.entities_after, strict=True)
+    customers = [item for item, name in pairs if name == "Customer"]
+    assert all("address" in item and item["SK"] == "PROFILE" for item in customers)
+
+
+def test_a_new_entity_that_only_shares_names_is_not_a_split():
+    before = smaller(revisions.original())
+    tag = d.Entity(
+        "Tag",
+        attributes=(
+            d.Attribute("customerId", generator=d.Generator("ulid")),
+            d.Attribute("name", generator=d.Generator("ulid")),
+        ),
+        keys={"PK": d.KeyTemplate("TAG#{name}"), "SK": d.KeyTemplate("{customerId}")},
+    )
+    after = dataclasses.replace(before, entities=(*before.entities, tag))
+    plan = plan_migration(before, after)
+    assert [ch.what for ch in plan.changes] == [
+        "entity Tag added: no existing item becomes one; the new application "
+        "version writes them"
+    ]
+    assert plan.proven, plan.verdict
+    assert "Tag" not in plan.proof.counts_after
