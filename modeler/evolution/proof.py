@@ -25,13 +25,8 @@ from typing import Any
 from modeler.design import model as d
 from modeler.engine.client import Client
 from modeler.engine.types import item_from_wire
-from modeler.evolution.runtime import (
-    Migration,
-    Tally,
-    keys_of,
-    recognise,
-    rewritten,
-)
+from modeler.evolution.rewriting import keys_of, recognise, rewritten
+from modeler.evolution.runtime import Migration, Tally
 from modeler.keys.items import key_renderer
 from modeler.sampledata.generate import Dataset
 from modeler.sampledata.recognise import EntityRecogniser

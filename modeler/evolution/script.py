@@ -1,5 +1,6 @@
-"""The migration script: `modeler.evolution.runtime` and the plan's item
-rewrite as data, in one self-contained Python file that needs only boto3.
+"""The migration script: `modeler.evolution.rewriting` and `.runtime` and
+the plan's item rewrite as data, in one self-contained Python file that
+needs only boto3.
 
 Every text that comes from a design (table, entity and attribute names,
 template literals, condition values) reaches the script inside one string
@@ -10,21 +11,27 @@ quotes, triple quotes or newlines and still only ever be data."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from modeler.exporters.literals import comment_text, python_string
 
-RUNTIME = Path(__file__).with_name("runtime.py")
+MODULES = ("rewriting.py", "runtime.py")  # in this order: the second uses the first
 _FUTURE = "from __future__ import annotations\n"
+# The runtime's import of the rewriting module, which the script holds above it.
+_OWN_IMPORT = re.compile(r"^from modeler\.evolution\.[a-z_]+ import \([^)]*\)\n", re.M)
 
 
 def runtime_body() -> str:
-    """The runtime module without its docstring and future import, which
-    the script writes once at its top."""
-    source = RUNTIME.read_text(encoding="utf-8")
-    _, _, body = source.partition(_FUTURE)
-    return body.lstrip("\n")
+    """The modules without their docstrings, future imports and imports of
+    each other: the script writes one future import at its top."""
+    bodies = []
+    for name in MODULES:
+        source = Path(__file__).with_name(name).read_text(encoding="utf-8")
+        _, _, body = source.partition(_FUTURE)
+        bodies.append(_OWN_IMPORT.sub("", body).strip("\n"))
+    return "\n\n\n".join(bodies) + "\n"
 
 
 def migration_script(spec: dict[str, Any], *, before: str, after: str) -> str:

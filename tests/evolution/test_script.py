@@ -259,6 +259,30 @@ def test_hostile_names_stay_data_in_the_script(tmp_path):
             and "PWNED" in node.value
         ):
             assert json.loads(node.value)["title"] == HOSTILE
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in (
+            node.names
+            if isinstance(node, ast.Import)
+            else [ast.alias(node.module or "")]
+        )
+    }
+    # Only the standard library and boto3: the script runs anywhere.
+    assert imported == {
+        "__future__",
+        "argparse",
+        "boto3",
+        "collections",
+        "decimal",
+        "json",
+        "os",
+        "sys",
+        "threading",
+        "time",
+        "typing",
+    }
     namespace = script_namespace(text)
     assert namespace["PLAN"]["title"] == HOSTILE
     assert namespace["PLAN"]["entities"][2]["name"] == "LineItem" + HOSTILE
