@@ -26,6 +26,7 @@ DOMAIN_PACKAGES = (
     "importers",
     "solver",
     "history",
+    "evolution",
 )
 
 # Imports every module of the package in a fresh interpreter (no settings,

@@ -1,0 +1,447 @@
+"""A migration plan: the changes from the deployed design to the next one,
+as ordered steps (table changes, application deploys, the item rewrite),
+each with what it costs in capacity units and dollars at the project's
+prices, how long it takes at a chosen write rate, and whether the
+application must dual-write or dual-read meanwhile.
+
+The rewrite's units are measured, not guessed: the proof runs the plan's
+script on the old design's sample data in the engine, which counts
+capacity by DynamoDB's rules as the review's cost model does, and a GSI's
+backfill is one write per entry of the migrated items, on the entry's size.
+Figures are at the sample's item counts, times `scale` for a table that
+holds more.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from modeler.design import model as d
+from modeler.engine.capacity import write_units
+from modeler.engine.size import item_size
+from modeler.evolution import changes as c
+from modeler.evolution.matching import entity_matching, matched
+from modeler.evolution.proof import Proof, prove
+from modeler.evolution.runtime import Tally
+from modeler.evolution.script import migration_script, script_namespace
+from modeler.evolution.spec import needs_copy, rewrite_spec, target_table_name
+from modeler.review.prices import DOCUMENTED_PRICES, Prices
+
+DEFAULT_WCU_PER_SECOND = 1000.0
+DEPLOY = "application deploy"
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # one of changes.CATEGORIES, or DEPLOY
+    title: str
+    details: tuple[str, ...] = ()
+    read_units: float = 0.0
+    write_units: float = 0.0
+    dollars: Decimal = Decimal(0)
+    seconds: float = 0.0
+    dual_write: bool = False
+    dual_read: bool = False
+
+
+@dataclass
+class Plan:
+    before: d.Design
+    after: d.Design
+    changes: list[c.Change]
+    steps: list[Step]
+    spec: dict[str, Any]
+    prices: Prices
+    wcu_per_second: float
+    scale: float
+    script: str = ""
+    proof: Proof | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def proven(self) -> bool:
+        return self.proof is not None and self.proof.proven and not self.problems
+
+    @property
+    def verdict(self) -> str:
+        if self.problems:
+            return "cannot be proven: " + "; ".join(self.problems)
+        if self.proof is None:
+            return "not proven: the rehearsal was not run"
+        if self.proof.proven:
+            return "proven on the sample data"
+        failing = [n for n, passed, _ in self.proof.patterns if not passed]
+        reasons = list(self.proof.problems[:3])
+        if failing:
+            reasons.append("patterns failing: " + ", ".join(failing))
+        return "not proven: " + "; ".join(reasons)
+
+    @property
+    def write_units(self) -> float:
+        return sum(s.write_units for s in self.steps)
+
+    @property
+    def read_units(self) -> float:
+        return sum(s.read_units for s in self.steps)
+
+    @property
+    def dollars(self) -> Decimal:
+        return sum((s.dollars for s in self.steps), Decimal(0))
+
+    @property
+    def seconds(self) -> float:
+        return sum(s.seconds for s in self.steps)
+
+
+def _money(read_units: float, write_units: float, prices: Prices) -> Decimal:
+    """Request units at the on-demand prices per million."""
+    million = Decimal(1_000_000)
+    return (
+        Decimal(str(read_units)) / million * prices.read_request_per_million
+        + Decimal(str(write_units)) / million * prices.write_request_per_million
+    )
+
+
+def _provisioned_money(
+    seconds: float, rcu: float, wcu: float, prices: Prices
+) -> Decimal:
+    """Capacity held for `seconds` at the provisioned prices per hour."""
+    hours = Decimal(str(seconds)) / Decimal(3600)
+    return hours * (
+        Decimal(str(rcu)) * prices.rcu_hour + Decimal(str(wcu)) * prices.wcu_hour
+    )
+
+
+def backfill_units(index: d.Index, table: d.Table, items: list[dict[str, Any]]) -> int:
+    """What building a GSI over `items` writes: one entry per item that has
+    every key attribute of the index (of the key's type), each rounded up
+    to 1 KB on the entry's size (its keys, the table's keys and the
+    projected attributes)."""
+    types = {"S": str, "N": Decimal, "B": bytes}
+    table_keys = [a.name for a in table.key_attributes]
+    index_keys = [a.name for a in index.key_attributes]
+    units = 0
+    for item in items:
+        if not all(
+            isinstance(item.get(a.name), types[a.type]) for a in index.key_attributes
+        ):
+            continue
+        if index.projection.type == "ALL":
+            entry = item
+        else:
+            names = table_keys + index_keys
+            if index.projection.type == "INCLUDE":
+                names += list(index.projection.attributes)
+            entry = {n: item[n] for n in dict.fromkeys(names) if n in item}
+        units += write_units(item_size(entry))
+    return units
+
+
+def plan_migration(
+    before: d.Design,
+    after: d.Design,
+    *,
+    prices: Prices = DOCUMENTED_PRICES,
+    wcu_per_second: float = DEFAULT_WCU_PER_SECOND,
+    stored_items: int | None = None,
+    proof: bool = True,
+    title: str = "",
+) -> Plan:
+    """The plan from `before` (deployed) to `after`. With `proof` the
+    rewrite is rehearsed on the sample data: its costs and the verdict come
+    from there, scaled to `stored_items` when the live table holds more
+    (or fewer) items than the sample."""
+    if wcu_per_second <= 0:
+        raise ValueError("the write rate must be more than 0 WCU/s")
+    matching = entity_matching(before, after)
+    changes = c.table_changes(before, after) + c.entity_changes(before, after, matching)
+    title = title or f"Migrate {before.name} to {after.name}"
+    spec = rewrite_spec(
+        before, after, matching, wcu_per_second=wcu_per_second, title=title
+    )
+    plan = Plan(before, after, changes, [], spec, prices, wcu_per_second, 1.0)
+    plan.problems = [
+        f"cannot be scripted: {change.what}"
+        for change in changes
+        if not change.scriptable
+    ]
+    plan.script = migration_script(spec, before=before.name, after=after.name)
+    if proof and not plan.problems:
+        plan.proof = prove(before, after, spec, run=script_runner(plan.script))
+        sample = sum(plan.proof.counts_before.values())
+        if stored_items and sample:
+            plan.scale = stored_items / sample
+    plan.steps = _steps(plan)
+    return plan
+
+
+def script_runner(script: str, **options: Any) -> Callable[[Any], Tally]:
+    """A run of the generated script itself (its own code and plan, as
+    downloaded) against a client."""
+
+    def run(client: Any) -> Tally:
+        namespace = script_namespace(script)
+        options.setdefault("workers", 1)
+        return namespace["Migration"](namespace["PLAN"], client, **options).run()
+
+    return run
+
+
+def _steps(plan: Plan) -> list[Step]:
+    before, after = plan.before, plan.after
+    changes = plan.changes
+    copying = needs_copy(before, after)
+    rewrites = [ch.what for ch in changes if ch.category == c.REWRITE]
+    online = [ch.what for ch in changes if ch.category == c.ONLINE]
+    steps: list[Step] = []
+    proof = plan.proof
+    tally = proof.tally if proof is not None else None
+    reads = (tally.read_units if tally else 0.0) * plan.scale
+    writes = (tally.write_units if tally else 0.0) * plan.scale
+    rewrite_seconds = writes / plan.wcu_per_second
+    on_demand = after.table.billing_mode == "PAY_PER_REQUEST"
+
+    def cost(read_units: float, write_units: float, seconds: float) -> Decimal:
+        if on_demand:
+            return _money(read_units, write_units, plan.prices)
+        return _provisioned_money(
+            seconds,
+            read_units / seconds if seconds else 0.0,
+            write_units / seconds if seconds else 0.0,
+            plan.prices,
+        )
+
+    counted = _counted(plan)
+    if copying:
+        target = target_table_name(before, after)
+        steps.append(
+            Step(
+                c.NEW_TABLE,
+                f"Create table {target} as the new design has it (its GSIs and "
+                "LSIs at once)",
+                tuple(ch.what for ch in changes if ch.category == c.NEW_TABLE),
+            )
+        )
+        steps.append(
+            Step(
+                DEPLOY,
+                f"Deploy an application version that writes every change to both "
+                f"{before.table.name} and {target} (reads stay on {before.table.name})",
+                dual_write=True,
+            )
+        )
+        steps.append(
+            Step(
+                c.NEW_TABLE,
+                f"Run the script: copy every item of {before.table.name} into "
+                f"{target} with the new keys, then --verify",
+                tuple(rewrites) + counted,
+                reads,
+                writes,
+                cost(reads, writes, rewrite_seconds),
+                rewrite_seconds,
+                dual_write=True,
+            )
+        )
+        steps.append(
+            Step(
+                DEPLOY,
+                f"Deploy the application version of the new design: reads and "
+                f"writes {target} only",
+            )
+        )
+        steps.append(
+            Step(
+                c.ONLINE,
+                f"Back up and delete table {before.table.name} once no version uses it",
+            )
+        )
+        return steps
+    creations = _gsi_creations(before, after)
+    removals = _gsi_removals(before, after)
+    settings = [w for w in online if not w.startswith("GSI ")]
+    if settings:
+        steps.append(
+            Step(c.ONLINE, "UpdateTable: the table's settings", tuple(settings))
+        )
+    keys_move = any(ch.moves for ch in changes)
+    if rewrites:
+        steps.append(
+            Step(
+                DEPLOY,
+                "Deploy an application version that writes items in both the old "
+                "and the new shape"
+                + (" and reads the new key first, then the old" if keys_move else ""),
+                dual_write=True,
+                dual_read=keys_move,
+            )
+        )
+        steps.append(
+            Step(
+                c.REWRITE,
+                "Run the script: rewrite the items in place (parallel Scan, guarded "
+                "writes, resumable), then --verify",
+                tuple(rewrites) + counted,
+                reads,
+                writes,
+                cost(reads, writes, rewrite_seconds),
+                rewrite_seconds,
+                dual_write=True,
+                dual_read=keys_move,
+            )
+        )
+    items = proof.items_after if proof is not None else []
+    for index in creations:
+        units = backfill_units(index, after.table, items) * plan.scale
+        seconds = units / plan.wcu_per_second
+        steps.append(
+            Step(
+                c.ONLINE,
+                f"UpdateTable: create GSI {index.name} and wait until it is ACTIVE "
+                "(one GSI creation per update)",
+                (f"backfill of {units:,.0f} index writes from the existing items",),
+                0.0,
+                units,
+                cost(0.0, units, seconds),
+                seconds,
+                dual_write=bool(rewrites),
+            )
+        )
+    if rewrites or creations or removals or settings:
+        steps.append(
+            Step(
+                DEPLOY,
+                "Deploy the application version of the new design (its access "
+                "patterns; writes in the new shape only)",
+            )
+        )
+    for index in removals:
+        steps.append(
+            Step(
+                c.ONLINE,
+                f"UpdateTable: delete GSI {index.name} (no version reads it any more)",
+            )
+        )
+    if not steps:
+        steps.append(
+            Step(
+                c.NOTHING,
+                "Nothing to do to the table: deploy the application version of the "
+                "new design",
+            )
+        )
+    return steps
+
+
+def _counted(plan: Plan) -> tuple[str, ...]:
+    if plan.proof is None or plan.proof.tally is None:
+        return ()
+    tally = plan.proof.tally
+    verb = "copied" if plan.spec["copy"] else "rewritten"
+    counted = [
+        f"{name}: {count * plan.scale:,.0f} items {verb}"
+        for name, count in sorted(tally.by_entity.items())
+    ]
+    return tuple(counted)
+
+
+def _gsi_pairs(before: d.Design, after: d.Design):
+    old = [i for i in before.table.indexes if i.is_global]
+    new = [i for i in after.table.indexes if i.is_global]
+    return old, new, matched(old, new)
+
+
+def _same_shape(a: d.Index, b: d.Index) -> bool:
+    return (
+        a.name == b.name
+        and a.key_attributes == b.key_attributes
+        and a.projection == b.projection
+    )
+
+
+def _gsi_creations(before: d.Design, after: d.Design) -> list[d.Index]:
+    old, new, pairs = _gsi_pairs(before, after)
+    kept = {pairs[p] for p in pairs if _same_shape(old[p], new[pairs[p]])}
+    return [index for position, index in enumerate(new) if position not in kept]
+
+
+def _gsi_removals(before: d.Design, after: d.Design) -> list[d.Index]:
+    old, new, pairs = _gsi_pairs(before, after)
+    return [
+        index
+        for position, index in enumerate(old)
+        if position not in pairs or not _same_shape(index, new[pairs[position]])
+    ]
+
+
+def duration_text(seconds: float) -> str:
+    if seconds < 60:
+        return f"{math.ceil(seconds)} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def plan_text(plan: Plan) -> str:
+    """The plan as the command prints it and the page offers to download."""
+    lines = [
+        f"Migration plan: {plan.before.name} -> {plan.after.name}",
+        f"Verdict: {plan.verdict}",
+        f"Write rate: {plan.wcu_per_second:,.0f} WCU/s; prices of "
+        f"{plan.prices.taken.isoformat()} ({plan.prices.region}); figures at the "
+        f"sample's item counts" + (f" x {plan.scale:g}" if plan.scale != 1 else ""),
+        "",
+        "Changes:",
+    ]
+    for category in c.CATEGORIES:
+        listed = [ch for ch in plan.changes if ch.category == category]
+        for change in listed:
+            lines.append(f"- [{category}] {change.what}")
+    if not plan.changes:
+        lines.append("- none")
+    lines += ["", "Steps, in order:"]
+    for number, step in enumerate(plan.steps, start=1):
+        flags = [
+            f
+            for f, on in (
+                ("dual-write", step.dual_write),
+                ("dual-read", step.dual_read),
+            )
+            if on
+        ]
+        lines.append(
+            f"{number}. [{step.kind}] {step.title}"
+            + (f" ({', '.join(flags)})" if flags else "")
+        )
+        for detail in step.details:
+            lines.append(f"   - {detail}")
+        if step.read_units or step.write_units:
+            lines.append(
+                f"   cost: {step.read_units:,.1f} RCU, {step.write_units:,.1f} WCU, "
+                f"${step.dollars:,.4f}; about {duration_text(step.seconds)} at "
+                f"{plan.wcu_per_second:,.0f} WCU/s"
+            )
+    lines.append("")
+    lines.append(
+        f"Total: {plan.read_units:,.1f} RCU, {plan.write_units:,.1f} WCU, "
+        f"${plan.dollars:,.4f}, about {duration_text(plan.seconds)}"
+    )
+    proof = plan.proof
+    if proof is not None:
+        lines += ["", "Proof on the sample data:"]
+        for name in sorted(proof.counts_expected.keys() | proof.counts_after.keys()):
+            lines.append(
+                f"- {name}: {proof.counts_expected.get(name, 0):,} items expected, "
+                f"{proof.counts_after.get(name, 0):,} after"
+            )
+        for problem in proof.problems:
+            lines.append(f"- problem: {problem}")
+        for name, _, detail in proof.patterns:
+            lines.append(f"- pattern {name}: {detail}")
+    for problem in plan.problems:
+        lines.append(f"- {problem}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,151 @@
+"""`manage.py plan_migration A B`: the migration from design A (deployed)
+to design B, planned, scripted and proven on A's sample data; prints the
+plan and exits 1 when it cannot be proven. A and B are design files, a
+project (its current design) or a revision of one as `PROJECT@N`."""
+
+from __future__ import annotations
+
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from modeler.design.model import Design
+from modeler.evolution.iac import FORMATS, iac_files
+from modeler.evolution.plan import plan_migration, plan_text
+from modeler.evolution.spec import PlanError
+from modeler.management.design_source import is_file_argument, load_design
+from modeler.models import Project
+from modeler.review.prices import Prices
+from modeler.sampledata import SampleDataError
+from modeler.selectors import project_cost_settings, revision_design, site_prices
+
+SOURCE_HELP = (
+    "a design file, a project's id or exact name (its current design), or "
+    "PROJECT@N for revision N of a project"
+)
+
+
+def _project(name: str) -> Project:
+    found = list(
+        Project.objects.filter(pk=int(name))
+        if name.isdigit()
+        else Project.objects.filter(name=name)
+    )
+    if not found:
+        raise CommandError(f"no project with id or name '{name}'")
+    if len(found) > 1:
+        ids = ", ".join(str(p.pk) for p in found)
+        raise CommandError(
+            f"{len(found)} projects are called '{name}' (ids {ids}); give the id"
+        )
+    return found[0]
+
+
+def load_source(source: str) -> tuple[Design, Project | None]:
+    """A design and the project it comes from (None for a file)."""
+    if is_file_argument(source) or "@" not in source:
+        design = load_design(source)
+        if is_file_argument(source):
+            return design, None
+        return design, _project(source)
+    name, _, number = source.rpartition("@")
+    if not number.isdigit():
+        raise CommandError(
+            f"{source}: a revision is PROJECT@N with N a revision number"
+        )
+    project = _project(name)
+    design = revision_design(project=project, number=int(number))
+    if design is None:
+        raise CommandError(
+            f"{source}: project '{project.name}' has no revision {number}"
+        )
+    return design, project
+
+
+class Command(BaseCommand):
+    help = (
+        "Plan the migration of a DynamoDB table from design A (deployed) to design "
+        "B: every change classified, the steps in order with their costs, the item "
+        "rewrite as a script, proven on A's sample data. Exits 1 when the plan "
+        "cannot be proven."
+    )
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument(
+            "before", metavar="A", help="the deployed design: " + SOURCE_HELP
+        )
+        parser.add_argument(
+            "after", metavar="B", help="the next design: " + SOURCE_HELP
+        )
+        parser.add_argument(
+            "--wcu-per-second",
+            type=float,
+            default=1000.0,
+            help="the write rate the rewrite and backfills run at (default: 1000)",
+        )
+        parser.add_argument(
+            "--stored-items",
+            type=int,
+            default=None,
+            help="items in the live table, to scale the sample's figures to "
+            "(default: the project's cost settings, else the sample's count)",
+        )
+        parser.add_argument(
+            "-o", "--output", default=None, help="write the migration script here"
+        )
+        parser.add_argument(
+            "--iac-dir",
+            default=None,
+            help="write the table changes here, one file per stage, in order",
+        )
+        parser.add_argument(
+            "--iac-format",
+            choices=sorted(FORMATS),
+            default="terraform",
+            help="the format of --iac-dir's files (default: terraform)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        before, _ = load_source(options["before"])
+        after, project = load_source(options["after"])
+        prices: Prices = site_prices()
+        stored = options["stored_items"]
+        if project is not None:
+            settings = project_cost_settings(project=project)
+            prices = settings.prices
+            stored = stored if stored is not None else settings.stored_items
+        if options["wcu_per_second"] <= 0:
+            raise CommandError("--wcu-per-second: give a rate above 0")
+        if stored is not None and stored < 1:
+            raise CommandError("--stored-items: give a count of 1 or more")
+        try:
+            plan = plan_migration(
+                before,
+                after,
+                prices=prices,
+                wcu_per_second=options["wcu_per_second"],
+                stored_items=stored,
+            )
+        except (PlanError, SampleDataError) as exc:
+            raise CommandError(f"the migration cannot be planned: {exc}") from None
+        self.stdout.write(plan_text(plan), ending="")
+        if options["output"]:
+            Path(options["output"]).write_text(plan.script, encoding="utf-8")
+            self.stderr.write(f"Wrote the migration script to {options['output']}")
+        if options["iac_dir"]:
+            directory = Path(options["iac_dir"])
+            files = iac_files(before, after, options["iac_format"])
+            if files:
+                directory.mkdir(parents=True, exist_ok=True)
+            for name, text in files:
+                (directory / name).write_text(text, encoding="utf-8")
+            self.stderr.write(
+                f"Wrote {len(files)} stage file(s) to {directory}"
+                if files
+                else "No table change: no stage file written"
+            )
+        if not plan.proven:
+            raise CommandError(f"the migration is {plan.verdict}", returncode=1)

@@ -1,0 +1,88 @@
+"""The table changes as stages DynamoDB accepts in turn: one GSI created
+per update, removals last, a new table for a new key schema."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from modeler.design import model as d
+from modeler.evolution.iac import iac_files, table_stages
+from tests.evolution import revisions
+
+
+def _gsi(name: str) -> d.Index:
+    return d.Index(
+        name,
+        "global",
+        (d.KeyAttribute(f"{name}PK"),),
+        (d.KeyAttribute(f"{name}SK"),),
+        d.Projection("KEYS_ONLY"),
+    )
+
+
+def _with_indexes(design: d.Design, indexes: tuple[d.Index, ...]) -> d.Design:
+    return dataclasses.replace(
+        design, table=dataclasses.replace(design.table, indexes=indexes)
+    )
+
+
+def _names(stage) -> list[str]:
+    return [i.name for i in stage.table.indexes]
+
+
+def test_each_new_gsi_is_a_stage_of_its_own_and_removals_come_last():
+    before = revisions.original()
+    gsi1, gsi2, gsi3 = before.table.indexes
+    tags = dataclasses.replace(before.table, tags=(("team", "payments"),))
+    after = dataclasses.replace(
+        before,
+        table=dataclasses.replace(
+            tags, indexes=(gsi1, gsi3, _gsi("GSI4"), _gsi("GSI5"))
+        ),
+    )
+    stages = table_stages(before, after)
+    assert [s.title for s in stages] == [
+        "the table's settings",
+        "create GSI GSI4",
+        "create GSI GSI5",
+        "delete GSI GSI2",
+    ]
+    assert [_names(s) for s in stages] == [
+        ["GSI1", "GSI3", "GSI2"],
+        ["GSI1", "GSI3", "GSI4", "GSI2"],
+        ["GSI1", "GSI3", "GSI4", "GSI5", "GSI2"],
+        ["GSI1", "GSI3", "GSI4", "GSI5"],
+    ]
+    assert stages[0].table.tags == (("team", "payments"),)
+    files = iac_files(before, after, "terraform")
+    assert [name for name, _ in files] == [
+        "01-the-table-s-settings.tf",
+        "02-create-gsi-gsi4.tf",
+        "03-create-gsi-gsi5.tf",
+        "04-delete-gsi-gsi2.tf",
+    ]
+    assert "GSI5" not in files[1][1] and "GSI5" in files[2][1]
+
+
+def test_a_gsi_changed_under_its_name_is_deleted_before_it_is_created_again():
+    before = revisions.original()
+    gsi1, gsi2, gsi3 = before.table.indexes
+    changed = dataclasses.replace(gsi2, projection=d.Projection("ALL"))
+    after = _with_indexes(before, (gsi1, changed, gsi3))
+    stages = table_stages(before, after)
+    assert [s.title for s in stages] == [
+        "delete GSI GSI2 (created again next)",
+        "create GSI GSI2",
+    ]
+    assert _names(stages[0]) == ["GSI1", "GSI3"]
+    assert stages[1].table.index("GSI2").projection.type == "ALL"
+
+
+def test_a_new_key_schema_is_a_new_table():
+    stages = table_stages(revisions.original(), revisions.partition_key_changed())
+    assert [s.title for s in stages] == ["create table order-management-v2"]
+    assert stages[0].table.partition_key.name == "pk"
+    ((name, text),) = iac_files(
+        revisions.original(), revisions.partition_key_changed(), "cloudformation"
+    )
+    assert "order-management-v2" in text and name.endswith(".yaml")

@@ -1,0 +1,138 @@
+"""Changes beyond the issue's six: none at all, an LSI dropped (a new
+table), an entity removed (its items deleted), and a retype no script can
+make (refused before anything runs)."""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+
+from modeler.design import model as d
+from modeler.evolution import changes as c
+from modeler.evolution.plan import plan_migration
+from modeler.examples import example
+from tests.evolution import revisions
+from tests.evolution.revisions import smaller
+
+
+def test_the_same_design_needs_nothing_and_is_proven():
+    design = smaller(revisions.original())
+    plan = plan_migration(design, design)
+    assert plan.changes == []
+    assert [s.kind for s in plan.steps] == [c.NOTHING]
+    assert plan.proven
+    assert plan.proof.tally.counts["written"] == 0
+
+
+def test_a_dropped_lsi_means_a_new_table_and_a_copy():
+    before = example("device-telemetry").design
+    table = dataclasses.replace(
+        before.table,
+        indexes=tuple(i for i in before.table.indexes if i.name != "LSI1"),
+    )
+    entities = tuple(
+        dataclasses.replace(e, keys={k: v for k, v in e.keys.items() if k != "LSI1SK"})
+        for e in before.entities
+    )
+    patterns = tuple(p for p in before.access_patterns if p.index != "LSI1")
+    after = dataclasses.replace(
+        before, table=table, entities=entities, access_patterns=patterns
+    )
+    plan = plan_migration(before, after)
+    assert [ch.what for ch in plan.changes if ch.category == c.NEW_TABLE] == [
+        "LSI LSI1 removed: a local index exists only as created with its table"
+    ]
+    assert plan.spec["target_table"] == "device-telemetry-v2"
+    assert plan.proven, plan.verdict
+    assert plan.proof.counts_after == plan.proof.counts_before
+    assert not any("LSI1SK" in item for item in plan.proof.items_after)
+    # A provisioned table pays for the capacity the copy holds while it
+    # runs: its units over the run's hours at the prices per unit-hour.
+    (copy,) = [s for s in plan.steps if s.write_units]
+    assert copy.seconds == copy.write_units / 1000
+    hours = Decimal(str(copy.seconds)) / 3600
+    expected = hours * (
+        Decimal(str(copy.read_units / copy.seconds)) * Decimal("0.00013")
+        + Decimal(str(copy.write_units / copy.seconds)) * Decimal("0.00065")
+    )
+    assert copy.dollars == expected
+
+
+def test_a_removed_entity_has_its_items_deleted():
+    before = smaller(revisions.original())
+    after = dataclasses.replace(
+        before,
+        entities=tuple(e for e in before.entities if e.name != "LineItem"),
+        access_patterns=tuple(
+            p for p in before.access_patterns if "line items" not in p.name
+        ),
+    )
+    plan = plan_migration(before, after)
+    assert [ch.what for ch in plan.changes] == [
+        "entity LineItem removed: its items are deleted"
+    ]
+    assert plan.proven, plan.verdict
+    assert "LineItem" not in plan.proof.counts_after
+    assert plan.proof.tally.counts["deleted"] == plan.proof.counts_before["LineItem"]
+
+
+def test_a_retype_no_script_can_make_is_refused_before_anything_runs():
+    before = smaller(revisions.original())
+    customer = before.entity("Customer")
+    attributes = tuple(
+        dataclasses.replace(a, type="S", generator=d.Generator("ulid"))
+        if a.name == "address"
+        else a
+        for a in customer.attributes
+    )
+    after = dataclasses.replace(
+        before,
+        entities=tuple(
+            dataclasses.replace(e, attributes=attributes) if e is customer else e
+            for e in before.entities
+        ),
+    )
+    plan = plan_migration(before, after)
+    assert plan.proof is None
+    assert not plan.proven
+    assert plan.verdict == (
+        "cannot be proven: cannot be scripted: Customer.address retyped from M to S"
+    )
+
+
+def test_an_entity_merged_back_joins_the_items_it_was_split_from():
+    # The split undone: each address goes back into its customer's profile.
+    before = smaller(revisions.entity_split())
+    after = smaller(revisions.original())
+    plan = plan_migration(before, after)
+    assert [ch.what for ch in plan.changes if ch.category == c.REWRITE] == [
+        "entity CustomerAddress merged into Customer: its items are rewritten as "
+        "Customer items"
+    ]
+    assert plan.proven, plan.verdict
+    proof = plan.proof
+    assert "CustomerAddress" not in proof.counts_after
+    assert proof.counts_after["Customer"] == proof.counts_before["Customer"]
+    pairs = zip(proof.items_after, proof.entities_after, strict=True)
+    customers = [item for item, name in pairs if name == "Customer"]
+    assert all("address" in item and item["SK"] == "PROFILE" for item in customers)
+
+
+def test_a_new_entity_that_only_shares_names_is_not_a_split():
+    before = smaller(revisions.original())
+    tag = d.Entity(
+        "Tag",
+        attributes=(
+            d.Attribute("customerId", generator=d.Generator("ulid")),
+            d.Attribute("name", generator=d.Generator("ulid")),
+        ),
+        keys={"PK": d.KeyTemplate("TAG#{name}"), "SK": d.KeyTemplate("{customerId}")},
+    )
+    after = dataclasses.replace(before, entities=(*before.entities, tag))
+    plan = plan_migration(before, after)
+    assert [ch.what for ch in plan.changes] == [
+        "entity Tag added: no existing item becomes one; the new application "
+        "version writes them"
+    ]
+    assert plan.proven, plan.verdict
+    assert "Tag" not in plan.proof.counts_after
