@@ -175,7 +175,9 @@ def _member(entity: Entity, attributes: tuple[KeyAttribute, ...]) -> _Member | N
         prefixes[attribute.name] = _literal_text(template.parts[0])
         suffixes[attribute.name] = _literal_text(template.parts[-1])
         tokens[attribute.name] = template_tokens(
-            template, functools.partial(_is_numeric, entity, attribute.type)
+            template,
+            functools.partial(_is_numeric, entity, attribute.type),
+            functools.partial(_is_time, entity),
         )
         if key.when:
             # A condition that does not parse is reported by check_entity_keys;
@@ -235,6 +237,20 @@ def _is_numeric(entity: Entity, key_type: str, placeholder: Placeholder) -> bool
         placeholder.width is not None
         or key_type == "N"
         or (attribute is not None and attribute.type == "N")
+    )
+
+
+def _is_time(entity: Entity, placeholder: Placeholder) -> bool:
+    """Whether a placeholder renders an ISO-8601 date or timestamp: a text
+    attribute made by the date or timestamp generator, as in the sample
+    data (a value written by hand can be any text)."""
+    attribute = entity.attribute(placeholder.attribute)
+    return (
+        attribute is not None
+        and attribute.type == "S"
+        and not placeholder.format_spec
+        and attribute.generator is not None
+        and attribute.generator.kind in ("date", "timestamp")
     )
 
 

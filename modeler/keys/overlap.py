@@ -2,7 +2,9 @@
 
 Each template is read as a pattern: its literal characters in order, and for
 each placeholder one or more characters of a class (only number characters
-for a formatted or numeric value, any character otherwise). Two patterns
+for a formatted or numeric value; a digit, then the characters of an
+ISO-8601 date or time, for a generated date or timestamp; any character
+otherwise). Two patterns
 share a string exactly when the product of their automata reaches the pair of
 end states. Characters that appear in no literal all behave alike within a
 class, so one representative per class is enough to explore the product,
@@ -18,28 +20,45 @@ from collections.abc import Callable, Sequence
 from modeler.keys.template import Literal, Placeholder, Template
 
 NUMBER_CHARACTERS = frozenset("-.0123456789")
+# What an ISO-8601 date or timestamp is written with (2024-05-01T10:00:00Z,
+# +02:00, a fraction), number characters included: each class holds the
+# digit that stands for every character of the classes (`_alphabet`).
+TIME_CHARACTERS = NUMBER_CHARACTERS | frozenset(":TZ+")
 
 
 class CharClass(enum.Enum):
     NUMBER = "number"
+    TIME = "time"
     ANY = "any"
 
     def __contains__(self, char: object) -> bool:
-        return self is CharClass.ANY or char in NUMBER_CHARACTERS
+        if self is CharClass.ANY:
+            return True
+        if self is CharClass.TIME:
+            return char in TIME_CHARACTERS
+        return char in NUMBER_CHARACTERS
 
 
 Token = str | CharClass  # a str token is one literal character
 
 
 def template_tokens(
-    template: Template, is_numeric: Callable[[Placeholder], bool]
+    template: Template,
+    is_numeric: Callable[[Placeholder], bool],
+    is_time: Callable[[Placeholder], bool] = lambda placeholder: False,
 ) -> tuple[Token, ...]:
+    """`is_time`: whether a placeholder renders an ISO-8601 date or time,
+    which starts with a digit of its year: it cannot be `METADATA`."""
     tokens: list[Token] = []
     for part in template.parts:
         if isinstance(part, Literal):
             tokens.extend(part.text)
+        elif is_numeric(part):
+            tokens.append(CharClass.NUMBER)
+        elif is_time(part):
+            tokens.extend((CharClass.NUMBER, CharClass.TIME))
         else:
-            tokens.append(CharClass.NUMBER if is_numeric(part) else CharClass.ANY)
+            tokens.append(CharClass.ANY)
     return tuple(tokens)
 
 
