@@ -5,6 +5,7 @@ longer than DynamoDB allows, and keys of two entities that can collide."""
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
@@ -28,6 +29,8 @@ _COLLECTIONS = ("L", "M", "SS", "NS", "BS")
 # A value this large (bytes, at most) is a blob or a document in the item.
 LARGE_VALUE = 64 * 1024
 _SETS = ("SS", "NS", "BS")
+# Text values read to learn how many bytes a generator's characters take.
+SAMPLED_TEXTS = 2_000
 # Text that sorts in time order: ISO-8601 dates and times, clock times,
 # and plain digits (epoch values).
 _SORTS_AS_TIME = re.compile(
@@ -42,7 +45,7 @@ _DATE_NAME = re.compile(
 def check_items(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     yield from _growing_collections(evidence)
-    yield from _declared_size(design)
+    yield from _declared_size(evidence)
     yield from _large_values(evidence)
     roles = key_roles(design.table)
     for entity in design.entities:
@@ -156,15 +159,29 @@ def _rate(design: d.Design, names: list[str]) -> str:
     return f"{rps:,.4g} writes/s"
 
 
-def _declared_size(design: d.Design) -> Iterator[Finding]:
-    """An entity whose declared maximum lengths add up past 400 KB."""
-    for entity in design.entities:
+def _declared_size(evidence: Evidence) -> Iterator[Finding]:
+    """An entity whose declared maximum lengths add up past 400 KB. A B
+    attribute's max_length is bytes; an S attribute's is characters, each
+    counted at the bytes its generator's text takes in UTF-8 (the most per
+    character in the sample; a byte without one): 4 bytes for every
+    character of ASCII names would refuse designs DynamoDB stores."""
+    for entity in evidence.design.entities:
         total = 0
+        wide: list[str] = []
         for attribute in entity.attributes:
             if attribute.max_length is None or attribute.type not in ("S", "B"):
                 continue
-            bytes_per = 1 if attribute.type == "B" else 4
-            total += len(attribute.name.encode()) + attribute.max_length * bytes_per
+            per_character = 1.0
+            if attribute.type == "S":
+                per_character = _bytes_per_character(evidence, entity, attribute)
+                if per_character > 1:
+                    wide.append(
+                        f"{attribute.name} takes up to {per_character:.2g} bytes "
+                        "a character in the sample"
+                    )
+            total += len(attribute.name.encode()) + math.ceil(
+                attribute.max_length * per_character
+            )
         if total > MAX_ITEM_SIZE:
             yield finding(
                 "item-size",
@@ -174,12 +191,32 @@ def _declared_size(design: d.Design) -> Iterator[Finding]:
                 why="DynamoDB refuses to write an item over 400 KB.",
                 evidence=[
                     f"the max_length of its S and B attributes allows "
-                    f"{total:,} bytes (4 bytes per character of S)"
+                    f"{total:,} bytes (B in bytes, S in characters at the bytes "
+                    "its text takes in UTF-8)",
+                    *wide,
                 ],
                 fix="Keep large values in S3 and store their object keys, or "
                 "split the item into several items of one collection.",
                 figures={"bytes": total},
             )
+
+
+def _bytes_per_character(
+    evidence: Evidence, entity: d.Entity, attribute: d.Attribute
+) -> float:
+    """The most UTF-8 bytes a character of the attribute's sample text
+    takes (in its first SAMPLED_TEXTS values: a generator writes alike
+    throughout); 1 without samples (the text made at a max_length is
+    ASCII)."""
+    values = _sample_values(evidence, entity.name, attribute.name)
+    return max(
+        (
+            len(value.encode()) / len(value)
+            for value in values[:SAMPLED_TEXTS]
+            if isinstance(value, str) and value
+        ),
+        default=1.0,
+    )
 
 
 def _largest_values(
