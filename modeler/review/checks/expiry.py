@@ -21,15 +21,12 @@ IGNORED_PAST = dt.timedelta(days=5 * 365)
 SECONDS_PER_YEAR = Decimal("31556952")  # a Gregorian year's mean
 
 
-def check_expiry(
-    evidence: Evidence, *, now: dt.datetime | None = None
-) -> Iterator[Finding]:
+def check_expiry(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     name = design.table.ttl_attribute
     if not name:
         return
-    moment = now or dt.datetime.now(dt.UTC)
-    oldest = Decimal(int((moment - IGNORED_PAST).timestamp()))
+    oldest = Decimal(int((dt.datetime.now(dt.UTC) - IGNORED_PAST).timestamp()))
     for entity in design.entities:
         attribute = entity.attribute(name)
         if attribute is None or attribute.type != "N":
