@@ -57,3 +57,34 @@ def test_free_text_in_the_same_place_can_collide() -> None:
         HEADER + CUSTOMER_AND_ORDERS.replace("GENERATOR", "{faker: word}")
     )
     assert [p.code for p in result.problems if p.is_error] == ["key-collision"]
+
+
+ORDERS_AND_LINES = """\
+entities:
+  Order:
+    attributes:
+      customerId: {type: S, generator: {choice: [c1, c2]}}
+      orderId: {type: S, generator: ID}
+    keys: {PK: "CUSTOMER#{customerId}", SK: "ORDER#{orderId}"}
+    sample: {count: 10}
+  Line:
+    attributes:
+      customerId: {type: S, generator: {ref: Order.customerId}}
+      orderId: {type: S, generator: {ref: Order.orderId}}
+      lineId: {type: S, generator: ID}
+    keys: {PK: "CUSTOMER#{customerId}", SK: "ORDER#{orderId}#LINE#{lineId}"}
+    sample: {per: Order, count: 2}
+"""
+
+
+def test_generated_ids_cannot_hold_the_separator_of_a_longer_key() -> None:
+    # A UUID (hex and '-') or a ULID (Crockford's base32) never holds
+    # '#LINE#': an order's key cannot be a line's.
+    for generator in ("uuid", "ulid"):
+        result = read_design(HEADER + ORDERS_AND_LINES.replace("ID", generator))
+        assert result.design is not None, [str(p) for p in result.problems]
+
+
+def test_free_text_ids_can() -> None:
+    result = read_design(HEADER + ORDERS_AND_LINES.replace("ID", "{faker: word}"))
+    assert [p.code for p in result.problems if p.is_error] == ["key-collision"]
