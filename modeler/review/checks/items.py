@@ -18,6 +18,11 @@ from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_templa
 from modeler.keys.checks import KeyRole, key_roles, numbers_of_one_length
 from modeler.keys.lengths import max_key_bytes, placeholder_max_bytes
 from modeler.keys.template import Literal, Template, number_text
+from modeler.review.checks.causes import (
+    date_shape,
+    unsorted_date_fix,
+    unsorted_date_sentence,
+)
 from modeler.review.checks.common import (
     attribute_location,
     entity_location,
@@ -426,21 +431,67 @@ def _non_iso_dates(
         if not values or len(wrong) * 2 < len(values):
             continue
         ordered = sorted(wrong[:200])
+        shape = date_shape(values)
+        readers = _ordered_readers(evidence.design, entity, key_name, part.attribute)
+        facts = [
+            f"{plural(len(wrong), 'sample value')} of {part.attribute} are "
+            f"not ISO-8601, such as '{wrong[0]}'"
+        ]
+        if shape is None:
+            facts.append(f"as text '{ordered[0]}' sorts before '{ordered[-1]}'")
+        if readers:
+            facts.append(
+                "read in sort key order by "
+                + ", ".join(repr(name) for name in readers[:3])
+            )
         yield finding(
             "date-not-iso",
-            "warning",
-            "Date in a sort key is not ISO-8601",
+            "error" if readers and shape else "warning",
+            f"{shape.name} dates in a sort key do not sort in time order"
+            if shape
+            else "Date in a sort key is not ISO-8601",
             entity_location(entity.name, key_name),
-            why="Sort keys order as text, and only ISO-8601 (year first, "
+            why=unsorted_date_sentence(part.attribute, shape)
+            + " Ranges and orders on the sort key come out wrong."
+            if shape
+            else "Sort keys order as text, and only ISO-8601 (year first, "
             "zero-padded) text sorts in time order.",
-            evidence=[
-                f"{plural(len(wrong), 'sample value')} of {part.attribute} are "
-                f"not ISO-8601, such as '{wrong[0]}'",
-                f"as text '{ordered[0]}' sorts before '{ordered[-1]}'",
-            ],
-            fix=f"Store {part.attribute} as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ "
-            "(the date and timestamp generators make these).",
+            evidence=facts,
+            fix=unsorted_date_fix(part.attribute),
         )
+
+
+def _ordered_readers(
+    design: d.Design, entity: d.Entity, key_name: str, attribute: str
+) -> list[str]:
+    """The Query patterns that rely on the order of the entity's `key_name`
+    sort key: they order by the attribute, range over it, or read the key
+    backward (newest first)."""
+    readers = []
+    for pattern in design.access_patterns:
+        expects = pattern.expects
+        if pattern.operation != "Query" or expects is None:
+            continue
+        if entity.name not in expects.entities:
+            continue
+        index = design.table.index(pattern.index)
+        sort_keys = (
+            (design.table.sort_key.name,)
+            if index is None and design.table.sort_key
+            else tuple(a.name for a in index.sort_key)
+            if index is not None
+            else ()
+        )
+        if key_name not in sort_keys:
+            continue
+        ordered = any(n.lstrip("+-") == attribute for n in expects.order_by)
+        ranged = any(
+            p.attribute == attribute and p.operator not in ("=", "in")
+            for p in expects.where
+        )
+        if ordered or ranged or not pattern.scan_forward:
+            readers.append(pattern.name)
+    return readers
 
 
 def _key_length(
