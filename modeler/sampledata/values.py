@@ -426,8 +426,15 @@ class Compiler:
     def _list(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         inner = self.compile(_inner(params.get("of"), where), f"{where}[]")
         low, high = int(params.get("min", 0)), int(params.get("max", 5))
+        if "sample" not in params:
+            return lambda rng, context: [
+                inner(rng, context) for _ in range(_between(rng, low, high))
+            ]
+        # A list that grows long: its length drawn as any list's, then only
+        # `sample` elements made (the review sizes it at `max`).
+        made = int(params["sample"])
         return lambda rng, context: [
-            inner(rng, context) for _ in range(_between(rng, low, high))
+            inner(rng, context) for _ in range(min(_between(rng, low, high), made))
         ]
 
     def _map(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:

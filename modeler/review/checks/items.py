@@ -51,6 +51,7 @@ def check_items(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
     yield from _growing_collections(evidence)
     yield from _declared_size(evidence)
+    yield from _grown_lists(evidence)
     yield from _large_values(evidence)
     roles = key_roles(design.table)
     for entity in design.entities:
@@ -203,6 +204,78 @@ def _declared_size(evidence: Evidence) -> Iterator[Finding]:
                 fix="Keep large values in S3 and store their object keys, or "
                 "split the item into several items of one collection.",
                 figures={"bytes": total},
+            )
+
+
+def _grown_lists(evidence: Evidence) -> Iterator[Finding]:
+    """A list whose generator makes only a `sample` of its up to `max`
+    elements (a trail of GPS points): sized at `max` elements of the size
+    its sampled elements take, it can pass 400 KB; `per_day` tells the day
+    an item gets there."""
+    for entity in evidence.design.entities:
+        for attribute in entity.attributes:
+            generator = attribute.generator
+            if (
+                attribute.type != "L"
+                or generator is None
+                or generator.kind != "list"
+                or "sample" not in generator.params
+            ):
+                continue
+            most = int(generator.params.get("max", 5))
+            per_day = generator.params.get("per_day")
+            members = 0
+            member_bytes = 0
+            rest = 0
+            for position in evidence.positions((entity.name,)):
+                value = evidence.items[position].get(attribute.name)
+                if not value:
+                    continue
+                size = attribute_size(attribute.name, value)
+                # A list takes its name, 3 bytes, and each element 1 more
+                # than its value.
+                members += len(value)
+                member_bytes += size - len(attribute.name.encode()) - 3
+                rest = max(rest, evidence.sizes[position] - size)
+            if not members:
+                continue
+            per_member = member_bytes / members
+            overhead = rest + len(attribute.name.encode()) + 3
+            full = overhead + most * per_member
+            if full <= MAX_ITEM_SIZE:
+                continue
+            fits = int((MAX_ITEM_SIZE - overhead) / per_member)
+            facts = [
+                f"{attribute.name} holds up to {most:,} elements (max) of about "
+                f"{per_member:,.0f} bytes each in the sample: an item of "
+                f"{full / 1024:,.0f} KB",
+                f"400 KB is reached at about {fits:,} elements",
+            ]
+            figures: dict[str, float] = {"bytes": full, "elements_that_fit": fits}
+            reached = ""
+            if isinstance(per_day, (int, float)) and per_day > 0:
+                day = math.ceil(fits / per_day)
+                figures["day"] = day
+                reached = f", on day {day:,} at {per_day:,} elements a day"
+                facts.append(
+                    f"at {per_day:,} elements a day it gets there on day {day:,}"
+                )
+            yield finding(
+                "item-size",
+                "error",
+                "Item can pass 400 KB",
+                attribute_location(entity.name, attribute.name),
+                why=f"{attribute.name} keeps growing inside one item and reaches "
+                f"400 KB at about {fits:,} elements{reached}; DynamoDB refuses "
+                "every write of the item from then on, and each read and write "
+                "before that costs by the item's size.",
+                evidence=facts,
+                fix=f"Store each element of {attribute.name} as its own item in "
+                f"the {entity.name}'s item collection (same partition key, a sort "
+                "key that orders them, such as the element's time), or cap the "
+                "list and move older elements out (to S3, or to items of their "
+                "own).",
+                figures=figures,
             )
 
 
