@@ -55,8 +55,13 @@ def test_a_list_of_2400_elements_without_a_sample_is_refused_with_the_way_out() 
 def test_a_growing_list_is_reviewed_with_the_day_it_reaches_400_kb() -> None:
     design = design_from(TRIPS.replace("HASH", HASH).replace("GROWTH", GROWTH))
     assert not [p for p in check_design(design) if p.is_error]
-    found = only(review_of(design), "item-size")
+    review = review_of(design)
+    found = only(review, "item-size")
     assert found.severity == "error"
+    # One finding about the list, not also "can grow" and "large value".
+    assert [f.code for f in review.findings if f.location.name == "Trip.points"] == [
+        "item-size"
+    ]
     assert found.location.name == "Trip.points"
     # 2,400 points of about 200 bytes: past 400 KB at about 2,000 of them,
     # on day 11 at 200 a day.

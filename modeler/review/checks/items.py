@@ -49,10 +49,16 @@ _DATE_NAME = re.compile(
 
 def check_items(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
-    yield from _growing_collections(evidence)
+    grown = list(_grown_lists(evidence))
+    # A list sized past 400 KB is that one finding, not also "can grow"
+    # and "large value" findings about the same attribute.
+    sized = {f.location.name for f in grown}
+    yield from (
+        f for f in _growing_collections(evidence) if f.location.name not in sized
+    )
     yield from _declared_size(evidence)
-    yield from _grown_lists(evidence)
-    yield from _large_values(evidence)
+    yield from grown
+    yield from (f for f in _large_values(evidence) if f.location.name not in sized)
     roles = key_roles(design.table)
     for entity in design.entities:
         for key_name, key in entity.keys.items():
