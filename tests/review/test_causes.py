@@ -126,3 +126,20 @@ def test_a_query_dynamodb_runs_is_not_said_to_be_refused() -> None:
     assert "refuses" not in found.why
     assert found.message == "Orders of a customer reads none of the items it promises"
     assert "DynamoDB runs such a request and returns other items" in found.why
+
+
+def test_a_request_dynamodb_refuses_is_said_to_be_refused() -> None:
+    # BETWEEN's bounds the wrong way round: a ValidationException.
+    text = SHARED_PREFIX.replace(
+        '{begins_with: "ORDER"}', '{between: ["{high}", "{low}"]}'
+    ).replace(
+        "    traffic: {rps: 5, peak_rps: 10}\n",
+        "    traffic: {rps: 5, peak_rps: 10}\n"
+        "    parameters:\n"
+        "      high: {type: S, example: ORDERZ}\n"
+        "      low: {type: S, example: ORDERA}\n",
+    )
+    found = only(review(text), "pattern-fails")
+    assert found.message == "Orders of a customer cannot run"
+    assert found.why.startswith("DynamoDB refuses its request")
+    assert "ValidationException" in found.why
