@@ -254,16 +254,46 @@ def _list(at: _Generated) -> Iterator[Finding]:
     params, path = at.params, at.path
     inner = _inner_generator(params.get("of"))
     low, high = params.get("min", 0), params.get("max", 5)
+    # A list that grows past what is worth generating (a trail of 2,400
+    # GPS points) states how many elements the sample makes of it
+    # (`sample`); the review sizes it at `max` and `per_day`.
+    sample, per_day = params.get("sample"), params.get("per_day")
+    made = high if sample is None else sample
     if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
         yield error(
             "list-bounds", path, "list min and max are whole numbers, min <= max"
         )
-    elif at.repeat * high > MAX_VALUES_PER_ATTRIBUTE:
+    elif sample is not None and not (
+        isinstance(sample, int) and not isinstance(sample, bool) and 1 <= sample <= high
+    ):
+        yield error(
+            "list-sample",
+            f"{path}.sample",
+            f"list sample is how many of its up to {high:,} elements the sample "
+            "data makes: a whole number from 1 to max",
+        )
+    elif per_day is not None and not (
+        isinstance(per_day, (int, float))
+        and not isinstance(per_day, bool)
+        and per_day > 0
+    ):
+        yield error(
+            "list-per-day",
+            f"{path}.per_day",
+            "list per_day is how many elements one item gains a day: a number above 0",
+        )
+    elif at.repeat * made > MAX_VALUES_PER_ATTRIBUTE:
         yield error(
             "too-many-values",
             path,
-            f"a value of {at.attr.name} could hold {at.repeat * high:,} elements; "
-            f"at most {MAX_VALUES_PER_ATTRIBUTE:,}",
+            f"a value of {at.attr.name} could hold {at.repeat * made:,} elements; "
+            f"at most {MAX_VALUES_PER_ATTRIBUTE:,}"
+            + (
+                "; a list that grows longer states how many the sample makes "
+                "(sample: 50) and the review sizes it at max"
+                if sample is None and at.repeat == 1
+                else ""
+            ),
         )
     elif inner is None:
         yield error(
@@ -271,7 +301,7 @@ def _list(at: _Generated) -> Iterator[Finding]:
         )
     else:
         yield from check_generator(
-            at.design, at.entity, at.attr, inner, f"{path}.of", at.repeat * max(high, 1)
+            at.design, at.entity, at.attr, inner, f"{path}.of", at.repeat * max(made, 1)
         )
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from modeler.design.findings import Finding, finding, warning
 from modeler.design.model import Design, Entity, KeyAttribute
 from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
-from modeler.keys.overlap import Token, common_value, template_tokens
+from modeler.keys.overlap import CharClass, Token, common_value, template_tokens
 from modeler.keys.template import (
     Literal,
     Placeholder,
@@ -175,7 +175,9 @@ def _member(entity: Entity, attributes: tuple[KeyAttribute, ...]) -> _Member | N
         prefixes[attribute.name] = _literal_text(template.parts[0])
         suffixes[attribute.name] = _literal_text(template.parts[-1])
         tokens[attribute.name] = template_tokens(
-            template, functools.partial(_is_numeric, entity, attribute.type)
+            template,
+            functools.partial(_is_numeric, entity, attribute.type),
+            functools.partial(_shape, entity),
         )
         if key.when:
             # A condition that does not parse is reported by check_entity_keys;
@@ -236,6 +238,31 @@ def _is_numeric(entity: Entity, key_type: str, placeholder: Placeholder) -> bool
         or key_type == "N"
         or (attribute is not None and attribute.type == "N")
     )
+
+
+# The characters a generator's values are made of, in order.
+_SHAPES = {
+    "date": (CharClass.NUMBER, CharClass.TIME),
+    "timestamp": (CharClass.NUMBER, CharClass.TIME),
+    "uuid": (CharClass.UUID,),
+    "ulid": (CharClass.ULID,),
+}
+
+
+def _shape(entity: Entity, placeholder: Placeholder) -> tuple[CharClass, ...] | None:
+    """The shape of a placeholder's values when the generator of its text
+    attribute fixes it (a date, a timestamp, a UUID, a ULID), as the
+    sample data makes them; None when it can be any text (a value written
+    by hand can be)."""
+    attribute = entity.attribute(placeholder.attribute)
+    if (
+        attribute is None
+        or attribute.type != "S"
+        or placeholder.format_spec
+        or attribute.generator is None
+    ):
+        return None
+    return _SHAPES.get(attribute.generator.kind)
 
 
 def _collision(

@@ -16,6 +16,7 @@ from modeler.design.findings import (
     sort_findings,
 )
 from modeler.review.checks.capacity import check_capacity
+from modeler.review.checks.expiry import check_expiry
 from modeler.review.checks.indexes import check_indexes
 from modeler.review.checks.items import check_items
 from modeler.review.checks.partitions import check_partitions
@@ -192,6 +193,7 @@ def review_design(
         *check_patterns(evidence),
         *check_partitions(evidence),
         *check_items(evidence),
+        *check_expiry(evidence),
         *check_indexes(evidence),
         *check_capacity(evidence),
     ]

@@ -42,8 +42,8 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.keys import MissingValueError, key_renderer
+from modeler.sampledata.conversions import OMIT
 from modeler.sampledata.values import (
-    OMIT,
     Compiler,
     Context,
     Populations,

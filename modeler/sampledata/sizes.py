@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from modeler.design import model as d
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
+from modeler.sampledata.defaults import declared_length
 from modeler.sampledata.generate import MAX_ITEMS, _scale_for, planned_counts
-from modeler.sampledata.values import declared_length
 
 # What a value the design does not size is counted at (a word, a number, a
 # date, an id): the order of magnitude, not the exact figure.

@@ -18,7 +18,6 @@ import bisect
 import datetime as dt
 import functools
 import itertools
-import re
 import string
 import threading
 import uuid
@@ -30,8 +29,15 @@ from random import Random
 from typing import Any
 
 from modeler.design import model as d
-from modeler.engine.types import BinarySet, NumberSet, StringSet
 from modeler.keys import MissingValueError, TemplateSyntaxError, parse_template
+from modeler.sampledata.conversions import CONVERTERS, NATIVE_TYPES, to_day
+from modeler.sampledata.conversions import to_moment as _moment
+from modeler.sampledata.defaults import (
+    declared_length,
+    default_generator,
+    sized_by_length,
+)
+from modeler.sampledata.errors import SampleDataError
 from modeler.sampledata.faker_arguments import value_size_problem
 from modeler.sampledata.fakers import faker_class
 
@@ -46,14 +52,6 @@ _CROCKFORD_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
 # A ULID's last 24 digits, 15 bits at a time from the top of its lower 120
 # (the first two digits are its top 10 bits).
 _ULID_SHIFTS = range(105, -1, -15)
-# What a converter returns for a value DynamoDB cannot store (an empty set):
-# the attribute is left out of the item.
-OMIT = object()
-
-
-class SampleDataError(ValueError):
-    """A design whose sample data cannot be made; the message names the
-    entity and attribute."""
 
 
 @dataclass
@@ -131,7 +129,7 @@ class Compiler:
         self._seed_place = f"{self.entity.draw_name}.{attr.draw_name}"
         sized = self._declared_size(attr)
         if sized is not None:
-            return sized, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
+            return sized, NATIVE_TYPES.get(attr.type), CONVERTERS[attr.type], where
         generator = attr.generator or default_generator(attr)
         if (
             generator.kind == "faker"
@@ -143,12 +141,12 @@ class Compiler:
                 "faker", d.freeze({**d.thaw(generator.params), "unique": True})
             )
         draw = self.compile(generator, where)
-        return draw, _NATIVE.get(attr.type), _CONVERTERS[attr.type], where
+        return draw, NATIVE_TYPES.get(attr.type), CONVERTERS[attr.type], where
 
     def _makes(self, attr: d.Attribute) -> type | None:
         """The one Python type of every value the attribute's draw gives, when
         the generator alone says it; None when it may give several."""
-        if _sized_by_length(attr):
+        if sized_by_length(attr):
             return bytes if attr.type == "B" else str
         generator = attr.generator or default_generator(attr)
         kind, params = generator.kind, generator.params
@@ -252,7 +250,7 @@ class Compiler:
         return _evenly(lambda n: Decimal(low + n).scaleb(-places), high - low + 1)
 
     def _date(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
-        start, end = _day(params.get("from"), where), _day(params.get("to"), where)
+        start, end = to_day(params.get("from"), where), to_day(params.get("to"), where)
         span = (end - start).days
         return _evenly(lambda n: (start + dt.timedelta(days=n)).isoformat(), span + 1)
 
@@ -428,8 +426,15 @@ class Compiler:
     def _list(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         inner = self.compile(_inner(params.get("of"), where), f"{where}[]")
         low, high = int(params.get("min", 0)), int(params.get("max", 5))
+        if "sample" not in params:
+            return lambda rng, context: [
+                inner(rng, context) for _ in range(_between(rng, low, high))
+            ]
+        # A list that grows long: its length drawn as any list's, then only
+        # `sample` elements made (the review sizes it at `max`).
+        made = int(params["sample"])
         return lambda rng, context: [
-            inner(rng, context) for _ in range(_between(rng, low, high))
+            inner(rng, context) for _ in range(min(_between(rng, low, high), made))
         ]
 
     def _map(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
@@ -682,73 +687,6 @@ def _inner(spec: Any, where: str) -> d.Generator:
     raise SampleDataError(f"{where}: expected a generator")
 
 
-# --- Defaults ----------------------------------------------------------------
-
-_NAME_HINTS: tuple[tuple[re.Pattern[str], d.Generator], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), d.Generator("faker", d.freeze({"value": p})))
-    for pattern, p in (
-        (r"e-?mail", "email"),
-        (r"phone", "phone_number"),
-        (r"(^|_)(url|website)|Url$|Website$", "url"),
-        (r"company|organi[sz]ation", "company"),
-        (r"country", "country"),
-        (r"city", "city"),
-        (r"address|street", "street_address"),
-        (r"(first|given)_?name", "first_name"),
-        (r"(last|family|sur)_?name", "last_name"),
-        (r"name$", "name"),
-        (r"title|description|comment|note|text|body|bio", "sentence"),
-    )
-)
-_DATE_HINT = re.compile(r"(At|_at|Time|_time)$")
-_DAY_HINT = re.compile(r"(Date|_date|Day|_day|On|_on)$")
-_DEFAULT_RANGE = d.freeze({"from": "2024-01-01", "to": "2026-06-30"})
-_BY_TYPE = {
-    "S": d.Generator("faker", d.freeze({"value": "word"})),
-    "N": d.Generator("int", d.freeze({"min": 0, "max": 1000})),
-    "B": d.Generator("uuid"),
-    "BOOL": d.Generator("bool"),
-    "NULL": d.Generator("constant", d.freeze({"value": None})),
-    "L": d.Generator("list", d.freeze({"of": {"faker": "word"}, "min": 0, "max": 3})),
-    "M": d.Generator("map", d.freeze({"fields": {"value": {"faker": "word"}}})),
-    "SS": d.Generator("list", d.freeze({"of": {"faker": "word"}, "min": 1, "max": 3})),
-    "NS": d.Generator(
-        "list", d.freeze({"of": {"int": {"min": 1, "max": 100}}, "min": 1, "max": 3})
-    ),
-    "BS": d.Generator("list", d.freeze({"of": "uuid", "min": 1, "max": 2})),
-}
-
-
-# A text or binary attribute this long (characters or bytes) and without a
-# generator is made at its max_length (`Compiler._declared_size`).
-SIZED_BY_LENGTH = 1024
-# Such attributes together take at most this many bytes of an item, so it
-# stays under DynamoDB's 400 KB with the rest of the item.
-SIZED_ITEM_BUDGET = 380 * 1024
-
-
-def declared_length(entity: d.Entity, attr: d.Attribute) -> int | None:
-    """The length (characters or bytes) at which the entity's text or binary
-    attribute is made when it is made at its max_length (see
-    `Compiler._declared_size`); None when it is not."""
-    if not _sized_by_length(attr):
-        return None
-    total = sum(a.max_length for a in entity.attributes if _sized_by_length(a))
-    length = attr.max_length
-    if total > SIZED_ITEM_BUDGET:
-        length = length * SIZED_ITEM_BUDGET // total
-    return length
-
-
-def _sized_by_length(attr: d.Attribute) -> bool:
-    return (
-        attr.generator is None
-        and attr.type in ("S", "B")
-        and attr.max_length is not None
-        and attr.max_length >= SIZED_BY_LENGTH
-    )
-
-
 def reads(generator: d.Generator | None) -> list[str]:
     """The item's other attributes a generator makes its value from: a
     template's placeholders, an expiry's time."""
@@ -762,21 +700,6 @@ def reads(generator: d.Generator | None) -> list[str]:
     if generator.kind == "expires":
         return [str(generator.params.get("from", ""))]
     return []
-
-
-def default_generator(attr: d.Attribute) -> d.Generator:
-    """A generator for an attribute the designer gave none: from its name
-    where the name says what it holds (email, city, createdAt), else from
-    its type."""
-    if attr.type == "S":
-        if _DATE_HINT.search(attr.name):
-            return d.Generator("timestamp", _DEFAULT_RANGE)
-        if _DAY_HINT.search(attr.name):
-            return d.Generator("date", _DEFAULT_RANGE)
-        for pattern, generator in _NAME_HINTS:
-            if pattern.search(attr.name):
-                return generator
-    return _BY_TYPE[attr.type]
 
 
 # --- Conversion to the declared type -----------------------------------------
@@ -872,107 +795,3 @@ def _plain_value(value: Any) -> Any:
     if isinstance(value, (tuple, set)):
         return [_plain_value(v) for v in value]
     return str(value)
-
-
-def _to_text(value: Any, where: str) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Decimal):
-        return format(value, "f")
-    if value is None or isinstance(value, (list, dict)):
-        raise SampleDataError(
-            f"{where}: the generator makes {type(value).__name__} values, not text (S)"
-        )
-    return str(value)
-
-
-def _to_number(value: Any, where: str) -> Decimal:
-    if isinstance(value, Decimal):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return Decimal(str(value))
-    try:
-        return Decimal(str(value).strip())
-    except ArithmeticError:
-        raise SampleDataError(
-            f"{where}: the generator made {value!r}, not a number (N)"
-        ) from None
-
-
-def _to_bytes(value: Any, where: str) -> bytes:
-    if isinstance(value, bytes):
-        return value
-    return _to_text(value, where).encode()
-
-
-def _to_bool(value: Any, where: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    raise SampleDataError(f"{where}: the generator made {value!r}, not a boolean")
-
-
-def _to_list(value: Any, where: str) -> list:
-    return list(value) if isinstance(value, (list, tuple, set, frozenset)) else [value]
-
-
-def _to_map(value: Any, where: str) -> dict:
-    if isinstance(value, dict):
-        return value
-    raise SampleDataError(f"{where}: the generator made {value!r}, not a map (M)")
-
-
-def _set_of(kind: type, member: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
-    def convert(value: Any, where: str) -> Any:
-        members = [member(v, where) for v in _to_list(value, where)]
-        # DynamoDB has no empty sets: an empty draw leaves the attribute out.
-        return kind(members) if members else OMIT
-
-    return convert
-
-
-# The Python type of values that need no conversion, by attribute type.
-_NATIVE: dict[str, type] = {
-    "S": str,
-    "N": Decimal,
-    "B": bytes,
-    "BOOL": bool,
-    "L": list,
-    "M": dict,
-}
-_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
-    "S": _to_text,
-    "N": _to_number,
-    "B": _to_bytes,
-    "BOOL": _to_bool,
-    "NULL": lambda value, where: None,
-    "L": _to_list,
-    "M": _to_map,
-    "SS": _set_of(StringSet, _to_text),
-    "NS": _set_of(NumberSet, _to_number),
-    "BS": _set_of(BinarySet, _to_bytes),
-}
-
-
-def _day(value: Any, where: str) -> dt.date:
-    return _moment(value, where).date()
-
-
-def _moment(value: Any, where: str) -> dt.datetime:
-    if isinstance(value, dt.datetime):
-        moment = value
-    elif isinstance(value, dt.date):
-        moment = dt.datetime(value.year, value.month, value.day)
-    else:
-        try:
-            moment = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-        except ValueError:
-            raise SampleDataError(
-                f"{where}: expected an ISO-8601 date or time, found {value!r}"
-            ) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
-    return moment.astimezone(dt.UTC)

@@ -317,3 +317,20 @@ def test_entities_keyed_alike_are_checked_in_a_moment():
     assert time.thread_time() - started < 1.0
     assert len(problems) == 200 * 199 // 2
     assert all(p.is_error for p in problems)
+
+
+def test_a_shaped_placeholder_meets_only_its_own_characters():
+    def shaped(source, classes):
+        return template_tokens(
+            parse_template(source), lambda p: False, lambda p: classes
+        )
+
+    uuid = (CharClass.UUID,)
+    ulid = (CharClass.ULID,)
+    time = (CharClass.NUMBER, CharClass.TIME)
+    assert common_value(shaped("{id}", uuid), tuple("METADATA")) is None
+    assert common_value(shaped("{id}", uuid), tuple("beef-01")) == "beef-01"
+    assert common_value(shaped("{id}", ulid), tuple("ITEM")) is None
+    assert common_value(shaped("{id}", ulid), shaped("{id}", uuid)) == "0"
+    assert common_value(shaped("{at}", time), tuple("METADATA")) is None
+    assert common_value(shaped("{at}", time), tuple("2025-01-01T00:00Z")) is not None

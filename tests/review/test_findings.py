@@ -515,7 +515,7 @@ def test_declared_lengths_past_400_kb_are_an_error():
         review(
             CUSTOMERS.replace(
                 "      name: {type: S, generator: {faker: name}, max_length: 100}",
-                "      name: {type: S, generator: {faker: name}, max_length: 110000}",
+                "      name: {type: S, generator: {faker: name}, max_length: 410000}",
             )
         ),
         "item-size",
@@ -804,3 +804,20 @@ def test_the_busiest_key_among_many_is_the_one_a_full_pass_finds():
     # On a tie, the first key in key order.
     assert loads._best("table", None, lambda load: 0.0)[0] == min(keys)
     assert loads._best("table", keys, lambda load: 0.0)[0] == min(keys)
+
+
+def test_declared_text_lengths_count_the_bytes_the_text_takes():
+    # 110,000 characters of names: 4 bytes each would be 440,000 bytes, but
+    # the names are ASCII, a byte a character: the item fits in 400 KB.
+    text = CUSTOMERS.replace(
+        "      name: {type: S, generator: {faker: name}, max_length: 100}",
+        "      name: {type: S, generator: {faker: name}, max_length: 110000}",
+    )
+    assert "item-size" not in {f.code for f in review(text).findings}
+    # Names of three-byte characters at 140,000 characters do not fit.
+    wide = text.replace("{faker: name}", "{choice: [東京, 大阪]}").replace(
+        "110000", "140000"
+    )
+    found = only(review(wide), "item-size")
+    assert found.figures["bytes"] == 420_004
+    assert "name takes up to 3 bytes a character in the sample" in found.evidence[1]

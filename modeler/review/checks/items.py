@@ -5,6 +5,7 @@ longer than DynamoDB allows, and keys of two entities that can collide."""
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
@@ -17,6 +18,11 @@ from modeler.keys import TemplateSyntaxError, check_key_collisions, parse_templa
 from modeler.keys.checks import KeyRole, key_roles, numbers_of_one_length
 from modeler.keys.lengths import max_key_bytes, placeholder_max_bytes
 from modeler.keys.template import Literal, Template, number_text
+from modeler.review.checks.causes import (
+    date_shape,
+    unsorted_date_fix,
+    unsorted_date_sentence,
+)
 from modeler.review.checks.common import (
     attribute_location,
     entity_location,
@@ -28,6 +34,8 @@ _COLLECTIONS = ("L", "M", "SS", "NS", "BS")
 # A value this large (bytes, at most) is a blob or a document in the item.
 LARGE_VALUE = 64 * 1024
 _SETS = ("SS", "NS", "BS")
+# Text values read to learn how many bytes a generator's characters take.
+SAMPLED_TEXTS = 2_000
 # Text that sorts in time order: ISO-8601 dates and times, clock times,
 # and plain digits (epoch values).
 _SORTS_AS_TIME = re.compile(
@@ -41,9 +49,16 @@ _DATE_NAME = re.compile(
 
 def check_items(evidence: Evidence) -> Iterator[Finding]:
     design = evidence.design
-    yield from _growing_collections(evidence)
-    yield from _declared_size(design)
-    yield from _large_values(evidence)
+    grown = list(_grown_lists(evidence))
+    # A list sized past 400 KB is that one finding, not also "can grow"
+    # and "large value" findings about the same attribute.
+    sized = {f.location.name for f in grown}
+    yield from (
+        f for f in _growing_collections(evidence) if f.location.name not in sized
+    )
+    yield from _declared_size(evidence)
+    yield from grown
+    yield from (f for f in _large_values(evidence) if f.location.name not in sized)
     roles = key_roles(design.table)
     for entity in design.entities:
         for key_name, key in entity.keys.items():
@@ -156,15 +171,29 @@ def _rate(design: d.Design, names: list[str]) -> str:
     return f"{rps:,.4g} writes/s"
 
 
-def _declared_size(design: d.Design) -> Iterator[Finding]:
-    """An entity whose declared maximum lengths add up past 400 KB."""
-    for entity in design.entities:
+def _declared_size(evidence: Evidence) -> Iterator[Finding]:
+    """An entity whose declared maximum lengths add up past 400 KB. A B
+    attribute's max_length is bytes; an S attribute's is characters, each
+    counted at the bytes its generator's text takes in UTF-8 (the most per
+    character in the sample; a byte without one): 4 bytes for every
+    character of ASCII names would refuse designs DynamoDB stores."""
+    for entity in evidence.design.entities:
         total = 0
+        wide: list[str] = []
         for attribute in entity.attributes:
             if attribute.max_length is None or attribute.type not in ("S", "B"):
                 continue
-            bytes_per = 1 if attribute.type == "B" else 4
-            total += len(attribute.name.encode()) + attribute.max_length * bytes_per
+            per_character = 1.0
+            if attribute.type == "S":
+                per_character = _bytes_per_character(evidence, entity, attribute)
+                if per_character > 1:
+                    wide.append(
+                        f"{attribute.name} takes up to {per_character:.2g} bytes "
+                        "a character in the sample"
+                    )
+            total += len(attribute.name.encode()) + math.ceil(
+                attribute.max_length * per_character
+            )
         if total > MAX_ITEM_SIZE:
             yield finding(
                 "item-size",
@@ -174,12 +203,104 @@ def _declared_size(design: d.Design) -> Iterator[Finding]:
                 why="DynamoDB refuses to write an item over 400 KB.",
                 evidence=[
                     f"the max_length of its S and B attributes allows "
-                    f"{total:,} bytes (4 bytes per character of S)"
+                    f"{total:,} bytes (B in bytes, S in characters at the bytes "
+                    "its text takes in UTF-8)",
+                    *wide,
                 ],
                 fix="Keep large values in S3 and store their object keys, or "
                 "split the item into several items of one collection.",
                 figures={"bytes": total},
             )
+
+
+def _grown_lists(evidence: Evidence) -> Iterator[Finding]:
+    """A list whose generator makes only a `sample` of its up to `max`
+    elements (a trail of GPS points): sized at `max` elements of the size
+    its sampled elements take, it can pass 400 KB; `per_day` tells the day
+    an item gets there."""
+    for entity in evidence.design.entities:
+        for attribute in entity.attributes:
+            generator = attribute.generator
+            if (
+                attribute.type != "L"
+                or generator is None
+                or generator.kind != "list"
+                or "sample" not in generator.params
+            ):
+                continue
+            most = int(generator.params.get("max", 5))
+            per_day = generator.params.get("per_day")
+            members = 0
+            member_bytes = 0
+            rest = 0
+            for position in evidence.positions((entity.name,)):
+                value = evidence.items[position].get(attribute.name)
+                if not value:
+                    continue
+                size = attribute_size(attribute.name, value)
+                # A list takes its name, 3 bytes, and each element 1 more
+                # than its value.
+                members += len(value)
+                member_bytes += size - len(attribute.name.encode()) - 3
+                rest = max(rest, evidence.sizes[position] - size)
+            if not members:
+                continue
+            per_member = member_bytes / members
+            overhead = rest + len(attribute.name.encode()) + 3
+            full = overhead + most * per_member
+            if full <= MAX_ITEM_SIZE:
+                continue
+            fits = int((MAX_ITEM_SIZE - overhead) / per_member)
+            facts = [
+                f"{attribute.name} holds up to {most:,} elements (max) of about "
+                f"{per_member:,.0f} bytes each in the sample: an item of "
+                f"{full / 1024:,.0f} KB",
+                f"400 KB is reached at about {fits:,} elements",
+            ]
+            figures: dict[str, float] = {"bytes": full, "elements_that_fit": fits}
+            reached = ""
+            if isinstance(per_day, (int, float)) and per_day > 0:
+                day = math.ceil(fits / per_day)
+                figures["day"] = day
+                reached = f", on day {day:,} at {per_day:,} elements a day"
+                facts.append(
+                    f"at {per_day:,} elements a day it gets there on day {day:,}"
+                )
+            yield finding(
+                "item-size",
+                "error",
+                "Item can pass 400 KB",
+                attribute_location(entity.name, attribute.name),
+                why=f"{attribute.name} keeps growing inside one item and reaches "
+                f"400 KB at about {fits:,} elements{reached}; DynamoDB refuses "
+                "every write of the item from then on, and each read and write "
+                "before that costs by the item's size.",
+                evidence=facts,
+                fix=f"Store each element of {attribute.name} as its own item in "
+                f"the {entity.name}'s item collection (same partition key, a sort "
+                "key that orders them, such as the element's time), or cap the "
+                "list and move older elements out (to S3, or to items of their "
+                "own).",
+                figures=figures,
+            )
+
+
+def _bytes_per_character(
+    evidence: Evidence, entity: d.Entity, attribute: d.Attribute
+) -> float:
+    """The most UTF-8 bytes a character of the attribute's sample text
+    takes (in its first SAMPLED_TEXTS values: a generator writes alike
+    throughout); 1 without samples (the text made at a max_length is
+    ASCII)."""
+    values = _sample_values(evidence, entity.name, attribute.name)
+    return max(
+        (
+            len(value.encode()) / len(value)
+            for value in values[:SAMPLED_TEXTS]
+            if isinstance(value, str) and value
+        ),
+        default=1.0,
+    )
 
 
 def _largest_values(
@@ -389,21 +510,67 @@ def _non_iso_dates(
         if not values or len(wrong) * 2 < len(values):
             continue
         ordered = sorted(wrong[:200])
+        shape = date_shape(values)
+        readers = _ordered_readers(evidence.design, entity, key_name, part.attribute)
+        facts = [
+            f"{plural(len(wrong), 'sample value')} of {part.attribute} are "
+            f"not ISO-8601, such as '{wrong[0]}'"
+        ]
+        if shape is None:
+            facts.append(f"as text '{ordered[0]}' sorts before '{ordered[-1]}'")
+        if readers:
+            facts.append(
+                "read in sort key order by "
+                + ", ".join(repr(name) for name in readers[:3])
+            )
         yield finding(
             "date-not-iso",
-            "warning",
-            "Date in a sort key is not ISO-8601",
+            "error" if readers and shape else "warning",
+            f"{shape.name} dates in a sort key do not sort in time order"
+            if shape
+            else "Date in a sort key is not ISO-8601",
             entity_location(entity.name, key_name),
-            why="Sort keys order as text, and only ISO-8601 (year first, "
+            why=unsorted_date_sentence(part.attribute, shape)
+            + " Ranges and orders on the sort key come out wrong."
+            if shape
+            else "Sort keys order as text, and only ISO-8601 (year first, "
             "zero-padded) text sorts in time order.",
-            evidence=[
-                f"{plural(len(wrong), 'sample value')} of {part.attribute} are "
-                f"not ISO-8601, such as '{wrong[0]}'",
-                f"as text '{ordered[0]}' sorts before '{ordered[-1]}'",
-            ],
-            fix=f"Store {part.attribute} as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ "
-            "(the date and timestamp generators make these).",
+            evidence=facts,
+            fix=unsorted_date_fix(part.attribute),
         )
+
+
+def _ordered_readers(
+    design: d.Design, entity: d.Entity, key_name: str, attribute: str
+) -> list[str]:
+    """The Query patterns that rely on the order of the entity's `key_name`
+    sort key: they order by the attribute, range over it, or read the key
+    backward (newest first)."""
+    readers = []
+    for pattern in design.access_patterns:
+        expects = pattern.expects
+        if pattern.operation != "Query" or expects is None:
+            continue
+        if entity.name not in expects.entities:
+            continue
+        index = design.table.index(pattern.index)
+        sort_keys = (
+            (design.table.sort_key.name,)
+            if index is None and design.table.sort_key
+            else tuple(a.name for a in index.sort_key)
+            if index is not None
+            else ()
+        )
+        if key_name not in sort_keys:
+            continue
+        ordered = any(n.lstrip("+-") == attribute for n in expects.order_by)
+        ranged = any(
+            p.attribute == attribute and p.operator not in ("=", "in")
+            for p in expects.where
+        )
+        if ordered or ranged or not pattern.scan_forward:
+            readers.append(pattern.name)
+    return readers
 
 
 def _key_length(

@@ -470,9 +470,11 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
                     "key / 500, so that each shard keeps half a partition's "
                     f"limit in reserve), and have readers query all {wanted}."
                 )
+            elif load.read / PARTITION_READ_LIMIT > load.write / PARTITION_WRITE_LIMIT:
+                fix = _read_hot_fix(load, utilization, spread)
             elif utilization < 1:
                 fix = (
-                    f"Fine up to about {1 / max(utilization, 1e-9):,.0f} times "
+                    f"Fine up to about {_times(utilization)} times "
                     f"today's peak on {spread}; before traffic passes that, "
                     "write-shard the key (a suffix #0..#N-1, N = ceil(peak WCU "
                     "per key / 1,000)) or add a high-cardinality part such as "
@@ -499,6 +501,43 @@ def _low_cardinality_keys(evidence: Evidence, loads: Loads) -> Iterator[Finding]
                     "rcu": load.read,
                 },
             )
+
+
+def _times(utilization: float) -> str:
+    """How many times today's peak a key takes before its partition's
+    limit: 1.4, 3, 25."""
+    times = 1 / max(utilization, 1e-9)
+    return f"{times:,.1f}" if times < 10 else f"{times:,.0f}"
+
+
+def _read_hot_fix(load: KeyLoad, utilization: float, spread: str) -> str:
+    """What cools a key that reads make hot: writes spread over shards
+    would leave every read of the logical key querying them all."""
+    copies = math.ceil(load.read / PARTITION_READ_LIMIT)
+    spread_item = (
+        f"keep {copies} copies of it under suffixed keys (#0..#{copies - 1}: "
+        "ceil(peak RCU / 3,000)) and read one at random"
+        if utilization >= 1
+        else "keep copies of it under suffixed keys (#0..#N-1, N = ceil(peak "
+        "RCU / 3,000)) and read one at random"
+    )
+    cure = (
+        "cache its reads (DAX, or an application cache in front of the "
+        f"table), or spread the item: {spread_item}, or serve the reads from "
+        "a read replica of the item (a GSI or another item kept in step); "
+        "each copy is one more write. Write-sharding does not help: a read "
+        "of the logical key would then query every shard."
+    )
+    hot = (
+        f"Reads make it hot ({units(load.read)} RCU/s against "
+        f"{units(load.write)} WCU/s at peak)"
+    )
+    if utilization < 1:
+        return (
+            f"{hot}. Fine up to about {_times(utilization)} times today's peak "
+            f"reads on {spread}; before they pass that, {cure}"
+        )
+    return f"{hot}: {cure}"
 
 
 def _item_collections(evidence: Evidence) -> Iterator[Finding]:

@@ -4,6 +4,7 @@ transactions past DynamoDB's limits, sort keys that cannot serve a range."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from modeler.design.findings import Finding, finding
 from modeler.design.parameters import placeholders
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
+from modeler.review.checks.causes import broken_cause
 from modeler.review.checks.common import (
     action_count,
     pattern_location,
@@ -20,6 +22,7 @@ from modeler.review.checks.common import (
 )
 from modeler.review.evidence import Evidence
 from modeler.review.fetch_back import fetch_back
+from modeler.simulation import PatternRun
 
 FILTER_RATIO_WARNING = 10  # the simulator fails a read that reads 10x more
 FILTER_RATIO_ADVICE = 3
@@ -30,6 +33,12 @@ COSTLY_FETCH_RATIO = 10
 MAX_TRANSACTION_ITEMS = 100
 MAX_TRANSACTION_BYTES = 4 * 1024 * 1024
 _RANGE_OPERATORS = ("<", "<=", ">", ">=", "between", "begins_with")
+# A run's error that DynamoDB gave ("ValidationException: ..."), as opposed
+# to the simulator's own.
+_DYNAMODB_ERROR = re.compile(r"\A[A-Za-z]+(?:Exception|Error): ")
+# The simulator's error for a key condition that no promised item's key
+# meets (`Simulation._nothing_fits`).
+_KEY_MATCHES_NOTHING = "the key condition "
 
 
 def check_patterns(evidence: Evidence) -> Iterator[Finding]:
@@ -81,15 +90,7 @@ def _broken_promise(evidence: Evidence, position: int) -> Finding:
     drawn = ", ".join(f"{k}={v}" for k, v in run.parameters.items())
     shown = f" with {drawn}" if drawn else ""
     if run.error:
-        return finding(
-            "pattern-fails",
-            "error",
-            f"{pattern.name} cannot run",
-            pattern_location(design, position),
-            why=f"DynamoDB refuses its request{shown}: {run.error}.",
-            fix="Correct the pattern's keys, index or expressions so that the "
-            "request is valid; the Simulation section shows the request.",
-        )
+        return _failed_run(design, position, run, shown)
     verdict = run.verdict
     if not verdict.broken and run.failed_draw is not None:
         # The first run kept the promise; a further draw did not.
@@ -100,18 +101,68 @@ def _broken_promise(evidence: Evidence, position: int) -> Finding:
     lines = [f"{reason}{shown}" for reason in verdict.broken]
     lines += [f"missing: {_named(key)}" for key in verdict.missing]
     lines += [f"not promised: {_named(key)}" for key in verdict.extra]
+    consequence = (
+        "Run against the sample data, the pattern's request returns other "
+        "items than the ones its expectation describes, so the application "
+        "would show wrong results."
+    )
+    cause = broken_cause(evidence, position, run)
     return finding(
         "pattern-fails",
         "error",
         f"{pattern.name} does not return what it promises",
         pattern_location(design, position),
-        why="Run against the sample data, the pattern's request returns other "
-        "items than the ones its expectation describes, so the application "
-        "would show wrong results.",
+        why=consequence if cause is None else f"{cause.cause} {consequence}",
         evidence=lines,
         fix="Make the key condition (or the key templates it reads) select "
         "exactly the promised items, or correct the expectation if it is the "
-        "promise that is wrong.",
+        "promise that is wrong."
+        if cause is None
+        else cause.fix,
+    )
+
+
+def _failed_run(
+    design: d.Design, position: int, run: PatternRun, shown: str
+) -> Finding:
+    """A run that returned nothing to judge: DynamoDB refused the request
+    (its error code says so), no item of the sample data is under the key
+    condition (DynamoDB runs such a request: it returns other items, or
+    none), or the simulator could not build the request."""
+    pattern = design.access_patterns[position]
+    location = pattern_location(design, position)
+    if _DYNAMODB_ERROR.match(run.error):
+        return finding(
+            "pattern-fails",
+            "error",
+            f"{pattern.name} cannot run",
+            location,
+            why=f"DynamoDB refuses its request{shown}: {run.error}.",
+            fix="Correct the pattern's keys, index or expressions so that the "
+            "request is valid; the Simulation section shows the request.",
+        )
+    if run.error.startswith(_KEY_MATCHES_NOTHING):
+        return finding(
+            "pattern-fails",
+            "error",
+            f"{pattern.name} reads none of the items it promises",
+            location,
+            why=f"Its key condition selects none of the promised items: "
+            f"{run.error}. DynamoDB runs such a request and returns other items "
+            "(or none), so the application would show wrong results.",
+            fix="Write the key condition as the promised items' keys are "
+            "written (the same literal prefix and parts), or correct the "
+            "entity's key template.",
+        )
+    return finding(
+        "pattern-fails",
+        "error",
+        f"{pattern.name} was not simulated",
+        location,
+        why=f"The simulator could not make the pattern's request{shown}: {run.error}.",
+        fix="Give the pattern's parameters example values, or sample data "
+        "that its request can read; the Simulation section shows what is "
+        "missing.",
     )
 
 
