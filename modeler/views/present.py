@@ -130,7 +130,7 @@ def _current(access: ProjectAccess, design: d.Design) -> Deck:
     )
 
 
-def _review_deck(request: HttpRequest, project_id: int, pk: int):  # noqa: ANN202
+def _review_deck(request: HttpRequest, project_id: int, pk: int):
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
     session = (
         ReviewSession.objects.filter(project=access.project, pk=pk)
