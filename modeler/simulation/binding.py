@@ -230,7 +230,7 @@ def looked_up(pattern: d.AccessPattern) -> bool:
 
 def has_ranges(pattern: d.AccessPattern) -> bool:
     expects = pattern.expects
-    return bool(expects) and any(
+    return expects is not None and any(
         p.operator in ("between", "<", "<=", ">", ">=") for p in expects.where
     )
 
@@ -240,13 +240,16 @@ def time_range_predicates(
 ) -> list[d.Predicate]:
     """The pattern's `between` expectations whose two ends are each one
     parameter, on an attribute of ISO-8601 dates or times."""
-    found = []
-    for predicate in pattern.expects.where if pattern.expects else ():
+    found: list[d.Predicate] = []
+    expects = pattern.expects
+    if expects is None:
+        return found
+    for predicate in expects.where:
         if predicate.operator != "between" or not all(
             single_placeholder(v) for v in predicate.values
         ):
             continue
-        entity = pattern.expects.entities[0]
+        entity = expects.entities[0]
         for position in sample.lookups.by_entity.get(entity, [])[:20]:
             value = sample.items[position].get(predicate.attribute)
             if value is not None:
@@ -303,8 +306,9 @@ def bind_day_change(
             continue
         next_day = dt.date.fromisoformat(value[:10]) + dt.timedelta(days=1)
         low, high = (single_placeholder(v) for v in predicate.values)
-        params[low] = value
-        params[high] = next_day.isoformat() + value[10:]
+        # Each end is one parameter: time_range_predicates chose them so.
+        params[low] = value  # type: ignore[index]
+        params[high] = next_day.isoformat() + value[10:]  # type: ignore[index]
 
 
 def single_placeholder(template: str) -> str | None:

@@ -79,7 +79,7 @@ def drawn(positions: list[int], rng: random.Random) -> Iterator[int]:
     if n <= SHUFFLED:
         yield from shuffled(positions, rng)
         return
-    randbelow = rng._randbelow
+    randbelow = rng._randbelow  # type: ignore[attr-defined]  # as sample draws
     # As `sample` decides: a pool of the positions, or a set of the chosen
     # indexes when the pool would be the larger.
     setsize = 21 + 4 ** math.ceil(math.log(SHUFFLED * 3, 4))

@@ -344,6 +344,7 @@ class Simulation(Sample):
                     else entity_key(self.design, action.entity, item)
                 )
                 entries.append(item_to_wire(key))
+        request: dict[str, Any]
         if pattern.operation == "BatchGetItem":
             request = {
                 "RequestItems": {table: {"Keys": entries}},
@@ -443,7 +444,10 @@ class Simulation(Sample):
                     "ConditionCheck": "ConditionCheck",
                 }
                 items.append({element[kind]: {"TableName": table, **request}})
-            batch = {"TransactItems": items, "ReturnConsumedCapacity": "INDEXES"}
+            batch: dict[str, Any] = {
+                "TransactItems": items,
+                "ReturnConsumedCapacity": "INDEXES",
+            }
             response = self.client.transact_write_items(**batch)
         else:
             writes = []

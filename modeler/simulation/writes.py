@@ -33,8 +33,8 @@ def choose(
     for which `prefer(item)` is true first."""
     positions = sample.positions(entity)
     positions = shuffled(positions, rng)
-    chosen = []
-    others = []
+    chosen: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
     for position in positions:
         item = sample.items[position]
         if condition and not _holds(condition, {**item, **(params or {})}, item):
@@ -165,7 +165,7 @@ def literal_changes(action: d.Action) -> dict[str, Any]:
     }
 
 
-def _holds(condition: str, params: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
+def _holds(condition: str, params: Mapping[str, Any], item: dict[str, Any]) -> bool:
     """Whether a designer's condition holds for a sample item."""
     builder = ExpressionBuilder.new(params)
     expression = builder.text(condition)
