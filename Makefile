@@ -51,6 +51,7 @@ test: venv $(CDK_TOOLS)
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: venv
 	$(BIN)/ruff check --select I --fix .

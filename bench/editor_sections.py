@@ -61,7 +61,7 @@ def timed(action: Callable[[], object]) -> tuple[float, float, float, int]:
     action()  # templates compiled, as on a running server
     queries = []
 
-    def count(execute, sql, params, many, context):  # noqa: ANN001
+    def count(execute, sql, params, many, context):
         queries.append(sql)
         return execute(sql, params, many, context)
 

@@ -116,7 +116,7 @@ def tree_cpu(root: int) -> float:
     return total
 
 
-def run(argv: list[str], env: dict[str, str], **kwargs) -> str:  # noqa: ANN003
+def run(argv: list[str], env: dict[str, str], **kwargs) -> str:
     done = subprocess.run(  # noqa: S603 (our own commands)
         argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, **kwargs
     )
@@ -649,7 +649,7 @@ def measure(
     return stats, wall, sum(tree_cpu(root) for root in server.roots) - cpu_before
 
 
-def with_threads(people: list[User], method, at_once: int = 0) -> None:  # noqa: ANN001
+def with_threads(people: list[User], method, at_once: int = 0) -> None:
     """`method` of every user, each in a thread, at most `at_once` at a
     time (0: all at once)."""
     slots = threading.Semaphore(at_once or len(people))
@@ -659,7 +659,7 @@ def with_threads(people: list[User], method, at_once: int = 0) -> None:  # noqa:
         with slots:
             try:
                 method(person)
-            except Exception as exc:  # noqa: BLE001 (reported below)
+            except Exception as exc:  # reported below
                 failures.append(f"{type(exc).__name__}: {exc}")
 
     # Daemons: on Ctrl-C the servers are stopped and the bench ends at once.

@@ -116,7 +116,7 @@ REGION = "us-east-1"
 @pytest.fixture(scope="module")
 def moto_url() -> Any:
     """moto's server on a free port, for one test module."""
-    from moto.server import ThreadedMotoServer  # noqa: PLC0415 (slow to import)
+    from moto.server import ThreadedMotoServer  # slow to import
 
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()

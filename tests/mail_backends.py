@@ -17,7 +17,7 @@ class UnreachableBackend(BaseEmailBackend):
     def open(self) -> bool:
         raise ConnectionRefusedError(111, "Connection refused")
 
-    def send_messages(self, email_messages) -> int:  # noqa: ANN001
+    def send_messages(self, email_messages) -> int:
         self.open()
         return 0
 
@@ -27,7 +27,7 @@ class BouncingBackend(OutboxBackend):
     refuses addresses at bounce.example, as an SMTP server refuses an
     unknown recipient."""
 
-    def send_messages(self, email_messages) -> int:  # noqa: ANN001
+    def send_messages(self, email_messages) -> int:
         for message in email_messages:
             refused = [a for a in message.recipients() if a.endswith(BOUNCING_DOMAIN)]
             if refused:

@@ -34,7 +34,7 @@ def stubbed_path(tmp_path: Path) -> dict[str, str]:
 
 
 def _run(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(  # noqa: S603 (our script, our arguments)
+    return subprocess.run(  # our script, our arguments
         [shutil.which("bash") or "bash", str(SCRIPT), *args],
         capture_output=True,
         text=True,

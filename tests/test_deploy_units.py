@@ -79,7 +79,7 @@ def test_systemd_accepts_the_units(tmp_path):
         text = text.replace("/etc/workbench/workbench.env", str(settings_file))
         (tmp_path / name).write_text(text, encoding="utf-8")
 
-    checked = subprocess.run(  # noqa: S603 (a fixed program and our files)
+    checked = subprocess.run(  # a fixed program and our files
         [
             analyze,
             "verify",

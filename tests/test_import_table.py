@@ -182,7 +182,7 @@ def not_dynamodb() -> Iterator[str]:
     proxy at a wrong URL does."""
 
     class NotFound(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (the handler's name)
+        def do_POST(self) -> None:  # the handler's name
             self.send_error(404)
 
         def log_message(self, *args: object) -> None:

@@ -30,7 +30,7 @@ def hold_every_slot(slots: processes.Slots) -> subprocess.Popen:
             print("held", flush=True)
             time.sleep(60)
     """)
-    holder = subprocess.Popen(  # noqa: S603 (our interpreter, our code)
+    holder = subprocess.Popen(  # our interpreter, our code
         [sys.executable, "-c", code],
         stdout=subprocess.PIPE,
         text=True,

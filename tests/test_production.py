@@ -81,7 +81,7 @@ def server(tmp_path_factory):
     *steps, serve = commands[1:]
     for step in steps:
         argv = _local(shlex.split(step))
-        done = subprocess.run(  # noqa: S603 (the README's own commands)
+        done = subprocess.run(  # the README's own commands
             argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
         )
         assert done.returncode == 0, (step, done.stdout, done.stderr)
@@ -92,7 +92,7 @@ def server(tmp_path_factory):
     assert argv[-4:-2] == ["--bind", f"127.0.0.1:{port}"]
     output = folder / "gunicorn.log"
     with output.open("wb") as log:
-        process = subprocess.Popen(  # noqa: S603 (the README's own command)
+        process = subprocess.Popen(  # the README's own command
             argv,
             cwd=ROOT,
             env=env,

@@ -678,7 +678,7 @@ class FakeClient:
         self.times = times
         self.calls: list[list[dict[str, Any]]] = []
 
-    def batch_write_item(self, *, RequestItems):  # noqa: N803 (boto3's name)
+    def batch_write_item(self, *, RequestItems):  # boto3's name
         (requests,) = RequestItems.values()
         self.calls.append(requests)
         if self.times and self.unprocessed:

@@ -29,6 +29,8 @@ from modeler.history import elements
 from modeler.history.merge import revert
 
 T = TypeVar("T")
+# The elements that carry a uid (see model.py).
+Element = TypeVar("Element", d.Index, d.Entity, d.Attribute, d.AccessPattern)
 
 
 class EditError(ValueError):
@@ -76,16 +78,16 @@ def _moved(items: Sequence[T], position: int, offset: int) -> tuple[T, ...]:
     return tuple(out)
 
 
-def _identity_kept(new: T, old: T | None) -> T:
+def _identity_kept(new: Element, old: Element | None) -> Element:
     """`new`, which replaces `old` (built from a form, it has no uid of its
     own, or `old`'s), as the same element: with `old`'s uid, and drawing
     the sample data `old` drew whatever its name now."""
-    if old is None or new.uid not in ("", old.uid):  # type: ignore[attr-defined]
+    if old is None or new.uid not in ("", old.uid):
         return new
-    kept = dataclasses.replace(new, uid=old.uid)  # type: ignore[attr-defined]
-    if isinstance(kept, (d.Entity, d.Attribute, d.AccessPattern)):
-        kept = d.renamed_from(kept, old)  # type: ignore[arg-type]
-    return kept  # type: ignore[return-value]
+    kept = dataclasses.replace(new, uid=old.uid)
+    if isinstance(kept, d.Index) or isinstance(old, d.Index):
+        return kept
+    return d.renamed_from(kept, old)
 
 
 # --- Table and indexes ----------------------------------------------------------

@@ -204,7 +204,7 @@ class Capacity:
         units = self.read if dimension == "read" else self.write
         if self.auto_scaling is None:
             return ScalingRange(units, default_max_capacity(units))
-        return getattr(self.auto_scaling, dimension)  # type: ignore[no-any-return]
+        return getattr(self.auto_scaling, dimension)
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ def check_sample_bytes(
     limits = limits or current()
     try:
         planned = planned_bytes(design, seed=seed, items=items)
-    except Exception:  # noqa: BLE001
+    except Exception:
         # Malformed counts, parents or generators cannot be planned; the
         # design check reports them.
         return []
@@ -167,7 +167,7 @@ def _check_sample_size(design: d.Design, limits: DesignLimits) -> Iterator[Findi
             return
     try:
         total, last = planned_items(design, stop_after=most)
-    except Exception:  # noqa: BLE001
+    except Exception:
         # Malformed counts, parents or generators cannot be planned; the
         # design check reports them.
         return

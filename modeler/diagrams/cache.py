@@ -37,7 +37,7 @@ def cached(key: Hashable, build: Callable[[], T]) -> T:
         entry = _entries.get(key)
         if entry is not None:
             _entries.move_to_end(key)
-            return entry[0]  # type: ignore[return-value]
+            return entry[0]  # type: ignore[return-value]  # what build() of key gave
     # Built outside the guard: other diagrams need not wait for this one.
     value = build()
     size = _size(value)
@@ -49,7 +49,8 @@ def cached(key: Hashable, build: Callable[[], T]) -> T:
         while _entries and (len(_entries) > MAX_ENTRIES or _total > MAX_BYTES):
             _, (_, dropped) = _entries.popitem(last=False)
             _total -= dropped
-        return _entries[key][0] if key in _entries else value  # type: ignore[return-value]
+        kept = _entries[key][0] if key in _entries else value
+        return kept  # type: ignore[return-value]  # what build() of key gave
 
 
 def clear() -> None:

@@ -23,8 +23,6 @@ from modeler.engine.table import Table as EngineTable
 from modeler.engine.types import Item, item_from_wire, number_text, to_json_wire
 from modeler.simulation import Simulation
 
-_UNKNOWN = object()
-
 
 class UnknownIndexError(LookupError):
     """The table has no index of that name."""
@@ -191,7 +189,7 @@ class Collections:
         }
         self._own_items = [
             simulation.items[i]
-            for i in sorted(own_positions - {None})  # type: ignore[operator]
+            for i in sorted(p for p in own_positions if p is not None)
         ]
 
     def info(self, index: str) -> IndexInfo:
@@ -207,11 +205,10 @@ class Collections:
         return engine_index.store, engine_index
 
     def _entity_of(self, item: Item) -> str | None:
-        entity = self._entities.get(id(item), _UNKNOWN)
-        if entity is _UNKNOWN:
-            position = self._position.get(tuple(item.get(n) for n in self._key_names))
-            entity = self._item_entities[position] if position is not None else None
-        return entity  # type: ignore[return-value]
+        if id(item) in self._entities:
+            return self._entities[id(item)]
+        position = self._position.get(tuple(item.get(n) for n in self._key_names))
+        return self._item_entities[position] if position is not None else None
 
     def _selected(
         self,

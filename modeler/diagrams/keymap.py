@@ -137,7 +137,8 @@ def key_map(design: d.Design) -> KeyMap:
     rows = []
     for position, entity in enumerate(design.entities):
         cells: list[KeyCell] = []
-        member_of, absent_from = [], []
+        member_of: list[str] = []
+        absent_from: list[str] = []
         for group, columns in groups:
             present = entity_in_index(entity, columns)
             if group.kind != "table":

@@ -92,7 +92,7 @@ def example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
 def _example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
     try:
         compiler = Compiler(design, entity, EXAMPLE_SEED, Populations())
-    except Exception:  # noqa: BLE001 - a design mid-edit (a broken template)
+    except Exception:  # a design mid-edit (a broken template)
         compiler = None
     context = Context()
     out: dict[str, str] = {}
@@ -101,7 +101,7 @@ def _example_values(design: d.Design, entity: d.Entity) -> dict[str, str]:
             if compiler is None:
                 raise ValueError("no generators")
             value = compiler.attribute(attr)(random.Random(EXAMPLE_SEED), context)  # noqa: S311
-        except Exception:  # noqa: BLE001 - any generator failure means "no example"
+        except Exception:  # any generator failure means "no example"
             value = None
         if value is None or isinstance(value, type(Ellipsis)):
             text = _FALLBACK.get(attr.type, "")
@@ -126,7 +126,7 @@ def sample_values(
     try:
         compiler = Compiler(design, entity, EXAMPLE_SEED, Populations())
         make = compiler.attribute(attr)
-    except Exception as exc:  # noqa: BLE001 - a design mid-edit
+    except Exception as exc:  # a design mid-edit
         raise ValueError(str(exc)) from None
     # The item's own values that the generator may read (a template's
     # placeholders, an expiry's time), each made as the item would make it.
@@ -137,7 +137,7 @@ def sample_values(
             continue
         try:
             sources.append((other.name, compiler.attribute(other)))
-        except Exception:  # noqa: BLE001,S112 - a sibling mid-edit: left out
+        except Exception:  # noqa: S112 - a sibling mid-edit: left out
             continue
     values = []
     for n in range(count):
@@ -146,11 +146,11 @@ def sample_values(
         for name, draw in sources:
             try:
                 context.item[name] = draw(rng, context)
-            except Exception:  # noqa: BLE001,S112 - needs a parent: left out
+            except Exception:  # noqa: S112 - needs a parent: left out
                 continue
         try:
             value = make(rng, context)
-        except Exception as exc:  # noqa: BLE001 - the generator's own failure
+        except Exception as exc:  # the generator's own failure
             raise ValueError(
                 str(exc)
                 or f"{type(exc).__name__}: it needs the values of the item "
@@ -180,7 +180,7 @@ def typed_example(text: str, type_name: str) -> Any:
     if type_name == "N":
         try:
             return number(text)
-        except Exception:  # noqa: BLE001 - the engine's own ValidationException
+        except Exception:  # the engine's own ValidationException
             raise ValueError(f"expected a number, found '{text}'") from None
     if type_name == "B":
         try:

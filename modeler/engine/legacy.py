@@ -149,8 +149,8 @@ class _Rewrite:
     """Collects the placeholders of one rewritten request."""
 
     def __init__(self) -> None:
-        self.ExpressionAttributeNames: dict[str, str] = {}  # noqa: N815 - the parameter
-        self.ExpressionAttributeValues: dict[str, Any] = {}  # noqa: N815
+        self.ExpressionAttributeNames: dict[str, str] = {}  # boto3's parameter names
+        self.ExpressionAttributeValues: dict[str, Any] = {}
 
     def name(self, attribute: Any, parameter: str) -> str:
         if not isinstance(attribute, str) or not attribute:

@@ -56,7 +56,7 @@ class _Compiler:
             self.checks[name] = self._compile(shape)
         return self.checks[name]
 
-    def _compile(self, shape: Shape) -> Check:  # noqa: C901, PLR0911 - one case a type
+    def _compile(self, shape: Shape) -> Check:  # one case a type
         kind = shape.type_name
         if is_json_value_header(shape) or (
             kind == "structure" and (shape.is_document_type or shape.is_tagged_union)

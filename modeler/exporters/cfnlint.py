@@ -62,7 +62,7 @@ def cfn_lint_version() -> str:
         from importlib.metadata import version
 
         return version("cfn-lint")
-    except Exception:  # noqa: BLE001 (not installed: no version to show)
+    except Exception:  # not installed: no version to show
         return ""
 
 

@@ -55,7 +55,8 @@ def _encode(value: Any) -> Any:
 
 def _encode_dataclass(value: Any) -> Document:
     out: Document = {}
-    for name, default in _defaults(type(value)):
+    cls: type = type(value)
+    for name, default in _defaults(cls):
         item = getattr(value, name)
         if default is not _MISSING and item == default:
             continue
@@ -87,7 +88,7 @@ Decoder = Callable[[Any], Any]
 @functools.cache
 def _decoder(hint: Any) -> Decoder:
     """A function turning the JSON of a value of type `hint` into the value."""
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _dataclass_decoder(hint)
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)

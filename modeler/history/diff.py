@@ -53,6 +53,7 @@ def design_diff(before: d.Design, after: d.Design) -> DesignDiff:
     changes = []
     for element_id in changed(before, after):
         was, now = old.get(element_id), new.get(element_id)
+        fields: tuple[str, ...]
         if was is None:
             change, fields = "added", ()
         elif now is None:
@@ -62,7 +63,7 @@ def design_diff(before: d.Design, after: d.Design) -> DesignDiff:
         shown = now or was
         changes.append(
             ElementChange(
-                label=shown.label,
+                label=shown.label,  # type: ignore[union-attr]  # was or now is there
                 change=change,
                 fields=fields,
                 before=dump_element(was.kind, was.value) if was else "",

@@ -185,9 +185,9 @@ def _merged(config: dict[str, Any], kind: str) -> dict[str, Any]:
 
 
 def _parse(text: str, budget: Budget) -> dict[str, Any] | TablesImport:
-    from hcl2.parser import parser  # noqa: PLC0415 (loaded only for Terraform)
-    from hcl2.transformer import DictTransformer  # noqa: PLC0415
-    from lark.exceptions import LarkError, UnexpectedInput  # noqa: PLC0415
+    from hcl2.parser import parser  # loaded only for Terraform
+    from hcl2.transformer import DictTransformer
+    from lark.exceptions import LarkError, UnexpectedInput
 
     try:
         # hcl2.loads, a token at a time: parsing takes some 16 s of CPU a

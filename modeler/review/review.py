@@ -147,7 +147,7 @@ def run_patterns(
     for pattern in simulation.design.access_patterns if patterns is None else patterns:
         try:
             runs.append(simulation.draw(simulation.run(pattern)))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             # A simulator failure on one pattern leaves that pattern without
             # evidence; the review of the rest goes on.
             runs.append(

@@ -109,7 +109,7 @@ def _problem(provider: str, arguments: tuple[tuple[str, Any], ...]) -> str:
         value = method(
             **{k: list(v) if isinstance(v, tuple) else v for k, v in given.items()}
         )
-    except Exception as exc:  # noqa: BLE001 (any provider error is the design's)
+    except Exception as exc:  # any provider error is the design's
         return f"{provider} fails with these arguments: {type(exc).__name__}: {exc}"
     if not _plain(value):
         return f"{provider} makes a {type(value).__name__}, not a text, number or date"

@@ -13,19 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from modeler.simulation.expectations import Verdict
-    from modeler.simulation.simulate import (
-        Call,
-        Capacity,
-        Draw,
-        PatternRun,
-        Simulation,
-    )
+    from modeler.simulation.runs import Call, Capacity, Draw, PatternRun
+    from modeler.simulation.simulate import Simulation
 
 _MODULES = {
-    "Call": "simulate",
-    "Capacity": "simulate",
-    "Draw": "simulate",
-    "PatternRun": "simulate",
+    "Call": "runs",
+    "Capacity": "runs",
+    "Draw": "runs",
+    "PatternRun": "runs",
     "Simulation": "simulate",
     "Verdict": "expectations",
 }

@@ -153,7 +153,7 @@ class Lookups:
             return []
         if positions is None:
             return []
-        return [positions] if type(positions) is int else positions
+        return [positions] if isinstance(positions, int) else positions
 
     def _index(
         self, attribute: str, scope: tuple[str, ...]
@@ -179,7 +179,7 @@ class Lookups:
                 continue
             if first == position:
                 continue  # the first item with this value
-            if type(first) is int:
+            if isinstance(first, int):
                 index[found] = array("q", (first, position))
             else:
                 first.append(position)
@@ -253,6 +253,7 @@ def expected_items(
             and all(predicate_holds(p, item, params) for p in expects.where)
         ]
     else:
+        positions: Sequence[int] | None
         if lookups is not None:
             positions = lookups.candidates(expects, rendered)
             if positions is None:
@@ -269,10 +270,11 @@ def expected_items(
     for name in reversed(expects.order_by):
         descending = name.startswith("-")
         attribute = name.lstrip("-+")
-        matches.sort(
-            key=lambda i, a=attribute: _sort_key(items[i].get(a)),
-            reverse=descending,
-        )
+
+        def by_attribute(i: int, a: str = attribute) -> Any:
+            return _sort_key(items[i].get(a))
+
+        matches.sort(key=by_attribute, reverse=descending)
     return matches
 
 

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from modeler.engine.types import from_wire, item_from_wire
 
 if TYPE_CHECKING:
-    from modeler.simulation.simulate import PatternRun, Simulation
+    from modeler.simulation.runs import PatternRun
+    from modeler.simulation.simulate import Simulation
 
 # Pages one explanation may read (each a 1 MB page of the engine).
 MAX_PAGES = 50

@@ -11,45 +11,50 @@ the order of patterns does not matter.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import itertools
-import math
 import random
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from modeler.design import model as d
-from modeler.design.parameters import pattern_parameters, placeholders
+from modeler.design.parameters import pattern_parameters
 from modeler.engine.client import Client
-from modeler.engine.expressions import parse_condition
-from modeler.engine.types import item_from_wire, item_to_wire, number, number_text
-from modeler.keys import parse_template
+from modeler.engine.types import item_from_wire, item_to_wire, number_text
 from modeler.sampledata import Dataset, generate, with_own_items
-from modeler.simulation.expectations import (
-    Lookups,
-    Verdict,
-    expected_items,
-    judge_read,
+from modeler.simulation.binding import (
+    bind_boundaries,
+    bind_day_change,
+    bind_from,
+    bind_ranges,
+    bind_read,
+    has_ranges,
+    looked_up,
+    time_range_predicates,
+    unmatched,
 )
+from modeler.simulation.expectations import Verdict, expected_items, judge_read
 from modeler.simulation.requests import (
-    ExpressionBuilder,
     RequestError,
-    cli_command,
     create_table_request,
     entity_key,
     key_of,
     read_request,
     write_action_request,
 )
+from modeler.simulation.runs import Call, Draw, PatternRun
+from modeler.simulation.sample import Sample, drawn
+from modeler.simulation.writes import (
+    action_count,
+    choose,
+    literal_changes,
+    write_plan,
+)
 
 MAX_PAGES = 1000
-CANDIDATES_TRIED = 25
 # Pattern runs a simulation keeps (the patterns of a few versions of a design).
 KEPT_RUNS = 256
 # Parameter draws per read pattern after the first run. Where the expected
@@ -57,9 +62,6 @@ KEPT_RUNS = 256
 # pass over the items: on large data sets fewer, DRAW_BUDGET items in all.
 DRAWS = 20
 DRAW_BUDGET = 400_000
-# How many items of the entity are looked at to explain why none fits.
-DIAGNOSED_ITEMS = 20_000
-DEFAULT_ACTION_COUNT = 3
 # Items loaded between two calls of the progress callback.
 LOAD_PROGRESS_EVERY = 5_000
 # Why a pattern stated by what it needs is not run.
@@ -68,97 +70,7 @@ NO_KEY_YET = (
 )
 
 
-@dataclass(frozen=True)
-class Call:
-    """One request sent: its operation, boto3 parameters and CLI form."""
-
-    operation: str
-    request: dict[str, Any]
-
-    @property
-    def cli(self) -> str:
-        return cli_command(self.operation, self.request)
-
-
-@dataclass
-class Capacity:
-    read: float = 0.0
-    write: float = 0.0
-    by_index: dict[str, float] = field(default_factory=dict)
-
-    def add(self, consumed: Mapping[str, Any] | list | None, *, write: bool) -> None:
-        for entry in consumed if isinstance(consumed, list) else [consumed]:
-            if not entry:
-                continue
-            units = float(entry.get("CapacityUnits", 0))
-            if write:
-                self.write += units
-            else:
-                self.read += units
-            table = entry.get("Table", {}).get("CapacityUnits")
-            if table:
-                self.by_index["table"] = self.by_index.get("table", 0) + table
-            for group in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
-                for name, spent in entry.get(group, {}).items():
-                    self.by_index[name] = self.by_index.get(name, 0) + float(
-                        spent.get("CapacityUnits", 0)
-                    )
-
-
-@dataclass
-class PatternRun:
-    """What one access pattern did against the sample data."""
-
-    pattern: d.AccessPattern
-    parameters: dict[str, Any] = field(default_factory=dict)
-    calls: list[Call] = field(default_factory=list)
-    items: list[dict[str, Any]] = field(default_factory=list)
-    item_entities: list[str | None] = field(default_factory=list)
-    count: int = 0
-    scanned_count: int = 0
-    pages: int = 0
-    last_evaluated_key: dict[str, Any] | None = None
-    capacity: Capacity = field(default_factory=Capacity)
-    verdict: Verdict = field(default_factory=lambda: Verdict(True))
-    error: str = ""
-    # Further parameter draws tried (`Simulation.draw`), and the first that
-    # returned other items than promised.
-    draws: int = 0
-    failed_draw: Draw | None = None
-    drawn: bool = False
-    # The read units of each typical draw (an item's own values, so each
-    # partition as often as it holds items). The run itself reads the
-    # largest result its parameter search found, the one that shows the
-    # most; what a request costs on average is the draws' mean.
-    draw_units: list[float] = field(default_factory=list)
-    # For an update: the change it was costed on ("status: OPEN -> SHIPPED").
-    transition: str = ""
-
-    @property
-    def passed(self) -> bool:
-        return self.verdict.passed and not self.error and self.failed_draw is None
-
-
-@dataclass(frozen=True)
-class Draw:
-    """One set of parameters a read pattern was tried with: `typical` (an
-    item's own values), `boundary` (both ends of a range on one item's
-    value, so an inclusive end is tested), `day-change` (a time range from
-    an item's time to the same time the next day) or `empty` (values no
-    item has)."""
-
-    kind: str
-    parameters: dict[str, Any]
-    verdict: Verdict
-
-    @property
-    def listed(self) -> list[tuple[str, Any]]:
-        """The parameters as (name, value) pairs, for templates, which would
-        read `.items` of a dict with a parameter named "items" as it."""
-        return list(self.parameters.items())
-
-
-class Simulation:
+class Simulation(Sample):
     """A design's table in the engine, loaded with its sample data."""
 
     def __init__(
@@ -177,9 +89,7 @@ class Simulation:
         `progress(phase, done, total)` is called every few thousand items
         while they are made ("generating") and loaded ("loading"); it may
         raise to stop the build."""
-        self.design = design
         self.seed = design.sample_data.seed if seed is None else seed
-        self.key_names = tuple(a.name for a in design.table.key_attributes)
         if dataset is None:
             dataset = generate(
                 design,
@@ -191,12 +101,7 @@ class Simulation:
                 if progress is None
                 else lambda made, total: progress("generating", made, total),
             )
-        dataset = with_own_items(design, dataset)
-        self.items, self.entities = dataset.items, dataset.entities
-        self.position = dict(
-            zip(map(self.key_of, self.items), range(len(self.items)), strict=True)
-        )
-        self.lookups = Lookups(self.items, self.entities)
+        super().__init__(design, with_own_items(design, dataset))
         # Runs are deterministic (seeded by the pattern): each is kept, so a
         # page asking again, or the review after it, reads it back.
         self._runs: OrderedDict[d.AccessPattern, PatternRun] = OrderedDict()
@@ -215,13 +120,6 @@ class Simulation:
             self.items if progress is None else _reported(self.items, progress),
             self.item_sizes,
         )
-
-    def key_of(self, item: Mapping[str, Any]) -> tuple:
-        return tuple(map(item.get, self.key_names))
-
-    def entity_of(self, item: Mapping[str, Any]) -> str | None:
-        position = self.position.get(self.key_of(item))
-        return self.entities[position] if position is not None else None
 
     def run_all(self) -> list[PatternRun]:
         """Every pattern, each read tried with its further draws."""
@@ -273,213 +171,12 @@ class Simulation:
             result.verdict = Verdict(False, (result.error,))
         return result
 
-    # --- Parameters ---------------------------------------------------------
-
-    def _examples(self, pattern: d.AccessPattern) -> dict[str, Any]:
-        return {
-            p.name: number(p.example) if p.type == "N" else p.example
-            for p in pattern_parameters(self.design, pattern)
-            if p.example
-        }
-
-    def _positions(self, entity: str | None) -> list[int]:
-        """Positions of the entity's items (of every item for None), a list
-        of the caller's own to shuffle."""
-        if entity is None:
-            return list(range(len(self.items)))
-        return list(self.lookups.by_entity.get(entity, ()))
-
-    def _bind_from(
-        self,
-        pattern: d.AccessPattern,
-        item: Mapping[str, Any],
-        given: Mapping[str, Any],
-    ) -> dict[str, Any] | None:
-        """Parameter values that make the pattern read `item`, or None when
-        the item cannot be read with the values already given."""
-        out = dict(given)
-
-        def bind(name: str, value: Any) -> bool:
-            if name.startswith("__"):
-                return True
-            if name in out:
-                return str(out[name]) == str(value)
-            out[name] = value
-            return True
-
-        for clause in pattern.key:
-            if clause.operator not in ("=", "begins_with"):
-                continue
-            value = item.get(clause.attribute)
-            if value is None:
-                return None
-            source = clause.values[0]
-            if clause.operator == "begins_with":
-                source += "{__rest}"
-            template = parse_template(source)
-            if isinstance(value, str):
-                matched = template.match(value)
-            elif template.is_single_placeholder:
-                matched = {template.placeholders[0].attribute: value}
-            else:
-                matched = None
-            if matched is None or not all(bind(k, v) for k, v in matched.items()):
-                return None
-        expects = pattern.expects
-        for predicate in expects.where if expects else ():
-            names = [p for v in predicate.values for p in placeholders(v)]
-            if (
-                predicate.operator == "="
-                and len(names) == 1
-                and (predicate.values[0] == "{" + names[0] + "}")
-            ):
-                if predicate.attribute not in item:
-                    return None
-                if not bind(names[0], item[predicate.attribute]):
-                    return None
-        for param in pattern_parameters(self.design, pattern):
-            if param.name not in out and param.name in item:
-                out[param.name] = item[param.name]
-        return out
-
-    def _bind_ranges(self, pattern: d.AccessPattern, params: dict[str, Any]) -> None:
-        """Bounds of a `between` expectation the designer left open: the
-        middle half of the values the other predicates select."""
-        expects = pattern.expects
-        if expects is None:
-            return
-        for predicate in expects.where:
-            names = [p for v in predicate.values for p in placeholders(v)]
-            if predicate.operator != "between" or all(n in params for n in names):
-                continue
-            others = tuple(
-                p
-                for p in expects.where
-                if p is not predicate
-                and all(n in params for v in p.values for n in placeholders(v))
-            )
-            selection = expected_items(
-                d.Expectation(expects.entities, others),
-                params,
-                self.items,
-                self.entities,
-                self.lookups,
-            )
-            values = sorted(
-                self.items[i][predicate.attribute]
-                for i in selection
-                if predicate.attribute in self.items[i]
-            )
-            if not values:
-                return
-            low, high = values[len(values) // 4], values[(3 * len(values)) // 4]
-            for template, bound in zip(predicate.values, (low, high), strict=True):
-                for name in placeholders(template):
-                    params.setdefault(name, bound)
-
-    def _bind_read(self, pattern: d.AccessPattern, rng: random.Random) -> dict:
-        given = self._examples(pattern)
-        needed = [p.name for p in pattern_parameters(self.design, pattern)]
-        if all(n in given for n in needed):
-            return given
-        entity = pattern.expects.entities[0] if pattern.expects else None
-        positions = _drawn(self._positions(entity), rng)
-        best: tuple[int, dict[str, Any]] | None = None
-        # A candidate whose expectation has an `=` value is counted through
-        # a lookup; one without costs a pass over the data set, so on large
-        # data sets fewer of those are compared.
-        budget = (
-            CANDIDATES_TRIED
-            if self._looked_up(pattern)
-            else max(1, min(CANDIDATES_TRIED, 200_000 // max(len(self.items), 1)))
-        )
-        for position in positions:
-            params = self._bind_from(pattern, self.items[position], given)
-            if params is None:
-                continue
-            self._bind_ranges(pattern, params)
-            if not all(n in params for n in needed):
-                continue
-            size = (
-                len(
-                    expected_items(
-                        pattern.expects, params, self.items, self.entities, self.lookups
-                    )
-                )
-                if pattern.expects
-                else 0
-            )
-            if best is None or size > best[0]:
-                best = (size, params)
-            budget -= 1
-            if budget == 0:
-                break
-        if best is None:
-            missing = [n for n in needed if n not in given]
-            raise RequestError(self._nothing_fits(pattern, entity, missing))
-        return best[1]
-
-    def _nothing_fits(
-        self, pattern: d.AccessPattern, entity: str | None, missing: list[str]
-    ) -> str:
-        """Why no item of the sample data can be read by the pattern: the
-        key condition that no item's key matches, with what the items hold
-        instead, else the parameters to give."""
-        what = entity or "item"
-        positions = self._positions(entity)[:DIAGNOSED_ITEMS]
-        if not positions:
-            return f"the sample data has no {what} items for the pattern to read"
-        for clause in pattern.key:
-            if clause.operator not in ("=", "begins_with"):
-                continue
-            source = clause.values[0]
-            template = parse_template(
-                source + "{__rest}" if clause.operator == "begins_with" else source
-            )
-            found = [
-                self.items[p][clause.attribute]
-                for p in positions
-                if clause.attribute in self.items[p]
-            ]
-            if any(_key_matches(template, value) for value in found):
-                continue
-            condition = (
-                f"{clause.attribute} = '{source}'"
-                if clause.operator == "="
-                else f"begins_with({clause.attribute}, '{source}')"
-            )
-            owner = self.design.entity(entity) if entity else None
-            written = owner.keys.get(clause.attribute) if owner else None
-            if not found:
-                return (
-                    f"the key condition {condition} can match no {what} item: "
-                    f"{what} items have no {clause.attribute}"
-                    + (
-                        f" (they are not in {pattern.index})"
-                        if pattern.index != d.TABLE_INDEX
-                        else ""
-                    )
-                )
-            return (
-                f"the key condition {condition} matches no {what} item's key: "
-                + (
-                    f"{what} writes {clause.attribute} as '{written.template}', "
-                    if written
-                    else ""
-                )
-                + f"such as '{found[0]}'"
-            )
-        return (
-            f"no {what} in the sample data fits the pattern; give example "
-            f"values for: {', '.join(missing)}"
-        )
-
     # --- Reads --------------------------------------------------------------
 
     def _read(
         self, pattern: d.AccessPattern, rng: random.Random, result: PatternRun
     ) -> None:
-        self._read_with(pattern, self._bind_read(pattern, rng), result)
+        self._read_with(pattern, bind_read(self, pattern, rng), result)
 
     def _read_with(
         self, pattern: d.AccessPattern, params: dict[str, Any], result: PatternRun
@@ -564,18 +261,18 @@ class Simulation:
             or not result.passed
         ):
             return result
-        if not self._looked_up(pattern):
+        if not looked_up(pattern):
             count = max(1, min(count, DRAW_BUDGET // max(len(self.items), 1)))
         rng = random.Random(f"{self.seed}:{pattern.draw_name}:draws")
         needed = [p.name for p in pattern_parameters(self.design, pattern)]
         if not needed:
             return result  # nothing to vary: every draw is the same request
-        given = self._examples(pattern)
-        positions = _drawn(self._positions(pattern.expects.entities[0]), rng)
+        given = self.examples(pattern)
+        positions = drawn(self.positions(pattern.expects.entities[0]), rng)
         kinds = ["typical"]
-        if self._has_ranges(pattern):
+        if has_ranges(pattern):
             kinds.append("boundary")
-        time_ranges = self._time_ranges(pattern)
+        time_ranges = time_range_predicates(self, pattern)
         if time_ranges:
             # First: a range over midnight is where a key bucketed by day
             # (or month) shows whether the pattern reads both buckets.
@@ -587,19 +284,19 @@ class Simulation:
             kind = kinds[attempt % len(kinds)]
             if tried == count - 1 and kind == "typical":
                 kind = "empty"
-            params = self._bind_from(pattern, self.items[position], {})
+            params = bind_from(self, pattern, self.items[position], {})
             if params is None:
                 continue
             if kind == "boundary":
-                self._bind_boundaries(pattern, params, self.items[position])
+                bind_boundaries(pattern, params, self.items[position])
             elif kind == "day-change":
-                _bind_day_change(time_ranges, params, self.items[position])
-            self._bind_ranges(pattern, params)
+                bind_day_change(time_ranges, params, self.items[position])
+            bind_ranges(self, pattern, params)
             for name, value in given.items():
                 params.setdefault(name, value)
             if not all(n in params for n in needed):
                 continue
-            if kind == "empty" and not self._unmatched(pattern, params):
+            if kind == "empty" and not unmatched(pattern, params):
                 kind = "typical"
             tried += 1
             trial = PatternRun(pattern)
@@ -619,71 +316,6 @@ class Simulation:
         result.draws = tried
         return result
 
-    def _looked_up(self, pattern: d.AccessPattern) -> bool:
-        """Whether the pattern's expected items are found through a lookup
-        of an `=` value (`Lookups`) rather than a pass over the data set."""
-        return pattern.expects is not None and any(
-            p.operator == "=" for p in pattern.expects.where
-        )
-
-    def _has_ranges(self, pattern: d.AccessPattern) -> bool:
-        expects = pattern.expects
-        return bool(expects) and any(
-            p.operator in ("between", "<", "<=", ">", ">=") for p in expects.where
-        )
-
-    def _time_ranges(self, pattern: d.AccessPattern) -> list[d.Predicate]:
-        """The pattern's `between` expectations whose two ends are each one
-        parameter, on an attribute of ISO-8601 dates or times."""
-        found = []
-        for predicate in pattern.expects.where if pattern.expects else ():
-            if predicate.operator != "between" or not all(
-                _single_placeholder(v) for v in predicate.values
-            ):
-                continue
-            entity = pattern.expects.entities[0]
-            for position in self.lookups.by_entity.get(entity, [])[:20]:
-                value = self.items[position].get(predicate.attribute)
-                if value is not None:
-                    if isinstance(value, str) and _ISO_DAY.match(value):
-                        found.append(predicate)
-                    break
-        return found
-
-    def _bind_boundaries(
-        self,
-        pattern: d.AccessPattern,
-        params: dict[str, Any],
-        item: Mapping[str, Any],
-    ) -> None:
-        """Both ends of every range predicate on the item's own value: the
-        item must be returned when the range's ends are inclusive."""
-        for predicate in pattern.expects.where if pattern.expects else ():
-            if predicate.operator not in ("between", "<=", ">="):
-                continue
-            value = item.get(predicate.attribute)
-            if value is None:
-                continue
-            for template in predicate.values:
-                name = _single_placeholder(template)
-                if name is not None:
-                    params[name] = value
-
-    def _unmatched(self, pattern: d.AccessPattern, params: dict[str, Any]) -> bool:
-        """Make the equality parameters of the key values no item has (an
-        empty partition); False when the pattern has none that are text."""
-        changed = False
-        for clause in pattern.key:
-            if clause.operator != "=":
-                continue
-            for placeholder in parse_template(clause.values[0]).placeholders:
-                name = placeholder.attribute
-                # A formatted placeholder places a number: text would not do.
-                if placeholder.width is None and isinstance(params.get(name), str):
-                    params[name] = f"{params[name]}-none"
-                    changed = True
-        return changed
-
     def _identity(self, pattern: d.AccessPattern) -> Any:
         """How a returned item is told apart: by its table key, or, when the
         pattern's projection leaves the key out, by the projected values
@@ -697,65 +329,22 @@ class Simulation:
         )
         return lambda item: tuple(_comparable(item.get(name)) for name in names)
 
-    def _choose(
-        self,
-        entity: str,
-        count: int,
-        rng: random.Random,
-        condition: str = "",
-        params: Mapping[str, Any] | None = None,
-        prefer: Any = None,
-    ) -> list[dict[str, Any]]:
-        """`count` items of the entity (for which `condition` holds), those
-        for which `prefer(item)` is true first."""
-        positions = self._positions(entity)
-        positions = _shuffled(positions, rng)
-        chosen = []
-        others = []
-        for position in positions:
-            item = self.items[position]
-            if condition and not _holds(condition, {**item, **(params or {})}, item):
-                continue
-            if prefer is not None and not prefer(item):
-                if len(others) < count:
-                    others.append(item)
-                continue
-            chosen.append(item)
-            if len(chosen) == count:
-                break
-        chosen += others[: count - len(chosen)]
-        if not chosen:
-            raise RequestError(
-                f"no {entity} item in the sample data"
-                + (f" for which {condition} holds" if condition else "")
-            )
-        return chosen
-
-    def _count(self, action: d.Action, params: Mapping[str, Any]) -> int:
-        if not action.count:
-            return 1
-        if action.count.isdigit():
-            return int(action.count)
-        names = placeholders(action.count)
-        if names and names[0] in params:
-            return int(Decimal(str(params[names[0]])))
-        return DEFAULT_ACTION_COUNT
-
     def _multi_read(
         self, pattern: d.AccessPattern, rng: random.Random, result: PatternRun
     ) -> None:
-        params = self._examples(pattern)
+        params = self.examples(pattern)
         result.parameters = params
         table = self.design.table.name
         entries = []
         for action in pattern.actions:
-            for item in self._choose(action.entity, self._count(action, params), rng):
+            for item in choose(self, action.entity, action_count(action, params), rng):
                 key = (
                     key_of(self.design, action.key, {**item, **params})
                     if action.key
                     else entity_key(self.design, action.entity, item)
                 )
                 entries.append(item_to_wire(key))
+        request: dict[str, Any]
         if pattern.operation == "BatchGetItem":
             request = {
                 "RequestItems": {table: {"Keys": entries}},
@@ -791,15 +380,15 @@ class Simulation:
     def _write(
         self, pattern: d.AccessPattern, rng: random.Random, result: PatternRun
     ) -> None:
-        params = self._examples(pattern)
-        plan = self._write_plan(pattern, params, rng)
+        params = self.examples(pattern)
+        plan = write_plan(self, pattern, params, rng)
         result.parameters = params
         keys = {a.name for a in self.design.table.all_key_attributes()}
         result.transition = "; ".join(
             f"{attribute}: {item.get(attribute, '(none)')} -> {value}"
             for action, item in plan[:1]
             if action.operation == "Update"
-            for attribute, value in _changes(action).items()
+            for attribute, value in literal_changes(action).items()
             if attribute not in keys
         )
         originals = {self.key_of(item): item for _, item in plan}
@@ -825,94 +414,6 @@ class Simulation:
 
     def _wire_key(self, item: Mapping[str, Any]) -> dict[str, Any]:
         return item_to_wire({name: item[name] for name in self.key_names})
-
-    def _write_plan(
-        self, pattern: d.AccessPattern, params: dict[str, Any], rng: random.Random
-    ) -> list[tuple[d.Action, dict[str, Any]]]:
-        """The sample item each action writes. In a transaction the items of
-        later actions are children of the first one's when they can be, as an
-        order is placed with its own line items."""
-        plan: list[tuple[d.Action, dict[str, Any]]] = []
-        for action in pattern.actions:
-            count = self._count(action, params)
-            parent = plan[0][1] if plan else None
-            children = (
-                self._children(action.entity, plan[0][0].entity, parent)
-                if (parent is not None)
-                else []
-            )
-            if children:
-                items = children[:count]
-            else:
-                condition = action.condition if action.operation != "Put" else ""
-                changes = _changes(action) if action.operation == "Update" else {}
-                # An update is costed on an item it changes: setting a status
-                # an item already has writes no index and costs less than the
-                # transition the pattern exists for.
-                items = self._choose(
-                    action.entity,
-                    count,
-                    rng,
-                    condition,
-                    params,
-                    prefer=(
-                        (
-                            lambda item, c=changes: any(
-                                item.get(a) != v for a, v in c.items()
-                            )
-                        )
-                        if changes
-                        else None
-                    ),
-                )
-            for name in placeholders(action.count):
-                params.setdefault(name, number(len(items)))
-            for item in items:
-                plan.append((action, item))
-            for _, _, template in action.updates():
-                for param in placeholders(template):
-                    if param not in params and param not in items[0]:
-                        params[param] = self._any_value(action.entity, param, rng)
-        for _, item in plan:
-            for key, value in item.items():
-                params.setdefault(key, value)
-        return plan
-
-    def _children(
-        self, entity: str, parent_entity: str, parent: Mapping[str, Any]
-    ) -> list[dict[str, Any]]:
-        child = self.design.entity(entity)
-        if child is None or child.sample.per != parent_entity:
-            return []
-        refs = [
-            (a.name, str(a.generator.params.get("value", "")).split(".", 1)[1])
-            for a in child.attributes
-            if a.generator
-            and a.generator.kind == "ref"
-            and str(a.generator.params.get("value", "")).startswith(parent_entity + ".")
-        ]
-        if not refs:
-            return []
-        first, source = refs[0]
-        return [
-            self.items[i]
-            for i in self.lookups.with_value(first, parent.get(source), (entity,))
-            if all(
-                self.items[i].get(mine) == parent.get(theirs) for mine, theirs in refs
-            )
-        ]
-
-    def _any_value(self, entity: str, attribute: str, rng: random.Random) -> Any:
-        values = [
-            self.items[i][attribute]
-            for i in self._positions(entity)
-            if attribute in self.items[i]
-        ]
-        if not values:
-            raise RequestError(
-                f"no value for the parameter '{attribute}': give an example value"
-            )
-        return rng.choice(values)
 
     def _send_writes(
         self,
@@ -943,7 +444,10 @@ class Simulation:
                     "ConditionCheck": "ConditionCheck",
                 }
                 items.append({element[kind]: {"TableName": table, **request}})
-            batch = {"TransactItems": items, "ReturnConsumedCapacity": "INDEXES"}
+            batch: dict[str, Any] = {
+                "TransactItems": items,
+                "ReturnConsumedCapacity": "INDEXES",
+            }
             response = self.client.transact_write_items(**batch)
         else:
             writes = []
@@ -975,12 +479,6 @@ def _reported(
     progress("loading", total, total)
 
 
-def _key_matches(template: Any, value: Any) -> bool:
-    if isinstance(value, str):
-        return template.match(value) is not None
-    return template.is_single_placeholder
-
-
 def _method(operation: str) -> str:
     return {
         "GetItem": "get_item",
@@ -994,89 +492,6 @@ def _method(operation: str) -> str:
 
 # Past this many items of an entity, a random sample of this many is
 # searched rather than a shuffle of them all (a shuffle of a million
-# positions costs half a second; the search stops after a few dozen).
-SHUFFLED = 50_000
-
-
-def _shuffled(positions: list[int], rng: random.Random) -> list[int]:
-    """The positions in a random order, or a random sample of SHUFFLED of
-    them when there are more."""
-    if len(positions) > SHUFFLED:
-        return rng.sample(positions, SHUFFLED)
-    rng.shuffle(positions)
-    return positions
-
-
-def _drawn(positions: list[int], rng: random.Random) -> Iterator[int]:
-    """The positions `_shuffled` returns, in the same order, drawn one at a
-    time: for a search that stops after a few dozen and has no further use
-    for `rng`. Past SHUFFLED positions, a sample's first positions are
-    known before the rest are drawn (a shuffle's are not), so the tens of
-    thousands it would draw and not read are never drawn. The sample is
-    `random.Random.sample`'s own algorithm, step by step (a test holds it
-    to `sample`); `positions` is the caller's to use as its pool."""
-    n = len(positions)
-    if n <= SHUFFLED:
-        yield from _shuffled(positions, rng)
-        return
-    randbelow = rng._randbelow
-    # As `sample` decides: a pool of the positions, or a set of the chosen
-    # indexes when the pool would be the larger.
-    setsize = 21 + 4 ** math.ceil(math.log(SHUFFLED * 3, 4))
-    if n <= setsize:
-        for i in range(SHUFFLED):
-            j = randbelow(n - i)
-            yield positions[j]
-            positions[j] = positions[n - i - 1]
-    else:
-        chosen: set[int] = set()
-        for _ in range(SHUFFLED):
-            j = randbelow(n)
-            while j in chosen:
-                j = randbelow(n)
-            chosen.add(j)
-            yield positions[j]
-
-
-_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}(?:$|T)")
-
-
-def _bind_day_change(
-    predicates: list[d.Predicate], params: dict[str, Any], item: Mapping[str, Any]
-) -> None:
-    """Time ranges from the item's own time to the same time the next day:
-    each crosses midnight (and, on the last day of a month, the month), with
-    the item at its inclusive start."""
-    for predicate in predicates:
-        value = item.get(predicate.attribute)
-        if not isinstance(value, str) or not _ISO_DAY.match(value):
-            continue
-        next_day = dt.date.fromisoformat(value[:10]) + dt.timedelta(days=1)
-        low, high = (_single_placeholder(v) for v in predicate.values)
-        params[low] = value
-        params[high] = next_day.isoformat() + value[10:]
-
-
-def _single_placeholder(template: str) -> str | None:
-    """The parameter a template is made of alone (`{from}`), else None."""
-    names = placeholders(template)
-    return names[0] if len(names) == 1 and template == "{" + names[0] + "}" else None
-
-
-def _changes(action: d.Action) -> dict[str, Any]:
-    """The literal values an update sets (`status: SHIPPED`), by attribute."""
-    return {
-        attribute: template
-        for attribute, template in action.set
-        if not placeholders(template)
-    }
-
-
-def _holds(condition: str, params: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
-    """Whether a designer's condition holds for a sample item."""
-    builder = ExpressionBuilder.new(params)
-    expression = builder.text(condition)
-    return parse_condition(expression, builder.names, builder.values).evaluate(item)
 
 
 def _comparable(value: Any) -> str:

@@ -55,16 +55,10 @@ project_urlpatterns = [
         name="share-link-revoke",
     ),
     path("present/<int:position>/", present.present, name="present"),
-    path("present/<int:position>/start/", present.present_start, name="present-start"),
     path(
         "reviews/<int:pk>/present/<int:position>/",
         present.review_present,
         name="review-present",
-    ),
-    path(
-        "reviews/<int:pk>/present/<int:position>/start/",
-        present.review_present_start,
-        name="review-present-start",
     ),
     path("reviews/<int:pk>/status/", reviews.review_status, name="review-status"),
     path("history/compare/", history.history_compare, name="history-compare"),

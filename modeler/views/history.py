@@ -166,7 +166,7 @@ def history_page(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(request, name, context)
 
 
-def _revision_or_404(project, number: int) -> d.Design:  # noqa: ANN001
+def _revision_or_404(project, number: int) -> d.Design:
     design = selectors.revision_design(project=project, number=number)
     if design is None:
         raise Http404("No such revision")
@@ -232,7 +232,7 @@ def revision_restore(
     return redirect("history-page", project_id=project_id)
 
 
-def _compared(request: HttpRequest, project_id: int):  # noqa: ANN202
+def _compared(request: HttpRequest, project_id: int):
     """The project and the two revisions the query names (404 if either is
     not one of the project's)."""
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
@@ -281,7 +281,7 @@ def history_compare(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(request, name, context)
 
 
-def _reviews(request, project, numbers, designs):  # noqa: ANN001, ANN202
+def _reviews(request, project, numbers, designs):
     """The reviews of two revisions, or the jobs making them."""
     return [
         jobs.design_review_get(

@@ -8,8 +8,9 @@ the current one are in the page, and the arrow keys, Page Up and Page Down
 (a presenter's remote) show them (static/js/workbench.js).
 
 Showing never starts work: a slide of a design whose simulation has not
-run asks for it with a POST when it loads (htmx), then the deck asks again
-every second until the results are there."""
+run asks for it with a POST to `simulation-start` when it loads (htmx), as
+every page does, and the deck asks again every second until the results
+are there."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from modeler import presenters, selectors
 from modeler.conversion import design_from_revision
@@ -76,10 +77,9 @@ class Deck:
     route_args: tuple[int, ...]
     session: ReviewSession | None = None
 
-    def url(self, position: int, *, start: bool = False) -> str:
-        """A slide's address, or where its simulation is asked for."""
-        name = f"{self.route}-start" if start else self.route
-        return reverse(name, args=[*self.route_args, position])
+    def url(self, position: int) -> str:
+        """A slide's address."""
+        return reverse(self.route, args=[*self.route_args, position])
 
 
 @login_required
@@ -91,15 +91,6 @@ def present(request: HttpRequest, project_id: int, position: int) -> HttpRespons
 
 
 @login_required
-@require_POST
-def present_start(request: HttpRequest, project_id: int, position: int) -> HttpResponse:
-    """Starts the simulation the current design's deck shows (a viewer may:
-    it changes nothing in the design), and answers with the deck."""
-    access, design = design_for(request, project_id)
-    return _start(request, access, _current(access, design), position)
-
-
-@login_required
 @require_GET
 def review_present(
     request: HttpRequest, project_id: int, pk: int, position: int
@@ -107,15 +98,6 @@ def review_present(
     """The deck of the revision a review is held on, from the review."""
     access, deck = _review_deck(request, project_id, pk)
     return _deck(request, access, deck, position)
-
-
-@login_required
-@require_POST
-def review_present_start(
-    request: HttpRequest, project_id: int, pk: int, position: int
-) -> HttpResponse:
-    access, deck = _review_deck(request, project_id, pk)
-    return _start(request, access, deck, position)
 
 
 def _current(access: ProjectAccess, design: d.Design) -> Deck:
@@ -130,7 +112,7 @@ def _current(access: ProjectAccess, design: d.Design) -> Deck:
     )
 
 
-def _review_deck(request: HttpRequest, project_id: int, pk: int):  # noqa: ANN202
+def _review_deck(request: HttpRequest, project_id: int, pk: int):
     access = selectors.project_get_for_user(user=request.user, project_id=project_id)
     session = (
         ReviewSession.objects.filter(project=access.project, pk=pk)
@@ -151,34 +133,11 @@ def _review_deck(request: HttpRequest, project_id: int, pk: int):  # noqa: ANN20
     )
 
 
-def _start(
-    request: HttpRequest, access: ProjectAccess, deck: Deck, position: int
-) -> HttpResponse:
-    revision = deck.session.revision if deck.session else None
-    found = dict(
-        project=access.project, design=deck.design, user=request.user, revision=revision
-    )
-    if request.POST.get("again"):
-        job = jobs.simulation_job_rerun(**found)
-    else:
-        job = jobs.simulation_job_for(**found)
-    stored = jobs.design_review_stored(project=access.project, design=deck.design)
-    if job.state == State.DONE and stored is None:
-        # Done at other prices, or the cache let the review go: the
-        # service runs it again.
-        jobs.design_review_get(**found, start=True)
-    if not request.htmx:
-        return redirect(deck.url(position))
-    return _deck(request, access, deck, position, started=True)
-
-
 def _deck(
     request: HttpRequest,
     access: ProjectAccess,
     deck: Deck,
     position: int,
-    *,
-    started: bool = False,
 ) -> HttpResponse:
     design = deck.design
     count = len(design.access_patterns)
@@ -222,9 +181,8 @@ def _deck(
         "problem": job.message if ended and job.message else "",
         "ended": ended,
         "pending": job is not None and job.is_active and not lost,
-        "start": missing and not started,
-        "waiting": missing and started,
-        "start_url": deck.url(position, start=True),
+        "start": missing,
+        "revision_number": deck.session.revision.number if deck.session else None,
     }
     name = "modeler/present.html"
     if request.htmx:

@@ -47,7 +47,7 @@ from modeler.views.statuses import INVALID
 State = SimulationJob.State
 
 
-def _members(project):  # noqa: ANN001, ANN202
+def _members(project):
     return (
         get_user_model()
         .objects.filter(Q(pk=project.owner_id) | Q(memberships__project=project))
@@ -100,7 +100,7 @@ def reviews_page(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(request, name, context, status=status)
 
 
-def _session(request: HttpRequest, project_id: int, pk: int, *, write: bool = False):  # noqa: ANN202
+def _session(request: HttpRequest, project_id: int, pk: int, *, write: bool = False):
     access = selectors.project_get_for_user(
         user=request.user, project_id=project_id, write=write
     )
@@ -137,7 +137,7 @@ def review_session_seen(request: HttpRequest, project_id: int, pk: int) -> HttpR
     return HttpResponse(status=HTTPStatus.NO_CONTENT)
 
 
-def _render_session(request, access, session, *, form=None, status=200):  # noqa: ANN001, ANN202
+def _render_session(request, access, session, *, form=None, status=200):
     board = sessions.session_board(session)
     failed_element = form.data.get("element", "") if form else None
     if failed_element and failed_element not in board.ids:
@@ -169,7 +169,7 @@ def _render_session(request, access, session, *, form=None, status=200):  # noqa
     return render(request, "modeler/review-session.html", context, status=status)
 
 
-def _reviews_to_start(project, revision) -> list[int | None]:  # noqa: ANN001
+def _reviews_to_start(project, revision) -> list[int | None]:
     """The design reviews whose findings the review's page offers to
     comment on (the reviewed revision's, the current design's: None) that
     no simulation job makes yet."""
@@ -341,7 +341,7 @@ class ShareLinkForm(forms.Form):
     )
 
 
-def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse:  # noqa: ANN001
+def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse:
     """The review pack of one revision: design, key map, patterns with
     their verdicts, findings with their evidence, cost, the status of its
     reviews and their open comments, review by review; through a share
@@ -394,7 +394,7 @@ def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse
     return _pack_response(request, context, f"r{revision.number}-review")
 
 
-def _pack_context(design, revision, review) -> dict:  # noqa: ANN001
+def _pack_context(design, revision, review) -> dict:
     """What every pack shows of a revision and its design review."""
     key_attributes, key_rows = key_map_rows(design)
     runs = dict(zip(design.access_patterns, review.runs, strict=True))
@@ -440,7 +440,7 @@ MINUTES_PARTITIONS = 3
 MINUTES_ITEMS = 8
 
 
-def _minutes_questions(design) -> list[tuple[str, CollectionsQuestion]]:  # noqa: ANN001
+def _minutes_questions(design) -> list[tuple[str, CollectionsQuestion]]:
     return [
         (
             "the table" if info.kind == "table" else f"{info.name}",
@@ -454,7 +454,7 @@ def _minutes_questions(design) -> list[tuple[str, CollectionsQuestion]]:  # noqa
     ]
 
 
-def _minutes_parts(project, session, design, *, ask: bool, user=None):  # noqa: ANN001, ANN202
+def _minutes_parts(project, session, design, *, ask: bool, user=None):
     """The review of the session's revision and its item collections
     drawn per index, each answer or None while it is made; with `ask`,
     what is missing is asked for (the simulation, the drawings)."""
@@ -563,7 +563,7 @@ def review_minutes_prepare(
     return render(request, "modeler/minutes-waiting.html#progress", context)
 
 
-def _overview_svg(design) -> str:  # noqa: ANN001
+def _overview_svg(design) -> str:
     """The design overview diagram, inline (sanitised SVG: no script, no
     external reference), or '' when Graphviz cannot draw it."""
     try:

@@ -230,8 +230,9 @@ def simulation_start(request: HttpRequest, project_id: int) -> HttpResponse:
     design, or of revision `revision`'s, started unless there is one, run
     again if it is done but its review is not at hand. The page asks again
     as it does while a job runs; without script, its button comes back
-    here and returns to the page (`next`). A viewer may: a simulation
-    changes nothing in the design."""
+    here and returns to the page (`next`). With `again`, a simulation that
+    failed or was cancelled is run again (the deck's button). A viewer
+    may: a simulation changes nothing in the design."""
     access, design = design_for(request, project_id)
     revision = None
     if request.POST.get("revision"):
@@ -243,13 +244,13 @@ def simulation_start(request: HttpRequest, project_id: int) -> HttpResponse:
         if revision is None:
             raise Http404("No such revision")
         design = design_from_revision(revision)
-    jobs.design_review_get(
-        project=access.project,
-        design=design,
-        user=request.user,
-        revision=revision,
-        start=True,
+    found = dict(
+        project=access.project, design=design, user=request.user, revision=revision
     )
+    if request.POST.get("again"):
+        jobs.simulation_job_rerun(**found)
+    else:
+        jobs.design_review_get(**found, start=True)
     if request.htmx:
         return HttpResponse(status=HTTPStatus.NO_CONTENT)
     back = request.POST.get("next", "")

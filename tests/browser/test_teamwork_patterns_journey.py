@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PATTERNS = example_design("order-management").access_patterns
 
 
-def _patterns(page: Page, project) -> None:  # noqa: ANN001
+def _patterns(page: Page, project) -> None:
     page.goto(f"/projects/{project.pk}/patterns/")
 
 

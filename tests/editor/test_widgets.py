@@ -20,7 +20,7 @@ AWKWARD = [
     "",
     "plain",
     "a \"quoted\" <b>&amp;</b> 'x'",
-    mark_safe("<i>safe</i>"),  # noqa: S308 - a test value
+    mark_safe("<i>safe</i>"),  # a test value
     format_lazy("{}&{}", "lazy", "<text>"),
     42,
     1.5,
@@ -38,7 +38,7 @@ class Fields(VersionedForm):
     flag = forms.BooleanField(required=False)
     boxes = forms.MultipleChoiceField(
         required=False,
-        choices=[("a&b", "A & B"), ("c", "C"), ("<d>", mark_safe("<b>D</b>"))],  # noqa: S308
+        choices=[("a&b", "A & B"), ("c", "C"), ("<d>", mark_safe("<b>D</b>"))],
         widget=forms.CheckboxSelectMultiple,
     )
     choice = forms.ChoiceField(
@@ -46,7 +46,7 @@ class Fields(VersionedForm):
         choices=[
             ("", "—"),
             ("a&b", "A & B"),
-            ("Group <1>", [("x", "X"), ("y\"'", mark_safe("<em>Y</em>"))]),  # noqa: S308
+            ("Group <1>", [("x", "X"), ("y\"'", mark_safe("<em>Y</em>"))]),
         ],
     )
 
@@ -92,7 +92,7 @@ def test_a_select_writes_what_format_html_writes(value: str) -> None:
             (
                 (v, mark_safe(" selected") if v == value else "", label)
                 for v, label in choices
-            ),  # noqa: S308
+            ),
         )
 
     expected = format_html(
@@ -103,7 +103,7 @@ def test_a_select_writes_what_format_html_writes(value: str) -> None:
         format_html(
             '<optgroup label="{}">{}</optgroup>',
             "Group <1>",
-            options([("x", "X"), ("y\"'", mark_safe("<em>Y</em>"))]),  # noqa: S308
+            options([("x", "X"), ("y\"'", mark_safe("<em>Y</em>"))]),
         ),
     )
     assert str(form["choice"]) == expected

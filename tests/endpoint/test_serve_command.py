@@ -35,7 +35,7 @@ WITHOUT_DJANGO = [sys.executable, "-m", "modeler.endpoint"]
 
 class Served:
     def __init__(self, *args: str, command: list[str] = COMMAND) -> None:
-        self.process = subprocess.Popen(  # noqa: S603 (our command, our arguments)
+        self.process = subprocess.Popen(  # our command, our arguments
             [*command, "--address", "127.0.0.1:0", *args],
             cwd=ROOT,
             stdout=subprocess.PIPE,
@@ -128,7 +128,7 @@ def test_the_aws_cli_talks_to_it(served, tmp_path):
     }
 
     def aws(*args: str) -> dict:
-        done = subprocess.run(  # noqa: S603
+        done = subprocess.run(
             [
                 shutil.which("aws"),
                 "dynamodb",
@@ -250,7 +250,7 @@ def test_kill_9_while_writing_loses_no_acknowledged_write(served, tmp_path):
 def test_a_busy_port_is_a_clear_error(served):
     server = served()
     port = server.url.rsplit(":", 1)[1]
-    done = subprocess.run(  # noqa: S603
+    done = subprocess.run(
         [
             sys.executable,
             "manage.py",

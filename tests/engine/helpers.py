@@ -10,15 +10,15 @@ import pytest
 from modeler.engine.errors import EngineError
 
 
-def S(value: str) -> dict[str, str]:  # noqa: N802 - DynamoDB's type names
+def S(value: str) -> dict[str, str]:  # DynamoDB's type names
     return {"S": value}
 
 
-def N(value: Any) -> dict[str, str]:  # noqa: N802
+def N(value: Any) -> dict[str, str]:
     return {"N": str(value)}
 
 
-def B(value: bytes) -> dict[str, bytes]:  # noqa: N802
+def B(value: bytes) -> dict[str, bytes]:
     return {"B": value}
 
 

@@ -111,7 +111,7 @@ def snippets(design):
 
 
 def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(  # noqa: S603 (our interpreter, fixed arguments)
+    return subprocess.run(  # our interpreter, fixed arguments
         [sys.executable, "-c", code],
         cwd=cwd,
         capture_output=True,
@@ -186,7 +186,7 @@ def test_the_shell_script_passes_each_value_as_one_argument(design, snippets, tm
     fake.chmod(0o755)
     path = tmp_path / "patterns.sh"
     path.write_text(script, encoding="utf-8")
-    completed = subprocess.run(  # noqa: S603 (our script, fixed arguments)
+    completed = subprocess.run(  # our script, fixed arguments
         ["/bin/sh", str(path)],
         cwd=tmp_path,
         capture_output=True,

@@ -32,18 +32,18 @@ def saved(name: str) -> d.Design:
     return with_uids(example(name))
 
 
-def reviewed(design: d.Design):  # noqa: ANN201
+def reviewed(design: d.Design):
     simulation = Simulation(design)
     review = review_design(design, simulation=simulation)
     return review, simulation.items
 
 
 @functools.cache
-def reviewed_example(name: str):  # noqa: ANN201
+def reviewed_example(name: str):
     return reviewed(saved(name))
 
 
-def renamed(design: d.Design, name: str, new: str, **changes) -> d.Design:  # noqa: ANN003
+def renamed(design: d.Design, name: str, new: str, **changes) -> d.Design:
     entity = dataclasses.replace(design.entity(name), name=new, **changes)
     return edits.EntityUpdate(name, entity).apply(design)
 
@@ -80,7 +80,7 @@ def test_renaming_an_entity_changes_no_figure_of_the_compare(name: str, entity: 
     assert design_diff(saved(name), after_design).key_cells == frozenset()
 
 
-def _verdicts(review) -> list[tuple[bool, list[dict], list[float]]]:  # noqa: ANN001
+def _verdicts(review) -> list[tuple[bool, list[dict], list[float]]]:
     """Each pattern's verdict, the items it returned and the units each
     typical draw read."""
     return [
@@ -89,7 +89,7 @@ def _verdicts(review) -> list[tuple[bool, list[dict], list[float]]]:  # noqa: AN
     ]
 
 
-def _findings(review) -> list[tuple[str, str, str]]:  # noqa: ANN001
+def _findings(review) -> list[tuple[str, str, str]]:
     """Each finding's code, severity and kind of element, in order."""
     return [(f.code, str(f.severity), f.location.kind) for f in review.findings]
 

@@ -469,7 +469,7 @@ def redis_url(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen(  # noqa: S603 (a fixed program and arguments)
+    server = subprocess.Popen(  # a fixed program and arguments
         [
             REDIS_SERVER,
             "--port",

@@ -91,7 +91,7 @@ class Server:
 def _as_postgres(command: list[str]) -> None:
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root
         command = ["runuser", "-u", "postgres", "--", *command]
-    subprocess.run(command, check=True, capture_output=True, timeout=120)  # noqa: S603
+    subprocess.run(command, check=True, capture_output=True, timeout=120)
 
 
 def _free_port() -> int:
@@ -165,7 +165,7 @@ def _environment(server: Server) -> dict[str, str]:
 
 
 def _manage(server: Server, *arguments: str) -> str:
-    done = subprocess.run(  # noqa: S603 (our own command)
+    done = subprocess.run(  # our own command
         [sys.executable, "manage.py", *arguments],
         cwd=ROOT,
         env=_environment(server),
@@ -223,7 +223,7 @@ def test_the_worker_survives_postgresql_restarts(postgres, tmp_path):
     log = tmp_path / "worker.log"
     rows = Rows(postgres)
     with log.open("w") as output:
-        worker = subprocess.Popen(  # noqa: S603 (our own command)
+        worker = subprocess.Popen(  # our own command
             [
                 sys.executable,
                 "manage.py",

@@ -107,7 +107,7 @@ def worker_process(database: str, media: Path, *options: str) -> subprocess.Pope
         "LOG_LEVEL": "WARNING",
     }
     environment.pop("WORKBENCH_DATABASE_TESTS_ONLY", None)
-    return subprocess.Popen(  # noqa: S603 (our own command)
+    return subprocess.Popen(  # our own command
         [
             sys.executable,
             "manage.py",

@@ -76,7 +76,7 @@ def test_common_templates_split_in_one_pass(source, direct):
 
 
 def run_with_limit(code: str, seconds: float = 60) -> str:
-    completed = subprocess.run(  # noqa: S603 (our interpreter, our code)
+    completed = subprocess.run(  # our interpreter, our code
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
         text=True,

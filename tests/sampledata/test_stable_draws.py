@@ -36,7 +36,7 @@ def renamed_entity(design: d.Design, name: str, new: str) -> d.Design:
     return edits.EntityUpdate(name, dataclasses.replace(entity, name=new)).apply(design)
 
 
-def by_key(dataset) -> dict[tuple, dict]:  # noqa: ANN001
+def by_key(dataset) -> dict[tuple, dict]:
     return {(item["PK"], item.get("SK")): item for item in dataset.items}
 
 

@@ -12,6 +12,7 @@ import pytest
 from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.simulation import Simulation
+from modeler.simulation.binding import bind_from, bind_ranges
 from modeler.simulation.expectations import Lookups, expected_items
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
@@ -29,12 +30,12 @@ def test_lookups_select_what_a_full_pass_selects(path: Path) -> None:
     for pattern in design.access_patterns:
         if pattern.expects is None:
             continue
-        positions = simulation._positions(pattern.expects.entities[0])
+        positions = simulation.positions(pattern.expects.entities[0])
         for position in rng.sample(positions, min(15, len(positions))):
-            params = simulation._bind_from(pattern, simulation.items[position], {})
+            params = bind_from(simulation, pattern, simulation.items[position], {})
             if params is None:
                 continue
-            simulation._bind_ranges(pattern, params)
+            bind_ranges(simulation, pattern, params)
             try:
                 full = expected_items(
                     pattern.expects, params, simulation.items, simulation.entities

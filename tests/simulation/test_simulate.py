@@ -13,7 +13,7 @@ from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.engine.size import item_size
 from modeler.review.review import review_design
-from modeler.simulation import PatternRun, Simulation, simulate
+from modeler.simulation import PatternRun, Simulation, sample
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -423,8 +423,8 @@ def test_progress_that_raises_stops_the_build():
     "size",
     [
         7,
-        simulate.SHUFFLED,  # shuffled whole
-        simulate.SHUFFLED + 1,  # sampled from a pool
+        sample.SHUFFLED,  # shuffled whole
+        sample.SHUFFLED + 1,  # sampled from a pool
         300_000,  # sampled through a set of the chosen indexes
     ],
 )
@@ -432,5 +432,5 @@ def test_positions_drawn_one_at_a_time_are_the_shuffled_ones(size):
     # The same seed gives the same positions in the same order either way.
     for seed in ("1:a", "42:b"):
         rng, again = random.Random(seed), random.Random(seed)  # noqa: S311
-        drawn = list(simulate._drawn(list(range(size)), rng))
-        assert drawn == simulate._shuffled(list(range(size)), again)
+        drawn = list(sample.drawn(list(range(size)), rng))
+        assert drawn == sample.shuffled(list(range(size)), again)

@@ -60,10 +60,12 @@ def test_the_pages_show_a_start_form_and_start_nothing(owner_client, project):
         page = owner_client.get(url, headers=headers).content.decode()
         assert "data-simulation-start" in page, name
         assert 'hx-trigger="load' in page, name
-    # The deck posts to its own start, which answers with the deck.
-    deck = owner_client.get(reverse("present", args=[project.pk, 0])).content.decode()
-    start = reverse("present-start", args=[project.pk, 0])
+    # The deck posts to the same start as every page, then asks again.
+    deck_url = reverse("present", args=[project.pk, 0])
+    deck = owner_client.get(deck_url).content.decode()
+    start = reverse("simulation-start", args=[project.pk])
     assert f'hx-post="{start}" hx-trigger="load"' in deck
+    assert f'hx-get="{deck_url}" hx-trigger="every 1s"' in deck
     assert not SimulationJob.objects.exists()
 
     start_jobs(owner_client, project)

@@ -50,7 +50,7 @@ def test_the_deck_steps_through_the_patterns(
 ):
     count = len(stored_design(project).access_patterns)
     base = f"/projects/{project.pk}/present/"
-    viewer_client.post(f"{base}0/start/")
+    viewer_client.post(f"/projects/{project.pk}/simulation/start/")
     html = viewer_client.get(f"{base}0/").content.decode()
     first = _slide(html, 0)
     assert f"access pattern 1 of {count}" in first
@@ -82,7 +82,7 @@ def test_the_returned_item_stands_out_of_a_long_partition(
     project = project_with_members(
         _many_orders(order_design), owner=owner, editor=editor, viewer=viewer
     )
-    viewer_client.post(f"/projects/{project.pk}/present/0/start/")
+    viewer_client.post(f"/projects/{project.pk}/simulation/start/")
     html = viewer_client.get(f"/projects/{project.pk}/present/0/").content.decode()
     slide = _slide(html, 0)
     assert slide.index("GetItem request") < slide.index("Partition <code>")
@@ -118,26 +118,30 @@ def test_a_reviews_deck_is_of_its_revision_and_leads_back_to_it(
     deck = f"{review}present/0/"
     SimulationJob.objects.all().delete()  # nothing has simulated revision 1
     html = viewer_client.get(deck).content.decode()
-    # Showing starts nothing: the page asks for the simulation by POST.
+    # Showing starts nothing: the page asks for the simulation of its
+    # revision by POST, as every page does, and asks again until it is done.
     assert not SimulationJob.objects.exists()
-    assert f'hx-post="{review}present/0/start/" hx-trigger="load"' in html
+    start = f"/projects/{project.pk}/simulation/start/"
+    assert f'hx-post="{start}" hx-trigger="load"' in html
+    assert '<input type="hidden" name="revision" value="1">' in html
+    assert f'hx-get="{deck}" hx-trigger="every 1s"' in html
     assert "Asking for the simulation of revision 1" in html
 
-    answer = viewer_client.post(f"{review}present/0/start/", HTTP_HX_REQUEST="true")
-    assert answer.status_code == 200
+    answer = viewer_client.post(start, {"revision": "1"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 204
     [job] = SimulationJob.objects.all()
     assert job.revision.number == 1 and job.state == "done"
-    slide = _slide(answer.content.decode(), 0)
-    assert "<strong>Passes</strong>" in slide
 
     html = viewer_client.get(deck).content.decode()
+    assert "data-simulation-start" not in html and "every 1s" not in html
     slide = _slide(html, 0)
+    assert "<strong>Passes</strong>" in slide
     assert f">{first.name}</h1>" in slide  # the revision's name, not today's
     assert "Profile of a customer" not in html
     assert "Key design review" not in slide and "Design review · revision 1" in slide
     assert f'href="{review}" data-leave' in slide
     assert f'href="{review}present/1/" data-next' in slide
-    viewer_client.post(f"/projects/{project.pk}/present/0/start/")
+    viewer_client.post(f"/projects/{project.pk}/simulation/start/")
     current = viewer_client.get(f"/projects/{project.pk}/present/0/").content.decode()
     assert ">Profile of a customer</h1>" in current
 
@@ -148,8 +152,9 @@ def test_who_may_see_and_start_a_reviews_deck(
     session = _open(editor_client, project)
     deck = f"/projects/{project.pk}/reviews/{session.pk}/present/0/"
     assert outsider_client.get(deck).status_code == 404
-    assert outsider_client.post(deck + "start/").status_code == 404
-    assert editor_client.get(deck + "start/").status_code == 405
+    start = f"/projects/{project.pk}/simulation/start/"
+    assert outsider_client.post(start, {"revision": "1"}).status_code == 404
+    assert editor_client.get(start).status_code == 405
     assert editor_client.get(deck.replace("/0/", "/99/")).status_code == 404
     assert (
         editor_client.get(f"/projects/{project.pk}/reviews/999/present/0/").status_code
@@ -157,10 +162,35 @@ def test_who_may_see_and_start_a_reviews_deck(
     )
     csrf = Client(enforce_csrf_checks=True)
     csrf.force_login(viewer)
-    assert csrf.post(deck + "start/").status_code == 403
+    assert csrf.post(start, {"revision": "1"}).status_code == 403
     # A viewer may ask for the simulation (it changes nothing in the
     # design); without htmx, the answer is the slide's address.
     viewer_client = Client()
     viewer_client.force_login(viewer)
-    response = viewer_client.post(deck + "start/")
+    response = viewer_client.post(start, {"revision": "1", "next": deck})
     assert response.status_code == 302 and response["Location"] == deck
+
+
+def test_a_simulation_that_failed_is_run_again_from_the_deck(
+    project, viewer_client: Client
+):
+    start = f"/projects/{project.pk}/simulation/start/"
+    deck = f"/projects/{project.pk}/present/0/"
+    viewer_client.post(start)
+    [job] = SimulationJob.objects.all()
+    job.results.all().delete()  # it stopped before its first pattern
+    SimulationJob.objects.update(
+        state=SimulationJob.State.FAILED, message="The worker stopped."
+    )
+    html = viewer_client.get(deck).content.decode()
+    assert "The worker stopped" in html
+    assert f'action="{start}" class="slide-again"' in html
+    # Asked for as a page asks (not again) it stays failed: the deck's
+    # button runs it again, and comes back to the slide.
+    viewer_client.post(start, {"next": deck})
+    assert SimulationJob.objects.count() == 1
+    response = viewer_client.post(start, {"again": "1", "next": deck})
+    assert response.status_code == 302 and response["Location"] == deck
+    assert SimulationJob.objects.count() == 2
+    slide = _slide(viewer_client.get(deck).content.decode(), 0)
+    assert "<strong>Passes</strong>" in slide

@@ -114,7 +114,7 @@ class Command(BaseCommand):
             raise CommandError(f"settings.DYNAMODB_PRICES: {exc}") from None
         try:
             simulation = Simulation(design)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             # Without a simulation the checks that need none still run.
             problem = (
                 f"the sample data cannot be made or loaded: {exc}"

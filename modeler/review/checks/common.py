@@ -6,7 +6,7 @@ from decimal import Decimal, InvalidOperation
 
 from modeler.design import model as d
 from modeler.design.findings import Location
-from modeler.simulation.simulate import DEFAULT_ACTION_COUNT
+from modeler.simulation.writes import DEFAULT_ACTION_COUNT
 
 
 def table_location(table: d.Table) -> Location:

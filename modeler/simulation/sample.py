@@ -1,0 +1,98 @@
+"""The sample data as the simulator reads it: the items in the order they
+were loaded, each one's entity, lookups of them by value, and their
+positions in a seeded random order (for choosing the items a pattern is run
+on)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from modeler.design import model as d
+from modeler.design.parameters import pattern_parameters
+from modeler.engine.types import number
+from modeler.sampledata import Dataset
+from modeler.simulation.expectations import Lookups
+
+# Past this many items of an entity, a random sample of this many is
+# searched rather than a shuffle of them all (a shuffle of a million
+# positions costs half a second; the search stops after a few dozen).
+SHUFFLED = 50_000
+
+
+class Sample:
+    """A design's sample items (its own items included), with their
+    entities and the lookups expectations are found through."""
+
+    def __init__(self, design: d.Design, dataset: Dataset) -> None:
+        self.design = design
+        self.key_names = tuple(a.name for a in design.table.key_attributes)
+        self.items, self.entities = dataset.items, dataset.entities
+        self.position = dict(
+            zip(map(self.key_of, self.items), range(len(self.items)), strict=True)
+        )
+        self.lookups = Lookups(self.items, self.entities)
+
+    def key_of(self, item: Mapping[str, Any]) -> tuple:
+        return tuple(map(item.get, self.key_names))
+
+    def entity_of(self, item: Mapping[str, Any]) -> str | None:
+        position = self.position.get(self.key_of(item))
+        return self.entities[position] if position is not None else None
+
+    def examples(self, pattern: d.AccessPattern) -> dict[str, Any]:
+        """The example values the designer gave for the pattern's parameters."""
+        return {
+            p.name: number(p.example) if p.type == "N" else p.example
+            for p in pattern_parameters(self.design, pattern)
+            if p.example
+        }
+
+    def positions(self, entity: str | None) -> list[int]:
+        """Positions of the entity's items (of every item for None), a list
+        of the caller's own to shuffle."""
+        if entity is None:
+            return list(range(len(self.items)))
+        return list(self.lookups.by_entity.get(entity, ()))
+
+
+def shuffled(positions: list[int], rng: random.Random) -> list[int]:
+    """The positions in a random order, or a random sample of SHUFFLED of
+    them when there are more."""
+    if len(positions) > SHUFFLED:
+        return rng.sample(positions, SHUFFLED)
+    rng.shuffle(positions)
+    return positions
+
+
+def drawn(positions: list[int], rng: random.Random) -> Iterator[int]:
+    """The positions `shuffled` returns, in the same order, drawn one at a
+    time: for a search that stops after a few dozen and has no further use
+    for `rng`. Past SHUFFLED positions, a sample's first positions are
+    known before the rest are drawn (a shuffle's are not), so the tens of
+    thousands it would draw and not read are never drawn. The sample is
+    `random.Random.sample`'s own algorithm, step by step (a test holds it
+    to `sample`); `positions` is the caller's to use as its pool."""
+    n = len(positions)
+    if n <= SHUFFLED:
+        yield from shuffled(positions, rng)
+        return
+    randbelow = rng._randbelow  # type: ignore[attr-defined]  # as sample draws
+    # As `sample` decides: a pool of the positions, or a set of the chosen
+    # indexes when the pool would be the larger.
+    setsize = 21 + 4 ** math.ceil(math.log(SHUFFLED * 3, 4))
+    if n <= setsize:
+        for i in range(SHUFFLED):
+            j = randbelow(n - i)
+            yield positions[j]
+            positions[j] = positions[n - i - 1]
+    else:
+        chosen: set[int] = set()
+        for _ in range(SHUFFLED):
+            j = randbelow(n)
+            while j in chosen:
+                j = randbelow(n)
+            chosen.add(j)
+            yield positions[j]
