@@ -237,7 +237,7 @@ class Migration:
             def work(segment: int) -> None:
                 try:
                     self._segment(segment)
-                except BaseException as exc:  # noqa: BLE001 - rethrown below
+                except BaseException as exc:  # rethrown below
                     failures.append(exc)
 
             for start in range(0, len(pending), self.workers):
