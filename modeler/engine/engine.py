@@ -29,6 +29,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from modeler.engine import control, reads, streams, writes
+from modeler.engine.constraints import (
+    bounded,
+    check_create_table,
+    check_item_write,
+    require_table_name,
+)
 from modeler.engine.errors import (
     ResourceInUseException,
     ResourceNotFoundException,
@@ -80,6 +86,8 @@ class Engine:
     # --- Tables -------------------------------------------------------------
 
     def create_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        require_table_name(request)
+        check_create_table(request)
         check_parameters(
             request,
             CREATE_TABLE_PARAMETERS,
@@ -127,6 +135,7 @@ class Engine:
         return self._sequence + 1
 
     def delete_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        require_table_name(request)
         check_parameters(request, ("TableName",), ("TableName",))
         name = request["TableName"]
         if name not in self.tables:
@@ -146,6 +155,7 @@ class Engine:
         return {"TableDescription": description}
 
     def describe_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        require_table_name(request)
         check_parameters(request, ("TableName",), ("TableName",))
         name = request["TableName"]
         if name not in self.tables:
@@ -158,12 +168,7 @@ class Engine:
     def list_tables(self, request: dict[str, Any] | None = None) -> dict[str, Any]:
         request = check_parameters(request or {}, ("ExclusiveStartTableName", "Limit"))
         limit = request.get("Limit", MAX_LIST_TABLES)
-        if not isinstance(limit, int) or not 1 <= limit <= MAX_LIST_TABLES:
-            raise ValidationException(
-                f"1 validation error detected: Value '{limit}' at 'limit' failed to "
-                "satisfy constraint: Member must have value less than or equal to "
-                f"{MAX_LIST_TABLES}"
-            )
+        limit = bounded(limit, "limit", 1, MAX_LIST_TABLES)
         names = sorted(self.tables)
         start = request.get("ExclusiveStartTableName")
         if start is not None:
@@ -202,12 +207,15 @@ class Engine:
         return reads.transact_get_items(self, request)
 
     def put_item(self, request: dict[str, Any]) -> dict[str, Any]:
+        check_item_write("Put", request)
         return writes.put_item(self, translate("PutItem", request))
 
     def update_item(self, request: dict[str, Any]) -> dict[str, Any]:
+        check_item_write("Update", request)
         return writes.update_item(self, translate("UpdateItem", request))
 
     def delete_item(self, request: dict[str, Any]) -> dict[str, Any]:
+        check_item_write("Delete", request)
         return writes.delete_item(self, translate("DeleteItem", request))
 
     def batch_write_item(self, request: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from modeler.engine.constraints import bounded
 from modeler.engine.errors import (
     EngineError,
     ResourceNotFoundException,
@@ -212,12 +213,7 @@ def _stream(engine: StreamHost, arn: Any) -> Stream:
 def list_streams(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("TableName", "Limit", "ExclusiveStartStreamArn"))
     name = request.get("TableName")
-    limit = request.get("Limit", 100)
-    if not isinstance(limit, int) or not 1 <= limit <= 100:
-        raise ValidationException(
-            f"1 validation error detected: Value '{limit}' at 'limit' failed to "
-            "satisfy constraint: Member must have value less than or equal to 100"
-        )
+    limit = bounded(request.get("Limit", 100), "limit", 1, 100)
     now = engine.wall_clock()
     streams = [
         s
@@ -314,13 +310,7 @@ def _iterator(engine: StreamHost, stream: Stream, position: int) -> str:
 def get_records(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("ShardIterator", "Limit"), ("ShardIterator",))
     text = request["ShardIterator"]
-    limit = request.get("Limit", MAX_RECORDS)
-    if not isinstance(limit, int) or not 1 <= limit <= MAX_RECORDS:
-        raise ValidationException(
-            f"1 validation error detected: Value '{limit}' at 'limit' failed to "
-            f"satisfy constraint: Member must have value less than or equal to "
-            f"{MAX_RECORDS}"
-        )
+    limit = bounded(request.get("Limit", MAX_RECORDS), "limit", 1, MAX_RECORDS)
     try:
         arn, shard, position_text, issued_text = str(text).rsplit("|", 3)
         position, issued = int(position_text), float(issued_text)
