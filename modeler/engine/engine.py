@@ -41,6 +41,7 @@ from modeler.engine.errors import (
     ValidationException,
 )
 from modeler.engine.legacy import translate
+from modeler.engine.partiql import operations as partiql
 from modeler.engine.requests import check_parameters
 from modeler.engine.schema import CREATE_TABLE_PARAMETERS, table_name, table_spec
 from modeler.engine.streams import Stream
@@ -223,6 +224,17 @@ class Engine:
 
     def transact_write_items(self, request: dict[str, Any]) -> dict[str, Any]:
         return writes.transact_write_items(self, request)
+
+    # --- PartiQL (modeler.engine.partiql) ------------------------------------
+
+    def execute_statement(self, request: dict[str, Any]) -> dict[str, Any]:
+        return partiql.execute_statement(self, request)
+
+    def batch_execute_statement(self, request: dict[str, Any]) -> dict[str, Any]:
+        return partiql.batch_execute_statement(self, request)
+
+    def execute_transaction(self, request: dict[str, Any]) -> dict[str, Any]:
+        return partiql.execute_transaction(self, request)
 
     # --- The control plane (modeler.engine.control) ---------------------------
 
