@@ -229,3 +229,42 @@ def test_a_read_transaction(shop):
         {"Item": _order("C#2", "O#9", total={"N": "5"})},
         {},
     ]
+
+
+def test_exists_checks_an_item_in_a_transaction(shop):
+    shop.execute_transaction(
+        TransactStatements=[
+            {"Statement": "EXISTS(SELECT * FROM Shop WHERE PK = 'C#2' AND SK = 'O#9')"},
+            {"Statement": "INSERT INTO Shop VALUE {'PK': 'C#2', 'SK': 'O#10'}"},
+        ]
+    )
+    assert "Item" in shop.get_item(TableName="Shop", Key=_order("C#2", "O#10"))
+    with pytest.raises(ClientError) as raised:
+        shop.execute_transaction(
+            TransactStatements=[
+                {
+                    "Statement": "EXISTS(SELECT * FROM Shop WHERE PK = 'C#2' "
+                    "AND SK = 'O#9' AND total > 100)"
+                },
+                {"Statement": "INSERT INTO Shop VALUE {'PK': 'C#2', 'SK': 'O#11'}"},
+            ]
+        )
+    assert [r["Code"] for r in raised.value.response["CancellationReasons"]] == [
+        "ConditionalCheckFailed",
+        "None",
+    ]
+    assert "Item" not in shop.get_item(TableName="Shop", Key=_order("C#2", "O#11"))
+
+
+def test_nested_paths_in_the_projection_and_the_where(shop):
+    shop.execute_statement(
+        Statement="INSERT INTO Shop VALUE {'PK': 'C#7', 'SK': 'A', "
+        "'address': {'city': 'Lyon', 'lines': ['1 rue', '2e']}}"
+    )
+    found = shop.execute_statement(
+        Statement="SELECT address.city, address.lines[1] FROM Shop "
+        "WHERE PK = 'C#7' AND address.city = 'Lyon'"
+    )
+    assert found["Items"] == [
+        {"address": {"M": {"city": {"S": "Lyon"}, "lines": {"L": [{"S": "2e"}]}}}}
+    ]

@@ -38,6 +38,11 @@ _BATCH_CODES = {
 }
 
 
+_EXISTS_ONLY_IN_TRANSACTIONS = (
+    "EXISTS is only supported in a transaction (ExecuteTransaction)"
+)
+
+
 def _parameters(spec: dict[str, Any]) -> list[Any]:
     parameters = spec.get("Parameters")
     if parameters is None:
@@ -79,6 +84,8 @@ def execute_statement(engine: Operations, request: dict[str, Any]) -> dict[str, 
     if limit is not None:
         at_least(limit, "Limit", 1)
     statement = _statement(request)
+    if isinstance(statement, p.Exists):
+        raise ValidationException(_EXISTS_ONLY_IN_TRANSACTIONS)
     if isinstance(statement, p.Select):
         return run_select(
             engine,
@@ -132,6 +139,8 @@ def batch_execute_statement(
         try:
             statement = _statement(spec)
             table = statement.table
+            if isinstance(statement, p.Exists):
+                raise ValidationException(_EXISTS_ONLY_IN_TRANSACTIONS)
             if isinstance(statement, p.Select):
                 operation, _ = select_request(engine, statement)
                 if operation != "GetItem":

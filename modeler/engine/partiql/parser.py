@@ -141,7 +141,18 @@ class Delete:
     where: Any | None
 
 
-Statement = Select | Insert | Update | Delete
+@dataclass(frozen=True)
+class Exists:
+    """EXISTS(SELECT ...): a transaction's check that the item exists."""
+
+    select: Select
+
+    @property
+    def table(self) -> str:
+        return self.select.table
+
+
+Statement = Select | Insert | Update | Delete | Exists
 
 
 class _Parser:
@@ -381,9 +392,14 @@ class _Parser:
     # --- Statements ---------------------------------------------------------
 
     def statement(self) -> Statement:
-        verb = self.word("SELECT", "INSERT", "UPDATE", "DELETE")
+        verb = self.word("SELECT", "INSERT", "UPDATE", "DELETE", "EXISTS")
         parsed: Statement
-        if verb == "SELECT":
+        if verb == "EXISTS":
+            self.symbol("(")
+            self.word("SELECT")
+            parsed = Exists(self._select())
+            self.symbol(")")
+        elif verb == "SELECT":
             parsed = self._select()
         elif verb == "INSERT":
             parsed = self._insert()

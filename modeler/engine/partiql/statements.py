@@ -297,11 +297,23 @@ def run_select(
 
 
 def write_request(
-    engine: Operations, statement: p.Insert | p.Update | p.Delete
+    engine: Operations, statement: p.Insert | p.Update | p.Delete | p.Exists
 ) -> tuple[str, dict[str, Any]]:
-    """The write (Put, Update or Delete) and its request, as a transaction's
-    action takes it."""
+    """The write (Put, Update, Delete, or an EXISTS' ConditionCheck) and its
+    request, as a transaction's action takes it."""
     expression = Expression()
+    if isinstance(statement, p.Exists):
+        if statement.select.index is not None:
+            raise ValidationException("EXISTS reads a table, not an index")
+        key_values, rest = _full_key(engine, statement.select)
+        exists = p.Missing((next(iter(key_values)),), False)
+        condition = exists if rest is None else p.Logical("AND", exists, rest)
+        request = {
+            "TableName": statement.table,
+            "Key": key_values,
+            "ConditionExpression": expression.condition(condition),
+        }
+        return "ConditionCheck", expression.into(request)
     if isinstance(statement, p.Insert):
         key = _key_schema(engine, statement.table, None)
         missing = [name for name in key if name not in statement.item]
