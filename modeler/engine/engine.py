@@ -24,6 +24,7 @@ calls, as the simulation cache does with a lock per loaded table.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -75,6 +76,7 @@ class Engine:
         # Every stream, enabled or not, oldest first; the last sequence number.
         self.streams: list[Stream] = []
         self._sequence = 10**20
+        self._sequence_lock = threading.Lock()
 
     def table(self, name: Any) -> Table:
         """The table called `name`, or ResourceNotFoundException."""
@@ -128,8 +130,12 @@ class Engine:
             self.streams.append(stream)
 
     def new_sequence(self) -> int:
-        self._sequence += 1
-        return self._sequence
+        # Streams of different tables may be written at once (the endpoint
+        # locks per table): the one counter they share is advanced under
+        # its own lock.
+        with self._sequence_lock:
+            self._sequence += 1
+            return self._sequence
 
     @property
     def next_sequence(self) -> int:
