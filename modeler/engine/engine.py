@@ -129,6 +129,31 @@ class Engine:
             table.stream = stream
             self.streams.append(stream)
 
+    def streams_state(self) -> dict[str, Any]:
+        """Every stream's state (see `Stream.state`) and the last sequence
+        number, for a restart to give them back (`restore_streams`)."""
+        return {
+            "sequence": self._sequence,
+            "streams": [stream.state() for stream in self.streams],
+        }
+
+    def restore_streams(self, state: dict[str, Any]) -> None:
+        """Replace the streams with those `streams_state` described, each
+        enabled one the stream of its table again."""
+        self._sequence = state["sequence"]
+        self.streams = []
+        for saved in state["streams"]:
+            stream = Stream.restored(
+                saved,
+                region=self.region,
+                wall_clock=self.wall_clock,
+                sequence=self.new_sequence,
+            )
+            self.streams.append(stream)
+            table = self.tables.get(stream.table_name)
+            if stream.enabled and table is not None:
+                table.stream = stream
+
     def new_sequence(self) -> int:
         # Streams of different tables may be written at once (the endpoint
         # locks per table): the one counter they share is advanced under

@@ -104,6 +104,73 @@ class Stream:
     def enabled(self) -> bool:
         return self.ending_sequence is None
 
+    def state(self) -> dict[str, Any]:
+        """What a restart needs to give the stream back as it was: its
+        identity, its sequence range and its records (in DynamoDB JSON but
+        for the record times, seconds since the epoch)."""
+        return {
+            "table_name": self.table_name,
+            "arn": self.arn,
+            "label": self.label,
+            "created": self.created.timestamp(),
+            "shard_id": self.shard_id,
+            "key_schema": self.key_schema,
+            "key_attributes": list(self.key_attributes),
+            "view_type": self.view_type,
+            "starting_sequence": self.starting_sequence,
+            "ending_sequence": self.ending_sequence,
+            "records": [
+                {
+                    "number": number,
+                    "written": written,
+                    "record": {
+                        **record,
+                        "dynamodb": {
+                            **record["dynamodb"],
+                            "ApproximateCreationDateTime": record["dynamodb"][
+                                "ApproximateCreationDateTime"
+                            ].timestamp(),
+                        },
+                    },
+                }
+                for number, written, record in self.records
+            ],
+        }
+
+    @classmethod
+    def restored(
+        cls,
+        state: dict[str, Any],
+        *,
+        region: str,
+        wall_clock: Callable[[], float],
+        sequence: Callable[[], int],
+    ) -> Stream:
+        """The stream `state()` described."""
+        stream = cls.__new__(cls)
+        stream.table_name = state["table_name"]
+        stream.key_schema = state["key_schema"]
+        stream.key_attributes = tuple(state["key_attributes"])
+        stream.view_type = state["view_type"]
+        stream.region = region
+        stream.created = datetime.fromtimestamp(state["created"], UTC)
+        stream.label = state["label"]
+        stream.arn = state["arn"]
+        stream.shard_id = state["shard_id"]
+        stream.wall_clock = wall_clock
+        stream._sequence = sequence
+        stream.starting_sequence = state["starting_sequence"]
+        stream.ending_sequence = state["ending_sequence"]
+        stream.records = []
+        for entry in state["records"]:
+            record = entry["record"]
+            data = record["dynamodb"]
+            data["ApproximateCreationDateTime"] = datetime.fromtimestamp(
+                data["ApproximateCreationDateTime"], UTC
+            )
+            stream.records.append((entry["number"], entry["written"], record))
+        return stream
+
     def append(
         self,
         old: Item | None,
