@@ -268,3 +268,33 @@ def test_nested_paths_in_the_projection_and_the_where(shop):
     assert found["Items"] == [
         {"address": {"M": {"city": {"S": "Lyon"}, "lines": {"L": [{"S": "2e"}]}}}}
     ]
+
+
+LEFTOVER = (
+    "Statement wasn't well formed, can't be processed: Unexpected token after "
+    "expression"
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        ("SELECT * FROM Shop WHERE PK = 'a' foo", LEFTOVER),
+        ("SELECT * FROM Shop WHERE PK = 'a')", LEFTOVER),
+        ("DELETE FROM Shop WHERE PK = 'a' AND SK = 'b' foo", LEFTOVER),
+        ("INSERT INTO Shop t VALUE {'PK': 'a', 'SK': 'b'}", LEFTOVER),
+        ("SELECT * FROM Shop t WHERE PK = 'a'", "Aliasing is not supported"),
+        ("SELECT * FROM Shop AS t WHERE PK = 'a'", "Aliasing is not supported"),
+        ("UPDATE Shop t SET a = 3 WHERE PK = 'a'", "Aliasing is not supported"),
+        ("DELETE FROM Shop t WHERE PK = 'a'", "Aliasing is not supported"),
+        (
+            "SELECT * FROM Shop WHERE PK = 'a' # note",
+            "Statement wasn't well formed, can't be processed: ",
+        ),
+    ],
+)
+def test_the_grammars_refusals_in_dynamodbs_words(shop, statement, message):
+    assert _error(shop.execute_statement, Statement=statement) == (
+        "ValidationException",
+        message,
+    )

@@ -52,7 +52,9 @@ def tokens(statement: str) -> list[Token]:
             break
         match = _TOKEN.match(statement, position)
         if match is None:
-            raise malformed(f"Unexpected character at {statement[position:][:20]!r}")
+            # DynamoDB says nothing more of a character its lexer cannot read
+            # (a # comment, an unterminated /* ...).
+            raise malformed("")
         kind = match.lastgroup or ""
         found.append(Token(kind, match.group(kind)))
         position = match.end()
@@ -201,7 +203,17 @@ class _Parser:
 
     def end(self) -> None:
         if self.peek() is not None:
-            raise malformed(f"Unexpected token{self._found()}")
+            raise malformed("Unexpected token after expression")
+
+    def no_alias(self, *following: str) -> None:
+        """A table name followed by a word other than `following` is an
+        alias, which DynamoDB refuses in a sentence of its own."""
+        token = self.peek()
+        if token is not None and (
+            token.kind == "quoted"
+            or (token.kind == "word" and token.text.upper() not in following)
+        ):
+            raise ValidationException("Aliasing is not supported")
 
     # --- Names, paths and values --------------------------------------------
 
@@ -408,6 +420,7 @@ class _Parser:
         else:
             self.word("FROM")
             table = self.name()
+            self.no_alias("WHERE")
             parsed = Delete(table, self._where())
         self.end()
         if self.used != len(self.parameters):
@@ -438,12 +451,15 @@ class _Parser:
         if self.is_symbol("."):
             self.next()
             index = self.name()
+        self.no_alias("WHERE", "ORDER")
         return Select(table, index, projection, self._where())
 
     def _insert(self) -> Insert:
         self.word("INTO")
         table = self.name()
-        self.word("VALUE")
+        if not self.is_word("VALUE"):
+            raise malformed("Unexpected token after expression")
+        self.next()
         item = self.value()
         if "M" not in item:
             raise malformed("INSERT takes a tuple, {'attribute': value, ...}")
@@ -451,6 +467,7 @@ class _Parser:
 
     def _update(self) -> Update:
         table = self.name()
+        self.no_alias("SET", "REMOVE")
         sets: list[Assign] = []
         removes: list[Path] = []
         while self.is_word("SET", "REMOVE"):
