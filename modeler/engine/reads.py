@@ -517,6 +517,14 @@ def transact_get_items(engine: EngineState, request: dict[str, Any]) -> dict[str
             ("TableName", "Key"),
         )
         table = engine.table(spec["TableName"])
+        # The expressions are the request's to refuse, before any key.
+        expressions = Expressions.of(spec)
+        projection = (
+            expressions.projection(spec["ProjectionExpression"])
+            if "ProjectionExpression" in spec
+            else None
+        )
+        expressions.check_unused()
         try:
             key = native_key(table, spec["Key"])
         except ValidationException as error:
@@ -532,13 +540,6 @@ def transact_get_items(engine: EngineState, request: dict[str, Any]) -> dict[str
                 "Transaction request cannot include multiple operations on one item"
             )
         seen.add(identity)
-        expressions = Expressions.of(spec)
-        projection = (
-            expressions.projection(spec["ProjectionExpression"])
-            if "ProjectionExpression" in spec
-            else None
-        )
-        expressions.check_unused()
         plans.append((table, key, projection))
     if key_errors:
         raise TransactionCanceledException(

@@ -386,3 +386,16 @@ def test_a_transaction_joins_its_token_and_enums(server, ddb):
         "failed to satisfy constraint: Member must have length less than or equal "
         f"to 36; {RCC}"
     )
+
+
+def test_a_transactional_reads_projection_is_refused_before_its_key(ddb):
+    create_shop(ddb)
+    message = _message(
+        ddb.transact_get_items,
+        TransactItems=[
+            {"Get": {"TableName": "Shop", "Key": {}, "ProjectionExpression": "!!!"}}
+        ],
+    )
+    assert (
+        message == 'Invalid ProjectionExpression: Syntax error; token: "!", near: "!!"'
+    )
