@@ -10,8 +10,9 @@ goes before item operations that arrive after it, so a stream of writes
 cannot starve it.
 
     locks = TableLocks()
-    with locks.tables({"Orders", "Customers"}):
-        ...
+    held = locks.hold({"Orders", "Customers"}, tables.__contains__)
+    ...
+    locks.release(held)
     with locks:  # the whole engine
         ...
 """
@@ -19,8 +20,7 @@ cannot starve it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Collection
 from typing import Any
 
 
@@ -46,41 +46,40 @@ class TableLocks:
             self._whole = False
             self._state.notify_all()
 
-    @contextmanager
-    def tables(
+    def hold(
         self, names: Collection[str], exists: Callable[[str], bool]
-    ) -> Iterator[bool]:
-        """Hold the locks of `names`, and yield True, when `exists` says each
-        is a table (checked while no table can be created or deleted);
-        otherwise hold nothing and yield False (the caller then takes the
-        whole engine: a lock is kept only for a table that exists)."""
-        with self._state:
+    ) -> list[threading.Lock] | None:
+        """Take the locks of `names` when `exists` says each is a table
+        (checked while no table can be created or deleted) and return them
+        for `release`; None, holding nothing, otherwise (the caller then
+        takes the whole engine: a lock is kept only for a table that
+        exists). Not a context manager: it runs on every request."""
+        state = self._state
+        with state:
             while self._whole or self._whole_waiting:
-                self._state.wait()
-            if not names or not all(exists(name) for name in names):
-                held = []
-            else:
-                held = [
-                    self._tables.setdefault(name, threading.Lock())
-                    for name in sorted(names)
-                ]
-                self._running += 1
-        if not held:
-            yield False
-            return
-        try:
-            for lock in held:
-                lock.acquire()
-            try:
-                yield True
-            finally:
-                for lock in reversed(held):
-                    lock.release()
-        finally:
-            with self._state:
-                self._running -= 1
-                if not self._running:
-                    self._state.notify_all()
+                state.wait()
+            if not names:
+                return None
+            for name in names:
+                if not exists(name):
+                    return None
+            tables = self._tables
+            held = [
+                tables.get(name) or tables.setdefault(name, threading.Lock())
+                for name in (names if len(names) == 1 else sorted(names))
+            ]
+            self._running += 1
+        for lock in held:
+            lock.acquire()
+        return held
+
+    def release(self, held: list[threading.Lock]) -> None:
+        for lock in reversed(held):
+            lock.release()
+        with self._state:
+            self._running -= 1
+            if not self._running and self._whole_waiting:
+                self._state.notify_all()
 
     def forget(self, name: str) -> None:
         """Drop a deleted table's lock (called holding the whole engine)."""

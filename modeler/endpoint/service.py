@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from modeler.endpoint.locks import TableLocks
@@ -90,30 +90,30 @@ _BATCHES = frozenset({"BatchGetItem", "BatchWriteItem"})
 _TRANSACTIONS = frozenset({"TransactGetItems", "TransactWriteItems"})
 
 
-def tables_of(name: str, request: Any) -> set[str] | None:
-    """The tables an item operation touches, or None for an operation (or
-    a request too malformed to tell) that holds the whole engine."""
+def tables_of(name: str, request: Any) -> Collection[str]:
+    """The tables an item operation touches; none for an operation (or a
+    request too malformed to tell) that holds the whole engine."""
     if not isinstance(request, dict):
-        return None
+        return ()
     if name in _ONE_TABLE:
         table = request.get("TableName")
-        return {table} if isinstance(table, str) else None
+        return (table,) if isinstance(table, str) else ()
     if name in _BATCHES:
         requested = request.get("RequestItems")
-        return set(requested) if isinstance(requested, dict) else None
+        return tuple(requested) if isinstance(requested, dict) else ()
     if name in _TRANSACTIONS and "ClientRequestToken" not in request:
         # (A token is remembered engine-wide: such a transaction holds it.)
         names = set()
         for action in request.get("TransactItems") or ():
             if not isinstance(action, dict) or len(action) != 1:
-                return None
+                return ()
             (spec,) = action.values()
             table = spec.get("TableName") if isinstance(spec, dict) else None
             if not isinstance(table, str):
-                return None
+                return ()
             names.add(table)
         return names
-    return None
+    return ()
 
 
 def _snake(name: str) -> str:
@@ -163,12 +163,13 @@ class Service:
             name, method = self.operation(target)
             request = decode_request(body)
             tables = tables_of(name, request)
-            with self.lock.tables(
-                tables or (), self.engine.tables.__contains__
-            ) as held:
-                if held:
+            held = self.lock.hold(tables, self.engine.tables.__contains__)
+            if held is not None:
+                try:
                     response = self._run(name, method, request, body)
-            if not held:
+                finally:
+                    self.lock.release(held)
+            else:
                 with self.lock:
                     response = self._run(name, method, request, body)
                     deleted = (

@@ -22,12 +22,13 @@ def test_a_table_is_written_while_another_is_held(server, ddb):
             written.set(),
         )
     )
-    with server.service.lock.tables({"Orders"}, tables) as held:
-        assert held
-        # Invoices is not held: its write is answered while Orders is.
-        ddb.put_item(TableName="Invoices", Item=_item("C", 1))
-        blocked_write.start()
-        assert not written.is_set()
+    held = server.service.lock.hold({"Orders"}, tables)
+    assert held is not None
+    # Invoices is not held: its write is answered while Orders is.
+    ddb.put_item(TableName="Invoices", Item=_item("C", 1))
+    blocked_write.start()
+    assert not written.is_set()
+    server.service.lock.release(held)
     blocked_write.join()
     assert written.is_set()
     assert "Item" in ddb.get_item(TableName="Orders", Key=_item("C", 2))
