@@ -1,17 +1,19 @@
 """Routing a request to the engine: `X-Amz-Target` names the operation
 (`DynamoDB_20120810.GetItem`, `DynamoDBStreams_20120810.GetRecords`), the
-body is its request. One request runs at a time (a lock around the engine,
-which is not thread-safe), so concurrent clients never see an operation
-half done.
+body is its request. An item operation holds the locks of its tables, any
+other the whole engine (see `locks`), so concurrent clients never see an
+operation half done, and clients of different tables do not wait on each
+other.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
+from modeler.endpoint.locks import TableLocks
 from modeler.endpoint.protocol import (
     ProtocolError,
     decode_request,
@@ -80,6 +82,40 @@ WRITES = frozenset(
 )
 
 
+# The operations on items, which hold only their tables' locks.
+_ONE_TABLE = frozenset(
+    {"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan"}
+)
+_BATCHES = frozenset({"BatchGetItem", "BatchWriteItem"})
+_TRANSACTIONS = frozenset({"TransactGetItems", "TransactWriteItems"})
+
+
+def tables_of(name: str, request: Any) -> Collection[str]:
+    """The tables an item operation touches; none for an operation (or a
+    request too malformed to tell) that holds the whole engine."""
+    if not isinstance(request, dict):
+        return ()
+    if name in _ONE_TABLE:
+        table = request.get("TableName")
+        return (table,) if isinstance(table, str) else ()
+    if name in _BATCHES:
+        requested = request.get("RequestItems")
+        return tuple(requested) if isinstance(requested, dict) else ()
+    if name in _TRANSACTIONS and "ClientRequestToken" not in request:
+        # (A token is remembered engine-wide: such a transaction holds it.)
+        names = set()
+        for action in request.get("TransactItems") or ():
+            if not isinstance(action, dict) or len(action) != 1:
+                return ()
+            (spec,) = action.values()
+            table = spec.get("TableName") if isinstance(spec, dict) else None
+            if not isinstance(table, str):
+                return ()
+            names.add(table)
+        return names
+    return ()
+
+
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
@@ -97,7 +133,11 @@ class Service:
         on_write: Callable[[str, bytes], None] | None = None,
     ) -> None:
         self.engine = engine if engine is not None else Engine()
-        self.lock = threading.Lock()
+        # `with service.lock:` holds the whole engine.
+        self.lock = TableLocks()
+        # Writes to different tables finish side by side; their journal
+        # entries are appended one at a time.
+        self._journal = threading.Lock()
         self.on_write = on_write
         self._operations: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
@@ -122,13 +162,37 @@ class Service:
         try:
             name, method = self.operation(target)
             request = decode_request(body)
-            with self.lock:
-                response = method(request)
-                if self.on_write is not None and name in WRITES:
-                    self.on_write(name, body)
+            tables = tables_of(name, request)
+            held = self.lock.hold(tables, self.engine.tables.__contains__)
+            if held is not None:
+                try:
+                    response = self._run(name, method, request, body)
+                finally:
+                    self.lock.release(held)
+            else:
+                with self.lock:
+                    response = self._run(name, method, request, body)
+                    deleted = (
+                        request.get("TableName") if name == "DeleteTable" else None
+                    )
+                    if isinstance(deleted, str):
+                        self.lock.forget(deleted)
         except EngineError as error:
             return error_body(error)
         return 200, encode_response(response)
+
+    def _run(
+        self,
+        name: str,
+        method: Callable[[dict[str, Any]], dict[str, Any]],
+        request: dict[str, Any],
+        body: bytes,
+    ) -> dict[str, Any]:
+        response = method(request)
+        if self.on_write is not None and name in WRITES:
+            with self._journal:
+                self.on_write(name, body)
+        return response
 
     def sweep(self) -> int:
         """Delete the items whose TTL has passed (see `Engine.sweep_expired`);

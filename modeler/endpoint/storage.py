@@ -11,8 +11,10 @@ line, the write a crash interrupted, is dropped), then a new snapshot
 G + 1 is written and the old files removed: a crash between the two finds
 the new snapshot with no journal yet, never a journal applied twice.
 
-Streams' records are not kept (DynamoDB Local keeps none either); a
-restored table with a stream starts a new one.
+The snapshot keeps the streams too (their ARNs, shards, sequence numbers
+and records, within their 24 hours), so a consumer's iterator and sequence
+numbers still hold after a restart; the journal's writes add their records
+again as they are replayed.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ class DataDir:
             snapshot = json.loads(self._snapshot_path(self.generation).read_bytes())
             for table in snapshot["tables"]:
                 _restore_table(engine, table)
+            if "streams" in snapshot:
+                streams = decode_request(encode_response(snapshot["streams"]))
+                engine.restore_streams(streams)
         replayed = 0
         journal = self._journal_path(self.generation)
         if journal.exists():
@@ -78,7 +83,10 @@ class DataDir:
         old = self.generation
         new = old + 1
         data = encode_response(
-            {"tables": [_table_data(t) for t in engine.tables.values()]}
+            {
+                "tables": [_table_data(t) for t in engine.tables.values()],
+                "streams": engine.streams_state(),
+            }
         )
         target = self._snapshot_path(new)
         temporary = target.with_suffix(".tmp")

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from modeler.engine.constraints import require_table_name
 from modeler.engine.errors import (
     EngineError,
     ResourceInUseException,
@@ -82,6 +83,7 @@ def _table(engine: EngineState, name: Any) -> Table:
 
 
 def update_table(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
+    require_table_name(request)
     check_parameters(request, UPDATE_TABLE_PARAMETERS, ("TableName",))
     table = _table(engine, request["TableName"])
     changes = [
@@ -395,6 +397,7 @@ def update_time_to_live(engine: EngineState, request: dict[str, Any]) -> dict[st
 def describe_time_to_live(
     engine: EngineState, request: dict[str, Any]
 ) -> dict[str, Any]:
+    require_table_name(request)
     check_parameters(request, ("TableName",), ("TableName",))
     table = _table(engine, request["TableName"])
     if table.ttl_attribute is None:

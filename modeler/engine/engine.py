@@ -24,17 +24,25 @@ calls, as the simulation cache does with a lock per loaded table.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from modeler.engine import control, reads, streams, writes
+from modeler.engine.constraints import (
+    bounded,
+    check_create_table,
+    check_item_write,
+    require_table_name,
+)
 from modeler.engine.errors import (
     ResourceInUseException,
     ResourceNotFoundException,
     ValidationException,
 )
 from modeler.engine.legacy import translate
+from modeler.engine.partiql import operations as partiql
 from modeler.engine.requests import check_parameters
 from modeler.engine.schema import CREATE_TABLE_PARAMETERS, table_name, table_spec
 from modeler.engine.streams import Stream
@@ -68,6 +76,7 @@ class Engine:
         # Every stream, enabled or not, oldest first; the last sequence number.
         self.streams: list[Stream] = []
         self._sequence = 10**20
+        self._sequence_lock = threading.Lock()
 
     def table(self, name: Any) -> Table:
         """The table called `name`, or ResourceNotFoundException."""
@@ -80,6 +89,8 @@ class Engine:
     # --- Tables -------------------------------------------------------------
 
     def create_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        require_table_name(request)
+        check_create_table(request)
         check_parameters(
             request,
             CREATE_TABLE_PARAMETERS,
@@ -118,15 +129,45 @@ class Engine:
             table.stream = stream
             self.streams.append(stream)
 
+    def streams_state(self) -> dict[str, Any]:
+        """Every stream's state (see `Stream.state`) and the last sequence
+        number, for a restart to give them back (`restore_streams`)."""
+        return {
+            "sequence": self._sequence,
+            "streams": [stream.state() for stream in self.streams],
+        }
+
+    def restore_streams(self, state: dict[str, Any]) -> None:
+        """Replace the streams with those `streams_state` described, each
+        enabled one the stream of its table again."""
+        self._sequence = state["sequence"]
+        self.streams = []
+        for saved in state["streams"]:
+            stream = Stream.restored(
+                saved,
+                region=self.region,
+                wall_clock=self.wall_clock,
+                sequence=self.new_sequence,
+            )
+            self.streams.append(stream)
+            table = self.tables.get(stream.table_name)
+            if stream.enabled and table is not None:
+                table.stream = stream
+
     def new_sequence(self) -> int:
-        self._sequence += 1
-        return self._sequence
+        # Streams of different tables may be written at once (the endpoint
+        # locks per table): the one counter they share is advanced under
+        # its own lock.
+        with self._sequence_lock:
+            self._sequence += 1
+            return self._sequence
 
     @property
     def next_sequence(self) -> int:
         return self._sequence + 1
 
     def delete_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        require_table_name(request)
         check_parameters(request, ("TableName",), ("TableName",))
         name = request["TableName"]
         if name not in self.tables:
@@ -146,6 +187,7 @@ class Engine:
         return {"TableDescription": description}
 
     def describe_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        require_table_name(request)
         check_parameters(request, ("TableName",), ("TableName",))
         name = request["TableName"]
         if name not in self.tables:
@@ -158,12 +200,7 @@ class Engine:
     def list_tables(self, request: dict[str, Any] | None = None) -> dict[str, Any]:
         request = check_parameters(request or {}, ("ExclusiveStartTableName", "Limit"))
         limit = request.get("Limit", MAX_LIST_TABLES)
-        if not isinstance(limit, int) or not 1 <= limit <= MAX_LIST_TABLES:
-            raise ValidationException(
-                f"1 validation error detected: Value '{limit}' at 'limit' failed to "
-                "satisfy constraint: Member must have value less than or equal to "
-                f"{MAX_LIST_TABLES}"
-            )
+        limit = bounded(limit, "limit", 1, MAX_LIST_TABLES)
         names = sorted(self.tables)
         start = request.get("ExclusiveStartTableName")
         if start is not None:
@@ -202,12 +239,15 @@ class Engine:
         return reads.transact_get_items(self, request)
 
     def put_item(self, request: dict[str, Any]) -> dict[str, Any]:
+        check_item_write("Put", request)
         return writes.put_item(self, translate("PutItem", request))
 
     def update_item(self, request: dict[str, Any]) -> dict[str, Any]:
+        check_item_write("Update", request)
         return writes.update_item(self, translate("UpdateItem", request))
 
     def delete_item(self, request: dict[str, Any]) -> dict[str, Any]:
+        check_item_write("Delete", request)
         return writes.delete_item(self, translate("DeleteItem", request))
 
     def batch_write_item(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -215,6 +255,17 @@ class Engine:
 
     def transact_write_items(self, request: dict[str, Any]) -> dict[str, Any]:
         return writes.transact_write_items(self, request)
+
+    # --- PartiQL (modeler.engine.partiql) ------------------------------------
+
+    def execute_statement(self, request: dict[str, Any]) -> dict[str, Any]:
+        return partiql.execute_statement(self, request)
+
+    def batch_execute_statement(self, request: dict[str, Any]) -> dict[str, Any]:
+        return partiql.batch_execute_statement(self, request)
+
+    def execute_transaction(self, request: dict[str, Any]) -> dict[str, Any]:
+        return partiql.execute_transaction(self, request)
 
     # --- The control plane (modeler.engine.control) ---------------------------
 

@@ -135,7 +135,7 @@ def _conditional_operator(request: dict[str, Any], legacy: list[str]) -> str:
         raise ValidationException(
             f"1 validation error detected: Value '{value}' at 'conditionalOperator' "
             "failed to satisfy constraint: Member must satisfy enum value set: "
-            "[AND, OR]"
+            "[OR, AND]"
         )
     if not {"QueryFilter", "ScanFilter", "Expected"} & set(legacy):
         raise ValidationException(

@@ -28,7 +28,8 @@ from modeler.engine.capacity import (
     Consumed,
     read_units,
 )
-from modeler.engine.errors import ValidationException
+from modeler.engine.constraints import at_least, bounded
+from modeler.engine.errors import TransactionCanceledException, ValidationException
 from modeler.engine.expressions import Condition, KeyCondition, Projection
 from modeler.engine.requests import (
     Expressions,
@@ -394,17 +395,8 @@ def scan(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
         )
     if total is None:
         segment, total = 0, 1
-    if not isinstance(total, int) or not 1 <= total <= MAX_TOTAL_SEGMENTS:
-        raise ValidationException(
-            f"1 validation error detected: Value '{total}' at 'totalSegments' failed "
-            "to satisfy constraint: Member must have value less than or equal to "
-            f"{MAX_TOTAL_SEGMENTS}"
-        )
-    if not isinstance(segment, int) or segment < 0:
-        raise ValidationException(
-            f"1 validation error detected: Value '{segment}' at 'segment' failed to "
-            "satisfy constraint: Member must have value greater than or equal to 0"
-        )
+    total = bounded(total, "totalSegments", 1, MAX_TOTAL_SEGMENTS)
+    segment = at_least(segment, "Segment", 0)
     if segment >= total:
         raise ValidationException(
             "The Segment parameter is zero-based and must be less than parameter "
@@ -508,8 +500,9 @@ def transact_get_items(engine: EngineState, request: dict[str, Any]) -> dict[str
         request, ("TransactItems", "ReturnConsumedCapacity"), ("TransactItems",)
     )
     mode = consumed_capacity_mode(request)
-    actions = transact_items(request)
-    plans = []
+    actions = transact_items(request, "TransactGetItem")
+    plans: list[tuple[Table, Item, Projection | None]] = []
+    key_errors: dict[int, str] = {}
     seen = set()
     for action in actions:
         check_parameters(action, ("Get",), ("Get",))
@@ -524,13 +517,7 @@ def transact_get_items(engine: EngineState, request: dict[str, Any]) -> dict[str
             ("TableName", "Key"),
         )
         table = engine.table(spec["TableName"])
-        key = native_key(table, spec["Key"])
-        identity = (table.name, key_identity(table, key))
-        if identity in seen:
-            raise ValidationException(
-                "Transaction request cannot include multiple operations on one item"
-            )
-        seen.add(identity)
+        # The expressions are the request's to refuse, before any key.
         expressions = Expressions.of(spec)
         projection = (
             expressions.projection(spec["ProjectionExpression"])
@@ -538,7 +525,31 @@ def transact_get_items(engine: EngineState, request: dict[str, Any]) -> dict[str
             else None
         )
         expressions.check_unused()
+        try:
+            key = native_key(table, spec["Key"])
+        except ValidationException as error:
+            # A transactional read reports a key that does not fit the
+            # table (an empty Key, a missing or mistyped attribute) as
+            # that action's cancellation reason, not as the request's error.
+            key_errors[len(plans)] = error.message
+            plans.append((table, {}, None))
+            continue
+        identity = (table.name, key_identity(table, key))
+        if identity in seen:
+            raise ValidationException(
+                "Transaction request cannot include multiple operations on one item"
+            )
+        seen.add(identity)
         plans.append((table, key, projection))
+    if key_errors:
+        raise TransactionCanceledException(
+            [
+                {"Code": "ValidationError", "Message": key_errors[n]}
+                if n in key_errors
+                else {"Code": "None"}
+                for n in range(len(plans))
+            ]
+        )
     results = []
     consumed: dict[str, Consumed] = {}
     for table, key, projection in plans:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from modeler.engine.constraints import at_least
 from modeler.engine.errors import ValidationException
 from modeler.engine.expressions import (
     Condition,
@@ -92,17 +93,24 @@ def boolean(request: Mapping[str, Any], name: str) -> bool:
 
 def limit(request: Mapping[str, Any]) -> int | None:
     value = request.get("Limit")
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValidationException(
-            f"1 validation error detected: Value '{value}' at 'limit' failed to "
-            "satisfy constraint: Member must have value greater than or equal to 1"
-        )
-    return value
+    return None if value is None else at_least(value, "Limit", 1)
 
 
 MAX_TRANSACT_ITEMS = 100
+
+
+def java_objects(kind: str, count: int) -> str:
+    """How DynamoDB's messages show a list of request elements: the Java
+    objects' default text, `[com.amazonaws.dynamodb.v20120810.WriteRequest@1a2b,
+    ...]` (the hash codes differ from DynamoDB's, the shape does not)."""
+    return (
+        "["
+        + ", ".join(
+            f"com.amazonaws.dynamodb.v20120810.{kind}@{0x10000001 + n:x}"
+            for n in range(count)
+        )
+        + "]"
+    )
 
 
 def request_items(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,26 +119,26 @@ def request_items(request: Mapping[str, Any]) -> dict[str, Any]:
     requested = request["RequestItems"]
     if not isinstance(requested, dict) or not requested:
         raise ValidationException(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1"
+            "1 validation error detected: Value '{}' at 'requestItems' failed to "
+            "satisfy constraint: Member must have length greater than or equal to 1"
         )
     return requested
 
 
-def transact_items(request: Mapping[str, Any]) -> list[Any]:
+def transact_items(request: Mapping[str, Any], kind: str) -> list[Any]:
     """TransactGetItems' and TransactWriteItems' TransactItems: a list of 1
-    to 100 actions."""
+    to 100 actions (kind: TransactGetItem or TransactWriteItem)."""
     actions = request["TransactItems"]
     if not isinstance(actions, list) or not actions:
         raise ValidationException(
-            "1 validation error detected: Value at 'transactItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1"
+            "1 validation error detected: Value '[]' at 'transactItems' failed to "
+            "satisfy constraint: Member must have length greater than or equal to 1"
         )
     if len(actions) > MAX_TRANSACT_ITEMS:
         raise ValidationException(
-            "1 validation error detected at 'transactItems' failed to satisfy "
-            f"constraint: Member must have length less than or equal to "
-            f"{MAX_TRANSACT_ITEMS}."
+            f"1 validation error detected: Value '{java_objects(kind, len(actions))}' "
+            "at 'transactItems' failed to satisfy constraint: Member must have "
+            f"length less than or equal to {MAX_TRANSACT_ITEMS}"
         )
     return actions
 

@@ -180,7 +180,15 @@ def table_spec(request: dict[str, Any]) -> TableSpec:
             )
         types[sys.intern(attribute)] = kind
 
-    key = _key_schema(request.get("KeySchema"), types, where="")
+    schema = request.get("KeySchema")
+    if isinstance(schema, list) and len(types) < len(schema) <= 2:
+        # DynamoDB counts before it matches names: a key attribute named
+        # twice, [pk HASH, pk RANGE] with pk defined once, is one definition
+        # short before it is a duplicate.
+        raise ValidationException(
+            "Invalid KeySchema: Some index key attribute have no definition"
+        )
+    key = _key_schema(schema, types, where="")
     if len(key.partition) != 1 or len(key.sort) > 1:
         raise ValidationException(
             "1 validation error detected: Value at 'keySchema' failed to satisfy "

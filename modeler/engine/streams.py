@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from modeler.engine.constraints import bounded
 from modeler.engine.errors import (
     EngineError,
     ResourceNotFoundException,
@@ -102,6 +103,73 @@ class Stream:
     @property
     def enabled(self) -> bool:
         return self.ending_sequence is None
+
+    def state(self) -> dict[str, Any]:
+        """What a restart needs to give the stream back as it was: its
+        identity, its sequence range and its records (in DynamoDB JSON but
+        for the record times, seconds since the epoch)."""
+        return {
+            "table_name": self.table_name,
+            "arn": self.arn,
+            "label": self.label,
+            "created": self.created.timestamp(),
+            "shard_id": self.shard_id,
+            "key_schema": self.key_schema,
+            "key_attributes": list(self.key_attributes),
+            "view_type": self.view_type,
+            "starting_sequence": self.starting_sequence,
+            "ending_sequence": self.ending_sequence,
+            "records": [
+                {
+                    "number": number,
+                    "written": written,
+                    "record": {
+                        **record,
+                        "dynamodb": {
+                            **record["dynamodb"],
+                            "ApproximateCreationDateTime": record["dynamodb"][
+                                "ApproximateCreationDateTime"
+                            ].timestamp(),
+                        },
+                    },
+                }
+                for number, written, record in self.records
+            ],
+        }
+
+    @classmethod
+    def restored(
+        cls,
+        state: dict[str, Any],
+        *,
+        region: str,
+        wall_clock: Callable[[], float],
+        sequence: Callable[[], int],
+    ) -> Stream:
+        """The stream `state()` described."""
+        stream = cls.__new__(cls)
+        stream.table_name = state["table_name"]
+        stream.key_schema = state["key_schema"]
+        stream.key_attributes = tuple(state["key_attributes"])
+        stream.view_type = state["view_type"]
+        stream.region = region
+        stream.created = datetime.fromtimestamp(state["created"], UTC)
+        stream.label = state["label"]
+        stream.arn = state["arn"]
+        stream.shard_id = state["shard_id"]
+        stream.wall_clock = wall_clock
+        stream._sequence = sequence
+        stream.starting_sequence = state["starting_sequence"]
+        stream.ending_sequence = state["ending_sequence"]
+        stream.records = []
+        for entry in state["records"]:
+            record = entry["record"]
+            data = record["dynamodb"]
+            data["ApproximateCreationDateTime"] = datetime.fromtimestamp(
+                data["ApproximateCreationDateTime"], UTC
+            )
+            stream.records.append((entry["number"], entry["written"], record))
+        return stream
 
     def append(
         self,
@@ -212,12 +280,7 @@ def _stream(engine: StreamHost, arn: Any) -> Stream:
 def list_streams(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("TableName", "Limit", "ExclusiveStartStreamArn"))
     name = request.get("TableName")
-    limit = request.get("Limit", 100)
-    if not isinstance(limit, int) or not 1 <= limit <= 100:
-        raise ValidationException(
-            f"1 validation error detected: Value '{limit}' at 'limit' failed to "
-            "satisfy constraint: Member must have value less than or equal to 100"
-        )
+    limit = bounded(request.get("Limit", 100), "limit", 1, 100)
     now = engine.wall_clock()
     streams = [
         s
@@ -314,13 +377,7 @@ def _iterator(engine: StreamHost, stream: Stream, position: int) -> str:
 def get_records(engine: StreamHost, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, ("ShardIterator", "Limit"), ("ShardIterator",))
     text = request["ShardIterator"]
-    limit = request.get("Limit", MAX_RECORDS)
-    if not isinstance(limit, int) or not 1 <= limit <= MAX_RECORDS:
-        raise ValidationException(
-            f"1 validation error detected: Value '{limit}' at 'limit' failed to "
-            f"satisfy constraint: Member must have value less than or equal to "
-            f"{MAX_RECORDS}"
-        )
+    limit = bounded(request.get("Limit", MAX_RECORDS), "limit", 1, MAX_RECORDS)
     try:
         arn, shard, position_text, issued_text = str(text).rsplit("|", 3)
         position, issued = int(position_text), float(issued_text)

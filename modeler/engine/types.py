@@ -191,11 +191,15 @@ def from_wire(value: Any) -> Any:
         return {str(k): from_wire(v) for k, v in data.items()}
     if kind in _SET_CLASSES:
         if not isinstance(data, list) or not data:
-            name = {"SS": "string", "NS": "number", "BS": "binary"}[kind]
-            # DynamoDB's own wording, double space included.
+            # DynamoDB's own wordings, double space included; a binary set
+            # has a sentence of its own.
+            empty = {
+                "SS": "An string set  may not be empty",
+                "NS": "An number set  may not be empty",
+                "BS": "Binary sets should not be empty",
+            }[kind]
             raise ValidationException(
-                f"One or more parameter values were invalid: An {name} set  may "
-                "not be empty"
+                f"One or more parameter values were invalid: {empty}"
             )
         convert = {"SS": _set_string, "NS": number, "BS": _binary}[kind]
         members = [convert(v) for v in data]

@@ -30,6 +30,7 @@ from modeler.engine.capacity import (
     read_units,
     write_units,
 )
+from modeler.engine.constraints import RETURN_CONSUMED_CAPACITY, Failures
 from modeler.engine.errors import (
     ConditionalCheckFailedException,
     EngineError,
@@ -46,6 +47,7 @@ from modeler.engine.requests import (
     check_parameters,
     consumed_capacity_mode,
     enum,
+    java_objects,
     request_items,
     transact_items,
 )
@@ -305,23 +307,26 @@ def batch_write_item(engine: EngineState, request: dict[str, Any]) -> dict[str, 
         request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
     )
     requested = request_items(request)
-    count = sum(len(v) if isinstance(v, list) else 0 for v in requested.values())
-    if count > MAX_BATCH_WRITE_ITEMS:
+    lists = [v for v in requested.values() if isinstance(v, list)]
+    if (
+        len(lists) < len(requested)
+        or not all(lists)
+        or sum(map(len, lists)) > MAX_BATCH_WRITE_ITEMS
+    ):
+        shown = ", ".join(
+            f"{name}={java_objects('WriteRequest', len(value))}"
+            for name, value in requested.items()
+            if isinstance(value, list)
+        )
         raise ValidationException(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy "
-            "constraint: Map value must satisfy constraint: [Member must have length "
-            f"less than or equal to {MAX_BATCH_WRITE_ITEMS}, Member must have length "
-            "greater than or equal to 1]"
+            f"1 validation error detected: Value '{{{shown}}}' at 'requestItems' "
+            "failed to satisfy constraint: Map value must satisfy constraint: "
+            "[Member must have length less than or equal to "
+            f"{MAX_BATCH_WRITE_ITEMS}, Member must have length greater than or "
+            "equal to 1]"
         )
     writes: list[Write] = []
     for name, entries in requested.items():
-        if not isinstance(entries, list) or not entries:
-            raise ValidationException(
-                "1 validation error detected: Value at 'requestItems' failed to "
-                "satisfy constraint: Map value must satisfy constraint: [Member must "
-                "have length less than or equal to 25, Member must have length "
-                "greater than or equal to 1]"
-            )
         for entry in entries:
             check_parameters(entry, ("PutRequest", "DeleteRequest"))
             if len(entry) != 1:
@@ -381,11 +386,25 @@ def transact_write_items(
         ),
         ("TransactItems",),
     )
+    # The token's length and the enums are reported together, in this order.
+    failures = Failures()
+    token = request.get("ClientRequestToken")
+    if isinstance(token, str) and len(token) > MAX_TOKEN_LENGTH:
+        failures.fail(
+            token,
+            "clientRequestToken",
+            f"Member must have length less than or equal to {MAX_TOKEN_LENGTH}",
+        )
+    failures.enum(request, "ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY)
+    failures.enum(
+        request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS
+    )
+    failures.check()
     mode = consumed_capacity_mode(request)
     metrics = enum(
         request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
     )
-    actions = transact_items(request)
+    actions = transact_items(request, "TransactWriteItem")
     writes: list[Write] = []
     for action in actions:
         check_parameters(action, ("ConditionCheck", "Put", "Delete", "Update"))

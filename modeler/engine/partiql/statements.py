@@ -1,0 +1,388 @@
+"""PartiQL statements run as the engine's own operations, so that capacity,
+conditions and errors are those of GetItem, Query, Scan, PutItem,
+UpdateItem, DeleteItem and the transactions:
+
+- SELECT with an equality on the partition key is a Query (its sort key
+  condition, when the WHERE has one, in the key condition, the rest as a
+  filter); with equalities on the whole key and nothing else, a GetItem;
+  otherwise a Scan with the WHERE as its filter;
+- INSERT is a PutItem on the condition that no item has the key
+  (DuplicateItemException otherwise);
+- UPDATE is an UpdateItem of the key the WHERE names, on the condition that
+  the item exists and the rest of the WHERE holds;
+- DELETE is a DeleteItem of that key, on the condition of the rest.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from modeler.engine.errors import (
+    ConditionalCheckFailedException,
+    EngineError,
+    ResourceNotFoundException,
+    ValidationException,
+)
+from modeler.engine.partiql import parser as p
+
+Request = dict[str, Any]
+
+
+class Operations(Protocol):
+    """The engine's operations a statement runs as (engine.Engine has them)."""
+
+    def describe_table(self, request: Request) -> Request: ...
+    def get_item(self, request: Request) -> Request: ...
+    def query(self, request: Request) -> Request: ...
+    def scan(self, request: Request) -> Request: ...
+    def put_item(self, request: Request) -> Request: ...
+    def update_item(self, request: Request) -> Request: ...
+    def delete_item(self, request: Request) -> Request: ...
+    def transact_get_items(self, request: Request) -> Request: ...
+    def transact_write_items(self, request: Request) -> Request: ...
+
+
+class DuplicateItemException(EngineError):
+    code = "DuplicateItemException"
+    message_text = "Duplicate primary key exists in table"
+
+
+@dataclass
+class Expression:
+    """Names and values of one request's expressions, as placeholders."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def path(self, path: p.Path) -> str:
+        text = ""
+        for part in path:
+            if isinstance(part, int):
+                text += f"[{part}]"
+                continue
+            placeholder = (
+                next((k for k, v in self.names.items() if v == part), None)
+                or f"#n{len(self.names)}"
+            )
+            self.names[placeholder] = part
+            text += ("." if text else "") + placeholder
+        return text
+
+    def value(self, value: Any) -> str:
+        placeholder = f":v{len(self.values)}"
+        self.values[placeholder] = value
+        return placeholder
+
+    def condition(self, node: Any) -> str:  # noqa: PLR0911 - one case a node
+        if isinstance(node, p.Logical):
+            return (
+                f"({self.condition(node.left)}) {node.operator} "
+                f"({self.condition(node.right)})"
+            )
+        if isinstance(node, p.Not):
+            return f"NOT ({self.condition(node.operand)})"
+        if isinstance(node, p.Compare):
+            return f"{self.path(node.path)} {node.operator} {self.value(node.value)}"
+        if isinstance(node, p.Between):
+            return (
+                f"{self.path(node.path)} BETWEEN {self.value(node.low)} AND "
+                f"{self.value(node.high)}"
+            )
+        if isinstance(node, p.In):
+            return (
+                f"{self.path(node.path)} IN "
+                f"({', '.join(self.value(v) for v in node.values)})"
+            )
+        if isinstance(node, p.Missing):
+            function = "attribute_not_exists" if node.missing else "attribute_exists"
+            return f"{function}({self.path(node.path)})"
+        if isinstance(node, p.Function):
+            if node.value is None:
+                return f"{node.name}({self.path(node.path)})"
+            return f"{node.name}({self.path(node.path)}, {self.value(node.value)})"
+        raise ValidationException("Unsupported condition in WHERE clause")
+
+    def into(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self.names:
+            request["ExpressionAttributeNames"] = self.names
+        if self.values:
+            request["ExpressionAttributeValues"] = self.values
+        return request
+
+
+def _conjuncts(node: Any) -> list[Any]:
+    if isinstance(node, p.Logical) and node.operator == "AND":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [] if node is None else [node]
+
+
+def _joined(nodes: list[Any]) -> Any:
+    joined = None
+    for node in nodes:
+        joined = node if joined is None else p.Logical("AND", joined, node)
+    return joined
+
+
+def _key_schema(engine: Operations, table: str, index: str | None) -> list[str]:
+    try:
+        described = engine.describe_table({"TableName": table})["Table"]
+    except ResourceNotFoundException:
+        # A statement's table is named as the data plane names it.
+        raise ResourceNotFoundException("Requested resource not found") from None
+    schema = described["KeySchema"]
+    if index is not None:
+        found = [
+            i
+            for i in described.get("GlobalSecondaryIndexes", [])
+            + described.get("LocalSecondaryIndexes", [])
+            if i["IndexName"] == index
+        ]
+        if not found:
+            raise ValidationException(
+                f"The table does not have the specified index: {index}"
+            )
+        schema = found[0]["KeySchema"]
+    return [element["AttributeName"] for element in schema]
+
+
+def _split_key(
+    where: Any, key: list[str]
+) -> tuple[dict[str, Any], list[Any], list[Any]]:
+    """The key's equalities in the WHERE ({attribute: value}), its other
+    conditions on the sort key, and the rest."""
+    equal: dict[str, Any] = {}
+    on_sort: list[Any] = []
+    rest: list[Any] = []
+    for node in _conjuncts(where):
+        path = getattr(node, "path", None)
+        attribute = path[0] if path and len(path) == 1 else None
+        if (
+            isinstance(node, p.Compare)
+            and node.operator == "="
+            and attribute in key
+            and attribute not in equal
+        ):
+            equal[attribute] = node.value
+        elif (
+            attribute is not None
+            and attribute in key[1:]
+            and (
+                isinstance(node, p.Compare | p.Between)
+                or (isinstance(node, p.Function) and node.name == "begins_with")
+            )
+            and node.__class__ is not p.In
+        ):
+            on_sort.append(node)
+        else:
+            rest.append(node)
+    return equal, on_sort, rest
+
+
+def _full_key(engine: Operations, statement: Any) -> tuple[dict[str, Any], Any]:
+    """An UPDATE's or DELETE's key, from equalities on every key attribute,
+    and the rest of its WHERE."""
+    key = _key_schema(engine, statement.table, None)
+    equal, on_sort, rest = _split_key(statement.where, key)
+    if set(equal) != set(key):
+        raise ValidationException(
+            "Where clause does not contain a mandatory equality on all key attributes"
+        )
+    return equal, _joined(on_sort + rest)
+
+
+# --- SELECT -------------------------------------------------------------------
+
+
+def select_request(
+    engine: Operations, statement: p.Select
+) -> tuple[str, dict[str, Any]]:
+    """The read (GetItem, Query or Scan) and its request."""
+    key = _key_schema(engine, statement.table, statement.index)
+    equal, on_sort, rest = _split_key(statement.where, key)
+    expression = Expression()
+    request: dict[str, Any] = {"TableName": statement.table}
+    if statement.index is not None:
+        request["IndexName"] = statement.index
+    if statement.projection is not None:
+        request["ProjectionExpression"] = ", ".join(
+            expression.path(path) for path in statement.projection
+        )
+    partition = key[0]
+    if partition not in equal:
+        if statement.where is not None:
+            request["FilterExpression"] = expression.condition(statement.where)
+        return "Scan", expression.into(request)
+    if statement.index is None and set(equal) == set(key) and not on_sort and not rest:
+        request["Key"] = equal
+        return "GetItem", expression.into(request)
+    conditions = [p.Compare((partition,), "=", equal[partition])]
+    extra = [
+        p.Compare((name,), "=", value)
+        for name, value in equal.items()
+        if name != partition
+    ]
+    sort_conditions = extra + on_sort
+    if len(sort_conditions) == 1:
+        conditions += sort_conditions
+    else:
+        rest = sort_conditions + rest
+    request["KeyConditionExpression"] = expression.condition(_joined(conditions))
+    if rest:
+        request["FilterExpression"] = expression.condition(_joined(rest))
+    return "Query", expression.into(request)
+
+
+def _token(key: dict[str, Any]) -> str:
+    def encode(value: Any) -> Any:
+        if isinstance(value, bytes):
+            return {"__bytes__": base64.b64encode(value).decode()}
+        if isinstance(value, dict):
+            return {k: encode(v) for k, v in value.items()}
+        return value
+
+    return base64.b64encode(json.dumps(encode(key)).encode()).decode()
+
+
+def _start_key(token: Any) -> dict[str, Any]:
+    def decode(value: Any) -> Any:
+        if isinstance(value, dict):
+            if set(value) == {"__bytes__"}:
+                return base64.b64decode(value["__bytes__"])
+            return {k: decode(v) for k, v in value.items()}
+        return value
+
+    try:
+        return decode(json.loads(base64.b64decode(token, validate=True)))
+    except ValueError:
+        raise ValidationException("Invalid NextToken") from None
+
+
+def run_select(
+    engine: Operations,
+    statement: p.Select,
+    *,
+    limit: int | None = None,
+    next_token: str | None = None,
+    consistent: bool = False,
+    capacity: str = "NONE",
+) -> dict[str, Any]:
+    operation, request = select_request(engine, statement)
+    if consistent:
+        request["ConsistentRead"] = True
+    if capacity != "NONE":
+        request["ReturnConsumedCapacity"] = capacity
+    if operation == "GetItem":
+        answer = engine.get_item(request)
+        response: dict[str, Any] = {
+            "Items": [answer["Item"]] if "Item" in answer else []
+        }
+    else:
+        if limit is not None:
+            request["Limit"] = limit
+        if next_token is not None:
+            request["ExclusiveStartKey"] = _start_key(next_token)
+        answer = (engine.query if operation == "Query" else engine.scan)(request)
+        response = {"Items": answer["Items"]}
+        if "LastEvaluatedKey" in answer:
+            response["NextToken"] = _token(answer["LastEvaluatedKey"])
+    if "ConsumedCapacity" in answer:
+        response["ConsumedCapacity"] = answer["ConsumedCapacity"]
+    return response
+
+
+# --- INSERT, UPDATE, DELETE -------------------------------------------------------
+
+
+def write_request(
+    engine: Operations, statement: p.Insert | p.Update | p.Delete | p.Exists
+) -> tuple[str, dict[str, Any]]:
+    """The write (Put, Update, Delete, or an EXISTS' ConditionCheck) and its
+    request, as a transaction's action takes it."""
+    expression = Expression()
+    if isinstance(statement, p.Exists):
+        if statement.select.index is not None:
+            raise ValidationException("EXISTS reads a table, not an index")
+        key_values, rest = _full_key(engine, statement.select)
+        exists = p.Missing((next(iter(key_values)),), False)
+        condition = exists if rest is None else p.Logical("AND", exists, rest)
+        request = {
+            "TableName": statement.table,
+            "Key": key_values,
+            "ConditionExpression": expression.condition(condition),
+        }
+        return "ConditionCheck", expression.into(request)
+    if isinstance(statement, p.Insert):
+        key = _key_schema(engine, statement.table, None)
+        missing = [name for name in key if name not in statement.item]
+        if missing:
+            raise ValidationException(
+                "One or more parameter values were invalid: Missing the key "
+                f"{missing[0]} in the item"
+            )
+        request = {
+            "TableName": statement.table,
+            "Item": statement.item,
+            "ConditionExpression": expression.condition(p.Missing((key[0],), True)),
+        }
+        return "Put", expression.into(request)
+    key_values, rest = _full_key(engine, statement)
+    request = {"TableName": statement.table, "Key": key_values}
+    if isinstance(statement, p.Update):
+        clauses = []
+        assignments = []
+        for assign in statement.sets:
+            target = expression.path(assign.path)
+            if isinstance(assign.value, tuple):
+                operator, source, operand = assign.value
+                assignments.append(
+                    f"{target} = {expression.path(source)} {operator} "
+                    f"{expression.value(operand)}"
+                )
+            else:
+                assignments.append(f"{target} = {expression.value(assign.value)}")
+        if assignments:
+            clauses.append("SET " + ", ".join(assignments))
+        if statement.removes:
+            clauses.append(
+                "REMOVE " + ", ".join(expression.path(r) for r in statement.removes)
+            )
+        request["UpdateExpression"] = " ".join(clauses)
+        exists = p.Missing((next(iter(key_values)),), False)
+        rest = exists if rest is None else p.Logical("AND", exists, rest)
+    if rest is not None:
+        request["ConditionExpression"] = expression.condition(rest)
+    return ("Update" if isinstance(statement, p.Update) else "Delete"), expression.into(
+        request
+    )
+
+
+def run_write(
+    engine: Operations,
+    statement: p.Insert | p.Update | p.Delete,
+    *,
+    capacity: str = "NONE",
+    on_failure: str | None = None,
+) -> dict[str, Any]:
+    kind, request = write_request(engine, statement)
+    if capacity != "NONE":
+        request["ReturnConsumedCapacity"] = capacity
+    if on_failure is not None:
+        request["ReturnValuesOnConditionCheckFailure"] = on_failure
+    operation = {
+        "Put": engine.put_item,
+        "Update": engine.update_item,
+        "Delete": engine.delete_item,
+    }[kind]
+    try:
+        answer = operation(request)
+    except ConditionalCheckFailedException:
+        if kind == "Put":
+            raise DuplicateItemException(DuplicateItemException.message_text) from None
+        raise
+    response: dict[str, Any] = {"Items": []}
+    if "ConsumedCapacity" in answer:
+        response["ConsumedCapacity"] = answer["ConsumedCapacity"]
+    return response
