@@ -241,7 +241,7 @@ class _Parser:
             else:
                 return tuple(parts)
 
-    def value(self) -> Any:  # noqa: C901, PLR0911 - one case a kind of value
+    def value(self) -> Any:
         token = self.next()
         if token.kind == "string":
             return {"S": token.text[1:-1].replace("''", "'")}

@@ -76,7 +76,7 @@ class Expression:
         self.values[placeholder] = value
         return placeholder
 
-    def condition(self, node: Any) -> str:  # noqa: PLR0911 - one case a node
+    def condition(self, node: Any) -> str:
         if isinstance(node, p.Logical):
             return (
                 f"({self.condition(node.left)}) {node.operator} "
