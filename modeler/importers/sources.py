@@ -17,6 +17,7 @@ from modeler.importers.cloudformation import (
     looks_like_cloudformation,
     read_cloudformation,
 )
+from modeler.importers.mcp_model import looks_like_mcp_model, read_mcp_model
 from modeler.importers.onetable import looks_like_onetable, read_onetable
 from modeler.importers.sql import SqlImportError, design_from_sql
 from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
@@ -29,7 +30,9 @@ CLOUDFORMATION = "cloudformation"
 TERRAFORM = "terraform"
 SQL_SCHEMA = "sql-schema"
 ONETABLE = "onetable"
+MCP_MODEL = "mcp-data-model"
 KIND_LABELS = {
+    MCP_MODEL: "DynamoDB MCP server data model",
     ONETABLE: "OneTable schema",
     SQL_SCHEMA: "SQL schema",
     YAML: "design YAML",
@@ -70,6 +73,8 @@ def source_kind(source: str | bytes, *, filename: str = "") -> str:
         return SQL_SCHEMA
     if looks_like_onetable(source):  # by content: models and indexes
         return ONETABLE
+    if looks_like_mcp_model(source):  # by content: tables and access_patterns
+        return MCP_MODEL
     if looks_like_workbench(source):  # by content: DataModel or ModelName
         return NOSQL_WORKBENCH
     if looks_like_cloudformation(source):
@@ -137,6 +142,13 @@ def read_design_source(
             (found.design,) if found.design is not None else (),
             found.problems,
             found.notes,
+        )
+    if kind == MCP_MODEL:
+        return _tables_file(
+            kind,
+            read_mcp_model(
+                source, filename=filename, max_bytes=max_bytes, choice=choice
+            ),
         )
     if kind in _TABLE_READERS:
         return _tables_file(
