@@ -164,7 +164,7 @@ def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
         return {
             "operation": "GetItem",
             "key": templates,
-            "expects": {"entity": entity.name},
+            "expects": {"entity": entity.name, "where": _where(templates)},
         }
     return {"operation": operation, "entity": entity.name}
 
@@ -213,8 +213,10 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
             if sort_name in e.keys
             and (prefix is None or _may_begin(e.keys[sort_name].template, prefix))
         ] or entities
-    # The partition key as the selected entities write it.
+    # The partition key as the selected entities write it; the pattern
+    # expects those that write it the same way (the same placeholders).
     key[partition] = entities[0].keys[partition].template
+    entities = [e for e in entities if e.keys[partition].template == key[partition]]
     pattern: dict[str, Any] = {"operation": "Query"}
     if index_name:
         pattern["index"] = index_name
@@ -225,7 +227,10 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
     if limit and limit.isdigit() and int(limit) > 0:
         pattern["limit"] = int(limit)
     chosen = [e.name for e in entities]
-    pattern["expects"] = {"entity": chosen[0] if len(chosen) == 1 else chosen}
+    pattern["expects"] = {
+        "entity": chosen[0] if len(chosen) == 1 else chosen,
+        "where": _where(key),
+    }
     return pattern
 
 
@@ -262,6 +267,17 @@ def _as_template(sample: str, attribute: str, entities: list) -> str:
         if template is not None and _renders(template.template, sample):
             return template.template
     return _literal(sample)
+
+
+def _where(key: dict[str, Any]) -> dict[str, str]:
+    """What the items a key selects hold: each attribute an equality
+    condition places equals its parameter."""
+    where: dict[str, str] = {}
+    for condition in key.values():
+        if isinstance(condition, str):
+            for attribute in parse_template(condition).attributes:
+                where[attribute] = f"{{{attribute}}}"
+    return where
 
 
 def _may_begin(template: str, prefix: str) -> bool:

@@ -13,6 +13,8 @@ import pytest
 
 from modeler.designfile import read_design
 from modeler.importers.sources import MCP_MODEL, read_design_source, source_kind
+from modeler.review import review_design
+from modeler.simulation.simulate import Simulation
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parents[2] / "examples"
@@ -146,3 +148,13 @@ def test_bad_input_names_the_json_path(change, path, words):
     assert not found.designs
     ((where, message),) = [(p.path, p.message) for p in found.problems if p.is_error]
     assert where == path and words in message
+
+
+def test_the_imported_patterns_are_simulated_and_pass_the_review():
+    (design,) = _read(MODEL).designs
+
+    review = review_design(design, simulation=Simulation(design))
+
+    assert len([r for r in review.runs if r is not None]) == 3
+    assert [r.pattern.name for r in review.runs if r is not None and not r.passed] == []
+    assert [f.message for f in review.findings if f.severity == "error"] == []
