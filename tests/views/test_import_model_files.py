@@ -1,6 +1,7 @@
 """The project list's import and `manage.py import_design` take a OneTable
-schema: the project has the schema's keys, what it could not carry is
-listed, and bad input names the JSON path and creates nothing."""
+schema and a DynamoDB MCP server data model: the project has the file's
+keys (and patterns), what it could not carry is listed, and bad input names
+the JSON path and creates nothing."""
 
 from __future__ import annotations
 
@@ -103,3 +104,44 @@ def test_import_design_takes_a_onetable_schema(owner, tmp_path):
         )
     assert "indexes.primary.hash" in err.getvalue()
     assert Project.objects.count() == 1
+
+
+MCP = (
+    Path(__file__).resolve().parents[1]
+    / "importers"
+    / "mcp"
+    / ("dynamodb_data_model.json")
+)
+
+
+def test_an_mcp_data_model_becomes_a_project_with_its_patterns(owner, owner_client):
+    response = owner_client.post(
+        "/projects/import/",
+        {"file": _upload(MCP.read_bytes(), "dynamodb_data_model.json")},
+    )
+
+    project = Project.objects.get()
+    design = stored_design(project)
+    assert [p.name for p in design.access_patterns] == [
+        "AP1 Get user profile",
+        "AP2 Users a user follows",
+        "AP3 Followers of a user",
+    ]
+    html = response.content.decode()
+    assert escape("access_patterns[3] (AP4 Search users by bio text)") in html
+
+
+def test_a_bad_mcp_data_model_names_the_path_and_creates_nothing(owner, tmp_path):
+    model = json.loads(MCP.read_text())
+    model["tables"][0]["KeySchema"][0]["KeyType"] = "PARTITION"
+    broken = tmp_path / "dynamodb_data_model.json"
+    broken.write_text(json.dumps(model))
+    err = StringIO()
+
+    with pytest.raises(CommandError):
+        call_command(
+            "import_design", str(broken), "--owner", owner.username, stderr=err
+        )
+
+    assert "tables[0].KeySchema[0]: expected {AttributeName, KeyType" in err.getvalue()
+    assert _state() == (0, 0)
