@@ -158,3 +158,13 @@ def test_the_imported_patterns_are_simulated_and_pass_the_review():
     assert len([r for r in review.runs if r is not None]) == 3
     assert [r.pattern.name for r in review.runs if r is not None and not r.passed] == []
     assert [f.message for f in review.findings if f.severity == "error"] == []
+
+
+def test_an_oversized_model_is_refused():
+    text = json.dumps(MODEL).encode()
+
+    found = read_design_source(text, filename="m.json", max_bytes=100)
+
+    assert not found.designs
+    ((message),) = [p.message for p in found.problems if p.is_error]
+    assert f"the file is {len(text):,} bytes; data model files are limited" in message

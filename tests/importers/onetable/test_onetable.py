@@ -179,3 +179,14 @@ def test_a_schema_nested_past_the_limit_is_refused():
 
     ((where, message),) = _errors(found)
     assert "nested more than" in message and not found.designs
+
+
+def test_an_oversized_schema_is_refused():
+    text = json.dumps(SOCIAL).encode()
+
+    found = read_design_source(text, filename="s.json", max_bytes=100)
+
+    ((where, message),) = _errors(found)
+    assert f"the file is {len(text):,} bytes; OneTable schemas are limited to 100" in (
+        message
+    )
