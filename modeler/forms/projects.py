@@ -23,7 +23,8 @@ class DesignImportForm(forms.Form):
 
     file = forms.FileField(
         required=False,
-        label="Design file (YAML, a NoSQL Workbench model, a CloudFormation "
+        label="Design file (YAML, a NoSQL Workbench model, a OneTable schema, "
+        "a DynamoDB MCP server dynamodb_data_model.json, a CloudFormation "
         "template, a Terraform file, or a SQL schema: pg_dump --schema-only, "
         "mysqldump --no-data)",
     )

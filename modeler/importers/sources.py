@@ -1,7 +1,8 @@
 """A design file of any kind: the workbench's YAML format, a NoSQL
-Workbench model (JSON), a CloudFormation template (YAML or JSON) or a
-Terraform configuration. The commands and the browser import read files
-through here, so every kind is accepted wherever a design file is."""
+Workbench model (JSON), a OneTable schema (JSON), a CloudFormation template
+(YAML or JSON), a Terraform configuration or a SQL schema dump. The
+commands and the browser import read files through here, so every kind
+is accepted wherever a design file is."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from modeler.importers.cloudformation import (
     looks_like_cloudformation,
     read_cloudformation,
 )
+from modeler.importers.mcp_model import looks_like_mcp_model, read_mcp_model
+from modeler.importers.onetable import looks_like_onetable, read_onetable
 from modeler.importers.sql import SqlImportError, design_from_sql
 from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
 from modeler.importers.terraform import looks_like_terraform, read_terraform
@@ -26,7 +29,11 @@ NOSQL_WORKBENCH = "nosql-workbench"
 CLOUDFORMATION = "cloudformation"
 TERRAFORM = "terraform"
 SQL_SCHEMA = "sql-schema"
+ONETABLE = "onetable"
+MCP_MODEL = "mcp-data-model"
 KIND_LABELS = {
+    MCP_MODEL: "DynamoDB MCP server data model",
+    ONETABLE: "OneTable schema",
     SQL_SCHEMA: "SQL schema",
     YAML: "design YAML",
     NOSQL_WORKBENCH: "NoSQL Workbench model",
@@ -64,6 +71,10 @@ def source_kind(source: str | bytes, *, filename: str = "") -> str:
         return YAML
     if filename.lower().endswith(".sql") or _SQL_SCHEMA.search(_head(source)):
         return SQL_SCHEMA
+    if looks_like_onetable(source):  # by content: models and indexes
+        return ONETABLE
+    if looks_like_mcp_model(source):  # by content: tables and access_patterns
+        return MCP_MODEL
     if looks_like_workbench(source):  # by content: DataModel or ModelName
         return NOSQL_WORKBENCH
     if looks_like_cloudformation(source):
@@ -122,6 +133,21 @@ def read_design_source(
                     "a query log is read with a SQL schema (pg_dump --schema-only "
                     f"or mysqldump --no-data), not with a {KIND_LABELS[kind]}",
                 ),
+            ),
+        )
+    if kind == ONETABLE:
+        found = read_onetable(source, filename=filename, max_bytes=max_bytes)
+        return DesignFile(
+            ONETABLE,
+            (found.design,) if found.design is not None else (),
+            found.problems,
+            found.notes,
+        )
+    if kind == MCP_MODEL:
+        return _tables_file(
+            kind,
+            read_mcp_model(
+                source, filename=filename, max_bytes=max_bytes, choice=choice
             ),
         )
     if kind in _TABLE_READERS:

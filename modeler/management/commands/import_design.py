@@ -1,5 +1,6 @@
 """`manage.py import_design FILE[#TABLE] --owner USER [--project NAME]`: a
-design YAML file, or a NoSQL Workbench model, CloudFormation template or
+design YAML file, or a NoSQL Workbench model, OneTable schema, DynamoDB MCP
+server data model (dynamodb_data_model.json), CloudFormation template or
 Terraform configuration (a project per table, at most IMPORT_MAX_TABLES, or
 of the one table named)."""
 
@@ -15,14 +16,16 @@ from modeler.services.projects import project_import_designs
 class Command(BaseCommand):
     help = (
         "Create a project from a design file (YAML), or a project per table of a "
-        "NoSQL Workbench model, a CloudFormation template or a Terraform file; "
+        "NoSQL Workbench model, a DynamoDB MCP server data model, a CloudFormation "
+        "template or a Terraform file, or from a OneTable schema; "
         "nothing is created on an error."
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument(
             "file",
-            help="a design YAML file, a NoSQL Workbench model, a CloudFormation "
+            help="a design YAML file, a NoSQL Workbench model, a OneTable schema, "
+            "a DynamoDB MCP server data model, a CloudFormation "
             "template or a Terraform file, or - for stdin; FILE#TABLE imports "
             "only that table of a file of several",
         )

@@ -1,0 +1,314 @@
+"""The access patterns of a DynamoDB MCP server data model: each entry's
+AWS CLI `implementation` (`aws dynamodb query --key-condition-expression
+'PK = :pk AND begins_with(SK, :sk)' --expression-attribute-values ...`)
+read back into a pattern of the design. The CLI holds sample key values
+(`USER#u1`); the entity whose key template renders such a value
+(`USER#{userId}`) gives the pattern its key template, so the pattern reads
+as the workbench's own do. An entry that is no DynamoDB operation (its
+`reason`), or whose command cannot be read, is named in the notes."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from typing import Any
+
+from modeler.design import model as d
+from modeler.keys.template import TemplateSyntaxError, parse_template
+
+_COMMANDS = {
+    "get-item": "GetItem",
+    "query": "Query",
+    "scan": "Scan",
+    "put-item": "PutItem",
+    "update-item": "UpdateItem",
+    "delete-item": "DeleteItem",
+}
+_NAME = r"(#?[A-Za-z_][\w.-]*)"
+_VALUE = r"(:[A-Za-z_]\w*)"
+_PARTITION = re.compile(rf"\s*{_NAME}\s*=\s*{_VALUE}\s*\Z")
+_SORT = (
+    (
+        re.compile(rf"\s*begins_with\s*\(\s*{_NAME}\s*,\s*{_VALUE}\s*\)\s*\Z", re.I),
+        "begins_with",
+    ),
+    (
+        re.compile(rf"\s*{_NAME}\s+between\s+{_VALUE}\s+and\s+{_VALUE}\s*\Z", re.I),
+        "between",
+    ),
+    (re.compile(rf"\s*{_NAME}\s*(<=|>=|<|>|=)\s*{_VALUE}\s*\Z"), ""),
+)
+
+
+class _Unreadable(ValueError):
+    """Why an entry's command is not carried."""
+
+
+def mcp_patterns(
+    entries: list, design: d.Design, table: str, notes: list[str]
+) -> list[dict[str, Any]]:
+    """The design-file patterns of the entries of `table`; every entry
+    not carried is named in `notes`."""
+    patterns: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for i, entry in enumerate(entries):
+        path = f"access_patterns[{i}]"
+        if not isinstance(entry, dict):
+            notes.append(f"{path}: not an object, not carried")
+            continue
+        if entry.get("table") not in (None, table):
+            continue  # another table's
+        label = _label(entry, i)
+        implementation = entry.get("implementation")
+        if not isinstance(implementation, str) or not implementation.strip():
+            reason = entry.get("reason")
+            notes.append(
+                f"{path} ({label}): no DynamoDB command, not carried"
+                + (f": {reason}" if isinstance(reason, str) and reason else "")
+            )
+            continue
+        try:
+            pattern = _pattern(implementation, design, table)
+        except _Unreadable as exc:
+            notes.append(f"{path} ({label}): not carried: {exc}")
+            continue
+        name = label
+        while name in names:
+            name += " (again)"
+        names.add(name)
+        patterns.append({"name": name, **pattern})
+    return patterns
+
+
+def _label(entry: dict, position: int) -> str:
+    number = entry.get("pattern")
+    description = entry.get("description")
+    text = description.strip() if isinstance(description, str) else ""
+    prefix = f"AP{number}" if isinstance(number, (str, int)) and str(number) else ""
+    return (f"{prefix} {text}".strip() or f"Pattern {position + 1}")[:200]
+
+
+def _options(command: str) -> tuple[str, dict[str, str | None]]:
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise _Unreadable(f"the command does not split into words ({exc})") from None
+    if words[:2] != ["aws", "dynamodb"] or len(words) < 3:
+        raise _Unreadable("not an `aws dynamodb` command")
+    options: dict[str, str | None] = {}
+    position = 3
+    while position < len(words):
+        word = words[position]
+        if not word.startswith("--"):
+            raise _Unreadable(f"unexpected word {word!r}")
+        following = words[position + 1] if position + 1 < len(words) else None
+        if following is not None and not following.startswith("--"):
+            options[word[2:]] = following
+            position += 2
+        else:
+            options[word[2:]] = None
+            position += 1
+    return words[2], options
+
+
+def _json(options: dict[str, str | None], option: str) -> dict:
+    text = options.get(option)
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _Unreadable(f"--{option} is not JSON ({exc.msg})") from None
+    if not isinstance(value, dict):
+        raise _Unreadable(f"--{option} is not a JSON object")
+    return value
+
+
+def _text(value: Any, what: str) -> str:
+    if isinstance(value, dict) and len(value) == 1:
+        kind, raw = next(iter(value.items()))
+        if kind in ("S", "N") and isinstance(raw, (str, int, float)):
+            return str(raw)
+    raise _Unreadable(f"{what} is not a string or number value")
+
+
+def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
+    verb, options = _options(command)
+    operation = _COMMANDS.get(verb)
+    if operation is None:
+        raise _Unreadable(f"`{verb}` is not read (only " + ", ".join(_COMMANDS) + ")")
+    if options.get("table-name") not in (None, table):
+        raise _Unreadable(f"--table-name {options['table-name']} is not {table}")
+    if operation == "Scan":
+        pattern: dict[str, Any] = {"operation": "Scan"}
+        if options.get("index-name"):
+            pattern["index"] = options["index-name"]
+        return pattern
+    if operation == "Query":
+        return _query(options, design)
+    key = _json(options, "item" if operation == "PutItem" else "key")
+    values = {name: _text(v, name) for name, v in key.items()}
+    keys = (design.table.partition_key, design.table.sort_key)
+    wanted = {k.name: values.get(k.name) for k in keys if k is not None}
+    if None in wanted.values():
+        raise _Unreadable("the command does not give the table's whole key")
+    entities = _matching(design, wanted)
+    if not entities:
+        raise _Unreadable(f"its key {wanted} matches no entity's key templates")
+    entity = entities[0]
+    if operation == "PutItem":
+        return {"operation": "PutItem", "entity": entity.name}
+    templates = {name: entity.keys[name].template for name in wanted}
+    if operation == "GetItem":
+        return {
+            "operation": "GetItem",
+            "key": templates,
+            "expects": {"entity": entity.name, "where": _where(templates)},
+        }
+    return {"operation": operation, "entity": entity.name}
+
+
+def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
+    condition = options.get("key-condition-expression")
+    if not condition:
+        raise _Unreadable("a query without --key-condition-expression")
+    names = _json(options, "expression-attribute-names")
+    values = _json(options, "expression-attribute-values")
+    parts = re.split(r"\s+and\s+(?![^(]*\))", condition, maxsplit=1, flags=re.I)
+
+    def name(token: str) -> str:
+        return str(names.get(token, token)) if token.startswith("#") else token
+
+    def value(token: str) -> str:
+        if token not in values:
+            raise _Unreadable(f"{token} has no value in --expression-attribute-values")
+        return _text(values[token], token)
+
+    first = _PARTITION.match(parts[0])
+    if first is None:
+        raise _Unreadable(f"the key condition {condition!r} is not read")
+    partition, partition_value = name(first.group(1)), value(first.group(2))
+    index_name = options.get("index-name")
+    index = next((i for i in design.table.indexes if i.name == index_name), None)
+    if index_name and index is None:
+        raise _Unreadable(f"--index-name {index_name} is no index of the table")
+    entities = _matching(design, {partition: partition_value})
+    if not entities:
+        raise _Unreadable(
+            f"its {partition} value {partition_value!r} matches no entity's "
+            "key template"
+        )
+    key: dict[str, Any] = {partition: entities[0].keys[partition].template}
+    if len(parts) == 2:
+        sort = _sort_condition(parts[1], name, value, entities)
+        key.update(sort)
+        # The entities the sort condition can select: those with the sort
+        # key whose template can start with a begins_with prefix.
+        ((sort_name, condition),) = sort.items()
+        prefix = condition.get("begins_with") if isinstance(condition, dict) else None
+        entities = [
+            e
+            for e in entities
+            if sort_name in e.keys
+            and (prefix is None or _may_begin(e.keys[sort_name].template, prefix))
+        ] or entities
+    # The partition key as the selected entities write it; the pattern
+    # expects those that write it the same way (the same placeholders).
+    key[partition] = entities[0].keys[partition].template
+    entities = [e for e in entities if e.keys[partition].template == key[partition]]
+    pattern: dict[str, Any] = {"operation": "Query"}
+    if index_name:
+        pattern["index"] = index_name
+    pattern["key"] = key
+    if "no-scan-index-forward" in options:
+        pattern["scan_forward"] = False
+    limit = options.get("limit")
+    if limit and limit.isdigit() and int(limit) > 0:
+        pattern["limit"] = int(limit)
+    chosen = [e.name for e in entities]
+    pattern["expects"] = {
+        "entity": chosen[0] if len(chosen) == 1 else chosen,
+        "where": _where(key),
+    }
+    return pattern
+
+
+def _sort_condition(text: str, name: Any, value: Any, entities: list) -> dict[str, Any]:
+    for expression, operator in _SORT:
+        match = expression.match(text)
+        if match is None:
+            continue
+        attribute = name(match.group(1))
+        if operator == "begins_with":
+            prefix = value(match.group(2))
+            return {attribute: {"begins_with": _literal(prefix)}}
+        if operator == "between":
+            low, high = value(match.group(2)), value(match.group(3))
+            return {
+                attribute: {
+                    "between": [
+                        _as_template(low, attribute, entities),
+                        _as_template(high, attribute, entities),
+                    ]
+                }
+            }
+        operator = match.group(2)
+        found = _as_template(value(match.group(3)), attribute, entities)
+        return {attribute: found if operator == "=" else {operator: found}}
+    raise _Unreadable(f"the sort key condition {text.strip()!r} is not read")
+
+
+def _as_template(sample: str, attribute: str, entities: list) -> str:
+    """The entity's key template when it renders the sample, else the
+    sample as literal text."""
+    for entity in entities:
+        template = entity.keys.get(attribute)
+        if template is not None and _renders(template.template, sample):
+            return template.template
+    return _literal(sample)
+
+
+def _where(key: dict[str, Any]) -> dict[str, str]:
+    """What the items a key selects hold: each attribute an equality
+    condition places equals its parameter."""
+    where: dict[str, str] = {}
+    for condition in key.values():
+        if isinstance(condition, str):
+            for attribute in parse_template(condition).attributes:
+                where[attribute] = f"{{{attribute}}}"
+    return where
+
+
+def _may_begin(template: str, prefix: str) -> bool:
+    """Whether keys of `template` can start with the literal `prefix`."""
+    try:
+        fixed = parse_template(template).literal_prefix
+    except TemplateSyntaxError:
+        return False
+    text = prefix.replace("{{", "{").replace("}}", "}")
+    return fixed.startswith(text) or text.startswith(fixed)
+
+
+def _literal(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _renders(template: str, sample: str) -> bool:
+    try:
+        return parse_template(template).match(sample) is not None
+    except TemplateSyntaxError:
+        return False
+
+
+def _matching(design: d.Design, values: dict[str, str]) -> list[d.Entity]:
+    """The entities whose key templates render every value."""
+    return [
+        entity
+        for entity in design.entities
+        if all(
+            attribute in entity.keys
+            and _renders(entity.keys[attribute].template, sample)
+            for attribute, sample in values.items()
+        )
+    ]

@@ -1,0 +1,192 @@
+"""A OneTable schema (dynamodb-onetable's JSON schema) becomes a design:
+its indexes the table's keys and GSIs, its models entities with their key
+templates translated and typed attributes; what it cannot carry is named."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from modeler.designfile import read_design
+from modeler.importers.budget import MAX_NESTING
+from modeler.importers.sources import ONETABLE, read_design_source, source_kind
+
+HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE.parents[2] / "examples"
+SOCIAL = json.loads((HERE / "social-graph.json").read_text())
+
+
+def _read(schema: dict | str, filename: str = "schema.json"):
+    text = schema if isinstance(schema, str) else json.dumps(schema)
+    return read_design_source(text.encode(), filename=filename)
+
+
+def _errors(found) -> list[tuple[str, str]]:
+    return [(p.path, p.message) for p in found.problems if p.is_error]
+
+
+def test_the_social_graph_schema_imports_to_the_examples_keys():
+    found = _read(SOCIAL, "social-graph.json")
+    example = read_design((EXAMPLES / "social-graph.yaml").read_text()).design
+
+    assert found.kind == ONETABLE and found.ok, found.problems
+    (design,) = found.designs
+    assert design.table.name == example.table.name
+    assert design.table.partition_key == example.table.partition_key
+    assert design.table.sort_key == example.table.sort_key
+    assert [
+        (i.name, i.kind, i.partition_key, i.sort_key, i.projection)
+        for i in design.table.indexes
+    ] == [
+        (i.name, i.kind, i.partition_key, i.sort_key, i.projection)
+        for i in example.table.indexes
+    ]
+    assert {e.name: e.keys for e in design.entities} == {
+        e.name: e.keys for e in example.entities
+    }
+    follow = design.entity("Follow")
+    assert follow.attribute("followedAt").type == "S"  # isoDates: ISO text
+    assert not design.entity("User").attribute("bio").required
+
+
+def test_what_is_not_carried_is_named():
+    found = _read(SOCIAL)
+
+    assert "models.User.userId.validate: not carried (OneTable runtime)" in found.notes
+    assert any(
+        n.startswith("queries: 1 saved queries not carried") for n in found.notes
+    )
+
+
+def test_templates_types_and_generators_are_translated():
+    schema = {
+        "indexes": {
+            "primary": {"hash": "pk", "sort": "sk"},
+            "ls1": {"type": "local", "sort": "ls1sk", "project": "keys"},
+        },
+        "params": {"timestamps": True},
+        "models": {
+            "Account": {
+                "pk": {"type": "String", "value": "ACCOUNT#${id}"},
+                "sk": {"type": "String", "value": "SEQ#${seq:6}{x}"},
+                "ls1sk": {"type": "String", "value": "${name:10}"},
+                "id": {"type": "String", "generate": "ulid"},
+                "seq": {"type": "Number", "required": True},
+                "name": {"type": "String", "required": True},
+                "plan": {"type": "String", "enum": ["free", "pro"]},
+                "tags": {"type": "Array"},
+            }
+        },
+    }
+    found = _read(schema)
+
+    assert found.ok, found.problems
+    (design,) = found.designs
+    account = design.entity("Account")
+    assert {k: t.template for k, t in account.keys.items()} == {
+        "pk": "ACCOUNT#{id}",
+        "sk": "SEQ#{seq:06d}{{x}}",
+        "ls1sk": "{name}",
+    }
+    assert account.attribute("id").generator.kind == "ulid"
+    assert account.attribute("id").required  # a key is made from it
+    assert account.attribute("plan").generator.kind == "choice"
+    assert account.attribute("tags").type == "L"
+    assert account.attribute("created").type == "N"  # epoch seconds
+    (lsi,) = design.table.indexes
+    assert (lsi.kind, lsi.projection.type) == ("local", "KEYS_ONLY")
+    assert any("padding of ${name}" in n for n in found.notes)
+
+
+def test_a_schema_is_recognised_by_its_content():
+    text = json.dumps(SOCIAL)
+    assert source_kind(text) == ONETABLE
+    assert source_kind(text.encode(), filename="model.json") == ONETABLE
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "words"),
+    [
+        (
+            lambda s: s["indexes"]["primary"].pop("hash"),
+            "indexes.primary.hash",
+            "is missing",
+        ),
+        (
+            lambda s: s["models"]["User"]["PK"].update(value="USER#${nobody}"),
+            "models.User.PK.value",
+            "${nobody} names no field",
+        ),
+        (
+            lambda s: s["models"]["User"]["PK"].pop("value"),
+            "models.User.PK.value",
+            "needs its value template",
+        ),
+        (
+            lambda s: s["models"]["User"]["bio"].update(type="text"),
+            "models.User.bio.type",
+            "found 'text'",
+        ),
+        (
+            lambda s: s["models"]["User"]["userId"].update(generate="counter"),
+            "models.User.userId.generate",
+            "expected 'ulid' or 'uuid'",
+        ),
+        (
+            lambda s: s["models"].update({"<script>": {}}),
+            "models.<script>",
+            "a model's name",
+        ),
+        (
+            lambda s: s["indexes"]["GSI1"].update(project="some"),
+            "indexes.GSI1.project",
+            "expected 'all', 'keys'",
+        ),
+        (lambda s: s.pop("models"), "models", "is missing"),
+    ],
+)
+def test_bad_input_names_the_json_path(change, path, words):
+    schema = copy.deepcopy(SOCIAL)
+    change(schema)
+
+    found = _read(schema)
+
+    assert not found.designs
+    ((where, message),) = _errors(found)
+    assert where == path and words in message
+
+
+def test_broken_json_names_line_and_column():
+    found = _read('{"models": {},\n "indexes": {,}}')
+
+    ((where, message),) = _errors(found)
+    assert where == "line 2 column 14" and "is not JSON" in message
+
+
+def test_a_schema_nested_past_the_limit_is_refused():
+    deep: dict = {}
+    inner = deep
+    for _ in range(MAX_NESTING + 5):
+        inner["x"] = {}
+        inner = inner["x"]
+    schema = copy.deepcopy(SOCIAL)
+    schema["models"]["User"]["bio"]["schema"] = deep
+
+    found = _read(schema)
+
+    ((where, message),) = _errors(found)
+    assert "nested more than" in message and not found.designs
+
+
+def test_an_oversized_schema_is_refused():
+    text = json.dumps(SOCIAL).encode()
+
+    found = read_design_source(text, filename="s.json", max_bytes=100)
+
+    ((where, message),) = _errors(found)
+    assert f"the file is {len(text):,} bytes; OneTable schemas are limited to 100" in (
+        message
+    )
