@@ -136,13 +136,16 @@ def _write(
                 continue
             pk_name, sk_name = index_key_names(index, table)
             names = [sk_name] if index.kind == "local" else [pk_name, sk_name]
-            if layout.sparse is not None and layout.sparse[0] in touched:
-                value = changed.get(layout.sparse[0])
-                if value is None or (value != layout.sparse[1] and "{" not in value):
-                    removed.extend(names)
-                    continue
-                if "{" in value:
-                    continue
+            # A status set from a parameter leaves the working set too: the
+            # update that moves an item on is what it is for, and an item
+            # kept would stay in the index whatever its status.
+            if (
+                layout.sparse is not None
+                and layout.sparse[0] in touched
+                and changed.get(layout.sparse[0]) != layout.sparse[1]
+            ):
+                removed.extend(names)
+                continue
             templates = {
                 pk_name: keys.pk_template(layout),
                 sk_name: keys.sk_template(layout),

@@ -59,6 +59,33 @@ def explain(built: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> list[
     for position, (name, key_plan) in sorted(plan.reads.items()):
         need = by_position[position]
         lines.append(_read_reason(need, name, key_plan, plan, keys))
+    lines.extend(_exits(built, plan))
+    return lines
+
+
+def _exits(built: d.Design, plan: Plan) -> list[str]:
+    """A sentence per update that sets a sparse index's attribute from a
+    parameter: it removes the index's keys, since whatever it sets but the
+    one value takes the item out of the working set."""
+    lines = []
+    for index in plan.secondary:
+        for layout in index.layouts.values():
+            if layout.sparse is None:
+                continue
+            attribute, value = layout.sparse
+            for pattern in built.access_patterns:
+                for action in pattern.actions:
+                    set_to = dict(action.set).get(attribute, "")
+                    if action.entity != layout.entity or "{" not in set_to:
+                        continue
+                    removed = [n for n in action.remove if n.startswith(index.name)]
+                    lines.append(
+                        f"'{pattern.name}' sets {attribute} from {set_to} and "
+                        f"removes {_and(removed)}: an item it moves on "
+                        f"leaves {index.name}, which holds {attribute} = {value} "
+                        f"alone; setting {attribute} back to {value} is its own "
+                        "update, which writes them again."
+                    )
     return lines
 
 

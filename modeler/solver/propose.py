@@ -92,6 +92,8 @@ class Alternative:
             and not self.failed
             and not self.findings
             and not self.plan.unserved
+            # A partition the solver itself sees too hot for its writes.
+            and not self.sharding
         )
 
     def served_by(self) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ once per shard."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from modeler.design import model as d
@@ -157,5 +157,23 @@ def _partition_share(design: d.Design, layout: Layout) -> float:
         values = attribute_cardinality(attribute)
         if values is None:
             return 0.0
-        share /= values
+        share *= _busiest_value_share(attribute, values)
     return share
+
+
+def _busiest_value_share(attribute: d.Attribute, values: int) -> float:
+    """The share of the items that take the attribute's most common value:
+    a weighted choice's heaviest weight (a popular level takes its weight's
+    share of the writes, not a level's even share), else an even share."""
+    generator = attribute.generator
+    if generator is not None and generator.kind == "choice":
+        params = generator.params
+        options = params["value"] if set(params) == {"value"} else params
+        if isinstance(options, Mapping):
+            try:
+                weights = [float(w) for w in options.values()]
+            except (TypeError, ValueError):
+                return 1 / values
+            if sum(weights) > 0:
+                return max(weights) / sum(weights)
+    return 1 / values
