@@ -49,7 +49,8 @@ def explain(built: d.Design, plan: Plan, keys: Keys, needs: list[Need]) -> list[
         sparse = [layout for layout in layouts.values() if layout.sparse]
         if sparse:
             what += (
-                f"; it is sparse: an item is in it only while {sparse[0].when}, "
+                f"; it is sparse: a {sparse[0].entity} is in it only while "
+                f"{sparse[0].when}, "
                 "so it holds the working set alone"
             )
         serves = [by_position[p].name for p in index.serves]

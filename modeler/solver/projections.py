@@ -33,15 +33,17 @@ def slim_projection(design: d.Design, index: d.Index) -> d.Projection:
     table_keys = {a.name for a in design.table.key_attributes}
     index_keys = {a.name for a in index.key_attributes}
     keyed = [e for e in design.entities if any(k in e.keys for k in index_keys)]
-    own = {a.name for e in keyed for a in e.attributes} - table_keys - index_keys
-    placed = {
-        name
-        for e in keyed
-        for key, template in e.keys.items()
-        if key in table_keys | index_keys and not template.when
-        for name in parse_template(template.template).attributes
-    }
-    names = sorted(own - placed)
+    wanted: set[str] = set()
+    for entity in keyed:
+        # Per entity: a driver's id in a driver's key is no trip's driver id.
+        placed = {
+            name
+            for key, template in entity.keys.items()
+            if key in table_keys | index_keys and not template.when
+            for name in parse_template(template.template).attributes
+        }
+        wanted |= {a.name for a in entity.attributes} - placed
+    names = sorted(wanted - table_keys - index_keys)
     if len(names) > 20:
         return d.Projection("ALL")
     return d.Projection("INCLUDE", tuple(names)) if names else d.Projection("KEYS_ONLY")

@@ -146,7 +146,7 @@ def hot_partitions(
 
 def _partition_share(design: d.Design, layout: Layout) -> float:
     """The share of the entity's writes that land in its busiest partition."""
-    if layout.sparse is not None:
+    if layout.sparse is not None or layout.whole:
         return 1.0
     entity = design.entity(layout.entity)
     share = 1.0

@@ -83,3 +83,47 @@ def test_a_popular_level_is_sharded_for_its_own_share_of_the_writes():
     assert any("1,200 writes a second at peak" in r for r in best.reasons)
     top = pattern(best.design, "Top scores of a level")
     assert "shards 0 to 2" in top.description
+
+
+def test_all_items_of_one_entity_are_one_partition_of_an_index():
+    """'All drivers' fixes nothing: it was refused "within the index quota";
+    now the drivers sit in one partition of their own in an index."""
+    proposal = proposed("rides")
+    best = proposal.best
+    assert best.proven, [best.failed, best.findings]
+    assert not proposal.unserved
+    drivers = pattern(best.design, "All drivers")
+    assert drivers.operation == "Query" and drivers.index != d.TABLE_INDEX
+    assert drivers.key[0].values == ("TYPE#DRIVER",)
+    assert simulated(best, "All drivers") == 60  # every driver, in one Query
+
+
+def test_an_overloaded_index_projects_what_each_entity_lacks():
+    """Drivers and active trips share GSI1: a trip's driverId is no part of
+    its keys (only a driver's is), so GSI1 projects it, and reading active
+    trips needs no second read."""
+    best = proposed("rides").best
+    index = best.design.table.index(pattern(best.design, "All drivers").index)
+    assert index.projection.type == "INCLUDE"
+    assert "driverId" in index.projection.attributes
+    assert not [f for f in best.review.findings if f.code == "fetch-back"]
+
+
+def test_a_trips_timeline_and_a_city_shards_active_trips_are_one_query_each():
+    best = proposed("rides").best
+    timeline = pattern(best.design, "Timeline of a trip")
+    assert timeline.operation == "Query"
+    active = pattern(best.design, "Active trips of a city shard")
+    assert active.operation == "Query"
+    sparse = {t.when for t in best.design.entity("Trip").keys.values() if t.when}
+    assert sparse == {"status = ACTIVE"}
+    # Finishing a trip takes it out of the active trips.
+    finish = pattern(best.design, "Finish a trip").actions[0]
+    assert finish.remove
+
+
+def simulated(alternative, name: str) -> int:
+    position = next(
+        i for i, p in enumerate(alternative.design.access_patterns) if p.name == name
+    )
+    return alternative.review.runs[position].count
