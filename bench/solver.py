@@ -29,7 +29,7 @@ from modeler.designfile import read_design
 from modeler.review.review import review_design
 from modeler.simulation import Simulation
 from modeler.solver import propose, strip_keys
-from modeler.solver.propose import design_monthly_cost
+from modeler.solver.projections import design_monthly_cost
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "examples").glob("*.yaml")) + sorted(

@@ -36,6 +36,9 @@ class Layout:
     pk: tuple[str, ...]
     sk: tuple[str, ...]
     sparse: tuple[str, str] | None = None  # (attribute, value) of a sparse index
+    # Every item of the entity in one partition named by its word
+    # (`TYPE#DRIVER`), for a read that fixes nothing.
+    whole: bool = False
     # The templates of a layout kept as the design has it, verbatim.
     kept: tuple[str, str] | None = None
 
@@ -109,6 +112,8 @@ class Keys:
         if layout.sparse is not None:
             attribute, value = layout.sparse
             parts.append(f"{word(attribute)}#{value}")
+        if layout.whole:
+            parts.append(f"TYPE#{word(layout.entity)}")
         return "#".join(
             parts
             + [
@@ -204,7 +209,7 @@ class Keys:
             if values.get(attribute) != value:
                 return None
             equal.discard(attribute)
-        elif not layout.pk:
+        elif not layout.pk and not layout.whole:
             return None
         if not set(layout.pk) <= equal:
             return None

@@ -177,20 +177,19 @@ def relations_of(design: d.Design, needs: list[Need]) -> Relations:
             # A copy of another entity's name or date is not a pointer to it.
             if own[source] == name:
                 owner[(entity.name, attribute.name)] = source
-    identity = {
-        entity.name: _identity(entity, own[entity.name], owner, needs)
-        for entity in design.entities
-    }
     mutable: dict[str, set[str]] = {e.name: set() for e in design.entities}
     for pattern in design.access_patterns:
         for action in pattern.actions:
             if action.operation == "Update" and action.entity in mutable:
                 mutable[action.entity].update(action.updated)
-    return Relations(
-        identity=identity,
-        owner=owner,
-        mutable={name: frozenset(names) for name, names in mutable.items()},
-    )
+    frozen = {name: frozenset(names) for name, names in mutable.items()}
+    identity = {
+        entity.name: _identity(
+            entity, own[entity.name], owner, needs, frozen[entity.name]
+        )
+        for entity in design.entities
+    }
+    return Relations(identity=identity, owner=owner, mutable=frozen)
 
 
 def _points_at(attribute: d.Attribute) -> tuple[str, str] | None:
@@ -234,11 +233,14 @@ def _identity(
     own: str,
     owner: dict[tuple[str, str], str],
     needs: list[Need],
+    mutable: frozenset[str],
 ) -> tuple[str, ...]:
     """The attributes that tell one item of the entity from another: its own
     id when that is unique on its own; else the entities it belongs to or
     joins, then its own name among them, or else (an event) the attribute
-    its items are ordered by."""
+    its items are ordered by, or else the one a read fixes besides them.
+    Never one an update changes: an item keyed by it would change its
+    identity, and its table key, on each update."""
     attribute = entity.attribute(own) if own else None
     if attribute is not None and (
         (
@@ -259,8 +261,10 @@ def _identity(
         name
         for need in needs
         if entity.name in need.entities
-        for name in need.sorted_by
-        if name not in pointers and entity.attribute(name) is not None
+        for name in need.sorted_by + tuple(sorted(need.equal_names))
+        if name not in pointers
+        and name not in mutable
+        and entity.attribute(name) is not None
     ]
     return pointers + tuple(by[:1])
 

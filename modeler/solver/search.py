@@ -148,6 +148,10 @@ class Search:
                 out.append(
                     Layout(entity, pk, tuple(completed(pk, sk)), sparse=constant)
                 )
+        if not table and not need.equal and len(need.entities) == 1:
+            # A read that fixes nothing (all drivers): one partition of the
+            # entity's items alone, in the order asked for.
+            out.append(Layout(entity, (), tuple(completed((), sorted_by)), whole=True))
         for k in range(len(equal), 0, -1):
             pk = tuple(equal[:k])
             sk = [n for n in equal[k:]] + [n for n in sorted_by if n not in equal]
@@ -267,7 +271,12 @@ class Search:
                 for layout in self.layouts_for(need, entity, table=False):
                     if kind == "local":
                         home = table.get(entity)
-                        if home is None or layout.pk != home.pk or layout.sparse:
+                        if (
+                            home is None
+                            or layout.pk != home.pk
+                            or layout.sparse
+                            or layout.whole
+                        ):
                             continue
                         # Its partitions are the table's, whatever its words.
                         layout = replace(

@@ -710,11 +710,28 @@ def test_an_update_that_leaves_a_sparse_index_without_removing_its_keys_is_a_war
     assert "sparse-exit" not in {f.code for f in fixed.findings}
     staying = review(SPARSE.replace("SHIPPED", "OPEN").replace("REMOVE", ""))
     assert "sparse-exit" not in {f.code for f in staying.findings}
+    # A status set from a parameter, among values of which SHIPPED and DONE
+    # leave the working set: shipped orders would stay "open".
     unknown = only(
-        review(SPARSE.replace("SHIPPED", '"{status}"').replace("REMOVE", "")),
+        review(
+            SPARSE.replace(
+                "set: {status: SHIPPED}", 'set: {status: "{status}"}'
+            ).replace("REMOVE", "")
+        ),
         "sparse-exit",
     )
-    assert unknown.severity == "advice"
+    assert unknown.severity == "warning"
+    assert "can make Order's condition" in unknown.evidence[0]
+    # Only when nothing says which values the parameter takes is it advice.
+    only_open = only(
+        review(
+            SPARSE.replace("set: {status: SHIPPED}", 'set: {status: "{status}"}')
+            .replace("choice: [OPEN, SHIPPED, DONE]", "choice: [OPEN]")
+            .replace("REMOVE", "")
+        ),
+        "sparse-exit",
+    )
+    assert only_open.severity == "advice"
 
 
 def test_a_plain_design_without_traffic_has_no_findings():

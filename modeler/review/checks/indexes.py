@@ -199,6 +199,10 @@ def _exit_finding(
     unknown = [n for n, v in changed.items() if placeholders(v)]
     if unknown:
         severity, leaves = "advice", "may make"
+        if _some_value_fails(entity, condition, changed, unknown):
+            # The attribute's own values say an update may set one that is
+            # out of the working set: shipped orders would stay "open".
+            severity, leaves = "warning", "can make"
     else:
         values = {name: value for name, value in changed.items()}
         if condition.holds(values) and not removed:
@@ -222,3 +226,30 @@ def _exit_finding(
         ],
         fix=f"Add remove: [{', '.join(kept)}] to '{pattern.name}'.",
     )
+
+
+def _some_value_fails(
+    entity: d.Entity,
+    condition: Condition,
+    changed: dict[str, str],
+    unknown: list[str],
+) -> bool:
+    """Whether a value the entity's generator gives an attribute set from a
+    parameter makes the condition false (a status chosen from OPEN, SHIPPED
+    and CANCELLED); False when its values are not known."""
+    for name in unknown:
+        attribute = entity.attribute(name)
+        generator = attribute.generator if attribute is not None else None
+        if generator is None or generator.kind != "choice":
+            continue
+        params = generator.params
+        options = params["value"] if set(params) == {"value"} else params
+        for option in options:
+            values = {**changed, name: str(option)}
+            if any(placeholders(v) for v in values.values()) or set(
+                condition.attributes
+            ) - set(values):
+                continue
+            if not condition.holds(values):
+                return True
+    return False

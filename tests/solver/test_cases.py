@@ -1,0 +1,129 @@
+"""The solver on designs stated by their needs alone (tests/solver/cases):
+each a case it once got wrong or could not serve."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from pathlib import Path
+
+from modeler.design import model as d
+from modeler.designfile import read_design
+from modeler.review import review_design
+from modeler.simulation import Simulation
+from modeler.solver import Proposal, propose
+
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def case(name: str) -> d.Design:
+    return read_design((CASES / f"{name}.yaml").read_text()).design
+
+
+@functools.cache
+def proposed(name: str) -> Proposal:
+    return propose(case(name))
+
+
+def pattern(design: d.Design, name: str) -> d.AccessPattern:
+    return next(p for p in design.access_patterns if p.name == name)
+
+
+def test_a_status_set_from_a_parameter_takes_the_order_out_of_the_open_index():
+    """Shipping, packing or cancelling an order must take it out of the open
+    orders: the update removes the sparse index's keys, and says so."""
+    best = proposed("orders").best
+    assert best.proven, best.findings
+    sparse = {n for n, t in best.design.entity("Order").keys.items() if t.when}
+    assert sparse
+    update = pattern(best.design, "Set an order's status").actions[0]
+    assert set(update.remove) == sparse
+    assert any(
+        r.startswith("'Set an order's status' sets status from {status} and removes")
+        for r in best.reasons
+    )
+
+
+def test_an_update_that_keeps_the_open_index_keys_is_not_proven():
+    """The same proposal with the removal taken out is what the solver used
+    to ship as proven: the review now warns, so it is not."""
+    best = proposed("orders").best
+    patterns = tuple(
+        replace(p, actions=(replace(p.actions[0], remove=()),))
+        if p.name == "Set an order's status"
+        else p
+        for p in best.design.access_patterns
+    )
+    kept = replace(best.design, access_patterns=patterns)
+    review = review_design(kept, simulation=Simulation(kept))
+    (found,) = [f for f in review.findings if f.code == "sparse-exit"]
+    assert found.severity == "warning"
+
+
+def test_an_attribute_an_update_changes_stays_out_of_the_table_keys():
+    """A new best rewrites `score`: a table key holding it would change the
+    item's key on every update (DynamoDB refuses that), so the table keys a
+    best by player and level, and the order by score is an index's."""
+    best = proposed("levels").best
+    keys = best.design.entity("Best").keys
+    assert "score" not in keys["PK"].template + keys["SK"].template
+    assert keys["SK"].template == "BEST#{level:09d}"
+    by_score = pattern(best.design, "Best scores of a player, highest first")
+    assert by_score.index != d.TABLE_INDEX
+
+
+def test_a_popular_level_is_sharded_for_its_own_share_of_the_writes():
+    """Level 1 takes 40% of 3,000 updates a second at peak: 1,200 WCU/s in
+    one partition, not the 300 an even share of ten levels would give. It is
+    sharded three ways (400 each), and the proposal is proven."""
+    best = proposed("levels").best
+    assert best.proven, [best.findings, best.sharding]
+    shard = best.design.entity("Best").attribute("shard")
+    assert dict(shard.generator.params) == {"min": 0, "max": 2}
+    assert any("1,200 writes a second at peak" in r for r in best.reasons)
+    top = pattern(best.design, "Top scores of a level")
+    assert "shards 0 to 2" in top.description
+
+
+def test_all_items_of_one_entity_are_one_partition_of_an_index():
+    """'All drivers' fixes nothing: it was refused "within the index quota";
+    now the drivers sit in one partition of their own in an index."""
+    proposal = proposed("rides")
+    best = proposal.best
+    assert best.proven, [best.failed, best.findings]
+    assert not proposal.unserved
+    drivers = pattern(best.design, "All drivers")
+    assert drivers.operation == "Query" and drivers.index != d.TABLE_INDEX
+    assert drivers.key[0].values == ("TYPE#DRIVER",)
+    assert simulated(best, "All drivers") == 60  # every driver, in one Query
+
+
+def test_an_overloaded_index_projects_what_each_entity_lacks():
+    """Drivers and active trips share GSI1: a trip's driverId is no part of
+    its keys (only a driver's is), so GSI1 projects it, and reading active
+    trips needs no second read."""
+    best = proposed("rides").best
+    index = best.design.table.index(pattern(best.design, "All drivers").index)
+    assert index.projection.type == "INCLUDE"
+    assert "driverId" in index.projection.attributes
+    assert not [f for f in best.review.findings if f.code == "fetch-back"]
+
+
+def test_a_trips_timeline_and_a_city_shards_active_trips_are_one_query_each():
+    best = proposed("rides").best
+    timeline = pattern(best.design, "Timeline of a trip")
+    assert timeline.operation == "Query"
+    active = pattern(best.design, "Active trips of a city shard")
+    assert active.operation == "Query"
+    sparse = {t.when for t in best.design.entity("Trip").keys.values() if t.when}
+    assert sparse == {"status = ACTIVE"}
+    # Finishing a trip takes it out of the active trips.
+    finish = pattern(best.design, "Finish a trip").actions[0]
+    assert finish.remove
+
+
+def simulated(alternative, name: str) -> int:
+    position = next(
+        i for i, p in enumerate(alternative.design.access_patterns) if p.name == name
+    )
+    return alternative.review.runs[position].count
