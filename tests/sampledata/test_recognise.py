@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modeler.sampledata import EntityRecogniser, generate
+from modeler.sampledata import Dataset, EntityRecogniser, generate, with_own_items
 from tests.keys.factories import design, entity
 from tests.sampledata.helpers import example
 
@@ -76,3 +76,20 @@ def test_many_entities_recognise_many_items_in_a_moment():
     found = [recogniser.entity_of(item) for item in items]
     assert time.thread_time() - started < 0.5
     assert found == [w.title() for w in words for _ in range(20)] + ["Loose"]
+
+
+def test_generated_items_under_one_key_are_loaded_once_as_the_table_holds_them():
+    # The generator gives up drawing a fresh key after a few tries, so a
+    # design with few keys can make two items under one: the simulator must
+    # hold the later one only, as DynamoDB would after both writes.
+    the_design = example("social-graph")
+    first, second = (
+        {"PK": "USER#1", "SK": "PROFILE", "name": "a"},
+        {
+            "PK": "USER#1",
+            "SK": "PROFILE",
+            "name": "b",
+        },
+    )
+    kept = with_own_items(the_design, Dataset([first, second], ["User", "User"]))
+    assert kept.items == [second]
