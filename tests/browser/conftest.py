@@ -35,8 +35,12 @@ def browser():
             "Chromium is not installed at /usr/bin/chromium "
             "(apt-get install chromium; .ci/run does it)"
         )
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # An assertion waits for its condition as long as an action does: on a
+    # busy shared machine a save and its page can take more than
+    # Playwright's 5 s (an approval's status badge did, once in a full run).
+    expect.set_options(timeout=10_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
