@@ -168,7 +168,7 @@ def test_items_nested_too_deeply_are_a_problem_of_their_line(
     started = time.thread_time()
     with pytest.raises(ItemsFileError) as refused:
         read_items(text, design=orders, source=name)
-    assert time.thread_time() - started < 1.0
+    assert time.thread_time() - started < 5.0
     assert [(p.line, p.message) for p in refused.value.problems] == [
         (2 if name.endswith(".csv") else 1, message)
     ]

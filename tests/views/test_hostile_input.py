@@ -298,7 +298,7 @@ def test_a_generator_that_would_blow_up_is_refused(
     started = time.thread_time()
     response = owner_client.post(url("editor-entity", project, "Order"), data, **HTMX)
 
-    assert time.thread_time() - started < 1.0
+    assert time.thread_time() - started < 5.0
     assert response.status_code == 422
     assert message in response.content.decode()
     project.refresh_from_db()
