@@ -18,6 +18,14 @@ $(CDK_TOOLS): tests/cdk/package-lock.json
 	npm ci --prefix tests/cdk --no-audit --no-fund --loglevel=error
 	touch $@
 
+# What the tests run JavaScript with (the AWS SDK for JavaScript v3 against
+# serve_dynamodb, ElectroDB and DynamoDB-Toolbox entity modules, tsc on
+# generated TypeScript), pinned in tests/node/package-lock.json.
+NODE_TOOLS := tests/node/node_modules/.installed
+$(NODE_TOOLS): tests/node/package-lock.json
+	npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Reinstalls only when a requirements file changed since the last install.
 $(VENV)/.installed: $(wildcard requirements*.txt)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,7 +48,7 @@ run: venv
 # tests that use the database run a second time on that database (the domain
 # and browser tests, once), on as many processes (each has a test database
 # of its own).
-test: venv $(CDK_TOOLS)
+test: venv $(CDK_TOOLS) $(NODE_TOOLS)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 		echo "== the database tests again, on $${TEST_DATABASE_URL%%:*}"; \
