@@ -95,7 +95,7 @@ def split_statements(
     reads. SqlImportError where the text cannot be tokenized (an
     unterminated string or comment)."""
     delimited: list[Statement] = []
-    text = _blank_delimited(text, delimited)
+    text = _unwrap_versioned(_blank_delimited(text, delimited))
     try:
         tokens = sqlglot.tokenize(text, read=dialect)
     except (TokenError, ValueError) as exc:
@@ -153,6 +153,26 @@ def _blank_delimited(text: str, delimited: list[Statement]) -> str:
     return "".join(parts)
 
 
+# A statement mysqldump writes whole inside version comments
+# (`/*!50001 CREATE VIEW ... */;`, `/*!40101 SET ... */;`): one or more
+# comments at the start of a line, then the semicolon.
+_VERSIONED = re.compile(r"^(?:[ \t]*/\*!\d*.*?\*/\s*)+;", re.MULTILINE | re.DOTALL)
+_VERSION_MARK = re.compile(r"/\*!\d*|\*/")
+
+
+def _unwrap_versioned(text: str) -> str:
+    """The text with each statement mysqldump wrapped in version comments
+    unwrapped, so it is read (and skipped with a note) as any other; a
+    tokenizer sees a comment and would drop it unnoticed. Markers become
+    spaces, so positions and line numbers hold."""
+    return _VERSIONED.sub(
+        lambda found: _VERSION_MARK.sub(
+            lambda mark: " " * len(mark.group(0)), found.group(0)
+        ),
+        text,
+    )
+
+
 def _error_line(message: str) -> int | None:
     found = re.search(r"[Ll]ine:? (\d+)", message)
     return int(found.group(1)) if found else None
@@ -162,6 +182,8 @@ def statement_kind(statement: Statement) -> str:
     """The statement's leading words as a dump writes them, upper case
     (`CREATE TRIGGER`, `ALTER TABLE`, `GRANT`), for the notes on what is
     skipped."""
+    if _VIEW.match(_without_comments(statement.text)):
+        return "CREATE VIEW"
     words: list[str] = []
     for word in re.findall(r"[A-Za-z_]+", _without_comments(statement.text))[:4]:
         upper = word.upper()
@@ -173,6 +195,12 @@ def statement_kind(statement: Statement) -> str:
     return " ".join(words[:2]) or "statement"
 
 
+# mysqldump's view: CREATE ALGORITHM=... DEFINER=... SQL SECURITY ... VIEW
+_VIEW = re.compile(
+    r"\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:ALGORITHM\s*=\s*\w+\s+)?"
+    r"(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?VIEW\b",
+    re.IGNORECASE,
+)
 _NOISE = frozenset(
     {"OR", "REPLACE", "UNIQUE", "TEMPORARY", "TEMP", "MATERIALIZED", "DEFINER"}
 )
