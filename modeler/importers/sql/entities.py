@@ -85,6 +85,7 @@ def design_entities(schema: Schema) -> Entities:
     parents = _parents(schema, links)
     joins = [t.name for t in schema.tables.values() if _is_join(t, links)]
     counts = _counts(schema, parents)
+    notes.extend(_independent_picks(schema, links, parents))
     # A sequence counts within each parent's children (line numbers 1..n of
     # an order): a child's own numeric id would repeat across parents, so
     # it becomes a ULID, which sorts by creation time as the number did.
@@ -173,6 +174,31 @@ def _links(schema: Schema, notes: list[str]) -> dict[tuple[str, str], ForeignKey
             f"({' → '.join(t.name for t, _ in cycle)}): generated without it"
         )
     return {(table.name, column): key for table, key in keys for column in key.columns}
+
+
+def _independent_picks(
+    schema: Schema,
+    links: dict[tuple[str, str], ForeignKey],
+    parents: dict[str, ForeignKey],
+) -> list[str]:
+    """A note for each foreign key of several columns made by `pick`: the
+    design's pick draws one attribute of a random item, so each column
+    draws its own item and the pair may match no row of the parent table
+    (a parent's key, made by `ref`, copies one item's values together)."""
+    notes = []
+    seen: set[int] = set()
+    for (table, _), key in links.items():
+        if len(key.columns) < 2 or id(key) in seen or parents.get(table) is key:
+            continue
+        seen.add(id(key))
+        notes.append(
+            f"{table}.({', '.join(key.columns)}) → {key.parent} (line {key.line}) "
+            f"is made by one pick per column: a design's pick draws an attribute "
+            f"of a random {key.parent} item, and it cannot draw two attributes of "
+            f"the same item, so a generated pair may name no {key.parent} row; "
+            f"queries joining on the pair find fewer items than the database would"
+        )
+    return notes
 
 
 def _cycle(

@@ -196,6 +196,38 @@ def test_mysqldump_views_in_version_comments_are_skipped_with_a_note():
     assert [e.name for e in found.design.entities] == ["Actor"]
 
 
+def test_a_composite_foreign_key_made_by_picks_says_its_pair_is_not_kept():
+    # A refund names an order line by (order_id, line_no); its parent is the
+    # customer, so the line is picked. A design's pick draws one attribute
+    # of a random item: the two columns cannot be drawn from one line.
+    schema = """
+CREATE TABLE orders (order_id int PRIMARY KEY);
+CREATE TABLE order_line (
+  order_id int NOT NULL REFERENCES orders (order_id),
+  line_no int NOT NULL,
+  PRIMARY KEY (order_id, line_no)
+);
+CREATE TABLE customer (customer_id int PRIMARY KEY);
+CREATE TABLE refund (
+  refund_id int PRIMARY KEY,
+  customer_id int NOT NULL REFERENCES customer (customer_id),
+  order_id int,
+  line_no int,
+  FOREIGN KEY (order_id, line_no) REFERENCES order_line (order_id, line_no)
+);
+"""
+    found = design_from_sql(schema, schema_file="s.sql")
+    refund = found.design.entity("Refund")
+    assert refund.attribute("line_no").generator.params["value"] == (
+        "OrderLine.line_no"
+    )
+    (note,) = [n for n in found.skipped if n.startswith("refund.(order_id")]
+    assert "refund.(order_id, line_no) → order_line (line 9)" in note
+    assert "may name no order_line row" in note
+    # A child's composite key copied from its parent (ref) is one item's.
+    assert not any(n.startswith("order_line.") for n in found.skipped)
+
+
 @pytest.mark.parametrize(
     ("schema", "queries", "expected"),
     [
