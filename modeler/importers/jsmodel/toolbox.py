@@ -1,0 +1,244 @@
+"""What a DynamoDB-Toolbox (v2) module built becomes a design document.
+
+`new Table({partitionKey, sortKey, indexes})` gives the table's keys and
+indexes; each `new Entity({name, table, schema, computeKey})` an entity:
+its schema's attributes (`item({...}).and(...)`) typed, `.key()`,
+`.savedAs()`, `.link()`, `.enum()`, `.const()`, `.default()` and
+`.optional()` read; its key templates read back from `computeKey` or the
+`.link()` of the attributes saved as the table's (or an index's) key
+attributes, each called with a placeholder per attribute. Toolbox declares
+no access patterns: the design has none, and the notes say so.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from modeler.importers.jsmodel.common import (
+    JsModelError,
+    attribute_types,
+    literal,
+    table_name,
+)
+
+_MARKER = re.compile("\u0001([^\u0002]*)\u0002")
+_TYPES = {
+    "string": "S",
+    "number": "N",
+    "boolean": "BOOL",
+    "binary": "B",
+    "list": "L",
+    "map": "M",
+    "record": "M",
+}
+_LINKS = ("link", "putLink", "keyLink")
+_DEFAULTS = ("default", "putDefault", "keyDefault")
+_READ = {"key", "savedAs", "enum", "const", "optional", "required", "hidden"}
+_READ |= set(_LINKS) | set(_DEFAULTS)
+
+
+def toolbox_document(recorded: dict, *, filename: str) -> tuple[dict, list[str]]:
+    notes: list[str] = []
+    tables = recorded.get("tables") or []
+    entities = recorded.get("entities") or []
+    if not entities or not tables:
+        raise JsModelError(
+            "builds no DynamoDB-Toolbox Table and Entity (expected `new Table("
+            "{partitionKey, sortKey, indexes})` and `new Entity({name, table, "
+            "schema: item({...})})`, DynamoDB-Toolbox v2)"
+        )
+    table, keys = _table(tables[0], notes)
+    if len(tables) > 1:
+        notes.append(f"{len(tables) - 1} more tables: only the first is carried")
+    designed: dict[str, dict] = {}
+    for number, entity in enumerate(entities):
+        name = entity.get("name")
+        if not isinstance(name, str) or not name:
+            raise JsModelError(f"Entity {number + 1}: name is missing")
+        if entity.get("table") != 0:
+            notes.append(f"entity {name}: on another table; not carried")
+            continue
+        designed[name] = _entity(name, entity, keys, notes)
+    notes.append(
+        "DynamoDB-Toolbox declares no access patterns: the design has none; "
+        "state them (or Propose keys from needs) before the review"
+    )
+    notes.append(
+        "Toolbox's own attributes (the entity name _et, timestamps _ct and _md "
+        "unless turned off) are not carried"
+    )
+    title = str(tables[0].get("name") or "DynamoDB-Toolbox model")
+    return {
+        "format": "single-table-workbench/v1",
+        "name": title[:200],
+        "description": f"Imported from the DynamoDB-Toolbox module {filename}.",
+        "table": table,
+        "entities": designed,
+    }, notes
+
+
+def _table(spec: Any, notes: list[str]) -> tuple[dict, dict]:
+    if not isinstance(spec, dict) or not isinstance(spec.get("partitionKey"), dict):
+        raise JsModelError("Table: expected {partitionKey: {name, type}, ...}")
+    keys: dict[str, tuple[str, str | None]] = {
+        "": (_key_name(spec["partitionKey"]), _key_name(spec.get("sortKey")))
+    }
+    indexes = spec.get("indexes") or {}
+    for name, index in indexes.items():
+        if not isinstance(index, dict):
+            raise JsModelError(f"Table.indexes.{name}: expected an object")
+        if index.get("type") == "local":
+            keys[name] = (keys[""][0], _key_name(index.get("sortKey")))
+        else:
+            keys[name] = (
+                _key_name(index.get("partitionKey")),
+                _key_name(index.get("sortKey")),
+            )
+    types = attribute_types(keys)
+    for part in ("partitionKey", "sortKey"):
+        given = (spec.get(part) or {}).get("type")
+        if given not in (None, "string"):
+            notes.append(f"Table.{part}: type {given} is read as text")
+    pk, sk = keys[""]
+    table: dict[str, Any] = {
+        "name": table_name(str(spec.get("name") or "toolbox-table")),
+        "partition_key": {"name": pk, "type": types[pk]},
+    }
+    if sk:
+        table["sort_key"] = {"name": sk, "type": types[sk]}
+    table["billing"] = {"mode": "PAY_PER_REQUEST"}
+    gsis = []
+    for name, (ipk, isk) in keys.items():
+        if not name:
+            continue
+        local = indexes[name].get("type") == "local"
+        index: dict[str, Any] = {
+            "name": name,
+            "kind": "local" if local else "global",
+            "partition_key": {"name": ipk, "type": types[ipk]},
+        }
+        if isk:
+            index["sort_key"] = {"name": isk, "type": types[isk]}
+        index["projection"] = "ALL"
+        gsis.append(index)
+    if gsis:
+        table["indexes"] = gsis
+    return table, keys
+
+
+def _key_name(spec: Any) -> str | None:
+    if spec is None:
+        return None
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        raise JsModelError("Table: a key is expected as {name, type}")
+    return spec["name"]
+
+
+def _entity(name: str, entity: dict, keys: dict, notes: list[str]) -> dict:
+    schema = entity.get("schema")
+    if not isinstance(schema, dict) or schema.get("schema") != "item":
+        raise JsModelError(f"entity {name}: expected schema: item({{...}})")
+    key_names = {n for pair in keys.values() for n in pair if n}
+    attributes: dict[str, dict] = {}
+    templates: dict[str, str] = {}
+    raw = schema.get("attributes") or {}
+    for attr, spec in raw.items():
+        where = f"{name}.schema.{attr}"
+        modifiers = _modifiers(spec, where)
+        stored = (modifiers.get("savedAs") or [attr])[0]
+        link = next((modifiers[m][0] for m in _LINKS if m in modifiers), None)
+        if stored in key_names:
+            if link is not None:
+                templates[stored] = _template(link, f"{where}.link", raw)
+            elif stored != attr:
+                templates[stored] = f"{{{attr}}}"
+                notes.append(
+                    f"{where}: saved as {stored} by Toolbox; the design keeps "
+                    f"{attr} as well as the key"
+                )
+            if stored == attr or link is not None:
+                continue
+        attributes[attr] = _attribute(spec, modifiers, where, notes)
+    computed = entity.get("computeKey")
+    if isinstance(computed, dict):
+        value = computed.get("value")
+        if not isinstance(value, dict):
+            raise JsModelError(
+                f"entity {name}.computeKey: "
+                + (computed.get("error") or "expected it to return {pk, sk}")
+            )
+        for key, part in value.items():
+            templates[key] = _template({"value": part}, f"{name}.computeKey", raw)
+    for extra in sorted(set(entity) - {"name", "table", "schema", "computeKey"}):
+        notes.append(f"entity {name}.{extra}: not carried")
+    missing = [k for k in keys[""] if k and k not in templates]
+    if missing:
+        raise JsModelError(
+            f"entity {name}: no template for the table's key {', '.join(missing)} "
+            "(expected computeKey or an attribute saved as it)"
+        )
+    for attr in templates.values():
+        for used in re.findall(r"(?<!\{)\{([^{}:]+)", attr):
+            if used not in attributes:
+                raise JsModelError(f"entity {name}: the key uses {used}, no attribute")
+    return {"attributes": attributes, "keys": templates}
+
+
+def _modifiers(spec: Any, where: str) -> dict[str, list]:
+    if not isinstance(spec, dict) or "schema" not in spec:
+        raise JsModelError(f"{where}: expected a schema (string(), number(), ...)")
+    out: dict[str, list] = {}
+    for entry in spec.get("modifiers") or []:
+        out[str(entry[0])] = list(entry[1])
+    return out
+
+
+def _attribute(spec: dict, modifiers: dict, where: str, notes: list[str]) -> dict:
+    kind = spec["schema"]
+    attr: dict[str, Any] = {}
+    if kind == "set":
+        inner = (spec.get("args") or [{}])[0]
+        attr["type"] = "NS" if (inner or {}).get("schema") == "number" else "SS"
+    elif kind in _TYPES:
+        attr["type"] = _TYPES[kind]
+    else:
+        attr["type"] = "S"
+        notes.append(f"{where}: {kind}() is read as text")
+    if "enum" in modifiers and modifiers["enum"]:
+        attr["generator"] = {"choice": [str(v) for v in modifiers["enum"]]}
+    elif "const" in modifiers:
+        attr["generator"] = {"constant": modifiers["const"][0]}
+    else:
+        default = next((modifiers[m][0] for m in _DEFAULTS if m in modifiers), None)
+        if isinstance(default, (str, int, float, bool)):
+            attr["generator"] = {"constant": default}
+        elif default is not None:
+            notes.append(f"{where}.default: a function; not carried")
+    if "optional" in modifiers:
+        attr["required"] = False
+    if "savedAs" in modifiers:
+        notes.append(
+            f"{where}.savedAs: stored as {modifiers['savedAs'][0]} by Toolbox; the "
+            "design keeps the attribute's name"
+        )
+    for extra in sorted(set(modifiers) - _READ):
+        notes.append(f"{where}.{extra}: not carried")
+    return attr
+
+
+def _template(link: Any, where: str, attributes: dict) -> str:
+    if not isinstance(link, dict) or "value" not in link:
+        raise JsModelError(f"{where}: {(link or {}).get('error') or 'no value'}")
+    value = link["value"]
+    if not isinstance(value, str):
+        raise JsModelError(f"{where}: expected text, found {value!r}"[:300])
+    out, position = [], 0
+    for found in _MARKER.finditer(value):
+        out.append(literal(value[position : found.start()]))
+        if found.group(1) not in attributes:
+            raise JsModelError(f"{where}: {found.group(1)} is no attribute")
+        out.append(f"{{{found.group(1)}}}")
+        position = found.end()
+    out.append(literal(value[position:]))
+    return "".join(out)
