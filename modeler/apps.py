@@ -15,6 +15,7 @@ class ModelerConfig(AppConfig):
 
         from modeler.design_check import limits
         from modeler.importers import budget as import_budget
+        from modeler.importers.jsmodel import sandbox as js_sandbox
         from modeler.infra import processes
 
         limits.configure(
@@ -34,6 +35,7 @@ class ModelerConfig(AppConfig):
                 cpu_seconds=settings.IMPORT_CPU_SECONDS,
             )
         )
+        js_sandbox.configure(js_sandbox.Confinement(enabled=settings.JS_MODULE_IMPORT))
         processes.configure(
             processes.Slots(
                 processes.default_directory(), count=settings.SUBPROCESSES_MAX

@@ -350,6 +350,9 @@ SAMPLE_MAX_ITEMS = env_int("SAMPLE_MAX_ITEMS", default=100_000, min_value=1)
 # of a configuration's or template's expressions, and the bytes of one
 # evaluated value. An import past one is refused with a message naming it.
 IMPORT_CPU_SECONDS = env_int("IMPORT_CPU_SECONDS", default=20, min_value=1)
+# ElectroDB and DynamoDB-Toolbox modules are run with node, confined; off
+# refuses them (a server without node 20 or user namespaces refuses anyway).
+JS_MODULE_IMPORT = env_bool("JS_MODULE_IMPORT", default=True)
 IMPORT_MAX_STEPS = env_int("IMPORT_MAX_STEPS", default=1_000_000, min_value=1)
 IMPORT_MAX_VALUE_BYTES = env_int("IMPORT_MAX_VALUE_BYTES", default=100_000, min_value=1)
 # Bytes: the sample data's (estimated from the design before any item is

@@ -1,6 +1,7 @@
 """A design file of any kind: the workbench's YAML format, a NoSQL
-Workbench model (JSON), a OneTable schema (JSON), a CloudFormation template
-(YAML or JSON), a Terraform configuration or a SQL schema dump. The
+Workbench model (JSON), a OneTable schema (JSON), an ElectroDB or
+DynamoDB-Toolbox module (JavaScript), a CloudFormation template (YAML or
+JSON), a Terraform configuration or a SQL schema dump. The
 commands and the browser import read files through here, so every kind
 is accepted wherever a design file is."""
 
@@ -17,6 +18,7 @@ from modeler.importers.cloudformation import (
     looks_like_cloudformation,
     read_cloudformation,
 )
+from modeler.importers.jsmodel import ELECTRODB, TOOLBOX, js_library, read_js_module
 from modeler.importers.mcp_model import looks_like_mcp_model, read_mcp_model
 from modeler.importers.onetable import looks_like_onetable, read_onetable
 from modeler.importers.sql import SqlImportError, design_from_sql
@@ -32,6 +34,8 @@ SQL_SCHEMA = "sql-schema"
 ONETABLE = "onetable"
 MCP_MODEL = "mcp-data-model"
 KIND_LABELS = {
+    ELECTRODB: "ElectroDB module",
+    TOOLBOX: "DynamoDB-Toolbox module",
     MCP_MODEL: "DynamoDB MCP server data model",
     ONETABLE: "OneTable schema",
     SQL_SCHEMA: "SQL schema",
@@ -69,6 +73,9 @@ def source_kind(source: str | bytes, *, filename: str = "") -> str:
         return TERRAFORM
     if _DESIGN_FORMAT.search(_head(source)):
         return YAML
+    library = js_library(source, filename=filename)
+    if library:  # by content: imports electrodb or dynamodb-toolbox
+        return library
     if filename.lower().endswith(".sql") or _SQL_SCHEMA.search(_head(source)):
         return SQL_SCHEMA
     if looks_like_onetable(source):  # by content: models and indexes
@@ -142,6 +149,14 @@ def read_design_source(
             (found.design,) if found.design is not None else (),
             found.problems,
             found.notes,
+        )
+    if kind in (ELECTRODB, TOOLBOX):
+        module = read_js_module(source, filename=filename, max_bytes=max_bytes)
+        return DesignFile(
+            kind,
+            (module.design,) if module.design is not None else (),
+            module.problems,
+            module.notes,
         )
     if kind == MCP_MODEL:
         return _tables_file(

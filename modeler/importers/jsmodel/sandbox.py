@@ -35,6 +35,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from modeler.infra import processes
+
 SHIM = Path(__file__).resolve().parent / "shim"
 # The library names the recorders stand in for (subpaths included).
 LIBRARIES = ("electrodb", "dynamodb-toolbox")
@@ -166,8 +168,15 @@ def run_module(
             )
         shutil.copy(SHIM / "recorder.cjs", work / "node_modules" / "recorder.cjs")
         out_path, err_path = base / "stdout", base / "stderr"
-        with out_path.open("wb") as out, err_path.open("wb") as err:
-            code = _run(work, model, out, err, limits)
+        try:
+            with (
+                processes.slot("JavaScript modules"),
+                out_path.open("wb") as out,
+                err_path.open("wb") as err,
+            ):
+                code = _run(work, model, out, err, limits)
+        except processes.SlotsBusy as exc:
+            raise ModuleRunError(f"{filename}: {exc}") from None
         printed = out_path.stat().st_size + err_path.stat().st_size
         output = out_path.read_bytes().decode("utf-8", "replace")
         errors = err_path.read_bytes().decode("utf-8", "replace")

@@ -1,0 +1,124 @@
+"""ElectroDB and DynamoDB-Toolbox modules in: files written from the
+libraries' documentation for the shipped social-graph example import to
+the example's keys, and the real libraries (tests/node) build those same
+keys from the example's sample data; the module runs confined."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from modeler.designfile import read_design
+from modeler.importers.jsmodel import ELECTRODB, TOOLBOX
+from modeler.importers.jsmodel.sandbox import confinement_problem
+from modeler.importers.sources import read_design_source
+from modeler.keys import parse_template
+from modeler.sampledata.generate import generate
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+EXAMPLE = read_design((ROOT / "examples" / "social-graph.yaml").read_text()).design
+MODULES = {
+    ELECTRODB: HERE / "social-graph.electrodb.mjs",
+    TOOLBOX: HERE / "social-graph.toolbox.mjs",
+}
+NODE_MODULES = ROOT / "tests" / "node" / "node_modules"
+
+pytestmark = pytest.mark.skipif(
+    bool(confinement_problem()), reason=confinement_problem() or "confined"
+)
+
+
+def _import(library: str):
+    path = MODULES[library]
+    return read_design_source(path.read_bytes(), filename=path.name)
+
+
+@pytest.mark.parametrize("library", [ELECTRODB, TOOLBOX])
+def test_the_social_graph_module_imports_to_the_examples_keys(library):
+    found = _import(library)
+
+    assert found.kind == library and found.ok, found.problems
+    (design,) = found.designs
+    assert design.table.name == EXAMPLE.table.name
+    assert design.table.partition_key == EXAMPLE.table.partition_key
+    assert design.table.sort_key == EXAMPLE.table.sort_key
+    assert [
+        (i.name, i.kind, i.partition_key, i.sort_key) for i in design.table.indexes
+    ] == [(i.name, i.kind, i.partition_key, i.sort_key) for i in EXAMPLE.table.indexes]
+    assert {e.name: e.keys for e in design.entities} == {
+        e.name: e.keys for e in EXAMPLE.entities
+    }
+    assert not design.entity("User").attribute("bio").required
+
+
+def test_electrodb_indexes_are_its_access_patterns():
+    (design,) = _import(ELECTRODB).designs
+    patterns = {p.name: p for p in design.access_patterns}
+
+    assert sorted(patterns) == [
+        "Follow followers",
+        "Follow following",
+        "Follow following get",
+        "User profile",
+    ]
+    followers = patterns["Follow followers"]
+    assert followers.operation == "Query" and followers.index == "GSI1"
+    assert [(k.attribute, k.operator, k.values) for k in followers.key] == [
+        ("GSI1PK", "=", ("USER#{followedId}",)),
+        ("GSI1SK", "begins_with", ("FOLLOWER#",)),
+    ]
+    assert patterns["User profile"].operation == "GetItem"
+    get = patterns["Follow following get"]
+    assert [p.attribute for p in get.expects.where] == ["followerId", "followedId"]
+
+
+def test_toolbox_declares_no_patterns_and_the_notes_say_so():
+    found = _import(TOOLBOX)
+
+    assert found.designs[0].access_patterns == ()
+    assert any("declares no access patterns" in n for n in found.notes)
+    assert any("_et" in n for n in found.notes)
+
+
+@pytest.mark.skipif(not NODE_MODULES.is_dir(), reason="tests/node not installed")
+@pytest.mark.parametrize("library", [ELECTRODB, TOOLBOX])
+def test_the_real_library_builds_the_imported_designs_keys(library, tmp_path):
+    """The recorders stand in for the libraries on the server: here the
+    real electrodb 3.9.3 / dynamodb-toolbox 2.10.6 run the same module on
+    the example's sample data, and each item's keys are the ones the
+    imported design's templates make."""
+    (design,) = _import(library).designs
+    data = generate(EXAMPLE, seed=7, limit=300)
+    key_names = {name for entity in design.entities for name in entity.keys}
+    items = [
+        {"entity": entity, "item": {k: item[k] for k in item if k not in key_names}}
+        for item, entity in zip(data.items, data.entities, strict=True)
+    ]
+    assert {i["entity"] for i in items} == {"User", "Follow"}
+    (tmp_path / "node_modules").symlink_to(NODE_MODULES)
+    shutil.copy(MODULES[library], tmp_path / "model.mjs")
+    shutil.copy(HERE / "keys.mjs", tmp_path / "keys.mjs")
+    done = subprocess.run(
+        [shutil.which("node") or "node", "keys.mjs", "./model.mjs", library],
+        cwd=tmp_path,
+        input=json.dumps(items, default=str),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    built = json.loads(done.stdout)
+    assert len(built) == len(items)
+    for given, made in zip(items, built, strict=True):
+        entity = design.entity(given["entity"])
+        expected = {
+            name: parse_template(key.template).render(given["item"])
+            for name, key in entity.keys.items()
+        }
+        assert {name: made.get(name) for name in expected} == expected
