@@ -24,7 +24,8 @@ class DesignImportForm(forms.Form):
     file = forms.FileField(
         required=False,
         label="Design file (YAML, a NoSQL Workbench model, a OneTable schema, "
-        "a DynamoDB MCP server dynamodb_data_model.json, a CloudFormation "
+        "a DynamoDB MCP server dynamodb_data_model.json, an ElectroDB or "
+        "DynamoDB-Toolbox module (.js, .mjs), a CloudFormation "
         "template, a Terraform file, or a SQL schema: pg_dump --schema-only, "
         "mysqldump --no-data)",
     )

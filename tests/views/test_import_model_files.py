@@ -15,6 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils.html import escape
 
+from modeler.importers.jsmodel import sandbox
+from modeler.importers.jsmodel.sandbox import confinement_problem
 from modeler.models import Project, Revision
 from tests.views.conftest import stored_design
 
@@ -145,3 +147,88 @@ def test_a_bad_mcp_data_model_names_the_path_and_creates_nothing(owner, tmp_path
 
     assert "tables[0].KeySchema[0]: expected {AttributeName, KeyType" in err.getvalue()
     assert _state() == (0, 0)
+
+
+MODULES = Path(__file__).resolve().parents[1] / "importers" / "jsmodel"
+needs_confinement = pytest.mark.skipif(
+    bool(confinement_problem()), reason=confinement_problem() or "confined"
+)
+
+
+@needs_confinement
+@pytest.mark.parametrize(
+    "name", ["social-graph.electrodb.mjs", "social-graph.toolbox.mjs"]
+)
+def test_an_electrodb_or_toolbox_module_becomes_a_project(owner, owner_client, name):
+    response = owner_client.post(
+        "/projects/import/",
+        {"file": _upload((MODULES / name).read_bytes(), name)},
+    )
+
+    assert response.status_code == 200
+    project = Project.objects.get()
+    design = stored_design(project)
+    assert design.entity("Follow").keys["GSI1SK"].template == "FOLLOWER#{followerId}"
+    assert "are not carried" in response.content.decode()
+
+
+@needs_confinement
+def test_a_hostile_module_creates_nothing(owner_client, tmp_path):
+    target = tmp_path / "escaped"
+    module = (
+        'import { Entity } from "electrodb";\nimport fs from "node:fs";\n'
+        f'fs.writeFileSync("{target}", "x");\n'
+    )
+    before = _state()
+
+    response = owner_client.post(
+        "/projects/import/", {"file": _upload(module, "evil.mjs")}
+    )
+
+    assert response.status_code == 422
+    assert "the module tried to use FileSystemWrite" in response.content.decode()
+    assert _state() == before
+    assert not target.exists()
+
+
+def test_a_server_with_modules_turned_off_says_so(owner_client):
+    sandbox.configure(sandbox.Confinement(enabled=False))
+    try:
+        before = _state()
+        response = owner_client.post(
+            "/projects/import/",
+            {
+                "file": _upload(
+                    (MODULES / "social-graph.electrodb.mjs").read_bytes(), "sg.mjs"
+                )
+            },
+        )
+    finally:
+        sandbox.configure(sandbox.Confinement())
+    assert response.status_code == 422
+    assert "(JS_MODULE_IMPORT is off)" in response.content.decode()
+    assert _state() == before
+
+
+@needs_confinement
+def test_import_design_takes_an_electrodb_module(owner, tmp_path):
+    path = tmp_path / "social.mjs"
+    path.write_bytes((MODULES / "social-graph.electrodb.mjs").read_bytes())
+    out, err = StringIO(), StringIO()
+
+    call_command(
+        "import_design", str(path), "--owner", owner.username, stdout=out, stderr=err
+    )
+
+    assert "Imported" in out.getvalue()
+    assert "note: ElectroDB states no traffic" in err.getvalue()
+    design = stored_design(Project.objects.get())
+    assert [p.name for p in design.access_patterns][:1] == ["User profile"]
+    broken = tmp_path / "broken.mjs"
+    broken.write_text('import { Entity } from "electrodb";\n\nnew Entity({;')
+    with pytest.raises(CommandError):
+        call_command(
+            "import_design", str(broken), "--owner", owner.username, stderr=err
+        )
+    assert "broken.mjs, line 3: SyntaxError" in err.getvalue()
+    assert Project.objects.count() == 1
