@@ -107,6 +107,11 @@ def read_js_module(
         return JsModelImport(None, (error("js-module-invalid", "file", str(exc)),))
     except JsModelError as exc:
         return failed(str(exc))
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError):
+        # The module can print a result of its own after the runner's: it
+        # is data like any upload, and a shape the readers do not expect is
+        # refused rather than trusted.
+        return failed("its run gave a result of an unexpected shape")
     result = read_design(
         yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
     )

@@ -27,8 +27,9 @@ from modeler.importers.jsmodel.common import (
 _PLACEHOLDER = re.compile(r"\$\{([^}]*)\}")
 _TYPES = {"string": "S", "number": "N", "boolean": "BOOL", "list": "L", "map": "M"}
 _SET_TYPES = {"string": "SS", "number": "NS"}
-_RUNTIME = ("get", "set", "validate", "watch", "readOnly", "hidden", "padding")
+_RUNTIME = ("get", "set", "validate", "watch", "readOnly", "hidden")
 _KNOWN = {"type", "required", "default", "field", "label", "items", "properties"}
+_KNOWN.add("padding")
 
 
 def electrodb_document(recorded: dict, *, filename: str) -> tuple[dict, list[str]]:
@@ -75,7 +76,9 @@ class _Reader:
             services.add(str(model.get("service", "")))
             if isinstance(config, dict) and isinstance(config.get("table"), str):
                 tables.add(config["table"])
-            entities[name], found = self._entity(name, model, schema)
+            entities[name], found = self._entity(
+                name, model, schema, entry.get("conditions") or {}
+            )
             patterns.extend(found)
         patterns.extend(self._collection_patterns())
         for entry in recorded.get("services") or []:
@@ -140,7 +143,9 @@ class _Reader:
             table["indexes"] = indexes
         return table
 
-    def _entity(self, name: str, model: dict, schema: dict) -> tuple[dict, list]:
+    def _entity(
+        self, name: str, model: dict, schema: dict, conditions: dict
+    ) -> tuple[dict, list]:
         attributes = schema.get("attributes")
         if not isinstance(attributes, dict) or not attributes:
             raise JsModelError(f"entity {name}: attributes is missing")
@@ -186,10 +191,14 @@ class _Reader:
                     f"{pk_field}/{sk_field}, another entity gives it "
                     f"{known[0]}/{known[1]}"
                 )
-            keys[pk_field] = pk
+            when = (
+                self._when(where, conditions.get(access)) if "condition" in spec else ""
+            )
+            keys[pk_field] = {"template": pk, "when": when} if when else pk
             if sk_field and sk is not None:
-                keys[sk_field] = sk
-            for extra in sorted(set(spec) - {"pk", "sk", "index", "collection"}):
+                keys[sk_field] = {"template": sk, "when": when} if when else sk
+            known_parts = {"pk", "sk", "index", "collection", "condition"}
+            for extra in sorted(set(spec) - known_parts):
                 self.notes.append(f"{where}.{extra}: not carried")
             patterns.extend(
                 _patterns(
@@ -204,7 +213,29 @@ class _Reader:
                 self.collections.setdefault((index, str(collection)), []).append(
                     (name, {"pk": (pk_field, pk, pk_names), "sk": (sk_field, sk)})
                 )
+        for attr in attrs.values():
+            attr.pop("padding", None)
         return {"attributes": attrs, "keys": keys}, patterns
+
+    def _when(self, where: str, condition: Any) -> str:
+        """A sparse index's condition as the design's `when`: read back only
+        where it is true for exactly one value of one enumerated attribute
+        (`status === "OPEN"`), else named as not carried."""
+        probes = (condition or {}).get("probes") or []
+        true = [(name, value) for name, value, result in probes if result is True]
+        if (
+            (condition or {}).get("base") is False
+            and len(true) == 1
+            and all(result is not None for _, _, result in probes)
+            and re.fullmatch(r"[A-Za-z0-9_.-]+", str(true[0][1]))
+        ):
+            return f"{true[0][0]} = {true[0][1]}"
+        self.notes.append(
+            f"{where}.condition: not carried (read back only when true for one "
+            "value of one enumerated attribute); the design writes this index "
+            "for every item"
+        )
+        return ""
 
     def _attribute(self, where: str, spec: Any) -> dict:
         if isinstance(spec, str):
@@ -237,6 +268,20 @@ class _Reader:
             self.notes.append(f"{where}.default: a function; not carried")
         if spec.get("required") is not True:
             attr["required"] = False
+        padding = spec.get("padding")
+        if padding is not None:
+            if (
+                isinstance(padding, dict)
+                and padding.get("char") == "0"
+                and isinstance(padding.get("length"), int)
+                and 0 < padding["length"] <= 40
+                and attr["type"] == "N"
+            ):
+                attr["padding"] = padding["length"]
+            else:
+                self.notes.append(
+                    f"{where}.padding: only a number's zero padding is carried"
+                )
         for part in _RUNTIME:
             if part in spec:
                 self.notes.append(f"{where}.{part}: not carried (ElectroDB runtime)")
@@ -292,7 +337,8 @@ class _Reader:
         out = []
         for position, piece in enumerate(pieces):
             if position % 2:
-                out.append(f"{{{piece}}}")
+                width = attrs[piece].get("padding")
+                out.append(f"{{{piece}:0{width}d}}" if width else f"{{{piece}}}")
             else:
                 cased = (
                     piece

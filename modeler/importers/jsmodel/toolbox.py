@@ -22,7 +22,9 @@ from modeler.importers.jsmodel.common import (
     table_name,
 )
 
-_MARKER = re.compile("\u0001([^\u0002]*)\u0002")
+# The recorder's placeholder: the attribute's name as code points.
+_MARKER = re.compile("\u0001([0-9.]*)\u0002")
+_PROBE = "a7"  # the recorder's probe value of every attribute
 _TYPES = {
     "string": "S",
     "number": "N",
@@ -150,7 +152,7 @@ def _entity(name: str, entity: dict, keys: dict, notes: list[str]) -> dict:
         link = next((modifiers[m][0] for m in _LINKS if m in modifiers), None)
         if stored in key_names:
             if link is not None:
-                templates[stored] = _template(link, f"{where}.link", raw)
+                templates[stored] = _template(link, f"{where}.link", raw, notes)
             elif stored != attr:
                 templates[stored] = f"{{{attr}}}"
                 notes.append(
@@ -169,7 +171,10 @@ def _entity(name: str, entity: dict, keys: dict, notes: list[str]) -> dict:
                 + (computed.get("error") or "expected it to return {pk, sk}")
             )
         for key, part in value.items():
-            templates[key] = _template({"value": part}, f"{name}.computeKey", raw)
+            probe = (computed.get("probe") or {}).get(key)
+            templates[key] = _template(
+                {"value": part, "probe": probe}, f"{name}.computeKey.{key}", raw, notes
+            )
     for extra in sorted(set(entity) - {"name", "table", "schema", "computeKey"}):
         notes.append(f"entity {name}.{extra}: not carried")
     missing = [k for k in keys[""] if k and k not in templates]
@@ -227,18 +232,33 @@ def _attribute(spec: dict, modifiers: dict, where: str, notes: list[str]) -> dic
     return attr
 
 
-def _template(link: Any, where: str, attributes: dict) -> str:
+def _template(link: Any, where: str, attributes: dict, notes: list[str]) -> str:
     if not isinstance(link, dict) or "value" not in link:
         raise JsModelError(f"{where}: {(link or {}).get('error') or 'no value'}")
     value = link["value"]
     if not isinstance(value, str):
         raise JsModelError(f"{where}: expected text, found {value!r}"[:300])
+    probe = link.get("probe")
+    placed = _MARKER.sub(_PROBE, value)
+    if isinstance(probe, dict) and "value" in probe:
+        probe = probe["value"]
+    if probe != placed:
+        notes.append(
+            f"{where}: the function does more than place attributes (with each "
+            f"attribute {_PROBE!r} it gives {str(probe)[:80]!r}, not {placed[:80]!r}): "
+            "padding, casing or slicing of values is not carried; the template "
+            "places the values as they are"
+        )
     out, position = [], 0
     for found in _MARKER.finditer(value):
         out.append(literal(value[position : found.start()]))
-        if found.group(1) not in attributes:
-            raise JsModelError(f"{where}: {found.group(1)} is no attribute")
-        out.append(f"{{{found.group(1)}}}")
+        try:
+            name = "".join(chr(int(c)) for c in found.group(1).split(".") if c)
+        except (ValueError, OverflowError):
+            raise JsModelError(f"{where}: an unreadable placeholder") from None
+        if name not in attributes:
+            raise JsModelError(f"{where}: {name} is no attribute")
+        out.append(f"{{{name}}}")
         position = found.end()
     out.append(literal(value[position:]))
     return "".join(out)

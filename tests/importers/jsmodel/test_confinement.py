@@ -187,3 +187,13 @@ def test_a_server_that_turns_modules_off_refuses_them_naming_the_setting():
     found = _import("export const x = 1;", confinement=Confinement(enabled=False))
 
     assert "(JS_MODULE_IMPORT is off)" in _message(found)
+
+
+def test_a_forged_result_of_an_unexpected_shape_is_refused():
+    # The module prints a result of its own after the runner's answer.
+    found = _import(
+        'setTimeout(() => process.stdout.write("\\n@@workbench-result@@" + '
+        "JSON.stringify({ electrodb: { entities: [5] } })));"
+    )
+
+    assert _message(found).startswith("its run gave a result of an unexpected")

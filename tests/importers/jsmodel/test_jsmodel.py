@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,17 @@ from modeler.sampledata.generate import generate
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 EXAMPLE = read_design((ROOT / "examples" / "social-graph.yaml").read_text()).design
+ORDERS = read_design((ROOT / "examples" / "order-management.yaml").read_text()).design
 MODULES = {
     ELECTRODB: HERE / "social-graph.electrodb.mjs",
     TOOLBOX: HERE / "social-graph.toolbox.mjs",
 }
+# (module, library, example): every file written for a shipped example.
+FILES = [
+    (MODULES[ELECTRODB], ELECTRODB, EXAMPLE),
+    (MODULES[TOOLBOX], TOOLBOX, EXAMPLE),
+    (HERE / "order-management.electrodb.mjs", ELECTRODB, ORDERS),
+]
 NODE_MODULES = ROOT / "tests" / "node" / "node_modules"
 
 pytestmark = pytest.mark.skipif(
@@ -33,27 +41,33 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _import(library: str):
-    path = MODULES[library]
+def _import(library: str, path: Path | None = None):
+    path = path or MODULES[library]
     return read_design_source(path.read_bytes(), filename=path.name)
 
 
-@pytest.mark.parametrize("library", [ELECTRODB, TOOLBOX])
-def test_the_social_graph_module_imports_to_the_examples_keys(library):
-    found = _import(library)
+@pytest.mark.parametrize(("path", "library", "example"), FILES)
+def test_the_module_of_an_example_imports_to_the_examples_keys(path, library, example):
+    found = _import(library, path)
 
     assert found.kind == library and found.ok, found.problems
     (design,) = found.designs
-    assert design.table.name == EXAMPLE.table.name
-    assert design.table.partition_key == EXAMPLE.table.partition_key
-    assert design.table.sort_key == EXAMPLE.table.sort_key
+    assert design.table.name == example.table.name
+    assert design.table.partition_key == example.table.partition_key
+    assert design.table.sort_key == example.table.sort_key
     assert [
         (i.name, i.kind, i.partition_key, i.sort_key) for i in design.table.indexes
-    ] == [(i.name, i.kind, i.partition_key, i.sort_key) for i in EXAMPLE.table.indexes]
+    ] == [(i.name, i.kind, i.partition_key, i.sort_key) for i in example.table.indexes]
+    # Every key, its padding ({lineNo:03d}) and sparse condition (when) too.
     assert {e.name: e.keys for e in design.entities} == {
-        e.name: e.keys for e in EXAMPLE.entities
+        e.name: e.keys for e in example.entities
     }
-    assert not design.entity("User").attribute("bio").required
+
+
+def test_optional_attributes_stay_optional():
+    for library in (ELECTRODB, TOOLBOX):
+        (design,) = _import(library).designs
+        assert not design.entity("User").attribute("bio").required
 
 
 def test_electrodb_indexes_are_its_access_patterns():
@@ -86,27 +100,29 @@ def test_toolbox_declares_no_patterns_and_the_notes_say_so():
 
 
 @pytest.mark.skipif(not NODE_MODULES.is_dir(), reason="tests/node not installed")
-@pytest.mark.parametrize("library", [ELECTRODB, TOOLBOX])
-def test_the_real_library_builds_the_imported_designs_keys(library, tmp_path):
+@pytest.mark.parametrize(("path", "library", "example"), FILES)
+def test_the_real_library_builds_the_imported_designs_keys(
+    path, library, example, tmp_path
+):
     """The recorders stand in for the libraries on the server: here the
     real electrodb 3.9.3 / dynamodb-toolbox 2.10.6 run the same module on
     the example's sample data, and each item's keys are the ones the
     imported design's templates make."""
-    (design,) = _import(library).designs
-    data = generate(EXAMPLE, seed=7, limit=300)
+    (design,) = _import(library, path).designs
+    data = generate(example, seed=7, limit=300)
     key_names = {name for entity in design.entities for name in entity.keys}
     items = [
         {"entity": entity, "item": {k: item[k] for k in item if k not in key_names}}
         for item, entity in zip(data.items, data.entities, strict=True)
     ]
-    assert {i["entity"] for i in items} == {"User", "Follow"}
+    assert {i["entity"] for i in items} == {e.name for e in example.entities}
     (tmp_path / "node_modules").symlink_to(NODE_MODULES)
-    shutil.copy(MODULES[library], tmp_path / "model.mjs")
+    shutil.copy(path, tmp_path / "model.mjs")
     shutil.copy(HERE / "keys.mjs", tmp_path / "keys.mjs")
     done = subprocess.run(
         [shutil.which("node") or "node", "keys.mjs", "./model.mjs", library],
         cwd=tmp_path,
-        input=json.dumps(items, default=str),
+        input=json.dumps(items, default=_number),
         capture_output=True,
         text=True,
         timeout=120,
@@ -119,6 +135,43 @@ def test_the_real_library_builds_the_imported_designs_keys(library, tmp_path):
         entity = design.entity(given["entity"])
         expected = {
             name: parse_template(key.template).render(given["item"])
+            if _holds(key.when, given["item"])
+            else None
             for name, key in entity.keys.items()
         }
         assert {name: made.get(name) for name in expected} == expected
+
+
+def _number(value: object) -> float:
+    assert isinstance(value, Decimal)
+    return float(value)
+
+
+def _holds(when: str, item: dict) -> bool:
+    """A `when` of the examples: `attribute = VALUE`, or none."""
+    if not when:
+        return True
+    attribute, value = (part.strip() for part in when.split("="))
+    return str(item.get(attribute)) == value
+
+
+def test_a_key_function_that_pads_or_cases_its_values_is_named():
+    module = """import { Table, Entity, item, string, number } from "dynamodb-toolbox";
+const table = new Table({ name: "lines", partitionKey: { name: "PK", type: "string" },
+  sortKey: { name: "SK", type: "string" } });
+export const Line = new Entity({ name: "Line", table,
+  schema: item({ orderId: string().key(), lineNo: number().key() }),
+  computeKey: ({ orderId, lineNo }) => ({
+    PK: `ORDER#${orderId.toUpperCase()}`,
+    SK: `ITEM#${String(lineNo).padStart(3, "0")}` }),
+});
+"""
+    found = read_design_source(module.encode(), filename="lines.mjs")
+
+    assert found.ok, found.problems
+    notes = [n for n in found.notes if "does more than place attributes" in n]
+    assert [n.split(":")[0] for n in notes] == [
+        "Line.computeKey.PK",
+        "Line.computeKey.SK",
+    ]
+    assert "'ITEM#0a7'" in notes[1]

@@ -15,13 +15,17 @@ const CLOSE = '\u0002';
 const MAX_DEPTH = 20;
 
 // An item whose every attribute reads as its placeholder: `USER#${userId}`
-// becomes "USER#\u0001userId\u0002", read back as USER#{userId}.
+// becomes "USER#\u0001117.115...\u0002", read back as USER#{userId}. The
+// name is written as its code points so that casing it changes nothing.
+function marker(name) {
+  return OPEN + Array.from(name, (c) => c.codePointAt(0)).join('.') + CLOSE;
+}
 function placeholders() {
   return new Proxy(
     {},
     {
       get(_, name) {
-        return typeof name === 'string' ? OPEN + name + CLOSE : undefined;
+        return typeof name === 'string' ? marker(name) : undefined;
       },
     },
   );
@@ -80,18 +84,64 @@ function schemaData(node, depth) {
   return out;
 }
 
+// Every attribute as one short value: a key function that only places its
+// attributes gives the template with each replaced by it; one that pads,
+// cases or slices them gives something else, and the reader says so.
+const PROBE = 'a7';
+function probes() {
+  return new Proxy({}, { get: (_, name) => (typeof name === 'string' ? PROBE : undefined) });
+}
+
 function keyValue(fn) {
   try {
     const value = fn(placeholders());
-    return { value: data(value) };
+    let probe = null;
+    try {
+      probe = data(fn(probes()));
+    } catch (error) {
+      probe = { error: String(error && error.message) };
+    }
+    return { value: data(value), probe };
   } catch (error) {
     return { error: String(error && error.message) };
   }
 }
 
+// An ElectroDB index's `condition` (a sparse index) read back by calling it
+// with each value of each enumerated attribute, the others placeholders.
+function conditions(schema) {
+  const out = {};
+  const indexes = (schema && schema.indexes) || {};
+  const attributes = (schema && schema.attributes) || {};
+  for (const [access, index] of Object.entries(indexes)) {
+    if (!index || typeof index.condition !== 'function') continue;
+    const call = (item) => {
+      try {
+        return index.condition(item) === true;
+      } catch (error) {
+        return null;
+      }
+    };
+    const probes = [];
+    for (const [name, spec] of Object.entries(attributes)) {
+      if (!spec || !Array.isArray(spec.type)) continue;
+      for (const value of spec.type) {
+        const item = new Proxy({}, { get: (_, key) => (key === name ? value : typeof key === 'string' ? marker(key) : undefined) });
+        probes.push([name, value, call(item)]);
+      }
+    }
+    out[access] = { base: call(placeholders()), probes };
+  }
+  return out;
+}
+
 function report() {
   const electrodb = {
-    entities: recorded.electrodb.entities.map((e) => ({ schema: data(e.schema), config: data(e.config) })),
+    entities: recorded.electrodb.entities.map((e) => ({
+      schema: data(e.schema),
+      config: data(e.config),
+      conditions: conditions(e.schema),
+    })),
     services: recorded.electrodb.services.map((s) => ({
       entities: Object.fromEntries(
         Object.entries(s.entities || {}).map(([name, entity]) => [
