@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from botocore.exceptions import ClientError
 
+from modeler.endpoint.service import DYNAMODB_OPERATIONS, STREAMS_OPERATIONS
 from tests.endpoint.conftest import create_shop
 
 
@@ -270,3 +271,63 @@ def test_a_head_whole_or_a_line_at_a_time(server, sent):
     assert b"\r\nConnection: close" in head
     assert json.loads(body) == {"TableNames": []}
     assert f"x-amz-crc32: {zlib.crc32(body)}".encode() in head
+
+
+# The API Reference's operations DynamoDB Local does not offer (backups,
+# point-in-time recovery, global tables, exports and imports, Kinesis
+# destinations, contributor insights, resource policies, replica scaling).
+NOT_OFFERED = [
+    "CreateBackup",
+    "DeleteBackup",
+    "DescribeBackup",
+    "ListBackups",
+    "RestoreTableFromBackup",
+    "RestoreTableToPointInTime",
+    "DescribeContinuousBackups",
+    "UpdateContinuousBackups",
+    "CreateGlobalTable",
+    "DescribeGlobalTable",
+    "DescribeGlobalTableSettings",
+    "ListGlobalTables",
+    "UpdateGlobalTable",
+    "UpdateGlobalTableSettings",
+    "ExportTableToPointInTime",
+    "DescribeExport",
+    "ListExports",
+    "ImportTable",
+    "DescribeImport",
+    "ListImports",
+    "DescribeKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination",
+    "DisableKinesisStreamingDestination",
+    "UpdateKinesisStreamingDestination",
+    "DescribeContributorInsights",
+    "ListContributorInsights",
+    "UpdateContributorInsights",
+    "GetResourcePolicy",
+    "PutResourcePolicy",
+    "DeleteResourcePolicy",
+    "DescribeTableReplicaAutoScaling",
+    "UpdateTableReplicaAutoScaling",
+]
+
+
+@pytest.mark.parametrize("operation", NOT_OFFERED)
+def test_operations_dynamodb_local_lacks_are_unknown(server, operation):
+    status, _, body = _post(server.url, f"DynamoDB_20120810.{operation}", b"{}")
+    assert (status, json.loads(body)["__type"]) == (
+        400,
+        "com.amazon.coral.service#UnknownOperationException",
+    )
+
+
+@pytest.mark.parametrize(
+    "target",
+    [f"DynamoDB_20120810.{name}" for name in sorted(DYNAMODB_OPERATIONS)]
+    + [f"DynamoDBStreams_20120810.{name}" for name in sorted(STREAMS_OPERATIONS)],
+)
+def test_every_offered_operation_is_answered(server, target):
+    # An empty request: answered, or refused for what it lacks, never unknown.
+    status, _, body = _post(server.url, target, b"{}")
+    assert "UnknownOperationException" not in json.loads(body).get("__type", "")
+    assert status in (200, 400)
