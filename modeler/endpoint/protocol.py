@@ -132,13 +132,13 @@ def new_request_id() -> str:
     return os.urandom(26).hex().upper()
 
 
-def response_headers(body: bytes, request_id: str) -> list[tuple[str, str]]:
-    return [
-        ("Content-Type", CONTENT_TYPE),
-        ("Content-Length", str(len(body))),
-        ("x-amzn-RequestId", request_id),
-        ("x-amz-crc32", str(zlib.crc32(body) & 0xFFFFFFFF)),
-    ]
+def response_head(body: bytes, request_id: str) -> str:
+    """The headers of an answer, each line ending CRLF (built in one step:
+    it runs on every answer). zlib's CRC32 is already unsigned."""
+    return (
+        f"Content-Type: {CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n"
+        f"x-amzn-RequestId: {request_id}\r\nx-amz-crc32: {zlib.crc32(body)}\r\n"
+    )
 
 
 def signature_scope(authorization: str | None) -> dict[str, str]:

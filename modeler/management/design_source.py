@@ -21,6 +21,7 @@ from modeler.design.model import Design
 from modeler.designfile import ReadResult, read_design
 from modeler.importers.sources import YAML, DesignFile, read_design_source, source_kind
 from modeler.importers.tables import TableChoice
+from modeler.management.design_help import DESIGN_HELP
 
 
 def _read_bytes(path: str) -> bytes:
@@ -97,13 +98,6 @@ def design_from_project_argument(project: str, *, or_file: bool = False) -> Desi
             f"{len(found)} projects are called '{project}' (ids {ids}); give the id"
         )
     return design_from_project(found[0])
-
-
-DESIGN_HELP = (
-    "a design file (YAML, a NoSQL Workbench model, a CloudFormation template or "
-    "a Terraform file: FILE#TABLE for one of several tables), - for stdin, or a "
-    "project's id or exact name"
-)
 
 
 def add_design_arguments(parser: ArgumentParser, *, seed: bool = False) -> None:

@@ -195,27 +195,40 @@ def test_a_batch_answers_each_statement(shop):
     assert "Item" in shop.get_item(TableName="Shop", Key=_order("C#4", "O#1"))
 
 
-def test_a_transaction_writes_all_or_nothing(shop):
+def _transact(shop, *statements: str) -> None:  # type: ignore[no-untyped-def]
     shop.execute_transaction(
-        TransactStatements=[
-            {"Statement": "INSERT INTO Shop VALUE {'PK': 'C#5', 'SK': 'A'}"},
-            {"Statement": "UPDATE Shop SET total = 0 WHERE PK = 'C#1' AND SK = 'O#3'"},
-        ]
+        TransactStatements=[{"Statement": statement} for statement in statements]
     )
-    assert "Item" in shop.get_item(TableName="Shop", Key=_order("C#5", "A"))
+
+
+def _cancelled(shop, *statements: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    """The cancellation reasons of a transaction that must be cancelled."""
     with pytest.raises(ClientError) as raised:
-        shop.execute_transaction(
-            TransactStatements=[
-                {"Statement": "DELETE FROM Shop WHERE PK = 'C#1' AND SK = 'O#4'"},
-                {"Statement": "INSERT INTO Shop VALUE {'PK': 'C#5', 'SK': 'A'}"},
-            ]
-        )
-    assert raised.value.response["CancellationReasons"] == [
+        _transact(shop, *statements)
+    return raised.value.response["CancellationReasons"]
+
+
+def _exists(shop, customer: str, order: str) -> bool:  # type: ignore[no-untyped-def]
+    return "Item" in shop.get_item(TableName="Shop", Key=_order(customer, order))
+
+
+def test_a_transaction_writes_all_or_nothing(shop):
+    _transact(
+        shop,
+        "INSERT INTO Shop VALUE {'PK': 'C#5', 'SK': 'A'}",
+        "UPDATE Shop SET total = 0 WHERE PK = 'C#1' AND SK = 'O#3'",
+    )
+    assert _exists(shop, "C#5", "A")
+    assert _cancelled(
+        shop,
+        "DELETE FROM Shop WHERE PK = 'C#1' AND SK = 'O#4'",
+        "INSERT INTO Shop VALUE {'PK': 'C#5', 'SK': 'A'}",
+    ) == [
         {"Code": "None"},
         {"Code": "DuplicateItem", "Message": "Duplicate primary key exists in table"},
     ]
     # Nothing of the cancelled transaction was written.
-    assert "Item" in shop.get_item(TableName="Shop", Key=_order("C#1", "O#4"))
+    assert _exists(shop, "C#1", "O#4")
 
 
 def test_a_read_transaction(shop):
@@ -232,28 +245,19 @@ def test_a_read_transaction(shop):
 
 
 def test_exists_checks_an_item_in_a_transaction(shop):
-    shop.execute_transaction(
-        TransactStatements=[
-            {"Statement": "EXISTS(SELECT * FROM Shop WHERE PK = 'C#2' AND SK = 'O#9')"},
-            {"Statement": "INSERT INTO Shop VALUE {'PK': 'C#2', 'SK': 'O#10'}"},
-        ]
+    _transact(
+        shop,
+        "EXISTS(SELECT * FROM Shop WHERE PK = 'C#2' AND SK = 'O#9')",
+        "INSERT INTO Shop VALUE {'PK': 'C#2', 'SK': 'O#10'}",
     )
-    assert "Item" in shop.get_item(TableName="Shop", Key=_order("C#2", "O#10"))
-    with pytest.raises(ClientError) as raised:
-        shop.execute_transaction(
-            TransactStatements=[
-                {
-                    "Statement": "EXISTS(SELECT * FROM Shop WHERE PK = 'C#2' "
-                    "AND SK = 'O#9' AND total > 100)"
-                },
-                {"Statement": "INSERT INTO Shop VALUE {'PK': 'C#2', 'SK': 'O#11'}"},
-            ]
-        )
-    assert [r["Code"] for r in raised.value.response["CancellationReasons"]] == [
-        "ConditionalCheckFailed",
-        "None",
-    ]
-    assert "Item" not in shop.get_item(TableName="Shop", Key=_order("C#2", "O#11"))
+    assert _exists(shop, "C#2", "O#10")
+    reasons = _cancelled(
+        shop,
+        "EXISTS(SELECT * FROM Shop WHERE PK = 'C#2' AND SK = 'O#9' AND total > 100)",
+        "INSERT INTO Shop VALUE {'PK': 'C#2', 'SK': 'O#11'}",
+    )
+    assert [r["Code"] for r in reasons] == ["ConditionalCheckFailed", "None"]
+    assert not _exists(shop, "C#2", "O#11")
 
 
 def test_nested_paths_in_the_projection_and_the_where(shop):
@@ -298,3 +302,124 @@ def test_the_grammars_refusals_in_dynamodbs_words(shop, statement, message):
         "ValidationException",
         message,
     )
+
+
+def _sort_keys(answer: dict) -> list[str]:
+    return [item["SK"]["S"] for item in answer["Items"]]
+
+
+def test_order_by_the_sort_key_within_a_partition(shop):
+    select = "SELECT SK FROM Shop WHERE PK = 'C#1'"
+    assert _sort_keys(
+        shop.execute_statement(Statement=select + " ORDER BY SK DESC")
+    ) == [f"O#{n}" for n in (4, 3, 2, 1, 0)]
+    assert _sort_keys(
+        shop.execute_statement(Statement=select + " ORDER BY SK ASC")
+    ) == [f"O#{n}" for n in range(5)]
+    assert _sort_keys(
+        shop.execute_statement(Statement=select + ' ORDER BY "PK", SK')
+    ) == [f"O#{n}" for n in range(5)]
+    # Pages keep the order: DESC resumes where the last page stopped.
+    first = shop.execute_statement(Statement=select + " ORDER BY SK DESC", Limit=3)
+    rest = shop.execute_statement(
+        Statement=select + " ORDER BY SK DESC", NextToken=first["NextToken"]
+    )
+    assert _sort_keys(first) + _sort_keys(rest) == [f"O#{n}" for n in (4, 3, 2, 1, 0)]
+    # With a filter and a condition on the sort key too.
+    assert _sort_keys(
+        shop.execute_statement(
+            Statement="SELECT * FROM Shop WHERE PK = 'C#1' AND SK > 'O#1' "
+            "AND total < 40 ORDER BY SK DESC"
+        )
+    ) == ["O#3", "O#2"]
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        (
+            "SELECT * FROM Shop ORDER BY SK",
+            "Must have WHERE clause in the statement when using ORDER BY clause.",
+        ),
+        (
+            "SELECT * FROM Shop WHERE PK = 'C#1' ORDER BY total",
+            "Attribute total in ORDER BY clause must be part of the primary key",
+        ),
+        (
+            "SELECT * FROM Shop WHERE total > 1 ORDER BY SK",
+            "Must have at least one non-optional hash key condition in WHERE "
+            "clause when using ORDER BY clause.",
+        ),
+        (
+            "SELECT * FROM Shop WHERE PK = 'C#1' OR total > 1 ORDER BY SK",
+            "Must have at least one non-optional hash key condition in WHERE "
+            "clause when using ORDER BY clause.",
+        ),
+    ],
+)
+def test_order_by_is_refused_as_dynamodb_refuses_it(shop, statement, message):
+    assert _error(shop.execute_statement, Statement=statement) == (
+        "ValidationException",
+        message,
+    )
+
+
+@pytest.mark.parametrize(
+    ("returning", "expected"),
+    [
+        (
+            "ALL OLD *",
+            _order("C#1", "O#1", total={"N": "10"}),
+        ),
+        (
+            "ALL NEW *",
+            _order("C#1", "O#1", total={"N": "11"}, status={"S": "paid"}),
+        ),
+        ("MODIFIED OLD *", {"total": {"N": "10"}}),
+        ("MODIFIED NEW *", {"total": {"N": "11"}, "status": {"S": "paid"}}),
+    ],
+)
+def test_update_returning_each_image(shop, returning, expected):
+    answer = shop.execute_statement(
+        Statement="UPDATE Shop SET total = total + 1 SET status = 'paid' "  # noqa: S608 - PartiQL under test
+        f"WHERE PK = 'C#1' AND SK = 'O#1' RETURNING {returning}"
+    )
+    assert answer["Items"] == [expected]
+
+
+def test_delete_returning_the_old_item_and_nothing_else(shop):
+    answer = shop.execute_statement(
+        Statement="DELETE FROM Shop WHERE PK = 'C#1' AND SK = 'O#2' RETURNING ALL OLD *"
+    )
+    assert answer["Items"] == [_order("C#1", "O#2", total={"N": "20"})]
+    # Nothing was there: no item to return.
+    again = shop.execute_statement(
+        Statement="DELETE FROM Shop WHERE PK = 'C#1' AND SK = 'O#2' RETURNING ALL OLD *"
+    )
+    assert again["Items"] == []
+    code, message = _error(
+        shop.execute_statement,
+        Statement="DELETE FROM Shop WHERE PK = 'C#1' AND SK = 'O#3' "
+        "RETURNING ALL NEW *",
+    )
+    assert code == "ValidationException"
+    assert "only RETURNING ALL OLD *" in message
+    assert _exists(shop, "C#1", "O#3")
+
+
+def test_returning_is_refused_in_a_transaction(shop):
+    code, message = _error(
+        shop.execute_transaction,
+        TransactStatements=[
+            {
+                "Statement": "UPDATE Shop SET total = 1 WHERE PK = 'C#1' AND "
+                "SK = 'O#1' RETURNING ALL NEW *"
+            }
+        ],
+    )
+    assert (code, message) == (
+        "ValidationException",
+        "RETURNING clause is not supported in ExecuteTransaction.",
+    )
+    item = shop.get_item(TableName="Shop", Key=_order("C#1", "O#1"))["Item"]
+    assert item["total"] == {"N": "10"}

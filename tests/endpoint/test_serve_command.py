@@ -265,3 +265,24 @@ def test_a_busy_port_is_a_clear_error(served):
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
     server.stop()
+
+
+def test_without_a_design_the_readers_are_not_imported():
+    # The cold start: an empty endpoint does not pay for the design readers
+    # (every import format), which are imported when a design is given.
+    probe = (
+        "import django, sys; django.setup(); "
+        "from django.core.management import load_command_class; "
+        "load_command_class('modeler', 'serve_dynamodb'); "
+        "print('modeler.importers.sources' in sys.modules)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=STARTUP_DEADLINE,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "workbench.settings"},
+        check=True,
+    )
+    assert run.stdout.strip() == "False"

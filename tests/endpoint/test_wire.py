@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import zlib
 from urllib.parse import urlsplit
 
 import pytest
 from botocore.exceptions import ClientError
 
+from modeler.endpoint.service import DYNAMODB_OPERATIONS, STREAMS_OPERATIONS
 from tests.endpoint.conftest import create_shop
 
 
@@ -226,3 +228,106 @@ def test_a_body_that_is_not_json(server):
     status, _, body = _post(server.url, "DynamoDB_20120810.ListTables", b"{nope")
     assert status == 400
     assert json.loads(body)["__type"].endswith("#SerializationException")
+
+
+def _raw(server, *pieces: bytes) -> bytes:  # type: ignore[no-untyped-def]
+    """What the server answers to a request sent in `pieces` (each its own
+    send, so a head may arrive whole or a line at a time), read until the
+    server closes the connection."""
+    host, port = server.server_address[:2]
+    with socket.create_connection((host, port), timeout=10) as connection:
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for piece in pieces:
+            connection.sendall(piece)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer
+
+
+def _list_tables_request(*, connection: str = "close") -> list[bytes]:
+    body = b"{}"
+    return [
+        b"POST / HTTP/1.1\r\n",
+        b"Host: localhost\r\n",
+        b"X-Amz-Target:  DynamoDB_20120810.ListTables \r\n",
+        b"content-type: application/x-amz-json-1.0\r\n",
+        f"CONTENT-LENGTH: {len(body)}\r\n".encode(),
+        f"Connection: {connection}\r\n".encode(),
+        b"\r\n",
+        body,
+    ]
+
+
+@pytest.mark.parametrize("sent", ["whole", "a line at a time", "bare LF"])
+def test_a_head_whole_or_a_line_at_a_time(server, sent):
+    pieces = _list_tables_request()
+    if sent == "bare LF":
+        # Lines ended by LF alone (no CRLF CRLF to find): read line by line.
+        pieces = [piece.replace(b"\r\n", b"\n") for piece in pieces]
+    answer = _raw(server, *(pieces if sent != "whole" else [b"".join(pieces)]))
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert b"\r\nConnection: close" in head
+    assert json.loads(body) == {"TableNames": []}
+    assert f"x-amz-crc32: {zlib.crc32(body)}".encode() in head
+
+
+# The API Reference's operations DynamoDB Local does not offer (backups,
+# point-in-time recovery, global tables, exports and imports, Kinesis
+# destinations, contributor insights, resource policies, replica scaling).
+NOT_OFFERED = [
+    "CreateBackup",
+    "DeleteBackup",
+    "DescribeBackup",
+    "ListBackups",
+    "RestoreTableFromBackup",
+    "RestoreTableToPointInTime",
+    "DescribeContinuousBackups",
+    "UpdateContinuousBackups",
+    "CreateGlobalTable",
+    "DescribeGlobalTable",
+    "DescribeGlobalTableSettings",
+    "ListGlobalTables",
+    "UpdateGlobalTable",
+    "UpdateGlobalTableSettings",
+    "ExportTableToPointInTime",
+    "DescribeExport",
+    "ListExports",
+    "ImportTable",
+    "DescribeImport",
+    "ListImports",
+    "DescribeKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination",
+    "DisableKinesisStreamingDestination",
+    "UpdateKinesisStreamingDestination",
+    "DescribeContributorInsights",
+    "ListContributorInsights",
+    "UpdateContributorInsights",
+    "GetResourcePolicy",
+    "PutResourcePolicy",
+    "DeleteResourcePolicy",
+    "DescribeTableReplicaAutoScaling",
+    "UpdateTableReplicaAutoScaling",
+]
+
+
+@pytest.mark.parametrize("operation", NOT_OFFERED)
+def test_operations_dynamodb_local_lacks_are_unknown(server, operation):
+    status, _, body = _post(server.url, f"DynamoDB_20120810.{operation}", b"{}")
+    assert (status, json.loads(body)["__type"]) == (
+        400,
+        "com.amazon.coral.service#UnknownOperationException",
+    )
+
+
+@pytest.mark.parametrize(
+    "target",
+    [f"DynamoDB_20120810.{name}" for name in sorted(DYNAMODB_OPERATIONS)]
+    + [f"DynamoDBStreams_20120810.{name}" for name in sorted(STREAMS_OPERATIONS)],
+)
+def test_every_offered_operation_is_answered(server, target):
+    # An empty request: answered, or refused for what it lacks, never unknown.
+    status, _, body = _post(server.url, target, b"{}")
+    assert "UnknownOperationException" not in json.loads(body).get("__type", "")
+    assert status in (200, 400)

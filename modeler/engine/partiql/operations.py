@@ -254,6 +254,10 @@ def execute_transaction(engine: Operations, request: dict[str, Any]) -> dict[str
     actions = []
     inserts = []
     for statement, spec in statements:
+        if getattr(statement, "returning", None) is not None:
+            raise ValidationException(
+                "RETURNING clause is not supported in ExecuteTransaction."
+            )
         kind, action = write_request(engine, statement)  # type: ignore[arg-type]
         if "ReturnValuesOnConditionCheckFailure" in spec:
             action["ReturnValuesOnConditionCheckFailure"] = spec[

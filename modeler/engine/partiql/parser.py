@@ -115,6 +115,8 @@ class Select:
     index: str | None
     projection: tuple[Path, ...] | None  # None: *
     where: Any | None
+    # ORDER BY's terms: (attribute, descending), in the statement's order.
+    order: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,12 +137,15 @@ class Update:
     sets: tuple[Assign, ...]
     removes: tuple[Path, ...]
     where: Any | None
+    # RETURNING's form as UpdateItem's ReturnValues (ALL_OLD, UPDATED_NEW...).
+    returning: str | None = None
 
 
 @dataclass(frozen=True)
 class Delete:
     table: str
     where: Any | None
+    returning: str | None = None  # ALL_OLD, the one form DELETE takes
 
 
 @dataclass(frozen=True)
@@ -421,7 +426,8 @@ class _Parser:
             self.word("FROM")
             table = self.name()
             self.no_alias("WHERE")
-            parsed = Delete(table, self._where())
+            where = self._where()
+            parsed = Delete(table, where, self._returning(delete=True))
         self.end()
         if self.used != len(self.parameters):
             raise ValidationException(
@@ -452,7 +458,41 @@ class _Parser:
             self.next()
             index = self.name()
         self.no_alias("WHERE", "ORDER")
-        return Select(table, index, projection, self._where())
+        where = self._where()
+        return Select(table, index, projection, where, self._order())
+
+    def _order(self) -> tuple[tuple[str, bool], ...]:
+        """ORDER BY attribute [ASC|DESC], ...; empty without it."""
+        if not self.is_word("ORDER"):
+            return ()
+        self.next()
+        self.word("BY")
+        terms = []
+        while True:
+            attribute = self.name()
+            descending = False
+            if self.is_word("ASC", "DESC"):
+                descending = self.next().text.upper() == "DESC"
+            terms.append((attribute, descending))
+            if not self.is_symbol(","):
+                return tuple(terms)
+            self.next()
+
+    def _returning(self, *, delete: bool = False) -> str | None:
+        """RETURNING {ALL|MODIFIED} {OLD|NEW} * as UpdateItem's ReturnValues;
+        a DELETE returns the old item only (RETURNING ALL OLD *)."""
+        if not self.is_word("RETURNING"):
+            return None
+        self.next()
+        scope = self.word("ALL", "MODIFIED").upper()
+        image = self.word("OLD", "NEW").upper()
+        self.symbol("*")
+        if delete and (scope, image) != ("ALL", "OLD"):
+            raise malformed(
+                f"RETURNING {scope} {image} * is not supported for DELETE, "
+                "only RETURNING ALL OLD *"
+            )
+        return ("ALL_" if scope == "ALL" else "UPDATED_") + image
 
     def _insert(self) -> Insert:
         self.word("INTO")
@@ -483,7 +523,8 @@ class _Parser:
                     removes.append(self.path())
         if not sets and not removes:
             raise malformed("Expected SET or REMOVE")
-        return Update(table, tuple(sets), tuple(removes), self._where())
+        where = self._where()
+        return Update(table, tuple(sets), tuple(removes), where, self._returning())
 
     def _assign(self) -> Assign:
         path = self.path()

@@ -7,13 +7,12 @@ not loaded again."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.endpoint.run import StartError, serve
-from modeler.management.design_source import DESIGN_HELP, load_design
+from modeler.management.design_help import DESIGN_HELP
 
 
 class Command(BaseCommand):
@@ -50,10 +49,23 @@ class Command(BaseCommand):
         try:
             serve(
                 address=options["address"],
-                designs=[(source, partial(load_design, source)) for source in designs],
+                designs=[(source, _loader(source)) for source in designs],
                 seed=options["seed"],
                 data_dir=options["data_dir"],
                 say=say,
             )
         except StartError as exc:
             raise CommandError(str(exc)) from None
+
+
+def _loader(source: str):  # type: ignore[no-untyped-def]
+    """The design a DESIGN argument names, read when the server starts.
+    The readers are imported here, only when a design is given: without
+    one the endpoint starts without them (its cold start)."""
+
+    def load():  # type: ignore[no-untyped-def]
+        from modeler.management.design_source import load_design
+
+        return load_design(source)
+
+    return load
