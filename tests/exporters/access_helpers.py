@@ -1,0 +1,75 @@
+"""Generated data-access modules written to a directory, checked with the
+tools a team runs on its code, and imported."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from modeler.design import model as d
+from modeler.engine.client import Client
+from modeler.exporters.access.module import access_module, module_name
+from modeler.simulation.requests import create_table_request
+from tests.exporters.helpers import EXAMPLES, ROOT
+
+PROBLEMS = sorted((ROOT / "tests" / "solver" / "problems").glob("*.yaml"))
+DESIGNS = EXAMPLES + PROBLEMS
+# The rules the generated code is held to, whatever the project it lands in
+# configures: pycodestyle, pyflakes, isort, bugbear, pyupgrade, simplify.
+# Long lines are left to the formatter, which does not split user strings.
+RUFF_RULES = ("--select", "E,F,W,I,B,UP,SIM", "--ignore", "E501")
+
+
+def write_module(design: d.Design, directory: Path) -> Path:
+    path = directory / f"{module_name(design)}.py"
+    path.write_text(access_module(design).text, encoding="utf-8")
+    return path
+
+
+def run(*command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: S603 (our own arguments)
+        [sys.executable, "-m", *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def check_with_tools(directory: Path) -> list[str]:
+    """The complaints of ruff (lint and format) and mypy --strict about
+    the Python files in `directory` (an empty list when they pass)."""
+    failures = []
+    for command in (
+        ("ruff", "check", "--isolated", *RUFF_RULES, "."),
+        ("ruff", "format", "--isolated", "--check", "."),
+        ("mypy", "--strict", "--cache-dir", str(directory / ".mypy_cache"), "."),
+    ):
+        done = run(*command, cwd=directory)
+        if done.returncode != 0:
+            failures.append(f"{' '.join(command)}:\n{done.stdout}{done.stderr}")
+    return failures
+
+
+def load(path: Path) -> ModuleType:
+    """The module at `path`, imported under its own name."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # dataclasses look their module up by name.
+    sys.modules[path.stem] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[path.stem]
+    return module
+
+
+def empty_table(design: d.Design) -> Client:
+    client = Client()
+    client.create_table(**create_table_request(design))
+    return client
