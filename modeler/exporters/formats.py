@@ -167,6 +167,17 @@ def _python_access(design: d.Design) -> Export:
     return Export(made.text, made.notes)
 
 
+def _python_access_tests(design: d.Design) -> Export:
+    from modeler.exporters.access.python_tests import generated_tests
+    from modeler.sampledata import SampleDataError
+
+    try:
+        made = generated_tests(design)
+    except SampleDataError as exc:
+        raise ExportError(f"The sample data cannot be made: {exc}.") from None
+    return Export(made.text, made.notes)
+
+
 def _iam_policy(
     design: d.Design, *, region: str, account: str, tenant: str | bool
 ) -> Export:
@@ -284,6 +295,21 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "the workbench simulates (pages, sparse index keys, conditions as "
             "exceptions). It needs only boto3; ruff and mypy --strict pass on it.",
             filename_of=lambda design: module_name(design) + ".py",
+        ),
+        ExportFormat(
+            "python-tests",
+            "Python data access tests (pytest)",
+            "_access.py",
+            "python",
+            "text/x-python",
+            _python_access_tests,
+            "The pytest module to keep beside the data-access module: for each "
+            "read pattern, the sample data the workbench checked it on and a "
+            "test that the pattern's function returns the items it promises. "
+            "It runs on DynamoDB Local or serve_dynamodb "
+            "(AWS_ENDPOINT_URL_DYNAMODB), or on a conftest.py's "
+            "dynamodb_client fixture.",
+            filename_of=lambda design: f"test_{module_name(design)}.py",
         ),
         ExportFormat(
             "cli-json",

@@ -4,6 +4,7 @@ tools a team runs on its code, and imported."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from types import ModuleType
 from modeler.design import model as d
 from modeler.engine.client import Client
 from modeler.exporters.access.module import access_module, module_name
+from modeler.exporters.access.python_tests import GeneratedTests, generated_tests
 from modeler.simulation.requests import create_table_request
 from tests.exporters.helpers import EXAMPLES, ROOT
 
@@ -29,14 +31,68 @@ def write_module(design: d.Design, directory: Path) -> Path:
     return path
 
 
-def run(*command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(  # noqa: S603 (our own arguments)
+def write_tests(design: d.Design, directory: Path) -> GeneratedTests:
+    """The module and its generated tests, written side by side."""
+    module = access_module(design)
+    (directory / f"{module_name(design)}.py").write_text(module.text, "utf-8")
+    tests = generated_tests(design, module)
+    path = directory / f"test_{module_name(design)}.py"
+    path.write_text(tests.text, encoding="utf-8")
+    return tests
+
+
+# What a team's conftest.py gives the generated tests: here the engine's
+# client, which takes boto3's requests.
+ENGINE_CONFTEST = """\
+import pytest
+
+from modeler.engine.client import Client
+
+
+@pytest.fixture
+def dynamodb_client():
+    return Client()
+"""
+
+
+def run_generated_tests(directory: Path) -> subprocess.CompletedProcess[str]:
+    """pytest on the generated tests in `directory`, on the engine, outside
+    the project's own configuration (as a team's project would run them)."""
+    (directory / "conftest.py").write_text(ENGINE_CONFTEST, encoding="utf-8")
+    try:
+        return run(
+            "pytest",
+            "-q",
+            "-rf",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:django",
+            "-p",
+            "no:xdist",
+            "-c",
+            os.devnull,
+            "--rootdir",
+            str(directory),
+            ".",
+            cwd=directory,
+            env={"PYTHONPATH": str(ROOT)},
+        )
+    finally:
+        (directory / "conftest.py").unlink()
+
+
+def run(
+    *command: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", *command],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
+        env=None if env is None else {**os.environ, **env},
     )
 
 

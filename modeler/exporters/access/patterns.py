@@ -70,6 +70,7 @@ class PatternCode:
     problem: str = ""
     arguments: list[Argument] = field(default_factory=list)
     result: str = ""  # the annotation of what it returns (one item)
+    converter: str = ""  # the function turning a read's native item into it
     partial: bool = False
 
 
@@ -375,7 +376,7 @@ def _read(
     writer = _Writer(design, names, _parameter_types(design, pattern), identifiers)
     request = writer.expr(symbolic.read(design, pattern), 4)
     convert, result, code.partial = _result(design, pattern, names, converters)
-    code.result = result
+    code.result, code.converter = result, convert
     code.arguments = _arguments(writer, design, pattern)
     method = _METHODS[pattern.operation]
     if pattern.operation == "GetItem":
