@@ -96,15 +96,17 @@ def run(
     )
 
 
-def check_with_tools(directory: Path) -> list[str]:
-    """The complaints of ruff (lint and format) and mypy --strict about
-    the Python files in `directory` (an empty list when they pass)."""
-    failures = []
-    for command in (
+def check_with_tools(directory: Path, *, formatted: bool = True) -> list[str]:
+    """The complaints of ruff (lint and, unless `formatted` is False, format)
+    and mypy --strict about the Python files in `directory` (an empty list
+    when they pass)."""
+    commands = [
         ("ruff", "check", "--isolated", *RUFF_RULES, "."),
         ("ruff", "format", "--isolated", "--check", "."),
         ("mypy", "--strict", "--cache-dir", str(directory / ".mypy_cache"), "."),
-    ):
+    ]
+    failures = []
+    for command in commands if formatted else commands[::2]:
         done = run(*command, cwd=directory)
         if done.returncode != 0:
             failures.append(f"{' '.join(command)}:\n{done.stdout}{done.stderr}")

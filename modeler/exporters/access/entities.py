@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from modeler.design import model as d
-from modeler.exporters.access.names import camel, snake, unique
-from modeler.exporters.literals import python_docstring, python_string
+from modeler.exporters.access.names import camel, python_string, snake, unique
+from modeler.exporters.literals import python_docstring
 from modeler.keys import parse_condition, parse_template
 from modeler.keys.condition import Comparison
 from modeler.keys.template import Placeholder

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from modeler.design import model as d
 from modeler.exporters.access import entities, runtime
-from modeler.exporters.access.names import MODULE_NAMES, snake
+from modeler.exporters.access.names import MODULE_NAMES, python_string, snake
 from modeler.exporters.access.patterns import Converters, PatternCode, pattern_code
-from modeler.exporters.literals import comment_text, python_docstring, python_string
+from modeler.exporters.literals import comment_text, python_docstring
 
 # Imported only where the module's code uses them (ruff refuses the rest).
 _IMPORTS = (

@@ -71,3 +71,25 @@ def unique(base: str, taken: set[str], *, fallback: str, suffix: str = "") -> st
         n += 1
     taken.add(candidate)
     return candidate
+
+
+def python_string(text: str) -> str:
+    """A Python literal whose value is `text`, quoted as ruff's formatter
+    quotes it (double quotes unless single ones need fewer escapes), so a
+    generated module passes `ruff format --check` whatever the user typed."""
+    quote = "'" if text.count('"') > text.count("'") else '"'
+    escapes = {"\\": "\\\\", quote: "\\" + quote, "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return (
+        quote
+        + "".join(
+            escapes.get(c) or (c if c.isprintable() else _escaped(c)) for c in text
+        )
+        + quote
+    )
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"

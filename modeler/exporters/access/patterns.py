@@ -20,8 +20,8 @@ from modeler.exporters.access.entities import (
     EntityNames,
     render_expression,
 )
-from modeler.exporters.access.names import snake, unique
-from modeler.exporters.literals import python_docstring, python_string
+from modeler.exporters.access.names import python_string, snake, unique
+from modeler.exporters.literals import python_docstring
 from modeler.keys import parse_template
 from modeler.simulation.requests import RequestError
 
