@@ -5,8 +5,13 @@ set and removed, pages, conditions as named exceptions)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
+import sys
+import types
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 
@@ -20,7 +25,7 @@ from tests.exporters.access_helpers import (
     write_module,
     write_tests,
 )
-from tests.exporters.helpers import EXAMPLES, example
+from tests.exporters.helpers import EXAMPLES, ROOT, example
 
 
 def test_every_module_passes_ruff_and_mypy_strict(tmp_path):
@@ -209,3 +214,28 @@ def test_a_design_edit_that_breaks_a_pattern_fails_its_generated_test(tmp_path):
         in done.stdout
     )
     assert "1 failed" in done.stdout
+
+
+def test_the_readme_example_runs(tmp_path):
+    """The README's use of the module, run as written; boto3's client is
+    the engine's, whose table exists as a deployed one would."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = readme.split("<!-- python-access-example -->\n```python\n")[1]
+    snippet = snippet.split("```")[0]
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    write_module(design, tmp_path)
+    client = empty_table(design)
+    boto3 = types.ModuleType("boto3")
+    boto3.client = lambda service: client if service == "dynamodb" else None
+    out = io.StringIO()
+    with (
+        mock.patch.dict(sys.modules, {"boto3": boto3}),
+        mock.patch.object(sys, "path", [str(tmp_path), *sys.path]),
+        contextlib.redirect_stdout(out),
+    ):
+        exec(compile(snippet, "README.md", "exec"), {})  # noqa: S102 (our README)
+        sys.modules.pop("order_management_access", None)
+    printed = out.getvalue().splitlines()
+    assert printed[0] == "O1 OPEN 12.5"
+    assert printed[1].startswith("already placed: ['ConditionalCheckFailed'")
+    assert len(snippet.strip().splitlines()) <= 16
