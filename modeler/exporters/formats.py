@@ -299,7 +299,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
         ExportFormat(
             "python-tests",
             "Python data access tests (pytest)",
-            "_access.py",
+            "_access_test.py",
             "python",
             "text/x-python",
             _python_access_tests,
@@ -309,7 +309,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "It runs on DynamoDB Local or serve_dynamodb "
             "(AWS_ENDPOINT_URL_DYNAMODB), or on a conftest.py's "
             "dynamodb_client fixture.",
-            filename_of=lambda design: f"test_{module_name(design)}.py",
+            filename_of=lambda design: f"{module_name(design)}_test.py",
         ),
         ExportFormat(
             "cli-json",

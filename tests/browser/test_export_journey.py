@@ -159,7 +159,7 @@ def test_preview_copy_and_download_the_python_module_and_its_tests(page, screens
     expect(code.locator("span.nn", has_text="order_management_access")).to_be_visible()
     with page.expect_download() as download:
         page.click(".export-preview a[download]")
-    assert download.value.suggested_filename == "test_order_management_access.py"
+    assert download.value.suggested_filename == "order_management_access_test.py"
     text = Path(download.value.path()).read_text()
     assert "def test_all_open_orders_oldest_first(" in text
     screenshot("export-08-python-tests")

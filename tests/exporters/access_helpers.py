@@ -36,7 +36,7 @@ def write_tests(design: d.Design, directory: Path) -> GeneratedTests:
     module = access_module(design)
     (directory / f"{module_name(design)}.py").write_text(module.text, "utf-8")
     tests = generated_tests(design, module)
-    path = directory / f"test_{module_name(design)}.py"
+    path = directory / f"{module_name(design)}_test.py"
     path.write_text(tests.text, encoding="utf-8")
     return tests
 

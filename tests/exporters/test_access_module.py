@@ -210,7 +210,7 @@ def test_a_design_edit_that_breaks_a_pattern_fails_its_generated_test(tmp_path):
     done = run_generated_tests(tmp_path)
     assert done.returncode == 1
     assert (
-        "FAILED test_order_management_access.py::test_orders_of_a_customer_newest_first"
+        "FAILED order_management_access_test.py::test_orders_of_a_customer_newest_first"
         in done.stdout
     )
     assert "1 failed" in done.stdout
