@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from modeler.design import model as d
 from modeler.designfile import dump_design
+from modeler.exporters.access.module import access_module, module_name
 from modeler.exporters.cdk import (
     export_cdk_python,
     export_cdk_typescript,
@@ -161,6 +162,22 @@ def _workbench(design: d.Design, *, generated: int) -> Export:
     return Export(text, tuple(f"Not in the model: {n}." for n in export_notes(design)))
 
 
+def _python_access(design: d.Design) -> Export:
+    made = access_module(design)
+    return Export(made.text, made.notes)
+
+
+def _python_access_tests(design: d.Design) -> Export:
+    from modeler.exporters.access.python_tests import generated_tests
+    from modeler.sampledata import SampleDataError
+
+    try:
+        made = generated_tests(design)
+    except SampleDataError as exc:
+        raise ExportError(f"The sample data cannot be made: {exc}.") from None
+    return Export(made.text, made.notes)
+
+
 def _iam_policy(
     design: d.Design, *, region: str, account: str, tenant: str | bool
 ) -> Export:
@@ -265,6 +282,34 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             _no_options(export_cdk_python),
             "The same construct and app in Python: cdk deploy.",
             filename_of=python_filename,
+        ),
+        ExportFormat(
+            "python",
+            "Python data access (boto3)",
+            "_access.py",
+            "python",
+            "text/x-python",
+            _python_access,
+            "A typed module: a dataclass per entity, key functions from the "
+            "templates, and a function per access pattern sending the request "
+            "the workbench simulates (pages, sparse index keys, conditions as "
+            "exceptions). It needs only boto3; ruff and mypy --strict pass on it.",
+            filename_of=lambda design: module_name(design) + ".py",
+        ),
+        ExportFormat(
+            "python-tests",
+            "Python data access tests (pytest)",
+            "_access_test.py",
+            "python",
+            "text/x-python",
+            _python_access_tests,
+            "The pytest module to keep beside the data-access module: for each "
+            "read pattern, the sample data the workbench checked it on and a "
+            "test that the pattern's function returns the items it promises. "
+            "It runs on DynamoDB Local or serve_dynamodb "
+            "(AWS_ENDPOINT_URL_DYNAMODB), or on a conftest.py's "
+            "dynamodb_client fixture.",
+            filename_of=lambda design: f"{module_name(design)}_test.py",
         ),
         ExportFormat(
             "cli-json",

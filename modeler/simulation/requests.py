@@ -78,6 +78,21 @@ class ExpressionBuilder:
     def new(cls, params: Mapping[str, Any]) -> ExpressionBuilder:
         return cls(params, {}, {})
 
+    # The values of a request come through these three: the generated
+    # data-access code (`modeler.exporters.access`) builds the same request
+    # with stand-ins for the values its callers pass at run time.
+    def key_value(self, template: str, key_type: str) -> Any:
+        """A key template rendered with the parameters."""
+        return render(template, self.params, key_type)
+
+    def update_value(self, template: str, type_name: str) -> Any:
+        """The value an update writes from its template."""
+        return _update_value(template, self.params, type_name)
+
+    def wire(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Values (an item, a key, the expression values) as DynamoDB JSON."""
+        return _wire(values)
+
     def name(self, attribute: str) -> str:
         alias = "#" + re.sub(r"[^A-Za-z0-9_]", "_", attribute)
         while self.names.get(alias, attribute) != attribute:
@@ -193,7 +208,7 @@ def key_condition(
         name = builder.name(clause.attribute)
         values = [
             builder.value(
-                render(v, builder.params, types.get(clause.attribute, "S")),
+                builder.key_value(v, types.get(clause.attribute, "S")),
                 clause.attribute,
             )
             for v in clause.values
@@ -216,6 +231,19 @@ def key_of(
         c.attribute: render(c.values[0], params, types.get(c.attribute, "S"))
         for c in clauses
     }
+
+
+def _key_request(
+    design: d.Design, clauses: tuple[d.KeyClause, ...], builder: ExpressionBuilder
+) -> dict[str, Any]:
+    """A request's Key from '=' clauses, through the builder."""
+    types = _key_types(design)
+    return builder.wire(
+        {
+            c.attribute: builder.key_value(c.values[0], types.get(c.attribute, "S"))
+            for c in clauses
+        }
+    )
 
 
 def entity_key(
@@ -242,20 +270,25 @@ def _finish(request: dict[str, Any], builder: ExpressionBuilder) -> dict[str, An
     if builder.names:
         request["ExpressionAttributeNames"] = dict(builder.names)
     if builder.values:
-        request["ExpressionAttributeValues"] = _wire(builder.values)
+        request["ExpressionAttributeValues"] = builder.wire(builder.values)
     return request
 
 
 def read_request(
-    design: d.Design, pattern: d.AccessPattern, params: Mapping[str, Any]
+    design: d.Design,
+    pattern: d.AccessPattern,
+    params: Mapping[str, Any],
+    *,
+    builder: ExpressionBuilder | None = None,
 ) -> dict[str, Any]:
     """The GetItem, Query or Scan request of a read pattern (boto3 client
     parameters). Batch and transaction reads are built from their actions
-    by the simulator, which chooses the items."""
-    builder = ExpressionBuilder.new(params)
+    by the simulator, which chooses the items. `builder`: one of the
+    caller's own over `params`."""
+    builder = builder or ExpressionBuilder.new(params)
     request: dict[str, Any] = {"TableName": design.table.name}
     if pattern.operation == "GetItem":
-        request["Key"] = _wire(key_of(design, pattern.key, params))
+        request["Key"] = _key_request(design, pattern.key, builder)
     elif pattern.operation == "Query":
         request["KeyConditionExpression"] = key_condition(design, pattern.key, builder)
     if pattern.index != d.TABLE_INDEX:
@@ -281,20 +314,23 @@ def write_action_request(
     action: d.Action,
     params: Mapping[str, Any],
     item: Mapping[str, Any],
+    *,
+    builder: ExpressionBuilder | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """One write action as (operation, request parameters): `item` is the
-    entity item the action puts, or whose key it updates or deletes."""
-    builder = ExpressionBuilder.new({**item, **params})
+    entity item the action puts, or whose key it updates or deletes.
+    `builder`: one of the caller's own over the item's values and
+    `params`."""
+    builder = builder or ExpressionBuilder.new({**item, **params})
     request: dict[str, Any] = {"TableName": design.table.name}
     if action.operation == "Put":
-        request["Item"] = _wire(item)
+        request["Item"] = builder.wire(item)
+    elif action.key:
+        request["Key"] = _key_request(design, action.key, builder)
     else:
-        key = (
-            key_of(design, action.key, builder.params)
-            if action.key
-            else {a.name: item[a.name] for a in design.table.key_attributes}
+        request["Key"] = builder.wire(
+            {a.name: item[a.name] for a in design.table.key_attributes}
         )
-        request["Key"] = _wire(key)
     if action.operation == "Update":
         request["UpdateExpression"] = update_expression(design, action, builder)
     if action.condition:
@@ -327,7 +363,7 @@ def update_expression(
         type_name = attr.type if attr else types.get(attribute, "S")
         name = builder.name(attribute)
         if how == "append":
-            members = _update_value(template, builder.params, "L")
+            members = builder.update_value(template, "L")
             if not isinstance(members, list):
                 members = [members]
             empty = builder.value([], "empty")
@@ -336,9 +372,7 @@ def update_expression(
                 f"{name} = list_append(if_not_exists({name}, {empty}), {value})"
             )
             continue
-        value = builder.value(
-            _update_value(template, builder.params, type_name), attribute
-        )
+        value = builder.value(builder.update_value(template, type_name), attribute)
         if how == "set":
             clauses["SET"].append(f"{name} = {value}")
         elif how == "set_if_absent":

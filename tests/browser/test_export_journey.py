@@ -125,3 +125,41 @@ def test_the_terraform_export_imports_back_as_the_same_table(page, screenshot):
         design.table.ttl_attribute,
         design.table.encryption,
     )
+
+
+def test_preview_copy_and_download_the_python_module_and_its_tests(page, screenshot):
+    """The Python data access module and its generated tests are previewed
+    highlighted; Copy puts the module's text on the clipboard, and the
+    downloaded test module names the module it tests."""
+    ada = User.objects.create_user("ada", password="correct-horse-battery")
+    design = read_design((EXAMPLES / "order-management.yaml").read_bytes()).design
+    orders = project_services.project_create(owner=ada, design=design)
+    _log_in(page, "ada", "correct-horse-battery")
+
+    page.goto(f"/projects/{orders.pk}/export/")
+    page.click(".export-formats >> text=Python data access (boto3)")
+    expect(page).to_have_url(re.compile(r"\?format=python$"))
+    code = page.locator("#export-code")
+    expect(code).to_contain_text("def orders_of_a_customer_newest_first(")
+    # Highlighted: a keyword and a class name are spans of their own.
+    expect(code.locator("span.k", has_text="def").first).to_be_visible()
+    expect(code.locator("span.nc", has_text="Order").first).to_be_visible()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("button[data-copy=export-code]")
+    expect(page.locator("button[data-copy=export-code]")).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith('"""Data access for the design')
+    assert "class Order:\n" in copied  # the text, not the markup
+    screenshot("export-07-python-module")
+
+    page.click(".export-formats >> text=Python data access tests (pytest)")
+    expect(page).to_have_url(re.compile(r"\?format=python-tests$"))
+    expect(code).to_contain_text("import order_management_access as access")
+    expect(code).to_contain_text("def test_orders_of_a_customer_newest_first(")
+    expect(code.locator("span.nn", has_text="order_management_access")).to_be_visible()
+    with page.expect_download() as download:
+        page.click(".export-preview a[download]")
+    assert download.value.suggested_filename == "order_management_access_test.py"
+    text = Path(download.value.path()).read_text()
+    assert "def test_all_open_orders_oldest_first(" in text
+    screenshot("export-08-python-tests")

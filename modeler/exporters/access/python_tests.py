@@ -1,0 +1,305 @@
+"""The pytest module shipped beside the data-access module: for every read
+pattern, the sample data the simulator checks the pattern on (a slice of
+it), the parameters the simulator drew, and the items its own check
+expects; each test loads the data into a table, calls the pattern's
+function and compares what it returns with those items, turned into the
+same objects.
+
+The data sits in the file as DynamoDB JSON (one item a line) inside a
+string, so hostile values stay text, and the test code itself names only
+identifiers the module made."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from modeler.design import model as d
+from modeler.engine.types import to_json_wire
+from modeler.exporters.access.module import AccessModule, access_module, module_name
+from modeler.exporters.access.patterns import PatternCode
+from modeler.exporters.literals import comment_text, python_docstring
+
+# Items of sample data the tests load: enough for every read pattern to
+# find its items, small enough to read and to load in a second.
+SAMPLE_ITEMS = 300
+READS = ("GetItem", "Query", "Scan")
+LINE = 88
+
+
+@dataclass(frozen=True)
+class GeneratedTests:
+    text: str
+    tested: tuple[str, ...]  # the functions a test calls
+    notes: tuple[str, ...]  # the patterns without a test, and why
+
+
+def generated_tests(
+    design: d.Design, module: AccessModule | None = None
+) -> GeneratedTests:
+    """The test module of `design`'s data-access module (made here unless
+    given). Raises SampleDataError when the design cannot make its items."""
+    from modeler.simulation import Simulation
+
+    module = module or access_module(design)
+    simulation = Simulation(design, limit=SAMPLE_ITEMS)
+    cases: dict[str, Any] = {}
+    notes: list[str] = []
+    tests: list[str] = []
+    for code in module.patterns:
+        pattern = code.pattern
+        if not code.text:
+            continue
+        if pattern.operation not in READS:
+            notes.append(f"{pattern.name}: writes are not tested here.")
+            continue
+        expects = pattern.expects
+        if expects is None:
+            notes.append(f"{pattern.name}: no expected items to test against.")
+            continue
+        run = simulation.run(pattern)
+        if run.error or any(a.name not in run.parameters for a in code.arguments):
+            notes.append(
+                f"{pattern.name}: no test (the simulator could not run it: "
+                f"{run.error or 'a parameter has no value'})."
+            )
+            continue
+        cases[code.function] = _case(design, simulation, code, expects, run.parameters)
+        tests.append(_test(code, expects))
+    data = {
+        "table": _create_table(design),
+        "items": [_json_item(item) for item in simulation.items],
+        "patterns": cases,
+    }
+    name = module_name(design)
+    text = (
+        _header(design, name)
+        + "\n\nDATA: dict[str, Any] = json.loads(\n    "
+        + python_docstring(_data_text(data), "    ")
+        + "\n)\n\n\n"
+        + _HELPERS.replace("{module}", name)
+        + "".join("\n\n" + t for t in tests)
+    )
+    return GeneratedTests(text, tuple(cases), tuple(notes))
+
+
+def _header(design: d.Design, name: str) -> str:
+    title = " ".join(design.name.split())
+    return (
+        python_docstring(
+            f"Tests of {name} for the design “{title}”, generated with it by "
+            "the\nsingle-table workbench.\n\n"
+            "For each read pattern: the sample data the workbench checked it "
+            "on, loaded\ninto a new table; the function called with the "
+            "parameters the simulator\ndrew; what it returns compared with the "
+            "items the pattern promises.\n\n"
+            "They run on the client a `dynamodb_client` fixture gives (put one "
+            "in\nconftest.py), else on boto3's when AWS_ENDPOINT_URL_DYNAMODB "
+            "names a\nDynamoDB Local or `manage.py serve_dynamodb` endpoint; "
+            "each test creates\nthe table and deletes it after.\n"
+        )
+        + "\n\nfrom __future__ import annotations\n\n"
+        "import base64\nimport importlib\nimport json\nimport os\n"
+        "from collections.abc import Callable, Iterator\n"
+        "from typing import Any\n\nimport pytest\n\n"
+        f"import {name} as access"
+    )
+
+
+_HELPERS = '''def _value(wire: Any) -> Any:
+    """A DynamoDB JSON value as boto3 takes it: binary values as bytes."""
+    if isinstance(wire, dict):
+        return {
+            kind: (
+                base64.b64decode(value)
+                if kind == "B"
+                else [base64.b64decode(b) for b in value]
+                if kind == "BS"
+                else _value(value)
+            )
+            for kind, value in wire.items()
+        }
+    if isinstance(wire, list):
+        return [_value(value) for value in wire]
+    return wire
+
+
+Client = access.DynamoDBClient
+
+
+def _native(item: dict[str, Any]) -> dict[str, Any]:
+    return access._from_wire(_value(item))
+
+
+@pytest.fixture
+def client(request: pytest.FixtureRequest) -> Iterator[Client]:
+    """A new table holding the sample items."""
+    made: Any
+    try:
+        made = request.getfixturevalue("dynamodb_client")
+    except pytest.FixtureLookupError:
+        if not os.environ.get("AWS_ENDPOINT_URL_DYNAMODB"):
+            pytest.skip("no dynamodb_client fixture and no AWS_ENDPOINT_URL_DYNAMODB")
+        made = importlib.import_module("boto3").client("dynamodb")
+    made.create_table(**DATA["table"])
+    if hasattr(made, "get_waiter"):
+        made.get_waiter("table_exists").wait(TableName=access.TABLE_NAME)
+    try:
+        for item in DATA["items"]:
+            made.put_item(TableName=access.TABLE_NAME, Item=_value(item))
+        yield made
+    finally:
+        made.delete_table(TableName=access.TABLE_NAME)
+
+
+def _arguments(function: Callable[..., Any]) -> dict[str, Any]:
+    """The parameters the simulator drew for the pattern."""
+    return _native(DATA["patterns"][function.__name__]["arguments"])
+
+
+def _expected(
+    function: Callable[..., Any], convert: Callable[[dict[str, Any]], Any]
+) -> list[Any]:
+    """The items the pattern promises, as the function returns them."""
+    case = DATA["patterns"][function.__name__]
+    return [convert(_native(item)) for item in case["expected"]]
+
+
+def _within(found: list[Any], expected: list[Any]) -> None:
+    """Each item found is one the pattern promises, none twice."""
+    for n, item in enumerate(found):
+        assert item in expected, (item, expected)
+        assert item not in found[:n], item
+
+
+def _same_items(found: list[Any], expected: list[Any]) -> None:
+    """The same items, in any order (the pattern promises no order)."""
+    assert len(found) == len(expected), (found, expected)
+    _within(found, expected)
+'''
+
+
+def _test(code: PatternCode, expects: d.Expectation) -> str:
+    """One pattern's test; it names only identifiers the module made (the
+    pattern's name is in its docstring), in lines the formatter keeps."""
+    pattern = code.pattern
+    signature = f"def test_{code.function}(client: Client) -> None:"
+    if len(signature) > LINE:
+        signature = f"def test_{code.function}(\n    client: Client,\n) -> None:"
+    lines = [
+        signature,
+        f"    {python_docstring(_promise(pattern, expects))}",
+        f"    function = access.{code.function}",
+        f"    convert = access.{code.converter}",
+        "    expected = _expected(function, convert)",
+    ]
+    if pattern.operation == "GetItem":
+        lines += [
+            "    found = function(client, **_arguments(function))",
+            "    assert ([] if found is None else [found]) == expected",
+        ]
+    elif pattern.limit is not None:
+        lines += [
+            f"    page = access.{code.page}",
+            "    found = page(client, **_arguments(function)).items",
+        ]
+        if expects.order_by:
+            lines.append(f"    assert found == expected[:{pattern.limit}]")
+        else:
+            lines += [
+                f"    assert len(found) == min({pattern.limit}, len(expected))",
+                "    _within(found, expected)",
+            ]
+    else:
+        lines.append("    found = list(function(client, **_arguments(function)))")
+        if expects.order_by:
+            lines.append("    assert found == expected")
+        else:
+            lines.append("    _same_items(found, expected)")
+    return "\n".join(lines) + "\n"
+
+
+def _promise(pattern: d.AccessPattern, expects: d.Expectation) -> str:
+    said = f"{comment_text(pattern.name)}: {', '.join(expects.entities)}"
+    if expects.where:
+        said += " where " + " and ".join(
+            f"{p.attribute} {p.operator} {' '.join(p.values)}" for p in expects.where
+        )
+    if expects.order_by:
+        said += ", by " + ", ".join(expects.order_by)
+    if pattern.limit is not None:
+        said += f", at most {pattern.limit}"
+    return comment_text(said) + "."
+
+
+def _case(
+    design: d.Design,
+    simulation: Any,
+    code: PatternCode,
+    expects: d.Expectation,
+    parameters: Mapping[str, Any],
+) -> dict[str, Any]:
+    from modeler.simulation.expectations import expected_items
+
+    pattern = code.pattern
+    positions = expected_items(
+        expects, parameters, simulation.items, simulation.entities
+    )
+    index = (
+        None if pattern.index == d.TABLE_INDEX else design.table.index(pattern.index)
+    )
+    return {
+        "arguments": {
+            a.identifier: to_json_wire(parameters[a.name]) for a in code.arguments
+        },
+        "expected": [
+            _json_item(_projected(design, pattern, index, simulation.items[i]))
+            for i in positions
+        ],
+    }
+
+
+def _projected(
+    design: d.Design,
+    pattern: d.AccessPattern,
+    index: d.Index | None,
+    item: Mapping[str, Any],
+) -> Mapping[str, Any]:
+    """The item as the pattern's read returns it: what `index` projects (the
+    table's when None: everything), of that what the pattern asks for."""
+    if index is not None and index.projection.type != "ALL":
+        kept = {a.name for a in design.table.key_attributes + index.key_attributes}
+        if index.projection.type == "INCLUDE":
+            kept.update(index.projection.attributes)
+        item = {k: v for k, v in item.items() if k in kept}
+    if pattern.projection:
+        item = {k: v for k, v in item.items() if k in pattern.projection}
+    return item
+
+
+def _json_item(item: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: to_json_wire(value) for name, value in item.items()}
+
+
+def _create_table(design: d.Design) -> dict[str, Any]:
+    from modeler.simulation.requests import create_table_request
+
+    return create_table_request(design)
+
+
+def _data_text(data: dict[str, Any]) -> str:
+    """The data as JSON text, an item or a case a line (ASCII only)."""
+
+    def line(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, ensure_ascii=True)
+
+    lines = ["{", f'"table": {line(data["table"])},', '"items": [']
+    items = [line(i) for i in data["items"]]
+    lines += [f"{i}," for i in items[:-1]] + items[-1:]
+    lines += ["],", '"patterns": {']
+    cases = [f"{line(k)}: {line(v)}" for k, v in data["patterns"].items()]
+    lines += [f"{c}," for c in cases[:-1]] + cases[-1:]
+    lines += ["}", "}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,241 @@
+"""The Python data-access module: ruff and mypy --strict pass on it for
+every shipped example and solver problem, and its functions do on the
+engine what the design says (keys from the templates, sparse index keys
+set and removed, pages, conditions as named exceptions)."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import sys
+import types
+from decimal import Decimal
+from unittest import mock
+
+import pytest
+
+from modeler.exporters.formats import EXPORT_FORMATS
+from tests.exporters.access_helpers import (
+    DESIGNS,
+    check_with_tools,
+    empty_table,
+    load,
+    run_generated_tests,
+    write_module,
+    write_tests,
+)
+from tests.exporters.helpers import EXAMPLES, ROOT, example
+
+
+def test_every_module_passes_ruff_and_mypy_strict(tmp_path):
+    for path in DESIGNS:
+        write_module(example(path), tmp_path)
+    assert len(list(tmp_path.glob("*.py"))) == len(DESIGNS)
+    assert check_with_tools(tmp_path) == []
+
+
+@pytest.fixture(scope="module")
+def orders(tmp_path_factory):
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    return design, load(write_module(design, tmp_path_factory.mktemp("orders")))
+
+
+def _order(m, order_id: str, status: str = "OPEN"):
+    return m.Order(
+        customer_id="C1",
+        order_id=order_id,
+        order_date=f"2025-03-{int(order_id[1:]):02d}",
+        status=status,
+        total=Decimal("12.50"),
+    )
+
+
+def _stored(client, design, key):
+    response = client.get_item(
+        TableName=design.table.name, Key={k: {"S": v} for k, v in key.items()}
+    )
+    return {k: next(iter(v.values())) for k, v in response.get("Item", {}).items()}
+
+
+def test_keys_come_from_the_templates_with_padding_and_sparse_conditions(orders):
+    _, m = orders
+    line = m.LineItem(
+        order_id="O1",
+        line_no=7,
+        product_id="P",
+        product_name="Pen",
+        quantity=Decimal(1),
+        price=Decimal("2.5"),
+    )
+    assert line.all_keys() == {
+        "PK": "ORDER#O1",
+        "SK": "ITEM#007",
+        "GSI3PK": "ORDER#O1",
+        "GSI3SK": "ITEM#007",
+    }
+    open_keys = _order(m, "O1").all_keys()
+    assert open_keys["GSI2PK"] == "OPEN" and open_keys["GSI2SK"] == "2025-03-01#O1"
+    # A shipped order is not in the sparse open-orders index.
+    assert "GSI2PK" not in _order(m, "O1", "SHIPPED").all_keys()
+    assert m.order_sk("2025-03-01", "O1") == "ORDER#2025-03-01#O1"
+
+
+def test_a_transaction_puts_an_order_and_its_lines_and_refuses_a_second_time(orders):
+    design, m = orders
+    client = empty_table(design)
+    order = _order(m, "O1")
+    lines = [
+        m.LineItem(
+            order_id="O1",
+            line_no=n,
+            product_id="P",
+            product_name="Pen",
+            quantity=Decimal(n),
+            price=Decimal("2.5"),
+        )
+        for n in (1, 2)
+    ]
+    m.place_an_order_with_its_line_items(client, order=order, line_items=lines)
+    found = list(m.order_with_its_line_items(client, order_id="O1"))
+    assert found == [order, *lines]  # recognised by their keys, typed
+    with pytest.raises(m.TransactionCanceled) as refused:
+        m.place_an_order_with_its_line_items(client, order=order, line_items=lines)
+    assert refused.value.condition_failed
+    assert refused.value.reasons[0] == "ConditionalCheckFailed"
+
+
+def test_shipping_removes_the_sparse_keys_and_a_failed_condition_is_named(orders):
+    design, m = orders
+    client = empty_table(design)
+    m.place_an_order_with_its_line_items(client, order=_order(m, "O1"), line_items=[])
+    assert [o.order_id for o in m.all_open_orders_oldest_first(client)] == ["O1"]
+    m.ship_an_order(
+        client,
+        customer_id="C1",
+        order_date="2025-03-01",
+        order_id="O1",
+        shipped_at="2025-03-02T10:00:00Z",
+    )
+    stored = _stored(client, design, {"PK": "CUST#C1", "SK": "ORDER#2025-03-01#O1"})
+    assert "GSI2PK" not in stored and "GSI2SK" not in stored
+    assert stored["status"] == "SHIPPED" and stored["GSI1PK"] == "CUST#C1#SHIPPED"
+    assert list(m.all_open_orders_oldest_first(client)) == []
+    with pytest.raises(m.ConditionFailed):
+        m.ship_an_order(
+            client,
+            customer_id="C1",
+            order_date="2025-03-01",
+            order_id="O1",
+            shipped_at="2025-03-03T10:00:00Z",
+        )
+
+
+def test_a_limited_query_pages_with_its_last_evaluated_key(orders):
+    design, m = orders
+    client = empty_table(design)
+    for n in range(1, 23):
+        m.place_an_order_with_its_line_items(
+            client, order=_order(m, f"O{n}"), line_items=[]
+        )
+    first = m.orders_of_a_customer_newest_first_page(client, customer_id="C1")
+    assert [o.order_id for o in first.items] == [f"O{n}" for n in range(22, 2, -1)]
+    assert first.last_evaluated_key is not None
+    second = m.orders_of_a_customer_newest_first_page(
+        client, customer_id="C1", start_key=first.last_evaluated_key
+    )
+    assert [o.order_id for o in second.items] == ["O2", "O1"]
+    every = list(m.orders_of_a_customer_newest_first(client, customer_id="C1"))
+    assert every == first.items + second.items
+
+
+def test_a_projecting_index_gives_partial_objects_with_values_from_the_keys(orders):
+    design, m = orders
+    client = empty_table(design)
+    m.place_an_order_with_its_line_items(client, order=_order(m, "O1"), line_items=[])
+    (found,) = m.orders_of_a_customer_in_a_status(
+        client, customer_id="C1", status="OPEN"
+    )
+    # GSI1 projects orderDate, status, total: customerId and orderId are
+    # read back from the keys.
+    assert found == m.OrderPart(
+        customer_id="C1",
+        order_id="O1",
+        order_date="2025-03-01",
+        status="OPEN",
+        total=Decimal("12.5"),
+    )
+
+
+def test_the_format_is_in_the_registry_with_a_module_name():
+    chosen = EXPORT_FORMATS["python"]
+    design = example(EXAMPLES[0])
+    assert chosen.filename(design).endswith("_access.py")
+    assert chosen.filename(design).removesuffix(".py").isidentifier()
+    assert chosen.render(design).startswith('"""Data access for the design')
+
+
+def test_the_generated_tests_pass_on_every_design_and_hold_to_ruff_and_mypy(
+    tmp_path,
+):
+    """Each shipped example and solver problem: a test per read pattern,
+    every one passing on the engine, and the test modules as clean as the
+    modules they test."""
+    tested = []
+    for path in DESIGNS:
+        tested += write_tests(example(path), tmp_path).tested
+    done = run_generated_tests(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(tested)} passed" in done.stdout
+    assert len(tested) > 2 * len(DESIGNS)
+    assert check_with_tools(tmp_path) == []
+
+
+def _with_pattern(design, name, **changes):
+    patterns = tuple(
+        dataclasses.replace(p, **changes) if p.name == name else p
+        for p in design.access_patterns
+    )
+    return dataclasses.replace(design, access_patterns=patterns)
+
+
+def test_a_design_edit_that_breaks_a_pattern_fails_its_generated_test(tmp_path):
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    newest = "Orders of a customer, newest first"
+    assert not next(p for p in design.access_patterns if p.name == newest).scan_forward
+    # Reading the index forward gives the oldest orders: the pattern no
+    # longer keeps its promise, and its test says so (the others pass).
+    broken = _with_pattern(design, newest, scan_forward=True)
+    write_tests(broken, tmp_path)
+    done = run_generated_tests(tmp_path)
+    assert done.returncode == 1
+    assert (
+        "FAILED order_management_access_test.py::test_orders_of_a_customer_newest_first"
+        in done.stdout
+    )
+    assert "1 failed" in done.stdout
+
+
+def test_the_readme_example_runs(tmp_path):
+    """The README's use of the module, run as written; boto3's client is
+    the engine's, whose table exists as a deployed one would."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = readme.split("<!-- python-access-example -->\n```python\n")[1]
+    snippet = snippet.split("```")[0]
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    write_module(design, tmp_path)
+    client = empty_table(design)
+    boto3 = types.ModuleType("boto3")
+    boto3.client = lambda service: client if service == "dynamodb" else None
+    out = io.StringIO()
+    with (
+        mock.patch.dict(sys.modules, {"boto3": boto3}),
+        mock.patch.object(sys, "path", [str(tmp_path), *sys.path]),
+        contextlib.redirect_stdout(out),
+    ):
+        exec(compile(snippet, "README.md", "exec"), {})  # noqa: S102 (our README)
+        sys.modules.pop("order_management_access", None)
+    printed = out.getvalue().splitlines()
+    assert printed[0] == "O1 OPEN 12.5"
+    assert printed[1].startswith("already placed: ['ConditionalCheckFailed'")
+    assert len(snippet.strip().splitlines()) <= 16
