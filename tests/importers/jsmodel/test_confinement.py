@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import workbench
 from modeler.importers.jsmodel import read_js_module
 from modeler.importers.jsmodel.sandbox import (
     Confinement,
@@ -19,7 +20,8 @@ from modeler.importers.jsmodel.sandbox import (
 pytestmark = pytest.mark.skipif(
     bool(confinement_problem()), reason=confinement_problem() or "confined"
 )
-REPOSITORY_FILE = Path(__file__).resolve().parents[3] / "workbench" / "settings.py"
+# A file of the server's own, beside the temporary directory the module may read.
+REPOSITORY_FILE = Path(workbench.__file__).resolve().parent / "settings.py"
 # One CPU second (with time to spend it on a busy machine), or two wall
 # seconds: each stop comes quickly.
 CPU = Confinement(limits=Limits(cpu_seconds=1, wall_seconds=60))
