@@ -233,6 +233,17 @@ def test_export_design_of_an_unknown_project(project, argument):
         _run("export_design", argument)
 
 
+def test_export_design_into_a_missing_folder_names_the_file(project, tmp_path):
+    path = tmp_path / "no-such-folder" / "exported.yaml"
+
+    with pytest.raises(
+        CommandError, match="no-such-folder/exported.yaml: No such file"
+    ):
+        _run("export_design", str(project.pk), "-o", str(path))
+
+    assert not path.parent.exists()
+
+
 def test_export_design_to_a_file_that_checks_and_imports_again(
     project, order_design, tmp_path
 ):

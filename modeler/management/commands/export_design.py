@@ -64,7 +64,10 @@ class Command(BaseCommand):
         if output == "-":
             self.stdout.write(made.text, ending="")
         else:
-            Path(output).write_text(made.text, encoding="utf-8")
+            try:
+                Path(output).write_text(made.text, encoding="utf-8")
+            except OSError as exc:
+                raise CommandError(f"{output}: {exc.strerror}") from None
             self.stderr.write(f"Wrote {output}")
 
 
