@@ -97,8 +97,9 @@ def _header(design: d.Design, name: str) -> str:
             "items the pattern promises.\n\n"
             "They run on the client a `dynamodb_client` fixture gives (put one "
             "in\nconftest.py), else on boto3's when AWS_ENDPOINT_URL_DYNAMODB "
-            "names a\nDynamoDB Local or `manage.py serve_dynamodb` endpoint; "
-            "each test creates\nthe table and deletes it after.\n"
+            "names a\nDynamoDB Local or `manage.py serve_dynamodb` endpoint "
+            "that does not hold\nthe table yet (start serve_dynamodb without "
+            "a design): each test creates\nthe table and deletes it after.\n"
         )
         + "\n\nfrom __future__ import annotations\n\n"
         "import base64\nimport importlib\nimport json\nimport os\n"
