@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from typing import Any
 
 
 class JsModelError(ValueError):
@@ -15,11 +17,43 @@ def literal(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def table_name(name: str) -> str:
+def _table_name(name: str) -> str:
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")[:255]
     return name if len(name) >= 3 else f"{name}-table"
 
 
-def attribute_types(keys: dict[str, tuple[str, str | None]]) -> dict[str, str]:
-    """S for every key attribute: both libraries' keys here are text."""
-    return {name: "S" for pair in keys.values() for name in pair if name}
+def table_document(
+    name: str,
+    keys: dict[str, tuple[str, str | None]],
+    *,
+    local: Collection[str] = (),
+) -> dict[str, Any]:
+    """The design document's table: `keys` maps each index's name to its
+    partition and sort key attributes, the table's own under ''; the
+    indexes named in `local` are local, the others global. Both libraries'
+    keys here are text (S), and neither states a projection or billing."""
+
+    def key(attribute: str) -> dict[str, str]:
+        return {"name": attribute, "type": "S"}
+
+    pk, sk = keys[""]
+    table: dict[str, Any] = {"name": _table_name(name), "partition_key": key(pk)}
+    if sk:
+        table["sort_key"] = key(sk)
+    table["billing"] = {"mode": "PAY_PER_REQUEST"}
+    indexes = []
+    for index, (ipk, isk) in keys.items():
+        if not index:
+            continue
+        spec: dict[str, Any] = {
+            "name": index,
+            "kind": "local" if index in local else "global",
+            "partition_key": key(ipk),
+        }
+        if isk:
+            spec["sort_key"] = key(isk)
+        spec["projection"] = "ALL"
+        indexes.append(spec)
+    if indexes:
+        table["indexes"] = indexes
+    return table

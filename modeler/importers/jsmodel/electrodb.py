@@ -17,12 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from modeler.importers.jsmodel.common import (
-    JsModelError,
-    attribute_types,
-    literal,
-    table_name,
-)
+from modeler.importers.jsmodel.common import JsModelError, literal, table_document
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]*)\}")
 _TYPES = {"string": "S", "number": "N", "boolean": "BOOL", "list": "L", "map": "M"}
@@ -117,31 +112,7 @@ class _Reader:
                 "no index without `index`: ElectroDB's first (table) index "
                 "names the table's own keys"
             )
-        types = attribute_types(self.keys)
-        pk, sk = self.keys[""]
-        table: dict[str, Any] = {
-            "name": table_name(name),
-            "partition_key": {"name": pk, "type": types[pk]},
-        }
-        if sk:
-            table["sort_key"] = {"name": sk, "type": types[sk]}
-        table["billing"] = {"mode": "PAY_PER_REQUEST"}
-        indexes = []
-        for index, (ipk, isk) in self.keys.items():
-            if not index:
-                continue
-            spec: dict[str, Any] = {
-                "name": index,
-                "kind": "global",
-                "partition_key": {"name": ipk, "type": types[ipk]},
-            }
-            if isk:
-                spec["sort_key"] = {"name": isk, "type": types[isk]}
-            spec["projection"] = "ALL"
-            indexes.append(spec)
-        if indexes:
-            table["indexes"] = indexes
-        return table
+        return table_document(name, self.keys)
 
     def _entity(
         self, name: str, model: dict, schema: dict, conditions: dict

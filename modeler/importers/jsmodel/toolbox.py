@@ -15,12 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from modeler.importers.jsmodel.common import (
-    JsModelError,
-    attribute_types,
-    literal,
-    table_name,
-)
+from modeler.importers.jsmodel.common import JsModelError, literal, table_document
 
 # The recorder's placeholder: the attribute's name as code points.
 _MARKER = re.compile("\u0001([0-9.]*)\u0002")
@@ -97,35 +92,12 @@ def _table(spec: Any, notes: list[str]) -> tuple[dict, dict]:
                 _key_name(index.get("partitionKey")),
                 _key_name(index.get("sortKey")),
             )
-    types = attribute_types(keys)
     for part in ("partitionKey", "sortKey"):
         given = (spec.get(part) or {}).get("type")
         if given not in (None, "string"):
             notes.append(f"Table.{part}: type {given} is read as text")
-    pk, sk = keys[""]
-    table: dict[str, Any] = {
-        "name": table_name(str(spec.get("name") or "toolbox-table")),
-        "partition_key": {"name": pk, "type": types[pk]},
-    }
-    if sk:
-        table["sort_key"] = {"name": sk, "type": types[sk]}
-    table["billing"] = {"mode": "PAY_PER_REQUEST"}
-    gsis = []
-    for name, (ipk, isk) in keys.items():
-        if not name:
-            continue
-        local = indexes[name].get("type") == "local"
-        index: dict[str, Any] = {
-            "name": name,
-            "kind": "local" if local else "global",
-            "partition_key": {"name": ipk, "type": types[ipk]},
-        }
-        if isk:
-            index["sort_key"] = {"name": isk, "type": types[isk]}
-        index["projection"] = "ALL"
-        gsis.append(index)
-    if gsis:
-        table["indexes"] = gsis
+    local = {name for name, index in indexes.items() if index.get("type") == "local"}
+    table = table_document(str(spec.get("name") or "toolbox-table"), keys, local=local)
     return table, keys
 
 
