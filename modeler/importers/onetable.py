@@ -25,17 +25,16 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-import yaml
-
 from modeler.design import model as d
 from modeler.design.findings import Finding, error
-from modeler.designfile import DEFAULT_MAX_BYTES, read_design
+from modeler.designfile import DEFAULT_MAX_BYTES
 from modeler.importers.budget import (
     ImportLimitError,
     check_cpu,
     check_nesting,
     import_budget,
 )
+from modeler.importers.built import read_built_document
 from modeler.infra.textfiles import TextFileError, file_text
 
 # The models' names OneTable accepts (its specification's regular expression).
@@ -174,18 +173,10 @@ class _Reader:
             check_cpu()
             entities[name] = self._model(name, model, indexes, params)
         self._leftovers(schema)
-        data = self._document(schema, indexes, entities)
-        doc = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-        result = read_design(doc)
-        problems = tuple(
-            error(p.code, f"the imported design: {p.path}", p.message, line=None)
-            if p.is_error
-            else p
-            for p in result.problems
+        design, problems = read_built_document(
+            self._document(schema, indexes, entities)
         )
-        if result.design is None or any(p.is_error for p in problems):
-            return OneTableImport(None, problems, tuple(self.notes))
-        return OneTableImport(result.design, problems, tuple(self.notes))
+        return OneTableImport(design, problems, tuple(self.notes))
 
     # -- parts -----------------------------------------------------------
 

@@ -142,21 +142,15 @@ def read_design_source(
                 ),
             ),
         )
-    if kind == ONETABLE:
-        found = read_onetable(source, filename=filename, max_bytes=max_bytes)
+    if kind in (ONETABLE, ELECTRODB, TOOLBOX):
+        # Model-as-code: one design, with notes of what it could not carry.
+        reader = read_onetable if kind == ONETABLE else read_js_module
+        found = reader(source, filename=filename, max_bytes=max_bytes)
         return DesignFile(
-            ONETABLE,
+            kind,
             (found.design,) if found.design is not None else (),
             found.problems,
             found.notes,
-        )
-    if kind in (ELECTRODB, TOOLBOX):
-        module = read_js_module(source, filename=filename, max_bytes=max_bytes)
-        return DesignFile(
-            kind,
-            (module.design,) if module.design is not None else (),
-            module.problems,
-            module.notes,
         )
     if kind == MCP_MODEL:
         return _tables_file(

@@ -14,11 +14,10 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
-import yaml
-
 from modeler.design import model as d
 from modeler.design.findings import Finding, error
-from modeler.designfile import DEFAULT_MAX_BYTES, read_design
+from modeler.designfile import DEFAULT_MAX_BYTES
+from modeler.importers.built import read_built_document
 from modeler.importers.jsmodel.common import JsModelError
 from modeler.importers.jsmodel.electrodb import electrodb_document
 from modeler.importers.jsmodel.sandbox import (
@@ -112,15 +111,5 @@ def read_js_module(
         # is data like any upload, and a shape the readers do not expect is
         # refused rather than trusted.
         return failed("its run gave a result of an unexpected shape")
-    result = read_design(
-        yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
-    )
-    problems = tuple(
-        error(p.code, f"the imported design: {p.path}", p.message, line=None)
-        if p.is_error
-        else p
-        for p in result.problems
-    )
-    if result.design is None or any(p.is_error for p in problems):
-        return JsModelImport(None, problems, tuple(notes))
-    return JsModelImport(result.design, problems, tuple(notes))
+    design, problems = read_built_document(document)
+    return JsModelImport(design, problems, tuple(notes))
