@@ -9,15 +9,16 @@ The module is code from the upload: it runs in a child process that
 - has no network: it runs in a new network namespace (`unshare -rn`), whose
   only interface is a loopback that is down;
 - has a stripped environment, CPU seconds and address space limits
-  (RLIMIT_CPU, RLIMIT_AS), no core file, a file-size limit that caps what
-  it prints (its output goes to files here; a larger write kills it), and a
-  wall-clock timeout after which its process group is killed.
+  (RLIMIT_CPU, RLIMIT_AS, set by `prlimit`), no core file, a file-size
+  limit that caps what it prints (its output goes to files here; a larger
+  write kills it), and a wall-clock timeout after which its process group
+  is killed.
 
 What comes back is data, checked like any uploaded file: a module that
 forges the runner's output gains nothing a hand-written design does not.
 
 Where a confinement is missing on this machine (no node 20, user
-namespaces disabled), `confinement_problem` says which, and the import is
+namespaces disabled, no prlimit), `confinement_problem` says which, and the import is
 refused rather than run unconfined. Imports no Django.
 """
 
@@ -27,7 +28,6 @@ import functools
 import json
 import os
 import re
-import resource
 import shutil
 import signal
 import subprocess
@@ -94,6 +94,8 @@ def _probe() -> str:
     found = re.match(r"v(\d+)\.", version)
     if not found or int(found.group(1)) < 20:
         return f"node {version or '?'} has no permission model (Node 20 or later)"
+    if shutil.which("prlimit") is None:
+        return "prlimit (util-linux) is not installed on the server"
     unshare = shutil.which("unshare")
     try:
         ok = (
@@ -189,23 +191,23 @@ def run_module(
 
 
 def _run(work: Path, model: Path, out, err, limits: Limits) -> int:
-    node, unshare = shutil.which("node"), shutil.which("unshare")
-    if node is None or unshare is None:  # gone since _probe found them
-        raise ModuleRunError("node or unshare is no longer installed on the server")
-
-    def confine() -> None:
-        cpu = limits.cpu_seconds
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(
-            resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes)
+    tools = [shutil.which(name) for name in ("prlimit", "unshare", "node")]
+    if None in tools:  # gone since _probe found them
+        raise ModuleRunError(
+            "prlimit, unshare or node is no longer installed on the server"
         )
-        resource.setrlimit(
-            resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes)
-        )
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
-
+    prlimit, unshare, node = tools
+    # The limits are set by prlimit as it starts the command, not by a
+    # preexec_fn: that is not safe in a threaded server.
+    cpu, memory, output = limits.cpu_seconds, limits.memory_bytes, limits.output_bytes
     command = [
+        prlimit,
+        f"--cpu={cpu}:{cpu + 1}",
+        f"--as={memory}:{memory}",
+        f"--fsize={output}:{output}",
+        "--core=0:0",
+        "--nofile=64:64",
+        "--",
         unshare,
         "-rn",
         node,
@@ -225,7 +227,6 @@ def _run(work: Path, model: Path, out, err, limits: Limits) -> int:
         stdout=out,
         stderr=err,
         env={"PATH": "/usr/bin:/bin", "NODE_OPTIONS": "", "LANG": "C.UTF-8"},
-        preexec_fn=confine,
         start_new_session=True,
     )
     try:
