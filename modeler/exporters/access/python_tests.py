@@ -21,6 +21,8 @@ from modeler.engine.types import to_json_wire
 from modeler.exporters.access.module import AccessModule, access_module, module_name
 from modeler.exporters.access.patterns import PatternCode
 from modeler.exporters.literals import comment_text, python_docstring
+from modeler.simulation import Simulation
+from modeler.simulation.requests import create_table_request
 
 # Items of sample data the tests load: enough for every read pattern to
 # find its items, small enough to read and to load in a second.
@@ -41,8 +43,6 @@ def generated_tests(
 ) -> GeneratedTests:
     """The test module of `design`'s data-access module (made here unless
     given). Raises SampleDataError when the design cannot make its items."""
-    from modeler.simulation import Simulation
-
     module = module or access_module(design)
     simulation = Simulation(design, limit=SAMPLE_ITEMS)
     cases: dict[str, Any] = {}
@@ -69,7 +69,7 @@ def generated_tests(
         cases[code.function] = _case(design, simulation, code, expects, run.parameters)
         tests.append(_test(code, expects))
     data = {
-        "table": _create_table(design),
+        "table": create_table_request(design),
         "items": [_json_item(item) for item in simulation.items],
         "patterns": cases,
     }
@@ -282,12 +282,6 @@ def _projected(
 
 def _json_item(item: Mapping[str, Any]) -> dict[str, Any]:
     return {name: to_json_wire(value) for name, value in item.items()}
-
-
-def _create_table(design: d.Design) -> dict[str, Any]:
-    from modeler.simulation.requests import create_table_request
-
-    return create_table_request(design)
 
 
 def _data_text(data: dict[str, Any]) -> str:
