@@ -23,6 +23,7 @@ from modeler import selectors
 from modeler.design.model import Design
 from modeler.design_check import check_design
 from modeler.designfile import read_design
+from modeler.importers.sources import KIND_LABELS
 from modeler.models import Invitation, ItemSet, Membership, Project, Revision, Role
 from modeler.services import members as member_services
 from modeler.services import projects as project_services
@@ -100,6 +101,33 @@ def test_list_without_projects_says_how_to_start(outsider_client):
     assert "No projects yet." in html
     assert 'action="/projects/new/"' in html
     assert 'action="/projects/import/' in html
+
+
+# What the import section must name for each kind of file the import reads.
+IMPORT_KIND_NAMES = {
+    "yaml": "YAML design file",
+    "nosql-workbench": "NoSQL Workbench model",
+    "cloudformation": "CloudFormation template",
+    "terraform": "Terraform file",
+    "sql-schema": "SQL schema",
+    "onetable": "OneTable schema",
+    "mcp-data-model": "DynamoDB MCP server",
+    "electrodb": "ElectroDB",
+    "dynamodb-toolbox": "DynamoDB-Toolbox",
+}
+
+
+def test_import_section_names_every_kind_of_file_it_reads(outsider_client):
+    assert set(IMPORT_KIND_NAMES) == set(KIND_LABELS), (
+        "a kind of file the import reads is missing here (and maybe on the page)"
+    )
+    html = _html(outsider_client.get("/"))
+    section = html[
+        html.index('id="import"') : html.index("</section>", html.index('id="import"'))
+    ]
+    intro = section[: section.index("<form")]
+    for kind, name in IMPORT_KIND_NAMES.items():
+        assert name in intro, f"the import section does not mention {kind}"
 
 
 def test_list_queries_do_not_grow_with_the_projects(
