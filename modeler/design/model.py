@@ -444,6 +444,30 @@ class Action:
 
 
 @dataclass(frozen=True)
+class PatternOption:
+    """A scalar setting of a read's request (ScanIndexForward, Limit,
+    ConsistentRead), declared once: the design file reads and writes it and
+    the history names a change of it from this declaration, so a new one
+    is a field of AccessPattern, an entry in PATTERN_OPTIONS, the editor's
+    form and template, and the code that uses it."""
+
+    name: str
+    kind: type[bool] | type[int]
+    default: bool | int | None
+    label: str = ""  # how the history names a change of it; else its name
+    minimum: int = 1  # the least value an integer option takes
+    # Also taken by a read stated by what it needs (before it has a key).
+    with_needs: bool = True
+
+
+PATTERN_OPTIONS = (
+    PatternOption("scan_forward", bool, True, label="direction", with_needs=False),
+    PatternOption("limit", int, None),
+    PatternOption("consistent_read", bool, False, label="consistency"),
+)
+
+
+@dataclass(frozen=True)
 class AccessPattern:
     """A request the application makes. An unkeyed pattern (operation
     UNKEYED) is a read stated only by what it needs, its `expects`, before

@@ -73,9 +73,9 @@ class PatternReader(ReaderBase):
             index=self.text(spec, "index", path, d.TABLE_INDEX),
             key=key,
             filter=self.text(spec, "filter", path, ""),
-            scan_forward=self.boolean(spec, "scan_forward", path, True),
             expects=self.expectation(spec.get("expects"), f"{path}.expects"),
             actions=actions,
+            **self.options(spec, path, keyed=True),
             **self.pattern_common(spec, path),
         )
 
@@ -96,8 +96,23 @@ class PatternReader(ReaderBase):
         return d.AccessPattern(
             operation=d.UNKEYED,
             expects=self.expectation(spec.get("needs") or {}, f"{path}.needs"),
+            **self.options(spec, path, keyed=False),
             **self.pattern_common(spec, path),
         )
+
+    def options(self, spec: dict, path: str, *, keyed: bool) -> dict[str, Any]:
+        """The request settings (d.PATTERN_OPTIONS) the pattern takes."""
+        return {
+            option.name: (
+                self.boolean(spec, option.name, path, bool(option.default))
+                if option.kind is bool
+                else self.integer(
+                    spec, option.name, path, option.default, minimum=option.minimum
+                )
+            )
+            for option in d.PATTERN_OPTIONS
+            if keyed or option.with_needs
+        }
 
     def pattern_common(self, spec: dict, path: str) -> dict[str, Any]:
         """The fields every pattern takes, keyed or stated by needs."""
@@ -111,8 +126,6 @@ class PatternReader(ReaderBase):
             "seed_name": self.seed_name(spec, name, path),
             "description": self.text(spec, "description", path, ""),
             "projection": self.names(spec.get("projection"), f"{path}.projection"),
-            "limit": self.integer(spec, "limit", path, None, minimum=1),
-            "consistent_read": self.boolean(spec, "consistent_read", path, False),
             "parameters": self.parameters(spec.get("parameters"), f"{path}.parameters"),
             "traffic": d.Traffic(
                 rps, self.number(traffic, "peak_rps", f"{path}.traffic", rps)

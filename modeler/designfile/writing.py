@@ -350,8 +350,6 @@ def _dump_pattern(pattern: d.AccessPattern) -> dict:
         out["filter"] = pattern.filter
     if pattern.projection:
         out["projection"] = list(pattern.projection)
-    if not pattern.scan_forward:
-        out["scan_forward"] = False
     out |= _dump_pattern_common(pattern)
     if pattern.expects:
         out["expects"] = _dump_expectation(pattern.expects)
@@ -359,12 +357,14 @@ def _dump_pattern(pattern: d.AccessPattern) -> dict:
 
 
 def _dump_pattern_common(pattern: d.AccessPattern) -> dict[str, Any]:
-    """Limit, consistency, parameters and traffic: fields every pattern has."""
-    out: dict[str, Any] = {}
-    if pattern.limit is not None:
-        out["limit"] = pattern.limit
-    if pattern.consistent_read:
-        out["consistent_read"] = True
+    """The request settings the pattern takes that differ from their
+    defaults, parameters and traffic: fields every pattern has."""
+    out: dict[str, Any] = {
+        option.name: getattr(pattern, option.name)
+        for option in d.PATTERN_OPTIONS
+        if (pattern.keyed or option.with_needs)
+        and getattr(pattern, option.name) != option.default
+    }
     if pattern.parameters:
         out["parameters"] = {
             p.name: ({"type": p.type, "example": p.example} if p.example else p.type)

@@ -239,8 +239,6 @@ _FIELD_LABELS = {
     "sample": "sample counts",
     "key": "key condition",
     "expects": "expected result",
-    "scan_forward": "direction",
-    "consistent_read": "consistency",
     "partition_key": "partition key",
     "sort_key": "sort key",
     "billing_mode": "billing mode",
@@ -249,6 +247,7 @@ _FIELD_LABELS = {
     "point_in_time_recovery": "point-in-time recovery",
     "table_class": "table class",
     "deletion_protection": "deletion protection",
+    **{option.name: option.label for option in d.PATTERN_OPTIONS if option.label},
 }
 
 
