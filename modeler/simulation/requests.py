@@ -34,6 +34,11 @@ CLI_OPERATIONS = {
     "BatchWriteItem": "batch-write-item",
     "TransactWriteItems": "transact-write-items",
 }
+# The boto3 client's method (and the engine client's) for each operation.
+CLIENT_METHODS = {
+    operation: command.replace("-", "_")
+    for operation, command in CLI_OPERATIONS.items()
+}
 
 _FUNCTIONS = {
     "attribute_exists",

@@ -38,6 +38,7 @@ from modeler.simulation.binding import (
 )
 from modeler.simulation.expectations import Verdict, expected_items, judge_read
 from modeler.simulation.requests import (
+    CLIENT_METHODS,
     RequestError,
     create_table_request,
     entity_key,
@@ -188,7 +189,7 @@ class Simulation(Sample):
         returned: list[tuple] = []
         identity = self._identity(pattern)
         while True:
-            response = getattr(self.client, _method(operation))(**request)
+            response = getattr(self.client, CLIENT_METHODS[operation])(**request)
             result.pages += 1
             result.capacity.add(response.get("ConsumedCapacity"), write=False)
             if operation == "GetItem":
@@ -426,7 +427,7 @@ class Simulation(Sample):
             ((single, request),) = calls
             request["ReturnConsumedCapacity"] = "INDEXES"
             try:
-                response = getattr(self.client, _method(single))(**request)
+                response = getattr(self.client, CLIENT_METHODS[single])(**request)
                 result.capacity.add(response.get("ConsumedCapacity"), write=True)
             finally:
                 result.pages = 1
@@ -477,17 +478,6 @@ def _reported(
         if done % LOAD_PROGRESS_EVERY == 0:
             progress("loading", done, total)
     progress("loading", total, total)
-
-
-def _method(operation: str) -> str:
-    return {
-        "GetItem": "get_item",
-        "Query": "query",
-        "Scan": "scan",
-        "PutItem": "put_item",
-        "UpdateItem": "update_item",
-        "DeleteItem": "delete_item",
-    }[operation]
 
 
 # Past this many items of an entity, a random sample of this many is

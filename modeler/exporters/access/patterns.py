@@ -23,21 +23,13 @@ from modeler.exporters.access.entities import (
 from modeler.exporters.access.names import python_string, snake, unique
 from modeler.exporters.literals import python_docstring
 from modeler.keys import parse_template
-from modeler.simulation.requests import RequestError
+from modeler.simulation.requests import CLIENT_METHODS, RequestError
 
 # Names a pattern function's body binds besides its parameters.
 LOCAL_NAMES = frozenset(
     {"client", "start_key", "request", "response", "item", "page", "actions"}
     | {"writes", "unprocessed"}
 )
-_METHODS = {
-    "GetItem": "get_item",
-    "Query": "query",
-    "Scan": "scan",
-    "PutItem": "put_item",
-    "UpdateItem": "update_item",
-    "DeleteItem": "delete_item",
-}
 _TRANSACT_ELEMENTS = {
     "PutItem": "Put",
     "UpdateItem": "Update",
@@ -378,7 +370,7 @@ def _read(
     convert, result, code.partial = _result(design, pattern, names, converters)
     code.result, code.converter = result, convert
     code.arguments = _arguments(writer, design, pattern)
-    method = _METHODS[pattern.operation]
+    method = CLIENT_METHODS[pattern.operation]
     if pattern.operation == "GetItem":
         code.text = (
             _signature(code.function, code.arguments, f"{result} | None")
@@ -487,7 +479,7 @@ def _write(
         kind, request = symbolic.write(design, pattern, action, variable)
         if single:
             body.append(f"    request: dict[str, Any] = {writer.expr(request, 4)}\n")
-            body.append(f"    _send(client.{_METHODS[kind]}, request)\n")
+            body.append(f"    _send(client.{CLIENT_METHODS[kind]}, request)\n")
             continue
         indent = 8 if many else 4
         if operation == "TransactWriteItems":
