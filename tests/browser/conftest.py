@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+# How long an action or an assertion waits for its condition.
+BROWSER_WAIT_MS = 30_000
 PASSWORD = "correct-horse-battery"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 CHROMIUM_ARGS = [
@@ -39,8 +41,11 @@ def browser():
 
     # An assertion waits for its condition as long as an action does: on a
     # busy shared machine a save and its page can take more than
-    # Playwright's 5 s (an approval's status badge did, once in a full run).
-    expect.set_options(timeout=10_000)
+    # Playwright's 5 s (an approval's status badge did, once in a full run),
+    # and at a load of 20 on 2 cores a login, a page load and a review page's
+    # findings each took more than 10 s. A wait ends when its condition
+    # holds, so a longer limit costs only a failing test's time.
+    expect.set_options(timeout=BROWSER_WAIT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
@@ -77,7 +82,7 @@ def _watched_page(browser, base_url: str, problems: list[str]):
         viewport={"width": 1280, "height": 900}, base_url=base_url
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(BROWSER_WAIT_MS)
     page.on(
         "console",
         lambda message: (
