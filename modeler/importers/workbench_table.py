@@ -11,7 +11,7 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.design.findings import Finding, error
-from modeler.designfile import FORMAT
+from modeler.designfile import FORMAT, ReadResult
 from modeler.importers.budget import check_cpu
 from modeler.importers.projections import read_projection
 from modeler.importers.table_scaling import Scaling, apply_scaling, policy_settings
@@ -448,7 +448,7 @@ class TableReader:
             pair = (
                 tuple(spec[:2]) if isinstance(spec, list) and len(spec) >= 2 else None
             )
-            generator = SAMPLE_FORMATS.get(pair) if pair else None  # type: ignore[arg-type]
+            generator = SAMPLE_FORMATS.get(pair) if pair else None
             if generator is not None:
                 out[attribute] = generator
             elif pair and pair[0] != "dataTypes":
@@ -621,7 +621,7 @@ class TableReader:
 
     # Read the document as a design ------------------------------------
 
-    def finish(self, doc: dict, entities: EntityBuilder):  # type: ignore[no-untyped-def]
+    def finish(self, doc: dict, entities: EntityBuilder) -> ReadResult:
         return read_inferred_design(doc, self.notes, entities=entities)
 
 
