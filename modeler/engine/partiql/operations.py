@@ -234,7 +234,7 @@ def execute_transaction(engine: Operations, request: dict[str, Any]) -> dict[str
         raise ValidationException(
             "Transactions must contain only read statements or only write statements"
         )
-    passed = {
+    passed: dict[str, Any] = {
         k: request[k]
         for k in ("ClientRequestToken", "ReturnConsumedCapacity")
         if k in request
