@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from modeler.endpoint.run import StartError, serve
+
+if TYPE_CHECKING:  # the design core is imported only when a file is read
+    from modeler.design import model as d
 
 # The workbench's default (DESIGN_FILE_MAX_BYTES).
 MAX_DESIGN_BYTES = 2 * 1024 * 1024
 
 
-def _reader(path: str):  # type: ignore[no-untyped-def]
-    def read():  # type: ignore[no-untyped-def]
+def _reader(path: str) -> Callable[[], d.Design]:
+    def read() -> d.Design:
         from modeler.designfile import read_design
 
         file = Path(path)

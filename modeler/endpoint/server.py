@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 from http.server import ThreadingHTTPServer
+from io import BufferedReader
 from socketserver import StreamRequestHandler
 
 from modeler.endpoint.protocol import (
@@ -51,8 +52,10 @@ class _Handler(StreamRequestHandler):
     up to a blank line, a body of Content-Length bytes; one write answers."""
 
     service: Service
-    # Buffered writes (one flush per answer) and reads.
+    # Buffered writes (one flush per answer) and reads: with the default
+    # rbufsize the request's file is a BufferedReader, which can peek.
     wbufsize = -1
+    rfile: BufferedReader
 
     def handle(self) -> None:
         while self._one_request():
@@ -146,6 +149,9 @@ class _Handler(StreamRequestHandler):
 
 
 class EndpointServer(ThreadingHTTPServer):
+    # An IPv4 socket's (host, port) or an IPv6 one's (host, port, flow,
+    # scope): the host is text.
+    server_address: tuple[str, int] | tuple[str, int, int, int]
     daemon_threads = True
     # A busy test suite opens connections in bursts.
     request_queue_size = 128

@@ -143,10 +143,11 @@ class Service:
 
     def operation(self, target: str | None) -> tuple[str, Callable[..., Any]]:
         """The operation a target names, or UnknownOperationException."""
-        found = self._operations.get(target or "")
+        target = target or ""
+        found = self._operations.get(target)
         if found is not None:
-            return (target or "").rpartition(".")[2], found
-        service, _, name = (target or "").partition(".")
+            return target.rpartition(".")[2], found
+        service, _, name = target.partition(".")
         method = None
         if service + "." == DYNAMODB_PREFIX and name in DYNAMODB_OPERATIONS:
             method = getattr(self.engine, _snake(name), None)

@@ -53,6 +53,8 @@ class ConditionalCheckFailedException(EngineError):
     ) -> None:
         super().__init__(message)
         self.item = item  # with ReturnValuesOnConditionCheckFailure=ALL_OLD
+        # The units the failed write consumed, set by the write that raises.
+        self.consumed_capacity: dict[str, Any] | None = None
 
     @property
     def response(self) -> dict[str, Any]:

@@ -47,6 +47,7 @@ class StreamHost(Protocol):
     streams: list[Stream]
     wall_clock: Callable[[], float]
 
+    @property
     def next_sequence(self) -> int: ...
 
 

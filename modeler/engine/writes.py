@@ -132,7 +132,9 @@ def plan(engine: EngineState, kind: str, spec: Any) -> Write:
     """Check one write's parameters (a request, or an element of a
     transaction) and parse its expressions."""
     allowed = _ALLOWED[kind]
-    required = ("TableName", "Item") if kind == "Put" else ("TableName", "Key")
+    required: tuple[str, ...] = (
+        ("TableName", "Item") if kind == "Put" else ("TableName", "Key")
+    )
     if kind == "ConditionCheck":
         required += ("ConditionExpression",)
     spec = check_parameters(spec, allowed, required)

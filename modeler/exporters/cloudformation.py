@@ -202,7 +202,7 @@ def _table(design: d.Design) -> dict[str, Any]:
         props["SSESpecification"] = sse
     props["TableClass"] = table.table_class
     props["DeletionProtectionEnabled"] = table.deletion_protection
-    tags = [{"Key": k, "Value": v} for k, v in table.tags]
+    tags: list[dict[str, Any]] = [{"Key": k, "Value": v} for k, v in table.tags]
     if "Environment" not in dict(table.tags):
         tags.append({"Key": "Environment", "Value": {"Ref": "Environment"}})
     props["Tags"] = tags

@@ -133,7 +133,7 @@ class ExportFormat:
 
 
 def _cli_json(design: d.Design) -> Export:
-    notes = ()
+    notes: tuple[str, ...] = ()
     commands = follow_up_commands(design)
     if commands:
         notes = (

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from modeler.exporters.literals import hcl_string
 
@@ -44,11 +45,18 @@ def object_key(key: str) -> str:
     return key if _IDENTIFIER.match(key) else string(key)
 
 
+# What a block holds besides nested blocks, told apart by the first member:
+# a blank line, a one-line argument, a multi-line object.
+_Blank = tuple[Literal["blank"]]
+_Argument = tuple[Literal["attr"], str, object]
+_Object = tuple[Literal["map"], str, list[tuple[str, object]]]
+
+
 @dataclass
 class Block:
     type: str
     labels: tuple[str, ...] = ()
-    body: list[object] = field(default_factory=list)
+    body: list[Block | _Blank | _Argument | _Object] = field(default_factory=list)
 
     def set(self, name: str, value: object) -> Block:
         self.body.append(("attr", name, value))

@@ -107,7 +107,7 @@ def _leading_keys_value(design: d.Design, attribute: str) -> list[str]:
     for entity in design.entities:
         parts = parse_template(entity.keys[pk].template).parts
         position = next(i for i, p in enumerate(parts) if isinstance(p, Placeholder))
-        prefix = "".join(p.text for p in parts[:position])  # type: ignore[union-attr]
+        prefix = "".join(p.text for p in parts[:position] if isinstance(p, Literal))
         value = _iam_literal(prefix) + tag
         rest = parts[position + 1 :]
         if rest and isinstance(rest[0], Literal):
@@ -220,7 +220,3 @@ def iam_policy(
     return Policy(
         {"Version": "2012-10-17", "Statement": statements}, tuple(notes + unkeyed)
     )
-
-
-def export_iam_policy(design: d.Design, **options: object) -> str:
-    return iam_policy(design, **options).json()  # type: ignore[arg-type]

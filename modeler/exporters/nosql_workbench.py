@@ -258,16 +258,16 @@ def workbench_model(
         )
         model: dict[str, Any] = {}
         kept = set(key_names) | index_keys
-        for name, key in entity.keys.items():
+        for name, key_template in entity.keys.items():
             if name not in kept:
                 continue
             spec: dict[str, Any] = {
                 "type": "String",
-                "value": to_schema_template(key.template),
-                "template": key.template,
+                "value": to_schema_template(key_template.template),
+                "template": key_template.template,
             }
-            if key.when:
-                spec["when"] = key.when
+            if key_template.when:
+                spec["when"] = key_template.when
             model[name] = spec
         for name, spec in documents[entity.name]["attributes"].items():
             model[name] = {**spec, "type": SCHEMA_NAMES.get(spec["type"], spec["type"])}
@@ -285,7 +285,8 @@ def workbench_model(
         ],
         "TableFacets": facets,
     }
-    gsis, lsis = [], []
+    gsis: list[dict[str, Any]] = []
+    lsis: list[dict[str, Any]] = []
     for index in indexes:
         keys: dict[str, Any] = {
             "PartitionKey": _key(

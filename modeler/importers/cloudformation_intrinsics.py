@@ -48,7 +48,9 @@ def load_template(text: str) -> Any:
         return failed(str(exc))
 
 
-class TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+# The base is chosen at import time (libyaml's when PyYAML has it), which a
+# checker cannot follow.
+class TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # dynamic base
     """The safe loader with CloudFormation's short forms: `!Ref X` is
     `{Ref: X}`, `!GetAtt A.B` is `{Fn::GetAtt: [A, B]}`, `!Sub ...` is
     `{Fn::Sub: ...}` and so on. libyaml's when PyYAML has it: a template of

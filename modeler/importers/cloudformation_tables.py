@@ -15,6 +15,7 @@ from modeler.importers.cloudformation_intrinsics import NO_VALUE, Resolver, Unre
 from modeler.importers.table_reader import TableReader
 from modeler.importers.table_scaling import Scaling, apply_scaling, policy_settings
 from modeler.importers.tables import (
+    ImportedTable,
     design_document,
     kind_of,
     read_table_design,
@@ -37,7 +38,7 @@ def read_table(
     resolver: Resolver,
     scaling: list[Scaling],
     description: str,
-):  # type: ignore[no-untyped-def]
+) -> ImportedTable:
     path = f"Resources.{logical}.Properties"
     problems: list[Finding] = []
     notes: list[str] = []
@@ -393,9 +394,12 @@ def table_scalings(
                 limits.append(resolver.value(props.get(name)))
             except Unresolved:
                 limits.append(props.get(name))
+        minimum, maximum = limits
         value, settings = targets.get(target_id, (None, {}))
         found.setdefault(table, []).append(
-            Scaling.of(text, props.get("ScalableDimension"), *limits, value, settings)
+            Scaling.of(
+                text, props.get("ScalableDimension"), minimum, maximum, value, settings
+            )
         )
     return found
 

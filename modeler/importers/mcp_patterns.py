@@ -150,9 +150,14 @@ def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
     key = _json(options, "item" if operation == "PutItem" else "key")
     values = {name: _text(v, name) for name, v in key.items()}
     keys = (design.table.partition_key, design.table.sort_key)
-    wanted = {k.name: values.get(k.name) for k in keys if k is not None}
-    if None in wanted.values():
-        raise _Unreadable("the command does not give the table's whole key")
+    wanted: dict[str, str] = {}
+    for key_attribute in keys:
+        if key_attribute is None:
+            continue
+        value = values.get(key_attribute.name)
+        if value is None:
+            raise _Unreadable("the command does not give the table's whole key")
+        wanted[key_attribute.name] = value
     entities = _matching(design, wanted)
     if not entities:
         raise _Unreadable(f"its key {wanted} matches no entity's key templates")

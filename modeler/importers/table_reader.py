@@ -10,6 +10,7 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.design.findings import Finding, error
+from modeler.importers.projections import read_projection
 from modeler.importers.table_values import loose_boolean, value_text, whole_number
 from modeler.importers.tables import kind_of
 
@@ -258,8 +259,14 @@ class TableReader:
                         ),
                     }
                 )
-                index["projection"] = self.projection(
-                    spec.get("Projection"), f"{where}.Projection", name, keys_here
+                index["projection"] = read_projection(
+                    spec.get("Projection"),
+                    f"{where}.Projection",
+                    index=name,
+                    keys=keys_here,
+                    required=True,
+                    fail=self.error,
+                    notes=self.notes,
                 )
                 if kind == "global" and billing == "PROVISIONED":
                     index["capacity"] = self.throughput(
@@ -279,44 +286,6 @@ class TableReader:
                         )
                 out.append(index)
         return out
-
-    def projection(self, data: Any, where: str, index: str, keys: set[str]) -> Any:
-        if data is None:
-            self.error(
-                where, "is required: {ProjectionType: ALL | KEYS_ONLY | INCLUDE}"
-            )
-            return "ALL"
-        if not isinstance(data, dict):
-            self.error(where, f"expected an object, found {kind_of(data)}")
-            return "ALL"
-        kind = data.get("ProjectionType", "ALL")
-        if kind not in d.PROJECTION_TYPES:
-            self.error(
-                f"{where}.ProjectionType",
-                f"{kind!r} is not one of ALL, KEYS_ONLY, INCLUDE",
-            )
-            return "ALL"
-        if kind != "INCLUDE":
-            return kind
-        attrs = data.get("NonKeyAttributes") or []
-        if not isinstance(attrs, list) or not all(isinstance(a, str) for a in attrs):
-            self.error(f"{where}.NonKeyAttributes", "expected a list of names")
-            return "ALL"
-        listed = [a for a in attrs if a in keys]
-        kept = [a for a in attrs if a not in keys]
-        if listed:
-            self.notes.append(
-                f"index {index}: the key attribute{'s' * (len(listed) > 1)} "
-                f"{', '.join(listed)} left out of its INCLUDE projection, as every "
-                "index projects the keys"
-            )
-        if not kept:
-            self.notes.append(
-                f"index {index}: an INCLUDE projection of no other attribute is "
-                "read as KEYS_ONLY"
-            )
-            return "KEYS_ONLY"
-        return {"type": "INCLUDE", "attributes": kept}
 
     # Settings -----------------------------------------------------------
 

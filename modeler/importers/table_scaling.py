@@ -36,7 +36,7 @@ class Scaling:
     policy: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def of(  # type: ignore[no-untyped-def]
+    def of(
         cls,
         resource_id: str,
         dimension: Any,
@@ -44,7 +44,7 @@ class Scaling:
         maximum: Any,
         target: Any,
         policy: dict[str, Any] | None = None,
-    ):
+    ) -> Scaling:
         """A target from its ResourceId as the file writes it
         (`table/${Table}/index/GSI1`, `table/${aws_dynamodb_table.t.name}`)."""
         index = re.search(r"/index/([^\"/$]+)", resource_id)
@@ -129,8 +129,9 @@ def apply_scaling(
         target = (
             DEFAULT_TARGET if scaling.target is None else whole_number(scaling.target)
         )
-        found = (whole_number(scaling.minimum), whole_number(scaling.maximum), target)
-        if None in found:
+        minimum = whole_number(scaling.minimum)
+        maximum = whole_number(scaling.maximum)
+        if minimum is None or maximum is None or target is None:
             notes.append(
                 f"auto scaling of {what}'s {scaling.unit}s left out: expected whole "
                 f"numbers, found min {scaling.minimum!r}, max {scaling.maximum!r}, "
@@ -142,7 +143,6 @@ def apply_scaling(
                 f"auto scaling of {what}'s {scaling.unit}s has no target tracking "
                 f"policy; {DEFAULT_TARGET}% is used"
             )
-        minimum, maximum, target = found
         ranges.setdefault(scaling.index, {})[scaling.unit] = {
             "min": minimum,
             "max": maximum,

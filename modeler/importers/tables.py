@@ -36,7 +36,9 @@ from modeler.sampledata.recognise import EntityRecogniser
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
 
 
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+# The base is chosen at import time (libyaml's when PyYAML has it), which a
+# checker cannot follow.
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]  # dynamic base
     """libyaml's dumper when PyYAML has it (an import of 1,000 items writes
     its document in a tenth of the pure-Python dumper's time), writing an
     object met twice (one key value shared by several items) in full: the

@@ -20,6 +20,8 @@ checks a hand-written one does.
 
 from __future__ import annotations
 
+from typing import Any
+
 from modeler.design.findings import Finding
 from modeler.designfile import DEFAULT_MAX_BYTES
 from modeler.importers.budget import ImportLimitError, import_budget
@@ -103,13 +105,14 @@ def _read_model(source: str, choice: TableChoice) -> WorkbenchImport:
                 + " and files with no version",
             )
         )
-    tables = model.get("DataModel")
-    if not isinstance(tables, list) or not tables:
+    data_model = model.get("DataModel")
+    tables: list[Any] = data_model if isinstance(data_model, list) else []
+    if not tables:
         problems.append(
             model_error(
                 "DataModel",
                 "expected a list of at least one table"
-                if tables is not None
+                if data_model is not None
                 else "is missing: a NoSQL Workbench model lists its tables in "
                 "DataModel",
             )

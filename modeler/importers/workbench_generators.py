@@ -36,16 +36,16 @@ def inferred_generator(values: list[dict[str, Any]], kind: str) -> Any:
     if not values:
         return None
     if kind == "BOOL":
-        flags = [v.get("BOOL") for v in values]
-        if all(isinstance(f, bool) for f in flags):
+        flags = [f for v in values if isinstance(f := v.get("BOOL"), bool)]
+        if len(flags) == len(values):
             return {"bool": round(sum(flags) / len(flags), 2)}
         return None
     if kind == "N":
         return _number_generator([v.get("N") for v in values])
     if kind != "S":
         return None
-    texts = [v.get("S") for v in values]
-    if not all(isinstance(t, str) and t for t in texts):
+    texts = [t for v in values if isinstance(t := v.get("S"), str) and t]
+    if len(texts) != len(values):
         return None
     distinct = set(texts)
     if len(distinct) == 1 and len(texts) >= _EVIDENCE:
@@ -70,9 +70,10 @@ def inferred_generator(values: list[dict[str, Any]], kind: str) -> Any:
         return {"choice": dict(sorted(counts.items()))}
     if all(_EMAIL.match(t) for t in distinct):
         return {"faker": "email"}
-    numbered = [NUMBERED_TEXT.match(t) for t in distinct]
-    if len(distinct) > 1 and all(numbered):  # one value shows no numbering
-        shapes = {(m.group(1), len(m.group(2))) for m in numbered}  # type: ignore[union-attr]
+    numbered = [m for t in distinct if (m := NUMBERED_TEXT.match(t))]
+    # One value shows no numbering.
+    if len(distinct) > 1 and len(numbered) == len(distinct):
+        shapes = {(m.group(1), len(m.group(2))) for m in numbered}
         if len(shapes) == 1:
             prefix, width = shapes.pop()
             return {
@@ -118,7 +119,9 @@ def _number_generator(texts: list[Any]) -> Any:
         if len(set(numbers)) == 1 and len(numbers) >= _EVIDENCE:
             return {"constant": int(low)}
         return {"int": {"min": int(low), "max": int(high)}}
-    places = max(-n.normalize().as_tuple().exponent for n in numbers)  # type: ignore[operator]
+    # A finite number's exponent is an int (the letters mark NaN and infinity).
+    exponents = [n.normalize().as_tuple().exponent for n in numbers]
+    places = max(-e for e in exponents if isinstance(e, int))
     return {
         "decimal": {
             "min": float(low),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
+from string import ascii_letters
 from typing import Any
 
 from modeler.design import model as d
@@ -138,9 +139,11 @@ class _Entity:
             template = self.template(key)
             if template is not None:
                 keys[key] = template
-        for key in self.b.table_keys:
-            if key.name not in keys:
-                keys[key.name] = self.new_attribute(key.name, "", key.type)
+        for table_key in self.b.table_keys:
+            if table_key.name not in keys:
+                keys[table_key.name] = self.new_attribute(
+                    table_key.name, "", table_key.type
+                )
         keys = {k: keys[k] for k in self.b.key_types if k in keys}
         self.drop_repeating_generators(keys)
         self.drop_partial_indexes(keys)
@@ -438,7 +441,8 @@ class _Entity:
         matched = self.matching(segment, "S", _word(previous))
         if matched is not None:
             return self.placeholder(matched)
-        letters = re.match(r"[A-Za-z]*", _common_prefix(texts)).group()  # type: ignore[union-attr]
+        prefix = _common_prefix(texts)
+        letters = prefix[: len(prefix) - len(prefix.lstrip(ascii_letters))]
         if letters and all(t[len(letters) :][:1].isdigit() for t in texts):
             rests = [(item, t[len(letters) :]) for item, t in segment]
             matched = self.matching(rests, "S", _word(letters))
@@ -534,7 +538,9 @@ class _Entity:
             elif len(inside) == 1:
                 candidate = f"{name} = {next(iter(inside))}"
             else:
-                candidate = f"{name} in ({', '.join(sorted(inside))})"
+                # None is not inside (skipped above); the set's type keeps it.
+                listed = sorted(v for v in inside if v is not None)
+                candidate = f"{name} in ({', '.join(listed)})"
             if not best or len(candidate) < len(best):
                 best = candidate
         return best

@@ -11,8 +11,9 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.design.findings import Finding, error
-from modeler.designfile import FORMAT
+from modeler.designfile import FORMAT, ReadResult
 from modeler.importers.budget import check_cpu
+from modeler.importers.projections import read_projection
 from modeler.importers.table_scaling import Scaling, apply_scaling, policy_settings
 from modeler.importers.tables import (
     ImportedTable,
@@ -229,10 +230,14 @@ class TableReader:
                         )
                         continue
                     index["sort_key"] = {"name": isk.name, "type": isk.type}
-                index["projection"] = self.without_keys(
-                    self.projection(spec.get("Projection"), where),
-                    spec["IndexName"],
-                    {partition.name, *(a.name for a in (sort, ipk, isk) if a)},
+                index["projection"] = read_projection(
+                    spec.get("Projection"),
+                    f"{where}.Projection",
+                    index=spec["IndexName"],
+                    keys={partition.name, *(a.name for a in (sort, ipk, isk) if a)},
+                    required=False,
+                    fail=self.error,
+                    notes=self.notes,
                 )
                 if kind == "global" and billing == "PROVISIONED":
                     index["capacity"] = self.index_capacity(spec, capacity, where)
@@ -412,52 +417,6 @@ class TableReader:
             return {"read": table[0], "write": table[1]}
         return {"read": read, "write": write}
 
-    def projection(self, data: Any, path: str) -> Any:
-        if data is None:
-            return "ALL"
-        if not isinstance(data, dict):
-            self.error(
-                f"{path}.Projection", f"expected an object, found {kind_of(data)}"
-            )
-            return "ALL"
-        kind = data.get("ProjectionType", "ALL")
-        if kind not in d.PROJECTION_TYPES:
-            self.error(
-                f"{path}.Projection.ProjectionType",
-                f"{kind!r} is not one of ALL, KEYS_ONLY, INCLUDE",
-            )
-            return "ALL"
-        if kind == "INCLUDE":
-            attrs = [
-                a for a in data.get("NonKeyAttributes") or [] if isinstance(a, str)
-            ]
-            if not attrs:
-                self.notes.append(
-                    f"{path}: an INCLUDE projection without attributes is read as "
-                    "KEYS_ONLY"
-                )
-                return "KEYS_ONLY"
-            return {"type": "INCLUDE", "attributes": attrs}
-        return kind
-
-    def without_keys(self, projection: Any, index: str, keys: set[str]) -> Any:
-        """An INCLUDE projection without the key attributes of the table and
-        the index, which every index projects anyway (NoSQL Workbench models,
-        AWS's own among them, list them; DynamoDB refuses them)."""
-        if not isinstance(projection, dict):
-            return projection
-        listed = [a for a in projection["attributes"] if a in keys]
-        if not listed:
-            return projection
-        kept = [a for a in projection["attributes"] if a not in keys]
-        self.notes.append(
-            f"index {index}: the key attribute{'s' * (len(listed) > 1)} "
-            f"{', '.join(listed)} left out of its INCLUDE projection, as every "
-            "index projects the keys"
-            + ("; nothing else is listed, so it is KEYS_ONLY" if not kept else "")
-        )
-        return {**projection, "attributes": kept} if kept else "KEYS_ONLY"
-
     def declared_types(self, table: dict, key_types: dict[str, str]) -> dict[str, str]:
         out: dict[str, str] = {}
         for i, spec in enumerate(
@@ -489,7 +448,7 @@ class TableReader:
             pair = (
                 tuple(spec[:2]) if isinstance(spec, list) and len(spec) >= 2 else None
             )
-            generator = SAMPLE_FORMATS.get(pair) if pair else None  # type: ignore[arg-type]
+            generator = SAMPLE_FORMATS.get(pair) if pair else None
             if generator is not None:
                 out[attribute] = generator
             elif pair and pair[0] != "dataTypes":
@@ -662,7 +621,7 @@ class TableReader:
 
     # Read the document as a design ------------------------------------
 
-    def finish(self, doc: dict, entities: EntityBuilder):  # type: ignore[no-untyped-def]
+    def finish(self, doc: dict, entities: EntityBuilder) -> ReadResult:
         return read_inferred_design(doc, self.notes, entities=entities)
 
 

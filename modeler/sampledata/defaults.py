@@ -55,10 +55,11 @@ def declared_length(entity: d.Entity, attr: d.Attribute) -> int | None:
     """The length (characters or bytes) at which the entity's text or binary
     attribute is made when it is made at its max_length (see
     `Compiler._declared_size`); None when it is not."""
-    if not sized_by_length(attr):
-        return None
-    total = sum(a.max_length for a in entity.attributes if sized_by_length(a))
     length = attr.max_length
+    if length is None or not sized_by_length(attr):
+        return None
+    # A sized attribute has a max_length (`sized_by_length`).
+    total = sum(a.max_length or 0 for a in entity.attributes if sized_by_length(a))
     if total > SIZED_ITEM_BUDGET:
         length = length * SIZED_ITEM_BUDGET // total
     return length

@@ -91,6 +91,7 @@ def _problem(provider: str, arguments: tuple[tuple[str, Any], ...]) -> str:
     if not callable(method):
         return f"'{provider}' is not a Faker provider"
     given = dict(arguments)
+    accepted: Mapping[str, inspect.Parameter]
     try:
         accepted = inspect.signature(method).parameters
     except (TypeError, ValueError):
@@ -122,7 +123,8 @@ def _argument_problem(name: str, value: Any) -> str:
         return ""
     if isinstance(value, (int, float, Decimal)):
         if name in _VALUE_ARGUMENTS:
-            if abs(value) > _LARGEST_VALUE:
+            # abs() of the union is typed object; of each member, a number.
+            if abs(value) > _LARGEST_VALUE:  # type: ignore[operator]  # see above
                 return f"{name} is past DynamoDB's 38 digits"
             return ""
         if not 0 <= value <= MAX_SIZE_ARGUMENT:

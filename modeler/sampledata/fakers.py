@@ -31,7 +31,8 @@ class _StandIn(type):
 
 class _PinnedDatetime(dt.datetime, metaclass=_StandIn):
     @classmethod
-    def now(cls, tz: dt.tzinfo | None = None) -> dt.datetime:  # type: ignore[override]
+    # Returns the real datetime Faker expects, not the stand-in (Self).
+    def now(cls, tz: dt.tzinfo | None = None) -> dt.datetime:  # type: ignore[override]  # see above
         if tz is None:
             return FAKER_NOW.replace(tzinfo=None)
         return FAKER_NOW.astimezone(tz)
@@ -39,7 +40,8 @@ class _PinnedDatetime(dt.datetime, metaclass=_StandIn):
 
 class _PinnedDate(dt.date, metaclass=_StandIn):
     @classmethod
-    def today(cls) -> dt.date:  # type: ignore[override]
+    # Returns the real date Faker expects, not the stand-in (Self).
+    def today(cls) -> dt.date:  # type: ignore[override]  # see above
         return FAKER_NOW.date()
 
 
@@ -55,11 +57,15 @@ def faker_class() -> type:
     from faker.providers import BaseProvider
     from faker.providers import date_time as faker_dates
 
-    faker_dates.datetime = _PinnedDatetime  # type: ignore[misc]
-    faker_dates.dtdate = _PinnedDate  # type: ignore[misc]
-    faker_dates._get_local_timezone = lambda: dt.UTC  # type: ignore[attr-defined]
+    # Pinning replaces the module's names and a provider method on purpose,
+    # which the checker refuses (a class name, a method).
+    faker_dates.datetime = _PinnedDatetime  # type: ignore[misc]  # pinned clock
+    faker_dates.dtdate = _PinnedDate  # type: ignore[misc]  # pinned clock
+    faker_dates._get_local_timezone = lambda: dt.UTC
     if not hasattr(BaseProvider.random_elements, "faker_random_elements"):
-        BaseProvider.random_elements = _weighted_quickly(BaseProvider.random_elements)
+        BaseProvider.random_elements = _weighted_quickly(  # type: ignore[method-assign]  # see above
+            BaseProvider.random_elements
+        )
     return Faker
 
 
@@ -88,8 +94,10 @@ def _weighted_quickly(random_elements: Callable[..., Any]) -> Callable[..., Any]
         sums = getattr(elements, "_workbench_sums", None)
         if sums is None or len(sums[0]) != len(elements):
             sums = (tuple(elements), list(itertools.accumulate(elements.values())))
-            elements._workbench_sums = sums  # type: ignore[attr-defined]
+            # Kept on Faker's table itself (an OrderedDict): it lives as long.
+            elements._workbench_sums = sums  # type: ignore[attr-defined]  # see above
         return random.choices(sums[0], cum_weights=sums[1], k=length)
 
-    quick.faker_random_elements = random_elements  # type: ignore[attr-defined]
+    # Marks the wrapper, so that a second call does not wrap it again.
+    quick.faker_random_elements = random_elements  # type: ignore[attr-defined]  # see above
     return quick

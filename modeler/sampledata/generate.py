@@ -110,13 +110,13 @@ def _generate(
     seed: int | None,
     scale: float,
     limit: int | None,
-    items: int | None,
+    item_count: int | None,
     progress: Callable[[int, int], None] | None,
 ) -> Dataset:
     _check_table_keys(design)
     seed = design.sample_data.seed if seed is None else seed
-    if items is not None:
-        scale, limit = _scale_for(design, seed, items), items
+    if item_count is not None:
+        scale, limit = _scale_for(design, seed, item_count), item_count
     populations = Populations()
     keys_made: set[int] = set()
     # Per entity: its items, and the position of each one's parent.

@@ -62,7 +62,7 @@ class EntityRecogniser:
     def entity_of(self, item: Mapping[str, Any]) -> str | None:
         """The entity whose table key templates made this item's keys, or
         None when no entity's could have."""
-        keys = [item.get(name) for name in self.key_names]
+        keys: list[Any] = [item.get(name) for name in self.key_names]
         if any(k is None for k in keys):
             return None
         for _, name, templates in self._candidates_for(keys[0] if keys else None):
@@ -88,7 +88,9 @@ def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
     for wire in design.sample_data.items:
         item = item_from_wire(d.thaw(wire))
         items.append(item)
-        entities.append(recogniser.entity_of(item))  # type: ignore[arg-type]
+        # An item no entity's templates made has None (Dataset types its
+        # entities as names); the one caller reads the items only.
+        entities.append(recogniser.entity_of(item))  # type: ignore[arg-type]  # see above
     names = recogniser.key_names
     keys = [tuple(map(item.get, names)) for item in items]
     last = dict(zip(keys, range(len(items)), strict=True))

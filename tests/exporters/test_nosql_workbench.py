@@ -498,6 +498,47 @@ def test_key_attributes_listed_in_an_include_projection_are_left_out():
     )
 
 
+def test_an_include_projection_with_a_name_that_is_not_text_is_refused():
+    """A number among NonKeyAttributes was dropped without a word, so the
+    index projected less than the model said; it is now refused where it
+    stands, as the CloudFormation and Terraform imports refuse it."""
+    model = {
+        "ModelName": "Payments",
+        "ModelMetadata": {"Version": "3.0"},
+        "DataModel": [
+            {
+                "TableName": "payments",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                },
+                "GlobalSecondaryIndexes": [
+                    {
+                        "IndexName": "ByAmount",
+                        "KeyAttributes": {
+                            "PartitionKey": {
+                                "AttributeName": "amount",
+                                "AttributeType": "N",
+                            }
+                        },
+                        "Projection": {
+                            "ProjectionType": "INCLUDE",
+                            "NonKeyAttributes": ["status", 7],
+                        },
+                    }
+                ],
+            }
+        ],
+    }
+    result = read_workbench(json.dumps(model))
+    assert not result.ok
+    assert [(p.path, p.message) for p in result.all_problems] == [
+        (
+            "DataModel[0].GlobalSecondaryIndexes[0].Projection.NonKeyAttributes",
+            "expected a list of names",
+        )
+    ]
+
+
 def test_two_attributes_of_one_sample_data_format_import():
     """One generator shared by two attributes was written as a YAML alias,
     which the design reader refuses: the model could not be imported."""

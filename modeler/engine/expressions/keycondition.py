@@ -113,6 +113,7 @@ def _collect(node: Node, found: dict[str, tuple[str, tuple[Any, ...]]]) -> None:
     if isinstance(node, (Or, Not, In)):
         operator = {Or: "OR", Not: "NOT", In: "IN"}[type(node)]
         raise _invalid_operator(operator)
+    operands: tuple[Path | Literal | Size, ...]
     if isinstance(node, Comparison):
         if node.operator == "<>":
             raise _invalid_operator("<>")

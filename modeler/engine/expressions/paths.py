@@ -39,7 +39,8 @@ class Path:
     @property
     def attribute(self) -> str:
         """The top-level attribute the path starts from."""
-        return self.elements[0]  # type: ignore[return-value]
+        # A path starts with a name, never an index (parse_path).
+        return self.elements[0]  # type: ignore[return-value]  # see above
 
     def resolve(self, item: dict[str, Any]) -> Any:
         value: Any = item

@@ -234,7 +234,7 @@ def execute_transaction(engine: Operations, request: dict[str, Any]) -> dict[str
         raise ValidationException(
             "Transactions must contain only read statements or only write statements"
         )
-    passed = {
+    passed: dict[str, Any] = {
         k: request[k]
         for k in ("ClientRequestToken", "ReturnConsumedCapacity")
         if k in request
@@ -243,7 +243,8 @@ def execute_transaction(engine: Operations, request: dict[str, Any]) -> dict[str
         passed.pop("ClientRequestToken", None)
         gets = []
         for statement, _ in statements:
-            operation, get = select_request(engine, statement)  # type: ignore[arg-type]
+            # all(reads): a Select, which the list's type does not record.
+            operation, get = select_request(engine, statement)  # type: ignore[arg-type]  # see above
             if operation != "GetItem":
                 raise ValidationException(
                     "Transaction select statements must have a WHERE clause with an "
@@ -258,7 +259,8 @@ def execute_transaction(engine: Operations, request: dict[str, Any]) -> dict[str
             raise ValidationException(
                 "RETURNING clause is not supported in ExecuteTransaction."
             )
-        kind, action = write_request(engine, statement)  # type: ignore[arg-type]
+        # Not mixed and not all reads: a write, which the list does not record.
+        kind, action = write_request(engine, statement)  # type: ignore[arg-type]  # see above
         if "ReturnValuesOnConditionCheckFailure" in spec:
             action["ReturnValuesOnConditionCheckFailure"] = spec[
                 "ReturnValuesOnConditionCheckFailure"

@@ -350,8 +350,8 @@ class _Parser:
         if (
             token is not None
             and token.kind == "word"
-            and self.peek(1) is not None
-            and self.peek(1).text == "("  # type: ignore[union-attr]
+            and (following := self.peek(1)) is not None
+            and following.text == "("
         ):
             return self._function()
         path = self.path()

@@ -124,11 +124,16 @@ def key_function(design: d.Design, code: EntityCode, key: str) -> str:
         name = code.field_of(attribute) or snake(attribute) or "value"
         kind = PARAMETER_TYPES.get(attr.type, "Any") if attr else "str"
         arguments.append(f"{name}: {kind}")
+
+    def type_of(name: str) -> str:
+        declared = code.entity.attribute(name)
+        return declared.type if declared else "S"
+
     body = render_expression(
         template.source,
         key_type,
         lambda a: code.field_of(a) or snake(a) or "value",
-        lambda a: code.entity.attribute(a).type if code.entity.attribute(a) else "S",
+        type_of,
     )
     doc = python_docstring(f"{code.entity.name}'s {key}: {template.source}", "    ")
     signature = (
@@ -298,7 +303,7 @@ def entity_class(design: d.Design, code: EntityCode) -> str:
         tests = [
             f"self.{code.fields[a]} is not None"
             for a in template.attributes
-            if (attr := entity.attribute(a)) is not None and not attr.required
+            if (declared := entity.attribute(a)) is not None and not declared.required
         ]
         if entity.keys[key].when:
             tests.append(_condition(code, entity.keys[key].when))

@@ -48,7 +48,7 @@ class Updated:
     type_name: str
 
 
-class Listed(list):  # type: ignore[type-arg]
+class Listed(list[Any]):
     """An append's members given by one parameter: the list itself."""
 
 
@@ -66,7 +66,7 @@ class WholeItem:
     variable: str
 
 
-class PutItem(dict):  # type: ignore[type-arg]
+class PutItem(dict[str, Any]):
     """A Put's item: its attributes as parameters of the entity object."""
 
     def __init__(self, variable: str, values: Mapping[str, Any]) -> None:

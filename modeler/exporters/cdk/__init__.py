@@ -124,7 +124,8 @@ def export_cdk_python(design: d.Design) -> str:
         "",
         "",
     ]
-    parameters, docs = [], []
+    parameters: list[str] = []
+    docs: list[str] = []
     for prop in wanted_props(spec):
         parameters.append(
             f"        {prop.name}: {prop.python_type} = {py.inline(prop.default)},"

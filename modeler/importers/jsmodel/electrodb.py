@@ -129,7 +129,9 @@ class _Reader:
             raise JsModelError(f"entity {name}: indexes is missing")
         version = str(model.get("version", "1"))
         service = str(model.get("service", ""))
-        keys: dict[str, str] = {}
+        # A key's template, or {template, when} for a key an index has only
+        # while its condition holds.
+        keys: dict[str, str | dict[str, str]] = {}
         patterns: list[dict] = []
         for access, spec in indexes.items():
             where = f"{name}.indexes.{access}"
@@ -147,7 +149,9 @@ class _Reader:
             pk_field, pk, pk_names = self._key(
                 f"{where}.pk", spec["pk"], attrs, ("pk", service, name, version, None)
             )
-            sk_field, sk, sk_names = None, None, []
+            sk_field: str | None = None
+            sk: str | None = None
+            sk_names: list[str] = []
             if isinstance(spec.get("sk"), dict):
                 sk_field, sk, sk_names = self._key(
                     f"{where}.sk",

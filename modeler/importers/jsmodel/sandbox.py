@@ -191,12 +191,13 @@ def run_module(
 
 
 def _run(work: Path, model: Path, out, err, limits: Limits) -> int:
-    tools = [shutil.which(name) for name in ("prlimit", "unshare", "node")]
-    if None in tools:  # gone since _probe found them
+    prlimit, unshare, node = (
+        shutil.which(name) for name in ("prlimit", "unshare", "node")
+    )
+    if prlimit is None or unshare is None or node is None:  # gone since _probe
         raise ModuleRunError(
             "prlimit, unshare or node is no longer installed on the server"
         )
-    prlimit, unshare, node = tools
     # The limits are set by prlimit as it starts the command, not by a
     # preexec_fn: that is not safe in a threaded server.
     cpu, memory, output = limits.cpu_seconds, limits.memory_bytes, limits.output_bytes

@@ -79,7 +79,10 @@ def _table(spec: Any, notes: list[str]) -> tuple[dict, dict]:
     if not isinstance(spec, dict) or not isinstance(spec.get("partitionKey"), dict):
         raise JsModelError("Table: expected {partitionKey: {name, type}, ...}")
     keys: dict[str, tuple[str, str | None]] = {
-        "": (_key_name(spec["partitionKey"]), _key_name(spec.get("sortKey")))
+        "": (
+            _partition_key_name(spec["partitionKey"], "Table"),
+            _key_name(spec.get("sortKey")),
+        )
     }
     indexes = spec.get("indexes") or {}
     for name, index in indexes.items():
@@ -89,7 +92,7 @@ def _table(spec: Any, notes: list[str]) -> tuple[dict, dict]:
             keys[name] = (keys[""][0], _key_name(index.get("sortKey")))
         else:
             keys[name] = (
-                _key_name(index.get("partitionKey")),
+                _partition_key_name(index.get("partitionKey"), f"Table.indexes.{name}"),
                 _key_name(index.get("sortKey")),
             )
     for part in ("partitionKey", "sortKey"):
@@ -99,6 +102,13 @@ def _table(spec: Any, notes: list[str]) -> tuple[dict, dict]:
     local = {name for name, index in indexes.items() if index.get("type") == "local"}
     table = table_document(str(spec.get("name") or "toolbox-table"), keys, local=local)
     return table, keys
+
+
+def _partition_key_name(spec: Any, where: str) -> str:
+    name = _key_name(spec)
+    if name is None:
+        raise JsModelError(f"{where}: a partitionKey {{name, type}} is required")
+    return name
 
 
 def _key_name(spec: Any) -> str | None:

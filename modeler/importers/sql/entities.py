@@ -95,14 +95,14 @@ def design_entities(schema: Schema) -> Entities:
         if table.name in parents
         and table.name not in joins
         and len(table.primary_key) == 1
-        and (column := table.column(table.primary_key[0])) is not None
-        and typed(column, key=True).generator == "sequence"
+        and (key := table.column(table.primary_key[0])) is not None
+        and typed(key, key=True).generator == "sequence"
     }
-    for table, column in sorted(texts):
+    for table_name, column_name in sorted(texts):
         notes.append(
-            f"{table}.{column} is numbered by the database; its items are made "
-            "under a parent, so their ids are ULIDs (text that sorts by creation "
-            "time)"
+            f"{table_name}.{column_name} is numbered by the database; its items "
+            "are made under a parent, so their ids are ULIDs (text that sorts by "
+            "creation time)"
         )
     specs: dict[str, dict[str, Any]] = {}
     inferred: list[str] = []

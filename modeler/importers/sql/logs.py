@@ -122,7 +122,8 @@ def _row(row: Any, where: str, file: str, line: int) -> Logged:
             line=line,
         )
     try:
-        calls = float(count)  # type: ignore[arg-type]
+        # No count column gives None: its TypeError is the error below.
+        calls = float(count)  # type: ignore[arg-type]  # None is caught below
     except (TypeError, ValueError):
         raise SqlImportError(
             f"expected a number of calls ('calls' or 'COUNT_STAR'), found {count!r}",

@@ -128,7 +128,7 @@ class _Converter:
 
     # Tables and columns ------------------------------------------------
 
-    def _tables(self, statement: exp.Expression) -> dict[str, str]:
+    def _tables(self, statement: exp.Expr) -> dict[str, str]:
         """Alias (or name) -> table, of the tables the statement reads."""
         tables: dict[str, str] = {}
         for table in statement.find_all(exp.Table):
@@ -297,7 +297,7 @@ class _Converter:
 
     def _predicate(
         self,
-        predicate: exp.Expression,
+        predicate: exp.Expr,
         tables: dict[str, str],
         same: dict[tuple[str, str], set[tuple[str, str]]],
         equal: list[tuple[str, str, str]],
@@ -389,9 +389,7 @@ class _Converter:
             "(denormalise), then state it on that table",
         )
 
-    def _value(
-        self, value: exp.Expression, table: str, column: str, suffix: str
-    ) -> str:
+    def _value(self, value: exp.Expr, table: str, column: str, suffix: str) -> str:
         if isinstance(value, exp.Literal | exp.Boolean):
             text = (
                 value.name
@@ -517,7 +515,7 @@ class _Converter:
             "entity": entity,
         }
 
-    def _table(self, target: exp.Expression) -> str:
+    def _table(self, target: exp.Expr) -> str:
         if not isinstance(target, exp.Table) or target.name not in self.schema.tables:
             raise Unsupported(
                 f"it writes {target.sql()}, which the schema has no table of",
@@ -525,7 +523,7 @@ class _Converter:
             )
         return target.name
 
-    def _identifies(self, statement: exp.Expression, table: str, verb: str) -> None:
+    def _identifies(self, statement: exp.Expr, table: str, verb: str) -> None:
         """A write of one row: its WHERE fixes the primary key (or a unique
         column set) by equality."""
         where = statement.args.get("where")
@@ -548,7 +546,7 @@ class _Converter:
             )
 
 
-def _parse(text: str, dialect: str) -> exp.Expression:
+def _parse(text: str, dialect: str) -> exp.Expr:
     from modeler.importers.sql.statements import Statement
 
     parsed = Statement(text, 1).parse(dialect)
@@ -559,14 +557,14 @@ def _parse(text: str, dialect: str) -> exp.Expression:
     return parsed
 
 
-def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
+def _conjuncts(condition: exp.Expr) -> list[exp.Expr]:
     condition = condition.unnest() if isinstance(condition, exp.Paren) else condition
     if isinstance(condition, exp.And):
         return _conjuncts(condition.this) + _conjuncts(condition.expression)
     return [condition]
 
 
-def _is_text_search(predicate: exp.Expression) -> bool:
+def _is_text_search(predicate: exp.Expr) -> bool:
     if isinstance(predicate, exp.MatchAgainst):
         return True
     if predicate.find(exp.MatchAgainst) or "@@" in predicate.sql(dialect="postgres"):
@@ -577,7 +575,7 @@ def _is_text_search(predicate: exp.Expression) -> bool:
     return isinstance(predicate, exp.ILike)
 
 
-def _prefix(pattern: exp.Expression) -> str:
+def _prefix(pattern: exp.Expr) -> str:
     """`'abc%'` -> `abc`; "" for anything else."""
     if isinstance(pattern, exp.Literal) and pattern.is_string:
         text = pattern.name
@@ -586,7 +584,7 @@ def _prefix(pattern: exp.Expression) -> str:
     return ""
 
 
-def _limit(limit: exp.Expression) -> int:
+def _limit(limit: exp.Expr) -> int:
     value = limit.args.get("expression")
     if isinstance(value, exp.Literal) and not value.is_string:
         try:

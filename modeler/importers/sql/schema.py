@@ -122,7 +122,7 @@ def read_schema(text: str, *, file: str, dialect: str = "") -> Schema:
     for block in delimited:
         schema.skip("DELIMITER block (trigger or routine)", block.line)
     domains: dict[str, exp.DataType] = {}
-    deferred: list[tuple[Statement, exp.Expression]] = []
+    deferred: list[tuple[Statement, exp.Expr]] = []
     commands: list[Statement] = []
     comments: list[Statement] = []
     for statement in statements:
@@ -224,12 +224,12 @@ def _bare(name: str) -> str:
     return name.split(".")[-1].strip('"`')
 
 
-def _name(table: exp.Table | exp.Expression) -> str:
+def _name(table: exp.Table | exp.Expr) -> str:
     return table.name if isinstance(table, exp.Table) else table.this.name
 
 
 def _create_table(
-    schema: Schema, statement: Statement, parsed: exp.Expression | None, file: str
+    schema: Schema, statement: Statement, parsed: exp.Expr | None, file: str
 ) -> None:
     if not isinstance(parsed, exp.Create):
         raise SqlImportError(
@@ -322,7 +322,7 @@ _SERIALS = {
 }
 
 
-def _table_constraint(table: Table, element: exp.Expression, line: int) -> None:
+def _table_constraint(table: Table, element: exp.Expr, line: int) -> None:
     specs = element.expressions if isinstance(element, exp.Constraint) else [element]
     for spec in specs:
         if isinstance(spec, exp.PrimaryKey):
@@ -351,7 +351,7 @@ def _table_constraint(table: Table, element: exp.Expression, line: int) -> None:
             table.uniques.append(_names(spec.expressions))
 
 
-def _names(expressions: list[exp.Expression]) -> tuple[str, ...]:
+def _names(expressions: list[exp.Expr]) -> tuple[str, ...]:
     names = []
     for expression in expressions:
         if isinstance(expression, exp.Ordered):
@@ -371,7 +371,7 @@ def _reference(
     table.foreign_keys.append(ForeignKey(columns, parent, parent_columns, line))
 
 
-def _check_values(condition: exp.Expression) -> tuple[str, ...]:
+def _check_values(condition: exp.Expr) -> tuple[str, ...]:
     """The values of `col IN ('a', 'b')` or `col = ANY (ARRAY['a', 'b'])`
     (pg_dump's form), else ()."""
     condition = condition.unnest() if isinstance(condition, exp.Paren) else condition
@@ -387,12 +387,12 @@ def _check_values(condition: exp.Expression) -> tuple[str, ...]:
     return values if values and len(values) == len(literals) else ()
 
 
-def _checked_column(condition: exp.Expression) -> str:
+def _checked_column(condition: exp.Expr) -> str:
     column = condition.find(exp.Column)
     return column.name if column is not None else ""
 
 
-def _enum(schema: Schema, parsed: exp.Expression | None) -> bool:
+def _enum(schema: Schema, parsed: exp.Expr | None) -> bool:
     if not isinstance(parsed, exp.Create):
         return False
     body = parsed.expression
@@ -419,7 +419,7 @@ def _domain(
 
 
 def _alteration(
-    schema: Schema, statement: Statement, parsed: exp.Expression, file: str
+    schema: Schema, statement: Statement, parsed: exp.Expr, file: str
 ) -> None:
     if isinstance(parsed, exp.Create) and isinstance(parsed.this, exp.Index):
         index = parsed.this

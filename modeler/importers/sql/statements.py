@@ -67,7 +67,7 @@ class Statement:
     line: int
     comments: tuple[str, ...] = ()
 
-    def parse(self, dialect: str) -> exp.Expression | None:
+    def parse(self, dialect: str) -> exp.Expr | None:
         """The parsed statement, or None where sqlglot cannot read it."""
         try:
             parsed = sqlglot.parse_one(

@@ -175,3 +175,24 @@ export const Line = new Entity({ name: "Line", table,
         "Line.computeKey.SK",
     ]
     assert "'ITEM#0a7'" in notes[1]
+
+
+def test_a_toolbox_global_index_without_a_partition_key_is_refused_by_name():
+    """The module runs (Toolbox does not check it), and the import named a
+    path of its own intermediate document; it names the module's index."""
+    module = """import { Table, Entity, item, string } from "dynamodb-toolbox";
+const table = new Table({ name: "lines", partitionKey: { name: "PK", type: "string" },
+  sortKey: { name: "SK", type: "string" },
+  indexes: { ByStatus: { type: "global",
+    sortKey: { name: "status", type: "string" } } } });
+export const Line = new Entity({ name: "Line", table,
+  schema: item({ id: string().key(), status: string() }),
+  computeKey: ({ id }) => ({ PK: `LINE#${id}`, SK: "LINE" }),
+});
+"""
+    found = read_design_source(module.encode(), filename="lines.mjs")
+
+    assert not found.ok
+    assert [(p.path, p.message) for p in found.problems] == [
+        ("lines.mjs", "Table.indexes.ByStatus: a partitionKey {name, type} is required")
+    ]
