@@ -7,11 +7,17 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
-    from django.core.management import execute_from_command_line
-
     from workbench.startup import settings_or_exit
 
     settings_or_exit()
+    if sys.argv[1:2] == ["serve_dynamodb"]:
+        # The endpoint's cold start: served without django.setup() unless
+        # an argument needs the database (this returns then).
+        from modeler.management.serve_start import start_without_django
+
+        start_without_django(sys.argv[2:])
+    from django.core.management import execute_from_command_line
+
     execute_from_command_line(sys.argv)
 
 

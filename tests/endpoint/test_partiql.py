@@ -423,3 +423,35 @@ def test_returning_is_refused_in_a_transaction(shop):
     )
     item = shop.get_item(TableName="Shop", Key=_order("C#1", "O#1"))["Item"]
     assert item["total"] == {"N": "10"}
+
+
+def test_a_batch_returns_each_writes_returning_image_in_its_item(shop):
+    answer = shop.batch_execute_statement(
+        Statements=[
+            {
+                "Statement": "UPDATE Shop SET total = total + 1 "
+                "WHERE PK = 'C#1' AND SK = 'O#1' RETURNING ALL NEW *"
+            },
+            {
+                "Statement": "UPDATE Shop SET total = 7 "
+                "WHERE PK = 'C#1' AND SK = 'O#3' RETURNING MODIFIED OLD *"
+            },
+            {
+                "Statement": "DELETE FROM Shop WHERE PK = 'C#1' AND SK = 'O#2' "
+                "RETURNING ALL OLD *"
+            },
+            {"Statement": "UPDATE Shop SET total = 0 WHERE PK = 'C#1' AND SK = 'O#4'"},
+            {
+                "Statement": "DELETE FROM Shop WHERE PK = 'C#9' AND SK = 'O#9' "
+                "RETURNING ALL OLD *"
+            },
+        ]
+    )
+    assert answer["Responses"] == [
+        {"TableName": "Shop", "Item": _order("C#1", "O#1", total={"N": "11"})},
+        {"TableName": "Shop", "Item": {"total": {"N": "30"}}},
+        {"TableName": "Shop", "Item": _order("C#1", "O#2", total={"N": "20"})},
+        {"TableName": "Shop"},  # no RETURNING: nothing returned
+        {"TableName": "Shop"},  # nothing was there to delete
+    ]
+    assert not _exists(shop, "C#1", "O#2")

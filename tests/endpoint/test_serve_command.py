@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
-import selectors
 import shutil
 import signal
 import subprocess
@@ -47,11 +47,23 @@ class Served:
 
     def _wait_for_url(self) -> str:
         """The URL the command prints once it answers (waits for that line,
-        or for the process to end)."""
-        selector = selectors.DefaultSelector()
-        selector.register(self.process.stdout, selectors.EVENT_READ)
-        while selector.select(timeout=STARTUP_DEADLINE):
-            line = self.process.stdout.readline()
+        or for the process to end). Lines are read by a thread: a select()
+        on the pipe would miss a line already in the reader's buffer, which
+        two lines printed at once put there."""
+        lines: queue.Queue[str] = queue.Queue()
+
+        def read() -> None:
+            for line in self.process.stdout:
+                lines.put(line)
+            lines.put("")
+
+        self.reader = threading.Thread(target=read, daemon=True)
+        self.reader.start()
+        while True:
+            try:
+                line = lines.get(timeout=STARTUP_DEADLINE)
+            except queue.Empty:
+                break
             if not line:
                 break
             self.output.append(line)
@@ -66,6 +78,7 @@ class Served:
     def stop(self, sig: int = signal.SIGTERM) -> None:
         self.process.send_signal(sig)
         self.process.wait()
+        self.reader.join()  # at the end of the output, before it is closed
         self.process.stdout.close()
         self.process.stderr.close()
 
@@ -286,3 +299,101 @@ def test_without_a_design_the_readers_are_not_imported():
         check=True,
     )
     assert run.stdout.strip() == "False"
+
+
+# manage.py serve_dynamodb ARGS with the server replaced by a report of
+# what it was given and of Django's state when it was called (a design
+# file is read, as the server would read it).
+_PROBE = """
+import json, runpy, sys
+from pathlib import Path
+import modeler.endpoint.run as run
+
+def serve(*, address, designs, seed, data_dir, say):
+    tables = [read().table.name for source, read in designs if Path(source).is_file()]
+    from django.apps import apps
+    print(json.dumps({
+        "setup": apps.ready,
+        "auth": "django.contrib.auth" in sys.modules,
+        "address": address, "seed": seed, "data_dir": data_dir, "tables": tables,
+    }))
+
+run.serve = serve
+sys.argv = ["manage.py", "serve_dynamodb", *sys.argv[1:]]
+runpy.run_path("manage.py", run_name="__main__")
+"""
+
+
+def _probe(*args: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=STARTUP_DEADLINE,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def test_without_a_project_the_command_starts_without_django_setup(tmp_path):
+    # Setting up Django was most of the cold start; nothing but a project
+    # needs it, and every option reaches the server as given.
+    assert _probe() == {
+        "setup": False,
+        "auth": False,
+        "address": "127.0.0.1:8000",
+        "seed": None,
+        "data_dir": "",
+        "tables": [],
+    }
+    given = _probe(
+        str(DESIGN), "--seed", "7", "--data-dir", str(tmp_path), "--address", "9001"
+    )
+    assert given == {
+        "setup": False,
+        "auth": False,
+        "address": "9001",
+        "seed": 7,
+        "data_dir": str(tmp_path),
+        "tables": [read_design(DESIGN.read_bytes()).design.table.name],
+    }
+
+
+@pytest.mark.parametrize("args", [["a project's name"], ["--verbosity", "2"]])
+def test_a_project_or_djangos_own_options_go_through_django(args):
+    assert _probe(*args)["setup"] is True
+
+
+def test_the_commands_errors_are_djangos_on_either_path():
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [*COMMAND, *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=STARTUP_DEADLINE,
+        )
+
+    missing = run("missing.yaml")
+    assert (missing.returncode, missing.stderr) == (
+        1,
+        "CommandError: missing.yaml: no such file\n",
+    )
+    address = run("--address", "nowhere")
+    assert address.returncode == 1
+    assert address.stderr == (
+        "CommandError: --address nowhere: expected HOST:PORT or PORT, "
+        "e.g. 127.0.0.1:8000\n"
+    )
+    # An abbreviation is Django's to judge: --s is --seed, --settings or
+    # --skip-checks there.
+    ambiguous = run("--s", "3")
+    assert ambiguous.returncode == 2
+    assert "error: ambiguous option: --s could match" in ambiguous.stderr
+    unknown = run("--nope")  # Django's parser answers it, usage and all
+    assert unknown.returncode == 2
+    assert "[--skip-checks]" in unknown.stderr
+    assert unknown.stderr.endswith(
+        "manage.py serve_dynamodb: error: unrecognized arguments: --nope\n"
+    )

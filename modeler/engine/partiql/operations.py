@@ -165,6 +165,9 @@ def batch_execute_statement(
                     on_failure=spec.get("ReturnValuesOnConditionCheckFailure"),
                 )
                 response = {"TableName": table}
+                # RETURNING's image, in the member's Item as a read's would be.
+                if answer["Items"]:
+                    response["Item"] = answer["Items"][0]
             if "ConsumedCapacity" in answer:
                 consumed.append(answer["ConsumedCapacity"])
         except EngineError as error:

@@ -14,12 +14,9 @@ from modeler.design.findings import has_errors
 from modeler.design.model import Design
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult
-from modeler.management.design_source import (
-    DESIGN_HELP,
-    design_from_project_argument,
-    is_file_argument,
-    read_design_file,
-)
+from modeler.management.design_files import read_design_file
+from modeler.management.design_help import DESIGN_HELP, is_file_argument
+from modeler.management.design_source import design_from_project_argument
 from modeler.review import Prices, PricesError, review_design
 from modeler.review.review import Review
 from modeler.sampledata import SampleDataError

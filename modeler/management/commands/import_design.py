@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from modeler.management.design_source import read_design_files
+from modeler.management.design_files import read_design_files
 from modeler.services.projects import project_import_designs
 
 

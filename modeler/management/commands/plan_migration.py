@@ -15,7 +15,8 @@ from modeler.design.model import Design
 from modeler.evolution.iac import FORMATS, iac_files
 from modeler.evolution.plan import plan_migration, plan_text
 from modeler.evolution.spec import PlanError
-from modeler.management.design_source import is_file_argument, load_design
+from modeler.management.design_help import is_file_argument
+from modeler.management.design_source import load_design
 from modeler.models import Project
 from modeler.review.prices import Prices
 from modeler.sampledata import SampleDataError

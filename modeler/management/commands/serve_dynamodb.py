@@ -3,7 +3,11 @@
 DynamoDB and DynamoDB Streams, see modeler.endpoint) serving each design's
 table loaded with its sample data, or no table at all. With --data-dir the
 tables are kept across restarts; a design whose table is already there is
-not loaded again."""
+not loaded again.
+
+manage.py runs the command without django.setup() when no DESIGN is a
+project (modeler.management.serve_start); Django runs this class for a project,
+for --help and for Django's own options."""
 
 from __future__ import annotations
 
@@ -12,34 +16,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.endpoint.run import StartError, serve
-from modeler.management.design_help import DESIGN_HELP
+from modeler.management.serve_start import HELP, add_serve_arguments
 
 
 class Command(BaseCommand):
-    help = (
-        "Serve DynamoDB's API (and DynamoDB Streams') on a port, with each "
-        "design's table and sample data loaded, for any AWS SDK or the AWS CLI."
-    )
+    help = HELP
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument("designs", nargs="*", metavar="DESIGN", help=DESIGN_HELP)
-        parser.add_argument(
-            "--address",
-            default="127.0.0.1:8000",
-            help="HOST:PORT to listen on (port 0: a free one); default 127.0.0.1:8000",
-        )
-        parser.add_argument(
-            "--seed",
-            type=int,
-            default=None,
-            help="sample data seed (default: each design's)",
-        )
-        parser.add_argument(
-            "--data-dir",
-            default="",
-            help="keep the tables in this directory across restarts "
-            "(default: in memory only)",
-        )
+        add_serve_arguments(parser)
 
     def handle(self, *args: Any, designs: list[str], **options: Any) -> None:
         def say(line: str) -> None:
