@@ -7,11 +7,14 @@ import functools
 from dataclasses import replace
 from pathlib import Path
 
+from django.core.management import call_command
+
 from modeler.design import model as d
 from modeler.designfile import read_design
 from modeler.review import review_design
 from modeler.simulation import Simulation
 from modeler.solver import Proposal, propose
+from modeler.solver.report import verdict
 
 CASES = Path(__file__).resolve().parent / "cases"
 
@@ -127,3 +130,44 @@ def simulated(alternative, name: str) -> int:
         i for i, p in enumerate(alternative.design.access_patterns) if p.name == name
     )
     return alternative.review.runs[position].count
+
+
+def test_a_ledger_keeps_its_transactions_unsharded_in_the_account_partition():
+    """Keyed by status, the posted transactions would take 1,592 writes a
+    second into one partition, so the first plan is sharded; the expert's
+    answer needs no shard (the disputed ones, one in two hundred, go to a
+    sparse index taking 8 writes a second), and the sharded designs and the
+    unsharded ones are ranked together: it comes first, proven."""
+    proposal = proposed("ledger")
+    best = proposal.best
+    assert best.proven, [best.findings, best.sharding]
+    assert best.design.entity("Transaction").attribute("shard") is None
+    keys = best.design.entity("Transaction").keys
+    assert keys["PK"].template == "ACCOUNT#{accountId}"
+    assert {t.when for t in keys.values() if t.when} == {"status = DISPUTED"}
+    assert best.index_count == 1
+    assert not any("shard" in r for r in best.reasons)
+
+
+def test_proposals_are_ranked_by_the_reviews_verdict_then_cost():
+    proposal = proposed("ledger")
+    assert all(not a.refused for a in proposal.alternatives)
+    verdicts = [(not a.proven, a.monthly_cost) for a in proposal.alternatives]
+    assert verdicts == sorted(verdicts)
+
+
+def test_propose_keys_exits_0_with_a_proven_ledger(capsys):
+    call_command("propose_keys", str(CASES / "ledger.yaml"))
+    out = capsys.readouterr().out
+    first = out.split("Proposal 2:")[0]
+    assert "Proposal 1: 1 index" in first
+    assert "proven: all 5 access patterns pass" in first
+    assert "Transaction  PK=ACCOUNT#{accountId}" in first
+
+
+def test_a_proposal_unproven_only_for_a_hot_partition_says_so():
+    """It used to read 'not proven: .'."""
+    best = proposed("ledger").best
+    hot = replace(best, sharding=("Transaction's partition STATUS#{status} ...",))
+    said = verdict(hot)
+    assert said.startswith("not proven: 1 partition takes more writes than")
