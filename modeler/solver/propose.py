@@ -468,38 +468,53 @@ def cheaper_projections(
     needs: list[Need],
     samples: Samples | None,
 ) -> Alternative:
-    """Each index's projection chosen by cost: ALL copies whole items into the
-    index (each write and each stored byte again); INCLUDE of the entities'
-    own attributes leaves out the other indexes' keys; KEYS_ONLY makes every
-    item a Query returns a second read. The review prices each choice on
-    the alternative's own simulation (its cost counts the second reads), the
-    cheapest choice per index is kept, and the result is checked again."""
-    if not alternative.proven or alternative.simulation is None:
+    """Each index's projection chosen by the review's verdict, then cost: ALL
+    copies whole items into the index (each write and each stored byte
+    again); INCLUDE of the entities' own attributes leaves out the other
+    indexes' keys; KEYS_ONLY makes every item a Query returns a second read.
+    The review prices each choice on the alternative's own simulation (its
+    cost counts the second reads). A choice that removes a warning (a second
+    read costlier than projecting) is kept whatever it costs; else the
+    cheapest choice per index is kept that adds none; the result is checked
+    again, and kept when the review finds it better."""
+    if (
+        alternative.simulation is None
+        or alternative.review is None
+        or alternative.problem
+        or alternative.failed
+    ):
         return replace(
             alternative,
             reasons=alternative.reasons + projection_reasons(alternative.design, {}),
         )
     design = alternative.design
-    runs = alternative.review.runs  # type: ignore[union-attr]
+    runs = alternative.review.runs
     cost = alternative.monthly_cost
+    flaws = len(alternative.findings)
     notes: dict[str, str] = {}
     for index in design.table.indexes:
-        options = projection_options(design, index)
-        for projection in options:
+        for projection in projection_options(design, index):
             variant = with_projection(design, index.name, projection)
             review = review_design(
                 variant, simulation=alternative.simulation, runs=runs
             )
-            if any(f.severity is not Severity.ADVICE for f in review.findings):
-                continue
+            found = sum(f.severity is not Severity.ADVICE for f in review.findings)
             priced = design_monthly_cost(variant, review.cost)
             # A saving worth a second check: a dollar and a hundredth.
-            if cost is not None and priced < cost - max(Decimal(1), cost / 100):
-                notes[index.name] = projection_note(projection, cost - priced)
-                design, cost = variant, priced
+            cheaper = cost is not None and priced < cost - max(Decimal(1), cost / 100)
+            if found < flaws or (found == flaws and cheaper):
+                if cheaper:
+                    notes[index.name] = projection_note(projection, cost - priced)
+                else:
+                    notes.pop(index.name, None)
+                design, cost, flaws = variant, priced, found
     if design is not alternative.design:
         checked = _checked(design, plan, keys, needs, samples=samples)
-        if checked.proven:
+        if checked.proven or (
+            not alternative.proven
+            and not checked.refused
+            and len(checked.findings) < len(alternative.findings)
+        ):
             return replace(
                 checked,
                 reasons=alternative.reasons + projection_reasons(design, notes),

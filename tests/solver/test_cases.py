@@ -14,6 +14,9 @@ from modeler.designfile import read_design
 from modeler.review import review_design
 from modeler.simulation import Simulation
 from modeler.solver import Proposal, propose
+from modeler.solver.needs import strip_keys
+from modeler.solver.projections import design_monthly_cost, with_projection
+from modeler.solver.propose import Samples, _checked, _search, cheaper_projections
 from modeler.solver.report import verdict
 
 CASES = Path(__file__).resolve().parent / "cases"
@@ -171,3 +174,38 @@ def test_a_proposal_unproven_only_for_a_hot_partition_says_so():
     hot = replace(best, sharding=("Transaction's partition STATUS#{status} ...",))
     said = verdict(hot)
     assert said.startswith("not proven: 1 partition takes more writes than")
+
+
+def test_a_library_network_is_proven_with_its_loans_by_due_date():
+    """A branch's active loans by due date: many loans share a due date, and
+    a Query returns those in the order of the rest of the sort key (the loan
+    id); the simulation took that for 'wrong order' and refused every
+    proposal. The proposal is proven, projects what its queries read, and
+    costs less than projecting ALL."""
+    best = proposed("library").best
+    assert best.proven, [best.failed, best.findings]
+    assert not [f for f in best.review.findings if f.code == "fetch-back"]
+    everything = best.design
+    for index in best.design.table.indexes:
+        assert index.projection.type == "INCLUDE"
+        everything = with_projection(everything, index.name, d.Projection("ALL"))
+    review = review_design(everything, simulation=Simulation(everything))
+    assert best.monthly_cost < design_monthly_cost(everything, review.cost)
+
+
+def test_a_second_read_costlier_than_projecting_is_repaired():
+    """A proposal whose index leaves the loans' attributes unprojected makes
+    each active loan a second read (a warning, and $500 a month more): the
+    solver projects them again, and the result is proven and cheaper."""
+    design = case("library")
+    best = proposed("library").best
+    name = pattern(best.design, "Active loans of a branch by due date").index
+    base, needs, _, relations, keys, _ = _search(strip_keys(design), {}, 3)
+    bare = with_projection(best.design, name, d.Projection("KEYS_ONLY"))
+    samples = Samples(base, relations)
+    flawed = _checked(bare, best.plan, keys, needs, samples=samples)
+    assert [f.code for f in flawed.findings] == ["fetch-back"]
+    repaired = cheaper_projections(flawed, best.plan, keys, needs, samples)
+    assert repaired.proven, repaired.findings
+    assert repaired.design.table.index(name).projection.type != "KEYS_ONLY"
+    assert repaired.monthly_cost < flawed.monthly_cost
