@@ -107,9 +107,12 @@ def hot_layouts(design: d.Design, plan: Plan, needs: list[Need]) -> Iterator[Hot
     a time bucket, a few values or a constant, so writes cannot spread."""
     writes: dict[str, float] = {}
     for pattern in design.access_patterns:
+        # A transactional write takes two write units for each item it writes.
+        units = 2 if pattern.operation == "TransactWriteItems" else 1
         for action in pattern.actions:
             if action.operation in ("Put", "Update", "Delete"):
                 count = int(action.count) if action.count.isdigit() else 1
+                count *= units
                 peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
                 writes[action.entity] = writes.get(action.entity, 0.0) + peak * count
     allowed = PARTITION_WRITE_LIMIT * LOW_CARDINALITY_WARNING

@@ -209,3 +209,48 @@ def test_a_second_read_costlier_than_projecting_is_repaired():
     assert repaired.proven, repaired.findings
     assert repaired.design.table.index(name).projection.type != "KEYS_ONLY"
     assert repaired.monthly_cost < flawed.monthly_cost
+
+
+def test_the_latest_reading_of_every_device_is_its_devices_sharded_index():
+    """Each reading is copied onto its device's item in the same transaction,
+    so the latest reading of every device is the devices, read from an index
+    of their own. Every reading rewrites a device: 1,200 transactions a
+    second at peak are 2,400 write units (a transactional write takes two),
+    so that index is write-sharded six ways (400 each), not three (the
+    review found the busiest of three at 96% of a partition's limit)."""
+    best = proposed("devices").best
+    assert best.proven, [best.findings, best.sharding]
+    latest = pattern(best.design, "Latest reading of every device")
+    assert latest.operation == "Query"
+    assert "shards 0 to 5" in latest.description
+    shard = best.design.entity("Device").attribute("shard")
+    assert dict(shard.generator.params) == {"min": 0, "max": 5}
+    assert any("2,400 writes a second at peak" in r for r in best.reasons)
+    # A device's readings stay in its own partition, newest first.
+    readings = pattern(best.design, "Readings of a device, newest first")
+    assert readings.index == d.TABLE_INDEX and readings.scan_forward is False
+
+
+def test_mentions_of_a_user_newest_first_are_the_users_item_collection():
+    best = proposed("mentions").best
+    assert best.proven, [best.failed, best.findings]
+    mentions = pattern(best.design, "Mentions of a user, newest first")
+    assert mentions.operation == "Query" and mentions.index == d.TABLE_INDEX
+    assert mentions.scan_forward is False
+    keys = best.design.entity("Mention").keys
+    assert keys["PK"].template == "USER#{mentionedId}"
+    assert keys["SK"].template.startswith("MENTION#{postedAt}")
+    assert best.index_count == 0
+
+
+def test_mentions_kept_in_a_set_say_the_entity_that_is_missing():
+    """A set of user ids on the post cannot be a key: the reason names the
+    entity to add (an item per mention), not 'fix a scalar attribute'."""
+    proposal = proposed("mentions-set")
+    (unserved,) = proposal.unserved
+    assert unserved.location.name == "Mentions of a user, newest first"
+    assert unserved.message.startswith(
+        "mentions (SS) of Post holds many values and a key places one value "
+        "per item: to read Post by one of them, add an entity with an item "
+        "per value (the value, Post's id and postedAt)"
+    )
