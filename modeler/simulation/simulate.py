@@ -36,7 +36,12 @@ from modeler.simulation.binding import (
     time_range_predicates,
     unmatched,
 )
-from modeler.simulation.expectations import Verdict, expected_items, judge_read
+from modeler.simulation.expectations import (
+    Verdict,
+    expected_items,
+    judge_read,
+    order_places,
+)
 from modeler.simulation.requests import (
     CLIENT_METHODS,
     RequestError,
@@ -221,6 +226,10 @@ class Simulation(Sample):
             else []
         )
         expected = [identity(self.items[i]) for i in expected_positions]
+        ties = None
+        if pattern.expects and pattern.expects.order_by:
+            places = order_places(pattern.expects, self.items, expected_positions)
+            ties = dict(zip(expected, places, strict=True))
         entity_of = (
             {
                 identity(item): entity
@@ -241,6 +250,7 @@ class Simulation(Sample):
             entity_of={k: entity_of.get(k) for k in returned},
             pages=result.pages,
             scanned=result.scanned_count,
+            ties=ties,
         )
 
     # --- Draws ---------------------------------------------------------------

@@ -4,7 +4,7 @@ prove it with the simulator and the review before showing it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -107,14 +107,28 @@ class Alternative:
                 out.append((pattern.name, "not served"))
         return out
 
+    @property
+    def refused(self) -> bool:
+        """What the review refuses: not simulated, a pattern failing in the
+        simulation, or an error."""
+        return (
+            self.review is None
+            or bool(self.problem)
+            or bool(self.failed)
+            or any(f.severity is Severity.ERROR for f in self.findings)
+        )
+
     def score(self) -> tuple:
+        """The review's verdict first (every pattern served, then no error,
+        then no warning nor a partition too hot), then the month's cost, and
+        only then fewer indexes: an index that saves money is worth having."""
         cost = self.monthly_cost
         return (
-            not self.proven,
             len(self.plan.unserved),
-            len(self.failed) + len(self.findings),
-            self.index_count,
+            self.refused,
+            not self.proven,
             cost if cost is not None else Decimal("Infinity"),
+            self.index_count,
         )
 
 
@@ -162,22 +176,23 @@ def propose(
             "nothing to key for: add the reads the application makes, each "
             "with the entity it reads and the attributes it fixes (needs).",
         )
-    sharded = []
+    searches = [_Searched(base, needs, relations, keys, plans)]
     if plans:
         hot = list(hot_layouts(base, plans[0], needs))
         if hot:
-            base, sharded = with_write_shards(base, hot, keys)
-            base, needs, unstated, relations, keys, plans = _search(
-                base, kept, alternatives
-            )
+            # The sharded designs are checked beside the unsharded ones, and
+            # the review's verdict and cost choose: sharding the layout the
+            # first plan made hot is no reason to shard a plan that avoids it.
+            sharded, notes = with_write_shards(base, hot, keys)
+            searched = _search(sharded, kept, alternatives)
+            searches.append(_Searched(*searched[:2], *searched[3:], notes=notes))
     found: list[Alternative] = []
-    samples: Samples | None = None
     out_of_time = False
     # The next check is estimated as the longest so far: checks differ (a
     # larger design, more projections to try), and one that would pass the
     # budget is not started once a proven design is in hand.
     longest = 0.0
-    for plan in plans:
+    for searched, plan in _interleaved(searches):
         spent = time.process_time() - started
         if any(a.proven for a in found) and spent + longest > budget:
             out_of_time = True
@@ -185,36 +200,19 @@ def propose(
         if found and spent > budget:
             out_of_time = True
             break
-        if samples is None:  # made once, for every check
-            samples = Samples(base, relations)
         began = time.process_time()
-        built = with_own_items_keyed(build(base, plan, keys, needs), own)
-        checked = _checked(built, plan, keys, needs, samples=samples)
-        checked = cheaper_projections(checked, plan, keys, needs, samples)
-        if sharded:
-            checked = replace(
-                checked, reasons=tuple(f"{n}." for n in sharded) + checked.reasons
-            )
-        if own:
-            kept = len(built.sample_data.items)
-            note = (
-                f"Your {kept} own {'item is' if kept == 1 else 'items are'} "
-                "keyed by these templates"
-            )
-            if kept < len(own):
-                note += (
-                    f"; {len(own) - kept} are left out: their entity is not "
-                    "known, or they lack a value the new keys place"
-                )
-            checked = replace(checked, reasons=checked.reasons + (note + ".",))
-        found.append(checked)
+        found.append(_check_plan(searched, plan, own))
         longest = max(longest, time.process_time() - began)
         # As many proven as the default shows, whatever is asked: the best
         # does not depend on how many alternatives are shown.
         proven = [a for a in found if a.proven]
-        if len(proven) >= max(alternatives, DEFAULT_ALTERNATIVES):
+        if len(proven) >= max(alternatives, DEFAULT_ALTERNATIVES) * len(searches):
             break
+    checked = len(found)
     found.sort(key=Alternative.score)
+    if any(not a.refused for a in found):
+        # Never proposed: what the review refuses, when anything else is left.
+        found = [a for a in found if not a.refused]
     unserved = list(unstated)
     if found:
         unserved += [why for _, why in sorted(found[0].plan.unserved.items())]
@@ -224,7 +222,7 @@ def propose(
         alternatives=tuple(found[:alternatives]),
         unserved=tuple(unserved),
         elapsed=elapsed,
-        checked=len(found),
+        checked=checked,
         out_of_time=out_of_time,
     )
 
@@ -255,6 +253,58 @@ def kept_layouts(design: d.Design, keep: Iterable[str]) -> dict[str, Layout]:
             name, entity.keys[pk].template, entity.keys[sk].template if sk else ""
         )
     return out
+
+
+@dataclass
+class _Searched:
+    """One search's design and plans: the design as stated, or with write
+    shards for the partitions its first plan makes too hot."""
+
+    base: d.Design
+    needs: list[Need]
+    relations: Relations
+    keys: Keys
+    plans: list[Plan]
+    notes: list[str] = field(default_factory=list)  # the sharding, said
+    samples: Samples | None = None  # made once, at its first check
+
+
+def _interleaved(searches: list[_Searched]) -> Iterator[tuple[_Searched, Plan]]:
+    """Each search's plans in turn, its likeliest first, so that a budget
+    cut leaves every search its best plans checked."""
+    for rank in range(max(len(s.plans) for s in searches)):
+        for searched in searches:
+            if rank < len(searched.plans):
+                yield searched, searched.plans[rank]
+
+
+def _check_plan(
+    searched: _Searched, plan: Plan, own: list[tuple[str | None, dict]]
+) -> Alternative:
+    if searched.samples is None:
+        searched.samples = Samples(searched.base, searched.relations)
+    keys, needs, samples = searched.keys, searched.needs, searched.samples
+    built = with_own_items_keyed(build(searched.base, plan, keys, needs), own)
+    checked = _checked(built, plan, keys, needs, samples=samples)
+    checked = cheaper_projections(checked, plan, keys, needs, samples)
+    if searched.notes:
+        checked = replace(
+            checked,
+            reasons=tuple(f"{n}." for n in searched.notes) + checked.reasons,
+        )
+    if own:
+        kept = len(built.sample_data.items)
+        note = (
+            f"Your {kept} own {'item is' if kept == 1 else 'items are'} "
+            "keyed by these templates"
+        )
+        if kept < len(own):
+            note += (
+                f"; {len(own) - kept} are left out: their entity is not "
+                "known, or they lack a value the new keys place"
+            )
+        checked = replace(checked, reasons=checked.reasons + (note + ".",))
+    return checked
 
 
 def _search(
@@ -418,38 +468,53 @@ def cheaper_projections(
     needs: list[Need],
     samples: Samples | None,
 ) -> Alternative:
-    """Each index's projection chosen by cost: ALL copies whole items into the
-    index (each write and each stored byte again); INCLUDE of the entities'
-    own attributes leaves out the other indexes' keys; KEYS_ONLY makes every
-    item a Query returns a second read. The review prices each choice on
-    the alternative's own simulation (its cost counts the second reads), the
-    cheapest choice per index is kept, and the result is checked again."""
-    if not alternative.proven or alternative.simulation is None:
+    """Each index's projection chosen by the review's verdict, then cost: ALL
+    copies whole items into the index (each write and each stored byte
+    again); INCLUDE of the entities' own attributes leaves out the other
+    indexes' keys; KEYS_ONLY makes every item a Query returns a second read.
+    The review prices each choice on the alternative's own simulation (its
+    cost counts the second reads). A choice that removes a warning (a second
+    read costlier than projecting) is kept whatever it costs; else the
+    cheapest choice per index is kept that adds none; the result is checked
+    again, and kept when the review finds it better."""
+    if (
+        alternative.simulation is None
+        or alternative.review is None
+        or alternative.problem
+        or alternative.failed
+    ):
         return replace(
             alternative,
             reasons=alternative.reasons + projection_reasons(alternative.design, {}),
         )
     design = alternative.design
-    runs = alternative.review.runs  # type: ignore[union-attr]
+    runs = alternative.review.runs
     cost = alternative.monthly_cost
+    flaws = len(alternative.findings)
     notes: dict[str, str] = {}
     for index in design.table.indexes:
-        options = projection_options(design, index)
-        for projection in options:
+        for projection in projection_options(design, index):
             variant = with_projection(design, index.name, projection)
             review = review_design(
                 variant, simulation=alternative.simulation, runs=runs
             )
-            if any(f.severity is not Severity.ADVICE for f in review.findings):
-                continue
+            found = sum(f.severity is not Severity.ADVICE for f in review.findings)
             priced = design_monthly_cost(variant, review.cost)
             # A saving worth a second check: a dollar and a hundredth.
-            if cost is not None and priced < cost - max(Decimal(1), cost / 100):
-                notes[index.name] = projection_note(projection, cost - priced)
-                design, cost = variant, priced
+            cheaper = cost is not None and priced < cost - max(Decimal(1), cost / 100)
+            if found < flaws or (found == flaws and cheaper):
+                if cheaper:
+                    notes[index.name] = projection_note(projection, cost - priced)
+                else:
+                    notes.pop(index.name, None)
+                design, cost, flaws = variant, priced, found
     if design is not alternative.design:
         checked = _checked(design, plan, keys, needs, samples=samples)
-        if checked.proven:
+        if checked.proven or (
+            not alternative.proven
+            and not checked.refused
+            and len(checked.findings) < len(alternative.findings)
+        ):
             return replace(
                 checked,
                 reasons=alternative.reasons + projection_reasons(design, notes),

@@ -65,6 +65,16 @@ def verdict(alternative: Alternative) -> str:
         parts.append(f"{found.severity}: {found.message} ({found.location})")
     if alternative.plan.unserved:
         parts.append(f"{len(alternative.plan.unserved)} patterns not served")
+    if alternative.sharding:
+        parts.append(
+            f"{len(alternative.sharding)} "
+            + (
+                "partition takes"
+                if len(alternative.sharding) == 1
+                else "partitions take"
+            )
+            + " more writes than a partition carries (see the write sharding needed)"
+        )
     return "not proven: " + "; ".join(parts)
 
 

@@ -104,6 +104,24 @@ class Search:
                     f"not an attribute of {name}: a key can only place the "
                     "item's own attributes",
                 )
+            many = [
+                n
+                for n, _ in need.equal
+                if entity.attribute(n).type in ("SS", "NS", "BS", "L")
+            ]
+            if many:
+                # A pattern fixing one member of a set reads an edge that
+                # the design has no item for.
+                return (
+                    "expects-unkeyable-attribute",
+                    f"{many[0]} ({entity.attribute(many[0]).type}) of {name} "
+                    "holds many values and a key places one value per item: "
+                    f"to read {name} by one of them, add an entity with an "
+                    f"item per value (the value, {name}'s id"
+                    + (f" and {', '.join(need.sorted_by)}" if need.sorted_by else "")
+                    + f"), written with each {name}, and read that entity by "
+                    "the value; the solver adds no entity of its own",
+                )
             unkeyable = [
                 f"{n} ({entity.attribute(n).type})"
                 for n in names

@@ -107,9 +107,12 @@ def hot_layouts(design: d.Design, plan: Plan, needs: list[Need]) -> Iterator[Hot
     a time bucket, a few values or a constant, so writes cannot spread."""
     writes: dict[str, float] = {}
     for pattern in design.access_patterns:
+        # A transactional write takes two write units for each item it writes.
+        units = 2 if pattern.operation == "TransactWriteItems" else 1
         for action in pattern.actions:
             if action.operation in ("Put", "Update", "Delete"):
                 count = int(action.count) if action.count.isdigit() else 1
+                count *= units
                 peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
                 writes[action.entity] = writes.get(action.entity, 0.0) + peak * count
     allowed = PARTITION_WRITE_LIMIT * LOW_CARDINALITY_WARNING
@@ -146,9 +149,13 @@ def hot_partitions(
 
 def _partition_share(design: d.Design, layout: Layout) -> float:
     """The share of the entity's writes that land in its busiest partition."""
-    if layout.sparse is not None or layout.whole:
-        return 1.0
     entity = design.entity(layout.entity)
+    if layout.sparse is not None:
+        # Only the items holding the sparse value are written into the index.
+        attribute = entity.attribute(layout.sparse[0]) if entity is not None else None
+        return _value_share(attribute, layout.sparse[1]) if attribute else 1.0
+    if layout.whole:
+        return 1.0
     share = 1.0
     for name in layout.pk:
         attribute = entity.attribute(name) if entity is not None else None
@@ -177,3 +184,23 @@ def _busiest_value_share(attribute: d.Attribute, values: int) -> float:
             if sum(weights) > 0:
                 return max(weights) / sum(weights)
     return 1 / values
+
+
+def _value_share(attribute: d.Attribute, value: str) -> float:
+    """The share of the items whose attribute holds `value`: its weight in a
+    weighted choice; all of them when the generator does not say."""
+    generator = attribute.generator
+    if generator is None or generator.kind != "choice":
+        return 1.0
+    params = generator.params
+    options = params["value"] if set(params) == {"value"} else params
+    if isinstance(options, list | tuple) and value in options:
+        return 1 / len(options)  # an even choice
+    if not isinstance(options, Mapping) or value not in options:
+        return 1.0
+    try:
+        weights = {str(k): float(w) for k, w in options.items()}
+    except (TypeError, ValueError):
+        return 1.0
+    total = sum(weights.values())
+    return weights[value] / total if total > 0 else 1.0

@@ -100,3 +100,37 @@ def test_the_design_file_keeps_sample_and_per_day() -> None:
     again = read_design(dump_design(design)).design
     params = again.entity("Trip").attribute("points").generator.params
     assert params["sample"] == 20 and params["per_day"] == 200
+
+
+APPEND = """\
+  - name: Record a point
+    operation: UpdateItem
+    entity: Trip
+    append: {points: "{point}"}
+    parameters:
+      point: {type: S, example: "48.85,2.35"}
+    traffic: {rps: 0.05, peak_rps: 1}
+"""
+
+
+def test_the_day_comes_from_the_appends_when_per_day_is_not_declared() -> None:
+    """No per_day: 'Record a point' appends 0.05 points a second over the 5
+    trips of the sample, 864 points a trip a day."""
+    design = design_from(
+        TRIPS.replace("HASH", HASH).replace("GROWTH", "sample: 20") + APPEND
+    )
+    found = only(review_of(design), "item-size")
+    assert found.figures["per_day"] == 864
+    fits = found.figures["elements_that_fit"]
+    assert found.figures["day"] == -(-fits // 864)
+    assert f"on day {found.figures['day']:,.0f} at 864 elements a day" in found.why
+    assert (
+        "('Record a point': 0.05 appends a second over the 5 Trip items of "
+        "the sample, one element each)" in " ".join(found.evidence)
+    )
+
+
+def test_a_declared_per_day_is_kept_over_the_appends() -> None:
+    design = design_from(TRIPS.replace("HASH", HASH).replace("GROWTH", GROWTH) + APPEND)
+    found = only(review_of(design), "item-size")
+    assert found.figures["per_day"] == 200

@@ -24,6 +24,7 @@ from modeler.review.checks.causes import (
     unsorted_date_sentence,
 )
 from modeler.review.checks.common import (
+    action_count,
     attribute_location,
     entity_location,
     plural,
@@ -259,12 +260,19 @@ def _grown_lists(evidence: Evidence) -> Iterator[Finding]:
             ]
             figures: dict[str, float] = {"bytes": full, "elements_that_fit": fits}
             reached = ""
-            if isinstance(per_day, (int, float)) and per_day > 0:
+            appended = ""
+            if not (isinstance(per_day, (int, float)) and per_day > 0):
+                per_day, appended = _appended_per_day(
+                    evidence, entity.name, attribute.name
+                )
+            if per_day:
                 day = math.ceil(fits / per_day)
                 figures["day"] = day
-                reached = f", on day {day:,} at {per_day:,} elements a day"
+                figures["per_day"] = per_day
+                reached = f", on day {day:,} at {per_day:,.0f} elements a day"
                 facts.append(
-                    f"at {per_day:,} elements a day it gets there on day {day:,}"
+                    f"at {per_day:,.0f} elements a day{appended} it gets there "
+                    f"on day {day:,}"
                 )
             yield finding(
                 "item-size",
@@ -283,6 +291,32 @@ def _grown_lists(evidence: Evidence) -> Iterator[Finding]:
                 "own).",
                 figures=figures,
             )
+
+
+def _appended_per_day(
+    evidence: Evidence, entity: str, attribute: str
+) -> tuple[float, str]:
+    """The elements a day one item's list gains from the patterns that
+    append to it (each append taken as one element), at their average
+    traffic spread over the entity's items in the sample, and the words
+    that say so; 0 without such a pattern."""
+    items = len(evidence.positions((entity,)))
+    rate = 0.0
+    names = []
+    for pattern in evidence.design.access_patterns:
+        for action in pattern.actions:
+            if action.entity == entity and any(
+                name == attribute for name, _ in action.append
+            ):
+                rate += pattern.traffic.rps * action_count(pattern, action)
+                names.append(f"'{pattern.name}'")
+    if not rate or not items:
+        return 0.0, ""
+    per_day = rate * 86_400 / items
+    return per_day, (
+        f" ({' and '.join(names)}: {rate:,g} appends a second over the "
+        f"{items:,} {entity} items of the sample, one element each)"
+    )
 
 
 def _bytes_per_character(
