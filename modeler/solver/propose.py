@@ -162,7 +162,7 @@ def propose(
             "nothing to key for: add the reads the application makes, each "
             "with the entity it reads and the attributes it fixes (needs).",
         )
-    sharded = []
+    sharded: list[str] = []
     if plans:
         hot = list(hot_layouts(base, plans[0], needs))
         if hot:
@@ -196,14 +196,14 @@ def propose(
                 checked, reasons=tuple(f"{n}." for n in sharded) + checked.reasons
             )
         if own:
-            kept = len(built.sample_data.items)
+            keyed = len(built.sample_data.items)
             note = (
-                f"Your {kept} own {'item is' if kept == 1 else 'items are'} "
+                f"Your {keyed} own {'item is' if keyed == 1 else 'items are'} "
                 "keyed by these templates"
             )
-            if kept < len(own):
+            if keyed < len(own):
                 note += (
-                    f"; {len(own) - kept} are left out: their entity is not "
+                    f"; {len(own) - keyed} are left out: their entity is not "
                     "known, or they lack a value the new keys place"
                 )
             checked = replace(checked, reasons=checked.reasons + (note + ".",))
@@ -215,7 +215,7 @@ def propose(
         if len(proven) >= max(alternatives, DEFAULT_ALTERNATIVES):
             break
     found.sort(key=Alternative.score)
-    unserved = list(unstated)
+    unserved: list[Finding] = list(unstated)
     if found:
         unserved += [why for _, why in sorted(found[0].plan.unserved.items())]
     elapsed = time.process_time() - started
@@ -262,7 +262,7 @@ def _search(
 ) -> tuple[
     d.Design,
     list[Need],
-    list[tuple[d.AccessPattern, str]],
+    list[Finding],
     Relations,
     Keys,
     list[Plan],
@@ -424,13 +424,15 @@ def cheaper_projections(
     item a Query returns a second read. The review prices each choice on
     the alternative's own simulation (its cost counts the second reads), the
     cheapest choice per index is kept, and the result is checked again."""
-    if not alternative.proven or alternative.simulation is None:
+    review = alternative.review
+    # A proven alternative has a review; a simulated one a run per pattern.
+    if not alternative.proven or alternative.simulation is None or review is None:
         return replace(
             alternative,
             reasons=alternative.reasons + projection_reasons(alternative.design, {}),
         )
     design = alternative.design
-    runs = alternative.review.runs  # type: ignore[union-attr]
+    runs = [run for run in review.runs if run is not None]
     cost = alternative.monthly_cost
     notes: dict[str, str] = {}
     for index in design.table.indexes:

@@ -96,7 +96,8 @@ class Search:
                     f"it reads '{name}', which is not an entity of the design",
                 )
             names = [n for n, _ in need.equal] + list(need.sorted_by)
-            missing = [n for n in names if entity.attribute(n) is None]
+            attributes = [(n, entity.attribute(n)) for n in names]
+            missing = [n for n, attribute in attributes if attribute is None]
             if missing:
                 return (
                     "expects-unknown-attribute",
@@ -105,9 +106,9 @@ class Search:
                     "item's own attributes",
                 )
             unkeyable = [
-                f"{n} ({entity.attribute(n).type})"
-                for n in names
-                if entity.attribute(n).type not in d.KEY_TYPES
+                f"{n} ({attribute.type})"
+                for n, attribute in attributes
+                if attribute is not None and attribute.type not in d.KEY_TYPES
             ]
             if unkeyable:
                 return (
@@ -122,6 +123,8 @@ class Search:
 
     def layouts_for(self, need: Need, entity: str, *, table: bool) -> list[Layout]:
         found = self.design.entity(entity)
+        if found is None:
+            return []  # __init__ sets aside the needs of unknown entities
         order = [a.name for a in found.attributes]
         equal = sorted(need.equal_names, key=order.index)
         sorted_by = list(need.sorted_by)
@@ -216,7 +219,7 @@ class Search:
                         if layout not in options:
                             options.append(layout)
             choices.append(options)
-        scored = []
+        scored: list[tuple[float, int, dict[str, Layout]]] = []
         for combination in _combinations(choices):
             layouts = {layout.entity: layout for layout in combination}
             served = self.served(self.needs, layouts, "table")
