@@ -52,3 +52,47 @@ def test_other_limits_are_checked_again(design: d.Design) -> None:
         assert past == _check(design)
         assert past != within
     assert check_design(design) == within
+
+
+def _numbered_query_problems(low: str, high: str) -> list[str]:
+    """The codes of the problems in a design whose Query reads a number
+    sort key between `low` and `high`."""
+    read = read_design(
+        f"""
+format: single-table-workbench/v1
+name: Numbered readings
+table:
+  name: readings
+  partition_key: {{name: PK, type: S}}
+  sort_key: {{name: SK, type: N}}
+entities:
+  Reading:
+    attributes:
+      deviceId: {{type: S, generator: uuid}}
+      seq: {{type: N, generator: {{int: {{min: 0, max: 1000}}}}}}
+    keys: {{PK: "DEVICE#{{deviceId}}", SK: "{{seq}}"}}
+access_patterns:
+  - name: Readings in a range
+    operation: Query
+    key: {{PK: "DEVICE#{{deviceId}}", SK: {{between: ["{low}", "{high}"]}}}}
+""".encode()
+    )
+    return [f.code for f in read.problems]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "reversed_"),
+    [
+        # 21 digits: one float for both, but DynamoDB keeps 38 and rejects
+        # the first query's BETWEEN.
+        ("100000000000000000001", "100000000000000000000", True),
+        ("100000000000000000000", "100000000000000000001", False),
+        ("-2", "-10", True),
+        ("-10", "-2", False),
+    ],
+)
+def test_a_reversed_number_range_is_found_at_full_precision(
+    low: str, high: str, reversed_: bool
+) -> None:
+    codes = _numbered_query_problems(low, high)
+    assert ("between-reversed" in codes) is reversed_

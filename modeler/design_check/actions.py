@@ -13,7 +13,7 @@ from modeler.design_check.common import (
     expression_problem,
     is_number_text,
 )
-from modeler.design_check.pattern_keys import check_full_key, index_keys
+from modeler.design_check.pattern_keys import check_full_key, table_keys
 
 MAX_TRANSACTION_ITEMS = 100
 MAX_BATCH_GET_ITEMS = 100
@@ -55,9 +55,7 @@ def check_actions(
             )
             continue
         if action.key:
-            yield from check_full_key(
-                action.key, index_keys(design, d.TABLE_INDEX), f"{apath}.key"
-            )
+            yield from check_full_key(action.key, table_keys(design), f"{apath}.key")
         known = entity_attribute_names(design, [entity])
         if action.operation != "Update" and action.updated:
             yield error(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from datetime import date, datetime
+from typing import TypeGuard
 
 from modeler.design import model as d
 from modeler.engine.errors import ValidationException
@@ -21,7 +22,7 @@ def is_number_text(text: str) -> bool:
     return True
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """A finite int or float: YAML reads .inf and .nan as floats."""
     return (
         isinstance(value, (int, float))

@@ -64,15 +64,14 @@ def _check_sample_settings(
 ) -> Iterator[Finding]:
     sample = entity.sample
     if sample.per:
-        if design.entity(sample.per) is None:
+        parent = design.entity(sample.per)
+        if parent is None:
             yield error(
                 "sample-per-unknown-entity",
                 f"{path}.per",
                 f"unknown entity '{sample.per}'",
             )
-        elif entity.name in ancestors(design, design.entity(sample.per)) or (
-            sample.per == entity.name
-        ):
+        elif entity.name in ancestors(design, parent) or (sample.per == entity.name):
             yield error(
                 "sample-per-cycle",
                 f"{path}.per",

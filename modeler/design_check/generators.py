@@ -187,15 +187,15 @@ def _number(at: _Generated) -> Iterator[Finding]:
 def _time(at: _Generated) -> Iterator[Finding]:
     """`date` and `timestamp`."""
     bounds = [at.params.get("from"), at.params.get("to")]
-    parsed = [parse_iso(b) for b in bounds]
-    if None in parsed:
+    start, end = (parse_iso(b) for b in bounds)
+    if start is None or end is None:
         yield error(
             "date-bounds",
             at.path,
             f"{at.generator.kind} needs ISO-8601 'from' and 'to', such as "
             "{from: 2025-01-01, to: 2026-06-30}",
         )
-    elif parsed[0] > parsed[1]:
+    elif start > end:
         yield error(
             "date-from-after-to",
             at.path,
@@ -366,9 +366,9 @@ _CHECKERS: dict[str, Callable[[_Generated], Iterator[Finding]]] = {
 def _inner_generator(spec: object) -> d.Generator | None:
     if isinstance(spec, str):
         return d.Generator(spec)
-    if hasattr(spec, "items") and len(spec) == 1:  # type: ignore[arg-type]
-        kind, params = next(iter(spec.items()))  # type: ignore[union-attr]
-        if not hasattr(params, "items"):
+    if isinstance(spec, Mapping) and len(spec) == 1:
+        kind, params = next(iter(spec.items()))
+        if not isinstance(params, Mapping):
             params = d.freeze({"value": params})
         return d.Generator(kind, params)
     return None

@@ -4,19 +4,26 @@ of a GetItem or an action, a Query's partition and sort key conditions."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
 
 from modeler.design import model as d
 from modeler.design.findings import Finding, error
 from modeler.design.parameters import placeholders
 from modeler.design_check.indexes import lsi_partition_key
 
+# An index's partition key attributes and sort key attributes.
+IndexKeys = tuple[tuple[d.KeyAttribute, ...], tuple[d.KeyAttribute, ...]]
 
-def index_keys(
-    design: d.Design, index_name: str
-) -> tuple[tuple[d.KeyAttribute, ...], tuple[d.KeyAttribute, ...]] | None:
+
+def table_keys(design: d.Design) -> IndexKeys:
+    table = design.table
+    return (table.partition_key,), ((table.sort_key,) if table.sort_key else ())
+
+
+def index_keys(design: d.Design, index_name: str) -> IndexKeys | None:
     table = design.table
     if index_name == d.TABLE_INDEX:
-        return (table.partition_key,), ((table.sort_key,) if table.sort_key else ())
+        return table_keys(design)
     index = table.index(index_name)
     if index is None:
         return None
@@ -26,7 +33,7 @@ def index_keys(
 
 
 def check_full_key(
-    clauses: tuple[d.KeyClause, ...], keys: tuple, path: str
+    clauses: tuple[d.KeyClause, ...], keys: IndexKeys, path: str
 ) -> Iterator[Finding]:
     expected = [a.name for part in keys for a in part]
     given = [c.attribute for c in clauses]
@@ -53,7 +60,7 @@ def check_full_key(
 
 
 def check_query_key(
-    design: d.Design, clauses: tuple[d.KeyClause, ...], keys: tuple, path: str
+    design: d.Design, clauses: tuple[d.KeyClause, ...], keys: IndexKeys, path: str
 ) -> Iterator[Finding]:
     partition, sort = keys
     by_name = {c.attribute: c for c in clauses}
@@ -123,9 +130,7 @@ def check_query_key(
             )
         if clause.operator == "between" and len(clause.values) == 2:
             low, high = clause.values
-            if not placeholders(low + high) and _key_order(low, attr.type) > (
-                _key_order(high, attr.type)
-            ):
+            if not placeholders(low + high) and _between_reversed(low, high, attr.type):
                 yield error(
                     "between-reversed",
                     cpath,
@@ -135,10 +140,20 @@ def check_query_key(
                 )
 
 
-def _key_order(value: str, attr_type: str) -> object:
-    if attr_type == "N":
-        try:
-            return float(value)
-        except ValueError:
-            return 0.0
-    return value.encode("utf-8")
+def _between_reversed(low: str, high: str, attr_type: str) -> bool:
+    if attr_type != "N":
+        # S and B keys sort by their UTF-8 bytes.
+        return low.encode("utf-8") > high.encode("utf-8")
+    # Decimal, not float: DynamoDB keeps 38 digits, and two numbers that
+    # round to one float would pass for equal however they are ordered.
+    low_number, high_number = _key_number(low), _key_number(high)
+    if low_number.is_nan() or high_number.is_nan():
+        return False  # NaN orders before and after nothing
+    return low_number > high_number
+
+
+def _key_number(value: str) -> Decimal:
+    try:
+        return Decimal(value)
+    except InvalidOperation:
+        return Decimal(0)  # text that is no number orders as 0

@@ -54,5 +54,6 @@ def _nul_child_path(parent: object, path: str, field: str) -> str:
 
 
 def _nul_item_path(path: str, index: int, child: object) -> str:
-    named = isinstance(child, (d.Entity, d.Attribute)) and "\x00" not in child.name
-    return f"{path}.{child.name}" if named else f"{path}[{index}]"  # type: ignore[union-attr]
+    if isinstance(child, (d.Entity, d.Attribute)) and "\x00" not in child.name:
+        return f"{path}.{child.name}"
+    return f"{path}[{index}]"

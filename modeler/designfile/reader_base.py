@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, overload
 
 from modeler.design.findings import Finding, error, warning
 from modeler.designfile.yaml_loading import join_path
@@ -119,6 +119,25 @@ class ReaderBase:
             )
             return default
         return value
+
+    def seed_name(self, spec: dict, name: str, path: str) -> str:
+        """The name a renamed element's sample draws keep (empty when it
+        is the element's own); entities and access patterns both take one."""
+        seed = self.text(spec, "seed_name", path, "")
+        return "" if seed == name else seed
+
+    # A required field, or one with a whole-number default, reads as an int
+    # (a missing or bad value is reported and read as `minimum`); only an
+    # optional field with the default None may read as None.
+    @overload
+    def integer(
+        self, data: dict, key: str, path: str, default: int = ..., minimum: int = 0
+    ) -> int: ...
+
+    @overload
+    def integer(
+        self, data: dict, key: str, path: str, default: None, minimum: int = 0
+    ) -> int | None: ...
 
     def integer(
         self,

@@ -60,12 +60,6 @@ class EntityReader(ReaderBase):
             seed_name=self.seed_name(spec, name, path),
         )
 
-    def seed_name(self, spec: dict, name: str, path: str) -> str:
-        """The name a renamed element's sample draws keep (empty when it
-        is the element's own)."""
-        seed = self.text(spec, "seed_name", path, "")
-        return "" if seed == name else seed
-
     def attribute(self, name: str, data: Any, path: str) -> d.Attribute:
         if not ATTRIBUTE_NAME.match(name):
             self.error(

@@ -96,10 +96,10 @@ def _flow_leaves(value: Any) -> Any:
         )
         return _FlowDict(children) if leaf and short else children
     if isinstance(value, list):
-        children = [_flow_leaves(v) for v in value]
-        if all(isinstance(v, (str, int, float)) for v in children):
-            return _FlowList(children)
-        return children
+        items = [_flow_leaves(v) for v in value]
+        if all(isinstance(v, (str, int, float)) for v in items):
+            return _FlowList(items)
+        return items
     return value
 
 

@@ -57,10 +57,12 @@ def table_changes(before: d.Design, after: d.Design) -> list[Change]:
     old_lsis = {i.name: i for i in old.indexes if not i.is_global}
     new_lsis = {i.name: i for i in new.indexes if not i.is_global}
     for name in sorted(old_lsis.keys() | new_lsis.keys()):
-        was, now = old_lsis.get(name), new_lsis.get(name)
-        if was == now:
+        old_lsi, new_lsi = old_lsis.get(name), new_lsis.get(name)
+        if old_lsi == new_lsi:
             continue
-        how = "added" if was is None else "removed" if now is None else "changed"
+        how = (
+            "added" if old_lsi is None else "removed" if new_lsi is None else "changed"
+        )
         out.append(
             Change(
                 NEW_TABLE,
@@ -238,26 +240,25 @@ def _entity_changes(
                 )
             )
     kept = {m.before.name for m in match.attributes}
-    for attribute in old.attributes:
-        if attribute.name not in kept and not any(
-            attribute.name in {m.before.name for m in ms} for _, ms in match.splits
+    for dropped in old.attributes:
+        if dropped.name not in kept and not any(
+            dropped.name in {m.before.name for m in ms} for _, ms in match.splits
         ):
             out.append(
                 Change(
                     NOTHING,
-                    f"{new.name}.{attribute.name} no longer declared: left on "
+                    f"{new.name}.{dropped.name} no longer declared: left on "
                     "existing items",
                 )
             )
     new_names = {m.after.name for m in match.attributes}
-    for attribute in new.attributes:
-        if attribute.name not in new_names:
+    for added in new.attributes:
+        if added.name not in new_names:
             note = " (existing items lack it: the design's patterns must not need it)"
             out.append(
                 Change(
                     NOTHING,
-                    f"{new.name}.{attribute.name} added"
-                    + (note if attribute.required else ""),
+                    f"{new.name}.{added.name} added" + (note if added.required else ""),
                 )
             )
     out += _key_changes(before, after, match, renames)

@@ -37,7 +37,7 @@ def matched(before: Sequence[Named], after: Sequence[Named]) -> dict[int, int]:
         return element.name
 
     for how in ("uid", "draw", "name"):
-        index = {}
+        index: dict[str, int] = {}
         for position, element in enumerate(after):
             if position not in taken and identity(element, how):
                 index.setdefault(identity(element, how), position)

@@ -161,7 +161,8 @@ class _Natives:
     __slots__ = ("item", "seen")
 
     def __init__(self, item: dict[str, Any]) -> None:
-        self.item, self.seen = item, {}
+        self.item = item
+        self.seen: dict[str, Any] = {}
 
     def get(self, name: str) -> Any:
         if name not in self.seen:

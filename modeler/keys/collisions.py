@@ -26,7 +26,12 @@ from dataclasses import dataclass
 
 from modeler.design.findings import Finding, finding, warning
 from modeler.design.model import Design, Entity, KeyAttribute
-from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
+from modeler.keys.condition import (
+    Clause,
+    Condition,
+    ConditionSyntaxError,
+    parse_condition,
+)
 from modeler.keys.overlap import CharClass, Token, common_value, template_tokens
 from modeler.keys.template import (
     Literal,
@@ -160,7 +165,7 @@ def _member(entity: Entity, attributes: tuple[KeyAttribute, ...]) -> _Member | N
     tokens: dict[str, tuple[Token, ...]] = {}
     prefixes: dict[str, str] = {}
     suffixes: dict[str, str] = {}
-    clauses = []
+    clauses: list[Clause] = []
     for attribute in attributes:
         key = entity.keys.get(attribute.name)
         if key is None:
@@ -201,13 +206,15 @@ def _constants_placed(entity: Entity, template: Template) -> Template:
     changed = False
     parts = []
     for part in template.parts:
-        attribute = (
-            entity.attribute(part.attribute) if isinstance(part, Placeholder) else None
-        )
+        if isinstance(part, Literal):
+            parts.append(part.text.replace("{", "{{").replace("}", "}}"))
+            continue
+        attribute = entity.attribute(part.attribute)
         generator = attribute.generator if attribute is not None else None
         value = generator.params.get("value") if generator is not None else None
         if (
-            generator is not None
+            attribute is not None
+            and generator is not None
             and generator.kind == "constant"
             and attribute.type == "S"
             and isinstance(value, str)
@@ -216,11 +223,7 @@ def _constants_placed(entity: Entity, template: Template) -> Template:
             parts.append(value.replace("{", "{{").replace("}", "}}"))
             changed = True
         else:
-            parts.append(
-                part.text.replace("{", "{{").replace("}", "}}")
-                if isinstance(part, Literal)
-                else part.source
-            )
+            parts.append(part.source)
     return parse_template("".join(parts)) if changed else template
 
 

@@ -44,6 +44,7 @@ def placeholder_max_bytes(
     params: Mapping[str, Any] = (
         attribute.generator.params if attribute.generator else {}
     )
+    size: int | None
     if attribute.max_length is not None:
         ascii_only = kind in ASCII_GENERATORS or attribute.type == "B"
         per_character = 1 if ascii_only else _MAX_UTF8_BYTES_PER_CHARACTER

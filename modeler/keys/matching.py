@@ -107,8 +107,8 @@ class Matcher:
                 following = elements[index + 1] if index + 1 < len(elements) else None
                 if not element.lazy:  # the last value: all but the closing text
                     end = size - (len(following.text) if following else 0)
-                elif following.kind == "text":  # type: ignore[union-attr]
-                    end = key.find(following.text, position + 1)  # type: ignore[union-attr]
+                elif following is not None and following.kind == "text":
+                    end = key.find(following.text, position + 1)
                 else:
                     end = position + 1
                 if end < position + 1:
@@ -117,13 +117,13 @@ class Matcher:
                 start, low = position, element.low
                 if key.startswith("-", position):
                     start, low = position + 1, element.negative_low
-                end = _DIGITS.match(key, start).end()  # type: ignore[union-attr]
+                end = _digits_end(key, start)
                 if end - start < low:
                     return None
                 if kind == "dec":
                     if not key.startswith(".", end):
                         return None
-                    fraction = _DIGITS.match(key, end + 1).end()  # type: ignore[union-attr]
+                    fraction = _digits_end(key, end + 1)
                     if fraction - end - 1 < element.places:
                         return None
                     end += 1 + element.places
@@ -227,6 +227,13 @@ def _first_of(elements: tuple[Element, ...], group: int) -> int:
     return next(
         i for i, e in enumerate(elements) if e.group == group and e.kind != "same"
     )
+
+
+def _digits_end(key: str, start: int) -> int:
+    """Where the run of decimal digits from `start` ends (at `start` if none)."""
+    run = _DIGITS.match(key, start)
+    # `\d*` matches the empty run too, so a match is always found.
+    return run.end() if run is not None else start
 
 
 def _digit_runs(key: str) -> list[int]:

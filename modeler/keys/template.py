@@ -123,7 +123,7 @@ class Template:
         if key_type == "S":
             pieces = []
             for part in self._pieces:
-                if type(part) is str:
+                if isinstance(part, str):
                     pieces.append(part)
                 else:
                     pieces.append(_render_text(part, _value(values, part.attribute)))
@@ -149,9 +149,10 @@ class Template:
             return slow
         # Literal text around and between the placeholders, as
         # text[0] + value[0] + text[1] + value[1] + ... + text[n].
-        texts, placed = [""], []
+        texts: list[str] = [""]
+        placed: list[tuple[str, int | None]] = []
         for piece in self._pieces:
-            if type(piece) is str:
+            if isinstance(piece, str):
                 texts[-1] += piece
             else:
                 # The width of a zero-padded whole number ("0Nd"), or None.
@@ -182,21 +183,21 @@ class Template:
 
             return render_one
         if len(placed) == 2 and placed[0][1] is None and placed[1][1] is None:
-            first, between, last = texts
+            first, between, closing = texts
             (one, _), (other, _) = placed
 
             def render_two(values: Mapping[str, Any]) -> Any:
                 value, next_value = values.get(one), values.get(other)
                 if type(value) is str and type(next_value) is str:
-                    key = first + value + between + next_value + last
+                    key = first + value + between + next_value + closing
                     if key:
                         return key
                 return slow(values)
 
             return render_two
-        if len(placed) == 1:  # a zero-padded whole number
+        name, width = placed[0]
+        if len(placed) == 1 and width is not None:  # a zero-padded whole number
             before, after = texts
-            name, width = placed[0]
             # The keys of the numbers met so far, up to PADDED_KEPT of them:
             # siblings' sequence numbers repeat (ITEM#001, ITEM#002 under
             # every order) and share one string each.
@@ -204,8 +205,7 @@ class Template:
 
             def render_padded(values: Mapping[str, Any]) -> Any:
                 value = values.get(name)
-                kind = type(value)
-                if kind is Decimal or kind is int:
+                if type(value) is Decimal or type(value) is int:
                     try:
                         whole = int(value)
                     except (ValueError, OverflowError):  # NaN, Infinity
@@ -232,10 +232,11 @@ class Template:
             pieces = [texts[0]]
             for name, width, text in steps:
                 value = values.get(name)
-                kind = type(value)
-                if width is None and kind is str:
+                if width is None and type(value) is str:
                     pieces.append(value)
-                elif width is not None and (kind is Decimal or kind is int):
+                elif width is not None and (
+                    type(value) is Decimal or type(value) is int
+                ):
                     try:
                         whole = int(value)
                     except (ValueError, OverflowError):  # NaN, Infinity

@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import repeat
@@ -108,7 +108,7 @@ class Evidence:
         self,
         design: d.Design,
         items: list[dict[str, Any]],
-        entities: list[str | None],
+        entities: Sequence[str | None],
         runs: Mapping[int, PatternRun],
         derived: dict[tuple, Any] | None = None,
         sizes: list[int] | None = None,
@@ -252,10 +252,12 @@ class Evidence:
         self, entity_name: str, names: tuple[str, ...]
     ) -> tuple[tuple[str, bool], ...] | None:
         entity = self.design.entity(entity_name)
+        if entity is None:
+            return None
         parts: list[tuple[str, bool]] = []
         bucketed = False
         for position, name in enumerate(names):
-            key = entity.keys.get(name) if entity else None
+            key = entity.keys.get(name)
             try:
                 template = parse_template(key.template) if key else None
             except TemplateSyntaxError:

@@ -66,16 +66,16 @@ class Review:
             f"{len(self.design.table.indexes)} indexes on table "
             f"{self.design.table.name}."
         ]
+        errors, warnings = counts[Severity.ERROR], counts[Severity.WARNING]
         verdict = (
-            f"{len(counts['error'])} error{'s' * (len(counts['error']) != 1)}, "
-            f"{len(counts['warning'])} warning"
-            f"{'s' * (len(counts['warning']) != 1)} and "
-            f"{len(counts['advice'])} advice."
+            f"{len(errors)} error{'s' * (len(errors) != 1)}, "
+            f"{len(warnings)} warning{'s' * (len(warnings) != 1)} and "
+            f"{len(counts[Severity.ADVICE])} advice."
         )
-        if counts["error"]:
+        if errors:
             verdict += (
                 " Not ready to deploy: "
-                + "; ".join(f"{f.message} ({f.location})" for f in counts["error"][:3])
+                + "; ".join(f"{f.message} ({f.location})" for f in errors[:3])
                 + "."
             )
         elif self.unsimulated:
@@ -85,12 +85,10 @@ class Review:
                 "patterns return, how hot their partitions run and what they "
                 "cost are unchecked."
             )
-        elif counts["warning"]:
+        elif warnings:
             verdict += (
                 " Deployable; look at: "
-                + "; ".join(
-                    f"{f.message} ({f.location})" for f in counts["warning"][:3]
-                )
+                + "; ".join(f"{f.message} ({f.location})" for f in warnings[:3])
                 + "."
             )
         else:

@@ -184,8 +184,12 @@ def propose(
             # the review's verdict and cost choose: sharding the layout the
             # first plan made hot is no reason to shard a plan that avoids it.
             sharded, notes = with_write_shards(base, hot, keys)
-            searched = _search(sharded, kept, alternatives)
-            searches.append(_Searched(*searched[:2], *searched[3:], notes=notes))
+            s_base, s_needs, _, s_relations, s_keys, s_plans = _search(
+                sharded, kept, alternatives
+            )
+            searches.append(
+                _Searched(s_base, s_needs, s_relations, s_keys, s_plans, notes=notes)
+            )
     found: list[Alternative] = []
     out_of_time = False
     # The next check is estimated as the longest so far: checks differ (a
@@ -213,7 +217,7 @@ def propose(
     if any(not a.refused for a in found):
         # Never proposed: what the review refuses, when anything else is left.
         found = [a for a in found if not a.refused]
-    unserved = list(unstated)
+    unserved: list[Finding] = list(unstated)
     if found:
         unserved += [why for _, why in sorted(found[0].plan.unserved.items())]
     elapsed = time.process_time() - started
@@ -312,7 +316,7 @@ def _search(
 ) -> tuple[
     d.Design,
     list[Need],
-    list[tuple[d.AccessPattern, str]],
+    list[Finding],
     Relations,
     Keys,
     list[Plan],
@@ -488,7 +492,7 @@ def cheaper_projections(
             reasons=alternative.reasons + projection_reasons(alternative.design, {}),
         )
     design = alternative.design
-    runs = alternative.review.runs
+    runs = [run for run in alternative.review.runs if run is not None]
     cost = alternative.monthly_cost
     flaws = len(alternative.findings)
     notes: dict[str, str] = {}
@@ -503,7 +507,7 @@ def cheaper_projections(
             # A saving worth a second check: a dollar and a hundredth.
             cheaper = cost is not None and priced < cost - max(Decimal(1), cost / 100)
             if found < flaws or (found == flaws and cheaper):
-                if cheaper:
+                if cheaper and cost is not None:
                     notes[index.name] = projection_note(projection, cost - priced)
                 else:
                     notes.pop(index.name, None)

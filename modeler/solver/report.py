@@ -50,8 +50,9 @@ def headline(alternative: Alternative) -> str:
 
 
 def verdict(alternative: Alternative) -> str:
-    if alternative.proven:
-        runs = [r for r in alternative.review.runs if r is not None]  # type: ignore[union-attr]
+    review = alternative.review
+    if alternative.proven and review is not None:  # proven implies reviewed
+        runs = [r for r in review.runs if r is not None]
         return (
             f"proven: all {len(runs)} access patterns pass every draw in the "
             "simulation, and the review finds no error or warning"

@@ -96,7 +96,8 @@ class Search:
                     f"it reads '{name}', which is not an entity of the design",
                 )
             names = [n for n, _ in need.equal] + list(need.sorted_by)
-            missing = [n for n in names if entity.attribute(n) is None]
+            attributes = [(n, entity.attribute(n)) for n in names]
+            missing = [n for n, attribute in attributes if attribute is None]
             if missing:
                 return (
                     "expects-unknown-attribute",
@@ -104,17 +105,14 @@ class Search:
                     f"not an attribute of {name}: a key can only place the "
                     "item's own attributes",
                 )
-            many = [
-                n
-                for n, _ in need.equal
-                if entity.attribute(n).type in ("SS", "NS", "BS", "L")
-            ]
+            types = {n: a.type for n, a in attributes if a is not None}
+            many = [n for n, _ in need.equal if types[n] in ("SS", "NS", "BS", "L")]
             if many:
                 # A pattern fixing one member of a set reads an edge that
                 # the design has no item for.
                 return (
                     "expects-unkeyable-attribute",
-                    f"{many[0]} ({entity.attribute(many[0]).type}) of {name} "
+                    f"{many[0]} ({types[many[0]]}) of {name} "
                     "holds many values and a key places one value per item: "
                     f"to read {name} by one of them, add an entity with an "
                     f"item per value (the value, {name}'s id"
@@ -123,9 +121,9 @@ class Search:
                     "the value; the solver adds no entity of its own",
                 )
             unkeyable = [
-                f"{n} ({entity.attribute(n).type})"
-                for n in names
-                if entity.attribute(n).type not in d.KEY_TYPES
+                f"{n} ({attribute.type})"
+                for n, attribute in attributes
+                if attribute is not None and attribute.type not in d.KEY_TYPES
             ]
             if unkeyable:
                 return (
@@ -140,6 +138,8 @@ class Search:
 
     def layouts_for(self, need: Need, entity: str, *, table: bool) -> list[Layout]:
         found = self.design.entity(entity)
+        if found is None:
+            return []  # __init__ sets aside the needs of unknown entities
         order = [a.name for a in found.attributes]
         equal = sorted(need.equal_names, key=order.index)
         sorted_by = list(need.sorted_by)
@@ -234,7 +234,7 @@ class Search:
                         if layout not in options:
                             options.append(layout)
             choices.append(options)
-        scored = []
+        scored: list[tuple[float, int, dict[str, Layout]]] = []
         for combination in _combinations(choices):
             layouts = {layout.entity: layout for layout in combination}
             served = self.served(self.needs, layouts, "table")

@@ -162,7 +162,7 @@ def _partition_share(design: d.Design, layout: Layout) -> float:
         if is_time_bucket(attribute):
             continue
         values = attribute_cardinality(attribute)
-        if values is None:
+        if attribute is None or values is None:
             return 0.0
         share *= _busiest_value_share(attribute, values)
     return share

@@ -67,8 +67,8 @@ def date_shape(values: list) -> DateShape | None:
     )
     if pair is None:
         return None
-    first, second = ("MM", "DD") if month_first else ("DD", "MM")
-    return DateShape(separator.join((first, second, "YYYY")), *pair)
+    order = ("MM", "DD") if month_first else ("DD", "MM")
+    return DateShape(separator.join((*order, "YYYY")), *pair)
 
 
 def date_shapes(
@@ -174,7 +174,7 @@ def _shared_prefix(
         ),
         None,
     )
-    if clause is None or pattern.expects is None:
+    if sort_key is None or clause is None or pattern.expects is None:
         return None
     wanted = _prefix(clause.values[0])
     if not wanted:
@@ -186,7 +186,9 @@ def _shared_prefix(
     for name in others:
         entity = design.entity(name)
         key = entity.keys.get(sort_key) if entity is not None else None
-        theirs = _prefix(key.template) if key is not None else None
+        if key is None:
+            continue
+        theirs = _prefix(key.template)
         if not theirs or not theirs.startswith(wanted):
             continue
         delimited = wanted if wanted[-1] in "#|:/" else f"{wanted}#"
@@ -220,7 +222,7 @@ def _unsorted_dates(evidence: Evidence, pattern: d.AccessPattern) -> Cause | Non
     for name in pattern.expects.entities:
         entity = design.entity(name)
         key = entity.keys.get(sort_key) if entity is not None else None
-        if key is None:
+        if entity is None or key is None:
             continue
         try:
             template = parse_template(key.template)

@@ -111,9 +111,9 @@ def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
         for attribute in entity.attributes:
             if attribute.type not in _COLLECTIONS or _bounded(attribute):
                 continue
-            writers = updated.get((entity.name, attribute.name), [])
+            setters = updated.get((entity.name, attribute.name), [])
             growers = grown.get((entity.name, attribute.name), [])
-            if attribute.generator is None and not writers and not growers:
+            if attribute.generator is None and not setters and not growers:
                 # Without a stated generator its members are the tool's own
                 # invention (an imported map of fixed shape, say): nothing
                 # says it grows.
@@ -146,12 +146,12 @@ def _growing_collections(evidence: Evidence) -> Iterator[Finding]:
                     f"added to by {', '.join(repr(w) for w in growers)}, "
                     f"{_rate(design, growers)} in all"
                 )
-            if writers:
-                facts.append(f"rewritten by {', '.join(repr(w) for w in writers)}")
+            if setters:
+                facts.append(f"rewritten by {', '.join(repr(w) for w in setters)}")
             facts.append(f"type {attribute.type} with no bound on its members")
             yield finding(
                 "item-growth",
-                "warning" if writers or growers else "advice",
+                "warning" if setters or growers else "advice",
                 "Item can grow toward 400 KB",
                 attribute_location(entity.name, attribute.name),
                 why="A list, map or set that keeps growing inside one item makes "

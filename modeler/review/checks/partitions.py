@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -93,6 +93,9 @@ class Loads:
             peak = max(pattern.traffic.peak_rps, pattern.traffic.rps)
             if run is None or run.error or not run.pages or peak <= 0:
                 continue
+            # Each stream: the entities it reads or writes (None: not
+            # stated) and the units it spends on each index.
+            streams: Sequence[tuple[tuple[str, ...] | None, dict[str, float]]]
             if pattern.is_read:
                 entities = pattern.expects.entities if pattern.expects else None
                 if pattern.operation in ("Query", "Scan"):

@@ -254,7 +254,9 @@ def _serving_index(
         return None
     fixed = set(_equalities(pattern))
     table = design.table
-    places = [(d.TABLE_INDEX, (table.partition_key.name,))]
+    places: list[tuple[str, tuple[str, ...]]] = [
+        (d.TABLE_INDEX, (table.partition_key.name,))
+    ]
     places += [
         (i.name, tuple(a.name for a in i.partition_key))
         for i in table.indexes
@@ -339,9 +341,10 @@ def _fetch_back(evidence: Evidence, position: int) -> Iterator[Finding]:
     design = evidence.design
     pattern = design.access_patterns[position]
     second = fetch_back(evidence, position)
-    if second is None:
-        return
     index = design.table.index(pattern.index)
+    # A second request is found only for a GSI pattern that expects entities.
+    if second is None or index is None or pattern.expects is None:
+        return
     names = ", ".join(second.missing)
     one = len(second.missing) == 1
     facts = [
@@ -490,6 +493,7 @@ def _sort_range(design: d.Design, position: int) -> Iterator[Finding]:
     if expects is None:
         return
     index = design.table.index(pattern.index)
+    sort_names: tuple[str, ...]
     if index is None:
         sort_names = (design.table.sort_key.name,) if design.table.sort_key else ()
     else:
