@@ -21,6 +21,7 @@ from django.core.management.base import CommandError
 from modeler.design.model import Design
 from modeler.design_check import limits
 from modeler.designfile import read_design
+from modeler.engine.types import item_to_json_wire
 from modeler.infra import dynamodb
 from modeler.infra.dynamodb import Endpoint, EndpointError
 from modeler.models import Project
@@ -458,6 +459,22 @@ def test_sample_data_scales_up_to_exactly_the_number_of_items(tmp_path):
     items = read_jsonl(output.read_text(), design=design, source=str(output))
     assert len(_lines(output)) == len(items) == 10_493
     assert len({(i["PK"], i["SK"]) for i in items}) == 10_493
+
+
+def test_sample_data_file_is_byte_for_byte_the_wire_dicts_text(tmp_path):
+    """More lines than one written block: the file is what serialising each
+    item's wire dicts with json.dumps wrote, line after line."""
+    design = _design(ORDER_FILE)
+    output = tmp_path / "items.jsonl"
+
+    _run("sample_data", str(ORDER_FILE), "--items", "5000", "-o", str(output))
+
+    expected = "".join(
+        json.dumps(item_to_json_wire(item), ensure_ascii=False, separators=(",", ":"))
+        + "\n"
+        for item in generate(design, limit=5000).items
+    )
+    assert output.read_bytes() == expected.encode()
 
 
 def test_sample_data_to_stdout():
