@@ -3,6 +3,7 @@ the last with modeler/infra/dynamodb.py against moto's DynamoDB server."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import re
@@ -755,3 +756,16 @@ def test_simulate_a_design_without_patterns_says_what_to_add(tmp_path):
         "No access patterns to simulate: list the reads and writes the "
         "application makes (access_patterns in the design file)."
     )
+
+
+def test_sample_data_keeps_no_items_after_it_has_written_them(tmp_path):
+    """The command generates once: the items are not kept in memory for a
+    generation that will not come."""
+    generate_module = importlib.import_module("modeler.sampledata.generate")
+    generate_module.forget_kept_items()
+    output = tmp_path / "items.jsonl"
+
+    _run("sample_data", str(ORDER_FILE), "--items", "500", "-o", str(output))
+
+    assert len(_lines(output)) == 500
+    assert generate_module._kept._items == 0

@@ -85,6 +85,7 @@ def generate(
     limit: int | None = None,
     items: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keep: bool = True,
 ) -> Dataset:
     """The design's sample data. `scale` multiplies the counts of the root
     entities (children follow); `limit` keeps the first items, whole
@@ -94,13 +95,14 @@ def generate(
     message names the entity and attribute), or when they would pass
     MAX_ITEMS. `progress(made, total)` is called every PROGRESS_EVERY items
     made (kept items count as made) and once at the end; it may raise to
-    stop the generation."""
+    stop the generation. With `keep` false the items made are not kept for
+    the next generation (a command that generates once keeps the memory)."""
     # Generating makes millions of containers and no reference cycles: the
     # cyclic garbage collector would only walk them again and again.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _generate(design, seed, scale, limit, items, progress)
+        return _generate(design, seed, scale, limit, items, progress, keep)
     finally:
         if collecting:
             gc.enable()
@@ -113,6 +115,7 @@ def _generate(
     limit: int | None,
     items: int | None,
     progress: Callable[[int, int], None] | None,
+    keep: bool,
 ) -> Dataset:
     _check_table_keys(design)
     seed = design.sample_data.seed if seed is None else seed
@@ -145,7 +148,7 @@ def _generate(
             items, parents = _make_entity(
                 design, entity, seed, scale, made, populations, budget, drawn, counter
             )
-            if not drawn.met_others:
+            if keep and not drawn.met_others:
                 _kept.put(digest, _Kept.packed(items, parents, drawn.own))
         budget -= len(items)
         made[entity.name] = (items, parents)

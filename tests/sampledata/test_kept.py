@@ -187,3 +187,12 @@ def test_kept_items_take_less_memory_than_the_items(made):
     # The dicts take about 300 bytes an item; their kept form about 140,
     # sharing the values with the items.
     assert kept < dicts * 0.6, (kept, dicts)
+
+
+def test_a_generation_that_keeps_nothing_leaves_the_next_to_make_everything(made):
+    orders = example("order-management")
+    once = generate(orders, keep=False)
+    again = generate(orders)
+
+    assert made == ["Customer", "Order", "LineItem"] * 2
+    assert again.items == once.items

@@ -105,7 +105,8 @@ def sample_items(
     """The generated items, exactly `wanted` of them when given, then the
     design's own items (unless `own_items` is false), each table key once as
     the simulator loads them. Raises SampleDataError."""
-    dataset = generate(design, seed=seed, items=wanted)
+    # The command generates once: nothing is kept for a next generation.
+    dataset = generate(design, seed=seed, items=wanted, keep=False)
     if wanted is not None and len(dataset) < wanted:
         raise SampleDataError(
             f"the design's counts make {len(dataset):,} items, "
