@@ -3,6 +3,7 @@ the last with modeler/infra/dynamodb.py against moto's DynamoDB server."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import re
@@ -21,6 +22,7 @@ from django.core.management.base import CommandError
 from modeler.design.model import Design
 from modeler.design_check import limits
 from modeler.designfile import read_design
+from modeler.engine.types import item_to_json_wire
 from modeler.infra import dynamodb
 from modeler.infra.dynamodb import Endpoint, EndpointError
 from modeler.models import Project
@@ -460,6 +462,22 @@ def test_sample_data_scales_up_to_exactly_the_number_of_items(tmp_path):
     assert len({(i["PK"], i["SK"]) for i in items}) == 10_493
 
 
+def test_sample_data_file_is_byte_for_byte_the_wire_dicts_text(tmp_path):
+    """More lines than one written block: the file is what serialising each
+    item's wire dicts with json.dumps wrote, line after line."""
+    design = _design(ORDER_FILE)
+    output = tmp_path / "items.jsonl"
+
+    _run("sample_data", str(ORDER_FILE), "--items", "5000", "-o", str(output))
+
+    expected = "".join(
+        json.dumps(item_to_json_wire(item), ensure_ascii=False, separators=(",", ":"))
+        + "\n"
+        for item in generate(design, limit=5000).items
+    )
+    assert output.read_bytes() == expected.encode()
+
+
 def test_sample_data_to_stdout():
     design = _design(ORDER_FILE)
 
@@ -738,3 +756,16 @@ def test_simulate_a_design_without_patterns_says_what_to_add(tmp_path):
         "No access patterns to simulate: list the reads and writes the "
         "application makes (access_patterns in the design file)."
     )
+
+
+def test_sample_data_keeps_no_items_after_it_has_written_them(tmp_path):
+    """The command generates once: the items are not kept in memory for a
+    generation that will not come."""
+    generate_module = importlib.import_module("modeler.sampledata.generate")
+    generate_module.forget_kept_items()
+    output = tmp_path / "items.jsonl"
+
+    _run("sample_data", str(ORDER_FILE), "--items", "500", "-o", str(output))
+
+    assert len(_lines(output)) == 500
+    assert generate_module._kept._items == 0

@@ -11,6 +11,7 @@ from modeler.sampledata.files import (
     read_jsonl,
     read_workbench_table_data,
     write_jsonl,
+    write_jsonl_blocks,
 )
 from modeler.sampledata.generate import MAX_ITEMS, Dataset, generate
 from modeler.sampledata.recognise import EntityRecogniser, with_own_items
@@ -31,4 +32,5 @@ __all__ = [
     "read_workbench_table_data",
     "with_own_items",
     "write_jsonl",
+    "write_jsonl_blocks",
 ]

@@ -13,6 +13,7 @@ import io
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from modeler.design import model as d
@@ -61,6 +62,16 @@ def write_jsonl(items: Iterable[Item]) -> Iterator[str]:
     `aws dynamodb put-item --item` takes."""
     for item in items:
         yield item_json_line(item)
+
+
+def write_jsonl_blocks(items: Iterable[Item], *, lines: int = 4096) -> Iterator[str]:
+    """`write_jsonl`'s lines, each ending in a newline, joined `lines` at a
+    time: a file is written in large blocks, one call per block rather than
+    per line, and never holds more than one block of text."""
+    written = map(item_json_line, items)
+    while block := list(islice(written, lines)):
+        block.append("")
+        yield "\n".join(block)
 
 
 def read_items(text: str, *, design: d.Design, source: str) -> list[Item]:

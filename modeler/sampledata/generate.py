@@ -34,6 +34,7 @@ import hashlib
 import itertools
 import math
 import threading
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -84,6 +85,7 @@ def generate(
     limit: int | None = None,
     items: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keep: bool = True,
 ) -> Dataset:
     """The design's sample data. `scale` multiplies the counts of the root
     entities (children follow); `limit` keeps the first items, whole
@@ -93,13 +95,14 @@ def generate(
     message names the entity and attribute), or when they would pass
     MAX_ITEMS. `progress(made, total)` is called every PROGRESS_EVERY items
     made (kept items count as made) and once at the end; it may raise to
-    stop the generation."""
+    stop the generation. With `keep` false the items made are not kept for
+    the next generation (a command that generates once keeps the memory)."""
     # Generating makes millions of containers and no reference cycles: the
     # cyclic garbage collector would only walk them again and again.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _generate(design, seed, scale, limit, items, progress)
+        return _generate(design, seed, scale, limit, items, progress, keep)
     finally:
         if collecting:
             gc.enable()
@@ -112,6 +115,7 @@ def _generate(
     limit: int | None,
     item_count: int | None,
     progress: Callable[[int, int], None] | None,
+    keep: bool,
 ) -> Dataset:
     _check_table_keys(design)
     seed = design.sample_data.seed if seed is None else seed
@@ -133,10 +137,10 @@ def _generate(
             design, entity, seed, scale, digests
         )
         kept = _kept.get(digest)
-        if kept is not None and kept.key_hashes.isdisjoint(keys_made):
-            _check_budget(entity, len(kept.items), budget)
-            items, parents = [dict(item) for item in kept.items], kept.parents
-            keys_made |= kept.key_hashes
+        if kept is not None and keys_made.isdisjoint(kept.key_hashes):
+            _check_budget(entity, len(kept), budget)
+            items, parents = kept.unpacked(), kept.parents
+            keys_made.update(kept.key_hashes)
             if counter is not None:
                 counter.add(len(items))
         else:
@@ -144,8 +148,8 @@ def _generate(
             items, parents = _make_entity(
                 design, entity, seed, scale, made, populations, budget, drawn, counter
             )
-            if not drawn.met_others:
-                _kept.put(digest, _Kept(items, parents, frozenset(drawn.own)))
+            if keep and not drawn.met_others:
+                _kept.put(digest, _Kept.packed(items, parents, drawn.own))
         budget -= len(items)
         made[entity.name] = (items, parents)
         populations.items[entity.name] = items
@@ -179,12 +183,32 @@ class _Counter:
 
 @dataclass(frozen=True)
 class _Kept:
-    """One entity's items as generated (copies are handed out: callers may
-    change theirs), each one's parent position, and their keys' hashes."""
+    """One entity's items as generated, each one's parent position, and
+    their keys' hashes. An item is kept as the tuple of its values beside
+    its attribute names (one tuple shared by the items of a shape): a
+    third of a dict's memory, and a fresh dict is handed out on each use
+    (callers may change theirs). The keys' hashes are an array, not a set
+    of int objects: a generation only passes over them."""
 
-    items: list[dict[str, Any]]
+    names: list[tuple[str, ...]]
+    values: list[tuple[Any, ...]]
     parents: list[int]
-    key_hashes: frozenset[int]
+    key_hashes: array  # of signed 64-bit hashes, 8 bytes each
+
+    @classmethod
+    def packed(
+        cls, items: list[dict[str, Any]], parents: list[int], key_hashes: set[int]
+    ) -> _Kept:
+        shapes: dict[tuple[str, ...], tuple[str, ...]] = {}
+        names = [shapes.setdefault(shape, shape) for shape in map(tuple, items)]
+        values = list(map(tuple, map(dict.values, items)))
+        return cls(names, values, list(parents), array("q", key_hashes))
+
+    def unpacked(self) -> list[dict[str, Any]]:
+        return list(map(dict, map(zip, self.names, self.values)))
+
+    def __len__(self) -> int:
+        return len(self.values)
 
 
 class _KeptEntities:
@@ -204,17 +228,16 @@ class _KeptEntities:
             return kept
 
     def put(self, digest: str, kept: _Kept) -> None:
-        if len(kept.items) > KEPT_ITEMS:
+        if len(kept) > KEPT_ITEMS:
             return
-        copy = _Kept([dict(i) for i in kept.items], list(kept.parents), kept.key_hashes)
         with self._lock:
             old = self._entries.pop(digest, None)
-            self._items -= len(old.items) if old else 0
-            self._entries[digest] = copy
-            self._items += len(copy.items)
+            self._items -= len(old) if old else 0
+            self._entries[digest] = kept
+            self._items += len(kept)
             while self._items > KEPT_ITEMS:
                 _, dropped = self._entries.popitem(last=False)
-                self._items -= len(dropped.items)
+                self._items -= len(dropped)
 
     def clear(self) -> None:
         with self._lock:

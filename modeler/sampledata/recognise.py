@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from modeler.design import model as d
@@ -92,7 +93,12 @@ def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
         # entities as names); the one caller reads the items only.
         entities.append(recogniser.entity_of(item))  # type: ignore[arg-type]  # see above
     names = recogniser.key_names
-    keys = [tuple(map(item.get, names)) for item in items]
+    try:
+        # Every item has the table's key (generated items always do): one
+        # getter in C per item, not a tuple built by a Python loop.
+        keys = list(map(itemgetter(*names), items))
+    except KeyError:
+        keys = [tuple(map(item.get, names)) for item in items]
     last = dict(zip(keys, range(len(items)), strict=True))
     if len(last) == len(items):
         return Dataset(items, entities)

@@ -9,7 +9,12 @@ from decimal import Decimal
 
 import pytest
 
-from modeler.engine.types import BinarySet, NumberSet, StringSet
+from modeler.engine.types import (
+    BinarySet,
+    NumberSet,
+    StringSet,
+    item_to_json_wire,
+)
 from modeler.importers import budget as import_budget
 from modeler.sampledata import (
     ItemsFileError,
@@ -53,6 +58,40 @@ def test_every_dynamodb_type_survives_the_round_trip(orders):
     line = next(write_jsonl([item]))
     assert json.loads(line)["b"] == {"B": "AP8="}, "binary values in base64"
     assert read_jsonl(line, design=orders, source="x") == [item]
+
+
+def wire_dicts_line(item):
+    """How the lines were written before: the wire dicts, then json.dumps."""
+    return json.dumps(
+        item_to_json_wire(item), ensure_ascii=False, separators=(",", ":")
+    )
+
+
+def test_lines_are_those_the_wire_dicts_gave(orders):
+    items = generate(orders, limit=2000).items
+    assert list(write_jsonl(items)) == [wire_dicts_line(i) for i in items]
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        # Numbers whose Decimal text is not DynamoDB's.
+        {"PK": "A", "n": Decimal("1.50")},
+        {"PK": "A", "n": Decimal("1E+2")},
+        {"PK": "A", "n": Decimal("-0.00")},
+        {"PK": "A", "n": Decimal("1E-7")},
+        {"PK": "A", "n": Decimal("-12.5")},
+        # Names and text the JSON and the line's own template must escape.
+        {"PK": "100%", "%s": "%d", 'q"\\': "tab\tnew\nline ü \u2028"},
+        # The same names with values of other types: another shape.
+        {"PK": "A", "n": "text"},
+        {"PK": "A", "n": [Decimal("2.0"), {"m": Decimal(3)}], "b": b"\x00"},
+        # Subclasses and Python numbers take the general way.
+        {"PK": "A", "i": 7, "f": 0.5, "t": False},
+    ],
+)
+def test_every_shape_of_line_is_the_wire_dicts_text(item):
+    assert next(write_jsonl([item])) == wire_dicts_line(item)
 
 
 def test_lines_of_a_dynamodb_export_are_read_too(orders):
