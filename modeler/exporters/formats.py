@@ -15,6 +15,7 @@ from typing import Any, Literal
 from modeler.design import model as d
 from modeler.designfile import dump_design
 from modeler.exporters.access.module import access_module, module_name
+from modeler.exporters.access.typescript import access_filename, typescript_module
 from modeler.exporters.cdk import (
     export_cdk_python,
     export_cdk_typescript,
@@ -178,6 +179,11 @@ def _python_access_tests(design: d.Design) -> Export:
     return Export(made.text, made.notes)
 
 
+def _typescript_access(design: d.Design) -> Export:
+    made = typescript_module(design)
+    return Export(made.text, made.notes)
+
+
 def _iam_policy(
     design: d.Design, *, region: str, account: str, tenant: str | bool
 ) -> Export:
@@ -310,6 +316,20 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "(AWS_ENDPOINT_URL_DYNAMODB), or on a conftest.py's "
             "dynamodb_client fixture.",
             filename_of=lambda design: f"{module_name(design)}_test.py",
+        ),
+        ExportFormat(
+            "typescript",
+            "TypeScript data access (AWS SDK v3)",
+            "-access.ts",
+            "typescript",
+            "text/plain",
+            _typescript_access,
+            "The same module for the AWS SDK for JavaScript v3: an interface per "
+            "entity, key functions from the templates, and a function per access "
+            "pattern sending the request the workbench simulates (a page function "
+            "and an async iterator for reads, sparse index keys, conditions as "
+            "named errors). tsc --strict passes on it.",
+            filename_of=access_filename,
         ),
         ExportFormat(
             "cli-json",
