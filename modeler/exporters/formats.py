@@ -184,6 +184,17 @@ def _typescript_access(design: d.Design) -> Export:
     return Export(made.text, made.notes)
 
 
+def _typescript_access_tests(design: d.Design) -> Export:
+    from modeler.exporters.access.ts_tests import generated_ts_tests
+    from modeler.sampledata import SampleDataError
+
+    try:
+        made = generated_ts_tests(design)
+    except SampleDataError as exc:
+        raise ExportError(f"The sample data cannot be made: {exc}.") from None
+    return Export(made.text, made.notes)
+
+
 def _iam_policy(
     design: d.Design, *, region: str, account: str, tenant: str | bool
 ) -> Export:
@@ -330,6 +341,22 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "and an async iterator for reads, sparse index keys, conditions as "
             "named errors). tsc --strict passes on it.",
             filename_of=access_filename,
+        ),
+        ExportFormat(
+            "typescript-tests",
+            "TypeScript data access tests (node:test)",
+            "-access.test.ts",
+            "typescript",
+            "text/plain",
+            _typescript_access_tests,
+            "The node:test module to keep beside the TypeScript module: for each "
+            "read pattern, the sample data the workbench checked it on and a test "
+            "that the pattern's function returns the items it promises. Compile "
+            "both with tsc and run node --test against DynamoDB Local or "
+            "serve_dynamodb started without a design (AWS_ENDPOINT_URL_DYNAMODB).",
+            filename_of=lambda design: (
+                access_filename(design).removesuffix(".ts") + ".test.ts"
+            ),
         ),
         ExportFormat(
             "cli-json",

@@ -30,3 +30,12 @@ def test_the_export_format_names_the_file_and_notes_what_has_no_function():
     assert "export async function* ordersOfACustomerNewestFirst(" in made.text
     assert "export async function ordersOfACustomerNewestFirstPage(" in made.text
     assert "export async function shipAnOrder(" in made.text
+
+
+def test_the_tests_format_downloads_beside_the_module():
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    export = EXPORT_FORMATS["typescript-tests"]
+    assert export.filename(design) == "order-management-access.test.ts"
+    made = export.make(design)
+    assert 'import * as access from "./order-management-access";' in made.text
+    assert 'test("ordersOfACustomerNewestFirst", { skip }' in made.text

@@ -60,6 +60,7 @@ _SDK_NAMES = (
 )
 _SDK_TYPES = (
     "AttributeValue",
+    "BatchWriteItemCommandOutput",
     "DeleteItemCommandInput",
     "DynamoDBClient",
     "GetItemCommandInput",
@@ -110,28 +111,32 @@ class _Converters:
     by_result: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
 
-    def converter(self, codes: list[TsEntity], *, partial: bool) -> tuple[str, str]:
+    def converter(
+        self, codes: list[TsEntity], *, partial: bool, keyed: bool
+    ) -> tuple[str, str]:
         """(function, type) turning a returned item into the pattern's
         result: the entity's object, or with several entities the tagged
         union `recognise` returns."""
-        key = tuple(c.entity.name for c in codes) + (str(partial),)
+        key = tuple(c.entity.name for c in codes) + (str(partial), str(keyed))
         if key in self.by_result:
             return self.by_result[key]
         base = (
             "as" + "Or".join(c.interface for c in codes) + ("Part" if partial else "")
         )
         function = identifier(base, self.taken, fallback="as")
-        if len(codes) == 1:
+        if len(codes) == 1 or not keyed:
+            # A projection without the table's keys cannot be recognised:
+            # its items are taken as the first entity's.
             code = codes[0]
             annotation = f"Partial<{code.interface}>" if partial else code.interface
             convert = code.part_from_item if partial else code.from_item
-            lines = [
-                f"function {function}(item: Item): {annotation} {{",
-                f"  if (!matches(item, {code.keys_constant})) "
-                "throw new UnrecognisedItem(item);",
-                f"  return {convert}(item);",
-                "}",
-            ]
+            lines = [f"export function {function}(item: Item): {annotation} {{"]
+            if keyed:
+                lines.append(
+                    f"  if (!matches(item, {code.keys_constant})) "
+                    "throw new UnrecognisedItem(item);"
+                )
+            lines += [f"  return {convert}(item);", "}"]
         else:
             kinds = [
                 f"{{ readonly entity: {c.tag}; readonly item: "
@@ -139,7 +144,7 @@ class _Converters:
                 for c in codes
             ]
             annotation = "(" + " | ".join(kinds) + ")"
-            lines = [f"function {function}(item: Item): {annotation} {{"]
+            lines = [f"export function {function}(item: Item): {annotation} {{"]
             for c in sorted(codes, key=lambda c: -c.specificity):
                 convert = c.part_from_item if partial else c.from_item
                 lines += [
@@ -295,7 +300,12 @@ def _read(
     codes = [names[e] for e in expected if e in names.by_name]
     if codes:
         partial = any(_partial(design, pattern, c.entity) for c in codes)
-        code.converter, code.result = converters.converter(codes, partial=partial)
+        keyed = not pattern.projection or all(
+            a.name in pattern.projection for a in design.table.key_attributes
+        )
+        code.converter, code.result = converters.converter(
+            codes, partial=partial, keyed=keyed
+        )
     else:
         code.converter, code.result = "recognise", "AnyEntity"
     code.parameters = _parameter_list(writer, design, pattern)
@@ -434,7 +444,7 @@ def _write(
             "    Object.keys(unprocessed).length > 0\n"
             "  ) {\n"
             "    const requestItems: Record<string, WriteRequest[]> = unprocessed;\n"
-            "    const response = await guarded(() =>\n"
+            "    const response: BatchWriteItemCommandOutput = await guarded(() =>\n"
             "      client.send(\n"
             "        new BatchWriteItemCommand({ RequestItems: requestItems }),\n"
             "      ),\n"

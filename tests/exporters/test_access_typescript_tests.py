@@ -1,0 +1,118 @@
+"""The generated TypeScript tests: compiled with tsc and run with node
+(node --test) against the DynamoDB endpoint started without a design, for
+each shipped example; a design edit that breaks a pattern fails its test."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from modeler.design import model as d
+from modeler.endpoint.server import start
+from modeler.endpoint.service import Service
+from modeler.exporters.access.ts_tests import (
+    GeneratedTsTests,
+    generated_ts_tests,
+    ts_tests_filename,
+)
+from modeler.exporters.access.typescript import access_filename, typescript_module
+from tests.exporters.helpers import EXAMPLES, example
+from tests.exporters.node_helpers import node, tsc
+
+
+def write_ts_tests(design: d.Design, directory: Path) -> GeneratedTsTests:
+    module = typescript_module(design)
+    (directory / access_filename(design)).write_text(module.text, "utf-8")
+    made = generated_ts_tests(design, module)
+    (directory / ts_tests_filename(design)).write_text(made.text, "utf-8")
+    return made
+
+
+def compile_ts(directory: Path) -> None:
+    compiled = tsc(directory, emit=True)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+
+
+def run_ts_tests(directory: Path, design: d.Design) -> subprocess.CompletedProcess[str]:
+    """node --test on the design's compiled tests, against a fresh endpoint
+    holding no table."""
+    compiled = directory / "out" / ts_tests_filename(design).replace(".ts", ".js")
+    server = start(Service(), ("127.0.0.1", 0))
+    try:
+        return subprocess.run(
+            [node(), "--test", "--test-reporter=tap", str(compiled)],
+            cwd=directory,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+            env={
+                **os.environ,
+                "AWS_ENDPOINT_URL_DYNAMODB": server.url,
+                "AWS_ACCESS_KEY_ID": "test",
+                "AWS_SECRET_ACCESS_KEY": "test",
+                "AWS_REGION": "us-east-1",
+            },
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _count(output: str, what: str) -> int:
+    found = re.search(rf"^# {what} (\d+)$", output, re.MULTILINE)
+    assert found, output
+    return int(found.group(1))
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """The three examples' modules and tests, compiled by one tsc run (the
+    slow part); the broken design's beside them under its own table name."""
+    directory = tmp_path_factory.mktemp("typescript")
+    made = {path.stem: write_ts_tests(example(path), directory) for path in EXAMPLES}
+    broken = _broken_design()
+    made["broken"] = write_ts_tests(broken, directory)
+    compile_ts(directory)
+    return directory, made, broken
+
+
+def _broken_design() -> d.Design:
+    """order-management with "Orders of a customer, newest first" reading
+    its index forward: it gives the oldest orders, breaking its promise."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    newest = "Orders of a customer, newest first"
+    assert not next(p for p in design.access_patterns if p.name == newest).scan_forward
+    return dataclasses.replace(
+        design,
+        table=dataclasses.replace(design.table, name="order-management-broken"),
+        access_patterns=tuple(
+            dataclasses.replace(p, scan_forward=True) if p.name == newest else p
+            for p in design.access_patterns
+        ),
+    )
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_the_generated_tests_pass_against_the_endpoint(path, compiled):
+    directory, made_by, _ = compiled
+    made = made_by[path.stem]
+    assert made.tested
+    done = run_ts_tests(directory, example(path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _count(done.stdout, "pass") == len(made.tested)
+    assert _count(done.stdout, "skipped") == 0
+
+
+def test_a_design_edit_that_breaks_a_pattern_fails_its_generated_test(compiled):
+    directory, made_by, broken = compiled
+    done = run_ts_tests(directory, broken)
+    assert done.returncode == 1
+    assert _count(done.stdout, "fail") == 1
+    assert _count(done.stdout, "pass") == len(made_by["broken"].tested) - 1
+    assert "not ok 3 - ordersOfACustomerNewestFirst" in done.stdout
