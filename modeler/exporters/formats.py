@@ -14,6 +14,11 @@ from typing import Any, Literal
 
 from modeler.design import model as d
 from modeler.designfile import dump_design
+from modeler.exporters.access.entity_libraries import (
+    electrodb_module,
+    library_filename,
+    toolbox_module,
+)
 from modeler.exporters.access.module import access_module, module_name
 from modeler.exporters.access.typescript import access_filename, typescript_module
 from modeler.exporters.cdk import (
@@ -195,6 +200,16 @@ def _typescript_access_tests(design: d.Design) -> Export:
     return Export(made.text, made.notes)
 
 
+def _library(library: str) -> Callable[[d.Design], Export]:
+    maker = electrodb_module if library == "electrodb" else toolbox_module
+
+    def make(design: d.Design) -> Export:
+        made = maker(design)
+        return Export(made.text, made.notes)
+
+    return make
+
+
 def _iam_policy(
     design: d.Design, *, region: str, account: str, tenant: str | bool
 ) -> Export:
@@ -357,6 +372,30 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             filename_of=lambda design: (
                 access_filename(design).removesuffix(".ts") + ".test.ts"
             ),
+        ),
+        ExportFormat(
+            "electrodb",
+            "ElectroDB entities",
+            ".electrodb.mjs",
+            "javascript",
+            "text/javascript",
+            _library("electrodb"),
+            "ElectroDB 3 entity definitions whose key templates (padding, "
+            "constants, sparse-index conditions) build the design's keys; a key "
+            "ElectroDB cannot state so is left out with a note.",
+            filename_of=lambda design: library_filename(design, "electrodb"),
+        ),
+        ExportFormat(
+            "dynamodb-toolbox",
+            "DynamoDB-Toolbox entities",
+            ".dynamodb-toolbox.mjs",
+            "javascript",
+            "text/javascript",
+            _library("dynamodb-toolbox"),
+            "A DynamoDB-Toolbox 2 table and an entity per design entity, whose "
+            "computed keys and linked index keys are the design's (sparse indexes "
+            "included).",
+            filename_of=lambda design: library_filename(design, "dynamodb-toolbox"),
         ),
         ExportFormat(
             "cli-json",
