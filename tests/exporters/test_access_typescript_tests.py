@@ -5,63 +5,13 @@ each shipped example; a design edit that breaks a pattern fails its test."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from modeler.design import model as d
-from modeler.endpoint.server import start
-from modeler.endpoint.service import Service
-from modeler.exporters.access.ts_tests import (
-    GeneratedTsTests,
-    generated_ts_tests,
-    ts_tests_filename,
-)
-from modeler.exporters.access.typescript import access_filename, typescript_module
 from tests.exporters.helpers import EXAMPLES, example
-from tests.exporters.node_helpers import node, tsc
-
-
-def write_ts_tests(design: d.Design, directory: Path) -> GeneratedTsTests:
-    module = typescript_module(design)
-    (directory / access_filename(design)).write_text(module.text, "utf-8")
-    made = generated_ts_tests(design, module)
-    (directory / ts_tests_filename(design)).write_text(made.text, "utf-8")
-    return made
-
-
-def compile_ts(directory: Path) -> None:
-    compiled = tsc(directory, emit=True)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-
-
-def run_ts_tests(directory: Path, design: d.Design) -> subprocess.CompletedProcess[str]:
-    """node --test on the design's compiled tests, against a fresh endpoint
-    holding no table."""
-    compiled = directory / "out" / ts_tests_filename(design).replace(".ts", ".js")
-    server = start(Service(), ("127.0.0.1", 0))
-    try:
-        return subprocess.run(
-            [node(), "--test", "--test-reporter=tap", str(compiled)],
-            cwd=directory,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-            env={
-                **os.environ,
-                "AWS_ENDPOINT_URL_DYNAMODB": server.url,
-                "AWS_ACCESS_KEY_ID": "test",
-                "AWS_SECRET_ACCESS_KEY": "test",
-                "AWS_REGION": "us-east-1",
-            },
-        )
-    finally:
-        server.shutdown()
-        server.server_close()
+from tests.exporters.node_helpers import compile_ts, run_ts_tests, write_ts_tests
 
 
 def _count(output: str, what: str) -> int:
