@@ -5,13 +5,25 @@ each shipped example; a design edit that breaks a pattern fails its test."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+import shutil
 
 import pytest
 
 from modeler.design import model as d
-from tests.exporters.helpers import EXAMPLES, example
-from tests.exporters.node_helpers import compile_ts, run_ts_tests, write_ts_tests
+from modeler.endpoint.server import start
+from modeler.endpoint.service import Service
+from modeler.simulation.requests import create_table_request
+from tests.exporters.helpers import EXAMPLES, ROOT, example
+from tests.exporters.node_helpers import (
+    compile_ts,
+    run_node,
+    run_ts_tests,
+    write_ts_tests,
+)
+
+WRITES_SCRIPT = ROOT / "tests" / "exporters" / "ts_writes.js"
 
 
 def _count(output: str, what: str) -> int:
@@ -66,3 +78,35 @@ def test_a_design_edit_that_breaks_a_pattern_fails_its_generated_test(compiled):
     assert _count(done.stdout, "fail") == 1
     assert _count(done.stdout, "pass") == len(made_by["broken"].tested) - 1
     assert "not ok 3 - ordersOfACustomerNewestFirst" in done.stdout
+
+
+def test_the_modules_writes_set_and_remove_index_keys_and_name_their_errors(
+    compiled,
+):
+    """The order-management module's transaction, update, page and
+    iterator, run with node against the endpoint: the second placing is a
+    TransactionCanceled for its condition, shipping removes the sparse
+    open-orders keys and rewrites GSI1PK, shipping again is ConditionFailed."""
+    directory, _, _ = compiled
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    table = directory / "table.json"
+    table.write_text(json.dumps(create_table_request(design)), encoding="utf-8")
+    script = directory / "out" / "ts_writes.js"
+    shutil.copyfile(WRITES_SCRIPT, script)
+    server = start(Service(), ("127.0.0.1", 0))
+    try:
+        done = run_node(script, server.url, str(table), cwd=directory)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen == {
+        "secondPlace": ["TransactionCanceled", True],
+        "openBefore": ["O1"],
+        "lines": ["O1", 7],
+        "storedKeys": ["GSI1PK", "GSI1SK", "GSI3PK", "GSI3SK", "PK", "SK"],
+        "gsi1pk": "CUST#C1#SHIPPED",
+        "openAfter": 0,
+        "secondShip": "ConditionFailed",
+    }

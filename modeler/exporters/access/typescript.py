@@ -402,7 +402,7 @@ def _write(
                 f"  await guarded(() => client.send(new {_COMMANDS[kind]}(request)));\n"
             )
             continue
-        indent = 4 if many else 2
+        indent = 4 if many or variable else 2
         if operation == "TransactWriteItems":
             element = {_TRANSACT_ELEMENTS[kind]: request}
             target = "actions"
@@ -420,7 +420,7 @@ def _write(
         if many:
             body.append(f"  for (const {variable} of params.{many}) {{\n{line}  }}\n")
         elif variable:
-            body.append(f"  {{\n    const {variable} = {owner};\n  {line}  }}\n")
+            body.append(f"  {{\n    const {variable} = {owner};\n{line}  }}\n")
         else:
             body.append(line)
     code.parameters = entities + _parameter_list(writer, design, pattern)
