@@ -400,7 +400,10 @@ def _hostile_names_design() -> d.Design:
             },
             "None": {
                 "attributes": {
-                    "recognise": {"type": "S", "generator": {"faker": "name"}}
+                    "recognise": {"type": "S", "generator": {"faker": "name"}},
+                    # A name every JavaScript object inherits.
+                    "constructor": bothify("k##"),
+                    "toString": {"type": "S", "generator": {"faker": "name"}},
                 },
                 "keys": {"PK": "Ü#" + ph("recognise"), "SK": "Ü"},
                 "sample": {"count": 5},

@@ -11,12 +11,17 @@ from dataclasses import dataclass
 from modeler.design import model as d
 from modeler.exporters.access.module import module_name
 from modeler.exporters.access.ts_entities import _condition, render_expression
-from modeler.exporters.access.ts_names import access, prop
+from modeler.exporters.access.ts_names import INHERITED, access, prop
 from modeler.exporters.literals import comment_text, typescript_string
 from modeler.keys import parse_template
 from modeler.keys.template import Placeholder
 
-_HELPERS = r"""// A value as a string key places it.
+_HELPERS = r"""// The object's own property: never one every object inherits.
+function own(item, name) {
+  return Object.hasOwn(item, name) ? item[name] : undefined;
+}
+
+// A value as a string key places it.
 function text(value) {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return value ? "true" : "false";
@@ -151,6 +156,14 @@ def electrodb_module(design: d.Design) -> LibraryModule:
     from modeler.exporters.access.ts_names import identifier, upper_camel
 
     for entity in design.entities:
+        inherited = sorted(a.name for a in entity.attributes if a.name in INHERITED)
+        if inherited:
+            # ElectroDB reads its attribute definitions as plain objects.
+            notes.append(
+                f"{entity.name}: no ElectroDB entity (ElectroDB cannot hold an "
+                f"attribute named {inherited[0]})."
+            )
+            continue
         variable = identifier(upper_camel(entity.name), names, fallback="Entity")
         padding: dict[str, int] = {}
         indexes: list[str] = []

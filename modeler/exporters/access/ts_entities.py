@@ -13,6 +13,7 @@ from decimal import Decimal
 from modeler.design import model as d
 from modeler.exporters.access.ts_names import (
     access,
+    assign,
     identifier,
     lower_camel,
     prop,
@@ -318,11 +319,11 @@ def entity_code(design: d.Design, code: TsEntity) -> str:
         ]
         if entity.keys[key].when:
             tests.append(_condition(entity, entity.keys[key].when))
-        assign = f"keys[{typescript_string(key)}] = {call(key, table_key=False)};"
+        assigned = assign("keys", key, call(key, table_key=False))
         if tests:
-            lines += [f"  if ({' && '.join(tests)}) {{", f"    {assign}", "  }"]
+            lines += [f"  if ({' && '.join(tests)}) {{", f"    {assigned}", "  }"]
         else:
-            lines.append(f"  {assign}")
+            lines.append(f"  {assigned}")
     lines += [
         "  return keys;",
         "}",
@@ -333,11 +334,11 @@ def entity_code(design: d.Design, code: TsEntity) -> str:
     ]
     for attr in entity.attributes:
         value = access("item", attr.name)
-        assign = f"written[{typescript_string(attr.name)}] = {value};"
+        assigned = assign("written", attr.name, value)
         if attr.required:
-            lines.append(f"  {assign}")
+            lines.append(f"  {assigned}")
         else:
-            lines.append(f"  if ({value} !== undefined) {assign}")
+            lines.append(f"  if ({value} !== undefined) {assigned}")
     lines += [
         f"  return {{ ...written, ...{code.all_keys}(item) }};",
         "}",
@@ -357,8 +358,11 @@ def entity_code(design: d.Design, code: TsEntity) -> str:
         if not attr.required:
             lines.append(
                 f"  if ({access('item', attr.name)} !== undefined) "
-                f"{access('found', attr.name)} = {access('item', attr.name)} as "
-                f"{FIELD_TYPES[attr.type]};"
+                + assign(
+                    "found",
+                    attr.name,
+                    f"{access('item', attr.name)} as {FIELD_TYPES[attr.type]}",
+                )
             )
     lines += [
         "  return found;",
@@ -375,8 +379,11 @@ def entity_code(design: d.Design, code: TsEntity) -> str:
     for attr in entity.attributes:
         lines.append(
             f"  if ({access('values', attr.name)} !== undefined) "
-            f"{access('found', attr.name)} = {access('values', attr.name)} as "
-            f"{FIELD_TYPES[attr.type]};"
+            + assign(
+                "found",
+                attr.name,
+                f"{access('values', attr.name)} as {FIELD_TYPES[attr.type]}",
+            )
         )
     lines += ["  return found;", "}"]
     return "\n".join(lines) + "\n"

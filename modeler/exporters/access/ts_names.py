@@ -145,6 +145,15 @@ def identifier(base: str, taken: set[str], *, fallback: str) -> str:
     return unique(base, taken, fallback=fallback)
 
 
+def assign(variable: str, name: str, value: str) -> str:
+    """The statement setting the property (`put` for an inherited name)."""
+    if name in INHERITED:
+        return f"put({variable}, {typescript_string(name)}, {value});"
+    if _IDENTIFIER.fullmatch(name):
+        return f"{variable}.{name} = {value};"
+    return f"{variable}[{typescript_string(name)}] = {value};"
+
+
 def prop(name: str, *, in_type: bool = False) -> str:
     """A property name in a type or an object literal (where `__proto__`
     is written computed, so that it names a property, not the prototype)."""
@@ -153,8 +162,32 @@ def prop(name: str, *, in_type: bool = False) -> str:
     return name if _IDENTIFIER.fullmatch(name) else typescript_string(name)
 
 
+# Names every object has from Object.prototype: read as own properties only
+# (`own`), written as own properties (`put`), so an attribute of that name is
+# an attribute, not the prototype's.
+INHERITED = frozenset(
+    {
+        "__proto__",
+        "__defineGetter__",
+        "__defineSetter__",
+        "__lookupGetter__",
+        "__lookupSetter__",
+        "constructor",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "toLocaleString",
+        "toString",
+        "valueOf",
+    }
+)
+
+
 def access(variable: str, name: str) -> str:
-    """`item.name`, or `item["a name"]`."""
+    """`item.name`, or `item["a name"]`; `own(item, "constructor")` for a
+    name objects inherit."""
+    if name in INHERITED:
+        return f"own({variable}, {typescript_string(name)})"
     if _IDENTIFIER.fullmatch(name):
         return f"{variable}.{name}"
     return f"{variable}[{typescript_string(name)}]"

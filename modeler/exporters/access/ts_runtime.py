@@ -33,6 +33,8 @@ RUNTIME_NAMES = frozenset(
         "compares",
         "fromKeys",
         "matches",
+        "own",
+        "put",
         "client",
         "params",
         "startKey",
@@ -210,6 +212,21 @@ export function fromWire(item: Wire): Item {
   );
 }
 
+/** The object's own property: never one every object inherits. */
+function own<T extends object, K extends keyof T>(item: T, name: K): T[K] | undefined {
+  return Object.hasOwn(item, name) ? item[name] : undefined;
+}
+
+/** Sets an own property, even one named `__proto__`. */
+function put(target: object, name: string, value: unknown): void {
+  Object.defineProperty(target, name, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 /** A value as a string key places it. */
 function text(value: string | number | boolean): string {
   if (typeof value === "string") return value;
@@ -305,13 +322,13 @@ type KeyValues = [string, RegExp, [string, boolean][]][];
 function fromKeys(item: Item, templates: KeyValues): Item {
   const values: Item = {};
   for (const [key, pattern, attributes] of templates) {
-    const value = item[key];
+    const value = Object.hasOwn(item, key) ? item[key] : undefined;
     const match = typeof value === "string" ? pattern.exec(value) : null;
     if (match === null) continue;
     attributes.forEach(([attribute, numeric], n) => {
       const found = match[n + 1] ?? "";
-      if (!(attribute in values)) {
-        values[attribute] = numeric ? Number(found) : found;
+      if (!Object.hasOwn(values, attribute)) {
+        put(values, attribute, numeric ? Number(found) : found);
       }
     });
   }
@@ -322,7 +339,7 @@ function fromKeys(item: Item, templates: KeyValues): Item {
  * or binary key, any value). */
 function matches(item: Item, patterns: Record<string, RegExp | null>): boolean {
   for (const [name, pattern] of Object.entries(patterns)) {
-    const value = item[name];
+    const value = Object.hasOwn(item, name) ? item[name] : undefined;
     if (value === undefined) return false;
     if (pattern !== null && (typeof value !== "string" || !pattern.test(value))) {
       return false;
