@@ -14,7 +14,13 @@ from typing import Any, Literal
 
 from modeler.design import model as d
 from modeler.designfile import dump_design
+from modeler.exporters.access.entity_libraries import (
+    electrodb_module,
+    library_filename,
+    toolbox_module,
+)
 from modeler.exporters.access.module import access_module, module_name
+from modeler.exporters.access.typescript import access_filename, typescript_module
 from modeler.exporters.cdk import (
     export_cdk_python,
     export_cdk_typescript,
@@ -178,6 +184,32 @@ def _python_access_tests(design: d.Design) -> Export:
     return Export(made.text, made.notes)
 
 
+def _typescript_access(design: d.Design) -> Export:
+    made = typescript_module(design)
+    return Export(made.text, made.notes)
+
+
+def _typescript_access_tests(design: d.Design) -> Export:
+    from modeler.exporters.access.ts_tests import generated_ts_tests
+    from modeler.sampledata import SampleDataError
+
+    try:
+        made = generated_ts_tests(design)
+    except SampleDataError as exc:
+        raise ExportError(f"The sample data cannot be made: {exc}.") from None
+    return Export(made.text, made.notes)
+
+
+def _library(library: str) -> Callable[[d.Design], Export]:
+    maker = electrodb_module if library == "electrodb" else toolbox_module
+
+    def make(design: d.Design) -> Export:
+        made = maker(design)
+        return Export(made.text, made.notes)
+
+    return make
+
+
 def _iam_policy(
     design: d.Design, *, region: str, account: str, tenant: str | bool
 ) -> Export:
@@ -310,6 +342,60 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "(AWS_ENDPOINT_URL_DYNAMODB), or on a conftest.py's "
             "dynamodb_client fixture.",
             filename_of=lambda design: f"{module_name(design)}_test.py",
+        ),
+        ExportFormat(
+            "typescript",
+            "TypeScript data access (AWS SDK v3)",
+            "-access.ts",
+            "typescript",
+            "text/plain",
+            _typescript_access,
+            "The same module for the AWS SDK for JavaScript v3: an interface per "
+            "entity, key functions from the templates, and a function per access "
+            "pattern sending the request the workbench simulates (a page function "
+            "and an async iterator for reads, sparse index keys, conditions as "
+            "named errors). tsc --strict passes on it.",
+            filename_of=access_filename,
+        ),
+        ExportFormat(
+            "typescript-tests",
+            "TypeScript data access tests (node:test)",
+            "-access.test.ts",
+            "typescript",
+            "text/plain",
+            _typescript_access_tests,
+            "The node:test module to keep beside the TypeScript module: for each "
+            "read pattern, the sample data the workbench checked it on and a test "
+            "that the pattern's function returns the items it promises. Compile "
+            "both with tsc and run node --test against DynamoDB Local or "
+            "serve_dynamodb started without a design (AWS_ENDPOINT_URL_DYNAMODB).",
+            filename_of=lambda design: (
+                access_filename(design).removesuffix(".ts") + ".test.ts"
+            ),
+        ),
+        ExportFormat(
+            "electrodb",
+            "ElectroDB entities",
+            ".electrodb.mjs",
+            "javascript",
+            "text/javascript",
+            _library("electrodb"),
+            "ElectroDB 3 entity definitions whose key templates (padding, "
+            "constants, sparse-index conditions) build the design's keys; a key "
+            "ElectroDB cannot state so is left out with a note.",
+            filename_of=lambda design: library_filename(design, "electrodb"),
+        ),
+        ExportFormat(
+            "dynamodb-toolbox",
+            "DynamoDB-Toolbox entities",
+            ".dynamodb-toolbox.mjs",
+            "javascript",
+            "text/javascript",
+            _library("dynamodb-toolbox"),
+            "A DynamoDB-Toolbox 2 table and an entity per design entity, whose "
+            "computed keys and linked index keys are the design's (sparse indexes "
+            "included).",
+            filename_of=lambda design: library_filename(design, "dynamodb-toolbox"),
         ),
         ExportFormat(
             "cli-json",

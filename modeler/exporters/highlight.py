@@ -16,6 +16,7 @@ _LEXERS = {
     "hcl": "terraform",
     "python": "python",
     "typescript": "typescript",
+    "javascript": "javascript",
     "shell": "bash",
 }
 MAX_HIGHLIGHTED = 400_000  # characters; longer text is shown plain

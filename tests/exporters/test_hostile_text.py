@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,7 @@ from lark import Token
 
 from modeler.design import model as d
 from modeler.designfile import read_design
+from modeler.exporters.access.entity_libraries import library_filename
 from modeler.exporters.cfnlint import lint_template
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.exporters.snippets import python_module, shell_script
@@ -40,6 +42,15 @@ from tests.exporters.access_helpers import (
     write_tests,
 )
 from tests.exporters.helpers import EXAMPLES_DIR, snippets_of
+from tests.exporters.node_helpers import (
+    KEYS_SCRIPT,
+    MAKERS,
+    compile_ts,
+    key_cases,
+    run_node,
+    run_ts_tests,
+    write_ts_tests,
+)
 
 # Each one breaks a naive exporter of some format.
 HOSTILE = (
@@ -389,7 +400,10 @@ def _hostile_names_design() -> d.Design:
             },
             "None": {
                 "attributes": {
-                    "recognise": {"type": "S", "generator": {"faker": "name"}}
+                    "recognise": {"type": "S", "generator": {"faker": "name"}},
+                    # A name every JavaScript object inherits.
+                    "constructor": bothify("k##"),
+                    "toString": {"type": "S", "generator": {"faker": "name"}},
                 },
                 "keys": {"PK": "Ü#" + ph("recognise"), "SK": "Ü"},
                 "sample": {"count": 5},
@@ -475,3 +489,46 @@ def test_hostile_text_stays_inert_in_the_access_module_and_its_tests(tmp_path):
     assert f"{len(generated.tested)} passed" in done.stdout
     assert check_with_tools(tmp_path, formatted=False) == []
     assert not (tmp_path / "PWNED").exists()
+
+
+def test_hostile_names_and_text_stay_inert_in_the_typescript_and_library_files(
+    tmp_path,
+):
+    """Both hostile designs' TypeScript module and tests pass tsc --strict
+    and their tests pass against the endpoint; their ElectroDB and
+    DynamoDB-Toolbox entities load and build the design's keys; nothing
+    runs that the text says."""
+    designs = [
+        _hostile_names_design(),
+        hostile_design(tuple(t for t in HOSTILE if "\x00" not in t)),
+    ]
+    made = [write_ts_tests(design, tmp_path) for design in designs]
+    assert [len(m.tested) for m in made] == [4, len(made[1].tested)]
+    compile_ts(tmp_path)
+    for design, generated in zip(designs, made, strict=True):
+        done = run_ts_tests(tmp_path, design)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"# pass {len(generated.tested)}\n" in done.stdout
+    script = tmp_path / KEYS_SCRIPT.name
+    shutil.copyfile(KEYS_SCRIPT, script)
+    for design in designs:
+        cases = tmp_path / f"{design.table.name}.json"
+        cases.write_text(json.dumps(key_cases(design)), encoding="utf-8")
+        for library, maker in MAKERS.items():
+            module = tmp_path / library_filename(design, library)
+            module.write_text(maker(design).text, encoding="utf-8")
+            done = run_node(script, str(module), library, str(cases), cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            result = json.loads(done.stdout.splitlines()[-1])
+            assert result["checked"] > 0 and result["differences"] == [], library
+    assert not (tmp_path / "PWNED").exists()
+    # The key text stays exact: the names design's Page key, rendered by the
+    # compiled module.
+    check = tmp_path / "out" / "check.js"
+    check.write_text(
+        'const m = require("./class-access");\n'
+        'console.log(JSON.stringify(m.pagePK({ userId: "u1" })));\n',
+        encoding="utf-8",
+    )
+    rendered = run_node(check, cwd=tmp_path)
+    assert json.loads(rendered.stdout) == 'U"""\\#\'\nu1'

@@ -394,3 +394,22 @@ def test_the_endpoint_section_says_how_to_serve_the_design(request, project, who
 
 def test_outsiders_do_not_see_the_endpoint_section(project, outsider_client):
     assert outsider_client.get(url(project, "?format=endpoint")).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("typescript", "ordersOfACustomerNewestFirst"),
+        ("typescript-tests", "ordersOfACustomerNewestFirst"),
+        ("electrodb", "GSI2"),
+        ("dynamodb-toolbox", "computeKey"),
+    ],
+)
+def test_the_generated_code_formats_preview_their_code(
+    project, viewer_client, name, shown
+):
+    page = html(viewer_client.get(url(project, f"?format={name}")))
+    assert shown in page
+    # Highlighted as code: `import` is a keyword span of its own.
+    assert '<span class="k">import</span>' in page
+    assert 'data-copy="export-code"' in page
