@@ -219,9 +219,9 @@ def key_patterns(design: d.Design, code: TsEntity) -> str:
     lines.append("};")
     lines.append(f"const {code.values_constant}: KeyValues = [")
     types = _key_types(design)
-    for key, template in code.entity.keys.items():
+    for name, template in code.entity.keys.items():
         parsed = parse_template(template.template)
-        if types.get(key) != "S" or parsed.is_constant:
+        if types.get(name) != "S" or parsed.is_constant:
             continue
         attributes = ", ".join(
             f"[{typescript_string(p.attribute)}, "
@@ -229,7 +229,7 @@ def key_patterns(design: d.Design, code: TsEntity) -> str:
             for p in parsed.placeholders
         )
         lines.append(
-            f"  [{typescript_string(key)}, "
+            f"  [{typescript_string(name)}, "
             f"{_regexp(js_pattern(template.template, capture=True))}, [{attributes}]],"
         )
     lines.append("];")
@@ -315,7 +315,7 @@ def entity_code(design: d.Design, code: TsEntity) -> str:
         tests = [
             f"{access('item', a)} !== undefined"
             for a in template.attributes
-            if (attr := entity.attribute(a)) is not None and not attr.required
+            if (found := entity.attribute(a)) is not None and not found.required
         ]
         if entity.keys[key].when:
             tests.append(_condition(entity, entity.keys[key].when))
