@@ -7,7 +7,9 @@ its schema's attributes (`item({...}).and(...)`) typed, `.key()`,
 `.optional()` read; its key templates read back from `computeKey` or the
 `.link()` of the attributes saved as the table's (or an index's) key
 attributes, each called with a placeholder per attribute. Toolbox declares
-no access patterns: the design has none, and the notes say so.
+no access patterns and no index projection: the design has no pattern and
+projects ALL, and the notes say so, as they name the attributes inside a
+map, list or record, which the design holds whole.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ _TYPES = {
     "map": "M",
     "record": "M",
 }
+_SET_TYPES = {"string": "SS", "number": "NS", "binary": "BS"}
 _LINKS = ("link", "putLink", "keyLink")
 _DEFAULTS = ("default", "putDefault", "keyDefault")
 _READ = {"key", "savedAs", "enum", "const", "optional", "required", "hidden"}
@@ -85,6 +88,16 @@ def _table(spec: Any, notes: list[str]) -> tuple[dict, dict]:
     for name, index in indexes.items():
         if not isinstance(index, dict):
             raise JsModelError(f"Table.indexes.{name}: expected an object")
+        for several in ("partitionKeys", "sortKeys"):
+            if several in index:
+                raise JsModelError(
+                    f"Table.indexes.{name}.{several}: a key of several attributes "
+                    "is not read from Toolbox modules; give the index one "
+                    "partitionKey and sortKey, or import the table's CloudFormation "
+                    "or Terraform"
+                )
+        for extra in sorted(set(index) - {"type", "partitionKey", "sortKey"}):
+            notes.append(f"Table.indexes.{name}.{extra}: not carried")
         if index.get("type") == "local":
             keys[name] = (keys[""][0], _key_name(index.get("sortKey")))
         else:
@@ -96,6 +109,14 @@ def _table(spec: Any, notes: list[str]) -> tuple[dict, dict]:
         given = (spec.get(part) or {}).get("type")
         if given not in (None, "string"):
             notes.append(f"Table.{part}: type {given} is read as text")
+    for extra in sorted(set(spec) - {"name", "partitionKey", "sortKey", "indexes"}):
+        notes.append(f"Table.{extra}: not carried")
+    if indexes:
+        notes.append(
+            "Toolbox states no index projection: "
+            f"{', '.join(indexes)} project ALL attributes in the design; narrow "
+            "them (KEYS_ONLY or INCLUDE) where the table projects less"
+        )
     local = {name for name, index in indexes.items() if index.get("type") == "local"}
     table = table_document(str(spec.get("name") or "toolbox-table"), keys, local=local)
     return table, keys
@@ -174,11 +195,31 @@ def _modifiers(spec: Any, where: str) -> dict[str, list]:
 def _attribute(spec: dict, modifiers: dict, where: str, notes: list[str]) -> dict:
     kind = spec["schema"]
     attr: dict[str, Any] = {}
+    args = spec.get("args") or []
     if kind == "set":
-        inner = (spec.get("args") or [{}])[0]
-        attr["type"] = "NS" if (inner or {}).get("schema") == "number" else "SS"
+        inner = (args or [{}])[0] or {}
+        attr["type"] = _SET_TYPES.get(inner.get("schema"), "SS")
+        if inner.get("schema") not in _SET_TYPES:
+            notes.append(f"{where}: a set of {inner.get('schema')}() is read as text")
+        _inner_modifiers(inner, f"{where}'s elements", notes)
     elif kind in _TYPES:
         attr["type"] = _TYPES[kind]
+        if kind == "map" and spec.get("attributes"):
+            notes.append(
+                f"{where}: the map's attributes "
+                f"({', '.join(sorted(spec['attributes']))[:200]}) are not carried; "
+                "the design holds the map as one M attribute"
+            )
+        elif kind == "list" and args:
+            notes.append(
+                f"{where}: the list's element schema ({(args[0] or {}).get('schema')}"
+                "()) is not carried; the design holds the list as one L attribute"
+            )
+        elif kind == "record" and args:
+            notes.append(
+                f"{where}: the record's key and value schemas are not carried; "
+                "the design holds the record as one M attribute"
+            )
     else:
         attr["type"] = "S"
         notes.append(f"{where}: {kind}() is read as text")
@@ -202,6 +243,13 @@ def _attribute(spec: dict, modifiers: dict, where: str, notes: list[str]) -> dic
     for extra in sorted(set(modifiers) - _READ):
         notes.append(f"{where}.{extra}: not carried")
     return attr
+
+
+def _inner_modifiers(inner: dict, where: str, notes: list[str]) -> None:
+    """A set's element schema carries its type only: its enum and other
+    modifiers are named."""
+    for entry in inner.get("modifiers") or []:
+        notes.append(f"{where}.{entry[0]}: not carried")
 
 
 def _template(link: Any, where: str, attributes: dict, notes: list[str]) -> str:
