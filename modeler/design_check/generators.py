@@ -225,7 +225,43 @@ def _ref(at: _Generated) -> Iterator[Finding]:
 
 def _pick(at: _Generated) -> Iterator[Finding]:
     spec = at.value if at.value is not None else at.params
-    return _check_pick(at.design, spec, at.path)
+    yield from _check_pick(at.design, spec, at.path)
+    partner = spec.get("with") if hasattr(spec, "get") else None
+    if partner is not None:
+        yield from _check_pick_partner(at, spec, partner)
+
+
+def _check_pick_partner(
+    at: _Generated, spec: Mapping, partner: object
+) -> Iterator[Finding]:
+    """`{pick: {from: Store.region, with: storeNo}}`: drawn from the item
+    the pick of `storeNo` (another attribute of the entity, picking from
+    the same entity without `with`) drew, so the columns of a foreign key
+    name one row."""
+    other = at.entity.attribute(partner) if isinstance(partner, str) else None
+    generator = other.generator if other is not None else None
+    value = generator.params.get("value") if generator is not None else None
+    source = value if isinstance(value, str) else None
+    if isinstance(value, Mapping) and "with" not in value:
+        source = value.get("from")
+    elif generator is not None and value is None and "with" not in generator.params:
+        source = generator.params.get("from")
+    own = str(spec.get("from", "")).partition(".")[0]
+    if (
+        other is None
+        or partner == at.attr.name
+        or generator is None
+        or generator.kind != "pick"
+        or not isinstance(source, str)
+        or source.partition(".")[0] != own
+    ):
+        yield error(
+            "pick-with",
+            at.path,
+            f"with names another attribute of {at.entity.name} picked from "
+            f"{own or 'the same entity'} without `with` (such as {{pick: "
+            f"{own or 'Store'}.storeId}}); found {partner!r}",
+        )
 
 
 def _template(at: _Generated) -> Iterator[Finding]:

@@ -681,10 +681,14 @@ def _present_by_chance(draw: Any, presence: float) -> Any:
 
 def in_build_order(attributes: tuple[d.Attribute, ...]) -> list[d.Attribute]:
     """Attributes built from others' values come after those values: the
-    templates, then the expiry times (counted from a template's time)."""
+    picks `with` another pick, the templates, then the expiry times
+    (counted from a template's time)."""
 
-    def rank(attribute: d.Attribute) -> int:
-        kind = attribute.generator.kind if attribute.generator else ""
+    def rank(attribute: d.Attribute) -> float:
+        generator = attribute.generator
+        kind = generator.kind if generator else ""
+        if generator is not None and kind == "pick" and _pick_partner(generator):
+            return 0.5
         return {"template": 1, "expires": 2}.get(kind, 0)
 
     return sorted(attributes, key=rank)
@@ -726,3 +730,11 @@ def _families(
         if not entity.sample.per:
             family(entity.name, range(len(made[entity.name][0])))
     return items, entities
+
+
+def _pick_partner(generator: d.Generator) -> str:
+    """The attribute a pick draws `with` (from the same item), or ''."""
+    value = generator.params.get("value")
+    spec = value if isinstance(value, Mapping) else generator.params
+    partner = spec.get("with")
+    return partner if isinstance(partner, str) else ""

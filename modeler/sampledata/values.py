@@ -30,7 +30,7 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.keys import MissingValueError, TemplateSyntaxError, parse_template
-from modeler.sampledata.conversions import CONVERTERS, NATIVE_TYPES, to_day
+from modeler.sampledata.conversions import CONVERTERS, NATIVE_TYPES, OMIT, to_day
 from modeler.sampledata.conversions import to_moment as _moment
 from modeler.sampledata.defaults import (
     declared_length,
@@ -59,6 +59,9 @@ class Context:
     """What a generator may look at while one item is made."""
 
     item: dict[str, Any] = field(default_factory=dict)
+    # The item each `pick` of this item drew from, by attribute: a pick
+    # `with` another draws its attribute from the same item.
+    picked: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     ancestors: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     position: int = 0  # among the siblings (children of one parent), from 0
     serial: int = 0  # among all items of the entity, from 0
@@ -92,7 +95,7 @@ class Compiler:
         self.populations = populations
         # The attribute being compiled: its place in messages, and the
         # place its seeds are made from.
-        self._place, self._seed_place = "", ""
+        self._place, self._seed_place, self._attribute = "", "", ""
         self.primary_key_attributes = {
             name
             for key in design.table.key_attributes
@@ -114,7 +117,9 @@ class Compiler:
 
         def typed(rng: Random, context: Context) -> Any:
             value = draw(rng, context)
-            return value if type(value) is native else convert(value, where)
+            if type(value) is native or value is OMIT:  # OMIT: a pick `with`
+                return value
+            return convert(value, where)
 
         return typed
 
@@ -125,7 +130,7 @@ class Compiler:
         conversion, the conversion for the others and the attribute's place:
         what `attribute` combines, for callers that check the type inline."""
         where = f"{self.entity.name}.{attr.name}"
-        self._place = where
+        self._place, self._attribute = where, attr.name
         self._seed_place = f"{self.entity.draw_name}.{attr.draw_name}"
         sized = self._declared_size(attr)
         if sized is not None:
@@ -352,6 +357,7 @@ class Compiler:
         return draw
 
     def _pick(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
+        partner = (value if isinstance(value, Mapping) else params).get("with")
         source = value if value is not None else params.get("from")
         if isinstance(source, Mapping):
             skew = float(source.get("s", 0))
@@ -359,7 +365,10 @@ class Compiler:
         else:
             skew = float(params.get("s", 0))
         entity, _, attribute = str(source).partition(".")
-        chosen: list[Any] = []
+        if partner:
+            return _picked_with(str(partner), attribute)
+        name = self._attribute
+        chosen: list[Mapping[str, Any]] = []  # the items holding the attribute
         cumulative: list[float] = []
         # Siblings (the children of one parent) pick distinct items, as a
         # user follows another once and an order lists a product once.
@@ -374,7 +383,9 @@ class Compiler:
 
         def draw(rng: Random, context: Context) -> Any:
             if not chosen:
-                chosen.extend(self.populations.values(entity, attribute))
+                chosen.extend(
+                    i for i in self.populations.items.get(entity, ()) if attribute in i
+                )
                 if not chosen:
                     raise SampleDataError(
                         f"{where}: pick {source} finds no {entity} "
@@ -386,7 +397,9 @@ class Compiler:
                     )
                 )
             if not among_siblings:
-                return chosen[choose(rng)]
+                found = chosen[choose(rng)]
+                context.picked[name] = found
+                return found[attribute]
             if context.ancestors is not family[0]:  # the first of its siblings
                 family[0] = context.ancestors
                 taken.clear()
@@ -401,7 +414,8 @@ class Compiler:
                 free = (p for p in range(len(chosen)) if p not in taken)
                 position = next(free, position)
             taken.add(position)
-            return chosen[position]
+            context.picked[name] = chosen[position]
+            return chosen[position][attribute]
 
         return draw
 
@@ -797,3 +811,17 @@ def _plain_value(value: Any) -> Any:
     if isinstance(value, (tuple, set)):
         return [_plain_value(v) for v in value]
     return str(value)
+
+
+def _picked_with(partner: str, attribute: str) -> Draw:
+    """A pick `with` another attribute: the attribute of the item that
+    attribute's pick drew, so a foreign key of several columns names one
+    row of its table; none where this item has no partner value."""
+
+    def draw(rng: Random, context: Context) -> Any:
+        found = context.picked.get(partner)
+        if found is None or partner not in context.item:
+            return OMIT
+        return found.get(attribute, OMIT)
+
+    return draw

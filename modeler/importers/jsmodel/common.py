@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 
@@ -27,11 +27,14 @@ def table_document(
     keys: dict[str, tuple[str, str | None]],
     *,
     local: Collection[str] = (),
+    projections: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The design document's table: `keys` maps each index's name to its
     partition and sort key attributes, the table's own under ''; the
-    indexes named in `local` are local, the others global. Both libraries'
-    keys here are text (S), and neither states a projection or billing."""
+    indexes named in `local` are local, the others global; `projections`
+    gives an index's projection where the module states one (ElectroDB
+    does, Toolbox does not), else ALL. Both libraries' keys here are text
+    (S), and neither states billing."""
 
     def key(attribute: str) -> dict[str, str]:
         return {"name": attribute, "type": "S"}
@@ -52,7 +55,7 @@ def table_document(
         }
         if isk:
             spec["sort_key"] = key(isk)
-        spec["projection"] = "ALL"
+        spec["projection"] = (projections or {}).get(index, "ALL")
         indexes.append(spec)
     if indexes:
         table["indexes"] = indexes

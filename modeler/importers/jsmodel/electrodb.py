@@ -7,8 +7,9 @@ as written, else ElectroDB's own format (`$service#attr_value` for the
 partition key, `$entity_version#attr_value` or `$collection#entity_version`
 for the sort key). ElectroDB's indexes and collections are its access
 patterns: each index a Query (and a GetItem for the table's own index), each
-collection a Query of its entities together. What the design cannot carry
-(value casing, getters and setters, validations, ElectroDB's own
+collection a Query of its entities together; an index's `projection` its
+projection. What the design cannot carry (value casing, getters and
+setters, validations, the attributes inside maps and lists, ElectroDB's own
 attributes) is named in the notes.
 """
 
@@ -39,6 +40,9 @@ class _Reader:
         self.notes: list[str] = []
         self.keys: dict[str, tuple[str, str | None]] = {}  # index: (pk, sk)
         self.collections: dict[tuple[str, str], list[tuple[str, dict]]] = {}
+        # index: [(where, ElectroDB's projection)], one per entity stating it
+        self.projections: dict[str, list[tuple[str, Any]]] = {}
+        self.index_users: dict[str, int] = {}  # index: entities using it
 
     def document(self, recorded: dict) -> dict:
         raw = recorded.get("entities") or []
@@ -112,7 +116,60 @@ class _Reader:
                 "no index without `index`: ElectroDB's first (table) index "
                 "names the table's own keys"
             )
-        return table_document(name, self.keys)
+        return table_document(name, self.keys, projections=self._projections())
+
+    def _projections(self) -> dict[str, Any]:
+        """Each GSI's projection: ElectroDB's `all`, `keys_only` or list of
+        attributes (INCLUDE; the key attributes, which every index holds,
+        and ElectroDB's own __edb_e__/__edb_v__, not carried, left out).
+        An index is one projection however many entities use it, and
+        ElectroDB lets an entity list only its own attributes: the index
+        projects what they list together (ALL if any projects ALL, which
+        is ElectroDB's default, and a note says so where others list less)."""
+        keys = {name for pair in self.keys.values() for name in pair if name}
+        out: dict[str, Any] = {}
+        for index, stated in self.projections.items():
+            kinds: set[str] = set()
+            included: list[str] = []
+            for where, projection in stated:
+                if isinstance(projection, str) and projection.lower() in (
+                    "all",
+                    "keys_only",
+                ):
+                    kinds.add(projection.upper())
+                elif (
+                    isinstance(projection, list)
+                    and projection
+                    and all(isinstance(a, str) for a in projection)
+                ):
+                    kinds.add("INCLUDE")
+                    for attribute in projection:
+                        if not (
+                            attribute in keys
+                            or attribute.startswith("__edb_")
+                            or attribute in included
+                        ):
+                            included.append(attribute)
+                else:
+                    raise JsModelError(
+                        f"{where}.projection: expected 'all', 'keys_only' or a "
+                        f"list of attribute names, found {projection!r}"[:300]
+                    )
+            unstated = len(stated) < self.index_users.get(index, 0)
+            if unstated:
+                kinds.add("ALL")  # ElectroDB's default for an entity stating none
+            if "ALL" in kinds and len(kinds) > 1:
+                self.notes.append(
+                    f"index {index}: some of its entities project ALL, others "
+                    "less; the design's index projects ALL"
+                )
+            if "ALL" in kinds:
+                out[index] = "ALL"
+            elif "INCLUDE" in kinds and included:
+                out[index] = {"type": "INCLUDE", "attributes": included}
+            else:
+                out[index] = "KEYS_ONLY"
+        return out
 
     def _entity(
         self, name: str, model: dict, schema: dict, conditions: dict
@@ -172,7 +229,19 @@ class _Reader:
             keys[pk_field] = {"template": pk, "when": when} if when else pk
             if sk_field and sk is not None:
                 keys[sk_field] = {"template": sk, "when": when} if when else sk
+            if index:
+                self.index_users[index] = self.index_users.get(index, 0) + 1
+                if "projection" in spec:
+                    self.projections.setdefault(index, []).append(
+                        (where, spec["projection"])
+                    )
+            elif "projection" in spec:
+                self.notes.append(
+                    f"{where}.projection: the table's own index holds every "
+                    "attribute; not carried"
+                )
             known_parts = {"pk", "sk", "index", "collection", "condition"}
+            known_parts.add("projection")
             for extra in sorted(set(spec) - known_parts):
                 self.notes.append(f"{where}.{extra}: not carried")
             patterns.extend(
@@ -226,6 +295,11 @@ class _Reader:
         elif kind == "set":
             items = spec.get("items")
             attr["type"] = _SET_TYPES.get(items if isinstance(items, str) else "", "SS")
+            if isinstance(items, list):
+                self.notes.append(
+                    f"{where}.items: the set's allowed values are not carried "
+                    "(the design draws any text)"
+                )
         elif kind in _TYPES:
             attr["type"] = _TYPES[kind]
         elif kind in ("any", "custom"):
@@ -235,6 +309,17 @@ class _Reader:
             raise JsModelError(
                 f"{where}.type: expected string, number, boolean, list, map, set, "
                 f"any, custom or a list of values, found {kind!r}"
+            )
+        if kind == "map" and spec.get("properties"):
+            self.notes.append(
+                f"{where}.properties: the map's attributes "
+                f"({', '.join(sorted(map(str, spec['properties'])))[:200]}) are not "
+                "carried; the design holds the map as one M attribute"
+            )
+        if kind == "list" and spec.get("items"):
+            self.notes.append(
+                f"{where}.items: the list's item type is not carried; the design "
+                "holds the list as one L attribute"
             )
         default = spec.get("default")
         if isinstance(default, (str, int, float, bool)) and "generator" not in attr:

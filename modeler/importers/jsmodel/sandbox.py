@@ -6,8 +6,12 @@ The module is code from the upload: it runs in a child process that
   runner and our recorders standing in for the libraries (Node 20's
   permission model: `--experimental-permission --allow-fs-read=DIR`, and no
   write, child process, worker or addon permission);
-- has no network: it runs in a new network namespace (`unshare -rn`), whose
-  only interface is a loopback that is down;
+- has no network: it runs in a new network namespace, whose only
+  interface is a loopback that is down;
+- is not root, even inside the user namespace that network namespace
+  needs: the server's user is mapped to `nobody` there (`unshare
+  --map-user`), so node starts with no capability at all, where `unshare
+  -r` would make it root of its namespace, holding every capability there;
 - has a stripped environment, CPU seconds and address space limits
   (RLIMIT_CPU, RLIMIT_AS, set by `prlimit`), no core file, a file-size
   limit that caps what it prints (its output goes to files here; a larger
@@ -38,6 +42,15 @@ from pathlib import Path
 from modeler.infra import processes
 
 SHIM = Path(__file__).resolve().parent / "shim"
+# Who the module runs as inside its user namespace: nobody, not root.
+MODULE_UID = MODULE_GID = 65534
+# A user and network namespace of its own, the server's user mapped to
+# nobody (util-linux 2.38 or later).
+UNSHARE_ARGS = (
+    f"--map-user={MODULE_UID}",
+    f"--map-group={MODULE_GID}",
+    "--net",
+)
 # The library names the recorders stand in for (subpaths included).
 LIBRARIES = ("electrodb", "dynamodb-toolbox")
 RESULT_MARK = "\n@@workbench-result@@"
@@ -101,7 +114,7 @@ def _probe() -> str:
         ok = (
             unshare is not None
             and subprocess.run(  # noqa: S603 (fixed argv, no shell)
-                [unshare, "-rn", "true"], capture_output=True, timeout=10
+                [unshare, *UNSHARE_ARGS, "true"], capture_output=True, timeout=10
             ).returncode
             == 0
         )
@@ -109,10 +122,12 @@ def _probe() -> str:
         ok = False
     if not ok:
         return (
-            "the server cannot deny a module the network: `unshare -rn` (a user "
-            "and network namespace) fails here; allow unprivileged user "
-            "namespaces (sysctl kernel.unprivileged_userns_clone=1 or "
-            "user.max_user_namespaces above 0)"
+            "the server cannot deny a module the network: `unshare "
+            f"{' '.join(UNSHARE_ARGS)}` (a user and network namespace, the "
+            "module running as nobody) fails here; it needs util-linux 2.38 "
+            "or later and unprivileged user namespaces (sysctl "
+            "kernel.unprivileged_userns_clone=1 or user.max_user_namespaces "
+            "above 0)"
         )
     return ""
 
@@ -210,7 +225,7 @@ def _run(work: Path, model: Path, out, err, limits: Limits) -> int:
         "--nofile=64:64",
         "--",
         unshare,
-        "-rn",
+        *UNSHARE_ARGS,
         node,
         f"--max-old-space-size={limits.heap_mb}",
         "--experimental-permission",

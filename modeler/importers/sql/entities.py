@@ -118,13 +118,15 @@ def design_entities(schema: Schema) -> Entities:
                     "fed by the table's stream indexes the text"
                 )
                 continue
+            link = links.get((table.name, column.name))
             attributes[names.attributes[(table.name, column.name)]] = _attribute(
                 table,
                 column,
-                links.get((table.name, column.name)),
+                link,
                 parent,
                 names,
                 texts,
+                partner=_drawn_with(table.name, column.name, link, links, names),
             )
         spec: dict[str, Any] = {
             "description": table.comment
@@ -176,27 +178,49 @@ def _links(schema: Schema, notes: list[str]) -> dict[tuple[str, str], ForeignKey
     return {(table.name, column): key for table, key in keys for column in key.columns}
 
 
+def _drawn_with(
+    table: str,
+    column: str,
+    link: ForeignKey | None,
+    links: dict[tuple[str, str], ForeignKey],
+    names: Names,
+) -> str:
+    """The attribute a column of a foreign key of several columns is picked
+    with (its first column's), so the columns name one row of the parent;
+    '' for a first column, a single one, or where the first column is
+    taken by another foreign key."""
+    if link is None or len(link.columns) < 2 or column == link.columns[0]:
+        return ""
+    if links.get((table, link.columns[0])) is not link:
+        return ""
+    return names.attributes.get((table, link.columns[0]), "")
+
+
 def _independent_picks(
     schema: Schema,
     links: dict[tuple[str, str], ForeignKey],
     parents: dict[str, ForeignKey],
 ) -> list[str]:
-    """A note for each foreign key of several columns made by `pick`: the
-    design's pick draws one attribute of a random item, so each column
-    draws its own item and the pair may match no row of the parent table
-    (a parent's key, made by `ref`, copies one item's values together)."""
+    """A note for each foreign key of several columns made by `pick` whose
+    first column another foreign key takes: its columns cannot be picked
+    `with` it, so each draws its own item and the pair may match no row of
+    the parent table (the others are picked with their first column, and a
+    parent's key, made by `ref`, copies one item's values together)."""
     notes = []
     seen: set[int] = set()
     for (table, _), key in links.items():
         if len(key.columns) < 2 or id(key) in seen or parents.get(table) is key:
             continue
+        if links.get((table, key.columns[0])) is key:
+            continue
         seen.add(id(key))
         notes.append(
             f"{table}.({', '.join(key.columns)}) → {key.parent} (line {key.line}) "
-            f"is made by one pick per column: a design's pick draws an attribute "
-            f"of a random {key.parent} item, and it cannot draw two attributes of "
-            f"the same item, so a generated pair may name no {key.parent} row; "
-            f"queries joining on the pair find fewer items than the database would"
+            f"is made by one pick per column: its first column is another foreign "
+            f"key's, so the others cannot be picked with it from one "
+            f"{key.parent} item, and a generated pair may name no {key.parent} "
+            f"row; queries joining on the pair find fewer items than the database "
+            f"would"
         )
     return notes
 
@@ -333,6 +357,8 @@ def _attribute(
     parent: ForeignKey | None,
     names: Names,
     texts: set[tuple[str, str]],
+    *,
+    partner: str = "",
 ) -> dict[str, Any]:
     key = column.name in table.primary_key and len(table.primary_key) == 1
     shape = typed(column, key=key or (column.auto and link is None))
@@ -349,12 +375,18 @@ def _attribute(
             spec["type"] = "S"
         target = names.attribute(link.parent, target) or target
         source = f"{names.entities[link.parent]}.{target}"
-        spec["generator"] = {"ref": source} if link == parent else {"pick": source}
+        if link == parent:
+            spec["generator"] = {"ref": source}
+        elif partner:
+            spec["generator"] = {"pick": {"from": source, "with": partner}}
+        else:
+            spec["generator"] = {"pick": source}
     elif shape.generator is not None:
         spec["generator"] = shape.generator
     if shape.max_length and shape.type == "S":
         spec["max_length"] = shape.max_length
     if column.nullable and column.name not in table.primary_key:
         spec["required"] = False
-        spec["presence"] = 0.8
+        # Drawn with its partner, it is present where that is.
+        spec["presence"] = 1.0 if partner else 0.8
     return spec

@@ -1,10 +1,13 @@
 // Order management (examples/order-management.yaml) as ElectroDB v3
 // entities, written from ElectroDB's documentation: keys by `template`
 // with `casing: "none"`, a line number zero-padded to three digits, and the
-// sparse index of open orders by an index `condition`.
+// sparse index of open orders by an index `condition`; each index's
+// projection as the example's (GSI1 INCLUDE, GSI2 KEYS_ONLY, GSI3 ALL).
 import { Entity, Service } from "electrodb";
 
 const table = "order-management";
+// GSI1 is shared by customers and orders: an entity lists only its own
+// attributes, so customers project their keys and orders the four.
 const key = (field, template, composite) => ({ field, template, composite, casing: "none" });
 
 export const Customer = new Entity(
@@ -28,6 +31,7 @@ export const Customer = new Entity(
       },
       byEmail: {
         index: "GSI1",
+        projection: "keys_only",
         pk: key("GSI1PK", "EMAIL#${email}", ["email"]),
         sk: key("GSI1SK", "PROFILE", []),
       },
@@ -54,17 +58,20 @@ export const Order = new Entity(
       },
       byStatus: {
         index: "GSI1",
+        projection: ["orderDate", "status", "total", "shippedAt"],
         pk: key("GSI1PK", "CUST#${customerId}#${status}", ["customerId", "status"]),
         sk: key("GSI1SK", "ORDER#${orderDate}#${orderId}", ["orderDate", "orderId"]),
       },
       open: {
         index: "GSI2",
+        projection: "keys_only",
         condition: (attributes) => attributes.status === "OPEN",
         pk: key("GSI2PK", "OPEN", []),
         sk: key("GSI2SK", "${orderDate}#${orderId}", ["orderDate", "orderId"]),
       },
       order: {
         index: "GSI3",
+        projection: "all",
         pk: key("GSI3PK", "ORDER#${orderId}", ["orderId"]),
         sk: key("GSI3SK", "#ORDER", []),
       },

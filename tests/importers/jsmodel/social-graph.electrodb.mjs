@@ -1,6 +1,7 @@
 // The social graph (examples/social-graph.yaml) as ElectroDB v3 entities,
 // written from ElectroDB's documentation: keys by `template` with
-// `casing: "none"`, so the keys are the example's.
+// `casing: "none"`, so the keys are the example's; the inverted index
+// projects the follower's name and date, as the example's does.
 import { Entity, Service } from "electrodb";
 
 const table = "social-graph";
@@ -41,6 +42,7 @@ export const Follow = new Entity(
       },
       followers: {
         index: "GSI1",
+        projection: ["followerName", "followedAt"],
         pk: { field: "GSI1PK", composite: ["followedId"], template: "USER#${followedId}", casing: "none" },
         sk: { field: "GSI1SK", composite: ["followerId"], template: "FOLLOWER#${followerId}", casing: "none" },
       },

@@ -104,6 +104,18 @@ def test_a_module_sees_no_secret_of_the_servers_environment(monkeypatch):
     assert "do-not-leak-me" not in message and "SECRET_KEY" not in message
 
 
+def test_a_module_is_not_root_even_inside_its_namespace():
+    # Root of its user namespace would hold every capability there; the
+    # module runs as nobody, with none.
+    found = _import(
+        "throw new Error(JSON.stringify("
+        "{uid: process.getuid(), gid: process.getgid(), groups: process.getgroups()}));"
+    )
+
+    message = _message(found)
+    assert '{"uid":65534,"gid":65534,"groups":[65534]}' in message
+
+
 @pytest.mark.parametrize(
     ("body", "confinement", "expected"),
     [

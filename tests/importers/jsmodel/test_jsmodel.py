@@ -33,6 +33,7 @@ FILES = [
     (MODULES[ELECTRODB], ELECTRODB, EXAMPLE),
     (MODULES[TOOLBOX], TOOLBOX, EXAMPLE),
     (HERE / "order-management.electrodb.mjs", ELECTRODB, ORDERS),
+    (HERE / "order-management.toolbox.mjs", TOOLBOX, ORDERS),
 ]
 NODE_MODULES = ROOT / "tests" / "node" / "node_modules"
 
@@ -58,6 +59,11 @@ def test_the_module_of_an_example_imports_to_the_examples_keys(path, library, ex
     assert [
         (i.name, i.kind, i.partition_key, i.sort_key) for i in design.table.indexes
     ] == [(i.name, i.kind, i.partition_key, i.sort_key) for i in example.table.indexes]
+    if library == ELECTRODB:
+        # ElectroDB states each index's projection; Toolbox cannot (a note).
+        assert [i.projection for i in design.table.indexes] == [
+            i.projection for i in example.table.indexes
+        ]
     # Every key, its padding ({lineNo:03d}) and sparse condition (when) too.
     assert {e.name: e.keys for e in design.entities} == {
         e.name: e.keys for e in example.entities
@@ -155,26 +161,96 @@ def _holds(when: str, item: dict) -> bool:
     return str(item.get(attribute)) == value
 
 
-def test_a_key_function_that_pads_or_cases_its_values_is_named():
-    module = """import { Table, Entity, item, string, number } from "dynamodb-toolbox";
+LINES = """import { Table, Entity, item, string, number } from "dynamodb-toolbox";
 const table = new Table({ name: "lines", partitionKey: { name: "PK", type: "string" },
   sortKey: { name: "SK", type: "string" } });
 export const Line = new Entity({ name: "Line", table,
   schema: item({ orderId: string().key(), lineNo: number().key() }),
-  computeKey: ({ orderId, lineNo }) => ({
-    PK: `ORDER#${orderId.toUpperCase()}`,
-    SK: `ITEM#${String(lineNo).padStart(3, "0")}` }),
+  computeKey: ({ orderId, lineNo }) => ({ PK: %s, SK: %s }),
 });
 """
+
+
+def test_a_numbers_zero_padding_is_carried_and_casing_is_named():
+    module = LINES % (
+        "`ORDER#${orderId.toUpperCase()}`",
+        '`ITEM#${String(lineNo).padStart(3, "0")}`',
+    )
     found = read_design_source(module.encode(), filename="lines.mjs")
 
     assert found.ok, found.problems
+    (design,) = found.designs
+    keys = design.entity("Line").keys
+    assert (keys["PK"].template, keys["SK"].template) == (
+        "ORDER#{orderId}",
+        "ITEM#{lineNo:03d}",
+    )
+    notes = [n for n in found.notes if "does more than place attributes" in n]
+    assert [n.split(":")[0] for n in notes] == ["Line.computeKey.PK"]
+    assert "'ORDER#A7'" in notes[0]
+
+
+def test_padding_the_design_cannot_hold_is_named():
+    # Text padded with zeros, and a number padded with spaces.
+    module = LINES % (
+        '`ORDER#${orderId.padStart(5, "0")}`',
+        '`ITEM#${String(lineNo).padStart(3, " ")}`',
+    )
+    found = read_design_source(module.encode(), filename="lines.mjs")
+
+    assert found.ok, found.problems
+    (design,) = found.designs
+    keys = design.entity("Line").keys
+    assert (keys["PK"].template, keys["SK"].template) == (
+        "ORDER#{orderId}",
+        "ITEM#{lineNo}",
+    )
     notes = [n for n in found.notes if "does more than place attributes" in n]
     assert [n.split(":")[0] for n in notes] == [
         "Line.computeKey.PK",
         "Line.computeKey.SK",
     ]
-    assert "'ITEM#0a7'" in notes[1]
+
+
+SPARSE = """import { Table, Entity, item, string } from "dynamodb-toolbox";
+const table = new Table({ name: "orders", partitionKey: { name: "PK", type: "string" },
+  indexes: { GSI1: { type: "global",
+    partitionKey: { name: "GSI1PK", type: "string" } } } });
+export const Order = new Entity({ name: "Order", table,
+  schema: item({
+    orderId: string().key(),
+    status: string().enum("OPEN", "SHIPPED"),
+    note: string().optional(),
+  }).and(() => ({ GSI1PK: string().optional().link(%s) })),
+  computeKey: ({ orderId }) => ({ PK: `ORDER#${orderId}` }),
+});
+"""
+
+
+def test_a_link_that_gives_a_value_for_one_enumerated_value_is_a_sparse_index():
+    module = (
+        SPARSE
+        % '({ status, orderId }) => status === "OPEN" ? `O#${orderId}` : undefined'
+    )
+    found = read_design_source(module.encode(), filename="orders.mjs")
+
+    assert found.ok, found.problems
+    (design,) = found.designs
+    key = design.entity("Order").keys["GSI1PK"]
+    assert (key.template, key.when) == ("O#{orderId}", "status = OPEN")
+
+
+def test_a_link_sparse_on_anything_else_is_named():
+    module = SPARSE % "({ note }) => note === 'x' ? 'NOTED' : undefined"
+    found = read_design_source(module.encode(), filename="orders.mjs")
+
+    assert found.ok, found.problems
+    (design,) = found.designs
+    assert "GSI1PK" not in design.entity("Order").keys
+    assert any(
+        n.startswith("Order.schema.GSI1PK.link: gives no value for every item")
+        for n in found.notes
+    )
 
 
 def test_a_toolbox_global_index_without_a_partition_key_is_refused_by_name():

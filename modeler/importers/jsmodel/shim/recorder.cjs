@@ -54,29 +54,32 @@ function schema(kind, args) {
   return proxy;
 }
 
-function data(value, depth = 0) {
+// `enums` ([[attribute, values]]) are the entity's enumerated attributes,
+// with which a link that gives no value is called again (a sparse index).
+function data(value, depth = 0, enums = []) {
   if (depth > MAX_DEPTH) return '[too deep]';
   if (typeof value === 'function') return { __function: value.name || true };
   if (value === null || typeof value !== 'object') {
     return typeof value === 'bigint' ? String(value) : value;
   }
-  if (value.__node) return schemaData(value.__node, depth + 1);
-  if (Array.isArray(value)) return value.map((v) => data(v, depth + 1));
+  if (value.__node) return schemaData(value.__node, depth + 1, enums);
+  if (Array.isArray(value)) return value.map((v) => data(v, depth + 1, enums));
   const out = {};
-  for (const key of Object.keys(value)) out[key] = data(value[key], depth + 1);
+  for (const key of Object.keys(value)) out[key] = data(value[key], depth + 1, enums);
   return out;
 }
 
-function schemaData(node, depth) {
+const LINKS = ['link', 'putLink', 'keyLink', 'updateLink'];
+function schemaData(node, depth, enums = []) {
   const out = { schema: node.__schema, modifiers: [] };
   if (node.__schema === 'item' || node.__schema === 'map') {
-    out.attributes = data(node.args[0] || {}, depth);
+    out.attributes = data(node.args[0] || {}, depth, enums);
   } else {
-    out.args = node.args.map((a) => data(a, depth));
+    out.args = node.args.map((a) => data(a, depth, enums));
   }
   for (const [name, args] of node.modifiers) {
-    if ((name === 'link' || name === 'putLink' || name === 'updateLink') && typeof args[0] === 'function') {
-      out.modifiers.push([name, [keyValue(args[0])]]);
+    if (LINKS.includes(name) && typeof args[0] === 'function') {
+      out.modifiers.push([name, [keyValue(args[0], enums)]]);
     } else {
       out.modifiers.push([name, args.map((a) => data(a, depth))]);
     }
@@ -86,25 +89,73 @@ function schemaData(node, depth) {
 
 // Every attribute as one short value: a key function that only places its
 // attributes gives the template with each replaced by it; one that pads,
-// cases or slices them gives something else, and the reader says so.
+// cases or slices them gives something else, and the reader says so. Every
+// attribute as '7' tells a number's zero padding ('7'.padStart(3, '0'): 007).
 const PROBE = 'a7';
-function probes() {
-  return new Proxy({}, { get: (_, name) => (typeof name === 'string' ? PROBE : undefined) });
+const NUMBER = '7';
+function item(value, fixed) {
+  return new Proxy(
+    {},
+    {
+      get(_, name) {
+        if (typeof name !== 'string') return undefined;
+        if (fixed && name === fixed[0]) return fixed[1];
+        return value === undefined ? marker(name) : value;
+      },
+    },
+  );
 }
 
-function keyValue(fn) {
-  try {
-    const value = fn(placeholders());
-    let probe = null;
+function call(fn, fixed) {
+  const value = fn(item(undefined, fixed));
+  const probe = (given) => {
     try {
-      probe = data(fn(probes()));
+      return data(fn(item(given, fixed)));
     } catch (error) {
-      probe = { error: String(error && error.message) };
+      return { error: String(error && error.message) };
     }
-    return { value: data(value), probe };
+  };
+  return { value: data(value), probe: probe(PROBE), numbers: probe(NUMBER) };
+}
+
+function keyValue(fn, enums = []) {
+  try {
+    const found = call(fn);
+    if (found.value !== undefined && found.value !== null) return found;
+    // No value for placeholders: called again with each value of each
+    // enumerated attribute, a link that gives one only for some is sparse.
+    const when = [];
+    for (const [name, values] of enums) {
+      for (const value of values) {
+        let result = null;
+        try {
+          const given = call(fn, [name, value]);
+          if (given.value !== undefined && given.value !== null) result = given;
+        } catch (error) {
+          result = null;
+        }
+        when.push([name, value, result]);
+      }
+    }
+    return { value: null, when };
   } catch (error) {
     return { error: String(error && error.message) };
   }
+}
+
+// An entity's enumerated attributes ([[name, values]]) from its schema.
+function enumsOf(schema) {
+  const node = schema && schema.__node;
+  const attributes = (node && node.args[0]) || {};
+  const out = [];
+  for (const [name, attribute] of Object.entries(attributes)) {
+    const modifiers = (attribute && attribute.__node && attribute.__node.modifiers) || [];
+    for (const [modifier, args] of modifiers) {
+      if (modifier === 'enum') out.push([name, args.filter((v) => typeof v === 'string')]);
+      if (modifier === 'const' && typeof args[0] === 'string') out.push([name, [args[0]]]);
+    }
+  }
+  return out;
 }
 
 // An ElectroDB index's `condition` (a sparse index) read back by calling it
@@ -161,7 +212,7 @@ function report() {
       for (const key of Object.keys(spec)) {
         if (key === 'table') out.table = tables.findIndex((t) => t.instance === spec.table);
         else if (key === 'computeKey' && typeof spec.computeKey === 'function') out.computeKey = keyValue(spec.computeKey);
-        else out[key] = data(spec[key]);
+        else out[key] = data(spec[key], 0, key === 'schema' ? enumsOf(spec.schema) : []);
       }
       return out;
     }),
