@@ -20,6 +20,9 @@ GENERATORS = [kind.example for kind in KINDS] + [
     "{bool: 0.5}",
     "{constant: 12 EUR}",
     "{ref: {from: Customer.customerId}}",
+    "{pick: {from: User.userId, s: 1.1}}",
+    "{pick: {from: Store.region, with: storeNo}}",
+    "{pick: {from: Store.region, s: 0.5, with: storeNo}}",
     "{expires: {from: createdAt, days: 1.5}}",
 ]
 

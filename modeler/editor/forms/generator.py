@@ -76,7 +76,7 @@ KINDS = (
     Kind(
         "pick",
         "The attribute of a random item of another entity",
-        ("source",),
+        ("source", "skew", "partner"),
         "{pick: User.userId}",
     ),
     Kind(
@@ -152,6 +152,20 @@ class GeneratorPickerForm(forms.Form):
     value = forms.CharField(label="Value", required=False, max_length=400)
     source = forms.CharField(label="Entity.attribute", required=False, max_length=400)
     template = forms.CharField(label="Template", required=False, max_length=400)
+    skew = forms.FloatField(
+        label="Zipf skew (s)",
+        required=False,
+        min_value=0,
+        max_value=10,
+        help_text="0 or empty: every item as likely; above 0, a few items drawn often",
+    )
+    partner = forms.CharField(
+        label="From the item drawn for (attribute)",
+        required=False,
+        max_length=255,
+        help_text="Another pick of this entity: both name one row, as the "
+        "columns of a composite foreign key do",
+    )
     moment = forms.CharField(
         label="Counted from (attribute)", required=False, max_length=255
     )
@@ -248,7 +262,11 @@ _INITIAL: dict[str, Callable[[dict[str, Any], Any], dict[str, Any]]] = {
     "bool": lambda p, v: {"share": v if isinstance(v, (int, float)) else None},
     "constant": lambda p, v: {"value": "" if v is None else str(v)},
     "ref": lambda p, v: {"source": v if isinstance(v, str) else p.get("from", "")},
-    "pick": lambda p, v: {"source": v if isinstance(v, str) else p.get("from", "")},
+    "pick": lambda p, v: {
+        "source": v if isinstance(v, str) else p.get("from", ""),
+        "skew": p.get("s"),
+        "partner": p.get("with", ""),
+    },
     "template": lambda p, v: {"template": v or ""},
     "expires": lambda p, v: {"moment": p.get("from", ""), "days": p.get("days")},
 }
@@ -303,6 +321,21 @@ def _source(form: GeneratorPickerForm) -> dict[str, Any]:
     }
 
 
+def _pick_params(form: GeneratorPickerForm) -> dict[str, Any]:
+    """`{pick: User.userId}`, or with a skew or a partner pick
+    `{pick: {from: Store.region, s: 1.1, with: storeNo}}`."""
+    source = _source(form)["value"]
+    skew = form.cleaned_data.get("skew")
+    partner = (form.cleaned_data.get("partner") or "").strip()
+    if not skew and not partner:
+        return {"value": source}
+    return (
+        {"from": source}
+        | ({"s": skew} if skew else {})
+        | ({"with": partner} if partner else {})
+    )
+
+
 _PARAMS: dict[str, Callable[[GeneratorPickerForm], dict[str, Any]]] = {
     "faker": lambda f: {"value": f.need("provider", "a provider such as email")},
     "choice": lambda f: _options(f.need("options", "at least one option") or ""),
@@ -314,7 +347,7 @@ _PARAMS: dict[str, Callable[[GeneratorPickerForm], dict[str, Any]]] = {
     "bool": _share,
     "constant": lambda f: {"value": f.cleaned_data.get("value", "")},
     "ref": _source,
-    "pick": _source,
+    "pick": _pick_params,
     "template": lambda f: {
         "value": f.need("template", "a template such as {firstName}-{lastName}")
     },
