@@ -25,7 +25,7 @@ from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
 from modeler.evolution.matching import entity_matching, matched
-from modeler.evolution.proof import Progress, Proof, prove
+from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
 from modeler.evolution.script import migration_script, script_namespace
 from modeler.evolution.spec import needs_copy, rewrite_spec, target_table_name
@@ -173,6 +173,7 @@ def plan_migration(
     ]
     plan.script = migration_script(spec, before=before.name, after=after.name)
     if proof and not plan.problems:
+        progress = Reporter(progress) if progress is not None else None
         plan.proof = prove(
             before,
             after,

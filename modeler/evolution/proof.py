@@ -57,6 +57,23 @@ class Proof:
 Progress = Callable[[str, int, int], None]
 
 
+class Reporter:
+    """The caller's `Progress`, remembering what it raised: the proof takes
+    the script failing as its verdict, but a stop the caller asked for (a
+    worker's budget) stops the proof."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.raised: Exception | None = None
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        try:
+            self.progress(phase, done, total)
+        except Exception as exc:
+            self.raised = exc
+            raise
+
+
 def loaded_client(
     before: d.Design,
     after: d.Design,
@@ -134,6 +151,8 @@ def prove(
     try:
         proof.tally = (run or (lambda c: Migration(spec, c, workers=1).run()))(client)
     except Exception as exc:  # the script failing is the proof's verdict
+        if isinstance(progress, Reporter) and progress.raised is not None:
+            raise progress.raised from None
         proof.problems.append(f"the script stopped: {type(exc).__name__}: {exc}")
         return proof
     proof.problems += proof.tally.errors

@@ -72,7 +72,7 @@ def test_the_tab_asks_for_the_proof_and_shows_the_proven_plan(
 
     page = _text(viewer_client.get(_url(migrated)))
     assert "answer-start" not in page
-    assert "<strong>Proven</strong>: the migration proven on the sample data" in page
+    assert "<strong>Proven on the sample data</strong>." in page
     assert "Line items of a product: passes" in page
     assert "create GSI GSI4" in page
     # The steps in order: the GSI is created before the application that
@@ -121,7 +121,7 @@ def test_a_plan_that_cannot_be_made_says_why_and_can_be_tried_again(
     response = owner_client.post(_url(migrated), {"again": "1"})
     assert response.status_code == 302
     page = _text(owner_client.get(_url(migrated)))
-    assert "<strong>Proven</strong>" in page
+    assert "<strong>Proven on the sample data</strong>" in page
 
 
 @pytest.mark.django_db
@@ -180,3 +180,15 @@ def test_post_needs_csrf(migrated, viewer):
     client = Client(enforce_csrf_checks=True)
     client.force_login(viewer)
     assert client.post(_url(migrated)).status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_proof_past_the_simulation_budget_names_the_setting(
+    migrated, owner_client: Client, settings
+):
+    settings.SIMULATION_CPU_SECONDS = 0.001
+    owner_client.post(_url(migrated))
+    page = _text(owner_client.get(_url(migrated)))
+    assert "The proof passed the 0 s CPU budget of a simulation" in page
+    assert "(SIMULATION_CPU_SECONDS)" in page
+    assert "Proven" not in page
