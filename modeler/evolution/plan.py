@@ -25,7 +25,7 @@ from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
 from modeler.evolution.matching import entity_matching, matched
-from modeler.evolution.proof import Proof, prove
+from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
 from modeler.evolution.script import migration_script, script_namespace
 from modeler.evolution.spec import needs_copy, rewrite_spec, target_table_name
@@ -150,11 +150,13 @@ def plan_migration(
     stored_items: int | None = None,
     proof: bool = True,
     title: str = "",
+    progress: Progress | None = None,
 ) -> Plan:
     """The plan from `before` (deployed) to `after`. With `proof` the
     rewrite is rehearsed on the sample data: its costs and the verdict come
     from there, scaled to `stored_items` when the live table holds more
-    (or fewer) items than the sample."""
+    (or fewer) items than the sample. `progress` hears how far the proof
+    is (`proof.Progress`) and may raise to stop it."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
     matching = entity_matching(before, after)
@@ -171,7 +173,14 @@ def plan_migration(
     ]
     plan.script = migration_script(spec, before=before.name, after=after.name)
     if proof and not plan.problems:
-        plan.proof = prove(before, after, spec, run=script_runner(plan.script))
+        progress = Reporter(progress) if progress is not None else None
+        plan.proof = prove(
+            before,
+            after,
+            spec,
+            run=script_runner(plan.script, progress=progress),
+            progress=progress,
+        )
         sample = sum(plan.proof.counts_before.values())
         if stored_items and sample:
             plan.scale = stored_items / sample
@@ -179,14 +188,22 @@ def plan_migration(
     return plan
 
 
-def script_runner(script: str, **options: Any) -> Callable[[Any], Tally]:
+def script_runner(
+    script: str, *, progress: Progress | None = None, **options: Any
+) -> Callable[[Any], Tally]:
     """A run of the generated script itself (its own code and plan, as
-    downloaded) against a client."""
+    downloaded) against a client; `progress` hears the items scanned."""
 
     def run(client: Any) -> Tally:
         namespace = script_namespace(script)
         options.setdefault("workers", 1)
-        return namespace["Migration"](namespace["PLAN"], client, **options).run()
+        migration = namespace["Migration"](namespace["PLAN"], client, **options)
+        if progress is not None:
+            counts = migration.tally.counts
+            migration.progress = lambda line: progress(
+                "rewriting", counts["scanned"], migration.total
+            )
+        return migration.run()
 
     return run
 

@@ -52,10 +52,37 @@ class Proof:
         return not self.problems and all(passed for _, passed, _ in self.patterns)
 
 
-def loaded_client(before: d.Design, after: d.Design, spec: dict[str, Any]):
+# progress(phase, done, total): the simulation's phases ("generating",
+# "loading"), then "rewriting" (items scanned), "checking" and "patterns".
+Progress = Callable[[str, int, int], None]
+
+
+class Reporter:
+    """The caller's `Progress`, remembering what it raised: the proof takes
+    the script failing as its verdict, but a stop the caller asked for (a
+    worker's budget) stops the proof."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.raised: Exception | None = None
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        try:
+            self.progress(phase, done, total)
+        except Exception as exc:
+            self.raised = exc
+            raise
+
+
+def loaded_client(
+    before: d.Design,
+    after: d.Design,
+    spec: dict[str, Any],
+    progress: Progress | None = None,
+):
     """A client over the engine holding the old design's sample data (and
     the new table, empty, when the plan copies), and the sample itself."""
-    simulation = Simulation(before)
+    simulation = Simulation(before, progress=progress)
     client = Client(simulation.client.engine)
     if spec["copy"]:
         client.create_table(
@@ -104,12 +131,15 @@ def prove(
     spec: dict[str, Any],
     *,
     run: Callable[[Any], Tally] | None = None,
+    progress: Progress | None = None,
 ) -> Proof:
     """Run the rewrite on the old design's sample data and check the result.
     `run(client)` runs it (a test stops it halfway and resumes); by default
-    one uninterrupted run."""
+    one uninterrupted run. `progress` hears how far it is (`Progress`); it
+    may raise to stop the proof."""
+    tell = progress or (lambda phase, done, total: None)
     proof = Proof()
-    client, _ = loaded_client(before, after, spec)
+    client, _ = loaded_client(before, after, spec, progress)
     proof.counts_before, proof.counts_expected = expected_counts(
         spec, client, spec["source_table"]
     )
@@ -121,12 +151,15 @@ def prove(
     try:
         proof.tally = (run or (lambda c: Migration(spec, c, workers=1).run()))(client)
     except Exception as exc:  # the script failing is the proof's verdict
+        if isinstance(progress, Reporter) and progress.raised is not None:
+            raise progress.raised from None
         proof.problems.append(f"the script stopped: {type(exc).__name__}: {exc}")
         return proof
     proof.problems += proof.tally.errors
+    tell("checking", 0, 1)
     check_table(proof, after, client, spec["target_table"])
     if not proof.problems:
-        run_patterns(proof, after)
+        run_patterns(proof, after, tell)
     return proof
 
 
@@ -170,13 +203,18 @@ def check_table(proof: Proof, after: d.Design, client: Any, table: str) -> None:
     proof.items_after, proof.entities_after = items, entities
 
 
-def run_patterns(proof: Proof, after: d.Design) -> None:
+def run_patterns(
+    proof: Proof, after: d.Design, progress: Progress | None = None
+) -> None:
     """Every keyed access pattern of the new design against the migrated
     items, each read with its further draws."""
     simulation = Simulation(
         after, dataset=Dataset(list(proof.items_after), list(proof.entities_after))
     )
-    for pattern in after.access_patterns:
+    total = len(after.access_patterns)
+    for number, pattern in enumerate(after.access_patterns):
+        if progress is not None:
+            progress("patterns", number, total)
         if not pattern.keyed:
             proof.patterns.append((pattern.name, False, "has no key yet"))
             continue

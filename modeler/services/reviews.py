@@ -577,6 +577,27 @@ def approved_since(project: Project) -> ReviewSession | None:
     return latest
 
 
+def approved_before(*, revision: Revision) -> Revision | None:
+    """The newest revision before `revision` that a review approved, taken
+    as the one deployed: the migration a review pack shows starts there.
+    None when there is none, or when its design is `revision`'s."""
+    session = (
+        ReviewSession.objects.filter(
+            project_id=revision.project_id,
+            status=ReviewSession.Status.APPROVED,
+            revision__number__lt=revision.number,
+        )
+        .select_related("revision")
+        .order_by("-revision__number")
+        .first()
+    )
+    if session is None:
+        return None
+    if design_from_revision(session.revision) == design_from_revision(revision):
+        return None
+    return session.revision
+
+
 def design_changed_since(project: Project, revision: Revision) -> bool:
     """Whether the project's design differs from `revision`'s, by content:
     a restore of exactly that revision, or edits that undo each other,

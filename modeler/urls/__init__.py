@@ -5,6 +5,7 @@ from modeler.forms.accounts import LoginForm
 from modeler.views import (
     accounts,
     history,
+    history_migration,
     members,
     present,
     projects,
@@ -62,6 +63,26 @@ project_urlpatterns = [
     ),
     path("reviews/<int:pk>/status/", reviews.review_status, name="review-status"),
     path("history/compare/", history.history_compare, name="history-compare"),
+    path(
+        "history/compare/migration/",
+        history_migration.history_migration,
+        name="history-migration",
+    ),
+    path(
+        "history/compare/migration/script.py",
+        history_migration.history_migration_script,
+        name="history-migration-script",
+    ),
+    path(
+        "history/compare/migration/plan.txt",
+        history_migration.history_migration_plan,
+        name="history-migration-plan",
+    ),
+    path(
+        "history/compare/migration/<str:fmt>.zip",
+        history_migration.history_migration_iac,
+        name="history-migration-iac",
+    ),
     path(
         "history/compare/consequences/",
         history.history_consequences,

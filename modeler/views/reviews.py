@@ -33,6 +33,7 @@ from modeler.jobs.collections import (
     collections_kept,
 )
 from modeler.jobs.loaded_tables import TableAnswer
+from modeler.jobs.migration_proofs import migration_proof_find, migration_proof_request
 from modeler.models import (
     ReviewComment,
     ReviewSession,
@@ -355,25 +356,44 @@ def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse
         user=None if shared else request.user,
         start=request.method == "POST",
     )
+    # Members' packs show the migration from the approved revision; a
+    # share link shows its own revision alone.
+    migration = None if shared else _pack_migration(project, revision, design)
     if request.method == "POST":
+        if migration is not None:
+            approved, before, _ = migration
+            migration_proof_request(
+                project=project,
+                first=approved.number,
+                second=revision.number,
+                before=before,
+                after=design,
+            )
         # Its button (no script in a pack) started the job: back to the
         # pack, which reloads itself until it is ready.
         return redirect(request.get_full_path())
     review = found.review
-    if review is None:
+    proving = migration is not None and migration[2].plan is None
+    if proving and migration[2].problem:
+        proving = False  # the pack says why there is no plan
+    if review is None or proving:
         # The simulation job makes the review: a page without script that
         # reloads itself until the pack is ready (then the download too);
         # with no job yet, a button that posts here to start it.
+        to_start = found.to_start or (proving and migration[2].to_start)
         context = {
             "design": design,
             "revision": revision,
             "pending": found.job,
-            "to_start": found.to_start,
+            "reviewing": review is None,
+            "to_start": to_start,
+            "refresh": not to_start,
+            "migration": migration,
         }
         response = render(request, "modeler/review-pack.html", context)
         response["Content-Security-Policy"] = (
             PACK_POLICY.replace("form-action 'none'", "form-action 'self'")
-            if found.to_start
+            if to_start
             else PACK_POLICY
         )
         response["X-Robots-Tag"] = "noindex"
@@ -381,6 +401,7 @@ def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse
         return response
     context = _pack_context(design, revision, review)
     context.update(
+        migration=migration,
         link=link,
         threads=sessions.pack_threads(revision=revision, link=link),
         # Members see where the revision's reviews stand; a share link
@@ -392,6 +413,18 @@ def _pack(request: HttpRequest, project, revision, *, link=None) -> HttpResponse
         ),
     )
     return _pack_response(request, context, f"r{revision.number}-review")
+
+
+def _pack_migration(project, revision, design):
+    """(the approved revision, its design, the proof's state) of the
+    migration from the newest revision approved before `revision` to it,
+    as a GET finds it (nothing asked); None when there is none."""
+    approved = sessions.approved_before(revision=revision)
+    if approved is None:
+        return None
+    before = design_from_revision(approved)
+    state = migration_proof_find(project=project, before=before, after=design)
+    return approved, before, state
 
 
 def _pack_context(design, revision, review) -> dict:

@@ -1,7 +1,12 @@
 """`manage.py plan_migration A B`: the migration from design A (deployed)
 to design B, planned, scripted and proven on A's sample data; prints the
-plan and exits 1 when it cannot be proven. A and B are design files, a
-project (its current design) or a revision of one as `PROJECT@N`."""
+plan and exits 1 when it cannot be proven. A and B are design files (the
+workbench's YAML, a Terraform configuration, a CloudFormation template,
+a NoSQL Workbench model), a project (its current design) or a revision of
+one as `PROJECT@N`. With `--table NAME` the deployed side is a live table
+instead (`plan_migration --endpoint-url URL --table NAME B`): its
+description and a sample of its items read as `import_table` reads them,
+the entities inferred from the items, and the proof run on that sample."""
 
 from __future__ import annotations
 
@@ -12,15 +17,25 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design.model import Design
+from modeler.evolution.deployed import named_after, on_deployed_table
 from modeler.evolution.iac import FORMATS, iac_files
 from modeler.evolution.plan import plan_migration, plan_text
 from modeler.evolution.spec import PlanError
+from modeler.importers.live import read_live_table, table_properties
+from modeler.infra.dynamodb import (
+    EndpointError,
+    describe_live_table,
+    make_client,
+    sample_items,
+)
+from modeler.management.commands.import_table import sample_size
 from modeler.management.design_help import is_file_argument
-from modeler.management.design_source import load_design
+from modeler.management.design_source import add_endpoint_arguments, load_design
 from modeler.models import Project
 from modeler.review.prices import Prices
 from modeler.sampledata import SampleDataError
 from modeler.selectors import project_cost_settings, revision_design, site_prices
+from modeler.services.projects import OWN_ITEMS_MAX
 
 SOURCE_HELP = (
     "a design file, a project's id or exact name (its current design), or "
@@ -65,6 +80,38 @@ def load_source(source: str) -> tuple[Design, Project | None]:
     return design, project
 
 
+def live_design(
+    table: str, *, endpoint_url: str, region: str, sample: int, segments: int = 4
+) -> tuple[Design, list[str]]:
+    """The design of a live table, as `import_table` reads it (DescribeTable
+    for the keys and indexes, a parallel Scan of at most `sample` items
+    for the entities, which stay with it as its own items), and what the
+    reading noted."""
+    try:
+        client = make_client(endpoint_url=endpoint_url, region=region)
+        live = describe_live_table(client, table)
+        found = sample_items(client, table, sample=sample, segments=segments)
+    except EndpointError as exc:
+        raise CommandError(f"{table}: {exc}") from None
+    result = read_live_table(
+        table_properties(
+            live.description, ttl=live.ttl, backups=live.backups, tags=live.tags
+        ),
+        found.items,
+        keep=min(sample, OWN_ITEMS_MAX),
+        notes=[f"read {len(found.items):,} items in {found.pages} pages"] + live.notes,
+        replicas=live.replicas,
+        scaling=live.scaling,
+    )
+    (imported,) = result.tables
+    if not result.ok:
+        problems = "; ".join(
+            f"{p.path}: {p.message}" for p in imported.problems if p.is_error
+        )
+        raise CommandError(f"{table}: the live table cannot be read: {problems}")
+    return result.designs[0], list(imported.notes)
+
+
 class Command(BaseCommand):
     help = (
         "Plan the migration of a DynamoDB table from design A (deployed) to design "
@@ -76,10 +123,24 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
-            "before", metavar="A", help="the deployed design: " + SOURCE_HELP
+            "designs",
+            nargs="+",
+            metavar="A B",
+            help="A, the deployed design (left out with --table), then B, the "
+            "next one; each " + SOURCE_HELP,
         )
         parser.add_argument(
-            "after", metavar="B", help="the next design: " + SOURCE_HELP
+            "--table",
+            default="",
+            help="the deployed side is this live table (at --endpoint-url), not A",
+        )
+        add_endpoint_arguments(parser)
+        parser.add_argument(
+            "--sample",
+            type=sample_size,
+            default=1_000,
+            help="with --table: the items to read by Scan to learn its entities "
+            "and to prove the migration on (default 1,000)",
         )
         parser.add_argument(
             "--wcu-per-second",
@@ -110,8 +171,34 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        before, _ = load_source(options["before"])
-        after, project = load_source(options["after"])
+        designs, table = options["designs"], options["table"]
+        if len(designs) != (1 if table else 2):
+            raise CommandError(
+                "give the next design B alone with --table (the live table is A)"
+                if table
+                else "give two designs: A (deployed) and B (next), or --table "
+                "NAME and B"
+            )
+        if table:
+            before, notes = live_design(
+                table,
+                endpoint_url=options["endpoint_url"],
+                region=options["region"],
+                sample=options["sample"],
+            )
+            for note in notes:
+                self.stderr.write(f"{table}: note: {note}")
+        else:
+            before, _ = load_source(designs[0])
+        after, project = load_source(designs[-1])
+        if table:
+            before = named_after(before, after)
+        try:
+            before, note = on_deployed_table(before, after)
+        except PlanError as exc:
+            raise CommandError(f"the migration cannot be planned: {exc}") from None
+        if note:
+            self.stderr.write(f"Note: {note}")
         prices: Prices = site_prices()
         stored = options["stored_items"]
         if project is not None:

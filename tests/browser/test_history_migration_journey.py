@@ -1,0 +1,67 @@
+"""The Migration tab of History's compare in Chromium: from the changes of
+revision 1 to 2, the tab asks a worker for the proof as it loads, shows
+the verdict and the steps when it comes, and downloads the script."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from modeler.services import projects as project_services
+from tests.evolution import revisions
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery"
+# The proof makes and migrates the sample data: seconds of CPU.
+PROOF_TIMEOUT_MS = 60_000
+
+
+def test_the_migration_tab_proves_the_plan_and_downloads_the_script(
+    page: Page, screenshot
+) -> None:
+    owner = User.objects.create_user("jun", password=PASSWORD)
+    project = project_services.project_create(
+        owner=owner, design=revisions.smaller(revisions.original(), 3)
+    )
+    project_services.project_save_design(
+        project=project,
+        design=revisions.smaller(revisions.gsi_added(), 3),
+        version=project.version,
+        author=owner,
+    )
+    page.goto("/login/")
+    page.fill("#id_username", "jun")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"/projects/{project.pk}/history/compare/?before=1&after=2")
+    expect(page.locator("#diff-heading")).to_have_text("Revision 1 → revision 2")
+
+    page.click("nav.compare-tabs >> text=Migration")
+    expect(page).to_have_url(re.compile(r"/history/compare/migration/\?before=1"))
+    expect(page.locator("nav.compare-tabs a[aria-current=page]")).to_have_text(
+        "Migration"
+    )
+    expect(page.locator(".migration-changes")).to_contain_text("GSI4")
+    verdict = page.locator(".migration-verdict")
+    expect(verdict).to_contain_text(
+        "Proven on the sample data.", timeout=PROOF_TIMEOUT_MS
+    )
+    steps = page.locator(".migration-steps tbody tr")
+    expect(steps.filter(has_text="create GSI GSI4")).to_have_count(1)
+    expect(steps.first).to_contain_text("dual-write")
+    expect(page.locator(".migration-patterns")).to_contain_text(
+        "Line items of a product: passes"
+    )
+    expect(page.locator(".migration-total")).to_contain_text("$")
+    screenshot("history-migration-01-proven")
+
+    with page.expect_download() as download:
+        page.click("text=Download the script (Python, boto3)")
+    assert download.value.suggested_filename.endswith("-r1-r2-migrate.py")
+    with page.expect_download() as download:
+        page.click("text=Download the table changes (Terraform, 1 stage)")
+    assert download.value.suggested_filename.endswith("-r1-r2-terraform.zip")
