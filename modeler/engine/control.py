@@ -419,7 +419,9 @@ def expired(table: Table, now: float) -> list[dict[str, Any]]:
     found = []
     for item in table:
         value = item.get(attribute)
-        if type(value) in (Decimal, int) and now - TTL_OLDEST <= value <= now:
+        if (type(value) is Decimal or type(value) is int) and (
+            now - TTL_OLDEST <= value <= now
+        ):
             found.append(item)
     return found
 

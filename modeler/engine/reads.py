@@ -331,7 +331,9 @@ def query(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     forward = request.get("ScanIndexForward", True)
     if not isinstance(forward, bool):
         boolean(request, "ScanIndexForward")
-    condition: KeyCondition = read.key_condition
+    condition = read.key_condition
+    if condition is None:  # never: _Read refuses a Query without one
+        raise AssertionError("a Query without a key condition")
     table = read.table
     for attr, value in condition.partition:
         _check_condition_type(table, attr, value)

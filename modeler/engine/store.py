@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import itemgetter
-from typing import Any
+from typing import Any, final
 
 from modeler.engine.expressions import SortCondition
 from modeler.engine.types import Item, number_text
@@ -38,6 +38,9 @@ MAX_PAGE_BYTES = 1_048_576
 HASH_SPACE = 1 << 64
 
 
+# Final: no subclass, so that `type(p) is not Partition` (faster than
+# isinstance on this path) tells the checker `p` is an item.
+@final
 class Partition:
     """Two or more entries of one partition in order; `sizes[i]` is the size
     of entry i as read (the item, or the projected index entry).
@@ -60,6 +63,12 @@ class Page:
     items: list[Item] = field(default_factory=list)
     bytes: int = 0
     last: Item | None = None  # the last entry read, when the page stopped early
+
+
+def _unordered(item: Item) -> Any:
+    """The order of a store without order attributes, whose partitions hold
+    one entry each: never called."""
+    raise AssertionError("a store without order attributes has no order")
 
 
 class Store:
@@ -85,9 +94,12 @@ class Store:
         self.order_of: Callable[[Item], Any] | None = (
             itemgetter(*order) if order else None
         )
+        # The getter where a partition holds two entries or more, which only
+        # a store with order attributes makes.
+        self._order: Callable[[Item], Any] = self.order_of or _unordered
         # The first order attribute alone: finding a stored entry by it
         # builds no tuple per step, and compares one value.
-        self._first_of = itemgetter(order[0]) if len(order) > 1 else self.order_of
+        self._first_of = itemgetter(order[0]) if len(order) > 1 else self._order
         # Where `find` last found an entry: a write that follows finds it
         # there again without a search (checked: the entry must be there).
         self._found: tuple[Partition, int] | None = None
@@ -101,8 +113,9 @@ class Store:
         self.count = 0
         # The sum of entry sizes, or None until asked for after a bulk load.
         self._bytes: int | None = 0
-        self._scan_hashes: array | None = None
-        self._scan_keys: list[Any] | None = None
+        # The partitions in Scan order (their hashes, sorted, and their
+        # keys), made when first scanned, then kept up to date.
+        self._scan: tuple[array, list[Any]] | None = None
 
     # --- Lookup -------------------------------------------------------------
 
@@ -125,6 +138,7 @@ class Store:
             if order is None or order(partition) == order(key):
                 return partition, self.entry_size(partition)
             return None
+        order = self._order
         target = order(key)
         entries = partition.entries
         i = bisect_left(entries, target, key=order)
@@ -143,14 +157,14 @@ class Store:
             self.partitions[pk] = item
             self._scan_add(pk)
         elif type(partition) is not Partition:
-            order = self.order_of
+            order = self._order
             first_size = self.entry_size(partition)
             if order(item) < order(partition):
                 self.partitions[pk] = Partition([item, partition], (size, first_size))
             else:
                 self.partitions[pk] = Partition([partition, item], (first_size, size))
         else:
-            order = self.order_of
+            order = self._order
             i = bisect_right(partition.entries, order(item), key=order)
             partition.entries.insert(i, item)
             partition.sizes.insert(i, size)
@@ -215,7 +229,7 @@ class Store:
         if entries[i] is item:
             return i
         # Entries that share the first order attribute: search the rest.
-        order = self.order_of
+        order = self._order
         i = bisect_left(entries, order(item), lo=i, key=order)
         while entries[i] is not item:  # never more than one step: keys are unique
             i += 1
@@ -298,7 +312,7 @@ class Store:
         self.partitions = partitions
         self.count = count
         self._bytes = None
-        self._scan_hashes = self._scan_keys = None
+        self._scan = None
         return dropped
 
     # --- Reads --------------------------------------------------------------
@@ -501,28 +515,32 @@ class Store:
     # --- Scan order ---------------------------------------------------------
 
     def _scan_order(self) -> tuple[array, list[Any]]:
-        if self._scan_keys is None:
+        if self._scan is None:
             hashed = sorted(
                 (partition_hash(pk), i, pk) for i, pk in enumerate(self.partitions)
             )
-            self._scan_hashes = array("Q", (h for h, _, _ in hashed))
-            self._scan_keys = [pk for _, _, pk in hashed]
-        return self._scan_hashes, self._scan_keys
+            self._scan = (
+                array("Q", (h for h, _, _ in hashed)),
+                [pk for _, _, pk in hashed],
+            )
+        return self._scan
 
     def _scan_add(self, pk: Any) -> None:
-        if self._scan_keys is not None:
+        if self._scan is not None:
+            hashes, keys = self._scan
             h = partition_hash(pk)
-            i = bisect_right(self._scan_hashes, h)
-            self._scan_hashes.insert(i, h)
-            self._scan_keys.insert(i, pk)
+            i = bisect_right(hashes, h)
+            hashes.insert(i, h)
+            keys.insert(i, pk)
 
     def _scan_remove(self, pk: Any) -> None:
-        if self._scan_keys is not None:
-            i = bisect_left(self._scan_hashes, partition_hash(pk))
-            while self._scan_keys[i] != pk:
+        if self._scan is not None:
+            hashes, keys = self._scan
+            i = bisect_left(hashes, partition_hash(pk))
+            while keys[i] != pk:
                 i += 1
-            del self._scan_hashes[i]
-            del self._scan_keys[i]
+            del hashes[i]
+            del keys[i]
 
 
 def partition_hash(pk: Any) -> int:

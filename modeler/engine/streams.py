@@ -187,6 +187,8 @@ class Stream:
         self.trim(now)
         number = self._sequence()
         item = new if new is not None else old
+        if item is None:  # never: both absent is old == new
+            return
         view = self.view_type
         data: dict[str, Any] = {
             "ApproximateCreationDateTime": datetime.fromtimestamp(int(now), UTC),

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from itertools import compress, repeat
 from operator import and_, itemgetter
-from typing import Any
+from typing import Any, Literal, overload
 
 from modeler.engine.capacity import Consumed, write_units
 from modeler.engine.errors import (
@@ -109,22 +109,12 @@ class Index:
         projected = self.projected_set
         return projected is not None and projected.isdisjoint(touched)
 
-    def keeps_its_key(
-        self,
-        old: Item | None,
-        new: Item | None,
-        touched: frozenset[str] | set[str] | None,
-    ) -> bool:
-        """Whether a write from `old` to `new` that changes only the
-        `touched` attributes leaves the index key attributes as they were:
-        the item is then in the index before and after, under the same
-        key, or in neither."""
-        return (
-            touched is not None
-            and old is not None
-            and new is not None
-            and self.key_attributes.isdisjoint(touched)
-        )
+    def keeps_its_key(self, touched: frozenset[str] | set[str]) -> bool:
+        """Whether a write that changes only the `touched` attributes of an
+        item (present before and after) leaves the index key attributes as
+        they were: the item is then in the index before and after, under the
+        same key, or in neither."""
+        return self.key_attributes.isdisjoint(touched)
 
     def holds(self, attributes: Iterable[str]) -> bool:
         """Whether every one of these attributes is projected."""
@@ -156,7 +146,12 @@ class Index:
         top-level attributes)."""
         if touched is not None and self.unchanged_by(touched):
             return 0
-        if self.keeps_its_key(old, new, touched):
+        if (
+            touched is not None
+            and old is not None
+            and new is not None
+            and self.keeps_its_key(touched)
+        ):
             if not self.contains(old) or not self._entry_changed(old, new, touched):
                 return 0
             return write_units(
@@ -164,19 +159,19 @@ class Index:
                     self.entry_size_of(old, old_size), self.entry_size_of(new, new_size)
                 )
             )
-        old_in = old is not None and self.contains(old)
-        new_in = new is not None and self.contains(new)
-        if not (old_in or new_in):
-            return 0
-        old_entry = self.entry_size_of(old, old_size) if old_in else 0
-        new_entry = self.entry_size_of(new, new_size) if new_in else 0
-        if not old_in:
-            return write_units(new_entry)
-        if not new_in:
-            return write_units(old_entry)
-        if self.key_of(old) != self.key_of(new):
+        held_old = old if old is not None and self.contains(old) else None
+        held_new = new if new is not None and self.contains(new) else None
+        if held_old is None:
+            if held_new is None:
+                return 0
+            return write_units(self.entry_size_of(held_new, new_size))
+        if held_new is None:
+            return write_units(self.entry_size_of(held_old, old_size))
+        old_entry = self.entry_size_of(held_old, old_size)
+        new_entry = self.entry_size_of(held_new, new_size)
+        if self.key_of(held_old) != self.key_of(held_new):
             return write_units(old_entry) + write_units(new_entry)
-        if self._entry_changed(old, new, touched):
+        if self._entry_changed(held_old, held_new, touched):
             return write_units(max(old_entry, new_entry))
         return 0
 
@@ -418,6 +413,30 @@ class Table:
                 group[index.name] = float(units)
         return cost
 
+    @overload
+    def write(
+        self,
+        current: tuple[Item, int] | None,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
+        *,
+        counted: Literal[True] = True,
+        recorded: bool = True,
+    ) -> Consumed: ...
+
+    @overload
+    def write(
+        self,
+        current: tuple[Item, int] | None,
+        new: Item | None,
+        new_size: int,
+        touched: frozenset[str] | set[str] | None = None,
+        *,
+        counted: bool,
+        recorded: bool = True,
+    ) -> Consumed | None: ...
+
     def write(
         self,
         current: tuple[Item, int] | None,
@@ -448,7 +467,12 @@ class Table:
         elif new is not None:
             self.store.insert(new, new_size)
         for index in self.indexes.values():
-            if index.keeps_its_key(old, new, touched):
+            if (
+                touched is not None
+                and old is not None
+                and new is not None
+                and index.keeps_its_key(touched)
+            ):
                 if not index.contains(old):
                     continue
                 if index.unchanged_by(touched):
@@ -456,15 +480,21 @@ class Table:
                 else:
                     index.store.replace(old, new, index.entry_size_of(new, new_size))
                 continue
-            old_in = old is not None and index.contains(old)
-            new_in = new is not None and index.contains(new)
-            if old_in and new_in and index.key_of(old) == index.key_of(new):
-                index.store.replace(old, new, index.entry_size_of(new, new_size))
+            held_old = old if old is not None and index.contains(old) else None
+            held_new = new if new is not None and index.contains(new) else None
+            if (
+                held_old is not None
+                and held_new is not None
+                and index.key_of(held_old) == index.key_of(held_new)
+            ):
+                index.store.replace(
+                    held_old, held_new, index.entry_size_of(held_new, new_size)
+                )
                 continue
-            if old_in:
-                index.store.remove(old)
-            if new_in:
-                index.store.insert(new, index.entry_size_of(new, new_size))
+            if held_old is not None:
+                index.store.remove(held_old)
+            if held_new is not None:
+                index.store.insert(held_new, index.entry_size_of(held_new, new_size))
         if self.stream is not None and recorded:
             self.stream.append(old, new)
         return cost
@@ -472,7 +502,10 @@ class Table:
     def _account_collection(
         self, old: Item | None, old_size: int, new: Item | None, new_size: int
     ) -> None:
-        collections: dict[Any, int] = self.collections
+        collections = self.collections
+        item = old if old is not None else new
+        if collections is None or item is None:  # no LSI, or a no-op
+            return
 
         def footprint(item: Item | None, size: int) -> int:
             if item is None:
@@ -483,7 +516,7 @@ class Table:
                 if i.contains(item)
             )
 
-        pk = (old if old is not None else new)[self.partition_key]
+        pk = item[self.partition_key]
         delta = footprint(new, new_size) - footprint(old, old_size)
         total = collections.get(pk, 0) + delta
         if delta > 0 and total > ITEM_COLLECTION_LIMIT:

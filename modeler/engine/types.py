@@ -49,7 +49,7 @@ class BinarySet(frozenset):
     __slots__ = ()
 
 
-SET_TYPES = {StringSet: "SS", NumberSet: "NS", BinarySet: "BS"}
+SET_TYPES: dict[type, str] = {StringSet: "SS", NumberSet: "NS", BinarySet: "BS"}
 _SET_CLASSES = {"SS": StringSet, "NS": NumberSet, "BS": BinarySet}
 
 # DynamoDB numbers: up to 38 significant digits, magnitude 1E-130 to 9.99E+125.
@@ -115,7 +115,10 @@ def number(text: str | int | float | Decimal) -> Decimal:
         raise ValidationException(
             f"The parameter cannot be converted to a numeric value: {text}"
         )
-    _sign, digits, exponent = value.as_tuple()
+    _sign, digits, places = value.as_tuple()
+    # A finite number's exponent is an int ('n', 'N' and 'F' are NaN and
+    # infinity's, refused above).
+    exponent: int = places  # type: ignore[assignment]
     if not any(digits):
         return value
     trailing = len(digits) - len(bytes(digits).rstrip(b"\0"))
@@ -335,7 +338,8 @@ MAX_LINE_SHAPES = 4096
 def _line_shape(
     key: tuple[tuple[str, ...], tuple[type, ...]],
 ) -> tuple[str, tuple[Callable[[Any], str], ...]]:
-    parts, writers = [], []
+    parts: list[str] = []
+    writers: list[Callable[[Any], str]] = []
     for name, kind in zip(*key, strict=True):
         head = encode_basestring(name).replace("%", "%%") + ":"
         if kind is str:

@@ -11,6 +11,7 @@ are interned, so a million stored items share one string per name.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -62,7 +63,7 @@ def _map(value: dict) -> dict[str, Any]:
     return {"M": {k: _TO_WIRE.get(type(v), to_wire)(v) for k, v in value.items()}}
 
 
-_TO_WIRE = {
+_TO_WIRE: dict[type, Callable[[Any], dict[str, Any]]] = {
     str: _string,
     Decimal: _number,
     bytes: _binary,

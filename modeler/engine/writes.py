@@ -175,7 +175,7 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
     condition fails, ValidationException when the new item is invalid."""
     table = write.table
     current = table.get(write.key)
-    old = current[0] if current else None
+    old, old_size = current if current else (None, 0)
     if write.condition is not None and not write.condition.evaluate(
         old if old is not None else {}
     ):
@@ -208,7 +208,7 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
     # Only the updated attributes change the size (an item's size is the
     # sum of its attributes' sizes).
     touched = update.top_level_attributes
-    size = current[1]
+    size = old_size
     for name in touched:
         before, after = old.get(name, MISSING), new.get(name, MISSING)
         if before is not MISSING:

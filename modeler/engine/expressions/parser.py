@@ -108,10 +108,10 @@ class Parser:
         self.usage = Usage()
         if reading is not None:
             # Only binding is left: the text was read before.
-            self.problems = dict(reading.problems)
+            self.problems: dict[str, str] = dict(reading.problems)
             self.operators = reading.operators
             return
-        self.problems: dict[str, str] = {}
+        self.problems = {}
         self.operators = 0
         size = len(text.encode("utf-8"))
         if size > MAX_EXPRESSION_BYTES:
@@ -141,7 +141,9 @@ class Parser:
             bound = _bound.get(key)
             if bound is not None:
                 return bound
-        reading = _reading(cls, text, kind)
+        # A class is hashable; mypy checks the class against the instances'
+        # __hash__ signature.
+        reading = _reading(cls, text, kind)  # type: ignore[arg-type]
         bound = cls(text, names, values, kind, reading).finish(reading.raw)
         if key is not None:
             if len(_bound) >= BOUND_KEPT:

@@ -309,6 +309,12 @@ class UpdateParser(Parser):
 
     def finish(self, raw_actions: tuple[tuple[str, Any, Any], ...]) -> Update:
         actions = tuple(self._bind_action(*raw) for raw in raw_actions)
+        # Each action a SET of a top-level attribute: applied without a walk.
+        sets = [
+            action
+            for action in actions
+            if isinstance(action, SetAction) and len(action.path.elements) == 1
+        ]
         paths = [action.path for action in actions]
         overlap = overlapping_paths(paths)
         if overlap:
@@ -322,11 +328,8 @@ class UpdateParser(Parser):
             top_level_attributes={path.attribute for path in paths},
             _tree=path_tree((action.path, action) for action in actions),
             _top_level_sets=(
-                tuple((action.path.attribute, action.value) for action in actions)
-                if all(
-                    isinstance(action, SetAction) and len(action.path.elements) == 1
-                    for action in actions
-                )
+                tuple((action.path.attribute, action.value) for action in sets)
+                if len(sets) == len(actions)
                 else None
             ),
         )
