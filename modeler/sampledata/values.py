@@ -19,9 +19,7 @@ import datetime as dt
 import functools
 import itertools
 import string
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -38,8 +36,7 @@ from modeler.sampledata.defaults import (
     sized_by_length,
 )
 from modeler.sampledata.errors import SampleDataError
-from modeler.sampledata.faker_arguments import value_size_problem
-from modeler.sampledata.fakers import faker_class
+from modeler.sampledata.faker_pools import FakerValueTooLarge, faker_pool
 
 # Faker is slow (tens of microseconds a value): after this many fresh values
 # of one provider, later items draw from the ones already made.
@@ -211,7 +208,7 @@ class Compiler:
 
     def _faker_pool(self, provider: str, kwargs: dict[str, Any], where: str) -> Draw:
         seeded = self._seed_place + where.removeprefix(self._place)
-        pool = _faker_pool(f"{self.seed}:{seeded}:{provider}", provider, kwargs)
+        pool = faker_pool(f"{self.seed}:{seeded}:{provider}", provider, kwargs)
         if pool is None:
             raise SampleDataError(f"{where}: '{provider}' is not a Faker provider")
         values = pool.values
@@ -716,101 +713,6 @@ def reads(generator: d.Generator | None) -> list[str]:
     if generator.kind == "expires":
         return [str(generator.params.get("from", ""))]
     return []
-
-
-# --- Conversion to the declared type -----------------------------------------
-
-
-@dataclass(frozen=True)
-class FakerValueTooLarge:
-    """A Faker value too large for an item, in its place in a pool."""
-
-    problem: str
-
-
-class _FakerPool:
-    """The first FAKER_POOL values of one seeded Faker provider, made on
-    demand and kept for the process: sample data made again (another count,
-    an edit elsewhere in the design) takes them instead of asking Faker,
-    which costs seconds for a few providers. The values are the ones a
-    fresh, identically seeded Faker gives, in the same order."""
-
-    def __init__(self, method: Callable[..., Any], kwargs: dict[str, Any]) -> None:
-        self.method = method
-        self.kwargs = kwargs
-        self.values: list[Any] = []
-        self.lock = threading.Lock()
-
-    def value(self, n: int) -> Any:
-        """The n-th value (n at most the number made so far)."""
-        if n < len(self.values):
-            return self.values[n]
-        with self.lock:
-            while len(self.values) <= n:
-                try:
-                    value = _plain_value(self.method(**self.kwargs))
-                except Exception:
-                    # Faker's state is past the failed call: a fresh pool
-                    # fails again where a fresh Faker would.
-                    _forget_faker_pool(self)
-                    raise
-                if too_large := value_size_problem(value):
-                    value = FakerValueTooLarge(too_large)
-                self.values.append(value)
-            return self.values[n]
-
-
-_FAKER_POOLS: OrderedDict[tuple[str, str, str], _FakerPool] = OrderedDict()
-_FAKER_POOLS_LOCK = threading.Lock()
-# Seeded providers whose pools are kept (the last used).
-FAKER_POOLS_KEPT = 64
-
-
-def _forget_faker_pool(pool: _FakerPool) -> None:
-    with _FAKER_POOLS_LOCK:
-        for key, kept in list(_FAKER_POOLS.items()):
-            if kept is pool:
-                del _FAKER_POOLS[key]
-
-
-def _faker_pool(seed: str, provider: str, kwargs: dict[str, Any]) -> _FakerPool | None:
-    """The pool of `provider` seeded by `seed`, None when Faker has no such
-    provider."""
-    key = (seed, provider, repr(sorted(kwargs.items())))
-    with _FAKER_POOLS_LOCK:
-        pool = _FAKER_POOLS.get(key)
-        if pool is not None:
-            _FAKER_POOLS.move_to_end(key)
-            return pool
-    fake = faker_class()("en_US")
-    fake.seed_instance(seed)
-    method = getattr(fake, provider, None)
-    if not callable(method):
-        return None
-    pool = _FakerPool(method, kwargs)
-    with _FAKER_POOLS_LOCK:
-        pool = _FAKER_POOLS.setdefault(key, pool)
-        _FAKER_POOLS.move_to_end(key)
-        while len(_FAKER_POOLS) > FAKER_POOLS_KEPT:
-            _FAKER_POOLS.popitem(last=False)
-    return pool
-
-
-def _plain_value(value: Any) -> Any:
-    """A Faker result as a native DynamoDB value."""
-    if isinstance(value, dt.datetime):
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, (int, float)):
-        return Decimal(str(value))
-    if isinstance(value, (str, Decimal, bytes, list, dict)):
-        return value
-    if isinstance(value, (tuple, set)):
-        return [_plain_value(v) for v in value]
-    return str(value)
 
 
 def _picked_with(partner: str, attribute: str) -> Draw:

@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-from modeler.sampledata import generate, values
+from modeler.sampledata import faker_pools, generate, values
+from modeler.sampledata.fakers import faker_class
 from tests.sampledata.helpers import example
 
 generate_module = importlib.import_module("modeler.sampledata.generate")
@@ -15,7 +16,7 @@ generate_module = importlib.import_module("modeler.sampledata.generate")
 
 @pytest.fixture
 def no_kept_pools() -> None:
-    values._FAKER_POOLS.clear()
+    faker_pools.FAKER_POOLS.clear()
 
 
 def _made(design, **kwargs):
@@ -28,9 +29,9 @@ def _made(design, **kwargs):
 def test_kept_values_give_the_items_a_fresh_faker_gives(no_kept_pools) -> None:
     design = example("order-management")
     cold = _made(design, items=20_000)
-    assert values._FAKER_POOLS
+    assert faker_pools.FAKER_POOLS
     assert _made(design, items=20_000) == cold
-    values._FAKER_POOLS.clear()
+    faker_pools.FAKER_POOLS.clear()
     assert _made(design, items=20_000) == cold
 
 
@@ -39,10 +40,10 @@ def test_a_pool_begun_by_a_smaller_data_set_goes_on_as_faker_would(
 ) -> None:
     design = example("order-management")
     cold = _made(design, items=20_000)
-    values._FAKER_POOLS.clear()
+    faker_pools.FAKER_POOLS.clear()
     _made(design, items=300)
     assert any(
-        0 < len(p.values) < values.FAKER_POOL for p in values._FAKER_POOLS.values()
+        0 < len(p.values) < values.FAKER_POOL for p in faker_pools.FAKER_POOLS.values()
     )
     assert _made(design, items=20_000) == cold
 
@@ -56,31 +57,31 @@ def test_another_seed_has_its_own_pool(no_kept_pools) -> None:
 
 def test_a_value_too_large_keeps_its_place_in_the_pool(no_kept_pools) -> None:
     made = iter(["a", "b" * 200_000, "c"])
-    pool = values._FakerPool(lambda: next(made), {})
+    pool = faker_pools.FakerPool(lambda: next(made), {})
     assert pool.value(0) == "a"
-    assert isinstance(pool.value(1), values.FakerValueTooLarge)
-    assert isinstance(pool.value(1), values.FakerValueTooLarge)
+    assert isinstance(pool.value(1), faker_pools.FakerValueTooLarge)
+    assert isinstance(pool.value(1), faker_pools.FakerValueTooLarge)
     assert pool.value(2) == "c"
 
 
 def test_a_pool_whose_provider_fails_is_not_kept(no_kept_pools) -> None:
-    pool = values._faker_pool("1:Thing.v:pyint", "pyint", {"min_value": 0})
-    assert values._faker_pool("1:Thing.v:pyint", "pyint", {"min_value": 0}) is pool
+    pool = faker_pools.faker_pool("1:Thing.v:pyint", "pyint", {"min_value": 0})
+    assert faker_pools.faker_pool("1:Thing.v:pyint", "pyint", {"min_value": 0}) is pool
     pool.kwargs = {"min_value": 5, "max_value": 1}
     with pytest.raises(ValueError):
         pool.value(0)
-    assert not values._FAKER_POOLS
+    assert not faker_pools.FAKER_POOLS
 
 
 def test_an_unknown_provider_has_no_pool(no_kept_pools) -> None:
-    assert values._faker_pool("1:x", "no_such_provider", {}) is None
+    assert faker_pools.faker_pool("1:x", "no_such_provider", {}) is None
 
 
 @pytest.mark.parametrize(
     "provider", ["name", "email", "street_address", "city", "company", "word"]
 )
 def test_weights_added_up_once_give_the_values_faker_gives(provider) -> None:
-    faker = values.faker_class()
+    faker = faker_class()
     from faker.providers import BaseProvider
 
     quick = BaseProvider.random_elements
