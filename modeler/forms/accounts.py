@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import authenticate, get_user_model, password_validation
 from django.contrib.auth import forms as auth_forms
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxLengthValidator
@@ -64,7 +65,7 @@ class LoginForm(AuthenticationForm):
     django-axes would store the attempt's username in a 255-character
     column (PostgreSQL refuses a longer one)."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["username"]
         field.validators.append(MaxLengthValidator(field.max_length))
@@ -83,7 +84,9 @@ def _current_password_check(request: HttpRequest, user: Any, password: str) -> N
 class PasswordChangeForm(auth_forms.PasswordChangeForm):
     """Django's: the current password, then the new one twice."""
 
-    def __init__(self, user, *args, request: HttpRequest, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, user: AbstractBaseUser, *args: Any, request: HttpRequest, **kwargs: Any
+    ) -> None:
         super().__init__(user, *args, **kwargs)
         self.request = request
         self.fields["old_password"].label = "Current password"
@@ -110,7 +113,9 @@ class EmailChangeForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, user, *args, request: HttpRequest, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, user: AbstractBaseUser, *args: Any, request: HttpRequest, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         self.request = request

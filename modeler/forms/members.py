@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 
-from modeler.models import Role
+from modeler.models import Membership, Role
 
 
 class InvitationForm(forms.Form):
@@ -21,12 +24,14 @@ class MemberRoleForm(forms.Form):
     member = forms.ChoiceField()
     role = forms.ChoiceField(choices=[(Role.EDITOR, "Editor"), (Role.VIEWER, "Viewer")])
 
-    def __init__(self, *args, memberships=(), **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, *args: Any, memberships: Iterable[Membership] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.memberships = {str(m.pk): m for m in memberships}
         self.fields["member"].choices = [
             (pk, m.user.get_username()) for pk, m in self.memberships.items()
         ]
 
-    def clean_member(self):  # type: ignore[no-untyped-def]
+    def clean_member(self) -> Membership:
         return self.memberships[self.cleaned_data["member"]]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 
 from modeler.forms.fields import OneLineField
 
@@ -19,7 +22,9 @@ class ReviewOpenForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, members=None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, *args: Any, members: QuerySet[Any] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         if members is not None:
             self.fields["participants"].queryset = members

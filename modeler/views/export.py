@@ -171,7 +171,7 @@ def export_page(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _lint(chosen: ExportFormat, text: str):  # type: ignore[no-untyped-def]
+def _lint(chosen: ExportFormat, text: str) -> LintResult:
     suffix = ".json" if chosen.language == "json" else ".yaml"
     return lint_template(text, suffix=suffix)
 

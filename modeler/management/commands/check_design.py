@@ -6,9 +6,11 @@ design kept in git can gate CI. A file needs no database."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from botocore.exceptions import ClientError
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.design.findings import has_errors
 from modeler.design.model import Design
@@ -39,7 +41,7 @@ class Command(BaseCommand):
     )
     requires_system_checks: list[str] = []
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", metavar="DESIGN", help=DESIGN_HELP)
         parser.add_argument(
             "--no-review",
@@ -61,7 +63,7 @@ class Command(BaseCommand):
             "as many as the sample data)",
         )
 
-    def handle(self, *args, file: str, **options):  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, file: str, **options: Any) -> None:
         stored = options.get("stored_items")
         if stored is not None and stored < 0:
             raise CommandError("--stored-items must be 0 or more")

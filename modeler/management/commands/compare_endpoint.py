@@ -8,7 +8,9 @@ second)."""
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.infra.dynamodb import (
     Endpoint,
@@ -32,7 +34,7 @@ class Command(BaseCommand):
         "data, run every read pattern and compare with the simulator."
     )
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         add_design_arguments(parser, seed=True)
         add_endpoint_arguments(parser)
         parser.add_argument(
@@ -54,7 +56,7 @@ class Command(BaseCommand):
             "--keep", action="store_true", help="keep the table afterwards"
         )
 
-    def handle(self, *args, **options):  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         design = load_design(options["design"])
         try:
             simulation = Simulation(

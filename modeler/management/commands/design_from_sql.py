@@ -5,9 +5,10 @@ dump and a query log, ready for `propose_keys`."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.importers.budget import ImportLimitError
 from modeler.importers.sql import (
@@ -28,7 +29,7 @@ class Command(BaseCommand):
         "propose_keys on it). Prints what it inferred and what it skipped."
     )
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("schema", help="the schema dump (.sql)")
         parser.add_argument("--queries", default="", help="the query log")
         parser.add_argument(
@@ -49,14 +50,14 @@ class Command(BaseCommand):
 
     def handle(
         self,
-        *args,
+        *args: Any,
         schema: str,
         queries: str,
         window: float,
         peak: float,
         output: str,
-        **options,
-    ):  # type: ignore[no-untyped-def]
+        **options: Any,
+    ) -> None:
         if not window > 0:
             raise CommandError("--window: expected a positive number of seconds")
         if not peak >= 1:

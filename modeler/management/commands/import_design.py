@@ -6,8 +6,10 @@ of the one table named)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.management.design_files import read_design_files
 from modeler.services.projects import project_import_designs
@@ -21,7 +23,7 @@ class Command(BaseCommand):
         "nothing is created on an error."
     )
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "file",
             help="a design YAML file, a NoSQL Workbench model, a OneTable schema, "
@@ -37,7 +39,9 @@ class Command(BaseCommand):
             "several tables, NAME — TABLE)",
         )
 
-    def handle(self, *args, file: str, owner: str, project: str, **options):  # type: ignore[no-untyped-def]
+    def handle(
+        self, *args: Any, file: str, owner: str, project: str, **options: Any
+    ) -> None:
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"no user is called '{owner}'")

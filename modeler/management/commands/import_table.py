@@ -9,8 +9,10 @@ boto3's standard chain; nothing of them is stored or printed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.infra.dynamodb import EndpointError, describe_live_table, make_client
 from modeler.management.commands.sample_data import positive_int
@@ -33,7 +35,7 @@ class Command(BaseCommand):
         "sample of its items, from which entities and key templates are inferred."
     )
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("table", help="the table's name")
         parser.add_argument("--owner", required=True, help="the owner's username")
         add_endpoint_arguments(parser)
@@ -57,7 +59,7 @@ class Command(BaseCommand):
             help="print the table and the sample's estimated cost, read nothing",
         )
 
-    def handle(self, *args, table: str, owner: str, **options):  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, table: str, owner: str, **options: Any) -> None:
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"no user is called '{owner}'")

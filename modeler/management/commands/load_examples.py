@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from modeler.examples import ExampleError, examples
@@ -26,7 +28,7 @@ from modeler.services.projects import LimitError, project_create, project_save_d
 class Command(BaseCommand):
     help = "Load the example designs into a demo account and print its login."
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", default="demo")
         parser.add_argument(
             "--reset",
@@ -36,7 +38,7 @@ class Command(BaseCommand):
         )
 
     @transaction.atomic
-    def handle(self, *args, username: str, reset: bool, **options):  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, username: str, reset: bool, **options: Any) -> None:
         if not settings.DEBUG:
             raise CommandError(
                 "load_examples creates an account with a known "
@@ -88,7 +90,7 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"Log in as '{username}' with password '{password}'")
 
-    def _demo_user(self, username: str):  # type: ignore[no-untyped-def]
+    def _demo_user(self, username: str) -> tuple[AbstractBaseUser, str]:
         """The demo user, with the password kept in var/ so every run of
         `make run` prints the same one."""
         password_file = Path(settings.BASE_DIR) / "var" / f"{username}-password"

@@ -5,8 +5,9 @@ reviewed; exit 1 when no proposal serves every pattern cleanly."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.designfile import dump_design
 from modeler.management.design_source import add_design_arguments, load_design
@@ -27,7 +28,7 @@ class Command(BaseCommand):
         "proposal serves every pattern without an error or warning."
     )
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         add_design_arguments(parser)
         parser.add_argument(
             "--alternatives",
@@ -59,14 +60,14 @@ class Command(BaseCommand):
 
     def handle(
         self,
-        *args,
+        *args: Any,
         design: str,
         alternatives: int,
         budget: float,
         keep: str,
         output: str,
-        **options,
-    ):  # type: ignore[no-untyped-def]
+        **options: Any,
+    ) -> None:
         if not 1 <= alternatives <= 5:
             raise CommandError("--alternatives: expected a number from 1 to 5")
         if budget <= 0:

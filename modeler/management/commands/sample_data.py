@@ -8,7 +8,7 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.design.model import Design, SampleData
 from modeler.design_check.limits import check_sample_bytes
@@ -40,7 +40,7 @@ class Command(BaseCommand):
         "with the same key), as the simulator loads them."
     )
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         add_design_arguments(parser, seed=True)
         parser.add_argument(
             "--items",
@@ -59,16 +59,16 @@ class Command(BaseCommand):
             "-o", "--output", default="-", help="the file to write (default: stdout)"
         )
 
-    def handle(  # type: ignore[no-untyped-def]
+    def handle(
         self,
-        *args,
+        *args: Any,
         design: str,
         seed: int | None,
         items: int | None,
         output: str,
         generated_only: bool,
-        **options,
-    ):
+        **options: Any,
+    ) -> None:
         if items is not None and items > MAX_ITEMS:
             raise CommandError(f"--items: at most {MAX_ITEMS:,}", returncode=1)
         loaded = load_design(design)

@@ -11,18 +11,22 @@ for --help and for Django's own options."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.endpoint.run import StartError, serve
 from modeler.management.serve_start import HELP, add_serve_arguments
+
+if TYPE_CHECKING:  # the design readers load only when a design is given
+    from modeler.design.model import Design
 
 
 class Command(BaseCommand):
     help = HELP
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         add_serve_arguments(parser)
 
     def handle(self, *args: Any, designs: list[str], **options: Any) -> None:
@@ -42,12 +46,12 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
 
 
-def _loader(source: str):  # type: ignore[no-untyped-def]
+def _loader(source: str) -> Callable[[], Design]:
     """The design a DESIGN argument names, read when the server starts.
     The readers are imported here, only when a design is given: without
     one the endpoint starts without them (its cold start)."""
 
-    def load():  # type: ignore[no-untyped-def]
+    def load() -> Design:
         from modeler.management.design_source import load_design
 
         return load_design(source)

@@ -7,7 +7,7 @@ import base64
 import json as jsonlib
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.engine.types import item_to_json_wire, to_json_wire
 from modeler.management.design_source import add_design_arguments, load_design
@@ -60,7 +60,7 @@ class Command(BaseCommand):
         "report what it returns and costs; exits 1 if any expectation fails."
     )
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         add_design_arguments(parser, seed=True)
         parser.add_argument(
             "--json",
@@ -68,7 +68,9 @@ class Command(BaseCommand):
             help="print one JSON document with every result",
         )
 
-    def handle(self, *args, design: str, seed: int | None, json: bool, **options):  # type: ignore[no-untyped-def]
+    def handle(
+        self, *args: Any, design: str, seed: int | None, json: bool, **options: Any
+    ) -> None:
         loaded = load_design(design)
         try:
             simulation = Simulation(loaded, seed=seed)
