@@ -33,9 +33,19 @@ def _keys(design) -> list[dict[str, str]]:
     )
 
 
-def test_the_social_graph_model_imports_to_the_examples_keys():
-    found = _read(MODEL)
-    example = read_design((EXAMPLES / "social-graph.yaml").read_text()).design
+# Each example's model: the social graph's beside this file, the others in
+# a folder named after the example (the MCP server always writes this name).
+MODELS = {
+    "social-graph": HERE / "dynamodb_data_model.json",
+    "order-management": HERE / "order-management" / "dynamodb_data_model.json",
+    "device-telemetry": HERE / "device-telemetry" / "dynamodb_data_model.json",
+}
+
+
+@pytest.mark.parametrize("example_name", sorted(MODELS))
+def test_the_model_of_an_example_imports_to_the_examples_keys(example_name):
+    found = _read(MODELS[example_name].read_text())
+    example = read_design((EXAMPLES / f"{example_name}.yaml").read_text()).design
 
     assert found.kind == MCP_MODEL and found.ok, found.problems
     (design,) = found.designs
@@ -44,14 +54,21 @@ def test_the_social_graph_model_imports_to_the_examples_keys():
         example.table.partition_key,
         example.table.sort_key,
     )
-    assert [
-        (i.name, i.partition_key, i.sort_key, i.projection)
+    # create_table lists global and local indexes apart: compared by name.
+    assert sorted(
+        (i.name, i.kind, i.partition_key, i.sort_key, i.projection)
         for i in design.table.indexes
-    ] == [
-        (i.name, i.partition_key, i.sort_key, i.projection)
+    ) == sorted(
+        (i.name, i.kind, i.partition_key, i.sort_key, i.projection)
         for i in example.table.indexes
-    ]
+    )
     assert _keys(design) == _keys(example)
+    # A sparse key is inferred from the items that lack it.
+    assert sorted(_whens(design)) == sorted(_whens(example))
+
+
+def _whens(design) -> list[tuple[str, str]]:
+    return [(k, t.when) for e in design.entities for k, t in e.keys.items() if t.when]
 
 
 def test_access_patterns_are_read_back_from_the_cli_commands():
