@@ -460,8 +460,12 @@ class _Reader:
                 "name": name,
                 "kind": "local" if local else "global",
             }
-            hash_name = primary["hash"] if local else index["hash"]
-            spec["partition_key"] = {"name": hash_name, "type": key_types[hash_name]}
+            if not local:  # a local index shares the table's partition key
+                hash_name = index["hash"]
+                spec["partition_key"] = {
+                    "name": hash_name,
+                    "type": key_types[hash_name],
+                }
             if index.get("sort"):
                 spec["sort_key"] = {
                     "name": index["sort"],

@@ -34,6 +34,7 @@ def _errors(found) -> list[tuple[str, str]]:
 SPARSE_IN_EXAMPLE = {
     "social-graph": set(),
     "order-management": {("Order", "GSI2PK"), ("Order", "GSI2SK")},
+    "device-telemetry": set(),
 }
 
 
@@ -82,6 +83,16 @@ def test_the_order_managements_padding_is_carried():
     design = _read((HERE / "order-management.json").read_text()).designs[0]
     assert design.entity("LineItem").keys["SK"].template == "ITEM#{lineNo:03d}"
     assert design.entity("Order").attribute("status").generator.kind == "choice"
+
+
+def test_the_device_telemetrys_time_to_live_is_named_not_carried():
+    found = _read((HERE / "device-telemetry.json").read_text())
+
+    assert found.designs[0].table.ttl_attribute == ""
+    assert (
+        "models.Reading.expiresAt.ttl: the table's time to live is not carried"
+        in found.notes
+    )
 
 
 def test_what_is_not_carried_is_named():
