@@ -244,9 +244,7 @@ def test_a_write_that_leaves_an_index_key_wrong_fails_its_generated_test(
     write_tests(_with_action(design, "Ship an order", **changes), tmp_path)
     done = run_generated_tests(tmp_path)
     assert done.returncode == 1, done.stdout
-    assert (
-        "FAILED order_management_access_test.py::test_ship_an_order" in done.stdout
-    )
+    assert "FAILED order_management_access_test.py::test_ship_an_order" in done.stdout
     assert "1 failed" in done.stdout
 
 
