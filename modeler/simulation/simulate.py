@@ -154,13 +154,24 @@ class Simulation(Sample):
             self._runs.popitem(last=False)
         return result
 
+    def _rng(self, pattern: d.AccessPattern) -> random.Random:
+        return random.Random(f"{self.seed}:{pattern.draw_name}")
+
+    def write_draw(
+        self, pattern: d.AccessPattern
+    ) -> tuple[dict[str, Any], list[tuple[d.Action, dict[str, Any]]]]:
+        """The parameters and the sample item of each action a write
+        pattern's run writes, drawn again as `run` draws them."""
+        params = self.examples(pattern)
+        return params, write_plan(self, pattern, params, self._rng(pattern))
+
     def _run(self, pattern: d.AccessPattern) -> PatternRun:
         result = PatternRun(pattern)
         if not pattern.keyed:
             result.error = NO_KEY_YET
             result.verdict = Verdict(False, (NO_KEY_YET,))
             return result
-        rng = random.Random(f"{self.seed}:{pattern.draw_name}")
+        rng = self._rng(pattern)
         try:
             if pattern.operation in ("GetItem", "Query", "Scan"):
                 self._read(pattern, rng, result)

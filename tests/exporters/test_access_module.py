@@ -216,6 +216,52 @@ def test_a_design_edit_that_breaks_a_pattern_fails_its_generated_test(tmp_path):
     assert "1 failed" in done.stdout
 
 
+def _with_action(design, name, **changes):
+    pattern = next(p for p in design.access_patterns if p.name == name)
+    (action,) = pattern.actions
+    return _with_pattern(
+        design, name, actions=(dataclasses.replace(action, **changes),)
+    )
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        # The index of orders by status keeps the order under OPEN.
+        {"set": (("status", "SHIPPED"), ("shippedAt", "{shippedAt}"))},
+        # The shipped order stays in the sparse index of open orders.
+        {"remove": ()},
+    ],
+    ids=["stale-index-key", "sparse-key-kept"],
+)
+def test_a_write_that_leaves_an_index_key_wrong_fails_its_generated_test(
+    tmp_path, changes
+):
+    """Shipping an order must rewrite GSI1PK and remove the GSI2 keys, as the
+    Order's key templates say: an update that forgets either fails its
+    generated test, which reads the shipped order back (the others pass)."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    write_tests(_with_action(design, "Ship an order", **changes), tmp_path)
+    done = run_generated_tests(tmp_path)
+    assert done.returncode == 1, done.stdout
+    assert "FAILED order_management_access_test.py::test_ship_an_order" in done.stdout
+    assert "1 failed" in done.stdout
+
+
+def test_the_generated_write_tests_keep_the_design_s_promises(tmp_path):
+    """Ship an order: the shipped order read back, and a second shipment
+    refused by the condition; placing an order refused the second time."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    text = write_tests(design, tmp_path).tested
+    assert {"ship_an_order", "place_an_order_with_its_line_items"} <= set(text)
+    source = (tmp_path / "order_management_access_test.py").read_text("utf-8")
+    ship = source.split("def test_ship_an_order(", 1)[1].split("\ndef ", 1)[0]
+    assert "_check_written(client, function)" in ship
+    assert "pytest.raises(access.ConditionFailed)" in ship
+    place = source.split("def test_place_an_order_with_its_line_items(", 1)[1]
+    assert "pytest.raises(access.TransactionCanceled)" in place.split("\ndef ", 1)[0]
+
+
 def test_the_readme_example_runs(tmp_path):
     """The README's use of the module, run as written; boto3's client is
     the engine's, whose table exists as a deployed one would."""

@@ -1,9 +1,9 @@
 """The pytest module shipped beside the data-access module: for every read
-pattern, the sample data the simulator checks the pattern on (a slice of
-it), the parameters the simulator drew, and the items its own check
-expects; each test loads the data into a table, calls the pattern's
-function and compares what it returns with those items, turned into the
-same objects.
+pattern (the write patterns' tests: python_write_tests), the sample data
+the simulator checks the pattern on (a slice of it), the parameters the
+simulator drew, and the items its own check expects; each test loads the
+data into a table, calls the pattern's function and compares what it
+returns with those items, turned into the same objects.
 
 The data sits in the file as DynamoDB JSON (one item a line) inside a
 string, so hostile values stay text, and the test code itself names only
@@ -20,9 +20,16 @@ from modeler.design import model as d
 from modeler.engine.types import to_json_wire
 from modeler.exporters.access.module import AccessModule, access_module, module_name
 from modeler.exporters.access.patterns import PatternCode
+from modeler.exporters.access.python_write_tests import (
+    WRITE_HELPERS,
+    WRITES,
+    NoWriteTest,
+    write_case,
+    write_test,
+)
 from modeler.exporters.literals import comment_text, python_docstring
 from modeler.simulation import Simulation
-from modeler.simulation.requests import create_table_request
+from modeler.simulation.requests import RequestError, create_table_request
 
 # Items of sample data the tests load: enough for every read pattern to
 # find its items, small enough to read and to load in a second.
@@ -48,12 +55,23 @@ def generated_tests(
     cases: dict[str, Any] = {}
     notes: list[str] = []
     tests: list[str] = []
+    tested: list[d.AccessPattern] = []
     for code in module.patterns:
         pattern = code.pattern
         if not code.text:
             continue
+        if pattern.operation in WRITES:
+            try:
+                case = write_case(design, simulation, code, module.names)
+            except (NoWriteTest, RequestError) as exc:
+                notes.append(f"{pattern.name}: no test ({exc}).")
+                continue
+            cases[code.function] = case
+            tested.append(pattern)
+            tests.append(write_test(code, case))
+            continue
         if pattern.operation not in READS:
-            notes.append(f"{pattern.name}: writes are not tested here.")
+            notes.append(f"{pattern.name}: {pattern.operation} is not tested here.")
             continue
         expects = pattern.expects
         if expects is None:
@@ -67,6 +85,7 @@ def generated_tests(
             )
             continue
         cases[code.function] = _case(design, simulation, code, expects, run.parameters)
+        tested.append(pattern)
         tests.append(_test(code, expects))
     data = {
         "table": create_table_request(design),
@@ -80,6 +99,7 @@ def generated_tests(
         + python_docstring(_data_text(data), "    ")
         + "\n)\n\n\n"
         + _HELPERS.replace("{module}", name)
+        + (WRITE_HELPERS if any(p.operation in WRITES for p in tested) else "")
         + "".join("\n\n" + t for t in tests)
     )
     return GeneratedTests(text, tuple(cases), tuple(notes))
@@ -94,7 +114,12 @@ def _header(design: d.Design, name: str) -> str:
             "For each read pattern: the sample data the workbench checked it "
             "on, loaded\ninto a new table; the function called with the "
             "parameters the simulator\ndrew; what it returns compared with the "
-            "items the pattern promises.\n\n"
+            "items the pattern promises.\nFor each write pattern: the function "
+            "called with the parameters and\nitems the simulator drew; each "
+            "written item read back by its key and\ncompared with what the "
+            "design promises (its attributes, every index key\nits templates "
+            "give, a deleted item gone); sent again, a write whose\ncondition "
+            "then fails raises the module's named exception.\n\n"
             "They run on the client a `dynamodb_client` fixture gives (put one "
             "in\nconftest.py), else on boto3's when AWS_ENDPOINT_URL_DYNAMODB "
             "names a\nDynamoDB Local or `manage.py serve_dynamodb` endpoint "
