@@ -113,6 +113,13 @@ def test_a_renamed_key_attribute_is_a_rename_not_a_removal():
     customers = _items_of(plan, "Customer")
     assert all("email" not in item for item in customers)
     assert all(item["GSI1PK"] == f"EMAIL#{item['emailAddress']}" for item in customers)
+    # The deployed version finds customers by `email` until the final
+    # deploy: the rewrite copies it, the cleanup drops it.
+    old = dict((name, passed) for name, passed, _ in plan.proof.old_patterns)
+    assert old["Find customer by email"]
+    assert all(old.values())
+    assert plan.proof.tally.counts["written"] == len(customers)
+    assert plan.proof.cleanup_tally.by_entity == {"Customer": len(customers)}
 
 
 def test_a_new_partition_key_copies_every_item_to_a_new_table():
