@@ -212,6 +212,50 @@ def test_a_second_run_writes_nothing(tmp_path, endpoints):
     assert "rewritten 0" in again.stderr
 
 
+def test_a_cleanup_killed_halfway_and_resumed_leaves_the_same_table(
+    tmp_path, endpoints
+):
+    before = smaller(revisions.original())
+    after = smaller(revisions.sort_key_changed())
+    whole_dir, killed_dir = tmp_path / "whole", tmp_path / "killed"
+    whole_dir.mkdir()
+    killed_dir.mkdir()
+
+    whole = endpoints(before)
+    script = _script_file(whole_dir, before, after)
+    assert _run(script, whole).returncode == 0
+    rewritten = whole.writes
+    assert _run(script, whole, *_cleanup(whole_dir)).returncode == 0
+    deleted = whole.writes - rewritten
+    assert deleted > 20  # each order's old item
+
+    killed = endpoints(before)
+    script = _script_file(killed_dir, before, after)
+    assert _run(script, killed).returncode == 0
+    killed.stop_after = killed.writes + deleted // 2
+    process = subprocess.Popen(
+        _command(script, killed, *_cleanup(killed_dir)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_environment(),
+        cwd=killed_dir,
+    )
+    try:
+        assert killed.reached.wait(timeout=300)
+    finally:
+        process.kill()
+        process.wait()
+    killed.release()
+    checkpoint = json.loads((killed_dir / "cleanup-checkpoint.json").read_text())
+    assert not all(s["done"] for s in checkpoint["segments"].values())
+
+    resumed = _run(script, killed, *_cleanup(killed_dir))
+    assert resumed.returncode == 0, resumed.stderr
+    assert killed.items(before.table.name) == whole.items(before.table.name)
+    verified = _run(script, killed, "--verify")
+    assert verified.returncode == 0, verified.stdout
+
+
 def test_the_cleanup_refuses_the_rewrite_checkpoint(tmp_path, endpoints):
     before = smaller(revisions.original())
     after = smaller(revisions.index_made_sparse())
