@@ -78,6 +78,12 @@ class Plan:
         reasons = list(self.proof.problems[:3])
         if failing:
             reasons.append("patterns failing: " + ", ".join(failing))
+        old = [n for n, passed, _ in self.proof.old_patterns if not passed]
+        if old:
+            reasons.append(
+                "patterns of the deployed design failing at the dual-write step: "
+                + ", ".join(old)
+            )
         return "not proven: " + "; ".join(reasons)
 
     @property
@@ -180,6 +186,9 @@ def plan_migration(
             spec,
             run=script_runner(plan.script, progress=progress),
             progress=progress,
+            # While keys move the dual-write application reads the new key
+            # first, then the old: the old design's reads alone do not hold.
+            old_patterns=not any(ch.moves for ch in changes),
         )
         sample = sum(plan.proof.counts_before.values())
         if stored_items and sample:
@@ -190,18 +199,22 @@ def plan_migration(
 
 def script_runner(
     script: str, *, progress: Progress | None = None, **options: Any
-) -> Callable[[Any], Tally]:
-    """A run of the generated script itself (its own code and plan, as
-    downloaded) against a client; `progress` hears the items scanned."""
+) -> Callable[[Any, bool], Tally]:
+    """A run of a phase of the generated script itself (its own code and
+    plan, as downloaded) against a client; `progress` hears the items
+    scanned."""
 
-    def run(client: Any) -> Tally:
+    def run(client: Any, cleanup: bool) -> Tally:
         namespace = script_namespace(script)
         options.setdefault("workers", 1)
-        migration = namespace["Migration"](namespace["PLAN"], client, **options)
+        migration = namespace["Migration"](
+            namespace["PLAN"], client, cleanup=cleanup, **options
+        )
         if progress is not None:
             counts = migration.tally.counts
+            phase = "cleanup" if cleanup else "rewriting"
             migration.progress = lambda line: progress(
-                "rewriting", counts["scanned"], migration.total
+                phase, counts["scanned"], migration.total
             )
         return migration.run()
 
@@ -336,6 +349,24 @@ def _steps(plan: Plan) -> list[Step]:
                 "patterns; writes in the new shape only)",
             )
         )
+    cleanup = proof.cleanup_tally if proof is not None else None
+    if rewrites and (cleanup is None or cleanup.counts["migrated"]):
+        clean_reads = (cleanup.read_units if cleanup else 0.0) * plan.scale
+        clean_writes = (cleanup.write_units if cleanup else 0.0) * plan.scale
+        clean_seconds = clean_writes / plan.wcu_per_second
+        steps.append(
+            Step(
+                c.REWRITE,
+                "Run the script with --cleanup: remove the old items and attributes "
+                "the old application version read (resumable, its own checkpoint), "
+                "then --verify",
+                _counted(plan, cleanup=True),
+                clean_reads,
+                clean_writes,
+                cost(clean_reads, clean_writes, clean_seconds),
+                clean_seconds,
+            )
+        )
     for index in removals:
         steps.append(
             Step(
@@ -354,11 +385,13 @@ def _steps(plan: Plan) -> list[Step]:
     return steps
 
 
-def _counted(plan: Plan) -> tuple[str, ...]:
-    if plan.proof is None or plan.proof.tally is None:
+def _counted(plan: Plan, *, cleanup: bool = False) -> tuple[str, ...]:
+    if plan.proof is None:
         return ()
-    tally = plan.proof.tally
-    verb = "copied" if plan.spec["copy"] else "rewritten"
+    tally = plan.proof.cleanup_tally if cleanup else plan.proof.tally
+    if tally is None:
+        return ()
+    verb = "cleaned up" if cleanup else "copied" if plan.spec["copy"] else "rewritten"
     counted = [
         f"{name}: {count * plan.scale:,.0f} items {verb}"
         for name, count in sorted(tally.by_entity.items())
@@ -459,6 +492,8 @@ def plan_text(plan: Plan) -> str:
             lines.append(f"- problem: {problem}")
         for name, _, detail in proof.patterns:
             lines.append(f"- pattern {name}: {detail}")
+        for name, _, detail in proof.old_patterns:
+            lines.append(f"- at the dual-write step, deployed pattern {name}: {detail}")
     for problem in plan.problems:
         lines.append(f"- {problem}")
     return "\n".join(lines) + "\n"

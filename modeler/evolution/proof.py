@@ -9,7 +9,14 @@ result checked:
 - the items per entity are what the plan promises from the counts before
   (no item lost or doubled);
 - every access pattern of the new design passes against the migrated
-  table, every parameter draw of it.
+  table, every parameter draw of it;
+- every access pattern of the old design passes on the table as the
+  rewrite phase leaves it, before the cleanup: the application of the
+  dual-write step still reads as the old design does (unless keys move, when
+  it reads the new key first, then the old).
+
+The script runs in its two phases, as the plan orders them: the rewrite at
+the dual-write step, the cleanup after the final deploy.
 
 The run's consumed capacity is measured there too: the rewrite's costs are
 the engine's units, as the review's are.
@@ -42,18 +49,26 @@ class Proof:
     counts_expected: dict[str, int] = field(default_factory=dict)
     counts_after: dict[str, int] = field(default_factory=dict)
     tally: Tally | None = None
+    cleanup_tally: Tally | None = None
     problems: list[str] = field(default_factory=list)
     patterns: list[tuple[str, bool, str]] = field(default_factory=list)
+    # The old design's patterns at the dual-write step: the application
+    # that dual-writes still reads as the old design does, from the table
+    # the script has rewritten (empty when it reads the new keys first).
+    old_patterns: list[tuple[str, bool, str]] = field(default_factory=list)
     items_after: list[dict[str, Any]] = field(default_factory=list)
     entities_after: list[str] = field(default_factory=list)
 
     @property
     def proven(self) -> bool:
-        return not self.problems and all(passed for _, passed, _ in self.patterns)
+        return not self.problems and all(
+            passed for _, passed, _ in self.patterns + self.old_patterns
+        )
 
 
 # progress(phase, done, total): the simulation's phases ("generating",
-# "loading"), then "rewriting" (items scanned), "checking" and "patterns".
+# "loading"), then "rewriting" (items scanned), "dual-write" (the old
+# design's patterns), "cleanup" (items scanned), "checking" and "patterns".
 Progress = Callable[[str, int, int], None]
 
 
@@ -130,13 +145,17 @@ def prove(
     after: d.Design,
     spec: dict[str, Any],
     *,
-    run: Callable[[Any], Tally] | None = None,
+    run: Callable[[Any, bool], Tally] | None = None,
     progress: Progress | None = None,
+    old_patterns: bool = True,
 ) -> Proof:
     """Run the rewrite on the old design's sample data and check the result.
-    `run(client)` runs it (a test stops it halfway and resumes); by default
-    one uninterrupted run. `progress` hears how far it is (`Progress`); it
-    may raise to stop the proof."""
+    `run(client, cleanup)` runs a phase of it (a test stops it halfway and
+    resumes); by default one uninterrupted run of each. `progress` hears
+    how far it is (`Progress`); it may raise to stop the proof. With
+    `old_patterns`, the old design's access patterns are run too, on the
+    source table as the rewrite phase left it: the application of the
+    dual-write step still reads that way."""
     tell = progress or (lambda phase, done, total: None)
     proof = Proof()
     client, _ = loaded_client(before, after, spec, progress)
@@ -148,14 +167,28 @@ def prove(
         proof.problems.append(
             f"{unknown} items of the sample are of no entity of the old design"
         )
+    run = run or (
+        lambda c, cleanup: Migration(spec, c, workers=1, cleanup=cleanup).run()
+    )
     try:
-        proof.tally = (run or (lambda c: Migration(spec, c, workers=1).run()))(client)
+        proof.tally = run(client, False)
+        proof.problems += proof.tally.errors
+        if old_patterns:
+            tell("dual-write", 0, 1)
+            items = table_items(client, spec["source_table"])
+            recogniser = EntityRecogniser(before)
+            names = [recogniser.entity_of(item) or "" for item in items]
+            proof.old_patterns = patterns_run(before, items, names)
+        # A copy leaves the old table whole: nothing there to clean up.
+        if not spec["copy"]:
+            proof.cleanup_tally = run(client, True)
     except Exception as exc:  # the script failing is the proof's verdict
         if isinstance(progress, Reporter) and progress.raised is not None:
             raise progress.raised from None
         proof.problems.append(f"the script stopped: {type(exc).__name__}: {exc}")
         return proof
-    proof.problems += proof.tally.errors
+    if proof.cleanup_tally is not None:
+        proof.problems += proof.cleanup_tally.errors
     tell("checking", 0, 1)
     check_table(proof, after, client, spec["target_table"])
     if not proof.problems:
@@ -208,15 +241,27 @@ def run_patterns(
 ) -> None:
     """Every keyed access pattern of the new design against the migrated
     items, each read with its further draws."""
-    simulation = Simulation(
-        after, dataset=Dataset(list(proof.items_after), list(proof.entities_after))
+    proof.patterns = patterns_run(
+        after, proof.items_after, proof.entities_after, progress
     )
-    total = len(after.access_patterns)
-    for number, pattern in enumerate(after.access_patterns):
+
+
+def patterns_run(
+    design: d.Design,
+    items: list[dict[str, Any]],
+    entities: list[str],
+    progress: Progress | None = None,
+) -> list[tuple[str, bool, str]]:
+    """(name, passed, detail) of every access pattern of `design` against
+    `items` (each of its entity in `entities`), with its further draws."""
+    found: list[tuple[str, bool, str]] = []
+    simulation = Simulation(design, dataset=Dataset(list(items), list(entities)))
+    total = len(design.access_patterns)
+    for number, pattern in enumerate(design.access_patterns):
         if progress is not None:
             progress("patterns", number, total)
         if not pattern.keyed:
-            proof.patterns.append((pattern.name, False, "has no key yet"))
+            found.append((pattern.name, False, "has no key yet"))
             continue
         result = simulation.draw(simulation.run(pattern))
         if result.passed:
@@ -229,7 +274,8 @@ def run_patterns(
             )
         else:
             detail = "fails: " + "; ".join(result.verdict.reasons)
-        proof.patterns.append((pattern.name, result.passed, detail))
+        found.append((pattern.name, result.passed, detail))
+    return found
 
 
 def _key_text(design: d.Design, item: dict[str, Any]) -> str:

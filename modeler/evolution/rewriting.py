@@ -221,8 +221,10 @@ def rewritten(entity: dict[str, Any], output: dict[str, Any], item: dict[str, An
     lacks what the output needs (a split-off part it does not have)."""
     new = dict(item)
     for old_name, new_name in output["renames"]:
-        if old_name in new and new_name not in new:
-            new[new_name] = new.pop(old_name)
+        # After the rewrite phase the item has both: the old name goes.
+        if old_name in new and old_name not in output["attributes"]:
+            value = new.pop(old_name)
+            new.setdefault(new_name, value)
     for name, kind in output["retypes"]:
         if name in new:
             new[name] = _retyped(new[name], kind)

@@ -26,6 +26,17 @@ twice, ends with the same table:
   (a rerun never doubles or clobbers); the old item is deleted only after
   its replacement is written, so a stop between the two leaves both, and
   the rerun finds the replacement there and deletes the old one.
+
+The run has two phases, since the application of the dual-write step still
+reads and writes as the old design does until the final deploy:
+- the rewrite (the default) only adds: new items, new attributes and keys,
+  an attribute renamed is copied under its new name; the old items, the
+  old attributes and the items of an entity removed all stay;
+- the cleanup (`--cleanup`, after the application of the new design is
+  deployed) removes them: the old item of a key that moved, the items of
+  an entity removed, the attributes renamed, moved or dropped. It makes
+  the rewrite's writes too where they are missing, so it ends in the new
+  design's table whatever ran before it.
 A checkpoint file records each Scan segment's LastEvaluatedKey after each
 page it finished, so a resumed run starts where the last one stopped.
 """
@@ -89,10 +100,13 @@ class Checkpoint:
     """Each segment's position, written to a file after every page (atomic:
     a new file replaces the old), so a run resumes where one stopped."""
 
-    def __init__(self, path: str | None, segments: int, fingerprint: str) -> None:
+    def __init__(
+        self, path: str | None, segments: int, fingerprint: str, phase: str
+    ) -> None:
         self.path, self.lock = path, threading.Lock()
         self.state: dict[str, Any] = {
             "plan": fingerprint,
+            "phase": phase,
             "segments": {
                 str(s): {"done": False, "start": None} for s in range(segments)
             },
@@ -104,6 +118,11 @@ class Checkpoint:
                 raise MigrationError(
                     f"checkpoint {path} belongs to another plan; remove it to "
                     "start over"
+                )
+            if saved.get("phase", "rewrite") != phase:
+                raise MigrationError(
+                    f"checkpoint {path} is of the {saved.get('phase', 'rewrite')} "
+                    f"run; give the {phase} run its own --checkpoint"
                 )
             if len(saved["segments"]) != segments:
                 raise MigrationError(
@@ -153,6 +172,7 @@ class Tally:
         "unchanged",
         "written",
         "deleted",
+        "held",
         "conflicts",
         "unknown",
         "failed",
@@ -175,7 +195,8 @@ class Tally:
         return (
             f"scanned {c['scanned']:,}, rewritten {c['migrated']:,}, "
             f"already done {c['already'] + c['unchanged']:,}, writes {c['written']:,}, "
-            f"deletes {c['deleted']:,}, unrecognised {c['unknown']:,}, "
+            f"deletes {c['deleted']:,}, held for the cleanup {c['held']:,}, "
+            f"unrecognised {c['unknown']:,}, "
             f"failed {c['failed']:,}; {self.write_units:,.1f} WCU, "
             f"{self.read_units:,.1f} RCU"
         )
@@ -201,12 +222,19 @@ class Migration:
         dry_run: bool = False,
         progress: Callable[[str], None] | None = None,
         rate: RateLimit | None = None,
+        cleanup: bool = False,
     ) -> None:
         self.spec, self.client = spec, client
+        self.cleanup = cleanup
         self.segments = segments
         self.workers = workers or segments
         self.rate = rate or RateLimit(wcu_per_second)
-        self.checkpoint = Checkpoint(checkpoint, segments, spec["fingerprint"])
+        self.checkpoint = Checkpoint(
+            checkpoint,
+            segments,
+            spec["fingerprint"],
+            "cleanup" if cleanup else "rewrite",
+        )
         self.dry_run = dry_run
         self.progress = progress
         self.tally = Tally()
@@ -296,10 +324,25 @@ class Migration:
                 if len(self.tally.errors) < 20:
                     self.tally.errors.append(str(exc))
 
+    def _shape(
+        self, entity: dict[str, Any], output: dict[str, Any], item: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The item `output` makes of `item`; in the rewrite phase the item
+        rewritten in place keeps what the old design reads (the cleanup
+        removes it)."""
+        new = rewritten(entity, output, item)
+        if new is None or self.cleanup or not output["primary"] or self.spec["copy"]:
+            return new
+        if keys_of(new, self.spec["target_keys"]) != keys_of(
+            item, self.spec["source_keys"]
+        ):
+            return new
+        return {**item, **new}
+
     def _migrate(self, entity: dict[str, Any], item: dict[str, Any]) -> None:
         spec = self.spec
         source_key = keys_of(item, spec["source_keys"])
-        made = [(o, rewritten(entity, o, item)) for o in entity["outputs"]]
+        made = [(o, self._shape(entity, o, item)) for o in entity["outputs"]]
         primary = next(
             ((o, new) for o, new in made if o["primary"] and new is not None), None
         )
@@ -313,6 +356,10 @@ class Migration:
         # `stays` implies a primary output; the checker needs it said.
         if stays and primary is not None and primary[1] == item and not splits:
             self.tally.add("unchanged")
+            return
+        if primary is None and not splits and not copying and not self.cleanup:
+            # An entity removed: the old application still reads its items.
+            self.tally.add("held")
             return
         self.tally.add("migrated")
         with self.tally.lock:
@@ -331,8 +378,12 @@ class Migration:
             return
         if primary is not None:
             self._put(primary[1], merge=primary[0]["merge"])
-        if not copying:
+        if copying:
+            return
+        if self.cleanup:
             self._delete(item)
+        else:
+            self.tally.add("held")
 
     def _put(self, new: dict[str, Any], merge: bool = False) -> None:
         """Put a new item unless one is there: written by an earlier run,
@@ -407,7 +458,7 @@ class Migration:
                 if kind != "old":
                     return
                 outputs = [o for o in entity["outputs"] if o["primary"]]
-                made = rewritten(entity, outputs[0], fresh) if outputs else None
+                made = self._shape(entity, outputs[0], fresh) if outputs else None
                 if made is None or made == fresh:
                     return
                 old, new = fresh, made
@@ -601,12 +652,28 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
     parser.add_argument("--target-table", default=spec["target_table"])
     parser.add_argument("--segments", type=int, default=4)
     parser.add_argument("--wcu-per-second", type=float, default=spec["wcu_per_second"])
-    parser.add_argument("--checkpoint", default="migration-checkpoint.json")
+    parser.add_argument(
+        "--cleanup",
+        action="store_true",
+        help="after the application of the new design is deployed: remove the "
+        "old items and attributes the rewrite kept for the old application",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        default=None,
+        help="default: migration-checkpoint.json (migration-cleanup-checkpoint"
+        ".json with --cleanup)",
+    )
     parser.add_argument("--endpoint-url", default=None)
     parser.add_argument("--region", default=None)
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--verify", action="store_true")
     args = parser.parse_args(argv)
+    checkpoint = args.checkpoint or (
+        "migration-cleanup-checkpoint.json"
+        if args.cleanup
+        else "migration-checkpoint.json"
+    )
     spec = dict(spec, source_table=args.source_table, target_table=args.target_table)
     if not spec["copy"]:
         spec["target_table"] = spec["source_table"]
@@ -628,8 +695,9 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
         client,
         segments=args.segments,
         wcu_per_second=args.wcu_per_second,
-        checkpoint=None if args.dry_run else args.checkpoint,
+        checkpoint=None if args.dry_run else checkpoint,
         dry_run=args.dry_run,
+        cleanup=args.cleanup,
         progress=lambda line: print("\r" + line, end="", file=sys.stderr, flush=True),
     )
     tally = migration.run()

@@ -47,6 +47,8 @@ PHASES = {
     "generating": "making the sample data of the first revision",
     "loading": "loading it into the engine",
     "rewriting": "running the migration script on it",
+    "dual-write": "running the first revision's access patterns on the rewritten table",
+    "cleanup": "running the script's cleanup",
     "checking": "checking every item and the counts",
     "patterns": "running the access patterns of the second revision",
 }
@@ -184,11 +186,15 @@ def migration_proof_run(*, project_id: int, first: int, second: int) -> None:
         logger.exception("Proving the migration of project %s failed", project_id)
         problem = f"The migration could not be planned ({type(exc).__name__}: {exc})."
     if plan is not None and plan.proof is not None:
-        # The migrated items stay in the worker, and the run's tally (of
+        # The migrated items stay in the worker, and the runs' tallies (of
         # the script's own classes, which do not pickle), whose units the
         # steps already hold: the pages need the rest.
         plan.proof = dataclasses.replace(
-            plan.proof, items_after=[], entities_after=[], tally=None
+            plan.proof,
+            items_after=[],
+            entities_after=[],
+            tally=None,
+            cleanup_tally=None,
         )
     cache.set(
         key, dumps((plan, problem)), PROBLEM_SECONDS if problem else CACHE_SECONDS

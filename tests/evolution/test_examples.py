@@ -74,12 +74,17 @@ def test_a_new_gsi_is_computed_then_created_with_its_backfill():
 
 def test_a_sort_key_change_moves_each_order_under_a_dual_read():
     plan = planned(revisions.sort_key_changed)
-    assert _kinds(plan) == [DEPLOY, c.REWRITE, DEPLOY]
+    assert _kinds(plan) == [DEPLOY, c.REWRITE, DEPLOY, c.REWRITE]
     assert plan.steps[1].dual_write and plan.steps[1].dual_read
-    tally = plan.proof.tally
+    assert "--cleanup" in plan.steps[3].title
+    tally, cleanup = plan.proof.tally, plan.proof.cleanup_tally
     orders = plan.proof.counts_before["Order"]
     assert tally.by_entity == {"Order": orders}
-    assert tally.counts["written"] == tally.counts["deleted"] == orders
+    # The old items go after the final deploy, not while the old version runs.
+    assert tally.counts["written"] == tally.counts["held"] == orders
+    assert tally.counts["deleted"] == 0
+    assert cleanup.counts["written"] == 0
+    assert cleanup.counts["deleted"] == orders
 
 
 def test_a_sparse_index_keeps_only_the_customers_it_promises():
@@ -108,6 +113,13 @@ def test_a_renamed_key_attribute_is_a_rename_not_a_removal():
     customers = _items_of(plan, "Customer")
     assert all("email" not in item for item in customers)
     assert all(item["GSI1PK"] == f"EMAIL#{item['emailAddress']}" for item in customers)
+    # The deployed version finds customers by `email` until the final
+    # deploy: the rewrite copies it, the cleanup drops it.
+    old = dict((name, passed) for name, passed, _ in plan.proof.old_patterns)
+    assert old["Find customer by email"]
+    assert all(old.values())
+    assert plan.proof.tally.counts["written"] == len(customers)
+    assert plan.proof.cleanup_tally.by_entity == {"Customer": len(customers)}
 
 
 def test_a_new_partition_key_copies_every_item_to_a_new_table():
@@ -186,7 +198,12 @@ def test_costs_of_the_sparse_index_by_hand():
     # item (under 1 KB) and 1 to delete its GSI1 entry. The others stay.
     assert max(_bound(item) for item in customers) < 1024
     plan = planned(revisions.index_made_sparse)
-    (rewrite,) = [s for s in plan.steps if s.kind == c.REWRITE]
-    assert rewrite.write_units == 2 * len(leaving)
-    assert plan.proof.tally.by_entity == {"Customer": len(leaving)}
-    assert rewrite.dollars == _money(rewrite.read_units, 2 * len(leaving))
+    # The deployed version still queries GSI1 for them: they lose their
+    # keys in the cleanup after the final deploy, not in the rewrite.
+    rewrite, cleanup = [s for s in plan.steps if s.kind == c.REWRITE]
+    assert rewrite.write_units == 0
+    assert plan.proof.tally.by_entity == {}
+    assert "--cleanup" in cleanup.title
+    assert cleanup.write_units == 2 * len(leaving)
+    assert plan.proof.cleanup_tally.by_entity == {"Customer": len(leaving)}
+    assert cleanup.dollars == _money(cleanup.read_units, 2 * len(leaving))

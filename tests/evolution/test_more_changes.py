@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from typing import Any
 
 from modeler.design import model as d
 from modeler.evolution import changes as c
-from modeler.evolution.plan import plan_migration
+from modeler.evolution.plan import plan_migration, plan_text
+from modeler.evolution.proof import prove
+from modeler.evolution.runtime import Migration, Tally
 from modeler.examples import example
 from tests.evolution import revisions
 from tests.evolution.revisions import smaller
@@ -58,7 +61,7 @@ def test_a_dropped_lsi_means_a_new_table_and_a_copy():
     assert copy.dollars == expected
 
 
-def test_a_removed_entity_has_its_items_deleted():
+def _line_items_removed() -> tuple[d.Design, d.Design]:
     before = smaller(revisions.original())
     after = dataclasses.replace(
         before,
@@ -67,13 +70,49 @@ def test_a_removed_entity_has_its_items_deleted():
             p for p in before.access_patterns if "line items" not in p.name
         ),
     )
+    return before, after
+
+
+def test_a_removed_entity_has_its_items_deleted():
+    before, after = _line_items_removed()
     plan = plan_migration(before, after)
     assert [ch.what for ch in plan.changes] == [
         "entity LineItem removed: its items are deleted"
     ]
     assert plan.proven, plan.verdict
     assert "LineItem" not in plan.proof.counts_after
-    assert plan.proof.tally.counts["deleted"] == plan.proof.counts_before["LineItem"]
+    # Deleted only by the cleanup: the dual-writing application still
+    # places orders with their line items.
+    assert plan.proof.tally.counts["deleted"] == 0
+    lines = plan.proof.counts_before["LineItem"]
+    assert plan.proof.tally.counts["held"] == lines
+    assert plan.proof.cleanup_tally.counts["deleted"] == lines
+
+
+def test_a_rewrite_that_deletes_before_the_final_deploy_is_caught():
+    before, after = _line_items_removed()
+    plan = plan_migration(before, after, proof=False)
+
+    def deletes_early(client: Any, cleanup: bool) -> Tally:
+        # A broken plan: the cleanup's deletions at the dual-write step.
+        return Migration(plan.spec, client, workers=1, cleanup=True).run()
+
+    plan.proof = prove(before, after, plan.spec, run=deletes_early)
+    # The table ends as the new design wants it: only the old design's
+    # patterns, at the dual-write step, see what went wrong.
+    assert all(passed for _, passed, _ in plan.proof.patterns)
+    assert plan.proof.counts_after == plan.proof.counts_expected
+    failing = [name for name, passed, _ in plan.proof.old_patterns if not passed]
+    assert failing == ["Place an order with its line items"]
+    assert not plan.proven
+    assert plan.verdict == (
+        "not proven: patterns of the deployed design failing at the dual-write "
+        "step: Place an order with its line items"
+    )
+    assert (
+        "- at the dual-write step, deployed pattern Place an order with its line "
+        "items: fails" in plan_text(plan)
+    )
 
 
 def test_a_retype_no_script_can_make_is_refused_before_anything_runs():

@@ -21,7 +21,15 @@ def test_the_proof_reports_each_phase_in_order():
     )
     assert plan.proven
     phases = list(dict.fromkeys(phase for phase, _, _ in heard))
-    assert phases == ["generating", "loading", "rewriting", "checking", "patterns"]
+    assert phases == [
+        "generating",
+        "loading",
+        "rewriting",
+        "dual-write",
+        "cleanup",
+        "checking",
+        "patterns",
+    ]
     rewriting = [(done, total) for phase, done, total in heard if phase == "rewriting"]
     items = sum(plan.proof.counts_before.values())
     assert rewriting[-1] == (items, items)

@@ -49,7 +49,7 @@ def test_an_application_write_meanwhile_wins_and_the_item_is_rewritten_again():
     before, after, spec = _sparse_plan()
     client, _ = loaded_client(before, after, spec)
     racing = AppWritesFirst(client)
-    tally = Migration(spec, racing, workers=1).run()
+    tally = Migration(spec, racing, workers=1, cleanup=True).run()
     assert tally.counts["conflicts"] == 1
     item = client.get_item(TableName=spec["source_table"], Key=racing.changed)["Item"]
     # The phone the application wrote is kept, and with it the GSI1 keys
@@ -92,6 +92,6 @@ def test_the_run_is_paced_by_the_units_dynamodb_reports():
     client, _ = loaded_client(before, after, spec)
     clock = Clock()
     rate = RateLimit(4, clock=clock.time, sleep=clock.sleep)
-    tally = Migration(spec, client, workers=1, rate=rate).run()
+    tally = Migration(spec, client, workers=1, rate=rate, cleanup=True).run()
     assert tally.write_units > 0
     assert clock.now == tally.write_units / 4

@@ -173,9 +173,19 @@ def test_a_script_killed_halfway_and_resumed_leaves_the_same_table(tmp_path, end
     assert resumed.returncode == 0, resumed.stderr
     assert killed.items(before.table.name) == whole.items(before.table.name)
 
+    # After the final deploy, the cleanup removes the orders' old items.
+    for endpoint, folder in ((whole, whole_dir), (killed, killed_dir)):
+        cleaned = _run(script, endpoint, *_cleanup(folder))
+        assert cleaned.returncode == 0, cleaned.stderr
+    assert killed.items(before.table.name) == whole.items(before.table.name)
+
     verified = _run(script, killed, "--verify")
     assert verified.returncode == 0, verified.stdout
     assert "Order: " in verified.stdout and "problem" not in verified.stdout
+
+
+def _cleanup(folder: Path) -> tuple[str, ...]:
+    return ("--cleanup", "--checkpoint", str(folder / "cleanup-checkpoint.json"))
 
 
 def test_a_second_run_writes_nothing(tmp_path, endpoints):
@@ -184,15 +194,79 @@ def test_a_second_run_writes_nothing(tmp_path, endpoints):
     endpoint = endpoints(before)
     script = _script_file(tmp_path, before, after)
     assert _run(script, endpoint).returncode == 0
+    # The customers that leave the index keep their keys until the cleanup:
+    # the deployed application still queries the index for them.
+    assert endpoint.writes == 0
+    assert _run(script, endpoint, *_cleanup(tmp_path)).returncode == 0
     written = endpoint.writes
     assert written > 0
     table = endpoint.items(before.table.name)
-    (tmp_path / "checkpoint.json").unlink()  # a new run from the start
-    again = _run(script, endpoint)
+    # A new run of both phases from the start.
+    (tmp_path / "checkpoint.json").unlink()
+    (tmp_path / "cleanup-checkpoint.json").unlink()
+    assert _run(script, endpoint).returncode == 0
+    again = _run(script, endpoint, *_cleanup(tmp_path))
     assert again.returncode == 0, again.stderr
     assert endpoint.writes == written
     assert endpoint.items(before.table.name) == table
     assert "rewritten 0" in again.stderr
+
+
+def test_a_cleanup_killed_halfway_and_resumed_leaves_the_same_table(
+    tmp_path, endpoints
+):
+    before = smaller(revisions.original())
+    after = smaller(revisions.sort_key_changed())
+    whole_dir, killed_dir = tmp_path / "whole", tmp_path / "killed"
+    whole_dir.mkdir()
+    killed_dir.mkdir()
+
+    whole = endpoints(before)
+    script = _script_file(whole_dir, before, after)
+    assert _run(script, whole).returncode == 0
+    rewritten = whole.writes
+    assert _run(script, whole, *_cleanup(whole_dir)).returncode == 0
+    deleted = whole.writes - rewritten
+    assert deleted > 20  # each order's old item
+
+    killed = endpoints(before)
+    script = _script_file(killed_dir, before, after)
+    assert _run(script, killed).returncode == 0
+    killed.stop_after = killed.writes + deleted // 2
+    process = subprocess.Popen(
+        _command(script, killed, *_cleanup(killed_dir)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_environment(),
+        cwd=killed_dir,
+    )
+    try:
+        assert killed.reached.wait(timeout=300)
+    finally:
+        process.kill()
+        process.wait()
+    killed.release()
+    checkpoint = json.loads((killed_dir / "cleanup-checkpoint.json").read_text())
+    assert not all(s["done"] for s in checkpoint["segments"].values())
+
+    resumed = _run(script, killed, *_cleanup(killed_dir))
+    assert resumed.returncode == 0, resumed.stderr
+    assert killed.items(before.table.name) == whole.items(before.table.name)
+    verified = _run(script, killed, "--verify")
+    assert verified.returncode == 0, verified.stdout
+
+
+def test_the_cleanup_refuses_the_rewrite_checkpoint(tmp_path, endpoints):
+    before = smaller(revisions.original())
+    after = smaller(revisions.index_made_sparse())
+    endpoint = endpoints(before)
+    script = _script_file(tmp_path, before, after)
+    assert _run(script, endpoint).returncode == 0
+    refused = _run(script, endpoint, "--cleanup")
+    assert refused.returncode != 0
+    assert "is of the rewrite run; give the cleanup run its own --checkpoint" in (
+        refused.stderr
+    )
 
 
 def test_a_dry_run_counts_and_writes_nothing(tmp_path, endpoints):
