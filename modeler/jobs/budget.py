@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -71,3 +72,22 @@ class Budget:
         added = self.memory_added()
         if added > self.memory_mb:
             raise BudgetExceeded("memory", added, self.memory_mb)
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def checked_progress(budget: Budget, report: Progress, *, every: float) -> Progress:
+    """A job's progress(phase, done, total): each call checks the budget
+    (raising BudgetExceeded), and `report` hears of it at most every
+    `every` seconds (pages waiting for the job poll what it stores)."""
+    told = 0.0
+
+    def progress(phase: str, done: int, total: int) -> None:
+        nonlocal told
+        budget.check()
+        if time.monotonic() - told >= every:
+            told = time.monotonic()
+            report(phase, done, total)
+
+    return progress

@@ -10,7 +10,6 @@ the cache keeping its name."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +21,7 @@ from django.core.cache import cache
 
 from modeler.design import model as d
 from modeler.design_check.limits import check_sample_size
-from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.budget import Budget, BudgetExceeded, checked_progress
 from modeler.jobs.files import file_exists
 from modeler.jobs.pickling import FORMAT, dumps, loads
 from modeler.jobs.runner import build_problem
@@ -215,16 +214,15 @@ def table_answer_make(
         return  # deleted, or restored from a backup: nobody waits for it
     key = key_of(design)
     budget = Budget(settings.SIMULATION_CPU_SECONDS, settings.SIMULATION_MEMORY_MB)
-    told = 0.0
-
-    def progress(phase: str, done: int, total: int) -> None:
-        # Only when the worker loads the table again: the pages waiting
-        # for the answer show how far it is, twice a second at most.
-        nonlocal told
-        budget.check()
-        if time.monotonic() - told >= PROGRESS_SECONDS:
-            told = time.monotonic()
-            cache.set(_pending(key), (phase, done, total), PENDING_SECONDS)
+    # Only when the worker loads the table again: the pages waiting for the
+    # answer show how far it is, twice a second at most.
+    progress = checked_progress(
+        budget,
+        lambda phase, done, total: cache.set(
+            _pending(key), (phase, done, total), PENDING_SECONDS
+        ),
+        every=PROGRESS_SECONDS,
+    )
 
     result, problem = None, ""
     refused = check_sample_size(design)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import logging
-import time
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -24,7 +23,7 @@ from modeler.design import model as d
 from modeler.evolution.plan import Plan, plan_migration
 from modeler.evolution.spec import PlanError
 from modeler.infra.database import DATABASE_LOST
-from modeler.jobs.budget import Budget, BudgetExceeded
+from modeler.jobs.budget import Budget, BudgetExceeded, checked_progress
 from modeler.jobs.pickling import FORMAT, dumps, loads
 from modeler.models import Project
 from modeler.sampledata import SampleDataError
@@ -154,14 +153,13 @@ def migration_proof_run(*, project_id: int, first: int, second: int) -> None:
     key = _key(project, before, after)
     cost = project_cost_settings(project=project)
     budget = Budget(settings.SIMULATION_CPU_SECONDS, settings.SIMULATION_MEMORY_MB)
-    told = 0.0
-
-    def progress(phase: str, done: int, total: int) -> None:
-        nonlocal told
-        budget.check()
-        if time.monotonic() - told >= PROGRESS_SECONDS:
-            told = time.monotonic()
-            cache.set(_pending(key), (phase, done, total), PENDING_SECONDS)
+    progress = checked_progress(
+        budget,
+        lambda phase, done, total: cache.set(
+            _pending(key), (phase, done, total), PENDING_SECONDS
+        ),
+        every=PROGRESS_SECONDS,
+    )
 
     plan, problem = None, ""
     try:
