@@ -53,13 +53,30 @@ def _no_designs_from_other_tests(settings):
     # project ids: the cache keeps key proposals by project and version.
     # The cache is this process's memory, not the database's table (tests
     # without a database use it too); tests/jobs, whose worker is another
-    # process, share the table.
+    # process, share the table (the database_cache fixture).
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     }
     forget_decoded()
     forget_reviews()
     forget_runs()
+    cache.clear()
+
+
+@pytest.fixture
+def database_cache(settings):
+    """The cache in the database's table, as the processes share it in
+    production. Emptied before and after: a transactional test's flush
+    empties the models' tables, not the cache's, so an entry one test
+    left (a job's answer, a pending mark) would reach the next."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "workbench_cache",
+        }
+    }
+    cache.clear()
+    yield
     cache.clear()
 
 

@@ -33,12 +33,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 REDIS_SERVER = "/usr/bin/redis-server"
-DATABASE_CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "workbench_cache",
-    }
-}
 
 
 @pytest.fixture(scope="module")
@@ -122,11 +116,11 @@ def test_the_worker_runs_a_queued_job_and_stores_every_result(
     assert SimulationJob.objects.filter(project=project).count() == 1
 
 
+@pytest.mark.usefixtures("database_cache")
 def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     queued, owner, order_design, settings
 ):
     # The database's cache, as the web and worker processes share it.
-    settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
     project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
@@ -181,10 +175,10 @@ def test_the_review_waits_for_the_job_then_shows_what_the_worker_made(
     assert SimulationJob.objects.filter(project=project).count() == 1
 
 
+@pytest.mark.usefixtures("database_cache")
 def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
     queued, owner, order_design, settings, only_the_worker
 ):
-    settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
     project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
@@ -249,10 +243,10 @@ def test_item_collections_are_drawn_by_the_worker_and_kept_across_edits(
     assert not drawing.exists()
 
 
+@pytest.mark.usefixtures("database_cache")
 def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
     queued, owner, order_design, settings, only_the_worker
 ):
-    settings.CACHES = DATABASE_CACHES
     design = with_roots(order_design, 3)
     project = project_services.project_create(owner=owner, design=design)
     client = logged_in(owner)
@@ -303,10 +297,10 @@ def test_the_sample_data_file_is_written_by_the_worker_and_kept_across_edits(
     assert download().status_code == 200
 
 
+@pytest.mark.usefixtures("database_cache")
 def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
     queued, owner, order_design, settings, only_the_worker
 ):
-    settings.CACHES = DATABASE_CACHES
     project = project_services.project_create(
         owner=owner, design=with_roots(order_design, 3)
     )
@@ -340,10 +334,10 @@ def test_a_collections_diagrams_png_is_drawn_by_the_worker_into_a_file(
     assert "The diagram cannot be downloaded. No partition matches" in page
 
 
+@pytest.mark.usefixtures("database_cache")
 def test_a_worker_that_let_the_table_go_says_how_far_it_is_in_loading_it_again(
     queued, owner, order_design, settings, monkeypatch
 ):
-    settings.CACHES = DATABASE_CACHES
     monkeypatch.setattr("modeler.jobs.loaded_tables.PROGRESS_SECONDS", 0)
     design = with_roots(order_design, 3)
     project = project_services.project_create(owner=owner, design=design)
@@ -529,10 +523,10 @@ def test_with_redis_the_review_reaches_the_pages_through_it(
     assert len(keys) == 1
 
 
+@pytest.mark.usefixtures("database_cache")
 def test_keys_are_proposed_by_the_worker_and_adopted_from_what_it_kept(
     queued, owner, order_design, settings, monkeypatch
 ):
-    settings.CACHES = DATABASE_CACHES
     project = project_services.project_create(
         owner=owner, design=with_roots(order_design, 3)
     )

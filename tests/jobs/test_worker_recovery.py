@@ -279,15 +279,10 @@ def _started(rows) -> list:
     return sorted(rows, key=lambda row: DBTaskResult.objects.get(pk=row.pk).started_at)
 
 
+@pytest.mark.usefixtures("database_cache")
 def test_another_projects_job_runs_before_a_projects_second(
     queued, owner, small_design, settings
 ):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "workbench_cache",
-        }
-    }
     busy, other = (_project(owner, small_design, name=n) for n in ("Busy", "Other"))
     # Three of the busy project's, then the other's.
     busy_rows = [

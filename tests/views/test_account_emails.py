@@ -120,15 +120,10 @@ def test_signups_stop_at_both_limits_with_the_same_page(db, mailoutbox, settings
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("database_cache")
 def test_resets_at_the_same_moment_cannot_pass_the_limit(settings, mailoutbox):
     """Ten resets at once (the issue's ten in 0.4 s) through the cache the
     processes share in production, the database's table."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "workbench_cache",
-        }
-    }
     User.objects.create_user(username="owner", email="owner@example.com", password="pw")
     start = threading.Barrier(10)
     answers: list[int] = []
