@@ -5,7 +5,9 @@ UpdateItem, DeleteItem and the transactions:
 - SELECT with an equality on the partition key is a Query (its sort key
   condition, when the WHERE has one, in the key condition, the rest as a
   filter); with equalities on the whole key and nothing else, a GetItem;
-  otherwise a Scan with the WHERE as its filter;
+  with an IN list (or an OR of equalities) on the partition key and ORDER
+  BY, one Query per partition, merged (see merged.py); otherwise a Scan with
+  the WHERE as its filter;
 - INSERT is a PutItem on the condition that no item has the key
   (DuplicateItemException otherwise);
 - UPDATE is an UpdateItem of the key the WHERE names, on the condition that
@@ -16,6 +18,7 @@ UpdateItem, DeleteItem and the transactions:
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -197,9 +200,10 @@ def _full_key(engine: Operations, statement: Any) -> tuple[dict[str, Any], Any]:
 
 
 def select_request(
-    engine: Operations, statement: p.Select
+    engine: Operations, statement: p.Select, *, query_only: bool = False
 ) -> tuple[str, dict[str, Any]]:
-    """The read (GetItem, Query or Scan) and its request."""
+    """The read (GetItem, Query or Scan) and its request; with `query_only`,
+    a Query rather than a GetItem of the whole key."""
     key = _key_schema(engine, statement.table, statement.index)
     equal, on_sort, rest = _split_key(statement.where, key)
     expression = Expression()
@@ -217,7 +221,13 @@ def select_request(
         if statement.where is not None:
             request["FilterExpression"] = expression.condition(statement.where)
         return "Scan", expression.into(request)
-    if statement.index is None and set(equal) == set(key) and not on_sort and not rest:
+    if (
+        not query_only
+        and statement.index is None
+        and set(equal) == set(key)
+        and not on_sort
+        and not rest
+    ):
         request["Key"] = equal
         return "GetItem", expression.into(request)
     conditions = [p.Compare((partition,), "=", equal[partition])]
@@ -254,19 +264,60 @@ def _check_order(statement: p.Select, key: list[str], equal: dict[str, Any]) -> 
                 f"Attribute {attribute} in ORDER BY clause must be part of the "
                 "primary key"
             )
-    if key[0] in equal:
+    if key[0] in equal or partitions_named(statement.where, key[0]) is not None:
         return
     if _names_partition(statement.where, key[0]):
-        # Several partitions (IN, OR): DynamoDB merges them in key order;
-        # the engine reads them as a Scan, whose order is not that.
+        # The partitions are named inside a condition that also holds
+        # others (`(PK = 'a' AND x = 1) OR PK = 'b'`): no Query per
+        # partition reads exactly that, and a Scan's order is not the key's.
         raise ValidationException(
-            "ORDER BY over several partitions (IN or OR on the partition key) "
-            "is not supported by this endpoint: name one partition with ="
+            "ORDER BY over several partitions needs the partition key's values "
+            "in a condition of their own (PK IN [...], or PK = ... OR PK = ...), "
+            "joined to the rest of the WHERE clause with AND"
         )
     raise ValidationException(
         "Must have at least one non-optional hash key condition in WHERE clause "
         "when using ORDER BY clause."
     )
+
+
+def partitions_named(where: Any, partition: str) -> tuple[list[Any], list[Any]] | None:
+    """The partition key values a WHERE reads several partitions of (an IN
+    list, or an OR of equalities, ANDed with the rest), distinct, in the
+    order first named, and the WHERE's other conditions; None when it names
+    no such list (an equality alone is one partition's Query)."""
+    values: list[Any] | None = None
+    several = False
+    rest = []
+    for node in _conjuncts(where):
+        named = _values_of(node, partition)
+        if named is None:
+            rest.append(node)
+            continue
+        several = several or not isinstance(node, p.Compare)
+        # Conditions ANDed: the partitions all of them name.
+        values = named if values is None else [v for v in values if v in named]
+    if values is None or not several:
+        return None
+    distinct: list[Any] = []
+    for value in values:
+        if value not in distinct:
+            distinct.append(value)
+    return distinct, rest
+
+
+def _values_of(node: Any, partition: str) -> list[Any] | None:
+    """The values a condition on the partition key alone lets through (=,
+    IN, or an OR of them); None for any other condition."""
+    if isinstance(node, p.Compare) and node.operator == "=":
+        return [node.value] if node.path == (partition,) else None
+    if isinstance(node, p.In):
+        return list(node.values) if node.path == (partition,) else None
+    if isinstance(node, p.Logical) and node.operator == "OR":
+        left = _values_of(node.left, partition)
+        right = _values_of(node.right, partition)
+        return None if left is None or right is None else left + right
+    return None
 
 
 def _names_partition(node: Any, partition: str) -> bool:
@@ -283,29 +334,54 @@ def _names_partition(node: Any, partition: str) -> bool:
     return False
 
 
-def _token(key: dict[str, Any]) -> str:
+def fingerprint(request: dict[str, Any]) -> str:
+    """What a NextToken is bound to: the statement and its parameters, as
+    DynamoDB refuses a token given with another statement."""
+    text = json.dumps(
+        [request.get("Statement"), request.get("Parameters")],
+        sort_keys=True,
+        default=lambda value: base64.b64encode(value).decode(),
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def token(statement: str, position: Any) -> str:
+    """A NextToken: where the next page starts (keys in DynamoDB JSON)."""
+
     def encode(value: Any) -> Any:
         if isinstance(value, bytes):
             return {"__bytes__": base64.b64encode(value).decode()}
         if isinstance(value, dict):
             return {k: encode(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [encode(v) for v in value]
         return value
 
-    return base64.b64encode(json.dumps(encode(key)).encode()).decode()
+    text = json.dumps({"statement": statement, "position": encode(position)})
+    return base64.b64encode(text.encode()).decode()
 
 
-def _start_key(token: Any) -> dict[str, Any]:
+def position(next_token: Any, statement: str) -> Any:
+    """Where a NextToken says the page starts, if it is this statement's."""
+
     def decode(value: Any) -> Any:
         if isinstance(value, dict):
             if set(value) == {"__bytes__"}:
                 return base64.b64decode(value["__bytes__"])
             return {k: decode(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [decode(v) for v in value]
         return value
 
     try:
-        return decode(json.loads(base64.b64decode(token, validate=True)))
-    except ValueError:
+        decoded = json.loads(base64.b64decode(next_token, validate=True))
+    except (ValueError, TypeError):
         raise ValidationException("Invalid NextToken") from None
+    if not isinstance(decoded, dict) or "position" not in decoded:
+        raise ValidationException("Invalid NextToken")
+    if decoded.get("statement") != statement:
+        raise ValidationException("NextToken does not match request")
+    return decode(decoded["position"])
 
 
 def run_select(
@@ -314,9 +390,12 @@ def run_select(
     *,
     limit: int | None = None,
     next_token: str | None = None,
+    bound_to: str = "",
     consistent: bool = False,
     capacity: str = "NONE",
 ) -> dict[str, Any]:
+    """The SELECT's page; a NextToken given or returned is `bound_to` its
+    statement (see `fingerprint`)."""
     operation, request = select_request(engine, statement)
     if consistent:
         request["ConsistentRead"] = True
@@ -331,11 +410,14 @@ def run_select(
         if limit is not None:
             request["Limit"] = limit
         if next_token is not None:
-            request["ExclusiveStartKey"] = _start_key(next_token)
+            start = position(next_token, bound_to)
+            if not isinstance(start, dict) or not start:
+                raise ValidationException("Invalid NextToken")
+            request["ExclusiveStartKey"] = start
         answer = (engine.query if operation == "Query" else engine.scan)(request)
         response = {"Items": answer["Items"]}
         if "LastEvaluatedKey" in answer:
-            response["NextToken"] = _token(answer["LastEvaluatedKey"])
+            response["NextToken"] = token(bound_to, answer["LastEvaluatedKey"])
     if "ConsumedCapacity" in answer:
         response["ConsumedCapacity"] = answer["ConsumedCapacity"]
     return response
