@@ -237,3 +237,36 @@ def test_a_next_token_resumes_only_its_own_statement():
 )
 def test_refusals_over_several_partitions(statement, message):
     assert _error(_shop("N"), Statement=statement) == ("ValidationException", message)
+
+
+def test_at_most_fifty_partitions_are_merged():
+    client = _shop("S")
+    fifty = ", ".join(f"'p{n}'" for n in range(49)) + ", 'a'"
+    select = "SELECT SK FROM Shop WHERE PK IN [%s] ORDER BY SK"
+    answer = client.execute_statement(Statement=select % fifty)
+    assert [i["SK"]["S"] for i in answer["Items"]] == ["O#1", "O#4", "O#7"]
+    assert _error(
+        client,
+        Statement=select % (fifty + ", 'b'"),
+    ) == (
+        "ValidationException",
+        "An IN list on the partition key can hold at most 50 values; this "
+        "statement names 51",
+    )
+
+
+def test_a_query_or_scan_token_is_bound_to_its_statement_too():
+    client = _shop("S")
+    for statement in ("SELECT * FROM Shop WHERE PK = 'a'", "SELECT * FROM Shop"):
+        page = client.execute_statement(Statement=statement, Limit=1)
+        assert _error(
+            client,
+            Statement=statement + " AND n = 1"
+            if "WHERE" in statement
+            else statement + " WHERE n = 1",
+            NextToken=page["NextToken"],
+        ) == ("ValidationException", "NextToken does not match request")
+        # Its own statement resumes after the first item.
+        rest = _pages(client, statement, NextToken=page["NextToken"])
+        whole = client.execute_statement(Statement=statement)["Items"]
+        assert page["Items"] + [i for p in rest for i in p] == whole

@@ -35,6 +35,10 @@ from modeler.engine.partiql.statements import (
 )
 from modeler.engine.types import from_wire
 
+# The partition key values an IN list may hold (the PartiQL operators page of
+# the Developer Guide: "at max 50 hash attribute values").
+MAX_PARTITIONS = 50
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -64,6 +68,11 @@ def plan(engine: Operations, statement: p.Select) -> Plan | None:
     # ORDER BY's own refusals (attributes outside the key) come first.
     select_request(engine, statement)
     values, rest = named
+    if len(values) > MAX_PARTITIONS:
+        raise ValidationException(
+            f"An IN list on the partition key can hold at most {MAX_PARTITIONS} "
+            f"values; this statement names {len(values)}"
+        )
     table_key = _key_schema(engine, statement.table, None)
     start_key = tuple(dict.fromkeys(table_key + key))
     projection = statement.projection
