@@ -270,3 +270,24 @@ def test_a_query_or_scan_token_is_bound_to_its_statement_too():
         rest = _pages(client, statement, NextToken=page["NextToken"])
         whole = client.execute_statement(Statement=statement)["Items"]
         assert page["Items"] + [i for p in rest for i in p] == whole
+
+
+def test_without_limit_a_page_ends_past_one_megabyte():
+    client = _shop("S")
+    for n in range(12):
+        client.put_item(
+            TableName="Shop",
+            Item={
+                "PK": wire("abc"[n % 3]),
+                "SK": wire(f"Q#{n:02}"),
+                "blob": wire("x" * 100_000),
+            },
+        )
+    pages = _pages(client, "SELECT * FROM Shop WHERE PK IN ['a', 'b', 'c'] ORDER BY SK")
+    # The 7 small items, then 100 KB ones until the page passes 1 MB.
+    assert [len(page) for page in pages] == [7 + 11, 1]
+    listed = [i["SK"]["S"] for page in pages for i in page]
+    assert listed == sorted(
+        [v for values in SORT_VALUES["S"].values() for v in values]
+        + [f"Q#{n:02}" for n in range(12)]
+    )

@@ -8,7 +8,8 @@ each time. Items equal on every ORDER BY attribute come by partition key
 value, in the direction of the last ORDER BY term, so that DESC lists
 exactly ASC's items backwards.
 
-Limit bounds the items of a page. A NextToken holds, per partition, the key
+Limit bounds the items of a page (without it, a page ends once its items
+pass 1 MB). A NextToken holds, per partition, the key
 its next Query starts after (the last item returned from it, or where its
 last Query stopped), so a page resumes exactly after the last item returned.
 The capacity consumed is the sum of the Queries' capacity, as each Query is
@@ -33,7 +34,9 @@ from modeler.engine.partiql.statements import (
     select_request,
     token,
 )
-from modeler.engine.types import from_wire
+from modeler.engine.size import item_size
+from modeler.engine.store import MAX_PAGE_BYTES
+from modeler.engine.types import from_wire, item_from_wire
 
 # The partition key values an IN list may hold (the PartiQL operators page of
 # the Developer Guide: "at max 50 hash attribute values").
@@ -150,6 +153,7 @@ def run_merged(
         starts[i] = answer.get("LastEvaluatedKey")
 
     page: list[dict[str, Any]] = []
+    size = 0
     while limit is None or len(page) < limit:
         wanted = None if limit is None else limit - len(page)
         for i in range(count):
@@ -167,6 +171,11 @@ def run_merged(
         item = waiting[first].popleft()
         last[first] = {a: item[a] for a in merge.start_key}
         page.append(item)
+        if limit is None:
+            # Without Limit, a page ends past 1 MB of items, as a Query's does.
+            size += item_size(item_from_wire(item))
+            if size >= MAX_PAGE_BYTES:
+                break
     response: dict[str, Any] = {"Items": [_asked(merge, item) for item in page]}
     if any(waiting[i] or starts[i] is not None for i in range(count)):
         resume = [
