@@ -26,12 +26,12 @@ from modeler.engine.errors import ValidationException
 from modeler.engine.partiql import parser as p
 from modeler.engine.partiql.statements import (
     Operations,
-    _joined,
-    _key_schema,
-    _split_key,
+    and_joined,
+    key_attributes,
     partitions_named,
     position,
     select_request,
+    split_key,
     token,
 )
 from modeler.engine.size import item_size
@@ -62,9 +62,9 @@ def plan(engine: Operations, statement: p.Select) -> Plan | None:
     (PK IN [...], or an OR of equalities); None for any other SELECT."""
     if not statement.order or statement.where is None:
         return None
-    key = _key_schema(engine, statement.table, statement.index)
+    key = key_attributes(engine, statement.table, statement.index)
     partition = key[0]
-    equal, _, _ = _split_key(statement.where, key)
+    equal, _, _ = split_key(statement.where, key)
     named = None if partition in equal else partitions_named(statement.where, partition)
     if named is None:
         return None
@@ -76,7 +76,7 @@ def plan(engine: Operations, statement: p.Select) -> Plan | None:
             f"An IN list on the partition key can hold at most {MAX_PARTITIONS} "
             f"values; this statement names {len(values)}"
         )
-    table_key = _key_schema(engine, statement.table, None)
+    table_key = key_attributes(engine, statement.table, None)
     start_key = tuple(dict.fromkeys(table_key + key))
     projection = statement.projection
     added: tuple[str, ...] = ()
@@ -94,7 +94,7 @@ def plan(engine: Operations, statement: p.Select) -> Plan | None:
             statement.table,
             statement.index,
             projection,
-            _joined([p.Compare((partition,), "=", value), *rest]),
+            and_joined([p.Compare((partition,), "=", value), *rest]),
             statement.order,
         )
         _, request = select_request(engine, one, query_only=True)

@@ -122,14 +122,14 @@ def _conjuncts(node: Any) -> list[Any]:
     return [] if node is None else [node]
 
 
-def _joined(nodes: list[Any]) -> Any:
+def and_joined(nodes: list[Any]) -> Any:
     joined = None
     for node in nodes:
         joined = node if joined is None else p.Logical("AND", joined, node)
     return joined
 
 
-def _key_schema(engine: Operations, table: str, index: str | None) -> list[str]:
+def key_attributes(engine: Operations, table: str, index: str | None) -> list[str]:
     try:
         described = engine.describe_table({"TableName": table})["Table"]
     except ResourceNotFoundException:
@@ -151,7 +151,7 @@ def _key_schema(engine: Operations, table: str, index: str | None) -> list[str]:
     return [element["AttributeName"] for element in schema]
 
 
-def _split_key(
+def split_key(
     where: Any, key: list[str]
 ) -> tuple[dict[str, Any], list[Any], list[Any]]:
     """The key's equalities in the WHERE ({attribute: value}), its other
@@ -187,13 +187,13 @@ def _split_key(
 def _full_key(engine: Operations, statement: Any) -> tuple[dict[str, Any], Any]:
     """An UPDATE's or DELETE's key, from equalities on every key attribute,
     and the rest of its WHERE."""
-    key = _key_schema(engine, statement.table, None)
-    equal, on_sort, rest = _split_key(statement.where, key)
+    key = key_attributes(engine, statement.table, None)
+    equal, on_sort, rest = split_key(statement.where, key)
     if set(equal) != set(key):
         raise ValidationException(
             "Where clause does not contain a mandatory equality on all key attributes"
         )
-    return equal, _joined(on_sort + rest)
+    return equal, and_joined(on_sort + rest)
 
 
 # --- SELECT -------------------------------------------------------------------
@@ -204,8 +204,8 @@ def select_request(
 ) -> tuple[str, dict[str, Any]]:
     """The read (GetItem, Query or Scan) and its request; with `query_only`,
     a Query rather than a GetItem of the whole key."""
-    key = _key_schema(engine, statement.table, statement.index)
-    equal, on_sort, rest = _split_key(statement.where, key)
+    key = key_attributes(engine, statement.table, statement.index)
+    equal, on_sort, rest = split_key(statement.where, key)
     expression = Expression()
     request: dict[str, Any] = {"TableName": statement.table}
     if statement.index is not None:
@@ -241,12 +241,12 @@ def select_request(
         conditions += sort_conditions
     else:
         rest = sort_conditions + rest
-    request["KeyConditionExpression"] = expression.condition(_joined(conditions))
+    request["KeyConditionExpression"] = expression.condition(and_joined(conditions))
     if dict(statement.order).get(key[-1]) and len(key) > 1:
         # One partition's items come in sort key order: DESC reads it backwards.
         request["ScanIndexForward"] = False
     if rest:
-        request["FilterExpression"] = expression.condition(_joined(rest))
+        request["FilterExpression"] = expression.condition(and_joined(rest))
     return "Query", expression.into(request)
 
 
@@ -445,7 +445,7 @@ def write_request(
         }
         return "ConditionCheck", expression.into(request)
     if isinstance(statement, p.Insert):
-        key = _key_schema(engine, statement.table, None)
+        key = key_attributes(engine, statement.table, None)
         missing = [name for name in key if name not in statement.item]
         if missing:
             raise ValidationException(
