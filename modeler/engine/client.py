@@ -29,7 +29,8 @@ as boto3 does around the engine:
 
 Operations: create_table, delete_table, describe_table, list_tables,
 put_item, get_item, update_item, delete_item, query, scan, batch_get_item,
-batch_write_item, transact_get_items, transact_write_items. Values are
+batch_write_item, transact_get_items, transact_write_items, and PartiQL's
+execute_statement, batch_execute_statement, execute_transaction. Values are
 DynamoDB JSON as with boto3's client (`{"S": "x"}`, `{"N": "12.5"}`, binary
 as bytes). There is no throttling: UnprocessedItems is always empty, and
 UnprocessedKeys holds only what is past BatchGetItem's 16 MB response.
@@ -123,6 +124,9 @@ _OPERATIONS = {
     "batch_write_item": "BatchWriteItem",
     "transact_get_items": "TransactGetItems",
     "transact_write_items": "TransactWriteItems",
+    "execute_statement": "ExecuteStatement",
+    "batch_execute_statement": "BatchExecuteStatement",
+    "execute_transaction": "ExecuteTransaction",
 }
 _PAGINATED = {"query": "Query", "scan": "Scan", "list_tables": "ListTables"}
 _WAITERS = {"table_exists": "TableExists", "table_not_exists": "TableNotExists"}
@@ -246,6 +250,17 @@ class Client:
         return self._call(
             "TransactWriteItems", self.engine.transact_write_items, kwargs
         )
+
+    def execute_statement(self, **kwargs: Any) -> dict[str, Any]:
+        return self._call("ExecuteStatement", self.engine.execute_statement, kwargs)
+
+    def batch_execute_statement(self, **kwargs: Any) -> dict[str, Any]:
+        return self._call(
+            "BatchExecuteStatement", self.engine.batch_execute_statement, kwargs
+        )
+
+    def execute_transaction(self, **kwargs: Any) -> dict[str, Any]:
+        return self._call("ExecuteTransaction", self.engine.execute_transaction, kwargs)
 
     # --- Paginators and waiters ------------------------------------------------
 

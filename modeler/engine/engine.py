@@ -42,7 +42,6 @@ from modeler.engine.errors import (
     ValidationException,
 )
 from modeler.engine.legacy import translate
-from modeler.engine.partiql import operations as partiql
 from modeler.engine.requests import check_parameters
 from modeler.engine.schema import CREATE_TABLE_PARAMETERS, table_name, table_spec
 from modeler.engine.streams import Stream
@@ -257,14 +256,22 @@ class Engine:
         return writes.transact_write_items(self, request)
 
     # --- PartiQL (modeler.engine.partiql) ------------------------------------
+    # Imported on the first statement: the parser's import is a tenth of a
+    # second of the endpoint's start-up, and most clients never send one.
 
     def execute_statement(self, request: dict[str, Any]) -> dict[str, Any]:
+        from modeler.engine.partiql import operations as partiql
+
         return partiql.execute_statement(self, request)
 
     def batch_execute_statement(self, request: dict[str, Any]) -> dict[str, Any]:
+        from modeler.engine.partiql import operations as partiql
+
         return partiql.batch_execute_statement(self, request)
 
     def execute_transaction(self, request: dict[str, Any]) -> dict[str, Any]:
+        from modeler.engine.partiql import operations as partiql
+
         return partiql.execute_transaction(self, request)
 
     # --- The control plane (modeler.engine.control) ---------------------------

@@ -334,6 +334,92 @@ def test_order_by_the_sort_key_within_a_partition(shop):
     ) == ["O#3", "O#2"]
 
 
+def _all_pages(ddb, statement: str, **extra) -> list[list[dict]]:  # type: ignore[no-untyped-def]
+    pages, token = [], None
+    while True:
+        answer = ddb.execute_statement(
+            Statement=statement, **extra, **({"NextToken": token} if token else {})
+        )
+        pages.append(answer["Items"])
+        token = answer.get("NextToken")
+        if token is None:
+            return pages
+
+
+@pytest.mark.parametrize("direction", ["ASC", "DESC"])
+def test_order_by_over_several_partitions_pages_the_merged_queries(shop, direction):
+    # Three partitions with ties on the sort key, and one with no item.
+    shop.put_item(TableName="Shop", Item=_order("C#2", "O#2", total={"N": "7"}))
+    shop.put_item(TableName="Shop", Item=_order("C#3", "O#2", total={"N": "8"}))
+    select = "SELECT PK, SK FROM Shop WHERE PK IN ['C#3', 'C#0', 'C#1', 'C#2']"
+    statement = select + " ORDER BY SK " + direction
+    pages = _all_pages(shop, statement, Limit=2, ReturnConsumedCapacity="TOTAL")
+    assert all(len(page) <= 2 for page in pages)
+    ascending = [
+        ("C#1", "O#0"),
+        ("C#1", "O#1"),
+        ("C#1", "O#2"),
+        ("C#2", "O#2"),
+        ("C#3", "O#2"),
+        ("C#1", "O#3"),
+        ("C#1", "O#4"),
+        ("C#2", "O#9"),
+    ]
+    assert [(i["PK"]["S"], i["SK"]["S"]) for page in pages for i in page] == (
+        ascending if direction == "ASC" else ascending[::-1]
+    )
+    # A token from another statement is refused, as DynamoDB refuses it.
+    first = shop.execute_statement(Statement=statement, Limit=2)
+    assert _error(
+        shop.execute_statement,
+        Statement=statement.replace("'C#0', ", ""),
+        NextToken=first["NextToken"],
+    ) == ("ValidationException", "NextToken does not match request")
+
+
+def test_order_by_over_several_partitions_of_an_index(ddb):
+    ddb.create_table(
+        TableName="Shop",
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": a, "AttributeType": "S"} for a in ("PK", "SK", "status")
+        ]
+        + [{"AttributeName": "total", "AttributeType": "N"}],
+        KeySchema=[
+            {"AttributeName": "PK", "KeyType": "HASH"},
+            {"AttributeName": "SK", "KeyType": "RANGE"},
+        ],
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": "ByStatus",
+                "KeySchema": [
+                    {"AttributeName": "status", "KeyType": "HASH"},
+                    {"AttributeName": "total", "KeyType": "RANGE"},
+                ],
+                "Projection": {"ProjectionType": "KEYS_ONLY"},
+            }
+        ],
+    )
+    for n, (status, total) in enumerate(
+        [("paid", 30), ("open", 5), ("paid", 12), ("sent", 100), ("open", 40)]
+    ):
+        ddb.put_item(
+            TableName="Shop",
+            Item=_order("C#1", f"O#{n}", status={"S": status}, total={"N": str(total)}),
+        )
+    pages = _all_pages(
+        ddb,
+        "SELECT SK FROM \"Shop\".\"ByStatus\" WHERE status IN ['open', 'paid'] "
+        "ORDER BY total DESC",
+        Limit=2,
+    )
+    assert [[i["SK"]["S"] for i in page] for page in pages][:2] == [
+        ["O#4", "O#0"],
+        ["O#2", "O#1"],
+    ]
+    assert [i for page in pages[2:] for i in page] == []
+
+
 @pytest.mark.parametrize(
     ("statement", "message"),
     [

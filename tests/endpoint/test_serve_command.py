@@ -301,6 +301,41 @@ def test_without_a_design_the_readers_are_not_imported():
     assert run.stdout.strip() == "False"
 
 
+# The endpoint's modules imported as a start imports them, then a statement.
+_PARTIQL_PROBE = """
+import sys
+from modeler.endpoint import run, server, service
+from modeler.engine.engine import Engine
+
+def loaded():
+    return any(name.startswith("modeler.engine.partiql") for name in sys.modules)
+
+engine = Engine()
+print(loaded())
+engine.create_table({
+    "TableName": "Tab", "BillingMode": "PAY_PER_REQUEST",
+    "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}],
+    "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}],
+})
+engine.execute_statement({"Statement": "INSERT INTO Tab VALUE {'k': 'a'}"})
+print(engine.execute_statement({"Statement": "SELECT * FROM Tab"})["Items"], loaded())
+"""
+
+
+def test_the_partiql_parser_is_imported_on_the_first_statement():
+    # A tenth of a second of the cold start: an endpoint whose clients send
+    # no PartiQL never pays for it, and the first statement is answered.
+    run = subprocess.run(
+        [sys.executable, "-c", _PARTIQL_PROBE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=STARTUP_DEADLINE,
+        check=True,
+    )
+    assert run.stdout.splitlines() == ["False", "[{'k': {'S': 'a'}}] True"]
+
+
 # manage.py serve_dynamodb ARGS with the server replaced by a report of
 # what it was given and of Django's state when it was called (a design
 # file is read, as the server would read it).

@@ -15,10 +15,12 @@ from modeler.engine.errors import (
     TransactionCanceledException,
     ValidationException,
 )
+from modeler.engine.partiql import merged
 from modeler.engine.partiql import parser as p
 from modeler.engine.partiql.statements import (
     DuplicateItemException,
     Operations,
+    fingerprint,
     run_select,
     run_write,
     select_request,
@@ -87,14 +89,17 @@ def execute_statement(engine: Operations, request: dict[str, Any]) -> dict[str, 
     if isinstance(statement, p.Exists):
         raise ValidationException(_EXISTS_ONLY_IN_TRANSACTIONS)
     if isinstance(statement, p.Select):
-        return run_select(
-            engine,
-            statement,
-            limit=limit,
-            next_token=request.get("NextToken"),
-            consistent=bool(request.get("ConsistentRead")),
-            capacity=capacity,
-        )
+        read = {
+            "limit": limit,
+            "next_token": request.get("NextToken"),
+            "bound_to": fingerprint(request),
+            "consistent": bool(request.get("ConsistentRead")),
+            "capacity": capacity,
+        }
+        several = merged.plan(engine, statement)
+        if several is not None:
+            return merged.run_merged(engine, several, **read)
+        return run_select(engine, statement, **read)
     return run_write(
         engine,
         statement,

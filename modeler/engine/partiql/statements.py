@@ -5,7 +5,9 @@ UpdateItem, DeleteItem and the transactions:
 - SELECT with an equality on the partition key is a Query (its sort key
   condition, when the WHERE has one, in the key condition, the rest as a
   filter); with equalities on the whole key and nothing else, a GetItem;
-  otherwise a Scan with the WHERE as its filter;
+  with an IN list (or an OR of equalities) on the partition key and ORDER
+  BY, one Query per partition, merged (see merged.py); otherwise a Scan with
+  the WHERE as its filter;
 - INSERT is a PutItem on the condition that no item has the key
   (DuplicateItemException otherwise);
 - UPDATE is an UpdateItem of the key the WHERE names, on the condition that
@@ -16,6 +18,7 @@ UpdateItem, DeleteItem and the transactions:
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -119,14 +122,14 @@ def _conjuncts(node: Any) -> list[Any]:
     return [] if node is None else [node]
 
 
-def _joined(nodes: list[Any]) -> Any:
+def and_joined(nodes: list[Any]) -> Any:
     joined = None
     for node in nodes:
         joined = node if joined is None else p.Logical("AND", joined, node)
     return joined
 
 
-def _key_schema(engine: Operations, table: str, index: str | None) -> list[str]:
+def key_attributes(engine: Operations, table: str, index: str | None) -> list[str]:
     try:
         described = engine.describe_table({"TableName": table})["Table"]
     except ResourceNotFoundException:
@@ -148,7 +151,7 @@ def _key_schema(engine: Operations, table: str, index: str | None) -> list[str]:
     return [element["AttributeName"] for element in schema]
 
 
-def _split_key(
+def split_key(
     where: Any, key: list[str]
 ) -> tuple[dict[str, Any], list[Any], list[Any]]:
     """The key's equalities in the WHERE ({attribute: value}), its other
@@ -184,24 +187,25 @@ def _split_key(
 def _full_key(engine: Operations, statement: Any) -> tuple[dict[str, Any], Any]:
     """An UPDATE's or DELETE's key, from equalities on every key attribute,
     and the rest of its WHERE."""
-    key = _key_schema(engine, statement.table, None)
-    equal, on_sort, rest = _split_key(statement.where, key)
+    key = key_attributes(engine, statement.table, None)
+    equal, on_sort, rest = split_key(statement.where, key)
     if set(equal) != set(key):
         raise ValidationException(
             "Where clause does not contain a mandatory equality on all key attributes"
         )
-    return equal, _joined(on_sort + rest)
+    return equal, and_joined(on_sort + rest)
 
 
 # --- SELECT -------------------------------------------------------------------
 
 
 def select_request(
-    engine: Operations, statement: p.Select
+    engine: Operations, statement: p.Select, *, query_only: bool = False
 ) -> tuple[str, dict[str, Any]]:
-    """The read (GetItem, Query or Scan) and its request."""
-    key = _key_schema(engine, statement.table, statement.index)
-    equal, on_sort, rest = _split_key(statement.where, key)
+    """The read (GetItem, Query or Scan) and its request; with `query_only`,
+    a Query rather than a GetItem of the whole key."""
+    key = key_attributes(engine, statement.table, statement.index)
+    equal, on_sort, rest = split_key(statement.where, key)
     expression = Expression()
     request: dict[str, Any] = {"TableName": statement.table}
     if statement.index is not None:
@@ -217,7 +221,13 @@ def select_request(
         if statement.where is not None:
             request["FilterExpression"] = expression.condition(statement.where)
         return "Scan", expression.into(request)
-    if statement.index is None and set(equal) == set(key) and not on_sort and not rest:
+    if (
+        not query_only
+        and statement.index is None
+        and set(equal) == set(key)
+        and not on_sort
+        and not rest
+    ):
         request["Key"] = equal
         return "GetItem", expression.into(request)
     conditions = [p.Compare((partition,), "=", equal[partition])]
@@ -231,12 +241,12 @@ def select_request(
         conditions += sort_conditions
     else:
         rest = sort_conditions + rest
-    request["KeyConditionExpression"] = expression.condition(_joined(conditions))
+    request["KeyConditionExpression"] = expression.condition(and_joined(conditions))
     if dict(statement.order).get(key[-1]) and len(key) > 1:
         # One partition's items come in sort key order: DESC reads it backwards.
         request["ScanIndexForward"] = False
     if rest:
-        request["FilterExpression"] = expression.condition(_joined(rest))
+        request["FilterExpression"] = expression.condition(and_joined(rest))
     return "Query", expression.into(request)
 
 
@@ -254,19 +264,60 @@ def _check_order(statement: p.Select, key: list[str], equal: dict[str, Any]) -> 
                 f"Attribute {attribute} in ORDER BY clause must be part of the "
                 "primary key"
             )
-    if key[0] in equal:
+    if key[0] in equal or partitions_named(statement.where, key[0]) is not None:
         return
     if _names_partition(statement.where, key[0]):
-        # Several partitions (IN, OR): DynamoDB merges them in key order;
-        # the engine reads them as a Scan, whose order is not that.
+        # The partitions are named inside a condition that also holds
+        # others (`(PK = 'a' AND x = 1) OR PK = 'b'`): no Query per
+        # partition reads exactly that, and a Scan's order is not the key's.
         raise ValidationException(
-            "ORDER BY over several partitions (IN or OR on the partition key) "
-            "is not supported by this endpoint: name one partition with ="
+            "ORDER BY over several partitions needs the partition key's values "
+            "in a condition of their own (PK IN [...], or PK = ... OR PK = ...), "
+            "joined to the rest of the WHERE clause with AND"
         )
     raise ValidationException(
         "Must have at least one non-optional hash key condition in WHERE clause "
         "when using ORDER BY clause."
     )
+
+
+def partitions_named(where: Any, partition: str) -> tuple[list[Any], list[Any]] | None:
+    """The partition key values a WHERE reads several partitions of (an IN
+    list, or an OR of equalities, ANDed with the rest), distinct, in the
+    order first named, and the WHERE's other conditions; None when it names
+    no such list (an equality alone is one partition's Query)."""
+    values: list[Any] | None = None
+    several = False
+    rest = []
+    for node in _conjuncts(where):
+        named = _values_of(node, partition)
+        if named is None:
+            rest.append(node)
+            continue
+        several = several or not isinstance(node, p.Compare)
+        # Conditions ANDed: the partitions all of them name.
+        values = named if values is None else [v for v in values if v in named]
+    if values is None or not several:
+        return None
+    distinct: list[Any] = []
+    for value in values:
+        if value not in distinct:
+            distinct.append(value)
+    return distinct, rest
+
+
+def _values_of(node: Any, partition: str) -> list[Any] | None:
+    """The values a condition on the partition key alone lets through (=,
+    IN, or an OR of them); None for any other condition."""
+    if isinstance(node, p.Compare) and node.operator == "=":
+        return [node.value] if node.path == (partition,) else None
+    if isinstance(node, p.In):
+        return list(node.values) if node.path == (partition,) else None
+    if isinstance(node, p.Logical) and node.operator == "OR":
+        left = _values_of(node.left, partition)
+        right = _values_of(node.right, partition)
+        return None if left is None or right is None else left + right
+    return None
 
 
 def _names_partition(node: Any, partition: str) -> bool:
@@ -283,29 +334,54 @@ def _names_partition(node: Any, partition: str) -> bool:
     return False
 
 
-def _token(key: dict[str, Any]) -> str:
+def fingerprint(request: dict[str, Any]) -> str:
+    """What a NextToken is bound to: the statement and its parameters, as
+    DynamoDB refuses a token given with another statement."""
+    text = json.dumps(
+        [request.get("Statement"), request.get("Parameters")],
+        sort_keys=True,
+        default=lambda value: base64.b64encode(value).decode(),
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def token(statement: str, position: Any) -> str:
+    """A NextToken: where the next page starts (keys in DynamoDB JSON)."""
+
     def encode(value: Any) -> Any:
         if isinstance(value, bytes):
             return {"__bytes__": base64.b64encode(value).decode()}
         if isinstance(value, dict):
             return {k: encode(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [encode(v) for v in value]
         return value
 
-    return base64.b64encode(json.dumps(encode(key)).encode()).decode()
+    text = json.dumps({"statement": statement, "position": encode(position)})
+    return base64.b64encode(text.encode()).decode()
 
 
-def _start_key(token: Any) -> dict[str, Any]:
+def position(next_token: Any, statement: str) -> Any:
+    """Where a NextToken says the page starts, if it is this statement's."""
+
     def decode(value: Any) -> Any:
         if isinstance(value, dict):
             if set(value) == {"__bytes__"}:
                 return base64.b64decode(value["__bytes__"])
             return {k: decode(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [decode(v) for v in value]
         return value
 
     try:
-        return decode(json.loads(base64.b64decode(token, validate=True)))
-    except ValueError:
+        decoded = json.loads(base64.b64decode(next_token, validate=True))
+    except (ValueError, TypeError):
         raise ValidationException("Invalid NextToken") from None
+    if not isinstance(decoded, dict) or "position" not in decoded:
+        raise ValidationException("Invalid NextToken")
+    if decoded.get("statement") != statement:
+        raise ValidationException("NextToken does not match request")
+    return decode(decoded["position"])
 
 
 def run_select(
@@ -314,9 +390,12 @@ def run_select(
     *,
     limit: int | None = None,
     next_token: str | None = None,
+    bound_to: str = "",
     consistent: bool = False,
     capacity: str = "NONE",
 ) -> dict[str, Any]:
+    """The SELECT's page; a NextToken given or returned is `bound_to` its
+    statement (see `fingerprint`)."""
     operation, request = select_request(engine, statement)
     if consistent:
         request["ConsistentRead"] = True
@@ -331,11 +410,14 @@ def run_select(
         if limit is not None:
             request["Limit"] = limit
         if next_token is not None:
-            request["ExclusiveStartKey"] = _start_key(next_token)
+            start = position(next_token, bound_to)
+            if not isinstance(start, dict) or not start:
+                raise ValidationException("Invalid NextToken")
+            request["ExclusiveStartKey"] = start
         answer = (engine.query if operation == "Query" else engine.scan)(request)
         response = {"Items": answer["Items"]}
         if "LastEvaluatedKey" in answer:
-            response["NextToken"] = _token(answer["LastEvaluatedKey"])
+            response["NextToken"] = token(bound_to, answer["LastEvaluatedKey"])
     if "ConsumedCapacity" in answer:
         response["ConsumedCapacity"] = answer["ConsumedCapacity"]
     return response
@@ -363,7 +445,7 @@ def write_request(
         }
         return "ConditionCheck", expression.into(request)
     if isinstance(statement, p.Insert):
-        key = _key_schema(engine, statement.table, None)
+        key = key_attributes(engine, statement.table, None)
         missing = [name for name in key if name not in statement.item]
         if missing:
             raise ValidationException(
