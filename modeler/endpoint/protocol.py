@@ -51,12 +51,20 @@ class ProtocolError(EngineError):
         self.code = code
 
 
+_decode = json.JSONDecoder().decode
+
+
 def decode_request(body: bytes) -> dict[str, Any]:
     """The request of a body: a JSON object, binary values as bytes."""
-    if not body.strip():
+    if not body or body.isspace():
         return {}
     try:
-        request = json.loads(body)
+        if body[:1] == b"{" and body[1:2] != b"\x00":
+            # What json.loads does with UTF-8 (every SDK's body), without
+            # its guess at the encoding from the first bytes.
+            request = _decode(body.decode("utf-8", "surrogatepass"))
+        else:
+            request = json.loads(body)
     except (UnicodeDecodeError, ValueError):
         raise ProtocolError(
             "SerializationException",

@@ -6,10 +6,17 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modeler.endpoint.protocol import encode_response, error_body, item_json
+from modeler.endpoint.protocol import (
+    ProtocolError,
+    decode_request,
+    encode_response,
+    error_body,
+    item_json,
+)
 from modeler.endpoint.service import Service
 from modeler.engine.engine import Engine
 from modeler.engine.errors import EngineError
@@ -117,3 +124,25 @@ def test_reads_answer_the_bytes_of_their_dynamodb_json(extra: list[dict]) -> Non
     got = _answers(requests, as_text=True)
     # CreateTable's answer holds the creation time: the reads are compared.
     assert got[1:] == expected[1:]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16-le", "utf-16"])
+@pytest.mark.parametrize(
+    "text",
+    ['{"TableName": "T", "n": "é😀\\ud800"}', "{}", " {} ", "{", "[1]", "{\x00}"],
+)
+def test_request_bodies_decode_as_json_loads_decodes_them(
+    text: str, encoding: str
+) -> None:
+    body = text.encode(encoding, "surrogatepass")
+    try:
+        expected: object = json.loads(body)
+    except ValueError:
+        expected = ProtocolError
+    if not isinstance(expected, dict) and expected is not ProtocolError:
+        expected = ProtocolError
+    try:
+        got: object = decode_request(body)
+    except ProtocolError:
+        got = ProtocolError
+    assert got == expected
