@@ -4,12 +4,14 @@ are byte for byte the answers encoded from DynamoDB JSON."""
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from modeler.endpoint import protocol
 from modeler.endpoint.protocol import (
     ProtocolError,
     decode_request,
@@ -146,3 +148,29 @@ def test_request_bodies_decode_as_json_loads_decodes_them(
     except ProtocolError:
         got = ProtocolError
     assert got == expected
+
+
+json_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),
+        st.text(),
+        st.binary(max_size=6),
+        st.decimals(allow_nan=False, allow_infinity=False, places=3),
+        st.datetimes(timezones=st.just(UTC)),
+        st.frozensets(st.integers(), max_size=3),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.tuples(inner, inner),
+        st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    ),
+    max_leaves=10,
+)
+
+
+@given(json_values)
+def test_answers_encode_as_the_standard_encoder_writes_them(value: object) -> None:
+    assert protocol._encode(value) == protocol._reference_encode(value)
