@@ -17,8 +17,10 @@ from modeler.endpoint.locks import TableLocks
 from modeler.endpoint.protocol import (
     ProtocolError,
     decode_request,
+    encode_items_response,
     encode_response,
     error_body,
+    item_json,
 )
 from modeler.engine.engine import Engine
 from modeler.engine.errors import EngineError
@@ -87,6 +89,9 @@ _ONE_TABLE = frozenset(
     {"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan"}
 )
 _BATCHES = frozenset({"BatchGetItem", "BatchWriteItem"})
+# The reads whose items the engine gives as the JSON text the answer sends
+# (see `protocol.item_json`).
+_ITEMS_AS_TEXT = frozenset({"GetItem", "Query", "Scan"})
 _TRANSACTIONS = frozenset({"TransactGetItems", "TransactWriteItems"})
 
 
@@ -180,15 +185,19 @@ class Service:
                         self.lock.forget(deleted)
         except EngineError as error:
             return error_body(error)
+        if name in _ITEMS_AS_TEXT:
+            return 200, encode_items_response(response)
         return 200, encode_response(response)
 
     def _run(
         self,
         name: str,
-        method: Callable[[dict[str, Any]], dict[str, Any]],
+        method: Callable[..., dict[str, Any]],
         request: dict[str, Any],
         body: bytes,
     ) -> dict[str, Any]:
+        if name in _ITEMS_AS_TEXT:
+            return method(request, item_out=item_json)
         response = method(request)
         if self.on_write is not None and name in WRITES:
             with self._journal:

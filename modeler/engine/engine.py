@@ -50,6 +50,9 @@ from modeler.engine.types import Item
 from modeler.engine.wire import item_to_wire
 
 MAX_LIST_TABLES = 100
+# How GetItem, Query and Scan give each item they return: DynamoDB JSON by
+# default; the endpoint takes the JSON text it sends, without the dicts.
+ItemOut = Callable[[Item], Any]
 
 
 class Engine:
@@ -222,14 +225,20 @@ class Engine:
 
     # --- Items --------------------------------------------------------------
 
-    def get_item(self, request: dict[str, Any]) -> dict[str, Any]:
-        return reads.get_item(self, translate("GetItem", request))
+    def get_item(
+        self, request: dict[str, Any], *, item_out: ItemOut = item_to_wire
+    ) -> dict[str, Any]:
+        return reads.get_item(self, translate("GetItem", request), item_out=item_out)
 
-    def query(self, request: dict[str, Any]) -> dict[str, Any]:
-        return reads.query(self, translate("Query", request))
+    def query(
+        self, request: dict[str, Any], *, item_out: ItemOut = item_to_wire
+    ) -> dict[str, Any]:
+        return reads.query(self, translate("Query", request), item_out=item_out)
 
-    def scan(self, request: dict[str, Any]) -> dict[str, Any]:
-        return reads.scan(self, translate("Scan", request))
+    def scan(
+        self, request: dict[str, Any], *, item_out: ItemOut = item_to_wire
+    ) -> dict[str, Any]:
+        return reads.scan(self, translate("Scan", request), item_out=item_out)
 
     def batch_get_item(self, request: dict[str, Any]) -> dict[str, Any]:
         return reads.batch_get_item(self, translate("BatchGetItem", request))

@@ -19,6 +19,7 @@ against the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from modeler.engine.capacity import (
@@ -104,7 +105,14 @@ def consumed_response(consumed: Consumed, mode: str) -> dict[str, Any]:
 # --- GetItem ----------------------------------------------------------------
 
 
-def get_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
+def get_item(
+    engine: EngineState,
+    request: dict[str, Any],
+    *,
+    item_out: Callable[[Item], Any] = item_to_wire,
+) -> dict[str, Any]:
+    """GetItem; `item_out` gives the item as the answer holds it (DynamoDB
+    JSON, or the endpoint's JSON text)."""
     check_parameters(request, GET_ITEM_PARAMETERS, ("TableName", "Key"))
     table = engine.table(request["TableName"])
     key = native_key(table, request["Key"])
@@ -121,7 +129,7 @@ def get_item(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
     response: dict[str, Any] = {}
     if found:
         item = projection.apply(found[0]) if projection else found[0]
-        response["Item"] = item_to_wire(item)
+        response["Item"] = item_out(item)
     if mode != "NONE":
         units = read_units(found[1] if found else 0, STRONG if consistent else EVENTUAL)
         response.update(consumed_response(Consumed(table.name, False, units), mode))
@@ -141,8 +149,10 @@ class _Read:
         request: dict[str, Any],
         operation: str,
         allowed: frozenset[str],
+        item_out: Callable[[Item], Any] = item_to_wire,
     ) -> None:
         check_parameters(request, allowed, ("TableName",))
+        self.item_out = item_out
         self.table = table = engine.table(request["TableName"])
         self.index: Index | None = None
         if "IndexName" in request:
@@ -287,7 +297,8 @@ class _Read:
             if self.projection is not None:
                 apply = self.projection.apply
                 items = [apply(item) for item in items]
-            response["Items"] = [item_to_wire(item) for item in items]
+            item_out = self.item_out
+            response["Items"] = [item_out(item) for item in items]
         response["Count"] = len(items)
         response["ScannedCount"] = len(entries)
         if last is not None:
@@ -326,8 +337,13 @@ class _Read:
         return found[1] if found else 0
 
 
-def query(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
-    read = _Read(engine, request, "Query", QUERY_PARAMETERS)
+def query(
+    engine: EngineState,
+    request: dict[str, Any],
+    *,
+    item_out: Callable[[Item], Any] = item_to_wire,
+) -> dict[str, Any]:
+    read = _Read(engine, request, "Query", QUERY_PARAMETERS, item_out)
     forward = request.get("ScanIndexForward", True)
     if not isinstance(forward, bool):
         boolean(request, "ScanIndexForward")
@@ -382,8 +398,13 @@ def _check_condition_type(table: Table, attribute: str, value: Any) -> None:
         )
 
 
-def scan(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:
-    read = _Read(engine, request, "Scan", SCAN_PARAMETERS)
+def scan(
+    engine: EngineState,
+    request: dict[str, Any],
+    *,
+    item_out: Callable[[Item], Any] = item_to_wire,
+) -> dict[str, Any]:
+    read = _Read(engine, request, "Scan", SCAN_PARAMETERS, item_out)
     segment, total = request.get("Segment"), request.get("TotalSegments")
     if segment is not None and total is None:
         raise ValidationException(

@@ -104,11 +104,13 @@ def item_from_wire(item: Any) -> Item:
         if type(value) is dict and len(value) == 1:
             # Strings and numbers, nearly every value, without from_wire's
             # tests of every other type.
-            if type(value.get("S")) is str:
-                out[_intern(name)] = value["S"]
+            text = value.get("S")
+            if type(text) is str:
+                out[_intern(name)] = text
                 continue
-            if type(value.get("N")) is str:
-                out[_intern(str(name))] = number(value["N"])
+            text = value.get("N")
+            if type(text) is str:
+                out[_intern(str(name))] = number(text)
                 continue
         out[_intern(str(name))] = from_wire(value)
     return out

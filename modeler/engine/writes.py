@@ -86,6 +86,11 @@ _ALLOWED_SINGLE = {
     for kind, parameters in _ALLOWED.items()
     if kind != "ConditionCheck"
 }
+# A BatchWriteItem's members, as frozensets: check_parameters makes one of
+# any other collection, on each of up to 25 entries.
+_WRITE_REQUEST = frozenset(("PutRequest", "DeleteRequest"))
+_PUT_REQUEST = frozenset(("Item",))
+_DELETE_REQUEST = frozenset(("Key",))
 RETURN_VALUES = {
     "Put": ("NONE", "ALL_OLD"),
     "Delete": ("NONE", "ALL_OLD"),
@@ -330,17 +335,19 @@ def batch_write_item(engine: EngineState, request: dict[str, Any]) -> dict[str, 
     writes: list[Write] = []
     for name, entries in requested.items():
         for entry in entries:
-            check_parameters(entry, ("PutRequest", "DeleteRequest"))
+            check_parameters(entry, _WRITE_REQUEST)
             if len(entry) != 1:
                 raise ValidationException(
                     "A WriteRequest must contain exactly one of PutRequest or "
                     "DeleteRequest"
                 )
             if "PutRequest" in entry:
-                spec = check_parameters(entry["PutRequest"], ("Item",), ("Item",))
+                spec = check_parameters(entry["PutRequest"], _PUT_REQUEST, ("Item",))
                 writes.append(plan(engine, "Put", {"TableName": name, **spec}))
             else:
-                spec = check_parameters(entry["DeleteRequest"], ("Key",), ("Key",))
+                spec = check_parameters(
+                    entry["DeleteRequest"], _DELETE_REQUEST, ("Key",)
+                )
                 writes.append(plan(engine, "Delete", {"TableName": name, **spec}))
     identities = [w.identity for w in writes]
     if len(set(identities)) != len(identities):
