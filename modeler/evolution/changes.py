@@ -4,7 +4,10 @@ table with a copy, or nothing (the application's side alone)."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from modeler.design import model as d
 from modeler.evolution.matching import EntityMatch, EntityMatching, matched
@@ -106,6 +109,45 @@ def table_changes(before: d.Design, after: d.Design) -> list[Change]:
         # A new table is created with the new settings.
         out.append(Change(NOTHING if copying else ONLINE, what))
     return out
+
+
+# The table settings a live table's reading may miss, by what the reader
+# calls them (`modeler.infra.dynamodb.LiveTable.unread`): the plan's label
+# and the field of `d.Table`.
+UNREADABLE = {
+    "backups": ("point-in-time recovery", "point_in_time_recovery"),
+    "deletion protection": ("deletion protection", "deletion_protection"),
+    "tags": ("tags", "tags"),
+    "TTL": ("TTL attribute", "ttl_attribute"),
+}
+
+
+def unread_settings(
+    before: d.Design, after: d.Design, unread: Mapping[str, str]
+) -> tuple[d.Design, list[Change]]:
+    """`before` with each setting the deployed side did not report (`unread`:
+    what, and why) taken as `after` has it, so that no change is planned
+    from a value nobody read, and a note per setting that says so."""
+    fields: dict[str, Any] = {}
+    notes = []
+    for what, reason in unread.items():
+        if what not in UNREADABLE:
+            continue
+        label, name = UNREADABLE[what]
+        wanted = getattr(after.table, name)
+        fields[name] = wanted
+        shown = _setting(dict(wanted) if name == "tags" else wanted or "off")
+        notes.append(
+            Change(
+                NOTHING,
+                f"{label}: the deployed table did not say ({reason}); no change "
+                f"planned: check that it is {shown}, as the new design has it",
+            )
+        )
+    if not fields:
+        return before, []
+    table = dataclasses.replace(before.table, **fields)
+    return dataclasses.replace(before, table=table), notes
 
 
 def _setting(value: object) -> str:

@@ -15,7 +15,7 @@ holds more.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -157,16 +157,24 @@ def plan_migration(
     proof: bool = True,
     title: str = "",
     progress: Progress | None = None,
+    unread: Mapping[str, str] | None = None,
 ) -> Plan:
     """The plan from `before` (deployed) to `after`. With `proof` the
     rewrite is rehearsed on the sample data: its costs and the verdict come
     from there, scaled to `stored_items` when the live table holds more
     (or fewer) items than the sample. `progress` hears how far the proof
-    is (`proof.Progress`) and may raise to stop it."""
+    is (`proof.Progress`) and may raise to stop it. `unread` names the
+    settings a live deployed table did not report (`changes.UNREADABLE`),
+    with why: the plan notes them and changes none of them."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
+    before, notes = c.unread_settings(before, after, unread or {})
     matching = entity_matching(before, after)
-    changes = c.table_changes(before, after) + c.entity_changes(before, after, matching)
+    changes = (
+        c.table_changes(before, after)
+        + c.entity_changes(before, after, matching)
+        + notes
+    )
     title = title or f"Migrate {before.name} to {after.name}"
     spec = rewrite_spec(
         before, after, matching, wcu_per_second=wcu_per_second, title=title
