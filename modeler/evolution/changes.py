@@ -4,11 +4,19 @@ table with a copy, or nothing (the application's side alone)."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from modeler.design import model as d
 from modeler.evolution.matching import EntityMatch, EntityMatching, matched
-from modeler.evolution.spec import SCRIPTED_RETYPES, moved_attributes, needs_copy
+from modeler.evolution.spec import (
+    SCRIPTED_RETYPES,
+    moved_attributes,
+    needs_copy,
+    retype_spec,
+)
 from modeler.keys.template import Literal, parse_template
 
 ONLINE = "online table change"
@@ -25,6 +33,8 @@ class Change:
     scriptable: bool = True
     # Items move to another key: readers must look under both meanwhile.
     moves: bool = False
+    # (entity, attribute, old type, new type): readers take both meanwhile.
+    retype: tuple[str, str, str, str] | None = None
 
 
 def _key_text(key: d.KeyAttribute | None) -> str:
@@ -101,6 +111,45 @@ def table_changes(before: d.Design, after: d.Design) -> list[Change]:
     return out
 
 
+# The table settings a live table's reading may miss, by what the reader
+# calls them (`modeler.infra.dynamodb.LiveTable.unread`): the plan's label
+# and the field of `d.Table`.
+UNREADABLE = {
+    "backups": ("point-in-time recovery", "point_in_time_recovery"),
+    "deletion protection": ("deletion protection", "deletion_protection"),
+    "tags": ("tags", "tags"),
+    "TTL": ("TTL attribute", "ttl_attribute"),
+}
+
+
+def unread_settings(
+    before: d.Design, after: d.Design, unread: Mapping[str, str]
+) -> tuple[d.Design, list[Change]]:
+    """`before` with each setting the deployed side did not report (`unread`:
+    what, and why) taken as `after` has it, so that no change is planned
+    from a value nobody read, and a note per setting that says so."""
+    fields: dict[str, Any] = {}
+    notes = []
+    for what, reason in unread.items():
+        if what not in UNREADABLE:
+            continue
+        label, name = UNREADABLE[what]
+        wanted = getattr(after.table, name)
+        fields[name] = wanted
+        shown = _setting(dict(wanted) if name == "tags" else wanted or "off")
+        notes.append(
+            Change(
+                NOTHING,
+                f"{label}: the deployed table did not say ({reason}); no change "
+                f"planned: check that it is {shown}, as the new design has it",
+            )
+        )
+    if not fields:
+        return before, []
+    table = dataclasses.replace(before.table, **fields)
+    return dataclasses.replace(before, table=table), notes
+
+
 def _setting(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -145,17 +194,22 @@ def _gsi_changes(old: d.Table, new: d.Table) -> list[Change]:
     return out
 
 
-def renamed_template(template: str, renames: dict[str, str]) -> str:
-    """The template with renamed attributes placed under their new names."""
-    if not renames:
+def renamed_template(
+    template: str, renames: dict[str, str], padded: frozenset[str] = frozenset()
+) -> str:
+    """The template with renamed attributes placed under their new names,
+    and the format dropped from the `padded` ones: a number retyped to the
+    zero-padded string its key showed renders the same key bare."""
+    if not renames and not padded:
         return template
     parts = []
     for part in parse_template(template).parts:
         if isinstance(part, Literal):
             parts.append(part.text.replace("{", "{{").replace("}", "}}"))
         else:
+            name = renames.get(part.attribute, part.attribute)
             spec = f":{part.format_spec}" if part.format_spec else ""
-            parts.append(f"{{{renames.get(part.attribute, part.attribute)}{spec}}}")
+            parts.append(f"{{{name}{'' if name in padded else spec}}}")
     return "".join(parts)
 
 
@@ -231,12 +285,25 @@ def _entity_changes(
             )
         if attribute.retyped:
             types = (attribute.before.type, attribute.after.type)
+            padding = retype_spec(old, attribute)[2:4]
+            shown = ""
+            if padding[0] is not None:
+                shown = (
+                    f" (zero-padded to {padding[0]} characters, as its keys show it)"
+                )
+            scriptable = types in SCRIPTED_RETYPES
+            if scriptable:
+                shown += (
+                    ": the old type kept until the cleanup, since the deployed "
+                    "version reads it"
+                )
             out.append(
                 Change(
                     REWRITE,
                     f"{new.name}.{attribute.after.name} retyped from {types[0]} to "
-                    f"{types[1]}",
-                    scriptable=types in SCRIPTED_RETYPES,
+                    f"{types[1]}{shown}",
+                    scriptable=scriptable,
+                    retype=(new.name, attribute.after.name, *types),
                 )
             )
     kept = {m.before.name for m in match.attributes}
@@ -261,12 +328,21 @@ def _entity_changes(
                     f"{new.name}.{added.name} added" + (note if added.required else ""),
                 )
             )
-    out += _key_changes(before, after, match, renames)
+    padded = frozenset(
+        m.after.name
+        for m in match.attributes
+        if m.retyped and retype_spec(old, m)[2] is not None
+    )
+    out += _key_changes(before, after, match, renames, padded)
     return out
 
 
 def _key_changes(
-    before: d.Design, after: d.Design, match: EntityMatch, renames: dict[str, str]
+    before: d.Design,
+    after: d.Design,
+    match: EntityMatch,
+    renames: dict[str, str],
+    padded: frozenset[str],
 ) -> list[Change]:
     old, new = match.before, match.after
     if new is None:
@@ -283,7 +359,12 @@ def _key_changes(
         was = old.keys.get(name) if name in old_key_names else None
         now = new.keys.get(name) if name in new_key_names else None
         was_text = renamed_template(was.template, renames) if was else None
-        if was is not None and now is not None and was_text == now.template:
+        same = was_text == now.template if now is not None else False
+        if was is not None and now is not None and padded:
+            same = same or renamed_template(
+                was.template, renames, padded
+            ) == renamed_template(now.template, {}, padded)
+        if was is not None and now is not None and same:
             if (was.when or "") != (now.when or "") and name not in table_keys:
                 out.append(
                     Change(

@@ -15,7 +15,7 @@ holds more.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -157,16 +157,24 @@ def plan_migration(
     proof: bool = True,
     title: str = "",
     progress: Progress | None = None,
+    unread: Mapping[str, str] | None = None,
 ) -> Plan:
     """The plan from `before` (deployed) to `after`. With `proof` the
     rewrite is rehearsed on the sample data: its costs and the verdict come
     from there, scaled to `stored_items` when the live table holds more
     (or fewer) items than the sample. `progress` hears how far the proof
-    is (`proof.Progress`) and may raise to stop it."""
+    is (`proof.Progress`) and may raise to stop it. `unread` names the
+    settings a live deployed table did not report (`changes.UNREADABLE`),
+    with why: the plan notes them and changes none of them."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
+    before, notes = c.unread_settings(before, after, unread or {})
     matching = entity_matching(before, after)
-    changes = c.table_changes(before, after) + c.entity_changes(before, after, matching)
+    changes = (
+        c.table_changes(before, after)
+        + c.entity_changes(before, after, matching)
+        + notes
+    )
     title = title or f"Migrate {before.name} to {after.name}"
     spec = rewrite_spec(
         before, after, matching, wcu_per_second=wcu_per_second, title=title
@@ -299,15 +307,26 @@ def _steps(plan: Plan) -> list[Step]:
             Step(c.ONLINE, "UpdateTable: the table's settings", tuple(settings))
         )
     keys_move = any(ch.moves for ch in changes)
+    retypes = [ch.retype for ch in changes if ch.retype and ch.scriptable]
+    both_types = ", ".join(
+        f"{e}.{a} as either {was} or {now}" for e, a, was, now in retypes
+    )
     if rewrites:
         steps.append(
             Step(
                 DEPLOY,
                 "Deploy an application version that writes items in both the old "
                 "and the new shape"
-                + (" and reads the new key first, then the old" if keys_move else ""),
+                + (" and reads the new key first, then the old" if keys_move else "")
+                + (
+                    f"; it reads {both_types} and still writes "
+                    + ", ".join(f"{e}.{a} as {was}" for e, a, was, _ in retypes)
+                    + " (the deployed version reads only that)"
+                    if retypes
+                    else ""
+                ),
                 dual_write=True,
-                dual_read=keys_move,
+                dual_read=keys_move or bool(retypes),
             )
         )
         steps.append(
@@ -321,7 +340,7 @@ def _steps(plan: Plan) -> list[Step]:
                 cost(reads, writes, rewrite_seconds),
                 rewrite_seconds,
                 dual_write=True,
-                dual_read=keys_move,
+                dual_read=keys_move or bool(retypes),
             )
         )
     items = proof.items_after if proof is not None else []
@@ -346,7 +365,15 @@ def _steps(plan: Plan) -> list[Step]:
             Step(
                 DEPLOY,
                 "Deploy the application version of the new design (its access "
-                "patterns; writes in the new shape only)",
+                "patterns; writes in the new shape only)"
+                + (
+                    f"; until the cleanup has run it reads {both_types}, and "
+                    "writes "
+                    + ", ".join(f"{e}.{a} as {now}" for e, a, _, now in retypes)
+                    if retypes
+                    else ""
+                ),
+                dual_read=bool(retypes),
             )
         )
     cleanup = proof.cleanup_tally if proof is not None else None
@@ -358,13 +385,28 @@ def _steps(plan: Plan) -> list[Step]:
             Step(
                 c.REWRITE,
                 "Run the script with --cleanup: remove the old items and attributes "
-                "the old application version read (resumable, its own checkpoint), "
-                "then --verify",
+                "the old application version read"
+                + (
+                    ", retype "
+                    + ", ".join(f"{e}.{a} to {now}" for e, a, _, now in retypes)
+                    if retypes
+                    else ""
+                )
+                + " (resumable, its own checkpoint), then --verify",
                 _counted(plan, cleanup=True),
                 clean_reads,
                 clean_writes,
                 cost(clean_reads, clean_writes, clean_seconds),
                 clean_seconds,
+            )
+        )
+    if rewrites and retypes:
+        steps.append(
+            Step(
+                DEPLOY,
+                "Deploy the application version of the new design that reads "
+                + ", ".join(f"{e}.{a} as {now} only" for e, a, _, now in retypes)
+                + " (the cleanup retyped every item)",
             )
         )
     for index in removals:

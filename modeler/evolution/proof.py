@@ -25,13 +25,14 @@ the engine's units, as the review's are.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from modeler.design import model as d
 from modeler.engine.client import Client
-from modeler.engine.types import item_from_wire
+from modeler.engine.types import item_from_wire, type_of
 from modeler.evolution.rewriting import keys_of, recognise, rewritten
 from modeler.evolution.runtime import Migration, Tally
 from modeler.keys.items import key_renderer
@@ -178,7 +179,9 @@ def prove(
             items = table_items(client, spec["source_table"])
             recogniser = EntityRecogniser(before)
             names = [recogniser.entity_of(item) or "" for item in items]
-            proof.old_patterns = patterns_run(before, items, names)
+            proof.old_patterns = typed_runs(
+                before, patterns_run(before, items, names), items, names
+            )
         # A copy leaves the old table whole: nothing there to clean up.
         if not spec["copy"]:
             proof.cleanup_tally = run(client, True)
@@ -241,8 +244,11 @@ def run_patterns(
 ) -> None:
     """Every keyed access pattern of the new design against the migrated
     items, each read with its further draws."""
-    proof.patterns = patterns_run(
-        after, proof.items_after, proof.entities_after, progress
+    proof.patterns = typed_runs(
+        after,
+        patterns_run(after, proof.items_after, proof.entities_after, progress),
+        proof.items_after,
+        proof.entities_after,
     )
 
 
@@ -276,6 +282,88 @@ def patterns_run(
             detail = "fails: " + "; ".join(result.verdict.reasons)
         found.append((pattern.name, result.passed, detail))
     return found
+
+
+def typed_runs(
+    design: d.Design,
+    runs: list[tuple[str, bool, str]],
+    items: list[dict[str, Any]],
+    entities: list[str],
+) -> list[tuple[str, bool, str]]:
+    """The runs of `design`'s patterns, each failed that reads an attribute
+    some item holds with another type than the design declares: the
+    simulator compares what it finds with parameters drawn from the same
+    items, but the application of that design decodes the attribute as its
+    declared type (a number that became a string breaks it)."""
+    found = wrong_types(design, items, entities)
+    if not found:
+        return runs
+    patterns = {p.name: p for p in design.access_patterns}
+    out = []
+    for name, passed, detail in runs:
+        pattern = patterns.get(name)
+        wrong = [
+            f"{entity}.{attribute} is {kind} on {count:,} items, the design "
+            f"reads {declared}"
+            for (entity, attribute), (declared, kind, count) in sorted(found.items())
+            if pattern is not None
+            and attribute in _read_attributes(design, pattern).get(entity, ())
+        ]
+        if passed and wrong:
+            out.append((name, False, "fails: " + "; ".join(wrong)))
+        else:
+            out.append((name, passed, detail))
+    return out
+
+
+def wrong_types(
+    design: d.Design, items: list[dict[str, Any]], entities: list[str]
+) -> dict[tuple[str, str], tuple[str, str, int]]:
+    """(entity, attribute) -> (declared type, type found, items) of every
+    declared attribute that some item of the entity holds with another
+    type."""
+    declared = {e.name: {a.name: a.type for a in e.attributes} for e in design.entities}
+    found: dict[tuple[str, str], tuple[str, str, int]] = {}
+    for item, entity in zip(items, entities, strict=True):
+        types = declared.get(entity)
+        if not types:
+            continue
+        for attribute, value in item.items():
+            want = types.get(attribute)
+            if want is None or value is None:
+                continue
+            kind = type_of(value)
+            if kind != want:
+                _, _, count = found.get((entity, attribute), (want, kind, 0))
+                found[(entity, attribute)] = (want, kind, count + 1)
+    return found
+
+
+def _read_attributes(design: d.Design, pattern: d.AccessPattern) -> dict[str, set[str]]:
+    """Per entity, the attributes a pattern's application code decodes or
+    compares: every projected attribute of the items a read returns, and
+    those a write's conditions compare or its updates add to."""
+    out: dict[str, set[str]] = {}
+    if pattern.is_read and pattern.expects is not None:
+        for name in pattern.expects.entities:
+            entity = design.entity(name)
+            if entity is None:
+                continue
+            declared = {a.name for a in entity.attributes}
+            out[name] = set(pattern.projection) & declared or declared
+        return out
+    for action in pattern.actions:
+        entity = design.entity(action.entity)
+        if entity is None:
+            continue
+        words = set(_WORD.findall(action.condition))
+        named = {a.name for a in entity.attributes if a.name in words}
+        named |= {name for name, _ in action.add}
+        out.setdefault(action.entity, set()).update(named)
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
 def _key_text(design: d.Design, item: dict[str, Any]) -> str:

@@ -202,17 +202,37 @@ def recognise(spec: dict[str, Any], item: dict[str, Any]) -> tuple[str, Any]:
     for entity in spec["target_entities"]:
         if renders_own_keys(item, entity["table_keys"], spec["target_keys"]):
             return "new", entity["name"]
+        # Written before the cleanup, it holds a retyped attribute with the
+        # old type, its keys rendered from the new one.
+        if entity.get("retypes"):
+            try:
+                seen = retyped_item(entity["retypes"], item)
+            except MigrationError:
+                continue
+            if renders_own_keys(seen, entity["table_keys"], spec["target_keys"]):
+                return "new", entity["name"]
     return "unknown", None
 
 
-def _retyped(value: dict[str, Any], kind: str) -> dict[str, Any]:
+def _retyped(
+    value: dict[str, Any], kind: str, width: int | None, places: int | None
+) -> dict[str, Any]:
     (was, data), *_ = value.items()
     if was == kind:
         return value
     if was == "N" and kind == "S":
-        return {"S": number_text(Decimal(data))}
+        number = Decimal(data)
+        if width is not None:
+            try:
+                return {"S": _placed(number, width, places)}
+            except ValueError:
+                pass  # not an integer: written as the number reads
+        return {"S": number_text(number)}
     if was == "S" and kind == "N":
-        return {"N": number_text(Decimal(data.strip()))}
+        try:
+            return {"N": number_text(Decimal(data.strip()))}
+        except InvalidOperation:
+            raise MigrationError(f"{data!r} is not a number") from None
     raise MigrationError(f"cannot turn a {was} value into {kind}")
 
 
@@ -225,9 +245,9 @@ def rewritten(entity: dict[str, Any], output: dict[str, Any], item: dict[str, An
         if old_name in new and old_name not in output["attributes"]:
             value = new.pop(old_name)
             new.setdefault(new_name, value)
-    for name, kind in output["retypes"]:
+    for name, kind, width, places, _ in output["retypes"]:
         if name in new:
-            new[name] = _retyped(new[name], kind)
+            new[name] = _retyped(new[name], kind, width, places)
     for name in output["required"]:
         if name not in new:
             return None
@@ -250,4 +270,26 @@ def rewritten(entity: dict[str, Any], output: dict[str, Any], item: dict[str, An
                 f"an item of {entity['name']} cannot render key {name} of "
                 f"{output['name']}"
             )
+    return new
+
+
+def old_typed(output: dict[str, Any], item: dict[str, Any], new: dict[str, Any]):
+    """`new` with each retyped attribute as the old item holds it: until
+    the cleanup the old application still reads (and writes) the old type,
+    so the rewrite phase keeps it; the keys stay rendered from the new one."""
+    kept = dict(new)
+    for name, _, _, _, old_name in output["retypes"]:
+        if name in kept and old_name in item:
+            kept[name] = item[old_name]
+    return kept
+
+
+def retyped_item(retypes: list[list[Any]], item: dict[str, Any]) -> dict[str, Any]:
+    """An item already in the new design's shape with its retyped
+    attributes of the new type (the cleanup's part for items that the
+    rewrite, or the application meanwhile, wrote with the old one)."""
+    new = dict(item)
+    for name, kind, width, places, _ in retypes:
+        if name in new:
+            new[name] = _retyped(new[name], kind, width, places)
     return new

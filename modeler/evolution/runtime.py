@@ -56,9 +56,11 @@ from modeler.evolution.rewriting import (  # the script carries it above
     _natives,
     holds,
     keys_of,
+    old_typed,
     recognise,
     render_key,
     renders_own_keys,
+    retyped_item,
     rewritten,
 )
 
@@ -239,6 +241,9 @@ class Migration:
         self.progress = progress
         self.tally = Tally()
         self.total = 0
+        self._target_retypes = {
+            e["name"]: e.get("retypes", []) for e in spec["target_entities"]
+        }
 
     # The source's partition (and sort) key, the guard of every put.
     def _absent_guard(self) -> dict[str, Any]:
@@ -310,19 +315,44 @@ class Migration:
     def _item(self, item: dict[str, Any]) -> None:
         self.tally.add("scanned")
         kind, entity = recognise(self.spec, item)
-        if kind == "new":
-            self.tally.add("already")
-            return
         if kind == "unknown":
             self.tally.add("unknown")
             return
         try:
-            self._migrate(entity, item)
+            if kind == "new":
+                self._already(entity, item)
+            else:
+                self._migrate(entity, item)
         except MigrationError as exc:
             self.tally.add("failed")
             with self.tally.lock:
                 if len(self.tally.errors) < 20:
                     self.tally.errors.append(str(exc))
+
+    def _already(self, name: str, item: dict[str, Any]) -> None:
+        """An item in the new shape: the cleanup gives its retyped
+        attributes the new type (the rewrite and the dual-writing
+        application wrote the old one, which the old application reads)."""
+        retypes = self._target_retypes.get(name)
+        if not self.cleanup or not retypes:
+            self.tally.add("already")
+            return
+        new = retyped_item(retypes, item)
+        if new == item:
+            self.tally.add("already")
+            return
+        self._count(name)
+
+        def remake(fresh: dict[str, Any]) -> dict[str, Any] | None:
+            kind, again = recognise(self.spec, fresh)
+            return retyped_item(retypes, fresh) if kind == "new" else None
+
+        self._update(item, new, [], remake, self.spec["target_table"])
+
+    def _count(self, name: str) -> None:
+        self.tally.add("migrated")
+        with self.tally.lock:
+            self.tally.by_entity[name] = self.tally.by_entity.get(name, 0) + 1
 
     def _shape(
         self, entity: dict[str, Any], output: dict[str, Any], item: dict[str, Any]
@@ -331,7 +361,10 @@ class Migration:
         rewritten in place keeps what the old design reads (the cleanup
         removes it)."""
         new = rewritten(entity, output, item)
-        if new is None or self.cleanup or not output["primary"] or self.spec["copy"]:
+        if new is None or self.cleanup or self.spec["copy"]:
+            return new
+        new = old_typed(output, item, new)
+        if not output["primary"]:
             return new
         if keys_of(new, self.spec["target_keys"]) != keys_of(
             item, self.spec["source_keys"]
@@ -361,11 +394,7 @@ class Migration:
             # An entity removed: the old application still reads its items.
             self.tally.add("held")
             return
-        self.tally.add("migrated")
-        with self.tally.lock:
-            self.tally.by_entity[entity["name"]] = (
-                self.tally.by_entity.get(entity["name"], 0) + 1
-            )
+        self._count(entity["name"])
         # Parts split off first: the update of the item itself may drop
         # what they are made of, and a rerun would no longer make them.
         for output, new in made:
@@ -374,7 +403,17 @@ class Migration:
             self._put(new)
         if primary is not None and stays:
             if primary[1] != item:
-                self._update(item, primary[1], primary[0]["depends"])
+                output = primary[0]
+
+                def remake(fresh: dict[str, Any]) -> dict[str, Any] | None:
+                    kind, again = recognise(self.spec, fresh)
+                    if kind != "old":
+                        return None
+                    return self._shape(again, output, fresh)
+
+                self._update(
+                    item, primary[1], output["depends"], remake, spec["source_table"]
+                )
             return
         if primary is not None:
             self._put(primary[1], merge=primary[0]["merge"])
@@ -430,15 +469,21 @@ class Migration:
         return _units(response)
 
     def _update(
-        self, old: dict[str, Any], new: dict[str, Any], depends: list[str]
+        self,
+        old: dict[str, Any],
+        new: dict[str, Any],
+        depends: list[str],
+        remake: Callable[[dict[str, Any]], dict[str, Any] | None],
+        table: str,
     ) -> None:
+        """Make `old` into `new` in place; when the application changed the
+        item meanwhile, read it again and make it with `remake` (None: the
+        item needs nothing any more)."""
         if self.dry_run:
             return
         key_names = self.spec["source_keys"]
         for _ in range(RETRIES):
-            request = _update_request(
-                self.spec["source_table"], key_names, old, new, depends
-            )
+            request = _update_request(table, key_names, old, new, depends)
             try:
                 response = self.client.update_item(**request)
             except Exception as exc:
@@ -448,17 +493,13 @@ class Migration:
                 self.tally.add("conflicts")
                 # The application changed the item meanwhile: read it again.
                 fresh = self.client.get_item(
-                    TableName=self.spec["source_table"],
+                    TableName=table,
                     Key=keys_of(old, key_names),
                     ConsistentRead=True,
                 ).get("Item")
                 if fresh is None:
                     return
-                kind, entity = recognise(self.spec, fresh)
-                if kind != "old":
-                    return
-                outputs = [o for o in entity["outputs"] if o["primary"]]
-                made = self._shape(entity, outputs[0], fresh) if outputs else None
+                made = remake(fresh)
                 if made is None or made == fresh:
                     return
                 old, new = fresh, made
@@ -594,6 +635,14 @@ def verify(spec: dict[str, Any], client: Any) -> tuple[dict[str, int], list[str]
                 counts["(unrecognised)"] = counts.get("(unrecognised)", 0) + 1
                 continue
             counts[name] = counts.get(name, 0) + 1
+            for attribute, kind, *_ in targets[name].get("retypes", []):
+                held = next(iter(item.get(attribute) or {kind: None}))
+                if held != kind and len(problems) < 20:
+                    problems.append(
+                        f"{name} item {keys_of(item, spec['target_keys'])}: "
+                        f"{attribute} is {held}, the new design makes {kind} "
+                        "(run --cleanup)"
+                    )
             values = _natives(item)
             for key_name, key in targets[name]["keys"].items():
                 wanted = None

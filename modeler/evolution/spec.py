@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from modeler.design import model as d
-from modeler.evolution.matching import EntityMatch, EntityMatching
+from modeler.evolution.matching import AttributeMatch, EntityMatch, EntityMatching
 from modeler.keys.condition import Comparison, parse_condition
 from modeler.keys.template import Literal, parse_template
 
@@ -80,12 +80,39 @@ def table_key_specs(design: d.Design, entity: d.Entity) -> dict[str, dict[str, A
     return {a.name: keys[a.name] for a in design.table.key_attributes if a.name in keys}
 
 
+def key_padding(entity: d.Entity, attribute: str) -> tuple[int, int | None] | None:
+    """The zero-padded width (and places) a key template of the entity
+    places the attribute with, or None when none pads it: a number that
+    becomes a string is written as its keys showed it ("001")."""
+    for key in entity.keys.values():
+        try:
+            template = parse_template(key.template)
+        except ValueError:
+            continue
+        for part in template.placeholders:
+            if part.attribute == attribute and part.width is not None:
+                return part.width, part.places
+    return None
+
+
+def retype_spec(source: d.Entity, match: AttributeMatch) -> list[Any]:
+    """[new name, new type, width, places, old name] of a retyped attribute:
+    width and places pad a number that becomes a string as the old keys
+    placed it."""
+    padding = None
+    if (match.before.type, match.after.type) == ("N", "S"):
+        padding = key_padding(source, match.before.name)
+    width, places = padding or (None, None)
+    return [match.after.name, match.after.type, width, places, match.before.name]
+
+
 def _output(
     after: d.Design,
     entity: d.Entity,
     matches: Any,
     *,
     primary: bool,
+    source: d.Entity,
     drop: tuple[str, ...] = (),
     merge: bool = False,
 ) -> dict[str, Any]:
@@ -95,7 +122,7 @@ def _output(
         "merge": merge,
         "renames": [[m.before.name, m.after.name] for m in matches if m.renamed],
         "retypes": [
-            [m.after.name, m.after.type]
+            retype_spec(source, m)
             for m in matches
             if m.retyped and (m.before.type, m.after.type) in SCRIPTED_RETYPES
         ],
@@ -164,7 +191,7 @@ def rewrite_spec(
     title: str,
 ) -> dict[str, Any]:
     old_keys = [a.name for a in before.table.all_key_attributes()]
-    entities = []
+    entities: list[dict[str, Any]] = []
     for match in matching.matches:
         outputs = []
         if match.after is not None:
@@ -174,12 +201,21 @@ def rewrite_spec(
                     match.after,
                     match.attributes,
                     primary=True,
+                    source=match.before,
                     drop=moved_attributes(match),
                     merge=match.merged,
                 )
             )
         for split, attribute_matches in match.splits:
-            outputs.append(_output(after, split, attribute_matches, primary=False))
+            outputs.append(
+                _output(
+                    after,
+                    split,
+                    attribute_matches,
+                    primary=False,
+                    source=match.before,
+                )
+            )
         entities.append(
             {
                 "name": match.before.name,
@@ -202,6 +238,17 @@ def rewrite_spec(
                 "name": e.name,
                 "table_keys": table_key_specs(after, e),
                 "keys": entity_keys(after, e),
+                # What the cleanup retypes on items already in the new shape:
+                # until then they keep the type the old application reads.
+                "retypes": list(
+                    {
+                        r[0]: r
+                        for entity in entities
+                        for output in entity["outputs"]
+                        if output["name"] == e.name
+                        for r in output["retypes"]
+                    }.values()
+                ),
             }
             for e in after.entities
         ],

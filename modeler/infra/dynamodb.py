@@ -335,6 +335,10 @@ class LiveTable:
     # with its policy's TargetValue; None when they could not be read.
     scaling: list[dict[str, Any]] | None = None
     notes: list[str] = field(default_factory=list)  # what could not be read
+    # The settings the endpoint did not report ("TTL", "backups", "tags",
+    # "deletion protection"), each with why: a reader must not take them
+    # as off.
+    unread: dict[str, str] = field(default_factory=dict)
 
     @property
     def item_count(self) -> int:
@@ -376,11 +380,24 @@ def describe_live_table(
     except BotoCoreError as exc:
         raise EndpointError(_reason(exc)) from None
     live = LiveTable(description)
-    for what, call in (
-        ("TTL", lambda: client.describe_time_to_live(TableName=table_name)),
-        ("backups", lambda: client.describe_continuous_backups(TableName=table_name)),
+    if "DeletionProtectionEnabled" not in description:
+        live.unread["deletion protection"] = (
+            "DescribeTable gave no DeletionProtectionEnabled"
+        )
+    for what, operation, call in (
+        (
+            "TTL",
+            "DescribeTimeToLive",
+            lambda: client.describe_time_to_live(TableName=table_name),
+        ),
+        (
+            "backups",
+            "DescribeContinuousBackups",
+            lambda: client.describe_continuous_backups(TableName=table_name),
+        ),
         (
             "tags",
+            "ListTagsOfResource",
             lambda: client.list_tags_of_resource(
                 ResourceArn=description.get("TableArn", "")
             ),
@@ -391,6 +408,7 @@ def describe_live_table(
         except (ClientError, BotoCoreError) as exc:
             reason = _message(exc) if isinstance(exc, ClientError) else _reason(exc)
             live.notes.append(f"the table's {what} could not be read ({reason})")
+            live.unread[what] = f"{operation}: {reason.rstrip(': ')}"
             continue
         if what == "TTL":
             live.ttl = answer.get("TimeToLiveDescription")

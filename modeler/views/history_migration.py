@@ -11,7 +11,7 @@ import io
 import zipfile
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
@@ -48,7 +48,17 @@ def history_migration(request: HttpRequest, project_id: int) -> HttpResponse:
     """The Migration tab of the compare of `?before=N&after=M`; a POST (the
     page's start form, or its button without script) asks a worker for
     the proof, which the page then follows."""
-    access, (first, second), (before, after) = compared(request, project_id)
+    try:
+        access, (first, second), (before, after) = compared(request, project_id)
+    except Http404:
+        if not request.htmx:
+            raise
+        # The page polls while the proof runs, and htmx shows no 404: a
+        # project deleted meanwhile (or a member removed) would leave the
+        # page polling for ever. It reloads instead, into the 404 page.
+        gone = HttpResponseNotFound("This project or revision no longer exists.")
+        gone["HX-Refresh"] = "true"
+        return gone
     project = access.project
     found = dict(project=project, before=before, after=after)
     if request.method == "POST":

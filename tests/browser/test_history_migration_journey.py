@@ -8,9 +8,13 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from playwright.sync_api import Page, expect
 
+from modeler.jobs import migration_proofs
 from modeler.services import projects as project_services
+from modeler.services.projects import project_revision_design
+from tests.browser.conftest import _watched_page
 from tests.evolution import revisions
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -65,3 +69,47 @@ def test_the_migration_tab_proves_the_plan_and_downloads_the_script(
     with page.expect_download() as download:
         page.click("text=Download the table changes (Terraform, 1 stage)")
     assert download.value.suggested_filename.endswith("-r1-r2-terraform.zip")
+
+
+def test_the_tab_of_a_project_deleted_meanwhile_stops_at_the_404(
+    browser, live_server, debug, screenshot
+) -> None:
+    # Watched as `page` is, but the 404s of the poll and of the reloaded
+    # page are what this test expects to see.
+    problems: list[str] = []
+    page = _watched_page(browser, live_server.url, problems)
+    owner = User.objects.create_user("ana", password=PASSWORD)
+    project = project_services.project_create(
+        owner=owner, design=revisions.smaller(revisions.original(), 3)
+    )
+    project_services.project_save_design(
+        project=project,
+        design=revisions.smaller(revisions.gsi_added(), 3),
+        version=project.version,
+        author=owner,
+    )
+    # A worker is proving it: the tab polls for how far it is.
+    key = migration_proofs._key(
+        project,
+        project_revision_design(project=project, number=1),
+        project_revision_design(project=project, number=2),
+    )
+    cache.set(migration_proofs._pending(key), ("rewriting", 10, 40), 600)
+    page.goto("/login/")
+    page.fill("#id_username", "ana")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"/projects/{project.pk}/history/compare/migration/?before=1&after=2")
+    expect(page.locator("#migration-proof")).to_contain_text(
+        "running the migration script on it, 10 of 40"
+    )
+    # Another member deletes the project: the next poll reloads the page,
+    # which is the 404, and nothing polls any more.
+    project_services.project_delete(project=project)
+    expect(page.locator("body")).to_contain_text(re.compile("Not Found|Page not found"))
+    expect(page.locator("#migration-proof")).to_have_count(0)
+    screenshot("history-migration-02-deleted", page)
+    page.context.close()
+    unexpected = [p for p in problems if "status of 404 (Not Found)" not in p]
+    assert unexpected == [], "\n".join(unexpected)
+    assert problems  # the poll's 404 was seen, then the page's

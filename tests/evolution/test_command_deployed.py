@@ -5,6 +5,7 @@ reads them), or a Terraform configuration or CloudFormation template."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
@@ -12,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from modeler.designfile import dump_design
+from modeler.endpoint.designs import design_load
 from modeler.endpoint.server import start
 from modeler.endpoint.service import Service
 from modeler.engine.engine import Engine
@@ -106,3 +108,55 @@ def test_a_table_file_whose_keys_the_next_design_lacks_is_refused(tmp_path):
     after.write_text(dump_design(smaller(revisions.partition_key_changed(), 3)))
     with pytest.raises(CommandError, match="the deployed table's key PK has no"):
         _plan(str(deployed), str(after))
+
+
+@pytest.fixture
+def served():
+    """The table as `serve_dynamodb` serves it (`design_load`: with its tags
+    and deletion protection), on an endpoint that has no backups API."""
+    design = smaller(revisions.original(), 3)
+    engine = Engine()
+    server = start(Service(engine), ("127.0.0.1", 0))
+    design_load(engine, design)
+    host, port = server.server_address[:2]
+    yield f"http://{host}:{port}", design
+    server.shutdown()
+    server.server_close()
+
+
+def test_settings_the_endpoint_does_not_report_are_not_changed(served, tmp_path):
+    url, deployed = served
+    assert deployed.table.point_in_time_recovery
+    assert deployed.table.deletion_protection and deployed.table.tags
+    after = tmp_path / "b.yaml"
+    after.write_text(dump_design(smaller(revisions.gsi_added(), 3)))
+    out, err = _plan("--endpoint-url", url, "--table", deployed.table.name, str(after))
+    assert "the table's backups could not be read" in err
+    # Point-in-time recovery was not read: it is not taken as off.
+    assert "point-in-time recovery: off -> on" not in out
+    assert (
+        "- [nothing to do to the table] point-in-time recovery: the deployed table "
+        "did not say (DescribeContinuousBackups: UnknownOperationException); no "
+        "change planned: check that it is on, as the new design has it"
+    ) in out
+    # Deletion protection and tags are read (DescribeTable, ListTagsOfResource)
+    # and are as the new design has them.
+    assert "deletion protection" not in out and "tags:" not in out
+    assert "UpdateTable: the table's settings" not in out
+    assert "Verdict: proven on the sample data" in out
+
+
+def test_settings_the_endpoint_reports_are_compared(served, tmp_path):
+    url, deployed = served
+    unprotected = smaller(revisions.gsi_added(), 3)
+    unprotected = dataclasses.replace(
+        unprotected,
+        table=dataclasses.replace(
+            unprotected.table, deletion_protection=False, tags=()
+        ),
+    )
+    after = tmp_path / "b.yaml"
+    after.write_text(dump_design(unprotected))
+    out, _ = _plan("--endpoint-url", url, "--table", deployed.table.name, str(after))
+    assert "- deletion protection: on -> off" in out
+    assert "- tags: team=commerce, data-classification=internal -> none" in out

@@ -192,3 +192,40 @@ def test_a_proof_past_the_simulation_budget_names_the_setting(
     assert "The proof passed the 0 s CPU budget of a simulation" in page
     assert "(SIMULATION_CPU_SECONDS)" in page
     assert "Proven" not in page
+
+
+@pytest.mark.django_db
+def test_the_tab_shows_both_phases_and_the_patterns_of_each_revision(
+    owner, editor, viewer, owner_client: Client
+):
+    # Making the email index sparse: the customers without a phone keep
+    # their index keys until the cleanup, which the deployed version reads.
+    project = project_with_members(
+        revisions.smaller(revisions.original(), 3),
+        owner=owner,
+        editor=editor,
+        viewer=viewer,
+    )
+    project_services.project_save_design(
+        project=project,
+        design=revisions.smaller(revisions.index_made_sparse(), 3),
+        version=project.version,
+        author=owner,
+    )
+    owner_client.post(_url(project))
+    page = _text(owner_client.get(_url(project)))
+    assert "<strong>Proven on the sample data</strong>" in page
+    rewrite = page.index("Run the script: rewrite the items")
+    deploy = page.index("Deploy the application version of the new design")
+    cleanup = page.index("Run the script with --cleanup")
+    assert rewrite < deploy < cleanup
+    assert "its own checkpoint" in page
+    assert (
+        "Revision 1's patterns at the dual-write step, after the rewrite and "
+        "before the cleanup" in page
+    )
+    old = page[page.index('class="small migration-old-patterns"') :]
+    assert "Find customer by email: passes" in old
+    plan = owner_client.get(_url(project, "plan.txt")).content.decode()
+    assert "Run the script with --cleanup" in plan
+    assert "- at the dual-write step, deployed pattern Find customer by email: " in plan

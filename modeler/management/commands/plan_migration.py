@@ -82,11 +82,12 @@ def load_source(source: str) -> tuple[Design, Project | None]:
 
 def live_design(
     table: str, *, endpoint_url: str, region: str, sample: int, segments: int = 4
-) -> tuple[Design, list[str]]:
+) -> tuple[Design, list[str], dict[str, str]]:
     """The design of a live table, as `import_table` reads it (DescribeTable
     for the keys and indexes, a parallel Scan of at most `sample` items
-    for the entities, which stay with it as its own items), and what the
-    reading noted."""
+    for the entities, which stay with it as its own items), what the
+    reading noted, and the settings the endpoint did not report (with
+    why), which the plan must not take as off."""
     try:
         client = make_client(endpoint_url=endpoint_url, region=region)
         live = describe_live_table(client, table)
@@ -109,7 +110,7 @@ def live_design(
             f"{p.path}: {p.message}" for p in imported.problems if p.is_error
         )
         raise CommandError(f"{table}: the live table cannot be read: {problems}")
-    return result.designs[0], list(imported.notes)
+    return result.designs[0], list(imported.notes), dict(live.unread)
 
 
 class Command(BaseCommand):
@@ -179,8 +180,9 @@ class Command(BaseCommand):
                 else "give two designs: A (deployed) and B (next), or --table "
                 "NAME and B"
             )
+        unread: dict[str, str] = {}
         if table:
-            before, notes = live_design(
+            before, notes, unread = live_design(
                 table,
                 endpoint_url=options["endpoint_url"],
                 region=options["region"],
@@ -216,6 +218,7 @@ class Command(BaseCommand):
                 prices=prices,
                 wcu_per_second=options["wcu_per_second"],
                 stored_items=stored,
+                unread=unread,
             )
         except (PlanError, SampleDataError) as exc:
             raise CommandError(f"the migration cannot be planned: {exc}") from None
