@@ -15,7 +15,7 @@ from unittest import mock
 
 import pytest
 
-from modeler.exporters.formats import EXPORT_FORMATS
+from modeler.exporters.formats import EXPORT_FORMATS, ExportError
 from tests.exporters.access_helpers import (
     DESIGNS,
     check_with_tools,
@@ -260,6 +260,31 @@ def test_the_generated_write_tests_keep_the_design_s_promises(tmp_path):
     assert "pytest.raises(access.ConditionFailed)" in ship
     place = source.split("def test_place_an_order_with_its_line_items(", 1)[1]
     assert "pytest.raises(access.TransactionCanceled)" in place.split("\ndef ", 1)[0]
+
+
+def test_a_design_without_sample_data_exports_no_tests_and_says_why():
+    """The code exports; its tests, and a NoSQL Workbench model with items,
+    need the sample data: each says it cannot be made and why."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    customer = design.entities[0]
+    count = dataclasses.replace(customer.sample.count, value=5_000_000)
+    customer = dataclasses.replace(
+        customer, sample=dataclasses.replace(customer.sample, count=count)
+    )
+    design = dataclasses.replace(design, entities=(customer, *design.entities[1:]))
+    for name in ("python", "typescript", "electrodb", "dynamodb-toolbox"):
+        assert EXPORT_FORMATS[name].render(design)
+    for name, options in [
+        ("python-tests", {}),
+        ("typescript-tests", {}),
+        ("nosql-workbench", {"generated": 10}),
+    ]:
+        with pytest.raises(ExportError) as refused:
+            EXPORT_FORMATS[name].export(design, **options)
+        assert str(refused.value).startswith(
+            "The sample data cannot be made: the sample data would hold more "
+            "than 1,000,000 items (Customer alone would have 5,000,000)"
+        ), name
 
 
 def test_the_readme_example_runs(tmp_path):
