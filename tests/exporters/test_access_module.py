@@ -15,6 +15,8 @@ from unittest import mock
 
 import pytest
 
+from modeler.exporters.access.cases import SAMPLE_ITEMS, sample_slice
+from modeler.exporters.access.python_tests import generated_tests
 from modeler.exporters.formats import EXPORT_FORMATS, ExportError
 from tests.exporters.access_helpers import (
     DESIGNS,
@@ -189,6 +191,20 @@ def test_the_generated_tests_pass_on_every_design_and_hold_to_ruff_and_mypy(
     assert f"{len(tested)} passed" in done.stdout
     assert len(tested) > 2 * len(DESIGNS)
     assert check_with_tools(tmp_path) == []
+
+
+def test_every_pattern_of_the_examples_and_problems_has_a_generated_test():
+    """The slice of sample data the tests load holds an item of every
+    entity a pattern reads, while staying small: the many-to-many problem's
+    courses come after its 300 first items (students and enrolments)."""
+    for path in DESIGNS:
+        design = example(path)
+        assert generated_tests(design).notes == (), path.stem
+        items = sample_slice(design).items
+        assert len(items) <= SAMPLE_ITEMS + len(design.entities), path.stem
+    problem = example(next(p for p in DESIGNS if p.stem == "many-to-many"))
+    tested = generated_tests(problem).tested
+    assert {"get_a_course", "enrol_a_student_in_a_course"} <= set(tested)
 
 
 def _with_pattern(design, name, **changes):

@@ -20,6 +20,7 @@ from modeler.exporters.access.write_cases import (
     json_item,
     write_case,
 )
+from modeler.sampledata import Dataset, generate
 from modeler.simulation import Simulation
 from modeler.simulation.expectations import expected_items
 from modeler.simulation.requests import RequestError, create_table_request
@@ -50,8 +51,28 @@ class Cases(Generic[F]):
 
 
 def sample_slice(design: d.Design) -> Simulation:
-    """The simulation of the first SAMPLE_ITEMS sample items."""
-    return Simulation(design, limit=SAMPLE_ITEMS)
+    """The simulation of the first SAMPLE_ITEMS sample items, and of the
+    first item of each entity a pattern reads that they lack: the items come
+    a family after another, so the slice can end before an entity's first
+    (a many-to-many design's courses after its students and enrolments)."""
+    dataset = generate(design)
+    items, entities = dataset.items[:SAMPLE_ITEMS], dataset.entities[:SAMPLE_ITEMS]
+    read = {e for p in design.access_patterns for e in _read_entities(p)}
+    first: dict[str, int] = {}
+    for position, entity in enumerate(dataset.entities):
+        first.setdefault(entity, position)
+    for entity in sorted(read - set(entities)):
+        if entity in first:
+            items.append(dataset.items[first[entity]])
+            entities.append(entity)
+    return Simulation(design, dataset=Dataset(items, entities))
+
+
+def _read_entities(pattern: d.AccessPattern) -> tuple[str, ...]:
+    """The entities whose items the pattern reads: those it returns, and
+    those a write checks, updates or deletes."""
+    returned = pattern.expects.entities if pattern.expects else ()
+    return (*returned, *(a.entity for a in pattern.actions if a.operation != "Put"))
 
 
 def pattern_cases(
