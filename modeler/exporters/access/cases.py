@@ -49,6 +49,27 @@ class Cases(Generic[F]):
     tested: tuple[F, ...]  # the functions with a case, in the module's order
     notes: tuple[str, ...]  # the patterns without a test, and why
 
+    @property
+    def writes(self) -> bool:
+        """Whether a write pattern is tested (its helpers are needed)."""
+        return any(c.pattern.operation in WRITES for c in self.tested)
+
+    def tests(
+        self,
+        read: Callable[[F, d.Expectation], str],
+        write: Callable[[F, Mapping[str, Any]], str],
+    ) -> list[str]:
+        """Each tested pattern's test, in a language's code: a read's made
+        from what it expects, a write's from its case."""
+        made = []
+        for code in self.tested:
+            expects = code.pattern.expects
+            if code.pattern.operation in WRITES or expects is None:
+                made.append(write(code, self.data["patterns"][code.function]))
+            else:
+                made.append(read(code, expects))
+        return made
+
 
 def sample_slice(design: d.Design) -> Simulation:
     """The simulation of the first SAMPLE_ITEMS sample items, and of the

@@ -20,7 +20,6 @@ from modeler.exporters.access.cases import pattern_cases
 from modeler.exporters.access.module import AccessModule, access_module, module_name
 from modeler.exporters.access.patterns import PatternCode
 from modeler.exporters.access.python_write_tests import WRITE_HELPERS, write_test
-from modeler.exporters.access.write_cases import WRITES
 from modeler.exporters.literals import comment_text, python_docstring
 
 LINE = 88
@@ -41,13 +40,7 @@ def generated_tests(
     module = module or access_module(design)
     names = module.names
     cases = pattern_cases(design, module.patterns, lambda entity: names[entity].cls)
-    tests = []
-    for code in cases.tested:
-        expects = code.pattern.expects
-        if code.pattern.operation in WRITES or expects is None:
-            tests.append(write_test(code, cases.data["patterns"][code.function]))
-        else:
-            tests.append(_test(code, expects))
+    tests = cases.tests(_test, write_test)
     name = module_name(design)
     text = (
         _header(design, name)
@@ -55,11 +48,7 @@ def generated_tests(
         + python_docstring(_data_text(cases.data), "    ")
         + "\n)\n\n\n"
         + _HELPERS.replace("{module}", name)
-        + (
-            WRITE_HELPERS
-            if any(c.pattern.operation in WRITES for c in cases.tested)
-            else ""
-        )
+        + (WRITE_HELPERS if cases.writes else "")
         + "".join("\n\n" + t for t in tests)
     )
     return GeneratedTests(text, tuple(c.function for c in cases.tested), cases.notes)

@@ -16,14 +16,17 @@ from dataclasses import dataclass
 
 from modeler.design import model as d
 from modeler.exporters.access.cases import pattern_cases
-from modeler.exporters.access.ts_write_tests import TS_WRITE_HELPERS, ts_write_test
+from modeler.exporters.access.ts_write_tests import (
+    TS_WRITE_HELPERS,
+    drawn_parameters,
+    ts_write_test,
+)
 from modeler.exporters.access.typescript import (
     TsPattern,
     TypeScriptModule,
     access_filename,
     typescript_module,
 )
-from modeler.exporters.access.write_cases import WRITES
 from modeler.exporters.literals import comment_text, typescript_string
 
 
@@ -48,21 +51,16 @@ def generated_ts_tests(
     cases = pattern_cases(
         design, module.patterns, lambda entity: names[entity].from_item
     )
-    tests = []
-    for code in cases.tested:
-        expects = code.pattern.expects
-        if code.pattern.operation in WRITES or expects is None:
-            tests.append(ts_write_test(code, cases.data["patterns"][code.function]))
-        else:
-            tests.append(_test(code, expects))
-    writes = any(c.pattern.operation in WRITES for c in cases.tested)
+    tests = cases.tests(_test, ts_write_test)
     text = (
-        _header(design, access_filename(design).removesuffix(".ts"), writes=writes)
+        _header(
+            design, access_filename(design).removesuffix(".ts"), writes=cases.writes
+        )
         + "\nconst DATA: Data = JSON.parse(\n  "
         + typescript_string(json.dumps(cases.data, sort_keys=True, ensure_ascii=True))
         + ",\n);\n\n"
         + _HELPERS
-        + (TS_WRITE_HELPERS if writes else "")
+        + (TS_WRITE_HELPERS if cases.writes else "")
         + "".join("\n" + t for t in tests)
     )
     return GeneratedTsTests(text, tuple(c.function for c in cases.tested), cases.notes)
@@ -168,9 +166,18 @@ function expected<T>(name: string, convert: (item: access.Item) => T): T[] {
   return (DATA.patterns[name]?.expected ?? []).map((item) => convert(native(item)));
 }
 
-/** The parameters the simulator drew for the pattern. */
+/** The parameters the simulator drew for the pattern, and for a write the
+ * entity objects it takes. */
 function parameters<T>(name: string): T {
-  return native(DATA.patterns[name]?.arguments ?? {}) as T;
+  const given = DATA.patterns[name];
+  const makers = access as unknown as Record<string, (item: access.Item) => unknown>;
+  const objects = Object.entries(given?.entities ?? {}).map(([argument, made]) => {
+    const make = makers[made.make];
+    if (make === undefined) throw new Error(`the module has no ${made.make}`);
+    const found = made.items.map((item) => make(native(item)));
+    return [argument, made.many ? found : found[0]];
+  });
+  return { ...native(given?.arguments ?? {}), ...Object.fromEntries(objects) } as T;
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -247,11 +254,8 @@ after(async () => {
 def _test(code: TsPattern, expects: d.Expectation) -> str:
     pattern = code.pattern
     name = typescript_string(code.function)
-    arguments = (
-        f", parameters<Parameters<typeof access.{code.function}>[1]>({name})"
-        if code.arguments
-        else ""
-    )
+    drawn = drawn_parameters(code)
+    arguments = f", {drawn}" if drawn else ""
     lines = [
         f"// {_promise(pattern, expects)}",
         f"test({name}, {{ skip }}, async () => {{",

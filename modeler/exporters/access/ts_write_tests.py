@@ -13,16 +13,21 @@ from modeler.exporters.access.typescript import TsPattern
 from modeler.exporters.literals import comment_text, typescript_string
 
 
+def drawn_parameters(code: TsPattern) -> str:
+    """The expression of what the simulator drew for the pattern's function
+    (its `params`), or nothing when the function takes none."""
+    if not code.arguments:
+        return ""
+    name = typescript_string(code.function)
+    return f"parameters<Parameters<typeof access.{code.function}>[1]>({name})"
+
+
 def ts_write_test(code: TsPattern, case: Mapping[str, Any]) -> str:
     """One write pattern's test, naming only identifiers the module made."""
     pattern = code.pattern
     name = typescript_string(code.function)
-    given = (
-        f"writeArguments<Parameters<typeof access.{code.function}>[1]>({name})"
-        if code.arguments
-        else ""
-    )
-    passed = ", given" if code.arguments else ""
+    given = drawn_parameters(code)
+    passed = ", given" if given else ""
     entities = sorted({a.entity for a in pattern.actions})
     promise = f"{pattern.name}: writes {', '.join(entities)}"
     lines = [
@@ -64,19 +69,6 @@ async function removeRecreated(name: string): Promise<void> {
       new DeleteItemCommand({ TableName: access.TABLE_NAME, Key: wireItem(key) }),
     );
   }
-}
-
-/** The parameters and objects the simulator drew for the write pattern. */
-function writeArguments<T>(name: string): T {
-  const given = DATA.patterns[name];
-  const makers = access as unknown as Record<string, (item: access.Item) => unknown>;
-  const objects = Object.entries(given?.entities ?? {}).map(([argument, made]) => {
-    const make = makers[made.make];
-    if (make === undefined) throw new Error(`the module has no ${made.make}`);
-    const found = made.items.map((item) => make(native(item)));
-    return [argument, made.many ? found : found[0]];
-  });
-  return { ...native(given?.arguments ?? {}), ...Object.fromEntries(objects) } as T;
 }
 
 /** Each written item read back by its key: what the design promises, with
