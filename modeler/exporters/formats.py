@@ -8,9 +8,10 @@ Pure Python; nothing here imports Django."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from modeler.design import model as d
 from modeler.designfile import dump_design
@@ -157,57 +158,56 @@ def _workbench(design: d.Design, *, generated: int) -> Export:
         export_notes,
         export_workbench,
     )
-    from modeler.sampledata import SampleDataError
 
     try:
-        text = export_workbench(design, generated=generated)
-    except SampleDataError as exc:
-        raise ExportError(f"The sample data cannot be made: {exc}.") from None
+        with _sample_data():
+            text = export_workbench(design, generated=generated)
     except WorkbenchExportError as exc:
         raise ExportError(f"No model: {exc}.") from None
     return Export(text, tuple(f"Not in the model: {n}." for n in export_notes(design)))
 
 
-def _python_access(design: d.Design) -> Export:
-    made = access_module(design)
-    return Export(made.text, made.notes)
-
-
-def _python_access_tests(design: d.Design) -> Export:
-    from modeler.exporters.access.python_tests import generated_tests
+@contextmanager
+def _sample_data() -> Iterator[None]:
+    """A design whose sample items cannot be made: an ExportError saying why."""
     from modeler.sampledata import SampleDataError
 
     try:
-        made = generated_tests(design)
+        yield
     except SampleDataError as exc:
         raise ExportError(f"The sample data cannot be made: {exc}.") from None
-    return Export(made.text, made.notes)
 
 
-def _typescript_access(design: d.Design) -> Export:
-    made = typescript_module(design)
-    return Export(made.text, made.notes)
+class _Generated(Protocol):
+    """Generated code: its text and the notes beside it."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
 
 
-def _typescript_access_tests(design: d.Design) -> Export:
-    from modeler.exporters.access.ts_tests import generated_ts_tests
-    from modeler.sampledata import SampleDataError
-
-    try:
-        made = generated_ts_tests(design)
-    except SampleDataError as exc:
-        raise ExportError(f"The sample data cannot be made: {exc}.") from None
-    return Export(made.text, made.notes)
-
-
-def _library(library: str) -> Callable[[d.Design], Export]:
-    maker = electrodb_module if library == "electrodb" else toolbox_module
-
+def _code(maker: Callable[[d.Design], _Generated]) -> Callable[[d.Design], Export]:
     def make(design: d.Design) -> Export:
         made = maker(design)
         return Export(made.text, made.notes)
 
     return make
+
+
+# The tests' makers are imported when used: they generate sample items.
+def _python_access_tests(design: d.Design) -> Export:
+    from modeler.exporters.access.python_tests import generated_tests
+
+    with _sample_data():
+        return _code(generated_tests)(design)
+
+
+def _typescript_access_tests(design: d.Design) -> Export:
+    from modeler.exporters.access.ts_tests import generated_ts_tests
+
+    with _sample_data():
+        return _code(generated_ts_tests)(design)
 
 
 def _iam_policy(
@@ -321,7 +321,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "_access.py",
             "python",
             "text/x-python",
-            _python_access,
+            _code(access_module),
             "A typed module: a dataclass per entity, key functions from the "
             "templates, and a function per access pattern sending the request "
             "the workbench simulates (pages, sparse index keys, conditions as "
@@ -337,7 +337,9 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             _python_access_tests,
             "The pytest module to keep beside the data-access module: for each "
             "read pattern, the sample data the workbench checked it on and a "
-            "test that the pattern's function returns the items it promises. "
+            "test that the pattern's function returns the items it promises; "
+            "for each write pattern, a test that the items it writes hold every "
+            "index key the templates give and that a failed condition raises. "
             "It runs on DynamoDB Local or serve_dynamodb "
             "(AWS_ENDPOINT_URL_DYNAMODB), or on a conftest.py's "
             "dynamodb_client fixture.",
@@ -349,7 +351,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "-access.ts",
             "typescript",
             "text/plain",
-            _typescript_access,
+            _code(typescript_module),
             "The same module for the AWS SDK for JavaScript v3: an interface per "
             "entity, key functions from the templates, and a function per access "
             "pattern sending the request the workbench simulates (a page function "
@@ -366,7 +368,9 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             _typescript_access_tests,
             "The node:test module to keep beside the TypeScript module: for each "
             "read pattern, the sample data the workbench checked it on and a test "
-            "that the pattern's function returns the items it promises. Compile "
+            "that the pattern's function returns the items it promises; for each "
+            "write pattern, a test that the items it writes hold every index key "
+            "the templates give and that a failed condition throws. Compile "
             "both with tsc and run node --test against DynamoDB Local or "
             "serve_dynamodb started without a design (AWS_ENDPOINT_URL_DYNAMODB).",
             filename_of=lambda design: (
@@ -379,7 +383,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".electrodb.mjs",
             "javascript",
             "text/javascript",
-            _library("electrodb"),
+            _code(electrodb_module),
             "ElectroDB 3 entity definitions whose key templates (padding, "
             "constants, sparse-index conditions) build the design's keys; a key "
             "ElectroDB cannot state so is left out with a note.",
@@ -391,7 +395,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".dynamodb-toolbox.mjs",
             "javascript",
             "text/javascript",
-            _library("dynamodb-toolbox"),
+            _code(toolbox_module),
             "A DynamoDB-Toolbox 2 table and an entity per design entity, whose "
             "computed keys and linked index keys are the design's (sparse indexes "
             "included).",

@@ -15,7 +15,9 @@ from unittest import mock
 
 import pytest
 
-from modeler.exporters.formats import EXPORT_FORMATS
+from modeler.exporters.access.cases import SAMPLE_ITEMS, sample_slice
+from modeler.exporters.access.python_tests import generated_tests
+from modeler.exporters.formats import EXPORT_FORMATS, ExportError
 from tests.exporters.access_helpers import (
     DESIGNS,
     check_with_tools,
@@ -191,6 +193,20 @@ def test_the_generated_tests_pass_on_every_design_and_hold_to_ruff_and_mypy(
     assert check_with_tools(tmp_path) == []
 
 
+def test_every_pattern_of_the_examples_and_problems_has_a_generated_test():
+    """The slice of sample data the tests load holds an item of every
+    entity a pattern reads, while staying small: the many-to-many problem's
+    courses come after its 300 first items (students and enrolments)."""
+    for path in DESIGNS:
+        design = example(path)
+        assert generated_tests(design).notes == (), path.stem
+        items = sample_slice(design).items
+        assert len(items) <= SAMPLE_ITEMS + len(design.entities), path.stem
+    problem = example(next(p for p in DESIGNS if p.stem == "many-to-many"))
+    tested = generated_tests(problem).tested
+    assert {"get_a_course", "enrol_a_student_in_a_course"} <= set(tested)
+
+
 def _with_pattern(design, name, **changes):
     patterns = tuple(
         dataclasses.replace(p, **changes) if p.name == name else p
@@ -260,6 +276,31 @@ def test_the_generated_write_tests_keep_the_design_s_promises(tmp_path):
     assert "pytest.raises(access.ConditionFailed)" in ship
     place = source.split("def test_place_an_order_with_its_line_items(", 1)[1]
     assert "pytest.raises(access.TransactionCanceled)" in place.split("\ndef ", 1)[0]
+
+
+def test_a_design_without_sample_data_exports_no_tests_and_says_why():
+    """The code exports; its tests, and a NoSQL Workbench model with items,
+    need the sample data: each says it cannot be made and why."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    customer = design.entities[0]
+    count = dataclasses.replace(customer.sample.count, value=5_000_000)
+    customer = dataclasses.replace(
+        customer, sample=dataclasses.replace(customer.sample, count=count)
+    )
+    design = dataclasses.replace(design, entities=(customer, *design.entities[1:]))
+    for name in ("python", "typescript", "electrodb", "dynamodb-toolbox"):
+        assert EXPORT_FORMATS[name].render(design)
+    for name, options in [
+        ("python-tests", {}),
+        ("typescript-tests", {}),
+        ("nosql-workbench", {"generated": 10}),
+    ]:
+        with pytest.raises(ExportError) as refused:
+            EXPORT_FORMATS[name].export(design, **options)
+        assert str(refused.value).startswith(
+            "The sample data cannot be made: the sample data would hold more "
+            "than 1,000,000 items (Customer alone would have 5,000,000)"
+        ), name
 
 
 def test_the_readme_example_runs(tmp_path):

@@ -1,29 +1,22 @@
 """The generated TypeScript tests: compiled with tsc and run with node
 (node --test) against the DynamoDB endpoint started without a design, for
-each shipped example; a design edit that breaks a pattern fails its test."""
+each shipped example and solver problem; a design edit that breaks a read
+or a write pattern fails exactly its test."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
-import shutil
 
 import pytest
 
 from modeler.design import model as d
-from modeler.endpoint.server import start
-from modeler.endpoint.service import Service
-from modeler.simulation.requests import create_table_request
-from tests.exporters.helpers import EXAMPLES, ROOT, example
-from tests.exporters.node_helpers import (
-    compile_ts,
-    run_node,
-    run_ts_tests,
-    write_ts_tests,
-)
+from modeler.exporters.access.python_tests import generated_tests
+from tests.exporters.access_helpers import DESIGNS
+from tests.exporters.helpers import EXAMPLES, example
+from tests.exporters.node_helpers import compile_ts, run_ts_tests, write_ts_tests
 
-WRITES_SCRIPT = ROOT / "tests" / "exporters" / "ts_writes.js"
+ORDERS = next(p for p in EXAMPLES if p.stem == "order-management")
 
 
 def _count(output: str, what: str) -> int:
@@ -32,36 +25,86 @@ def _count(output: str, what: str) -> int:
     return int(found.group(1))
 
 
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    """The three examples' modules and tests, compiled by one tsc run (the
-    slow part); the broken design's beside them under its own table name."""
-    directory = tmp_path_factory.mktemp("typescript")
-    made = {path.stem: write_ts_tests(example(path), directory) for path in EXAMPLES}
-    broken = _broken_design()
-    made["broken"] = write_ts_tests(broken, directory)
-    compile_ts(directory)
-    return directory, made, broken
+def _tap(output: str) -> dict[str, bool]:
+    """Each test's name and whether it passed, from node's TAP report."""
+    return {
+        name: not failed
+        for failed, name in re.findall(r"^(not )?ok \d+ - (\S+)", output, re.MULTILINE)
+    }
 
 
-def _broken_design() -> d.Design:
-    """order-management with "Orders of a customer, newest first" reading
-    its index forward: it gives the oldest orders, breaking its promise."""
-    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
-    newest = "Orders of a customer, newest first"
-    assert not next(p for p in design.access_patterns if p.name == newest).scan_forward
+def _with_pattern(design: d.Design, name: str, **changes) -> d.Design:
+    assert any(p.name == name for p in design.access_patterns)
     return dataclasses.replace(
         design,
-        table=dataclasses.replace(design.table, name="order-management-broken"),
         access_patterns=tuple(
-            dataclasses.replace(p, scan_forward=True) if p.name == newest else p
+            dataclasses.replace(p, **changes) if p.name == name else p
             for p in design.access_patterns
         ),
     )
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def _broken(table: str, name: str, **changes) -> d.Design:
+    """order-management with the pattern `name` changed, under its own
+    table (and file) name."""
+    design = example(ORDERS)
+    design = dataclasses.replace(
+        design, table=dataclasses.replace(design.table, name=table)
+    )
+    return _with_pattern(design, name, **changes)
+
+
+def _shipping(table: str, **changes) -> d.Design:
+    pattern = next(
+        p for p in example(ORDERS).access_patterns if p.name == "Ship an order"
+    )
+    (action,) = pattern.actions
+    return _broken(
+        table, "Ship an order", actions=(dataclasses.replace(action, **changes),)
+    )
+
+
+BROKEN = {
+    # Reading the index forward gives the oldest orders first.
+    "newest-first-forward": (
+        lambda: _broken(
+            "orders-forward", "Orders of a customer, newest first", scan_forward=True
+        ),
+        "ordersOfACustomerNewestFirst",
+    ),
+    # Shipping leaves the order under OPEN in the index of orders by status.
+    "stale-index-key": (
+        lambda: _shipping(
+            "orders-stale", set=(("status", "SHIPPED"), ("shippedAt", "{shippedAt}"))
+        ),
+        "shipAnOrder",
+    ),
+    # Shipping leaves the order in the sparse index of open orders.
+    "sparse-key-kept": (
+        lambda: _shipping("orders-kept", remove=()),
+        "shipAnOrder",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """Every example's and solver problem's module and tests, and the broken
+    designs' beside them, compiled by one tsc run (the slow part)."""
+    directory = tmp_path_factory.mktemp("typescript")
+    made = {path.stem: write_ts_tests(example(path), directory) for path in DESIGNS}
+    broken = {}
+    for case, (make, _) in BROKEN.items():
+        broken[case] = make()
+        made[case] = write_ts_tests(broken[case], directory)
+    compile_ts(directory)
+    return directory, made, broken
+
+
+@pytest.mark.parametrize("path", DESIGNS, ids=[p.stem for p in DESIGNS])
 def test_the_generated_tests_pass_against_the_endpoint(path, compiled):
+    """Reads and writes: for the order-management example, shipping an
+    order and placing one are among them."""
     directory, made_by, _ = compiled
     made = made_by[path.stem]
     assert made.tested
@@ -69,44 +112,27 @@ def test_the_generated_tests_pass_against_the_endpoint(path, compiled):
     assert done.returncode == 0, done.stdout + done.stderr
     assert _count(done.stdout, "pass") == len(made.tested)
     assert _count(done.stdout, "skipped") == 0
+    assert set(_tap(done.stdout)) == set(made.tested)
 
 
-def test_a_design_edit_that_breaks_a_pattern_fails_its_generated_test(compiled):
+def test_every_pattern_the_python_tests_cover_has_a_typescript_test(compiled):
+    """The writes too: the two languages' tests check the same cases."""
+    _, made_by, _ = compiled
+    assert {"shipAnOrder", "placeAnOrderWithItsLineItems"} <= set(
+        made_by[ORDERS.stem].tested
+    )
+    for path in DESIGNS:
+        python = generated_tests(example(path))
+        assert len(made_by[path.stem].tested) == len(python.tested), path.stem
+        assert made_by[path.stem].notes == python.notes, path.stem
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_design_edit_that_breaks_a_pattern_fails_exactly_its_test(case, compiled):
     directory, made_by, broken = compiled
-    done = run_ts_tests(directory, broken)
-    assert done.returncode == 1
-    assert _count(done.stdout, "fail") == 1
-    assert _count(done.stdout, "pass") == len(made_by["broken"].tested) - 1
-    assert "not ok 3 - ordersOfACustomerNewestFirst" in done.stdout
-
-
-def test_the_modules_writes_set_and_remove_index_keys_and_name_their_errors(
-    compiled,
-):
-    """The order-management module's transaction, update, page and
-    iterator, run with node against the endpoint: the second placing is a
-    TransactionCanceled for its condition, shipping removes the sparse
-    open-orders keys and rewrites GSI1PK, shipping again is ConditionFailed."""
-    directory, _, _ = compiled
-    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
-    table = directory / "table.json"
-    table.write_text(json.dumps(create_table_request(design)), encoding="utf-8")
-    script = directory / "out" / "ts_writes.js"
-    shutil.copyfile(WRITES_SCRIPT, script)
-    server = start(Service(), ("127.0.0.1", 0))
-    try:
-        done = run_node(script, server.url, str(table), cwd=directory)
-    finally:
-        server.shutdown()
-        server.server_close()
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout.splitlines()[-1])
-    assert seen == {
-        "secondPlace": ["TransactionCanceled", True],
-        "openBefore": ["O1"],
-        "lines": ["O1", 7],
-        "storedKeys": ["GSI1PK", "GSI1SK", "GSI3PK", "GSI3SK", "PK", "SK"],
-        "gsi1pk": "CUST#C1#SHIPPED",
-        "openAfter": 0,
-        "secondShip": "ConditionFailed",
-    }
+    _, failing = BROKEN[case]
+    done = run_ts_tests(directory, broken[case])
+    assert done.returncode == 1, done.stdout
+    results = _tap(done.stdout)
+    assert set(results) == set(made_by[case].tested)
+    assert [name for name, passed in results.items() if not passed] == [failing]

@@ -12,29 +12,16 @@ identifiers the module made."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from modeler.design import model as d
-from modeler.engine.types import to_json_wire
+from modeler.exporters.access.cases import pattern_cases
 from modeler.exporters.access.module import AccessModule, access_module, module_name
 from modeler.exporters.access.patterns import PatternCode
-from modeler.exporters.access.python_write_tests import (
-    WRITE_HELPERS,
-    WRITES,
-    NoWriteTest,
-    write_case,
-    write_test,
-)
+from modeler.exporters.access.python_write_tests import WRITE_HELPERS, write_test
 from modeler.exporters.literals import comment_text, python_docstring
-from modeler.simulation import Simulation
-from modeler.simulation.requests import RequestError, create_table_request
 
-# Items of sample data the tests load: enough for every read pattern to
-# find its items, small enough to read and to load in a second.
-SAMPLE_ITEMS = 300
-READS = ("GetItem", "Query", "Scan")
 LINE = 88
 
 
@@ -51,58 +38,20 @@ def generated_tests(
     """The test module of `design`'s data-access module (made here unless
     given). Raises SampleDataError when the design cannot make its items."""
     module = module or access_module(design)
-    simulation = Simulation(design, limit=SAMPLE_ITEMS)
-    cases: dict[str, Any] = {}
-    notes: list[str] = []
-    tests: list[str] = []
-    tested: list[d.AccessPattern] = []
-    for code in module.patterns:
-        pattern = code.pattern
-        if not code.text:
-            continue
-        if pattern.operation in WRITES:
-            try:
-                case = write_case(design, simulation, code, module.names)
-            except (NoWriteTest, RequestError) as exc:
-                notes.append(f"{pattern.name}: no test ({exc}).")
-                continue
-            cases[code.function] = case
-            tested.append(pattern)
-            tests.append(write_test(code, case))
-            continue
-        if pattern.operation not in READS:
-            notes.append(f"{pattern.name}: {pattern.operation} is not tested here.")
-            continue
-        expects = pattern.expects
-        if expects is None:
-            notes.append(f"{pattern.name}: no expected items to test against.")
-            continue
-        run = simulation.run(pattern)
-        if run.error or any(a.name not in run.parameters for a in code.arguments):
-            notes.append(
-                f"{pattern.name}: no test (the simulator could not run it: "
-                f"{run.error or 'a parameter has no value'})."
-            )
-            continue
-        cases[code.function] = _case(design, simulation, code, expects, run.parameters)
-        tested.append(pattern)
-        tests.append(_test(code, expects))
-    data = {
-        "table": create_table_request(design),
-        "items": [_json_item(item) for item in simulation.items],
-        "patterns": cases,
-    }
+    names = module.names
+    cases = pattern_cases(design, module.patterns, lambda entity: names[entity].cls)
+    tests = cases.tests(_test, write_test)
     name = module_name(design)
     text = (
         _header(design, name)
         + "\n\nDATA: dict[str, Any] = json.loads(\n    "
-        + python_docstring(_data_text(data), "    ")
+        + python_docstring(_data_text(cases.data), "    ")
         + "\n)\n\n\n"
         + _HELPERS.replace("{module}", name)
-        + (WRITE_HELPERS if any(p.operation in WRITES for p in tested) else "")
+        + (WRITE_HELPERS if cases.writes else "")
         + "".join("\n\n" + t for t in tests)
     )
-    return GeneratedTests(text, tuple(cases), tuple(notes))
+    return GeneratedTests(text, tuple(c.function for c in cases.tested), cases.notes)
 
 
 def _header(design: d.Design, name: str) -> str:
@@ -208,8 +157,8 @@ def _same_items(found: list[Any], expected: list[Any]) -> None:
 
 
 def _test(code: PatternCode, expects: d.Expectation) -> str:
-    """One pattern's test; it names only identifiers the module made (the
-    pattern's name is in its docstring), in lines the formatter keeps."""
+    """One read pattern's test; it names only identifiers the module made
+    (the pattern's name is in its docstring), in lines the formatter keeps."""
     pattern = code.pattern
     signature = f"def test_{code.function}(client: Client) -> None:"
     if len(signature) > LINE:
@@ -258,55 +207,6 @@ def _promise(pattern: d.AccessPattern, expects: d.Expectation) -> str:
     if pattern.limit is not None:
         said += f", at most {pattern.limit}"
     return comment_text(said) + "."
-
-
-def _case(
-    design: d.Design,
-    simulation: Any,
-    code: PatternCode,
-    expects: d.Expectation,
-    parameters: Mapping[str, Any],
-) -> dict[str, Any]:
-    from modeler.simulation.expectations import expected_items
-
-    pattern = code.pattern
-    positions = expected_items(
-        expects, parameters, simulation.items, simulation.entities
-    )
-    index = (
-        None if pattern.index == d.TABLE_INDEX else design.table.index(pattern.index)
-    )
-    return {
-        "arguments": {
-            a.identifier: to_json_wire(parameters[a.name]) for a in code.arguments
-        },
-        "expected": [
-            _json_item(_projected(design, pattern, index, simulation.items[i]))
-            for i in positions
-        ],
-    }
-
-
-def _projected(
-    design: d.Design,
-    pattern: d.AccessPattern,
-    index: d.Index | None,
-    item: Mapping[str, Any],
-) -> Mapping[str, Any]:
-    """The item as the pattern's read returns it: what `index` projects (the
-    table's when None: everything), of that what the pattern asks for."""
-    if index is not None and index.projection.type != "ALL":
-        kept = {a.name for a in design.table.key_attributes + index.key_attributes}
-        if index.projection.type == "INCLUDE":
-            kept.update(index.projection.attributes)
-        item = {k: v for k, v in item.items() if k in kept}
-    if pattern.projection:
-        item = {k: v for k, v in item.items() if k in pattern.projection}
-    return item
-
-
-def _json_item(item: Mapping[str, Any]) -> dict[str, Any]:
-    return {name: to_json_wire(value) for name, value in item.items()}
 
 
 def _data_text(data: dict[str, Any]) -> str:

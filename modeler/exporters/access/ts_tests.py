@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from modeler.design import model as d
-from modeler.exporters.access.python_tests import (
-    READS,
-    SAMPLE_ITEMS,
-    _json_item,
-    _projected,
+from modeler.exporters.access.cases import pattern_cases
+from modeler.exporters.access.ts_write_tests import (
+    TS_WRITE_HELPERS,
+    drawn_parameters,
+    ts_write_test,
 )
 from modeler.exporters.access.typescript import (
     TsPattern,
@@ -29,8 +28,6 @@ from modeler.exporters.access.typescript import (
     typescript_module,
 )
 from modeler.exporters.literals import comment_text, typescript_string
-from modeler.simulation import Simulation
-from modeler.simulation.requests import create_table_request
 
 
 @dataclass(frozen=True)
@@ -49,68 +46,38 @@ def generated_ts_tests(
 ) -> GeneratedTsTests:
     """The tests of `design`'s TypeScript module (made here unless given).
     Raises SampleDataError when the design cannot make its items."""
-    from modeler.engine.types import to_json_wire
-    from modeler.simulation.expectations import expected_items
-
     module = module or typescript_module(design)
-    simulation = Simulation(design, limit=SAMPLE_ITEMS)
-    cases: dict[str, Any] = {}
-    notes: list[str] = []
-    tests: list[str] = []
-    for code in module.patterns:
-        pattern = code.pattern
-        if not code.text:
-            continue
-        if pattern.operation not in READS:
-            notes.append(f"{pattern.name}: writes are not tested here.")
-            continue
-        expects = pattern.expects
-        if expects is None:
-            notes.append(f"{pattern.name}: no expected items to test against.")
-            continue
-        run = simulation.run(pattern)
-        if run.error or any(name not in run.parameters for name, _ in code.parameters):
-            notes.append(
-                f"{pattern.name}: no test (the simulator could not run it: "
-                f"{run.error or 'a parameter has no value'})."
-            )
-            continue
-        positions = expected_items(
-            expects, run.parameters, simulation.items, simulation.entities
-        )
-        index = (
-            None
-            if pattern.index == d.TABLE_INDEX
-            else design.table.index(pattern.index)
-        )
-        cases[code.function] = {
-            "arguments": {
-                name: to_json_wire(run.parameters[name]) for name, _ in code.parameters
-            },
-            "expected": [
-                _json_item(_projected(design, pattern, index, simulation.items[i]))
-                for i in positions
-            ],
-        }
-        tests.append(_test(code, expects))
-    data = {
-        "table": create_table_request(design),
-        "items": [_json_item(item) for item in simulation.items],
-        "patterns": cases,
-    }
+    names = module.names
+    cases = pattern_cases(
+        design, module.patterns, lambda entity: names[entity].from_item
+    )
+    tests = cases.tests(_test, ts_write_test)
     text = (
-        _header(design, access_filename(design).removesuffix(".ts"))
+        _header(
+            design, access_filename(design).removesuffix(".ts"), writes=cases.writes
+        )
         + "\nconst DATA: Data = JSON.parse(\n  "
-        + typescript_string(json.dumps(data, sort_keys=True, ensure_ascii=True))
+        + typescript_string(json.dumps(cases.data, sort_keys=True, ensure_ascii=True))
         + ",\n);\n\n"
         + _HELPERS
+        + (TS_WRITE_HELPERS if cases.writes else "")
         + "".join("\n" + t for t in tests)
     )
-    return GeneratedTsTests(text, tuple(cases), tuple(notes))
+    return GeneratedTsTests(text, tuple(c.function for c in cases.tested), cases.notes)
 
 
-def _header(design: d.Design, name: str) -> str:
+def _header(design: d.Design, name: str, *, writes: bool) -> str:
     title = comment_text(" ".join(design.name.split()))
+    commands = sorted(
+        [
+            "BatchWriteItemCommand",
+            "CreateTableCommand",
+            "DeleteTableCommand",
+            "DescribeTableCommand",
+            "DynamoDBClient",
+        ]
+        + (["DeleteItemCommand", "GetItemCommand"] if writes else [])
+    )
     return (
         f"// Tests of {name} for the design “{title}”, generated with it by the\n"
         "// single-table workbench.\n"
@@ -120,6 +87,13 @@ def _header(design: d.Design, name: str) -> str:
         "// into a new table; the function called with the parameters the "
         "simulator\n"
         "// drew; what it returns compared with the items the pattern promises.\n"
+        "// For each write pattern: the function called with the parameters and\n"
+        "// items the simulator drew; each written item read back by its key and\n"
+        "// compared with what the design promises (its attributes, every index "
+        "key\n"
+        "// its templates give, a deleted item gone); sent again, a write whose\n"
+        "// condition then fails throws the module's named error. Each write test\n"
+        "// loads the sample data again after it.\n"
         "//\n"
         "// Run them (node --test, after tsc) against DynamoDB Local or `manage.py\n"
         "// serve_dynamodb` started without a design, named by "
@@ -129,12 +103,8 @@ def _header(design: d.Design, name: str) -> str:
         'import { strict as assert } from "node:assert";\n'
         'import { isDeepStrictEqual } from "node:util";\n'
         "import {\n"
-        "  BatchWriteItemCommand,\n"
-        "  CreateTableCommand,\n"
-        "  DeleteTableCommand,\n"
-        "  DescribeTableCommand,\n"
-        "  DynamoDBClient,\n"
-        "  type AttributeValue,\n"
+        + "".join(f"  {c},\n" for c in commands)
+        + "  type AttributeValue,\n"
         "  type BatchWriteItemCommandOutput,\n"
         "  type CreateTableCommandInput,\n"
         "  type WriteRequest,\n"
@@ -144,9 +114,17 @@ def _header(design: d.Design, name: str) -> str:
 
 
 _HELPERS = r"""type Json = Record<string, unknown>;
+interface Made {
+  make: string;
+  many: boolean;
+  items: Record<string, Json>[];
+}
 interface Case {
   arguments: Record<string, Json>;
-  expected: Record<string, Json>[];
+  expected?: Record<string, Json>[];
+  entities?: Record<string, Made>;
+  delete?: Record<string, Json>[];
+  written?: { key: Record<string, Json>; item: Record<string, Json> | null }[];
 }
 interface Data {
   table: CreateTableCommandInput;
@@ -188,9 +166,18 @@ function expected<T>(name: string, convert: (item: access.Item) => T): T[] {
   return (DATA.patterns[name]?.expected ?? []).map((item) => convert(native(item)));
 }
 
-/** The parameters the simulator drew for the pattern. */
+/** The parameters the simulator drew for the pattern, and for a write the
+ * entity objects it takes. */
 function parameters<T>(name: string): T {
-  return native(DATA.patterns[name]?.arguments ?? {}) as T;
+  const given = DATA.patterns[name];
+  const makers = access as unknown as Record<string, (item: access.Item) => unknown>;
+  const objects = Object.entries(given?.entities ?? {}).map(([argument, made]) => {
+    const make = makers[made.make];
+    if (make === undefined) throw new Error(`the module has no ${made.make}`);
+    const found = made.items.map((item) => make(native(item)));
+    return [argument, made.many ? found : found[0]];
+  });
+  return { ...native(given?.arguments ?? {}), ...Object.fromEntries(objects) } as T;
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -219,8 +206,8 @@ function sameItems<T>(found: T[], promised: T[]): void {
   within(found, promised);
 }
 
-before(async () => {
-  if (skip) return;
+/** A new table holding the sample items. */
+async function loadTable(): Promise<void> {
   await client.send(new CreateTableCommand(DATA.table));
   for (;;) {
     const { Table } = await client.send(
@@ -249,6 +236,11 @@ before(async () => {
       unprocessed = response.UnprocessedItems;
     }
   }
+}
+
+before(async () => {
+  if (skip) return;
+  await loadTable();
 });
 
 after(async () => {
@@ -262,11 +254,8 @@ after(async () => {
 def _test(code: TsPattern, expects: d.Expectation) -> str:
     pattern = code.pattern
     name = typescript_string(code.function)
-    arguments = (
-        f", parameters<Parameters<typeof access.{code.function}>[1]>({name})"
-        if code.parameters
-        else ""
-    )
+    drawn = drawn_parameters(code)
+    arguments = f", {drawn}" if drawn else ""
     lines = [
         f"// {_promise(pattern, expects)}",
         f"test({name}, {{ skip }}, async () => {{",

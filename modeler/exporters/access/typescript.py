@@ -16,7 +16,11 @@ from modeler.design import model as d
 from modeler.design.parameters import pattern_parameters
 from modeler.exporters.access import symbolic, ts_entities
 from modeler.exporters.access.module import module_name
-from modeler.exporters.access.patterns import NotGenerated, _parameter_types
+from modeler.exporters.access.patterns import (
+    Argument,
+    NotGenerated,
+    _parameter_types,
+)
 from modeler.exporters.access.ts_entities import (
     FIELD_TYPES,
     TsEntity,
@@ -80,7 +84,8 @@ class TsPattern:
     page: str = ""
     text: str = ""
     problem: str = ""
-    parameters: list[tuple[str, str]] = field(default_factory=list)  # name, type
+    # A parameter's identifier is its name (a property of `params`).
+    arguments: list[Argument] = field(default_factory=list)
     result: str = ""
     converter: str = ""
 
@@ -262,18 +267,23 @@ def _comment(pattern: d.AccessPattern, extra: str = "") -> str:
     return "".join(f"// {line}\n" for line in lines)
 
 
-def _params_type(parameters: list[tuple[str, str]]) -> str:
-    if not parameters:
+def _params_type(arguments: list[Argument]) -> str:
+    if not arguments:
         return ""
-    fields = "; ".join(f"readonly {prop(n, in_type=True)}: {t}" for n, t in parameters)
+    fields = "; ".join(
+        f"readonly {prop(a.identifier, in_type=True)}: {a.annotation}"
+        for a in arguments
+    )
     return f", params: {{ {fields} }}"
 
 
 def _parameter_list(
     writer: _Writer, design: d.Design, pattern: d.AccessPattern
-) -> list[tuple[str, str]]:
+) -> list[Argument]:
     return [
-        (p.name, FIELD_TYPES.get(writer.types.get(p.name, "S"), "Value"))
+        Argument(
+            p.name, p.name, FIELD_TYPES.get(writer.types.get(p.name, "S"), "Value")
+        )
         for p in pattern_parameters(design, pattern)
         if p.name in writer.used
     ]
@@ -308,8 +318,8 @@ def _read(
         )
     else:
         code.converter, code.result = "recognise", "AnyEntity"
-    code.parameters = _parameter_list(writer, design, pattern)
-    params = _params_type(code.parameters)
+    code.arguments = _parameter_list(writer, design, pattern)
+    params = _params_type(code.arguments)
     command = _COMMANDS[operation]
     if operation == "GetItem":
         code.text = (
@@ -326,7 +336,7 @@ def _read(
         )
         return
     code.page = identifier(f"{code.function}Page", taken, fallback="pattern")
-    passed = "client, params" if code.parameters else "client"
+    passed = "client, params" if code.arguments else "client"
     code.text = (
         _comment(
             pattern, "One page; pass its lastEvaluatedKey as startKey for the next."
@@ -364,7 +374,7 @@ def _write(
     writer = _Writer(names, _parameter_types(design, pattern))
     declared = {p.name for p in pattern_parameters(design, pattern)}
     local: set[str] = set(declared)
-    entities: list[tuple[str, str]] = []
+    entities: list[Argument] = []
     body: list[str] = []
     operation = pattern.operation
     single = operation in ("PutItem", "UpdateItem", "DeleteItem")
@@ -381,9 +391,17 @@ def _write(
             writer.owners[variable] = entity_code
             if action.count:
                 many = identifier(base + "s", local, fallback="items")
-                entities.append((many, f"readonly {entity_code.interface}[]"))
-            else:
-                entities.append((variable, entity_code.interface))
+            entities.append(
+                Argument(
+                    action.entity,
+                    many or variable,
+                    f"readonly {entity_code.interface}[]"
+                    if many
+                    else entity_code.interface,
+                    entity=action.entity,
+                    many=bool(many),
+                )
+            )
         elif action.count:
             raise NotGenerated(
                 f"a repeated {action.operation} of {action.entity} takes its items "
@@ -423,7 +441,7 @@ def _write(
             body.append(f"  {{\n    const {variable} = {owner};\n{line}  }}\n")
         else:
             body.append(line)
-    code.parameters = entities + _parameter_list(writer, design, pattern)
+    code.arguments = entities + _parameter_list(writer, design, pattern)
     if operation == "TransactWriteItems":
         body.insert(0, "  const actions: TransactWriteItem[] = [];\n")
         body.append(
@@ -459,7 +477,7 @@ def _write(
         if any(a.condition for a in pattern.actions)
         else ""
     )
-    params = _params_type(code.parameters)
+    params = _params_type(code.arguments)
     code.text = (
         _comment(pattern, extra)
         + f"export async function {code.function}(client: DynamoDBClient{params}): "
