@@ -13,6 +13,7 @@ from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 from modeler.conversion import forget_decoded
+from modeler.infra import processes
 from modeler.jobs.reviews import forget_reviews
 from modeler.jobs.runner import forget_runs
 
@@ -45,6 +46,22 @@ def pytest_collection_modifyitems(config, items) -> None:
 # deadline, which a loaded CI machine would miss now and then.
 hypothesis_settings.register_profile("workbench", deadline=None)
 hypothesis_settings.load_profile("workbench")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _process_slots_of_this_test_process(tmp_path_factory):
+    # The slots that bound Graphviz, cfn-lint and JavaScript module runs are
+    # the machine's (every process of the user shares them), and every test
+    # run on the machine took them: on a busy machine other runs' cfn-lint
+    # held both past the 10 s wait, and a module import here failed as
+    # "busy". Each test process (an xdist worker) has slots of its own, as
+    # many; tests/test_processes.py checks the sharing itself.
+    previous = processes.current()
+    processes.configure(
+        processes.Slots(tmp_path_factory.mktemp("process-slots"), count=previous.count)
+    )
+    yield
+    processes.configure(previous)
 
 
 @pytest.fixture(autouse=True)

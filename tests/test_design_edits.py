@@ -138,3 +138,100 @@ def test_renaming_a_key_attribute_renames_templates_and_conditions(
         == "ORDER#{orderDate}#{orderId}"
     )
     assert "GSI1SK" not in edited.entity("Customer").keys
+
+
+STORES = """
+format: single-table-workbench/v1
+name: Stores
+table: {name: stores, partition_key: {name: PK, type: S}, sort_key: {name: SK, type: S}}
+entities:
+  Store:
+    attributes:
+      region: {type: S, generator: {choice: [EU, US, AP]}}
+      storeNo: {type: N, generator: sequence}
+    keys: {PK: "STORE#{region}", SK: "{storeNo:04d}"}
+  Sale:
+    attributes:
+      saleId: {type: S, generator: ulid}
+      storeRegion: {type: S, generator: {pick: {from: Store.region, with: storeNo}}}
+      storeNo: {type: N, generator: {pick: Store.storeNo}}
+      label: {type: S, generator: {template: "{{{storeNo:04d}}}-{saleId}"}}
+    keys: {PK: "SALE#{saleId}", SK: "SALE"}
+"""
+
+
+def _attributes_renamed(entity: d.Entity, renamed: dict[str, str]) -> d.Entity:
+    """The entity as the form posts it after a rename: each renamed row
+    keeps its attribute's uid, the other rows as they were."""
+    return dataclasses.replace(
+        entity,
+        attributes=tuple(
+            dataclasses.replace(a, name=renamed.get(a.name, a.name))
+            for a in entity.attributes
+        ),
+    )
+
+
+def test_renaming_an_attribute_follows_into_the_generators_that_name_it() -> None:
+    from modeler.design_check import check_design
+
+    design = with_uids(read_design(STORES).design)
+    sale = _attributes_renamed(design.entity("Sale"), {"storeNo": "shopNo"})
+
+    edited = edits.EntityUpdate("Sale", sale).apply(design)
+
+    generators = {
+        a.name: d.thaw(a.generator.params) for a in edited.entity("Sale").attributes
+    }
+    assert generators["storeRegion"] == {"from": "Store.region", "with": "shopNo"}
+    # The format is kept, and the braces written as text stay text.
+    assert generators["label"] == {"value": "{{{shopNo:04d}}}-{saleId}"}
+    assert check_design(edited) == []
+    # Undone, both name storeNo again.
+    undone = edits.Revert(before=design, after=edited, line="").apply(edited)
+    assert undone.entity("Sale") == design.entity("Sale")
+
+
+def test_renaming_an_attribute_follows_into_a_template_and_an_expiry() -> None:
+    from modeler.design_check import check_design
+
+    design = with_uids(
+        read_design((EXAMPLES / "device-telemetry.yaml").read_bytes()).design
+    )
+    reading = _attributes_renamed(
+        design.entity("Reading"), {"day": "date", "readingAt": "takenAt"}
+    )
+    keys = {
+        name: dataclasses.replace(
+            key, template=key.template.replace("readingAt", "takenAt")
+        )
+        for name, key in reading.keys.items()
+    }
+    reading = dataclasses.replace(
+        reading, keys=d.freeze({**keys, "GSI1PK": d.KeyTemplate("DAY#{date}#{shard}")})
+    )
+
+    edited = edits.EntityUpdate("Reading", reading).apply(design)
+
+    renamed = edited.entity("Reading")
+    assert renamed.attribute("takenAt").generator.params["value"] == "{date}T{clock}Z"
+    assert renamed.attribute("expiresAt").generator.params["from"] == "takenAt"
+    assert [
+        f for f in check_design(edited) if "template" in f.code or "expires" in f.code
+    ] == []
+
+
+def test_an_old_name_another_attribute_took_is_not_followed() -> None:
+    design = with_uids(read_design(STORES).design)
+    sale = design.entity("Sale")
+    # storeNo becomes shopNo and a new storeNo is added: `with` still
+    # names an attribute, the one now called storeNo.
+    sale = _attributes_renamed(sale, {"storeNo": "shopNo"})
+    sale = dataclasses.replace(
+        sale, attributes=(*sale.attributes, d.Attribute("storeNo", "N"))
+    )
+
+    edited = edits.EntityUpdate("Sale", sale).apply(design)
+
+    partner = edited.entity("Sale").attribute("storeRegion").generator.params
+    assert partner["with"] == "storeNo"

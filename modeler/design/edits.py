@@ -9,8 +9,10 @@ on the current design (`modeler.history.merge.rebase`). Each edit changes one
 part (the table, an index, an entity, an access pattern, the sample data) and
 keeps the references between parts consistent where a name changes: renaming
 an entity renames it in the patterns, the sample settings and the generators
-that point at it. Access patterns are named by their uid, which survives
-renames and moves, so an edit follows the pattern wherever others moved it.
+that point at it, renaming an attribute in its entity's generators that name
+it (a template, a pick's `with`, an expiry's `from`). Access patterns are
+named by their uid, which survives renames and moves, so an edit follows the
+pattern wherever others moved it.
 
 Pure Python; nothing here imports Django.
 """
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from modeler.design import model as d
-from modeler.design.renames import entity_renamed
+from modeler.design.renames import attributes_renamed, entity_renamed
 from modeler.engine.types import item_from_wire
 from modeler.history import elements
 from modeler.history.merge import revert
@@ -345,7 +347,8 @@ class EntityAdd(DesignEdit):
 @dataclass(frozen=True)
 class EntityUpdate(DesignEdit):
     """The entity called `name` becomes `entity`; a rename follows into the
-    access patterns, other entities' sample settings and generators."""
+    access patterns, other entities' sample settings and generators, and a
+    renamed attribute into the entity's generators that name it."""
 
     name: str
     entity: d.Entity
@@ -356,12 +359,17 @@ class EntityUpdate(DesignEdit):
         entities = list(design.entities)
         before = entities[position]
         entity = _identity_kept(self.entity, before)
+        pairs = [(a, _attribute_before(before, a)) for a in entity.attributes]
         entity = dataclasses.replace(
+            entity, attributes=tuple(_identity_kept(a, old) for a, old in pairs)
+        )
+        entity = attributes_renamed(
             entity,
-            attributes=tuple(
-                _identity_kept(a, _attribute_before(before, a))
-                for a in entity.attributes
-            ),
+            {
+                old.name: a.name
+                for a, old in pairs
+                if old is not None and old.name != a.name
+            },
         )
         entities[position] = entity
         design = dataclasses.replace(design, entities=tuple(entities))

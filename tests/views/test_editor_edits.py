@@ -23,7 +23,7 @@ from modeler.models import Project
 from modeler.sampledata import generate
 from modeler.services import projects as project_services
 from tests.exporters.helpers import EXAMPLES, example
-from tests.views.conftest import with_roots
+from tests.views.conftest import example_design, project_with_members, with_roots
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 WORKBENCH = Path(__file__).resolve().parents[1] / "fixtures" / "nosql-workbench"
@@ -1049,3 +1049,40 @@ def test_a_save_checks_the_design_once(
     assert response.status_code == (200 if partial else 302)
     assert _design(project).access_patterns[2].limit == 50
     assert len(checks) == 1
+
+
+@pytest.mark.django_db
+def test_renaming_an_attribute_in_the_form_follows_into_its_generators(
+    owner_client: Client, owner, editor, viewer
+):
+    """Renaming Reading.day and readingAt: the template that builds
+    readingAt from day and the expiry counted from readingAt name the new
+    names, so the save is not refused for a name the form no longer has,
+    and the page shows them."""
+    project = project_with_members(
+        example_design("device-telemetry"), owner=owner, editor=editor, viewer=viewer
+    )
+    names = [a.name for a in _design(project).entity("Reading").attributes]
+    data = entity_data(
+        project,
+        "Reading",
+        **{
+            f"attr-{names.index('day')}-name": "date",
+            f"attr-{names.index('readingAt')}-name": "takenAt",
+            "key-SK-template": "READING#{takenAt}",
+            "key-LSI1SK-template": "METRIC#{metric}#{takenAt}",
+            "key-GSI1PK-template": "DAY#{date}#{shard}",
+            "key-GSI1SK-template": "{takenAt}#{deviceId}",
+        },
+    )
+
+    response = owner_client.post(
+        _url("editor-entity", project, "Reading"), data, **HTMX
+    )
+
+    assert response.status_code == 200
+    reading = _design(project).entity("Reading")
+    assert reading.attribute("takenAt").generator.params["value"] == "{date}T{clock}Z"
+    assert reading.attribute("expiresAt").generator.params["from"] == "takenAt"
+    html = response.content.decode()
+    assert "{date}T{clock}Z" in html and "{day}T{clock}Z" not in html

@@ -48,11 +48,11 @@ def table_document(
     for index, (ipk, isk) in keys.items():
         if not index:
             continue
-        spec: dict[str, Any] = {
-            "name": index,
-            "kind": "local" if index in local else "global",
-            "partition_key": key(ipk),
-        }
+        spec: dict[str, Any] = {"name": index, "kind": "global"}
+        if index in local:  # it shares the table's partition key
+            spec["kind"] = "local"
+        else:
+            spec["partition_key"] = key(ipk)
         if isk:
             spec["sort_key"] = key(isk)
         spec["projection"] = (projections or {}).get(index, "ALL")

@@ -116,6 +116,15 @@ class _Reader:
                 "no index without `index`: ElectroDB's first (table) index "
                 "names the table's own keys"
             )
+        table_pk = self.keys[""][0]
+        for index, (pk, _sk) in self.keys.items():
+            if index and pk == table_pk:
+                self.notes.append(
+                    f"index {index}: keyed by the table's partition key {pk}, it "
+                    "is imported as a global index; ElectroDB does not say whether "
+                    "an index is local (an LSI): make it local in the editor if "
+                    "the table was created with it"
+                )
         return table_document(name, self.keys, projections=self._projections())
 
     def _projections(self) -> dict[str, Any]:

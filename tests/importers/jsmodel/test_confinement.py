@@ -16,6 +16,7 @@ from modeler.importers.jsmodel.sandbox import (
     Limits,
     confinement_problem,
 )
+from modeler.infra import processes
 
 pytestmark = pytest.mark.skipif(
     bool(confinement_problem()), reason=confinement_problem() or "confined"
@@ -211,3 +212,14 @@ def test_a_forged_result_of_an_unexpected_shape_is_refused():
     )
 
     assert _message(found).startswith("its run gave a result of an unexpected")
+
+
+def test_an_import_in_the_tests_waits_on_no_other_test_run():
+    """Other test runs on the machine held both of its process slots (two
+    cfn-lint runs, seconds each on a loaded machine) past the 10 s wait, and
+    an import here failed as busy: a test process has slots of its own."""
+    slots = processes.current()
+
+    assert slots.directory != processes.default_directory()
+    found = _import("export const x = 1;")
+    assert _message(found).startswith("builds no ElectroDB Entity")

@@ -49,6 +49,7 @@ def test_the_schema_of_an_example_imports_to_the_examples_keys(example_name):
     assert design.table.name == example.table.name
     assert design.table.partition_key == example.table.partition_key
     assert design.table.sort_key == example.table.sort_key
+    assert design.table.ttl_attribute == example.table.ttl_attribute
     assert [
         (i.name, i.kind, i.partition_key, i.sort_key, i.projection)
         for i in design.table.indexes
@@ -85,14 +86,72 @@ def test_the_order_managements_padding_is_carried():
     assert design.entity("Order").attribute("status").generator.kind == "choice"
 
 
-def test_the_device_telemetrys_time_to_live_is_named_not_carried():
+def test_the_device_telemetrys_time_to_live_is_the_tables():
     found = _read((HERE / "device-telemetry.json").read_text())
 
-    assert found.designs[0].table.ttl_attribute == ""
-    assert (
-        "models.Reading.expiresAt.ttl: the table's time to live is not carried"
-        in found.notes
+    design = found.designs[0]
+    assert design.table.ttl_attribute == "expiresAt"
+    assert design.entity("Reading").attribute("expiresAt").type == "N"
+    assert not [n for n in found.notes if ".ttl" in n]
+
+
+def _ttl_schema(**fields: dict) -> dict:
+    return {
+        "indexes": {"primary": {"hash": "PK"}},
+        "params": {"isoDates": True},
+        "models": {
+            "Session": {
+                "PK": {"type": "string", "value": "SESSION#${id}"},
+                "id": {"type": "string", "required": True},
+                **fields,
+            }
+        },
+    }
+
+
+def test_a_ttl_date_is_epoch_seconds_even_with_iso_dates():
+    """OneTable stores a `ttl: true` date as epoch seconds, so the design's
+    TTL attribute is a number its check accepts (an ISO text would be
+    ignored by DynamoDB)."""
+    found = _read(_ttl_schema(expires={"type": "date", "ttl": True, "map": "exp"}))
+
+    assert found.ok, found.problems
+    design = found.designs[0]
+    assert design.table.ttl_attribute == "exp"
+    assert design.entity("Session").attribute("exp").type == "N"
+    assert not [p for p in found.problems if p.code == "ttl-not-number"]
+
+
+def test_a_second_ttl_attribute_is_named_not_carried():
+    found = _read(
+        _ttl_schema(
+            expires={"type": "date", "ttl": True},
+            purgeAt={"type": "number", "ttl": True},
+        )
     )
+
+    assert found.designs[0].table.ttl_attribute == "expires"
+    assert (
+        "models.Session.purgeAt.ttl: not carried: a table has one time-to-live "
+        "attribute, and expires is already it"
+    ) in found.notes
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        (
+            {"type": "string", "ttl": True},
+            "a TTL field is a date or a number (epoch seconds), not 'string'",
+        ),
+        ({"type": "date", "ttl": "yes"}, "expected true or false, found 'yes'"),
+    ],
+)
+def test_a_ttl_field_that_cannot_be_one_is_refused(field, message):
+    found = _read(_ttl_schema(expires=field))
+
+    assert _errors(found) == [("models.Session.expires.ttl", message)]
+    assert not found.designs
 
 
 def test_what_is_not_carried_is_named():
