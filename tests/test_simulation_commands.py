@@ -162,6 +162,19 @@ def _by_pattern(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {p["pattern"]: p for p in result["patterns"]}
 
 
+def test_simulate_keeps_no_items_once_it_is_done():
+    """The command simulates once: the items it generates are not kept for
+    a next generation, which packing them would have cost it time and
+    memory for."""
+    generating = importlib.import_module("modeler.sampledata.generate")
+    generating.forget_kept_items()
+
+    stdout, _ = _run("simulate", str(ORDER_FILE))
+
+    assert "sample items" in stdout
+    assert generating._kept._items == 0
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_simulate_prints_each_pattern_with_its_verdict(path):
     design = _design(path)

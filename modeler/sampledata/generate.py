@@ -38,6 +38,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from operator import call, is_, itemgetter
 from random import Random
 from typing import Any
 
@@ -137,19 +138,23 @@ def _generate(
             design, entity, seed, scale, digests
         )
         kept = _kept.get(digest)
-        if kept is not None and keys_made.isdisjoint(kept.key_hashes):
+        if kept is not None:
             _check_budget(entity, len(kept), budget)
-            items, parents = kept.unpacked(), kept.parents
-            keys_made.update(kept.key_hashes)
-            if counter is not None:
-                counter.add(len(items))
-        else:
+            items, parents = kept.unpacked()
+            hashes = _key_hashes(items, design)
+            if not keys_made.isdisjoint(hashes):
+                kept = None  # made again: its keys meet keys made before
+            else:
+                keys_made.update(hashes)
+                if counter is not None:
+                    counter.add(len(items))
+        if kept is None:
             drawn = _DrawnKeys(keys_made)
             items, parents = _make_entity(
                 design, entity, seed, scale, made, populations, budget, drawn, counter
             )
             if keep and not drawn.met_others:
-                _kept.put(digest, _Kept.packed(items, parents, drawn.own))
+                _kept.put(digest, _Kept.packed(items, parents))
         budget -= len(items)
         made[entity.name] = (items, parents)
         populations.items[entity.name] = items
@@ -183,32 +188,132 @@ class _Counter:
 
 @dataclass(frozen=True)
 class _Kept:
-    """One entity's items as generated, each one's parent position, and
-    their keys' hashes. An item is kept as the tuple of its values beside
-    its attribute names (one tuple shared by the items of a shape): a
-    third of a dict's memory, and a fresh dict is handed out on each use
-    (callers may change theirs). The keys' hashes are an array, not a set
-    of int objects: a generation only passes over them."""
+    """One entity's items as generated and each one's parent position, in
+    the least memory that gives them back. Items are told apart by shape
+    (their attribute names, in order); of a shape, the values that are one
+    object in every item (a constant key, "PROFILE") are kept once, in the
+    shape's template, and the others one after the other in one tuple, 8
+    bytes each: half an item's dict even once items share their names (see
+    `_shape`). Each item's shape and the parents, as runs of equal
+    positions, are arrays. A fresh dict is handed out on each use (callers
+    may change theirs). The keys' hashes, which a generation needs before
+    it reuses the items, are taken from the items given back."""
 
-    names: list[tuple[str, ...]]
-    values: list[tuple[Any, ...]]
-    parents: list[int]
-    key_hashes: array  # of signed 64-bit hashes, 8 bytes each
+    # Per shape: a dict of its names in order, with the constant values.
+    templates: tuple[dict[str, Any], ...]
+    varying: tuple[tuple[str, ...], ...]  # per shape: the names kept per item
+    shape_of: array  # per item, its shape's position
+    values: tuple[Any, ...]
+    parent_runs: array  # of (parent position, how many items in a row)
 
     @classmethod
-    def packed(
-        cls, items: list[dict[str, Any]], parents: list[int], key_hashes: set[int]
-    ) -> _Kept:
-        shapes: dict[tuple[str, ...], tuple[str, ...]] = {}
-        names = [shapes.setdefault(shape, shape) for shape in map(tuple, items)]
-        values = list(map(tuple, map(dict.values, items)))
-        return cls(names, values, list(parents), array("q", key_hashes))
+    def packed(cls, items: list[dict[str, Any]], parents: list[int]) -> _Kept:
+        shapes: dict[tuple[str, ...], int] = {}
+        shape_of = [
+            shapes.setdefault(shape, len(shapes)) for shape in map(tuple, items)
+        ]
+        groups: list[list[dict[str, Any]]] = [[] for _ in shapes]
+        for item, shape in zip(items, shape_of, strict=True):
+            groups[shape].append(item)
+        templates, varying = [], []
+        for group in groups:
+            first = group[0]
+            template = dict.fromkeys(first)
+            for name, value in first.items():
+                if all(map(is_, map(itemgetter(name), group), itertools.repeat(value))):
+                    template[name] = value
+                else:
+                    template[name] = _VARYING
+            templates.append(template)
+            varying.append(tuple(n for n, v in template.items() if v is _VARYING))
+        runs = array("q")
+        for parent, run in itertools.groupby(parents):
+            runs.append(parent)
+            runs.append(sum(1 for _ in run))
+        values_of = list(map(_values_getter, varying))
+        return cls(
+            tuple(templates),
+            tuple(varying),
+            array("B" if len(shapes) <= 256 else "q", shape_of),
+            tuple(
+                itertools.chain.from_iterable(
+                    map(call, map(values_of.__getitem__, shape_of), items)
+                )
+            ),
+            runs,
+        )
 
-    def unpacked(self) -> list[dict[str, Any]]:
-        return list(map(dict, map(zip, self.names, self.values)))
+    def unpacked(self) -> tuple[list[dict[str, Any]], list[int]]:
+        """The items, fresh dicts, and each one's parent position."""
+        made = [
+            (template, names, len(names), _shape(tuple(template)))
+            for template, names in zip(self.templates, self.varying, strict=True)
+        ]
+        values = self.values
+        new = object.__new__
+        items: list[dict[str, Any]] = []
+        append = items.append
+        at = 0
+        for template, names, count, shape in map(made.__getitem__, self.shape_of):
+            item = new(shape).__dict__
+            # The names in order first, then the values of this item (pairs:
+            # `update` with a dict would copy the dict's table, not share).
+            item.update(template.items())
+            item.update(zip(names, values[at : at + count], strict=True))
+            append(item)
+            at += count
+        parents: list[int] = []
+        runs = self.parent_runs
+        for i in range(0, len(runs), 2):
+            parents += itertools.repeat(runs[i], runs[i + 1])
+        return items, parents
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self.shape_of)
+
+
+# A template's mark for a value kept per item.
+_VARYING = object()
+
+
+def _values_getter(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple]:
+    """A getter of these names' values from an item, as a tuple."""
+    if len(names) > 1:
+        return itemgetter(*names)
+    if names:
+        name = names[0]
+        return lambda item: (item[name],)
+    return lambda item: ()
+
+
+def _key_hashes(items: list[dict[str, Any]], design: d.Design) -> list[int]:
+    """The hash of each item's table key, as `_item_maker` draws them."""
+    names = [a.name for a in design.table.key_attributes]
+    if len(names) == 1:
+        return list(map(hash, map(itemgetter(names[0]), items)))
+    partition, sort = names[0], names[1]
+    return [hash((item[partition], item.get(sort))) for item in items]
+
+
+@functools.lru_cache(maxsize=1024)
+def _shape(names: tuple[str, ...]) -> type[Any]:
+    """A class of no use but the attribute dicts of its instances
+    (`object.__new__(shape).__dict__`): empty dicts whose keys, as they are
+    set, go into one table shared by the dicts of the class (CPython's
+    split dicts), made for the names an entity's items have. Each is a real
+    dict, in its own insertion order and as fast to read, with less than
+    half the memory of one made by `{}` (10 attributes: about 200 bytes,
+    not 470). Any key may be set: past what the table can share (30 names)
+    the dict only turns into an ordinary one."""
+    shape: type[Any] = type("ItemShape", (), {"__module__": __name__})
+    # The names go into the table now, in order, by a first dict: CPython
+    # lets the table take new names only while the class has made few
+    # instances, and an item lacking an optional attribute may come first.
+    # (One at a time: `update` with a dict copies that dict's own table.)
+    first = object.__new__(shape).__dict__
+    for name in names:
+        first[name] = None
+    return shape
 
 
 class _KeptEntities:
@@ -635,7 +740,10 @@ def _item_maker(
             )
         return SampleDataError(f"{entity.name}: {exc}")
 
+    # The items share the table of their names (see _shape).
+    shape = _shape((*(name for name, _, _ in draws), *entity.keys))
     return _maker_code(len(draws), len(names) > 1)(
+        shape,
         draws,
         keys.taken,
         keys.own,
@@ -671,11 +779,11 @@ def _maker_code(attributes: int, sort: bool) -> Any:
     )
     key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
     source = f"""
-def maker(draws, taken, own, keys, render_keys, keys_failed, partition, sort):
+def maker(shape, draws, taken, own, keys, render_keys, keys_failed, partition, sort):
 {unpacked}
     def make(context):
         for _ in TRIES:
-            item = {{}}
+            item = new(shape).__dict__
             context.item = item{steps}
             try:
                 item.update(render_keys(item))
@@ -696,6 +804,7 @@ def maker(draws, taken, own, keys, render_keys, keys_failed, partition, sort):
         "MissingValueError": MissingValueError,
         "OMIT": OMIT,
         "TRIES": range(KEY_TRIES),
+        "new": object.__new__,
     }
     exec(compile(source, f"<item maker of {attributes} attributes>", "exec"), namespace)  # noqa: S102 - our own source
     return namespace["maker"]

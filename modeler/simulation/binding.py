@@ -250,7 +250,7 @@ def time_range_predicates(
         ):
             continue
         entity = expects.entities[0]
-        for position in sample.lookups.by_entity.get(entity, [])[:20]:
+        for position in sample.lookups.by_entity.get(entity, ())[:20]:
             value = sample.items[position].get(predicate.attribute)
             if value is not None:
                 if isinstance(value, str) and _ISO_DAY.match(value):

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Mapping
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from modeler.design import model as d
@@ -30,9 +32,7 @@ class Sample:
         self.design = design
         self.key_names = tuple(a.name for a in design.table.key_attributes)
         self.items, self.entities = dataset.items, dataset.entities
-        self.position = dict(
-            zip(map(self.key_of, self.items), range(len(self.items)), strict=True)
-        )
+        self.position = KeyPositions(self.items, self.key_of)
         self.lookups = Lookups(self.items, self.entities)
 
     def key_of(self, item: Mapping[str, Any]) -> tuple:
@@ -56,6 +56,50 @@ class Sample:
         if entity is None:
             return list(range(len(self.items)))
         return list(self.lookups.by_entity.get(entity, ()))
+
+
+class KeyPositions:
+    """Each item's position by its table key (`Sample.key_of`), as a dict
+    of them would give it, in two arrays: the keys' hashes in order and the
+    position of each, 16 bytes an item (a dict of key tuples took 140). A
+    key is found by a search for its hash, then compared with the item's
+    own key (hashes may collide); of items with the same key, the last."""
+
+    def __init__(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        key_of: Callable[[Mapping[str, Any]], tuple],
+    ) -> None:
+        self._items, self._key_of = items, key_of
+        hashes = list(map(hash, map(key_of, items)))
+        # A stable sort: the positions of equal hashes stay in order.
+        order = sorted(range(len(hashes)), key=hashes.__getitem__)
+        self._hashes = array("q", map(hashes.__getitem__, order))
+        self._positions = array("q", order)
+
+    def get(self, key: tuple, default: int | None = None) -> int | None:
+        wanted = hash(key)
+        hashes = self._hashes
+        found = default
+        i = bisect_left(hashes, wanted)
+        while i < len(hashes) and hashes[i] == wanted:
+            position = self._positions[i]
+            if self._key_of(self._items[position]) == key:
+                found = position
+            i += 1
+        return found
+
+    def __getitem__(self, key: tuple) -> int:
+        position = self.get(key)
+        if position is None:
+            raise KeyError(key)
+        return position
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and self.get(key) is not None
+
+    def __len__(self) -> int:
+        return len(self._positions)
 
 
 def shuffled(positions: list[int], rng: random.Random) -> list[int]:

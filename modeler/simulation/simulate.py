@@ -89,12 +89,15 @@ class Simulation(Sample):
         items: int | None = None,
         dataset: Dataset | None = None,
         progress: Callable[[str, int, int], None] | None = None,
+        keep: bool = True,
     ) -> None:
         """`dataset`: generated items to load instead of generating them (the
         key-design solver makes one set and keys it for each proposal).
         `progress(phase, done, total)` is called every few thousand items
         while they are made ("generating") and loaded ("loading"); it may
-        raise to stop the build."""
+        raise to stop the build. With `keep` false the items generated are
+        not kept for the next generation (see `generate`): a command that
+        simulates once saves the time and memory."""
         self.seed = design.sample_data.seed if seed is None else seed
         if dataset is None:
             dataset = generate(
@@ -103,6 +106,7 @@ class Simulation(Sample):
                 scale=scale,
                 limit=limit,
                 items=items,
+                keep=keep,
                 progress=None
                 if progress is None
                 else lambda made, total: progress("generating", made, total),

@@ -73,7 +73,7 @@ class Command(BaseCommand):
     ) -> None:
         loaded = load_design(design)
         try:
-            simulation = Simulation(loaded, seed=seed)
+            simulation = Simulation(loaded, seed=seed, keep=False)
         except SampleDataError as exc:
             raise CommandError(f"{design}: {exc}", returncode=1) from None
         runs = simulation.run_all()
