@@ -63,6 +63,14 @@ def project_role(*, project: Project, user: AbstractBaseUser | AnonymousUser) ->
     return membership.role if membership else ""
 
 
+class ProjectNotFound(Http404):
+    """No project of that id for the caller: never theirs, deleted, or
+    their membership removed (while one of its pages is open, as its polls
+    and saves find; workbench.middleware.ProjectGoneMiddleware)."""
+
+    project_gone = True
+
+
 def project_get_for_user(
     *,
     user: AbstractBaseUser | AnonymousUser,
@@ -78,7 +86,7 @@ def project_get_for_user(
     project = queryset.filter(pk=project_id).first()
     role = project_role(project=project, user=user) if project else ""
     if not role:
-        raise Http404("No such project")
+        raise ProjectNotFound("No such project")
     access = ProjectAccess(project, role)
     if owner_only and not access.is_owner:
         raise PermissionDenied("Only the project's owner can do this.")

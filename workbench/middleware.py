@@ -148,3 +148,31 @@ class DatabaseUnreachableMiddleware:
             response = render(request, "unavailable.html", context, status=UNAVAILABLE)
         response["Retry-After"] = str(RETRY_SECONDS)
         return response
+
+
+class ProjectGoneMiddleware:
+    """An htmx request of a page whose project the caller can no longer see
+    (a poll, a save: someone deleted the project, or took the caller off
+    its members, while the page was open) answers 404 with X-Project-Gone,
+    which the page's script turns into a notice, keeping what is typed and
+    stopping the polls, rather than an answer nothing shows."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(
+        self, request: HttpRequest, exception: Exception
+    ) -> HttpResponse | None:
+        # modeler.selectors.ProjectNotFound, by its mark (no model import here).
+        if not (request.htmx and getattr(exception, "project_gone", False)):
+            return None
+        response = HttpResponse(
+            "This project is no longer open to you.",
+            status=404,
+            content_type="text/plain; charset=utf-8",
+        )
+        response["X-Project-Gone"] = "1"
+        return response

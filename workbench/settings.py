@@ -97,6 +97,8 @@ MIDDLEWARE = [
     # A request that met the database going away answers 503 and keeps
     # the input (it needs request.htmx).
     "workbench.middleware.DatabaseUnreachableMiddleware",
+    # An htmx poll or save of a project gone meanwhile (it needs request.htmx).
+    "workbench.middleware.ProjectGoneMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]

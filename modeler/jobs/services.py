@@ -17,7 +17,7 @@ from modeler.jobs.reviews import review_key, review_stored
 from modeler.jobs.runner import simulate_design
 from modeler.models import PatternResult, Project, Revision, SimulationJob
 from modeler.review.review import Review, review_design
-from modeler.selectors import project_cost_settings
+from modeler.selectors import ProjectNotFound, project_cost_settings
 from modeler.simulation.cache import data_digest, design_digest
 
 logger = logging.getLogger(__name__)
@@ -255,6 +255,9 @@ def _start(
                 patterns_total=len(design.access_patterns),
             )
     except IntegrityError:
+        if not Project.objects.filter(pk=project.pk).exists():
+            # Deleted since the request found it (a teammate, meanwhile).
+            raise ProjectNotFound("No such project") from None
         # Another request started one for this design at the same instant
         # (one active job per design: a constraint of the table).
         active = (
@@ -279,5 +282,7 @@ def _start(
     # With the immediate backend (tests) the job has run when this returns.
     result = simulate_design.enqueue(job.pk)
     SimulationJob.objects.filter(pk=job.pk).update(task_id=str(result.id))
-    job.refresh_from_db()
-    return job
+    started = SimulationJob.objects.filter(pk=job.pk).first()
+    if started is None:  # the project deleted meanwhile, and its jobs
+        raise ProjectNotFound("No such project")
+    return started

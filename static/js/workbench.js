@@ -151,6 +151,46 @@
     summariseSimulation();
   }
 
+  // A project deleted, or the user taken off its members, while one of its
+  // pages is open: the page's polls and saves are answered 404 with
+  // X-Project-Gone. Say so once at the top, swap nothing (what is typed
+  // stays) and stop the polls; in DEBUG too, where django-htmx would put
+  // Django's 404 page in place of the user's.
+  document.body.addEventListener("htmx:beforeOnLoad", (event) => {
+    const xhr = event.detail.xhr;
+    if (xhr.status !== 404 || !xhr.getResponseHeader("X-Project-Gone")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    showProjectGone();
+  });
+
+  function showProjectGone() {
+    // htmx polls only what is in the page: put a copy without its polling
+    // in its place. (An answer still on its way to the one taken out would
+    // no longer reach the body's listener: drop it there.)
+    for (const poll of document.querySelectorAll('[hx-trigger*="every"]')) {
+      poll.addEventListener("htmx:beforeOnLoad", (late) => late.preventDefault());
+      const still = poll.cloneNode(true);
+      for (const name of ["hx-trigger", "hx-get", "hx-post"]) still.removeAttribute(name);
+      poll.replaceWith(still);
+    }
+    if (document.getElementById("project-gone")) return;
+    const notice = document.createElement("div");
+    notice.id = "project-gone";
+    notice.className = "alert alert-error";
+    notice.setAttribute("role", "alert");
+    notice.textContent =
+      "This project is no longer open to you: it was deleted, or you were " +
+      "taken off its members. What you typed is still on this page, but " +
+      "nothing more can be saved here. ";
+    const projects = document.createElement("a");
+    projects.href = "/";
+    projects.textContent = "Your projects";
+    notice.append(projects);
+    (document.querySelector("main") || document.body).prepend(notice);
+    notice.scrollIntoView({ block: "nearest" });
+  }
+
   document.body.addEventListener("htmx:afterSettle", summariseSimulation);
   document.body.addEventListener("htmx:responseError", showLoadFailure);
   document.body.addEventListener("htmx:sendError", showLoadFailure);

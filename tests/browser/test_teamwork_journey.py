@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from modeler.models import Role
 from modeler.services import members as member_services
+from tests.browser.conftest import _watched_page
 from tests.browser.test_editor_trust_journey import PASSWORD, _chrome_kept, _log_in
 from tests.browser.test_editor_trust_journey import _project as _new_project
 from tests.views.conftest import example_design, stored_design
@@ -163,3 +164,35 @@ def test_undo_passes_over_what_a_teammate_changed_in_place(
     design = stored_design(project)
     assert design.entity("Order").description == original
     assert design.entity("Customer").description == "Bob's customers"
+
+
+def test_a_project_deleted_while_open_is_said_and_keeps_the_input(
+    page: Page, browser, live_server, debug, screenshot
+) -> None:
+    ann = page
+    # Bob's page is watched as `page` is, but the 404s of its poll and save
+    # are what this test expects it to meet.
+    problems: list[str] = []
+    bob = _watched_page(browser, live_server.url, problems)
+    project = _team(ann, bob)
+    bob.goto(f"/projects/{project.pk}/entities/LineItem/")
+    bob.fill("#id_description", "Bob's careful words")
+    ann.goto(f"/projects/{project.pk}/delete/")
+    ann.click("main button[type=submit]")
+    expect(ann).to_have_url(re.compile(r"/$"))
+
+    # Bob's next presence poll learns it: a notice, not Django's 404 page
+    # in place of the editor (DEBUG), nor silence (production).
+    notice = bob.locator("#project-gone")
+    expect(notice).to_contain_text("no longer open to you: it was deleted")
+    expect(bob.locator("#id_description")).to_have_value("Bob's careful words")
+    _chrome_kept(bob)
+    bob.click("text=Save LineItem")
+    expect(notice).to_have_count(1)
+    expect(bob.locator("#id_description")).to_have_value("Bob's careful words")
+    # The polls stopped: nothing of the page polls any more.
+    assert bob.locator('[hx-trigger*="every"]').count() == 0
+    screenshot("teamwork-05-project-deleted-meanwhile", bob)
+    bob.context.close()
+    unexpected = [p for p in problems if "status of 404 (Not Found)" not in p]
+    assert unexpected == [], "\n".join(unexpected)
