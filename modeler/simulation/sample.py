@@ -32,7 +32,10 @@ class Sample:
         self.design = design
         self.key_names = tuple(a.name for a in design.table.key_attributes)
         self.items, self.entities = dataset.items, dataset.entities
-        self.position = KeyPositions(self.items, self.key_of)
+        # Not the bound key_of: what keeps the positions (the diagrams'
+        # collections, by a weak key on the simulation) would keep the
+        # simulation too.
+        self.position = KeyPositions(self.items, key_reader(self.key_names))
         self.lookups = Lookups(self.items, self.entities)
 
     def key_of(self, item: Mapping[str, Any]) -> tuple:
@@ -56,6 +59,15 @@ class Sample:
         if entity is None:
             return list(range(len(self.items)))
         return list(self.lookups.by_entity.get(entity, ()))
+
+
+def key_reader(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple]:
+    """An item's table key: its values of `names`, a tuple."""
+
+    def key_of(item: Mapping[str, Any]) -> tuple:
+        return tuple(map(item.get, names))
+
+    return key_of
 
 
 class KeyPositions:
