@@ -5,6 +5,7 @@ taught here once, and each language says only how its leaves are written
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from decimal import Decimal
 from typing import Any
 
@@ -16,7 +17,7 @@ class NotGenerated(ValueError):
     """A pattern the module cannot give a function; the message says why."""
 
 
-class ValueWriter:
+class ValueWriter(ABC):
     """Source text of request values in one language; subclasses give the
     leaves. `step` is the language's indentation."""
 
@@ -26,41 +27,50 @@ class ValueWriter:
         self.types = types
         self.used: dict[str, None] = {}
 
+    @abstractmethod
     def param(self, name: str, owner: str = "") -> str:
-        raise NotImplementedError
+        """A reference to a pattern parameter, or to an attribute of the entity
+        object `owner` (marking the parameter used)."""
 
+    @abstractmethod
     def rendered(self, template: str, key_type: str) -> str:
         """A key template rendered from the parameters."""
-        raise NotImplementedError
 
+    @abstractmethod
     def typed(self, kind: str, text: str) -> str:
         """A rendered template's text as a value of the attribute type."""
-        raise NotImplementedError
 
+    @abstractmethod
     def key(self, name: str) -> str:
-        raise NotImplementedError
+        """A map key: a string literal, or a property name where one is valid."""
 
+    @abstractmethod
     def string(self, text: str) -> str:
-        raise NotImplementedError
+        """A string literal."""
 
+    @abstractmethod
     def decimal(self, value: Decimal) -> str:
-        raise NotImplementedError
+        """A number attribute's value."""
 
+    @abstractmethod
     def scalar(self, value: bool | int | bytes | None) -> str:
-        raise NotImplementedError
+        """A boolean, null, integer or binary literal."""
 
+    @abstractmethod
     def members(self, members: list[str]) -> str:
-        raise NotImplementedError
+        """A set of the given members' expressions, already sorted."""
 
+    @abstractmethod
     def wired(self, values: dict[Any, Any], indent: int) -> str:
-        raise NotImplementedError
+        """A map of plain values, converted to the SDK's wire shape."""
 
+    @abstractmethod
     def whole_item(self, variable: str) -> str:
-        raise NotImplementedError
+        """The whole item of the entity object `variable`, on the wire."""
 
+    @abstractmethod
     def table_name(self, value: Any) -> bool:
         """Whether a TableName value is the module's table constant."""
-        raise NotImplementedError
 
     def type_of(self, name: str) -> str:
         return self.types.get(name, "S")
