@@ -21,6 +21,7 @@ from modeler.exporters.access.entities import (
     render_expression,
 )
 from modeler.exporters.access.names import python_string, snake, unique
+from modeler.exporters.access.values import NotGenerated, ValueWriter
 from modeler.exporters.literals import python_docstring
 from modeler.keys import parse_template
 from modeler.simulation.requests import CLIENT_METHODS, RequestError
@@ -36,10 +37,6 @@ _TRANSACT_ELEMENTS = {
     "DeleteItem": "Delete",
     "ConditionCheck": "ConditionCheck",
 }
-
-
-class NotGenerated(ValueError):
-    """A pattern the module cannot give a function; the message says why."""
 
 
 @dataclass
@@ -126,7 +123,7 @@ def _parameter_types(design: d.Design, pattern: d.AccessPattern) -> dict[str, st
     return types
 
 
-class _Writer:
+class _Writer(ValueWriter):
     """Python source of one pattern's requests: markers as expressions."""
 
     def __init__(
@@ -136,12 +133,11 @@ class _Writer:
         types: dict[str, str],
         identifiers: dict[str, str],
     ) -> None:
+        super().__init__(types)
         self.design = design
         self.names = names
-        self.types = types
         self.identifiers = identifiers
         self.owners: dict[str, EntityCode] = {}
-        self.used: dict[str, None] = {}
 
     def param(self, name: str, owner: str = "") -> str:
         if owner:
@@ -155,67 +151,10 @@ class _Writer:
         self.used[name] = None
         return self.identifiers[name]
 
-    def _type(self, name: str) -> str:
-        return self.types.get(name, "S")
+    def rendered(self, template: str, key_type: str) -> str:
+        return render_expression(template, key_type, self.param, self.type_of)
 
-    def expr(self, value: Any, indent: int) -> str:
-        pad, inner = " " * indent, " " * (indent + 4)
-        if isinstance(value, symbolic.Param):
-            return self.param(value.name, value.owner)
-        if isinstance(value, symbolic.Rendered):
-            return render_expression(
-                value.template, value.key_type, self.param, self._type
-            )
-        if isinstance(value, symbolic.Listed):
-            (updated,) = value
-            return self.param(
-                parse_template(updated.template).placeholders[0].attribute
-            )
-        if isinstance(value, symbolic.Updated):
-            return self._updated(value)
-        if isinstance(value, symbolic.Wired):
-            return (
-                f"_to_wire(\n{inner}{self.expr(dict(value.values), indent + 4)}\n{pad})"
-            )
-        if isinstance(value, symbolic.WholeItem):
-            return f"_to_wire({value.variable}.to_item())"
-        if isinstance(value, dict):
-            if not value:
-                return "{}"
-            entries = "".join(
-                f"{inner}{python_string(str(k))}: {self._entry(k, v, indent + 4)},\n"
-                for k, v in value.items()
-            )
-            return "{\n" + entries + pad + "}"
-        if isinstance(value, (set, frozenset)):
-            members = sorted(self.expr(m, indent) for m in value)
-            return "{" + ", ".join(members) + "}"
-        if isinstance(value, (list, tuple)):
-            if not value:
-                return "[]"
-            entries = "".join(f"{inner}{self.expr(v, indent + 4)},\n" for v in value)
-            return "[\n" + entries + pad + "]"
-        if isinstance(value, bool) or value is None:
-            return repr(value)
-        if isinstance(value, str):
-            return python_string(value)
-        if isinstance(value, Decimal):
-            return f"Decimal({python_string(str(value))})"
-        if isinstance(value, (bytes, int)):
-            return repr(value)
-        raise NotGenerated(f"cannot write the value {value!r}")
-
-    def _entry(self, key: Any, value: Any, indent: int) -> str:
-        if key == "TableName" and value == self.design.table.name:
-            return "TABLE_NAME"
-        return self.expr(value, indent)
-
-    def _updated(self, value: symbolic.Updated) -> str:
-        parsed = parse_template(value.template)
-        kind = value.type_name
-        if parsed.is_single_placeholder and kind != "S":
-            return self.param(parsed.placeholders[0].attribute)
-        text = render_expression(value.template, "S", self.param, self._type)
+    def typed(self, kind: str, text: str) -> str:
         return {
             "N": f"Decimal({text})",
             "BOOL": f'({text}).lower() == "true"',
@@ -224,6 +163,31 @@ class _Writer:
             "NS": f"{{Decimal({text})}}",
             "BS": f"{{({text}).encode()}}",
         }.get(kind, text)
+
+    def key(self, name: str) -> str:
+        return python_string(name)
+
+    def string(self, text: str) -> str:
+        return python_string(text)
+
+    def decimal(self, value: Decimal) -> str:
+        return f"Decimal({python_string(str(value))})"
+
+    def scalar(self, value: bool | int | bytes | None) -> str:
+        return repr(value)
+
+    def members(self, members: list[str]) -> str:
+        return "{" + ", ".join(members) + "}"
+
+    def wired(self, values: dict[Any, Any], indent: int) -> str:
+        pad, inner = " " * indent, " " * (indent + 4)
+        return f"_to_wire(\n{inner}{self.expr(values, indent + 4)}\n{pad})"
+
+    def whole_item(self, variable: str) -> str:
+        return f"_to_wire({variable}.to_item())"
+
+    def table_name(self, value: Any) -> bool:
+        return bool(value == self.design.table.name)
 
 
 def _items(convert: str) -> str:

@@ -34,8 +34,8 @@ from modeler.exporters.access.ts_names import (
     prop,
 )
 from modeler.exporters.access.ts_runtime import HELPERS
+from modeler.exporters.access.values import ValueWriter
 from modeler.exporters.literals import comment_text, typescript_string
-from modeler.keys import parse_template
 from modeler.simulation.requests import RequestError
 
 _COMMANDS = {
@@ -164,13 +164,14 @@ class _Converters:
         return function, annotation
 
 
-class _Writer:
+class _Writer(ValueWriter):
     """TypeScript source of one pattern's requests: markers as expressions."""
 
+    step = 2
+
     def __init__(self, names: TsNames, types: dict[str, str]) -> None:
+        super().__init__(types)
         self.names = names
-        self.types = types
-        self.used: dict[str, None] = {}
         self.owners: dict[str, TsEntity] = {}
 
     def param(self, name: str, owner: str = "") -> str:
@@ -182,68 +183,10 @@ class _Writer:
         self.used[name] = None
         return access("params", name)
 
-    def _type(self, name: str) -> str:
-        return self.types.get(name, "S")
+    def rendered(self, template: str, key_type: str) -> str:
+        return render_expression(template, key_type, self.param, self.type_of)
 
-    def expr(self, value: Any, indent: int) -> str:
-        pad, inner = " " * indent, " " * (indent + 2)
-        if isinstance(value, symbolic.Param):
-            return self.param(value.name, value.owner)
-        if isinstance(value, symbolic.Rendered):
-            return render_expression(
-                value.template, value.key_type, self.param, self._type
-            )
-        if isinstance(value, symbolic.Listed):
-            (updated,) = value
-            return self.param(
-                parse_template(updated.template).placeholders[0].attribute
-            )
-        if isinstance(value, symbolic.Updated):
-            return self._updated(value)
-        if isinstance(value, symbolic.Wired):
-            return f"toWire({self.expr(dict(value.values), indent)})"
-        if isinstance(value, symbolic.WholeItem):
-            code = self.owners[value.variable]
-            return f"toWire({code.to_item}({value.variable}))"
-        if isinstance(value, dict):
-            if not value:
-                return "{}"
-            entries = "".join(
-                f"{inner}{prop(str(k))}: {self._entry(k, v, indent + 2)},\n"
-                for k, v in value.items()
-            )
-            return "{\n" + entries + pad + "}"
-        if isinstance(value, (set, frozenset)):
-            members = sorted(self.expr(m, indent) for m in value)
-            return f"new Set([{', '.join(members)}])"
-        if isinstance(value, (list, tuple)):
-            entries = "".join(f"{inner}{self.expr(v, indent + 2)},\n" for v in value)
-            return "[\n" + entries + pad + "]" if value else "[]"
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if value is None:
-            return "null"
-        if isinstance(value, str):
-            return typescript_string(value)
-        if isinstance(value, Decimal):
-            return f"Number({typescript_string(str(value))})"
-        if isinstance(value, int):
-            return str(value)
-        if isinstance(value, bytes):
-            return f"new Uint8Array([{', '.join(str(b) for b in value)}])"
-        raise NotGenerated(f"cannot write the value {value!r}")
-
-    def _entry(self, key: Any, value: Any, indent: int) -> str:
-        if key == "TableName":
-            return "TABLE_NAME"
-        return self.expr(value, indent)
-
-    def _updated(self, value: symbolic.Updated) -> str:
-        parsed = parse_template(value.template)
-        kind = value.type_name
-        if parsed.is_single_placeholder and kind != "S":
-            return self.param(parsed.placeholders[0].attribute)
-        text = render_expression(value.template, "S", self.param, self._type)
+    def typed(self, kind: str, text: str) -> str:
         return {
             "N": f"Number({text})",
             "BOOL": f'({text}).toLowerCase() === "true"',
@@ -252,6 +195,37 @@ class _Writer:
             "NS": f"new Set([Number({text})])",
             "BS": f"new Set([new TextEncoder().encode({text})])",
         }.get(kind, text)
+
+    def key(self, name: str) -> str:
+        return prop(name)
+
+    def string(self, text: str) -> str:
+        return typescript_string(text)
+
+    def decimal(self, value: Decimal) -> str:
+        return f"Number({typescript_string(str(value))})"
+
+    def scalar(self, value: bool | int | bytes | None) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if value is None:
+            return "null"
+        if isinstance(value, int):
+            return str(value)
+        return f"new Uint8Array([{', '.join(str(b) for b in value)}])"
+
+    def members(self, members: list[str]) -> str:
+        return f"new Set([{', '.join(members)}])"
+
+    def wired(self, values: dict[Any, Any], indent: int) -> str:
+        return f"toWire({self.expr(values, indent)})"
+
+    def whole_item(self, variable: str) -> str:
+        return f"toWire({self.owners[variable].to_item}({variable}))"
+
+    def table_name(self, value: Any) -> bool:
+        # The TypeScript module names its table only by the constant.
+        return True
 
 
 def _comment(pattern: d.AccessPattern, extra: str = "") -> str:
