@@ -207,6 +207,15 @@ def test_headers_the_sdks_check_and_unsigned_requests(server):
     assert len(headers["x-amzn-RequestId"]) == 52
 
 
+def test_every_answer_has_its_own_request_id(server):
+    ids = {
+        _post(server.url, "DynamoDB_20120810.ListTables", b"{}")[1]["x-amzn-RequestId"]
+        for _ in range(3)
+    }
+    assert len(ids) == 3
+    assert all(len(i) == 52 and i.isalnum() and i == i.upper() for i in ids)
+
+
 @pytest.mark.parametrize(
     "target",
     [
