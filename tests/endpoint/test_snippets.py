@@ -19,7 +19,10 @@ from modeler.examples import EXAMPLES_DIR
 
 
 @pytest.fixture
-def design(server):  # type: ignore[no-untyped-def]
+def design(server, clock):  # type: ignore[no-untyped-def]
+    # Before the sample's readings expire (the test clock's 2027 is past
+    # them): else the server's TTL sweeper deletes them while a test counts.
+    clock.now = 1_600_000_000.0
     design = read_design((EXAMPLES_DIR / "device-telemetry.yaml").read_bytes()).design
     with server.service.lock:  # the server's TTL sweeper runs already
         design_load(server.service.engine, design)
