@@ -392,7 +392,7 @@ def _steps(plan: Plan) -> list[Step]:
                     if retypes
                     else ""
                 )
-                + " (resumable, its own checkpoint), then --verify",
+                + " (resumable, its own checkpoint), then --verify --cleanup",
                 _counted(plan, cleanup=True),
                 clean_reads,
                 clean_writes,

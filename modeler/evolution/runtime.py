@@ -607,11 +607,16 @@ def _failed_units(exc: Exception) -> float:
 # --- Verifying ------------------------------------------------------------------
 
 
-def verify(spec: dict[str, Any], client: Any) -> tuple[dict[str, int], list[str]]:
-    """Every item of the target table by the new design's entity it is, and
-    what is wrong: an item of the old shape not rewritten yet (or its new
-    items missing), an item no entity renders, an index key that differs
-    from the new templates."""
+def verify(
+    spec: dict[str, Any], client: Any, *, final: bool = True
+) -> tuple[dict[str, int], list[str]]:
+    """The final check (`final`, after the cleanup): every item of the
+    target table by the new design's entity it is, and what is wrong: an
+    item of the old shape not rewritten yet (or its new items missing), an
+    item no entity renders, an index key that differs from the new
+    templates. Otherwise the check of the rewrite (`verify_rewrite`)."""
+    if not final:
+        return verify_rewrite(spec, client)
     counts: dict[str, int] = {}
     problems = _unmigrated(spec, client)
     targets = {e["name"]: e for e in spec["target_entities"]}
@@ -657,11 +662,43 @@ def verify(spec: dict[str, Any], client: Any) -> tuple[dict[str, int], list[str]
     return counts, problems
 
 
-def _unmigrated(spec: dict[str, Any], client: Any) -> list[str]:
+def verify_rewrite(
+    spec: dict[str, Any], client: Any
+) -> tuple[dict[str, int], list[str]]:
+    """What the rewrite promises, while the dual-writing application still
+    reads as the old design does: every item of the old design still there
+    with its new form beside it (its new attributes and keys, or its new
+    items), and no item of neither design. The counts are per entity, the
+    old design's items (which the cleanup removes or rewrites) apart from
+    those already only in the new shape."""
+    counts: dict[str, int] = {}
+    problems: list[str] = []
+    paginator = client.get_paginator("scan")
+    for table in dict.fromkeys((spec["source_table"], spec["target_table"])):
+        for page in paginator.paginate(TableName=table):
+            for item in page.get("Items", []):
+                kind, entity = recognise(spec, item)
+                if kind == "old":
+                    label = f"{entity['name']} (old design)"
+                elif kind == "new":
+                    label = entity
+                else:
+                    label = "(unrecognised)"
+                    if len(problems) < 20:
+                        problems.append(
+                            f"item {item} in {table} is of no entity of either design"
+                        )
+                counts[label] = counts.get(label, 0) + 1
+    return counts, _unmigrated(spec, client, final=False) + problems
+
+
+def _unmigrated(spec: dict[str, Any], client: Any, *, final: bool = True) -> list[str]:
     """Items of the source whose new items are not in the target as the
     plan makes them."""
     problems: list[str] = []
     pending = 0
+    # The rewrite's own shapes: the in-place item keeps the old attributes.
+    shaping = Migration(spec, client, cleanup=final, segments=1)
     paginator = client.get_paginator("scan")
     for page in paginator.paginate(TableName=spec["source_table"]):
         for item in page.get("Items", []):
@@ -669,7 +706,7 @@ def _unmigrated(spec: dict[str, Any], client: Any) -> list[str]:
             if kind != "old":
                 continue
             for output in entity["outputs"]:
-                new = rewritten(entity, output, item)
+                new = shaping._shape(entity, output, item)
                 if new is None or (new == item and not spec["copy"]):
                     continue
                 found = client.get_item(
@@ -716,7 +753,12 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
     parser.add_argument("--endpoint-url", default=None)
     parser.add_argument("--region", default=None)
     parser.add_argument("--dry-run", action="store_true")
-    parser.add_argument("--verify", action="store_true")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the rewrite (every item's new form beside the old); with "
+        "--cleanup, check the final table against the new design",
+    )
     args = parser.parse_args(argv)
     checkpoint = args.checkpoint or (
         "migration-cleanup-checkpoint.json"
@@ -733,7 +775,7 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
         "dynamodb", endpoint_url=args.endpoint_url, region_name=args.region
     )
     if args.verify:
-        counts, problems = verify(spec, client)
+        counts, problems = verify(spec, client, final=args.cleanup)
         for name, count in sorted(counts.items()):
             print(f"{name}: {count:,} items")
         for problem in problems:

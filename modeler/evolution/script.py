@@ -40,8 +40,9 @@ def migration_script(spec: dict[str, Any], *, before: str, after: str) -> str:
         "Usage (AWS credentials from the environment, as boto3 finds them):",
         "  python migrate.py --dry-run     # count what would be written",
         "  python migrate.py               # rewrite (resumes from the checkpoint)",
+        "  python migrate.py --verify      # after the rewrite: new beside old",
         "  python migrate.py --cleanup     # after the new version is deployed",
-        "  python migrate.py --verify      # check every item against the new design",
+        "  python migrate.py --verify --cleanup  # after the cleanup: the final table",
         "Options: --segments N (parallel Scan), --wcu-per-second R, --checkpoint FILE,",
         "  --endpoint-url URL (DynamoDB Local), --source-table, --target-table.",
     ]

@@ -179,7 +179,7 @@ def test_a_script_killed_halfway_and_resumed_leaves_the_same_table(tmp_path, end
         assert cleaned.returncode == 0, cleaned.stderr
     assert killed.items(before.table.name) == whole.items(before.table.name)
 
-    verified = _run(script, killed, "--verify")
+    verified = _run(script, killed, "--verify", "--cleanup")
     assert verified.returncode == 0, verified.stdout
     assert "Order: " in verified.stdout and "problem" not in verified.stdout
 
@@ -252,7 +252,7 @@ def test_a_cleanup_killed_halfway_and_resumed_leaves_the_same_table(
     resumed = _run(script, killed, *_cleanup(killed_dir))
     assert resumed.returncode == 0, resumed.stderr
     assert killed.items(before.table.name) == whole.items(before.table.name)
-    verified = _run(script, killed, "--verify")
+    verified = _run(script, killed, "--verify", "--cleanup")
     assert verified.returncode == 0, verified.stdout
 
 
