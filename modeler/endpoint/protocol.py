@@ -112,7 +112,10 @@ def _json_default(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.timestamp()
     if isinstance(value, Decimal):
-        return float(value) if value % 1 else int(value)
+        # Not `value % 1`: past the context's 28 digits it raises
+        # DivisionImpossible (10**28 with three decimals, as a test drew).
+        whole = value.is_finite() and value == value.to_integral_value()
+        return int(value) if whole else float(value)
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
     raise TypeError(f"cannot send {type(value).__name__} as JSON")

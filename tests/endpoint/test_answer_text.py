@@ -8,7 +8,7 @@ from datetime import UTC
 from decimal import Decimal
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from modeler.endpoint import protocol
@@ -171,6 +171,7 @@ json_values = st.recursive(
 )
 
 
+@example(Decimal("10000000000000000000000000000.000"))
 @given(json_values)
 def test_answers_encode_as_the_standard_encoder_writes_them(value: object) -> None:
     assert protocol._encode(value) == protocol._reference_encode(value)
