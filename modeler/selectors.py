@@ -95,6 +95,12 @@ def project_get_for_user(
     return access
 
 
+def project_open_to(*, user: AbstractBaseUser | AnonymousUser, project_id: int) -> bool:
+    """Whether the project exists and the user has a role in it."""
+    project = Project.objects.filter(pk=project_id).first()
+    return bool(project and project_role(project=project, user=user))
+
+
 def project_design(*, project: Project) -> Design:
     """The project's design at its current revision (as the object was
     loaded: refresh a project kept across saves)."""

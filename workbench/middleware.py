@@ -7,12 +7,14 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django_htmx.http import reswap, trigger_client_event
 
 from modeler.infra.database import DATABASE_LOST, connections_drop
+from modeler.selectors import ProjectNotFound, project_open_to
 
 logger = logging.getLogger(__name__)
 
@@ -166,8 +168,17 @@ class ProjectGoneMiddleware:
     def process_exception(
         self, request: HttpRequest, exception: Exception
     ) -> HttpResponse | None:
-        # modeler.selectors.ProjectNotFound, by its mark (no model import here).
-        if not (request.htmx and getattr(exception, "project_gone", False)):
+        # modeler.selectors.ProjectNotFound, by its mark.
+        gone = getattr(exception, "project_gone", False)
+        if not gone and isinstance(exception, IntegrityError):
+            # A write that passed the view's check as the project was being
+            # deleted: its row's foreign key fails at commit. That is the
+            # same news, not a server error (and not for a project still
+            # open to the caller, whose fault is a real one).
+            gone = _project_lost(request)
+            if gone and not request.htmx:
+                raise ProjectNotFound("No such project") from exception
+        if not (request.htmx and gone):
             return None
         response = HttpResponse(
             "This project is no longer open to you.",
@@ -176,3 +187,13 @@ class ProjectGoneMiddleware:
         )
         response["X-Project-Gone"] = "1"
         return response
+
+
+def _project_lost(request: HttpRequest) -> bool:
+    """Whether the request was for a project's page (its URL names the
+    project) that the caller can no longer see."""
+    match = request.resolver_match
+    project_id = match.kwargs.get("project_id") if match else None
+    if project_id is None:
+        return False
+    return not project_open_to(user=request.user, project_id=project_id)

@@ -99,3 +99,27 @@ def test_a_simulation_started_as_the_project_is_deleted_answers_it_is_gone(
     answer = editor_client.post(url, {}, **HTMX)
 
     assert answer.status_code == 404 and answer["X-Project-Gone"] == "1"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("headers", [HTMX, {}], ids=["htmx", "page"])
+def test_a_poll_that_writes_as_the_project_is_deleted_answers_it_is_gone(
+    project, editor_client, monkeypatch, headers
+):
+    # The poll passed its check; the owner deletes the project before its
+    # presence row is written, whose foreign key then fails at commit.
+    from modeler.views import history
+
+    check = history.selectors.project_get_for_user
+
+    def deleted_meanwhile(**kwargs):
+        access = check(**kwargs)
+        project_services.project_delete(project=Project.objects.get())
+        return access
+
+    monkeypatch.setattr(history.selectors, "project_get_for_user", deleted_meanwhile)
+
+    answer = _presence(editor_client, _url("presence", project), **headers)
+
+    assert answer.status_code == 404
+    assert answer.get("X-Project-Gone") == ("1" if headers else None)
