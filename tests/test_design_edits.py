@@ -235,3 +235,111 @@ def test_an_old_name_another_attribute_took_is_not_followed() -> None:
 
     partner = edited.entity("Sale").attribute("storeRegion").generator.params
     assert partner["with"] == "storeNo"
+
+
+def test_renaming_an_attribute_its_keys_use_follows_through_the_design(
+    design: d.Design,
+) -> None:
+    from modeler.design_check import check_design
+
+    order = _attributes_renamed(design.entity("Order"), {"orderDate": "placedAt"})
+
+    edited = edits.EntityUpdate("Order", order).apply(design)
+
+    keys = edited.entity("Order").keys
+    assert keys["SK"].template == "ORDER#{placedAt}#{orderId}"
+    assert keys["GSI1SK"].template == "ORDER#{placedAt}#{orderId}"
+    assert keys["GSI2SK"].template == "{placedAt}#{orderId}"
+    gsi1 = next(i for i in edited.table.indexes if i.name == "GSI1")
+    assert gsi1.projection.attributes == ("placedAt", "status", "total", "shippedAt")
+    orders = {p.name: p.expects for p in edited.access_patterns if p.expects}
+    assert orders["Orders of a customer, newest first"].order_by == (
+        "-placedAt",
+        "-orderId",
+    )
+    assert orders["All open orders, oldest first"].order_by == ("placedAt", "orderId")
+    assert check_design(edited) == check_design(design)
+    undone = edits.Revert(before=design, after=edited, line="").apply(edited)
+    assert undone == design
+
+
+def test_renaming_a_sparse_condition_attribute_follows_into_conditions_and_writes(
+    design: d.Design,
+) -> None:
+    from modeler.design_check import check_design
+
+    order = _attributes_renamed(design.entity("Order"), {"status": "state"})
+
+    edited = edits.EntityUpdate("Order", order).apply(design)
+
+    keys = edited.entity("Order").keys
+    assert keys["GSI1PK"].template == "CUST#{customerId}#{state}"
+    assert (keys["GSI2PK"].when, keys["GSI2SK"].when) == ("state = OPEN",) * 2
+    patterns = {p.name: p for p in edited.access_patterns}
+    ship = patterns["Ship an order"].actions[0]
+    assert dict(ship.set)["state"] == "SHIPPED" and "status" not in dict(ship.set)
+    # The parameter keeps its name; the attribute it is compared with is renamed.
+    assert ship.condition == 'state = "OPEN"'
+    in_status = patterns["Orders of a customer in a status"].expects
+    assert [(w.attribute, w.values) for w in in_status.where] == [
+        ("customerId", ("{customerId}",)),
+        ("state", ("{status}",)),
+    ]
+    assert patterns["All open orders, oldest first"].expects.where[0].attribute == (
+        "state"
+    )
+    assert check_design(edited) == check_design(design)
+
+
+def test_renaming_an_attribute_others_refer_to_follows_into_their_refs(
+    design: d.Design,
+) -> None:
+    order = _attributes_renamed(design.entity("Order"), {"orderId": "orderNo"})
+
+    edited = edits.EntityUpdate("Order", order).apply(design)
+
+    line_item = edited.entity("LineItem")
+    assert d.thaw(line_item.attribute("orderId").generator.params) == {
+        "value": "Order.orderNo"
+    }
+    # LineItem still has an orderId: the pattern expecting both keeps it.
+    both = next(
+        p for p in edited.access_patterns if p.name == "Order with its line items"
+    )
+    assert both.expects.where[0].attribute == "orderId"
+    assert edited.entity("Order").keys["GSI3PK"].template == "ORDER#{orderNo}"
+
+
+def test_renaming_an_entity_and_its_attribute_at_once_follows_both(
+    design: d.Design,
+) -> None:
+    order = _attributes_renamed(design.entity("Order"), {"orderId": "orderNo"})
+    order = dataclasses.replace(order, name="Purchase")
+
+    edited = edits.EntityUpdate("Order", order).apply(design)
+
+    ref = edited.entity("LineItem").attribute("orderId").generator.params
+    assert ref["value"] == "Purchase.orderNo"
+
+
+def test_a_filter_names_the_new_attribute_but_not_in_text_or_placeholders(
+    design: d.Design,
+) -> None:
+    newest = dataclasses.replace(
+        design.access_patterns[2],
+        filter=(
+            "orderDate >= {from} AND size(orderDate) > :n AND "
+            "address.orderDate = \"orderDate\" AND #orderDate <> 'orderDate'"
+        ),
+    )
+    patterns = list(design.access_patterns)
+    patterns[2] = newest
+    design = dataclasses.replace(design, access_patterns=tuple(patterns))
+    order = _attributes_renamed(design.entity("Order"), {"orderDate": "placedAt"})
+
+    edited = edits.EntityUpdate("Order", order).apply(design)
+
+    assert edited.access_patterns[2].filter == (
+        "placedAt >= {from} AND size(placedAt) > :n AND "
+        "address.orderDate = \"orderDate\" AND #orderDate <> 'orderDate'"
+    )

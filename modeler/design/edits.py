@@ -25,7 +25,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from modeler.design import model as d
-from modeler.design.renames import attributes_renamed, entity_renamed
+from modeler.design.renames import (
+    attributes_renamed,
+    entity_attributes_renamed,
+    entity_renamed,
+)
 from modeler.engine.types import item_from_wire
 from modeler.history import elements
 from modeler.history.merge import revert
@@ -348,7 +352,9 @@ class EntityAdd(DesignEdit):
 class EntityUpdate(DesignEdit):
     """The entity called `name` becomes `entity`; a rename follows into the
     access patterns, other entities' sample settings and generators, and a
-    renamed attribute into the entity's generators that name it."""
+    renamed attribute (known by its uid) wherever the design names it: the
+    entity's key templates and generators, other entities' references, the
+    index projections and the patterns (modeler.design.renames)."""
 
     name: str
     entity: d.Entity
@@ -363,19 +369,16 @@ class EntityUpdate(DesignEdit):
         entity = dataclasses.replace(
             entity, attributes=tuple(_identity_kept(a, old) for a, old in pairs)
         )
-        entity = attributes_renamed(
-            entity,
-            {
-                old.name: a.name
-                for a, old in pairs
-                if old is not None and old.name != a.name
-            },
-        )
-        entities[position] = entity
+        renamed = {
+            old.name: a.name
+            for a, old in pairs
+            if old is not None and old.name != a.name
+        }
+        entities[position] = attributes_renamed(entity, renamed)
         design = dataclasses.replace(design, entities=tuple(entities))
         if entity.name != self.name:
             design = entity_renamed(design, self.name, entity.name)
-        return design
+        return entity_attributes_renamed(design, entity.name, renamed)
 
     def part(self, edited: d.Design) -> str | None:
         return f"entities.{self.entity.name}"

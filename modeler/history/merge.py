@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from modeler.design import model as d
-from modeler.design.renames import entity_renamed
+from modeler.design.renames import entity_attributes_renamed, entity_renamed
 from modeler.history.elements import Element, changed, elements, replaced
 from modeler.history.fields import FieldClash, merge_fields
 
@@ -89,7 +89,9 @@ def rebase(
             found, base=base, mine=mine, current=current, keep_mine=keep_mine
         )
     replayed = edit(current)
-    found = clashes(replayed, changed(current, replayed))
+    # What they added since (a pattern naming an entity or attribute I
+    # renamed) is followed, not a clash: I never saw it to change it.
+    found = clashes(replayed, [k for k in changed(current, replayed) if k in before])
     if found:
         raise Conflict(found)
     return replayed
@@ -136,12 +138,23 @@ def _merged(
 
 
 def _references_followed(design: d.Design, *, before: dict[str, Element]) -> d.Design:
-    """An entity the merge renamed, named by its new name where the
-    patterns and the other entities refer to it."""
+    """An entity the merge renamed, or one of its attributes, named by its
+    new name where the patterns, the indexes and the other entities refer
+    to it."""
     for entity in design.entities:
         old = before.get(entity.uid)
-        if old is not None and old.kind == "entity" and old.name != entity.name:
+        if old is None or old.kind != "entity":
+            continue
+        if old.name != entity.name:
             design = entity_renamed(design, old.name, entity.name)
+        names = {a.uid: a.name for a in old.value.attributes if a.uid}
+        renamed = {
+            names[a.uid]: a.name
+            for a in entity.attributes
+            if a.uid in names and names[a.uid] != a.name
+        }
+        if renamed:
+            design = entity_attributes_renamed(design, entity.name, renamed)
     return design
 
 

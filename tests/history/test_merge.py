@@ -402,3 +402,51 @@ def test_redo_is_the_undo_of_the_undo(base):
     redone = revert(before=after, after=undone, current=undone)
 
     assert redone == after
+
+
+def test_an_attribute_renamed_on_a_page_shown_before_a_new_pattern_follows_into_it(
+    base,
+):
+    pattern = dataclasses.replace(
+        base.access_patterns[2], name="Orders by date", uid=""
+    )
+    theirs = edits.AccessPatternAdd(pattern).apply(base)
+    order = base.entity("Order")
+    mine = dataclasses.replace(
+        order,
+        attributes=tuple(
+            dataclasses.replace(a, name="placedAt") if a.name == "orderDate" else a
+            for a in order.attributes
+        ),
+    )
+
+    merged = rebase(edits.EntityUpdate("Order", mine).apply, base=base, current=theirs)
+
+    added = next(p for p in merged.access_patterns if p.name == "Orders by date")
+    assert added.expects.order_by == ("-placedAt", "-orderId")
+    assert merged.entity("Order").keys["SK"].template == "ORDER#{placedAt}#{orderId}"
+
+
+def test_a_rename_merged_field_by_field_follows_into_their_new_pattern_too(base):
+    # They changed a pattern my rename also changes (merged field by field)
+    # and added one naming the old name.
+    theirs = edits.AccessPatternUpdate(
+        pattern=dataclasses.replace(base.access_patterns[2], limit=5),
+        uid=base.access_patterns[2].uid,
+    ).apply(base)
+    added = dataclasses.replace(base.access_patterns[2], name="Orders by date", uid="")
+    theirs = edits.AccessPatternAdd(added).apply(theirs)
+    order = base.entity("Order")
+    mine = dataclasses.replace(
+        order,
+        attributes=tuple(
+            dataclasses.replace(a, name="placedAt") if a.name == "orderDate" else a
+            for a in order.attributes
+        ),
+    )
+
+    merged = rebase(edits.EntityUpdate("Order", mine).apply, base=base, current=theirs)
+
+    for pattern in (merged.access_patterns[2], merged.access_patterns[-1]):
+        assert pattern.expects.order_by == ("-placedAt", "-orderId")
+    assert merged.access_patterns[2].limit == 5

@@ -1086,3 +1086,28 @@ def test_renaming_an_attribute_in_the_form_follows_into_its_generators(
     assert reading.attribute("expiresAt").generator.params["from"] == "takenAt"
     html = response.content.decode()
     assert "{date}T{clock}Z" in html and "{day}T{clock}Z" not in html
+
+
+@pytest.mark.django_db
+def test_renaming_an_attribute_the_keys_use_is_saved_and_followed(
+    owner_client: Client, project: Project
+):
+    """Order.orderDate renamed to placedAt, the key templates left as they
+    were typed: the save follows the rename into the templates, the index
+    projection and the patterns' order, and the page shows the new names."""
+    names = [a.name for a in _design(project).entity("Order").attributes]
+    data = entity_data(
+        project, "Order", **{f"attr-{names.index('orderDate')}-name": "placedAt"}
+    )
+
+    response = owner_client.post(_url("editor-entity", project, "Order"), data, **HTMX)
+
+    assert response.status_code == 200
+    assert "Saved" in response["HX-Trigger"]
+    design = _design(project)
+    assert design.entity("Order").keys["SK"].template == "ORDER#{placedAt}#{orderId}"
+    assert "placedAt" in design.table.index("GSI1").projection.attributes
+    newest = design.access_patterns[2].expects
+    assert newest.order_by == ("-placedAt", "-orderId")
+    html = response.content.decode()
+    assert "ORDER#{placedAt}#{orderId}" in html and "{orderDate}" not in html

@@ -215,3 +215,38 @@ def test_a_viewer_cannot_save_a_removed_entity_as_new(
     )
     assert response.status_code == 403
     assert _design(project).entity("LineItem") is None
+
+
+@pytest.mark.django_db
+def test_a_save_from_a_page_shown_before_an_attribute_rename_keeps_the_rename(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    """The editor renames Order.orderDate to placedAt while the owner has
+    Order and a pattern ordering by orderDate open: the owner's saves land
+    and neither brings orderDate back."""
+    from tests.views.test_editor_edits import pattern_data
+
+    my_entity = entity_data(project, "Order", description="mine")
+    my_pattern = pattern_data(project, 2, limit="25")
+    names = [a.name for a in _design(project).entity("Order").attributes]
+    renamed = entity_data(
+        project, "Order", **{f"attr-{names.index('orderDate')}-name": "placedAt"}
+    )
+    editor_client.post(_url("editor-entity", project, "Order"), renamed, **HTMX)
+
+    entity_saved = owner_client.post(
+        _url("editor-entity", project, "Order"), my_entity, **HTMX
+    )
+    pattern_saved = owner_client.post(
+        _url("editor-pattern", project, 2), my_pattern, **HTMX
+    )
+
+    assert (entity_saved.status_code, pattern_saved.status_code) == (200, 200)
+    design = _design(project)
+    order = design.entity("Order")
+    assert order.description == "mine"
+    assert [a.name for a in order.attributes].count("placedAt") == 1
+    assert order.attribute("orderDate") is None
+    assert order.keys["SK"].template == "ORDER#{placedAt}#{orderId}"
+    newest = design.access_patterns[2]
+    assert (newest.limit, newest.expects.order_by) == (25, ("-placedAt", "-orderId"))
