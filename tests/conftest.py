@@ -13,6 +13,7 @@ from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 from modeler.conversion import forget_decoded
+from modeler.exporters import cfnlint
 from modeler.infra import processes
 from modeler.jobs.reviews import forget_reviews
 from modeler.jobs.runner import forget_runs
@@ -62,6 +63,17 @@ def _process_slots_of_this_test_process(tmp_path_factory):
     )
     yield
     processes.configure(previous)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cfn_lint_time_for_a_busy_machine():
+    # cfn-lint takes 5-10 s of CPU; with two suites on two shared cores
+    # one run passed the site's 30 s limit and its test failed as "timed
+    # out". The limit itself is tested with an explicit timeout.
+    limit = cfnlint.TIME_LIMIT_SECONDS
+    cfnlint.TIME_LIMIT_SECONDS = 600
+    yield
+    cfnlint.TIME_LIMIT_SECONDS = limit
 
 
 @pytest.fixture(autouse=True)

@@ -67,14 +67,16 @@ def cfn_lint_version() -> str:
 
 
 def lint_template(
-    text: str, *, suffix: str = ".yaml", timeout: float = TIME_LIMIT_SECONDS
+    text: str, *, suffix: str = ".yaml", timeout: float | None = None
 ) -> LintResult:
+    """cfn-lint's findings on a template; `timeout` defaults to
+    TIME_LIMIT_SECONDS, read at each call."""
     key = hashlib.sha256(f"{suffix}\0{text}".encode()).hexdigest()
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    result = _run(text, suffix, timeout)
+    result = _run(text, suffix, TIME_LIMIT_SECONDS if timeout is None else timeout)
     if not result.problem or not result.problem.startswith(_NOT_KEPT):
         with _lock:
             _cache[key] = result
