@@ -50,13 +50,15 @@ def history_migration(request: HttpRequest, project_id: int) -> HttpResponse:
     the proof, which the page then follows."""
     try:
         access, (first, second), (before, after) = compared(request, project_id)
-    except Http404:
-        if not request.htmx:
+    except Http404 as missing:
+        # A project deleted meanwhile (or a member removed) is told as on
+        # every page (ProjectGoneMiddleware: a notice, the polls stopped).
+        if not request.htmx or getattr(missing, "project_gone", False):
             raise
         # The page polls while the proof runs, and htmx shows no 404: a
-        # project deleted meanwhile (or a member removed) would leave the
-        # page polling for ever. It reloads instead, into the 404 page.
-        gone = HttpResponseNotFound("This project or revision no longer exists.")
+        # revision that is not there would leave the page polling for
+        # ever. It reloads instead, into the 404 page.
+        gone = HttpResponseNotFound("This revision does not exist.")
         gone["HX-Refresh"] = "true"
         return gone
     project = access.project

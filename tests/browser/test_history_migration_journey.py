@@ -71,11 +71,11 @@ def test_the_migration_tab_proves_the_plan_and_downloads_the_script(
     assert download.value.suggested_filename.endswith("-r1-r2-terraform.zip")
 
 
-def test_the_tab_of_a_project_deleted_meanwhile_stops_at_the_404(
+def test_the_tab_of_a_project_deleted_meanwhile_says_so_and_stops_polling(
     browser, live_server, debug, screenshot
 ) -> None:
-    # Watched as `page` is, but the 404s of the poll and of the reloaded
-    # page are what this test expects to see.
+    # Watched as `page` is, but the 404 of a poll is what this test
+    # expects to see.
     problems: list[str] = []
     page = _watched_page(browser, live_server.url, problems)
     owner = User.objects.create_user("ana", password=PASSWORD)
@@ -103,13 +103,17 @@ def test_the_tab_of_a_project_deleted_meanwhile_stops_at_the_404(
     expect(page.locator("#migration-proof")).to_contain_text(
         "running the migration script on it, 10 of 40"
     )
-    # Another member deletes the project: the next poll reloads the page,
-    # which is the 404, and nothing polls any more.
+    # Another member deletes the project: the next poll (the proof's or
+    # the presence's, whichever comes first) says so, as every page does,
+    # and the proof's poll stops.
     project_services.project_delete(project=project)
-    expect(page.locator("body")).to_contain_text(re.compile("Not Found|Page not found"))
-    expect(page.locator("#migration-proof")).to_have_count(0)
+    expect(page.locator("#project-gone")).to_contain_text(
+        "This project is no longer open to you"
+    )
+    expect(page.locator("#migration-proof")).to_contain_text("10 of 40")
+    expect(page.locator('[hx-trigger*="every"]')).to_have_count(0)
     screenshot("history-migration-02-deleted", page)
     page.context.close()
     unexpected = [p for p in problems if "status of 404 (Not Found)" not in p]
     assert unexpected == [], "\n".join(unexpected)
-    assert problems  # the poll's 404 was seen, then the page's
+    assert problems  # the poll's 404 was seen

@@ -48,7 +48,7 @@ def _key(project) -> str:
 
 
 @pytest.mark.django_db
-def test_the_open_tab_of_a_deleted_project_reloads_into_a_404(
+def test_the_open_tab_of_a_deleted_project_is_told_it_is_gone(
     migrated, viewer_client: Client
 ):
     page = viewer_client.get(_url(migrated), **HTMX)
@@ -56,13 +56,13 @@ def test_the_open_tab_of_a_deleted_project_reloads_into_a_404(
     url = _url(migrated)
     project_services.project_delete(project=migrated)
 
-    # The poll: a 404 that tells htmx to reload (htmx swaps no 404, and
-    # would poll for ever); the reload is the 404 page.
+    # The poll: a 404 that says the project is gone (the page shows a
+    # notice and stops polling, as every page does); a reload is the 404 page.
     poll = viewer_client.get(url, **HTMX)
     assert poll.status_code == 404
-    assert poll["HX-Refresh"] == "true"
+    assert poll["X-Project-Gone"] == "1" and "HX-Refresh" not in poll
     assert viewer_client.get(url).status_code == 404
-    assert "HX-Refresh" not in viewer_client.get(url)
+    assert "X-Project-Gone" not in viewer_client.get(url)
     # Asking for the proof, or a download, meets the same 404.
     assert viewer_client.post(url, **HTMX).status_code == 404
     for tail in ("script.py", "terraform.zip", "plan.txt"):
@@ -97,7 +97,7 @@ def test_a_project_deleted_while_its_proof_runs(
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
     assert cache.get(migration_proofs._pending(key)) is None
     poll = viewer_client.get(url, **HTMX)
-    assert poll.status_code == 404 and poll["HX-Refresh"] == "true"
+    assert poll.status_code == 404 and poll["X-Project-Gone"] == "1"
 
 
 @pytest.mark.django_db
@@ -108,3 +108,16 @@ def test_a_revision_named_while_the_tab_is_open_keeps_its_proof(
     history_services.revision_label_set(project=migrated, number=1, label="launch")
     page = viewer_client.get(_url(migrated), **HTMX).content.decode()
     assert "<strong>Proven on the sample data</strong>" in page
+
+
+@pytest.mark.django_db
+def test_a_poll_for_a_revision_that_is_not_there_reloads_into_a_404(
+    migrated, viewer_client: Client
+):
+    # htmx swaps no 404 and would poll for ever: it reloads instead.
+    url = f"/projects/{migrated.pk}/history/compare/migration/?before=1&after=9"
+
+    poll = viewer_client.get(url, **HTMX)
+
+    assert poll.status_code == 404 and poll["HX-Refresh"] == "true"
+    assert "X-Project-Gone" not in poll
