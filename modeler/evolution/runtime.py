@@ -357,20 +357,7 @@ class Migration:
     def _shape(
         self, entity: dict[str, Any], output: dict[str, Any], item: dict[str, Any]
     ) -> dict[str, Any] | None:
-        """The item `output` makes of `item`; in the rewrite phase the item
-        rewritten in place keeps what the old design reads (the cleanup
-        removes it)."""
-        new = rewritten(entity, output, item)
-        if new is None or self.cleanup or self.spec["copy"]:
-            return new
-        new = old_typed(output, item, new)
-        if not output["primary"]:
-            return new
-        if keys_of(new, self.spec["target_keys"]) != keys_of(
-            item, self.spec["source_keys"]
-        ):
-            return new
-        return {**item, **new}
+        return shaped(self.spec, entity, output, item, cleanup=self.cleanup)
 
     def _migrate(self, entity: dict[str, Any], item: dict[str, Any]) -> None:
         spec = self.spec
@@ -692,13 +679,34 @@ def verify_rewrite(
     return counts, _unmigrated(spec, client, final=False) + problems
 
 
+def shaped(
+    spec: dict[str, Any],
+    entity: dict[str, Any],
+    output: dict[str, Any],
+    item: dict[str, Any],
+    *,
+    cleanup: bool,
+) -> dict[str, Any] | None:
+    """The item `output` makes of `item`; in the rewrite phase (not
+    `cleanup`) the item rewritten in place keeps what the old design reads
+    (the cleanup removes it)."""
+    new = rewritten(entity, output, item)
+    if new is None or cleanup or spec["copy"]:
+        return new
+    new = old_typed(output, item, new)
+    if not output["primary"]:
+        return new
+    if keys_of(new, spec["target_keys"]) != keys_of(item, spec["source_keys"]):
+        return new
+    return {**item, **new}
+
+
 def _unmigrated(spec: dict[str, Any], client: Any, *, final: bool = True) -> list[str]:
     """Items of the source whose new items are not in the target as the
     plan makes them."""
     problems: list[str] = []
     pending = 0
     # The rewrite's own shapes: the in-place item keeps the old attributes.
-    shaping = Migration(spec, client, cleanup=final, segments=1)
     paginator = client.get_paginator("scan")
     for page in paginator.paginate(TableName=spec["source_table"]):
         for item in page.get("Items", []):
@@ -706,7 +714,7 @@ def _unmigrated(spec: dict[str, Any], client: Any, *, final: bool = True) -> lis
             if kind != "old":
                 continue
             for output in entity["outputs"]:
-                new = shaping._shape(entity, output, item)
+                new = shaped(spec, entity, output, item, cleanup=final)
                 if new is None or (new == item and not spec["copy"]):
                     continue
                 found = client.get_item(
