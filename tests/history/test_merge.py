@@ -404,6 +404,18 @@ def test_redo_is_the_undo_of_the_undo(base):
     assert redone == after
 
 
+def _order_date_renamed(design: d.Design) -> d.Entity:
+    """Order as its form posts it with orderDate renamed placedAt."""
+    order = design.entity("Order")
+    return dataclasses.replace(
+        order,
+        attributes=tuple(
+            dataclasses.replace(a, name="placedAt") if a.name == "orderDate" else a
+            for a in order.attributes
+        ),
+    )
+
+
 def test_an_attribute_renamed_on_a_page_shown_before_a_new_pattern_follows_into_it(
     base,
 ):
@@ -411,14 +423,7 @@ def test_an_attribute_renamed_on_a_page_shown_before_a_new_pattern_follows_into_
         base.access_patterns[2], name="Orders by date", uid=""
     )
     theirs = edits.AccessPatternAdd(pattern).apply(base)
-    order = base.entity("Order")
-    mine = dataclasses.replace(
-        order,
-        attributes=tuple(
-            dataclasses.replace(a, name="placedAt") if a.name == "orderDate" else a
-            for a in order.attributes
-        ),
-    )
+    mine = _order_date_renamed(base)
 
     merged = rebase(edits.EntityUpdate("Order", mine).apply, base=base, current=theirs)
 
@@ -436,14 +441,7 @@ def test_a_rename_merged_field_by_field_follows_into_their_new_pattern_too(base)
     ).apply(base)
     added = dataclasses.replace(base.access_patterns[2], name="Orders by date", uid="")
     theirs = edits.AccessPatternAdd(added).apply(theirs)
-    order = base.entity("Order")
-    mine = dataclasses.replace(
-        order,
-        attributes=tuple(
-            dataclasses.replace(a, name="placedAt") if a.name == "orderDate" else a
-            for a in order.attributes
-        ),
-    )
+    mine = _order_date_renamed(base)
 
     merged = rebase(edits.EntityUpdate("Order", mine).apply, base=base, current=theirs)
 
