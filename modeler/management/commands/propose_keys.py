@@ -21,6 +21,9 @@ from modeler.solver.report import proposal_lines
 
 
 class Command(BaseCommand):
+    # Reads a design and prints: Django's system checks (the URL
+    # configuration imported to check it) would add half a second to every run.
+    requires_system_checks: list[str] = []
     help = (
         "Propose partition and sort keys and indexes from what each access "
         "pattern needs (its expects or needs), each proposal simulated and "

@@ -55,6 +55,9 @@ def run_summary(run: PatternRun, key_names: tuple[str, ...]) -> dict:
 
 
 class Command(BaseCommand):
+    # Reads a design and prints: Django's system checks (the URL
+    # configuration imported to check it) would add half a second to every run.
+    requires_system_checks: list[str] = []
     help = (
         "Run every access pattern against the design's sample data and "
         "report what it returns and costs; exits 1 if any expectation fails."
