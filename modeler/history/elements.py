@@ -292,6 +292,19 @@ def _phrase(old: Element | None, new: Element | None) -> str:
         return f"changed the own sample items ({len(new.value)} now)"
     if old.name != new.name and new.kind in COLLECTIONS:
         return f"renamed {old.label} to {new.name}"
+    if new.kind == "entity":
+        # What the rest of the design followed (key templates, indexes'
+        # projections, patterns): the change is the rename.
+        names = {a.uid: a.name for a in old.value.attributes if a.uid}
+        renamed = [
+            f"{new.name}.{names[a.uid]} to {a.name}"
+            for a in new.value.attributes
+            if a.uid in names and names[a.uid] != a.name
+        ]
+        if renamed:
+            return f"renamed attribute{'s' if len(renamed) > 1 else ''} " + ", ".join(
+                renamed
+            )
     fields = _changed_fields(old.value, new.value)
     if new.kind == TABLE and old.name != new.name:
         fields = [f for f in fields if f != "name"]

@@ -117,6 +117,10 @@ def test_a_rename_changes_the_entity_and_the_patterns_naming_it(base):
         ),
         (lambda b: edits.IndexMove("GSI3", -1).apply(b), "moved index GSI3"),
         (
+            lambda b: edits.EntityUpdate("Order", _order_date_renamed(b)).apply(b),
+            "renamed attribute Order.orderDate to placedAt and 4 more changes",
+        ),
+        (
             lambda b: dataclasses.replace(
                 b, sample_data=dataclasses.replace(b.sample_data, seed=9)
             ),
