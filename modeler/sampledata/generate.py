@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from operator import call, is_, itemgetter
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 from modeler.design import model as d
 from modeler.keys import MissingValueError, key_renderer
@@ -67,6 +67,8 @@ class Dataset:
 
     items: list[dict[str, Any]]
     entities: list[str]
+    # Whether no two items are known to share a table key (see DistinctDataset).
+    distinct_keys: ClassVar[bool] = False
 
     def __len__(self) -> int:
         return len(self.items)
@@ -76,6 +78,14 @@ class Dataset:
         for entity in self.entities:
             out[entity] = out.get(entity, 0) + 1
         return out
+
+
+class DistinctDataset(Dataset):
+    """A Dataset no two of whose items share a table key: a generation that
+    drew each key again until it was new says so, and `with_own_items`
+    then has no item to drop unless the design has items of its own."""
+
+    distinct_keys: ClassVar[bool] = True
 
 
 def generate(
@@ -133,6 +143,7 @@ def _generate(
         planned = _planned_total(design, seed, scale)
         counter = _Counter(progress, planned if limit is None else min(planned, limit))
     digests: dict[str, str] = {}
+    distinct = True
     for entity in _parents_first(design):
         digest = digests[entity.name] = _entity_digest(
             design, entity, seed, scale, digests
@@ -145,7 +156,9 @@ def _generate(
             if not keys_made.isdisjoint(hashes):
                 kept = None  # made again: its keys meet keys made before
             else:
+                before = len(keys_made)
                 keys_made.update(hashes)
+                distinct = distinct and len(keys_made) == before + len(hashes)
                 if counter is not None:
                     counter.add(len(items))
         if kept is None:
@@ -155,6 +168,7 @@ def _generate(
             )
             if keep and not drawn.met_others:
                 _kept.put(digest, _Kept.packed(items, parents))
+            distinct = distinct and not drawn.repeated
         budget -= len(items)
         made[entity.name] = (items, parents)
         populations.items[entity.name] = items
@@ -163,7 +177,7 @@ def _generate(
         del items[limit:], entities[limit:]
     if progress is not None:
         progress(len(items), len(items))
-    return Dataset(items, entities)
+    return (DistinctDataset if distinct else Dataset)(items, entities)
 
 
 class _Counter:
@@ -388,13 +402,15 @@ def _entity_digest(
 
 class _DrawnKeys:
     """The hashes of the keys made so far in a generation (`taken`), those of
-    the entity being made (`own`), and whether one of its draws met a key of
-    another entity."""
+    the entity being made (`own`), whether one of its draws met a key of
+    another entity, and whether an item kept a key made before, when every
+    draw met one (`repeated`: its item replaces the earlier one)."""
 
     def __init__(self, taken: set[int]) -> None:
         self.taken = taken
         self.own: set[int] = set()
         self.met_others = False
+        self.repeated = False
 
 
 def _check_table_keys(design: d.Design) -> None:
@@ -794,6 +810,8 @@ def maker(shape, draws, taken, own, keys, render_keys, keys_failed, partition, s
                 break
             if key not in own:
                 keys.met_others = True
+        else:
+            keys.repeated = True
         taken.add(key)
         own.add(key)
         return item

@@ -18,7 +18,7 @@ from modeler.design import model as d
 from modeler.engine.types import item_from_wire
 from modeler.keys import Template, parse_template
 from modeler.keys.template import Literal
-from modeler.sampledata.generate import Dataset
+from modeler.sampledata.generate import Dataset, DistinctDataset
 
 
 class EntityRecogniser:
@@ -84,6 +84,10 @@ def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
     (`design.sample_data.items`), each recognised to its entity, and each
     table key once: a later item replaces an earlier one with its key, as
     loading them in order would, so a user's item wins."""
+    if dataset.distinct_keys and not design.sample_data.items:
+        # Nothing to add and no key twice: no key to read (0.2 s of CPU
+        # for `sample_data --items 300000`, a twentieth of the command).
+        return DistinctDataset(list(dataset.items), list(dataset.entities))
     items, entities = list(dataset.items), list(dataset.entities)
     recogniser = EntityRecogniser(design)
     for wire in design.sample_data.items:
