@@ -420,6 +420,7 @@ def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made(
         raise AssertionError("an item was made")
 
     monkeypatch.setattr("modeler.management.commands.sample_data.generate", no_items)
+    monkeypatch.setattr("modeler.management.commands.sample_data.ItemStream", no_items)
     with pytest.raises(CommandError) as raised:
         _run("sample_data", str(design), "--items", "1000", "-o", str(output))
 
@@ -427,6 +428,98 @@ def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made(
         f"{design}: Doc's 1,000 items of about 389,151 bytes each would make the "
         "sample data about 389,151,000 bytes; this workbench allows at most "
         "250,000,000 bytes (setting SAMPLE_MAX_BYTES)"
+    )
+    assert not output.exists()
+
+
+def test_sample_data_file_of_a_project_is_the_text_written_to_stdout(owner, tmp_path):
+    """A file is written as the items are made; the users' items still
+    replace the generated ones with their keys (and the later of two of
+    their own wins), as on stdout, which is written from the whole list."""
+    _run("import_design", str(SOCIAL_FILE), "--owner", "owner")
+    project = Project.objects.get(name="Social graph")
+    design = _design(SOCIAL_FILE)
+    generated = generate(design, seed=7).items
+    taken = {**generated[3], "displayName": "Edited by a user"}
+    own = {"PK": "USER#u-own", "SK": "PROFILE", "userId": "u-own"}
+    again = {**own, "displayName": "The later one"}
+    sample_services.sample_items_import(
+        project=project,
+        design=design,
+        text="\n".join(write_jsonl([taken, own, again])),
+        source="own.jsonl",
+        replace=True,
+        version=project.version,
+        author=owner,
+    )
+    output = tmp_path / "items.jsonl"
+
+    stdout, _ = _run("sample_data", "Social graph", "--items", "700")
+    _, stderr = _run("sample_data", "Social graph", "--items", "700", "-o", str(output))
+
+    assert output.read_text(encoding="utf-8") == stdout
+    lines = stdout.splitlines()
+    assert len(lines) == 700 - 1 + 2
+    assert '"Edited by a user"' in lines[-2] and '"The later one"' in lines[-1]
+    assert stderr == f"Wrote {len(lines):,} items to {output}\n"
+
+
+CROWDED = """
+format: single-table-workbench/v1
+name: Slots
+table:
+  name: slots
+  partition_key: {name: PK, type: S}
+  sort_key: {name: SK, type: S}
+entities:
+  Day:
+    attributes:
+      id: {type: S, generator: uuid}
+    keys: {PK: "DAY#{id}", SK: "DAY"}
+    sample: {count: 40}
+  Slot:
+    attributes:
+      dayId: {type: S, generator: {ref: Day.id}}
+      hour: {type: N, generator: {int: {min: 1, max: 5}}}
+    keys: {PK: "DAY#{dayId}", SK: "SLOT#{hour:02d}"}
+    sample: {per: Day, count: 8}
+"""
+
+
+def test_sample_data_file_whose_keys_run_out_holds_each_key_once(tmp_path):
+    """Eight slots a day from five hours: the draws give up and items share
+    keys, which only the whole list shows: the file is written again from
+    it, the later of two items kept, as on stdout."""
+    design = _write(tmp_path, "slots.yaml", CROWDED)
+    output = tmp_path / "items.jsonl"
+    output.write_text("an older file, longer than the items will be\n" * 9999)
+
+    stdout, _ = _run("sample_data", str(design))
+    _, stderr = _run("sample_data", str(design), "-o", str(output))
+
+    assert output.read_text(encoding="utf-8") == stdout
+    keys = [_wire_key(json.loads(line)) for line in stdout.splitlines()]
+    assert len(keys) == len(set(keys)) == 40 + 40 * 5
+    assert stderr == f"Wrote {len(keys):,} items to {output}\n"
+
+
+def test_sample_data_failing_on_the_way_leaves_no_file(tmp_path):
+    """The items are written as they are made; a generation that fails
+    after some were written leaves no half file behind."""
+    text = CROWDED.replace(
+        "hour: {type: N, generator: {int: {min: 1, max: 5}}}",
+        'hour: {type: S, generator: {faker: {provider: numerify, text: "#", '
+        "unique: true}}}",
+    ).replace("SLOT#{hour:02d}", "SLOT#{hour}")
+    design = _write(tmp_path, "slots.yaml", text)
+    output = tmp_path / "items.jsonl"
+
+    with pytest.raises(CommandError) as raised:
+        _run("sample_data", str(design), "-o", str(output))
+
+    assert str(raised.value) == (
+        f"{design}: Slot.hour: made 10 distinct values and cannot make more; "
+        "widen the pattern, or set unique: false"
     )
     assert not output.exists()
 

@@ -36,7 +36,7 @@ import math
 import threading
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from operator import call, is_, itemgetter
 from random import Random
@@ -178,6 +178,176 @@ def _generate(
     if progress is not None:
         progress(len(items), len(items))
     return (DistinctDataset if distinct else Dataset)(items, entities)
+
+
+class ItemStream:
+    """`generate(design, seed=seed, items=items).items`, the same items in
+    the same order, one at a time: the entity made last (which no other is
+    made from: nothing picks from it, it has no children) is made as its
+    items are taken, parent by parent, and its items, most of a design's in
+    the usual one (the line items of orders), are never all held. Neither
+    the kept items of earlier generations are used nor these kept (they
+    would give the same items). Raises SampleDataError as `generate` does,
+    some of it only while the items are taken. Once they are all taken,
+    `count` is how many there were and `distinct_keys` whether no two
+    shared a table key (see DistinctDataset)."""
+
+    def __init__(
+        self, design: d.Design, *, seed: int | None = None, items: int | None = None
+    ) -> None:
+        self.design = design
+        self.seed = design.sample_data.seed if seed is None else seed
+        self.wanted = items
+        self.count = 0
+        self.distinct_keys = True
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        # As `generate`: millions of containers and no reference cycles.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            yield from self._items()
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _items(self) -> Iterator[dict[str, Any]]:
+        design, seed = self.design, self.seed
+        _check_table_keys(design)
+        scale, limit = 1.0, self.wanted
+        if limit is not None:
+            scale = _scale_for(design, seed, limit)
+        ordered = _parents_first(design)
+        if not ordered:
+            return
+        populations = Populations()
+        keys_made: set[int] = set()
+        made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
+        budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+        for entity in ordered[:-1]:
+            drawn = _DrawnKeys(keys_made)
+            items, parents = _make_entity(
+                design, entity, seed, scale, made, populations, budget, drawn
+            )
+            self.distinct_keys = self.distinct_keys and not drawn.repeated
+            budget -= len(items)
+            made[entity.name] = (items, parents)
+            populations.items[entity.name] = items
+        drawn = _DrawnKeys(keys_made)
+        last = _MadeWhenTaken(
+            design, ordered[-1], seed, scale, made, populations, budget, drawn
+        )
+        families = _families_made_when_taken(design, made, last)
+        if limit is not None:
+            families = itertools.islice(families, limit)
+        yield from families
+        self.distinct_keys = self.distinct_keys and not drawn.repeated
+        self.count = sum(len(items) for items, _ in made.values()) + last.serial
+        if limit is not None:
+            self.count = min(self.count, limit)
+
+
+class _MadeWhenTaken:
+    """The items of one entity made a parent's children at a time, the
+    parents in order, as `_make_entity` makes them (the same draws: its
+    generators see what they would)."""
+
+    def __init__(
+        self,
+        design: d.Design,
+        entity: d.Entity,
+        seed: int,
+        scale: float,
+        made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
+        populations: Populations,
+        budget: int,
+        keys: _DrawnKeys,
+    ) -> None:
+        self.design, self.entity, self.made = design, entity, made
+        self.make = _item_maker(design, entity, seed, populations, keys)
+        self.context = Context()
+        self.serial = 0
+        sample = entity.sample
+        self.per = sample.per
+        if not sample.per:
+            self.root_count = _root_count(seed, entity.draw_name, sample, scale)
+            _check_budget(entity, self.root_count, budget)
+            return
+        if sample.per not in made:
+            raise SampleDataError(
+                f"{entity.name}: sample.per names '{sample.per}', "
+                "which is not an entity of the design"
+            )
+        self.counts = _child_counts(
+            seed, entity.draw_name, sample, len(made[sample.per][0])
+        )
+        _check_budget(entity, sum(self.counts), budget)
+
+    def all(self) -> Iterator[dict[str, Any]]:
+        """The items of a root entity."""
+        make, context = self.make, self.context
+        for serial in range(self.root_count):
+            context.serial = serial
+            item = make(context)
+            self.serial = serial + 1
+            yield item
+
+    def children(self, position: int) -> list[dict[str, Any]]:
+        """The items of the parent at `position`, the parents taken in order."""
+        count = self.counts[position]
+        if not count:
+            return []
+        context, make, serial = self.context, self.make, self.serial
+        context.ancestors = _ancestors(self.design, self.per, position, self.made)
+        items = []
+        for sibling in range(count):
+            context.position = sibling
+            context.serial = serial + sibling
+            items.append(make(context))
+        self.serial = serial + count
+        return items
+
+
+def _families_made_when_taken(
+    design: d.Design,
+    made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
+    last: _MadeWhenTaken,
+) -> Iterator[dict[str, Any]]:
+    """`_families`' items, those of `last` made as they come: a parent's
+    children follow it, and the parents come in order, so each of `last`'s
+    parents asks for its children once, in the order `_make_entity` makes
+    them."""
+    children: dict[str, list[str]] = {}
+    for entity in design.entities:
+        if entity.sample.per:
+            children.setdefault(entity.sample.per, []).append(entity.name)
+    lazy = last.entity.name
+
+    def family(name: str, positions: range) -> Iterator[dict[str, Any]]:
+        entity_items = made[name][0]
+        below = children.get(name)
+        if not below:
+            yield from entity_items[positions.start : positions.stop]
+            return
+        for position in positions:
+            yield entity_items[position]
+            for child in below:
+                if child == lazy:
+                    yield from last.children(position)
+                    continue
+                parents = made[child][1]
+                start = bisect.bisect_left(parents, position)
+                yield from family(
+                    child, range(start, bisect.bisect_right(parents, position, start))
+                )
+
+    for entity in design.entities:
+        if entity.sample.per:
+            continue
+        if entity.name == lazy:
+            yield from last.all()
+        else:
+            yield from family(entity.name, range(len(made[entity.name][0])))
 
 
 class _Counter:

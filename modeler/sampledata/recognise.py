@@ -9,13 +9,13 @@ literal text wins (`ORDER#{orderId}` over `{anyId}`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from operator import itemgetter
 from typing import Any
 
 from modeler.design import model as d
-from modeler.engine.types import item_from_wire
+from modeler.engine.types import Item, item_from_wire
 from modeler.keys import Template, parse_template
 from modeler.keys.template import Literal
 from modeler.sampledata.generate import Dataset, DistinctDataset
@@ -108,6 +108,37 @@ def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
         return Dataset(items, entities)
     keep = sorted(last.values())
     return Dataset([items[i] for i in keep], [entities[i] for i in keep])
+
+
+class OwnItemsAfter:
+    """`with_own_items(design, dataset).items` for generated items no two
+    of which share a table key (`ItemStream.distinct_keys`), taken one at a
+    time: the generated items but those whose key an item of the design's
+    own has, then the design's own items, the later of two with one key.
+    `count` is how many were given, once all were."""
+
+    def __init__(self, design: d.Design, generated: Iterable[Item]) -> None:
+        self.names = tuple(a.name for a in design.table.key_attributes)
+        own = [item_from_wire(d.thaw(wire)) for wire in design.sample_data.items]
+        last = {self._key(item): n for n, item in enumerate(own)}
+        self.own = [item for n, item in enumerate(own) if last[self._key(item)] == n]
+        self.generated = generated
+        self.dropped = 0
+
+    def _key(self, item: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(map(item.get, self.names))
+
+    def __iter__(self) -> Iterator[Item]:
+        if self.own:
+            own_keys, key = set(map(self._key, self.own)), self._key
+            for item in self.generated:
+                if key(item) in own_keys:
+                    self.dropped += 1
+                else:
+                    yield item
+        else:
+            yield from self.generated
+        yield from self.own
 
 
 def _agrees(values: Mapping[str, Any], item: Mapping[str, Any]) -> bool:

@@ -5,6 +5,7 @@ items the project's users typed or imported, as the simulator loads them."""
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +16,8 @@ from modeler.design_check.limits import check_sample_bytes
 from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import (
     MAX_ITEMS,
+    ItemStream,
+    OwnItemsAfter,
     SampleDataError,
     generate,
     with_own_items,
@@ -76,10 +79,14 @@ class Command(BaseCommand):
         # Refused before any item is made, as the site refuses the design.
         for problem in check_sample_bytes(loaded, seed=seed, items=items):
             raise CommandError(f"{design}: {problem.message}", returncode=1)
+        if generated_only:
+            loaded = replace(loaded, sample_data=SampleData(seed))
+        if output != "-" and (not os.path.exists(output) or os.path.isfile(output)):
+            written = self._write_file(design, loaded, seed, items, output)
+            self.stderr.write(f"Wrote {written:,} items to {output}")
+            return
         try:
-            found = sample_items(
-                loaded, seed=seed, wanted=items, own_items=not generated_only
-            )
+            found = sample_items(loaded, seed=seed, wanted=items)
         except SampleDataError as exc:
             raise CommandError(f"{design}: {exc}", returncode=1) from None
         if output == "-":
@@ -94,24 +101,53 @@ class Command(BaseCommand):
             raise CommandError(f"{output}: {exc.strerror}", returncode=1) from None
         self.stderr.write(f"Wrote {len(found):,} items to {output}")
 
+    def _write_file(
+        self, argument: str, design: Design, seed: int, wanted: int | None, output: str
+    ) -> int:
+        """Writes the items to a file as they are made (`ItemStream`), never
+        all of them held; returns how many. Should two generated items share
+        a key (a design whose keys run out), the file is written again from
+        the whole list, where the later replaces the earlier. A generation
+        that fails on the way leaves no file."""
+        try:
+            with open(output, "w", encoding="utf-8") as file:
+                try:
+                    generated = ItemStream(design, seed=seed, items=wanted)
+                    items = OwnItemsAfter(design, generated)
+                    for block in write_jsonl_blocks(items):
+                        file.write(block)
+                    check_count(generated.count, wanted)
+                    if generated.distinct_keys:
+                        return generated.count - items.dropped + len(items.own)
+                    file.seek(0)
+                    file.truncate()
+                    found = sample_items(design, seed=seed, wanted=wanted)
+                    for block in write_jsonl_blocks(found):
+                        file.write(block)
+                    return len(found)
+                except SampleDataError as exc:
+                    file.close()
+                    os.remove(output)
+                    raise CommandError(f"{argument}: {exc}", returncode=1) from None
+        except OSError as exc:
+            raise CommandError(f"{output}: {exc.strerror}", returncode=1) from None
+
+
+def check_count(made: int, wanted: int | None) -> None:
+    """Raises SampleDataError when fewer items were made than asked for."""
+    if wanted is not None and made < wanted:
+        raise SampleDataError(
+            f"the design's counts make {made:,} items, not the {wanted:,} asked for"
+        )
+
 
 def sample_items(
-    design: Design,
-    *,
-    seed: int,
-    wanted: int | None = None,
-    own_items: bool = True,
+    design: Design, *, seed: int, wanted: int | None = None
 ) -> list[dict[str, Any]]:
     """The generated items, exactly `wanted` of them when given, then the
-    design's own items (unless `own_items` is false), each table key once as
-    the simulator loads them. Raises SampleDataError."""
+    design's own items, each table key once as the simulator loads them.
+    Raises SampleDataError."""
     # The command generates once: nothing is kept for a next generation.
     dataset = generate(design, seed=seed, items=wanted, keep=False)
-    if wanted is not None and len(dataset) < wanted:
-        raise SampleDataError(
-            f"the design's counts make {len(dataset):,} items, "
-            f"not the {wanted:,} asked for"
-        )
-    if own_items:
-        return with_own_items(design, dataset).items
-    return with_own_items(replace(design, sample_data=SampleData(seed)), dataset).items
+    check_count(len(dataset), wanted)
+    return with_own_items(design, dataset).items
