@@ -43,7 +43,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from modeler.design import model as d
-from modeler.keys import MissingValueError, key_renderer
+from modeler.keys import MissingValueError, key_writer
 from modeler.sampledata.conversions import OMIT
 from modeler.sampledata.values import (
     Compiler,
@@ -914,7 +914,7 @@ def _item_maker(
             draw = _present_by_chance(draw, attr.presence)
         rng = Random(f"{seed}:{entity.draw_name}.{attr.draw_name}")
         draws.append((attr.name, draw, rng))
-    render_keys = key_renderer(design, entity.name)
+    write_keys = key_writer(design, entity.name)
     names = [a.name for a in design.table.key_attributes]
 
     def keys_failed(exc: Exception) -> SampleDataError:
@@ -934,7 +934,7 @@ def _item_maker(
         keys.taken,
         keys.own,
         keys,
-        render_keys,
+        write_keys,
         keys_failed,
         names[0],
         names[1] if len(names) > 1 else None,
@@ -965,14 +965,14 @@ def _maker_code(attributes: int, sort: bool) -> Any:
     )
     key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
     source = f"""
-def maker(shape, draws, taken, own, keys, render_keys, keys_failed, partition, sort):
+def maker(shape, draws, taken, own, keys, write_keys, keys_failed, partition, sort):
 {unpacked}
     def make(context):
         for _ in TRIES:
             item = new(shape).__dict__
             context.item = item{steps}
             try:
-                item.update(render_keys(item))
+                write_keys(item)
             except (MissingValueError, ValueError) as exc:
                 raise keys_failed(exc) from None
             key = {key}
