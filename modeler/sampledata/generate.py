@@ -57,6 +57,8 @@ MAX_ITEMS = 1_000_000
 KEY_TRIES = 8
 # How many items of entities are kept between generations, at most.
 KEPT_ITEMS = MAX_ITEMS
+# Items an ItemStream makes before it gives them, at most about.
+BLOCK_ITEMS = 4096
 # Items made between two calls of `generate`'s progress callback.
 PROGRESS_EVERY = 2_000
 
@@ -202,16 +204,22 @@ class ItemStream:
         self.distinct_keys = True
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
+        # The items come in lists (a family, or a run of the last entity's
+        # parents with their children): one resumption of the generators
+        # per list, not per item.
+        return itertools.chain.from_iterable(self._blocks())
+
+    def _blocks(self) -> Iterator[list[dict[str, Any]]]:
         # As `generate`: millions of containers and no reference cycles.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            yield from self._items()
+            yield from self._made_blocks()
         finally:
             if collecting:
                 gc.enable()
 
-    def _items(self) -> Iterator[dict[str, Any]]:
+    def _made_blocks(self) -> Iterator[list[dict[str, Any]]]:
         design, seed = self.design, self.seed
         _check_table_keys(design)
         scale, limit = 1.0, self.wanted
@@ -237,10 +245,14 @@ class ItemStream:
         last = _MadeWhenTaken(
             design, ordered[-1], seed, scale, made, populations, budget, drawn
         )
-        families = _families_made_when_taken(design, made, last)
-        if limit is not None:
-            families = itertools.islice(families, limit)
-        yield from families
+        left = limit
+        for block in _families_made_when_taken(design, made, last):
+            if left is not None and len(block) >= left:
+                yield block[:left]
+                break
+            if left is not None:
+                left -= len(block)
+            yield block
         self.distinct_keys = self.distinct_keys and not drawn.repeated
         self.count = sum(len(items) for items, _ in made.values()) + last.serial
         if limit is not None:
@@ -283,14 +295,16 @@ class _MadeWhenTaken:
         )
         _check_budget(entity, sum(self.counts), budget)
 
-    def all(self) -> Iterator[dict[str, Any]]:
-        """The items of a root entity."""
+    def all(self) -> Iterator[list[dict[str, Any]]]:
+        """The items of a root entity, a few thousand at a time."""
         make, context = self.make, self.context
-        for serial in range(self.root_count):
-            context.serial = serial
-            item = make(context)
-            self.serial = serial + 1
-            yield item
+        for start in range(0, self.root_count, BLOCK_ITEMS):
+            block = []
+            for serial in range(start, min(start + BLOCK_ITEMS, self.root_count)):
+                context.serial = serial
+                block.append(make(context))
+            self.serial = start + len(block)
+            yield block
 
     def children(self, position: int) -> list[dict[str, Any]]:
         """The items of the parent at `position`, the parents taken in order."""
@@ -312,28 +326,39 @@ def _families_made_when_taken(
     design: d.Design,
     made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
     last: _MadeWhenTaken,
-) -> Iterator[dict[str, Any]]:
-    """`_families`' items, those of `last` made as they come: a parent's
-    children follow it, and the parents come in order, so each of `last`'s
-    parents asks for its children once, in the order `_make_entity` makes
-    them."""
+) -> Iterator[list[dict[str, Any]]]:
+    """`_families`' items in lists, those of `last` made as they come: a
+    parent's children follow it, and the parents come in order, so each of
+    `last`'s parents asks for its children once, in the order
+    `_make_entity` makes them. A run of parents of `last` with their
+    children is one list of at most about BLOCK_ITEMS items."""
     children: dict[str, list[str]] = {}
     for entity in design.entities:
         if entity.sample.per:
             children.setdefault(entity.sample.per, []).append(entity.name)
     lazy = last.entity.name
 
-    def family(name: str, positions: range) -> Iterator[dict[str, Any]]:
+    def family(name: str, positions: range) -> Iterator[list[dict[str, Any]]]:
         entity_items = made[name][0]
         below = children.get(name)
         if not below:
-            yield from entity_items[positions.start : positions.stop]
+            yield entity_items[positions.start : positions.stop]
+            return
+        if below == [lazy]:  # the parents of the last entity: most items
+            block: list[dict[str, Any]] = []
+            for position in positions:
+                block.append(entity_items[position])
+                block += last.children(position)
+                if len(block) >= BLOCK_ITEMS:
+                    yield block
+                    block = []
+            yield block
             return
         for position in positions:
-            yield entity_items[position]
+            yield [entity_items[position]]
             for child in below:
                 if child == lazy:
-                    yield from last.children(position)
+                    yield last.children(position)
                     continue
                 parents = made[child][1]
                 start = bisect.bisect_left(parents, position)

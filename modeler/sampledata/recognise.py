@@ -9,6 +9,7 @@ literal text wins (`ORDER#{orderId}` over `{anyId}`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from operator import itemgetter
@@ -129,16 +130,17 @@ class OwnItemsAfter:
         return tuple(map(item.get, self.names))
 
     def __iter__(self) -> Iterator[Item]:
-        if self.own:
-            own_keys, key = set(map(self._key, self.own)), self._key
-            for item in self.generated:
-                if key(item) in own_keys:
-                    self.dropped += 1
-                else:
-                    yield item
-        else:
-            yield from self.generated
-        yield from self.own
+        if not self.own:
+            return iter(self.generated)
+        return itertools.chain(self._generated_kept(), self.own)
+
+    def _generated_kept(self) -> Iterator[Item]:
+        own_keys, key = set(map(self._key, self.own)), self._key
+        for item in self.generated:
+            if key(item) in own_keys:
+                self.dropped += 1
+            else:
+                yield item
 
 
 def _agrees(values: Mapping[str, Any], item: Mapping[str, Any]) -> bool:

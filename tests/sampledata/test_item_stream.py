@@ -3,6 +3,8 @@ its items are taken, byte for byte the items `generate` gives."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from modeler.sampledata import ItemStream, SampleDataError, generate, write_jsonl
@@ -145,3 +147,18 @@ def test_the_stream_refuses_what_generate_refuses():
         list(ItemStream(design))
     assert str(streamed.value) == str(made.value)
     assert "made 10 distinct values" in str(made.value)
+
+
+@pytest.mark.parametrize("items", [None, 7, 8, 333])
+def test_the_stream_in_small_blocks_cuts_where_generate_cuts(items, monkeypatch):
+    """Blocks of seven items: runs of parents cut short, the limit met
+    inside a block and at its end, a root made last in several blocks."""
+    monkeypatch.setattr(
+        importlib.import_module(ItemStream.__module__), "BLOCK_ITEMS", 7
+    )
+    for design in (design_from(FAMILY), design_from(ROOT_LAST)):
+        expected = generate(design, seed=9, items=items, keep=False)
+        stream = ItemStream(design, seed=9, items=items)
+
+        assert _lines(stream) == _lines(expected.items)
+        assert stream.count == len(expected)
