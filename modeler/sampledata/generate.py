@@ -233,7 +233,7 @@ class ItemStream:
         made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
         budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
         for entity in ordered[:-1]:
-            drawn = _DrawnKeys(keys_made)
+            drawn = _DrawnKeys.unkept(keys_made)
             items, parents = _make_entity(
                 design, entity, seed, scale, made, populations, budget, drawn
             )
@@ -241,7 +241,7 @@ class ItemStream:
             budget -= len(items)
             made[entity.name] = (items, parents)
             populations.items[entity.name] = items
-        drawn = _DrawnKeys(keys_made)
+        drawn = _DrawnKeys.unkept(keys_made)
         last = _MadeWhenTaken(
             design, ordered[-1], seed, scale, made, populations, budget, drawn
         )
@@ -606,6 +606,15 @@ class _DrawnKeys:
         self.own: set[int] = set()
         self.met_others = False
         self.repeated = False
+
+    @classmethod
+    def unkept(cls, taken: set[int]) -> _DrawnKeys:
+        """For items not kept, where whether a draw met another entity's
+        key does not matter: the entity's own keys are not told apart from
+        the others' (no second set of a million keys)."""
+        keys = cls(taken)
+        keys.own = taken
+        return keys
 
 
 def _check_table_keys(design: d.Design) -> None:
