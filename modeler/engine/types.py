@@ -396,7 +396,11 @@ def _decimal_json_text(value: Any) -> str:
     bool or an int, equal to a number, is not written as one here)."""
     if type(value) is not Decimal:
         raise TypeError("not a Decimal")
-    return _number_json_text(value)
+    # `_number_json_text`, written out: one call less for every number.
+    text = str(value)
+    if "E" in text or ("." in text and text[-1] == "0") or not value:
+        return number_text(value)
+    return text
 
 
 def _json_value(value: Any) -> str:
