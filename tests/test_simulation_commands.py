@@ -524,6 +524,29 @@ def test_sample_data_failing_on_the_way_leaves_no_file(tmp_path):
     assert not output.exists()
 
 
+def test_sample_data_whose_counts_make_too_few_items_leaves_no_file(tmp_path):
+    design = _write(tmp_path, "none.yaml", CROWDED.replace("count: 40", "count: 0"))
+    output = tmp_path / "items.jsonl"
+    message = f"{design}: the design's counts make 0 items, not the 5 asked for"
+
+    for args in (("-o", str(output)), ()):
+        with pytest.raises(CommandError) as raised:
+            _run("sample_data", str(design), "--items", "5", *args)
+        assert str(raised.value) == message
+    assert not output.exists()
+
+
+def test_sample_data_through_a_link_writes_the_file_it_names(tmp_path):
+    target, link = tmp_path / "items.jsonl", tmp_path / "link.jsonl"
+    target.write_text("older\n")
+    link.symlink_to(target)
+
+    stdout, _ = _run("sample_data", str(ORDER_FILE), "--items", "50")
+    _run("sample_data", str(ORDER_FILE), "--items", "50", "-o", str(link))
+
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == stdout
+
+
 def test_sample_data_is_the_same_for_the_same_seed(tmp_path):
     paths = [tmp_path / name for name in ("a.jsonl", "b.jsonl", "c.jsonl")]
 

@@ -81,7 +81,12 @@ class Command(BaseCommand):
             raise CommandError(f"{design}: {problem.message}", returncode=1)
         if generated_only:
             loaded = replace(loaded, sample_data=SampleData(seed))
-        if output != "-" and (not os.path.exists(output) or os.path.isfile(output)):
+        # A file of its own (not stdout, a device, a pipe or a link) is
+        # written as the items are made, and can be written again or removed.
+        if output != "-" and (
+            not os.path.lexists(output)
+            or (os.path.isfile(output) and not os.path.islink(output))
+        ):
             written = self._write_file(design, loaded, seed, items, output)
             self.stderr.write(f"Wrote {written:,} items to {output}")
             return
