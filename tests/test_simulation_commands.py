@@ -503,9 +503,10 @@ def test_sample_data_file_whose_keys_run_out_holds_each_key_once(tmp_path):
     assert stderr == f"Wrote {len(keys):,} items to {output}\n"
 
 
-def test_sample_data_failing_on_the_way_leaves_no_file(tmp_path):
+def test_sample_data_failing_on_the_way_leaves_the_file_as_it_was(tmp_path):
     """The items are written as they are made; a generation that fails
-    after some were written leaves no half file behind."""
+    after some were written leaves no half file behind, and the file that
+    was there as it was."""
     text = CROWDED.replace(
         "hour: {type: N, generator: {int: {min: 1, max: 5}}}",
         'hour: {type: S, generator: {faker: {provider: numerify, text: "#", '
@@ -513,6 +514,7 @@ def test_sample_data_failing_on_the_way_leaves_no_file(tmp_path):
     ).replace("SLOT#{hour:02d}", "SLOT#{hour}")
     design = _write(tmp_path, "slots.yaml", text)
     output = tmp_path / "items.jsonl"
+    output.write_text("the items of yesterday\n")
 
     with pytest.raises(CommandError) as raised:
         _run("sample_data", str(design), "-o", str(output))
@@ -521,7 +523,8 @@ def test_sample_data_failing_on_the_way_leaves_no_file(tmp_path):
         f"{design}: Slot.hour: made 10 distinct values and cannot make more; "
         "widen the pattern, or set unique: false"
     )
-    assert not output.exists()
+    assert output.read_text() == "the items of yesterday\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["items.jsonl", "slots.yaml"]
 
 
 def test_sample_data_whose_counts_make_too_few_items_leaves_no_file(tmp_path):

@@ -5,9 +5,11 @@ items the project's users typed or imported, as the simulator loads them."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import secrets
 from dataclasses import replace
-from typing import Any
+from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -110,32 +112,44 @@ class Command(BaseCommand):
         self, argument: str, design: Design, seed: int, wanted: int | None, output: str
     ) -> int:
         """Writes the items to a file as they are made (`ItemStream`), never
-        all of them held; returns how many. Should two generated items share
-        a key (a design whose keys run out), the file is written again from
-        the whole list, where the later replaces the earlier. A generation
-        that fails on the way leaves no file."""
+        all of them held; returns how many. They go to a hidden file beside
+        `output`, which replaces it once every item is written: a generation
+        that fails on the way (or an interrupt) leaves the file that was
+        there as it was, and no half file."""
+        folder, name = os.path.split(os.path.abspath(output))
+        partial = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.part")
         try:
-            with open(output, "w", encoding="utf-8") as file:
-                try:
-                    generated = ItemStream(design, seed=seed, items=wanted)
-                    items = OwnItemsAfter(design, generated)
-                    for block in write_jsonl_blocks(items):
-                        file.write(block)
-                    check_count(generated.count, wanted)
-                    if generated.distinct_keys:
-                        return generated.count - items.dropped + len(items.own)
-                    file.seek(0)
-                    file.truncate()
-                    found = sample_items(design, seed=seed, wanted=wanted)
-                    for block in write_jsonl_blocks(found):
-                        file.write(block)
-                    return len(found)
-                except SampleDataError as exc:
-                    file.close()
-                    os.remove(output)
-                    raise CommandError(f"{argument}: {exc}", returncode=1) from None
+            with open(partial, "x", encoding="utf-8") as file:
+                written = _stream_items(file, design, seed, wanted)
+            os.replace(partial, output)
+        except SampleDataError as exc:
+            raise CommandError(f"{argument}: {exc}", returncode=1) from None
         except OSError as exc:
             raise CommandError(f"{output}: {exc.strerror}", returncode=1) from None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(partial)
+        return written
+
+
+def _stream_items(file: TextIO, design: Design, seed: int, wanted: int | None) -> int:
+    """Writes the items to `file` as they are made; returns how many.
+    Should two generated items share a key (a design whose keys run out),
+    the file is written again from the whole list, where the later replaces
+    the earlier. Raises SampleDataError."""
+    generated = ItemStream(design, seed=seed, items=wanted)
+    items = OwnItemsAfter(design, generated)
+    for block in write_jsonl_blocks(items):
+        file.write(block)
+    check_count(generated.count, wanted)
+    if generated.distinct_keys:
+        return generated.count - items.dropped + len(items.own)
+    file.seek(0)
+    file.truncate()
+    found = sample_items(design, seed=seed, wanted=wanted)
+    for block in write_jsonl_blocks(found):
+        file.write(block)
+    return len(found)
 
 
 def check_count(made: int, wanted: int | None) -> None:
