@@ -420,6 +420,7 @@ def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made(
         raise AssertionError("an item was made")
 
     monkeypatch.setattr("modeler.management.commands.sample_data.generate", no_items)
+    monkeypatch.setattr("modeler.management.commands.sample_data.ItemStream", no_items)
     with pytest.raises(CommandError) as raised:
         _run("sample_data", str(design), "--items", "1000", "-o", str(output))
 
@@ -429,6 +430,124 @@ def test_sample_data_past_its_bytes_is_refused_before_any_item_is_made(
         "250,000,000 bytes (setting SAMPLE_MAX_BYTES)"
     )
     assert not output.exists()
+
+
+def test_sample_data_file_of_a_project_is_the_text_written_to_stdout(owner, tmp_path):
+    """A file is written as the items are made; the users' items still
+    replace the generated ones with their keys (and the later of two of
+    their own wins), as on stdout, which is written from the whole list."""
+    _run("import_design", str(SOCIAL_FILE), "--owner", "owner")
+    project = Project.objects.get(name="Social graph")
+    design = _design(SOCIAL_FILE)
+    generated = generate(design, seed=7).items
+    taken = {**generated[3], "displayName": "Edited by a user"}
+    own = {"PK": "USER#u-own", "SK": "PROFILE", "userId": "u-own"}
+    again = {**own, "displayName": "The later one"}
+    sample_services.sample_items_import(
+        project=project,
+        design=design,
+        text="\n".join(write_jsonl([taken, own, again])),
+        source="own.jsonl",
+        replace=True,
+        version=project.version,
+        author=owner,
+    )
+    output = tmp_path / "items.jsonl"
+
+    stdout, _ = _run("sample_data", "Social graph", "--items", "700")
+    _, stderr = _run("sample_data", "Social graph", "--items", "700", "-o", str(output))
+
+    assert output.read_text(encoding="utf-8") == stdout
+    lines = stdout.splitlines()
+    assert len(lines) == 700 - 1 + 2
+    assert '"Edited by a user"' in lines[-2] and '"The later one"' in lines[-1]
+    assert stderr == f"Wrote {len(lines):,} items to {output}\n"
+
+
+CROWDED = """
+format: single-table-workbench/v1
+name: Slots
+table:
+  name: slots
+  partition_key: {name: PK, type: S}
+  sort_key: {name: SK, type: S}
+entities:
+  Day:
+    attributes:
+      id: {type: S, generator: uuid}
+    keys: {PK: "DAY#{id}", SK: "DAY"}
+    sample: {count: 40}
+  Slot:
+    attributes:
+      dayId: {type: S, generator: {ref: Day.id}}
+      hour: {type: N, generator: {int: {min: 1, max: 5}}}
+    keys: {PK: "DAY#{dayId}", SK: "SLOT#{hour:02d}"}
+    sample: {per: Day, count: 8}
+"""
+
+
+def test_sample_data_file_whose_keys_run_out_holds_each_key_once(tmp_path):
+    """Eight slots a day from five hours: the draws give up and items share
+    keys, which only the whole list shows: the file is written again from
+    it, the later of two items kept, as on stdout."""
+    design = _write(tmp_path, "slots.yaml", CROWDED)
+    output = tmp_path / "items.jsonl"
+    output.write_text("an older file, longer than the items will be\n" * 9999)
+
+    stdout, _ = _run("sample_data", str(design))
+    _, stderr = _run("sample_data", str(design), "-o", str(output))
+
+    assert output.read_text(encoding="utf-8") == stdout
+    keys = [_wire_key(json.loads(line)) for line in stdout.splitlines()]
+    assert len(keys) == len(set(keys)) == 40 + 40 * 5
+    assert stderr == f"Wrote {len(keys):,} items to {output}\n"
+
+
+def test_sample_data_failing_on_the_way_leaves_the_file_as_it_was(tmp_path):
+    """The items are written as they are made; a generation that fails
+    after some were written leaves no half file behind, and the file that
+    was there as it was."""
+    text = CROWDED.replace(
+        "hour: {type: N, generator: {int: {min: 1, max: 5}}}",
+        'hour: {type: S, generator: {faker: {provider: numerify, text: "#", '
+        "unique: true}}}",
+    ).replace("SLOT#{hour:02d}", "SLOT#{hour}")
+    design = _write(tmp_path, "slots.yaml", text)
+    output = tmp_path / "items.jsonl"
+    output.write_text("the items of yesterday\n")
+
+    with pytest.raises(CommandError) as raised:
+        _run("sample_data", str(design), "-o", str(output))
+
+    assert str(raised.value) == (
+        f"{design}: Slot.hour: made 10 distinct values and cannot make more; "
+        "widen the pattern, or set unique: false"
+    )
+    assert output.read_text() == "the items of yesterday\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["items.jsonl", "slots.yaml"]
+
+
+def test_sample_data_whose_counts_make_too_few_items_leaves_no_file(tmp_path):
+    design = _write(tmp_path, "none.yaml", CROWDED.replace("count: 40", "count: 0"))
+    output = tmp_path / "items.jsonl"
+    message = f"{design}: the design's counts make 0 items, not the 5 asked for"
+
+    for args in (("-o", str(output)), ()):
+        with pytest.raises(CommandError) as raised:
+            _run("sample_data", str(design), "--items", "5", *args)
+        assert str(raised.value) == message
+    assert not output.exists()
+
+
+def test_sample_data_through_a_link_writes_the_file_it_names(tmp_path):
+    target, link = tmp_path / "items.jsonl", tmp_path / "link.jsonl"
+    target.write_text("older\n")
+    link.symlink_to(target)
+
+    stdout, _ = _run("sample_data", str(ORDER_FILE), "--items", "50")
+    _run("sample_data", str(ORDER_FILE), "--items", "50", "-o", str(link))
+
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == stdout
 
 
 def test_sample_data_is_the_same_for_the_same_seed(tmp_path):

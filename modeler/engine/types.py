@@ -320,12 +320,25 @@ def item_json_line(item: Item) -> str:
     A file of a million items spent two thirds of its time building wire
     dicts only to serialise them, and half of the rest on a call and a
     concatenation per attribute."""
-    values = tuple(item.values())
-    key = (tuple(item), tuple(map(type, values)))
-    shape = _LINE_SHAPES.get(key)
-    if shape is None:
-        shape = _line_shape(key)
-    return shape[0] % tuple(map(call, shape[1], values))
+    values, names = tuple(item.values()), tuple(item)
+    shape = _NAMED_SHAPES.get(names)
+    if shape is not None:
+        # The shape of the last item with these names, whose writers refuse
+        # (TypeError) a value of another type than they were made for: the
+        # items of an entity have one type per name, and their types need
+        # not be read (an eighth of the time of a line item's line).
+        try:
+            return shape[0] % tuple(map(call, shape[1], values))
+        except TypeError:
+            pass
+    key = (names, tuple(map(type, values)))
+    typed = _LINE_SHAPES.get(key)
+    if typed is None:
+        typed = _line_shape(key)
+    if len(_NAMED_SHAPES) >= MAX_LINE_SHAPES:
+        _NAMED_SHAPES.clear()
+    _NAMED_SHAPES[names] = typed[0], typed[2]
+    return typed[0] % tuple(map(call, typed[1], values))
 
 
 # An item's shape -> the text of its line with a `%s` per value, and the
@@ -333,25 +346,35 @@ def item_json_line(item: Item) -> str:
 # of arbitrary items could have many, so the table is emptied past a bound.
 _LINE_SHAPES: dict[tuple[tuple[str, ...], tuple[type, ...]], Any] = {}
 MAX_LINE_SHAPES = 4096
+# An item's names -> the text of the last line of items with these names,
+# and writers refusing a value of another type than that item's.
+_NAMED_SHAPES: dict[tuple[str, ...], tuple[str, tuple[Callable[[Any], str], ...]]] = {}
 
 
 def _line_shape(
     key: tuple[tuple[str, ...], tuple[type, ...]],
-) -> tuple[str, tuple[Callable[[Any], str], ...]]:
+) -> tuple[str, tuple[Callable[[Any], str], ...], tuple[Callable[[Any], str], ...]]:
+    """The text of the line with a `%s` per value, the writers of the
+    values, and writers of them that refuse another type (TypeError):
+    the C encoder refuses all but text; numbers are checked."""
     parts: list[str] = []
     writers: list[Callable[[Any], str]] = []
+    strict: list[Callable[[Any], str]] = []
     for name, kind in zip(*key, strict=True):
         head = encode_basestring(name).replace("%", "%%") + ":"
         if kind is str:
             parts.append(head + '{"S":%s}')
             writers.append(encode_basestring)
+            strict.append(encode_basestring)
         elif kind is Decimal:
             parts.append(head + '{"N":"%s"}')
             writers.append(_number_json_text)
+            strict.append(_decimal_json_text)
         else:
             parts.append(head + "%s")
             writers.append(_json_value)
-    shape = "{" + ",".join(parts) + "}", tuple(writers)
+            strict.append(_json_value)
+    shape = "{" + ",".join(parts) + "}", tuple(writers), tuple(strict)
     if len(_LINE_SHAPES) >= MAX_LINE_SHAPES:
         _LINE_SHAPES.clear()
     _LINE_SHAPES[key] = shape
@@ -362,6 +385,18 @@ def _number_json_text(value: Decimal) -> str:
     """`number_text(value)`: Decimal's own text when it is already the
     canonical one (no exponent, no trailing zero after the point, not
     zero), as most numbers of sample data are."""
+    text = str(value)
+    if "E" in text or ("." in text and text[-1] == "0") or not value:
+        return number_text(value)
+    return text
+
+
+def _decimal_json_text(value: Any) -> str:
+    """`_number_json_text` of a Decimal, TypeError for any other value (a
+    bool or an int, equal to a number, is not written as one here)."""
+    if type(value) is not Decimal:
+        raise TypeError("not a Decimal")
+    # `_number_json_text`, written out: one call less for every number.
     text = str(value)
     if "E" in text or ("." in text and text[-1] == "0") or not value:
         return number_text(value)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from modeler.keys.checks import check_entity_keys, check_keys
 from modeler.keys.collisions import check_key_collisions
 from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
-from modeler.keys.items import key_renderer, key_values
+from modeler.keys.items import key_renderer, key_values, key_writer
 from modeler.keys.template import (
     MissingValueError,
     Template,
@@ -25,6 +25,7 @@ __all__ = [
     "check_keys",
     "key_renderer",
     "key_values",
+    "key_writer",
     "parse_condition",
     "parse_template",
 ]

@@ -13,8 +13,12 @@ from modeler.sampledata.files import (
     write_jsonl,
     write_jsonl_blocks,
 )
-from modeler.sampledata.generate import MAX_ITEMS, Dataset, generate
-from modeler.sampledata.recognise import EntityRecogniser, with_own_items
+from modeler.sampledata.generate import MAX_ITEMS, Dataset, ItemStream, generate
+from modeler.sampledata.recognise import (
+    EntityRecogniser,
+    OwnItemsAfter,
+    with_own_items,
+)
 from modeler.sampledata.values import SampleDataError, default_generator
 
 __all__ = [
@@ -22,7 +26,9 @@ __all__ = [
     "Dataset",
     "EntityRecogniser",
     "FileProblem",
+    "ItemStream",
     "ItemsFileError",
+    "OwnItemsAfter",
     "SampleDataError",
     "default_generator",
     "generate",

@@ -36,14 +36,14 @@ import math
 import threading
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from operator import call, is_, itemgetter
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 from modeler.design import model as d
-from modeler.keys import MissingValueError, key_renderer
+from modeler.keys import MissingValueError, key_writer
 from modeler.sampledata.conversions import OMIT
 from modeler.sampledata.values import (
     Compiler,
@@ -57,6 +57,8 @@ MAX_ITEMS = 1_000_000
 KEY_TRIES = 8
 # How many items of entities are kept between generations, at most.
 KEPT_ITEMS = MAX_ITEMS
+# Items an ItemStream makes before it gives them, at most about.
+BLOCK_ITEMS = 4096
 # Items made between two calls of `generate`'s progress callback.
 PROGRESS_EVERY = 2_000
 
@@ -67,6 +69,8 @@ class Dataset:
 
     items: list[dict[str, Any]]
     entities: list[str]
+    # Whether no two items are known to share a table key (see DistinctDataset).
+    distinct_keys: ClassVar[bool] = False
 
     def __len__(self) -> int:
         return len(self.items)
@@ -76,6 +80,14 @@ class Dataset:
         for entity in self.entities:
             out[entity] = out.get(entity, 0) + 1
         return out
+
+
+class DistinctDataset(Dataset):
+    """A Dataset no two of whose items share a table key: a generation that
+    drew each key again until it was new says so, and `with_own_items`
+    then has no item to drop unless the design has items of its own."""
+
+    distinct_keys: ClassVar[bool] = True
 
 
 def generate(
@@ -133,6 +145,7 @@ def _generate(
         planned = _planned_total(design, seed, scale)
         counter = _Counter(progress, planned if limit is None else min(planned, limit))
     digests: dict[str, str] = {}
+    distinct = True
     for entity in _parents_first(design):
         digest = digests[entity.name] = _entity_digest(
             design, entity, seed, scale, digests
@@ -145,7 +158,9 @@ def _generate(
             if not keys_made.isdisjoint(hashes):
                 kept = None  # made again: its keys meet keys made before
             else:
+                before = len(keys_made)
                 keys_made.update(hashes)
+                distinct = distinct and len(keys_made) == before + len(hashes)
                 if counter is not None:
                     counter.add(len(items))
         if kept is None:
@@ -155,6 +170,7 @@ def _generate(
             )
             if keep and not drawn.met_others:
                 _kept.put(digest, _Kept.packed(items, parents))
+            distinct = distinct and not drawn.repeated
         budget -= len(items)
         made[entity.name] = (items, parents)
         populations.items[entity.name] = items
@@ -163,7 +179,200 @@ def _generate(
         del items[limit:], entities[limit:]
     if progress is not None:
         progress(len(items), len(items))
-    return Dataset(items, entities)
+    return (DistinctDataset if distinct else Dataset)(items, entities)
+
+
+class ItemStream:
+    """`generate(design, seed=seed, items=items).items`, the same items in
+    the same order, one at a time: the entity made last (which no other is
+    made from: nothing picks from it, it has no children) is made as its
+    items are taken, parent by parent, and its items, most of a design's in
+    the usual one (the line items of orders), are never all held. Neither
+    the kept items of earlier generations are used nor these kept (they
+    would give the same items). Raises SampleDataError as `generate` does,
+    some of it only while the items are taken. Once they are all taken,
+    `count` is how many there were and `distinct_keys` whether no two
+    shared a table key (see DistinctDataset)."""
+
+    def __init__(
+        self, design: d.Design, *, seed: int | None = None, items: int | None = None
+    ) -> None:
+        self.design = design
+        self.seed = design.sample_data.seed if seed is None else seed
+        self.wanted = items
+        self.count = 0
+        self.distinct_keys = True
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        # The items come in lists (a family, or a run of the last entity's
+        # parents with their children): one resumption of the generators
+        # per list, not per item.
+        return itertools.chain.from_iterable(self._blocks())
+
+    def _blocks(self) -> Iterator[list[dict[str, Any]]]:
+        # As `generate`: millions of containers and no reference cycles.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            yield from self._made_blocks()
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _made_blocks(self) -> Iterator[list[dict[str, Any]]]:
+        design, seed = self.design, self.seed
+        _check_table_keys(design)
+        scale, limit = 1.0, self.wanted
+        if limit is not None:
+            scale = _scale_for(design, seed, limit)
+        ordered = _parents_first(design)
+        if not ordered:
+            return
+        populations = Populations()
+        keys_made: set[int] = set()
+        made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
+        budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+        for entity in ordered[:-1]:
+            drawn = _DrawnKeys.unkept(keys_made)
+            items, parents = _make_entity(
+                design, entity, seed, scale, made, populations, budget, drawn
+            )
+            self.distinct_keys = self.distinct_keys and not drawn.repeated
+            budget -= len(items)
+            made[entity.name] = (items, parents)
+            populations.items[entity.name] = items
+        drawn = _DrawnKeys.unkept(keys_made)
+        last = _MadeWhenTaken(
+            design, ordered[-1], seed, scale, made, populations, budget, drawn
+        )
+        left = limit
+        for block in _families_made_when_taken(design, made, last):
+            if left is not None and len(block) >= left:
+                yield block[:left]
+                break
+            if left is not None:
+                left -= len(block)
+            yield block
+        self.distinct_keys = self.distinct_keys and not drawn.repeated
+        self.count = sum(len(items) for items, _ in made.values()) + last.serial
+        if limit is not None:
+            self.count = min(self.count, limit)
+
+
+class _MadeWhenTaken:
+    """The items of one entity made a parent's children at a time, the
+    parents in order, as `_make_entity` makes them (the same draws: its
+    generators see what they would)."""
+
+    def __init__(
+        self,
+        design: d.Design,
+        entity: d.Entity,
+        seed: int,
+        scale: float,
+        made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
+        populations: Populations,
+        budget: int,
+        keys: _DrawnKeys,
+    ) -> None:
+        self.design, self.entity, self.made = design, entity, made
+        self.make = _item_maker(design, entity, seed, populations, keys)
+        self.context = Context()
+        self.serial = 0
+        sample = entity.sample
+        self.per = sample.per
+        if not sample.per:
+            self.root_count = _root_count(seed, entity.draw_name, sample, scale)
+            _check_budget(entity, self.root_count, budget)
+            return
+        if sample.per not in made:
+            raise SampleDataError(
+                f"{entity.name}: sample.per names '{sample.per}', "
+                "which is not an entity of the design"
+            )
+        self.counts = _child_counts(
+            seed, entity.draw_name, sample, len(made[sample.per][0])
+        )
+        _check_budget(entity, sum(self.counts), budget)
+
+    def all(self) -> Iterator[list[dict[str, Any]]]:
+        """The items of a root entity, a few thousand at a time."""
+        make, context = self.make, self.context
+        for start in range(0, self.root_count, BLOCK_ITEMS):
+            block = []
+            for serial in range(start, min(start + BLOCK_ITEMS, self.root_count)):
+                context.serial = serial
+                block.append(make(context))
+            self.serial = start + len(block)
+            yield block
+
+    def children(self, position: int) -> list[dict[str, Any]]:
+        """The items of the parent at `position`, the parents taken in order."""
+        count = self.counts[position]
+        if not count:
+            return []
+        context, make, serial = self.context, self.make, self.serial
+        context.ancestors = _ancestors(self.design, self.per, position, self.made)
+        items = []
+        for sibling in range(count):
+            context.position = sibling
+            context.serial = serial + sibling
+            items.append(make(context))
+        self.serial = serial + count
+        return items
+
+
+def _families_made_when_taken(
+    design: d.Design,
+    made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
+    last: _MadeWhenTaken,
+) -> Iterator[list[dict[str, Any]]]:
+    """`_families`' items in lists, those of `last` made as they come: a
+    parent's children follow it, and the parents come in order, so each of
+    `last`'s parents asks for its children once, in the order
+    `_make_entity` makes them. A run of parents of `last` with their
+    children is one list of at most about BLOCK_ITEMS items."""
+    children: dict[str, list[str]] = {}
+    for entity in design.entities:
+        if entity.sample.per:
+            children.setdefault(entity.sample.per, []).append(entity.name)
+    lazy = last.entity.name
+
+    def family(name: str, positions: range) -> Iterator[list[dict[str, Any]]]:
+        entity_items = made[name][0]
+        below = children.get(name)
+        if not below:
+            yield entity_items[positions.start : positions.stop]
+            return
+        if below == [lazy]:  # the parents of the last entity: most items
+            block: list[dict[str, Any]] = []
+            for position in positions:
+                block.append(entity_items[position])
+                block += last.children(position)
+                if len(block) >= BLOCK_ITEMS:
+                    yield block
+                    block = []
+            yield block
+            return
+        for position in positions:
+            yield [entity_items[position]]
+            for child in below:
+                if child == lazy:
+                    yield last.children(position)
+                    continue
+                parents = made[child][1]
+                start = bisect.bisect_left(parents, position)
+                yield from family(
+                    child, range(start, bisect.bisect_right(parents, position, start))
+                )
+
+    for entity in design.entities:
+        if entity.sample.per:
+            continue
+        if entity.name == lazy:
+            yield from last.all()
+        else:
+            yield from family(entity.name, range(len(made[entity.name][0])))
 
 
 class _Counter:
@@ -388,13 +597,24 @@ def _entity_digest(
 
 class _DrawnKeys:
     """The hashes of the keys made so far in a generation (`taken`), those of
-    the entity being made (`own`), and whether one of its draws met a key of
-    another entity."""
+    the entity being made (`own`), whether one of its draws met a key of
+    another entity, and whether an item kept a key made before, when every
+    draw met one (`repeated`: its item replaces the earlier one)."""
 
     def __init__(self, taken: set[int]) -> None:
         self.taken = taken
         self.own: set[int] = set()
         self.met_others = False
+        self.repeated = False
+
+    @classmethod
+    def unkept(cls, taken: set[int]) -> _DrawnKeys:
+        """For items not kept, where whether a draw met another entity's
+        key does not matter: the entity's own keys are not told apart from
+        the others' (no second set of a million keys)."""
+        keys = cls(taken)
+        keys.own = taken
+        return keys
 
 
 def _check_table_keys(design: d.Design) -> None:
@@ -728,7 +948,7 @@ def _item_maker(
             draw = _present_by_chance(draw, attr.presence)
         rng = Random(f"{seed}:{entity.draw_name}.{attr.draw_name}")
         draws.append((attr.name, draw, rng))
-    render_keys = key_renderer(design, entity.name)
+    write_keys = key_writer(design, entity.name)
     names = [a.name for a in design.table.key_attributes]
 
     def keys_failed(exc: Exception) -> SampleDataError:
@@ -748,7 +968,7 @@ def _item_maker(
         keys.taken,
         keys.own,
         keys,
-        render_keys,
+        write_keys,
         keys_failed,
         names[0],
         names[1] if len(names) > 1 else None,
@@ -779,14 +999,14 @@ def _maker_code(attributes: int, sort: bool) -> Any:
     )
     key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
     source = f"""
-def maker(shape, draws, taken, own, keys, render_keys, keys_failed, partition, sort):
+def maker(shape, draws, taken, own, keys, write_keys, keys_failed, partition, sort):
 {unpacked}
     def make(context):
         for _ in TRIES:
             item = new(shape).__dict__
             context.item = item{steps}
             try:
-                item.update(render_keys(item))
+                write_keys(item)
             except (MissingValueError, ValueError) as exc:
                 raise keys_failed(exc) from None
             key = {key}
@@ -794,6 +1014,8 @@ def maker(shape, draws, taken, own, keys, render_keys, keys_failed, partition, s
                 break
             if key not in own:
                 keys.met_others = True
+        else:
+            keys.repeated = True
         taken.add(key)
         own.add(key)
         return item

@@ -9,16 +9,17 @@ literal text wins (`ORDER#{orderId}` over `{anyId}`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from operator import itemgetter
 from typing import Any
 
 from modeler.design import model as d
-from modeler.engine.types import item_from_wire
+from modeler.engine.types import Item, item_from_wire
 from modeler.keys import Template, parse_template
 from modeler.keys.template import Literal
-from modeler.sampledata.generate import Dataset
+from modeler.sampledata.generate import Dataset, DistinctDataset
 
 
 class EntityRecogniser:
@@ -84,6 +85,10 @@ def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
     (`design.sample_data.items`), each recognised to its entity, and each
     table key once: a later item replaces an earlier one with its key, as
     loading them in order would, so a user's item wins."""
+    if dataset.distinct_keys and not design.sample_data.items:
+        # Nothing to add and no key twice: no key to read (0.2 s of CPU
+        # for `sample_data --items 300000`, a twentieth of the command).
+        return DistinctDataset(list(dataset.items), list(dataset.entities))
     items, entities = list(dataset.items), list(dataset.entities)
     recogniser = EntityRecogniser(design)
     for wire in design.sample_data.items:
@@ -104,6 +109,38 @@ def with_own_items(design: d.Design, dataset: Dataset) -> Dataset:
         return Dataset(items, entities)
     keep = sorted(last.values())
     return Dataset([items[i] for i in keep], [entities[i] for i in keep])
+
+
+class OwnItemsAfter:
+    """`with_own_items(design, dataset).items` for generated items no two
+    of which share a table key (`ItemStream.distinct_keys`), taken one at a
+    time: the generated items but those whose key an item of the design's
+    own has, then the design's own items, the later of two with one key.
+    `count` is how many were given, once all were."""
+
+    def __init__(self, design: d.Design, generated: Iterable[Item]) -> None:
+        self.names = tuple(a.name for a in design.table.key_attributes)
+        own = [item_from_wire(d.thaw(wire)) for wire in design.sample_data.items]
+        last = {self._key(item): n for n, item in enumerate(own)}
+        self.own = [item for n, item in enumerate(own) if last[self._key(item)] == n]
+        self.generated = generated
+        self.dropped = 0
+
+    def _key(self, item: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(map(item.get, self.names))
+
+    def __iter__(self) -> Iterator[Item]:
+        if not self.own:
+            return iter(self.generated)
+        return itertools.chain(self._generated_kept(), self.own)
+
+    def _generated_kept(self) -> Iterator[Item]:
+        own_keys, key = set(map(self._key, self.own)), self._key
+        for item in self.generated:
+            if key(item) in own_keys:
+                self.dropped += 1
+            else:
+                yield item
 
 
 def _agrees(values: Mapping[str, Any], item: Mapping[str, Any]) -> bool:

@@ -199,3 +199,38 @@ def test_an_item_whose_key_is_taken_is_drawn_again():
     data = generate(design)
     assert data.counts() == {"Day": 500, "Slot": 1000}
     assert len({(i["PK"], i["SK"]) for i in data.items}) == 1500
+
+
+def test_a_generation_says_whether_two_items_share_a_key():
+    """Eight children per parent, numbered from a range of five: three of
+    each parent's keep a key taken before them (the draws give up), and the
+    data set says so, made or taken from the kept items; the examples make
+    every key once and say that."""
+    crowded = design_from("""
+        format: single-table-workbench/v1
+        name: Slots
+        table:
+          name: slots
+          partition_key: {name: PK, type: S}
+          sort_key: {name: SK, type: S}
+        entities:
+          Day:
+            attributes:
+              id: {type: S, generator: uuid}
+            keys: {PK: "DAY#{id}", SK: "DAY"}
+            sample: {count: 50}
+          Slot:
+            attributes:
+              dayId: {type: S, generator: {ref: Day.id}}
+              hour: {type: N, generator: {int: {min: 1, max: 5}}}
+            keys: {PK: "DAY#{dayId}", SK: "SLOT#{hour:02d}"}
+            sample: {per: Day, count: 8}
+        """)
+    for _ in range(2):  # made, then from the kept items
+        data = generate(crowded, seed=7)
+        assert len({(i["PK"], i["SK"]) for i in data.items}) < len(data)
+        assert not data.distinct_keys
+    for _ in range(2):
+        data = generate(example("order-management"), seed=7, items=2_000)
+        assert len({(i["PK"], i["SK"]) for i in data.items}) == len(data)
+        assert data.distinct_keys

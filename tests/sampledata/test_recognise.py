@@ -93,3 +93,15 @@ def test_generated_items_under_one_key_are_loaded_once_as_the_table_holds_them()
     )
     kept = with_own_items(the_design, Dataset([first, second], ["User", "User"]))
     assert kept.items == [second]
+
+
+def test_items_known_to_have_distinct_keys_are_given_back_as_they_are():
+    the_design = example("order-management")
+    generated = generate(the_design, seed=3, items=500)
+    kept = with_own_items(the_design, generated)
+    assert kept.items == generated.items and kept.items is not generated.items
+    assert kept.entities == generated.entities and kept.distinct_keys
+    # Items not known to be distinct are looked at: the later of two wins.
+    first, second = ({"PK": "CUSTOMER#1", "SK": "PROFILE", "n": n} for n in (1, 2))
+    unknown = with_own_items(the_design, Dataset([first, second], ["C", "C"]))
+    assert unknown.items == [second]
