@@ -250,3 +250,29 @@ def test_a_save_from_a_page_shown_before_an_attribute_rename_keeps_the_rename(
     assert order.keys["SK"].template == "ORDER#{placedAt}#{orderId}"
     newest = design.access_patterns[2]
     assert (newest.limit, newest.expects.order_by) == (25, ("-placedAt", "-orderId"))
+
+
+@pytest.mark.django_db
+def test_a_pattern_saved_after_the_attribute_it_writes_was_removed_says_so(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    """The editor removes Order.shippedAt while the owner edits the pattern
+    that sets it: the owner's save says what the pattern names that is
+    gone, with what the owner typed kept."""
+    from tests.views.test_editor_edits import pattern_data
+
+    mine = pattern_data(project, 7, description="Ships it, as typed")
+    names = [a.name for a in _design(project).entity("Order").attributes]
+    removed = entity_data(
+        project, "Order", **{f"attr-{names.index('shippedAt')}-delete": "on"}
+    )
+    editor_client.post(_url("editor-entity", project, "Order"), removed, **HTMX)
+    assert _design(project).entity("Order").attribute("shippedAt") is None
+
+    response = owner_client.post(_url("editor-pattern", project, 7), mine, **HTMX)
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "no attribute &#x27;shippedAt&#x27; on Order" in html  # at the Set field
+    assert "Ships it, as typed" in html
+    assert _design(project).access_patterns[7].description != "Ships it, as typed"
