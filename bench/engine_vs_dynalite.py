@@ -5,11 +5,19 @@ It installs dynalite with npm into `var/bench-node/` the first time (the
 npm registry is enough), starts it on a free port, loads the same items as
 `engine_vs_moto.py` into both with BatchWriteItem, then times a Query of 100
 items on the table and on a GSI, a GetItem, a PutItem and an UpdateItem
-(`SET total = total + :d`) on each, and prints the medians and their ratios
-side by side. dynalite answers over HTTP from another process, as a local
-DynamoDB does; the engine answers in this one, through its validating boto3
-client. Issue 13's targets: Query at least 30x faster, Get/Put/Update at
-least 50x.
+(`SET total = total + :d`) on each as `engine_calls.py` makes them.
+
+The calls run in rounds: in each, every kind of call runs 100 times on
+dynalite, then the same 100 on the engine. A round's figures are the median
+wall time of a call and the CPU time per call over the round: the engine's
+(this process), and dynalite's, which is boto3's in this process and the
+server's (from /proc, counted in clock ticks, so only over a round). It
+prints the medians of the rounds and the ratios of the median round and of
+the worst, wall beside CPU. dynalite answers over HTTP from another
+process, as a local DynamoDB does; the engine answers in this one, through
+its validating boto3 client. Targets (issues 13 and 36): Query, on the
+table and on a GSI, at least 30x faster, Get/Put/Update at least 50x, in
+every round.
 
     PYTHONPATH=. .venv/bin/python bench/engine_vs_dynalite.py
     BENCH_DYNALITE_ITEMS=10000 ...     (a smaller run)
@@ -34,11 +42,7 @@ from botocore.config import Config
 
 # bench/ is the script's own directory, first on its path.
 from engine_calls import calls
-from engine_vs_moto import (
-    batch_load,
-    create_table,
-    median_query,
-)
+from engine_vs_moto import batch_load, create_table
 
 from modeler.engine.client import Client
 
@@ -46,8 +50,17 @@ ROOT = Path(__file__).resolve().parents[1]
 NODE_DIR = ROOT / "var" / "bench-node"
 DYNALITE = NODE_DIR / "node_modules" / "dynalite" / "cli.js"
 VERSION = "3.2.2"
-CALLS = 200
-TARGETS = {"query": 30, "get": 50, "put": 50, "update": 50}
+ROUNDS = 5
+CALLS = 100  # of each kind in a round, on each side
+TARGETS = {"query": 30, "gsi": 30, "get": 50, "put": 50, "update": 50}
+KINDS = (
+    ("query", "Query, table (100)"),
+    ("gsi", "Query, GSI (100)"),
+    ("get", "GetItem"),
+    ("put", "PutItem"),
+    ("update", "UpdateItem"),
+)
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def install() -> Path | None:
@@ -72,25 +85,48 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def median(call: Callable[[int], Any], calls: int = CALLS) -> float:
+def server_cpu(pid: int | None) -> float:
+    """Seconds of CPU the process `pid` has used (0 without one)."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def block(
+    call: Callable[[int], Any], first: int, server: int | None, kind: str
+) -> tuple[float, float]:
+    """`CALLS` calls from the `first`-th: the median wall time of a call,
+    and the CPU per call (this process's and, for dynalite, its server's:
+    the server's is counted in clock ticks, so only a block's total)."""
     times = []
-    for n in range(calls):
+    cpu = time.process_time() + server_cpu(server)
+    for n in range(first, first + CALLS):
         started = time.perf_counter()
-        call(n)
+        response = call(n)
         times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        if kind in ("query", "gsi") and response["Count"] != 100:
+            raise RuntimeError(f"the query returned {response['Count']} items")
+    cpu = time.process_time() + server_cpu(server) - cpu
+    return statistics.median(times), cpu / CALLS
 
 
-def measure(client: Any, count: int) -> dict[str, float]:
-    create_table(client)
-    figures = {"load": batch_load(client, count)}
-    figures["query"] = median_query(client, count, CALLS, index=False)
-    figures["gsi"] = median_query(client, count, CALLS, index=True)
-
-    # GetItem, PutItem and UpdateItem as bench/engine_calls.py makes them.
-    chosen = calls(client, count)
-    for name in ("get", "put", "update"):
-        figures[name] = median(chosen[name])
+def rounds(
+    sides: dict[str, tuple[Any, int | None]], count: int
+) -> dict[str, dict[str, list[tuple[float, float]]]]:
+    """Each kind of call in `ROUNDS` rounds, the two sides taking turns
+    with the same calls: (wall, CPU) per round, per kind, per side."""
+    chosen = {name: calls(client, count) for name, (client, _) in sides.items()}
+    figures: dict[str, dict[str, list[tuple[float, float]]]] = {
+        name: {kind: [] for kind, _ in KINDS} for name in sides
+    }
+    for round_ in range(ROUNDS):
+        for kind, _ in KINDS:
+            for name, (_, server) in sides.items():
+                first = round_ * CALLS
+                figures[name][kind].append(
+                    block(chosen[name][kind], first, server, kind)
+                )
     return figures
 
 
@@ -98,9 +134,16 @@ def measure(client: Any, count: int) -> dict[str, float]:
 def dynalite_client() -> Iterator[Any]:
     """A boto3 client of a dynalite started on a free port (installed the
     first time), stopped afterwards; None when node and npm are missing."""
+    with dynalite_server() as (client, _):
+        yield client
+
+
+@contextlib.contextmanager
+def dynalite_server() -> Iterator[tuple[Any, int | None]]:
+    """`dynalite_client`'s client and the server's process id."""
     cli = install()
     if cli is None:
-        yield None
+        yield None, None
         return
     port = free_port()
     server = subprocess.Popen(  # noqa: S603 - a fixed command line
@@ -122,7 +165,7 @@ def dynalite_client() -> Iterator[Any]:
                 break
             except OSError:
                 time.sleep(0.1)
-        yield boto3.client(
+        client = boto3.client(
             "dynamodb",
             endpoint_url=f"http://127.0.0.1:{port}",
             region_name="us-east-1",
@@ -130,6 +173,7 @@ def dynalite_client() -> Iterator[Any]:
             aws_secret_access_key="bench",  # noqa: S106 - dynalite takes any
             config=Config(retries={"max_attempts": 1}),
         )
+        yield client, server.pid
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -137,35 +181,49 @@ def dynalite_client() -> Iterator[Any]:
 
 def main() -> None:
     count = int(os.environ.get("BENCH_DYNALITE_ITEMS", "100000"))
-    with dynalite_client() as remote:
+    with dynalite_server() as (remote, pid):
         if remote is None:
             print("skipped: node and npm are needed to run dynalite")
             return
-        dynalite = measure(remote, count)
-    cpu = time.process_time()
-    engine = measure(Client(), count)
-    engine_cpu = time.process_time() - cpu
-    print(f"{count:,} items, medians of {CALLS} calls (wall time; cores shared)")
-    print(f"{'':<22}{'dynalite':>12}{'engine':>12}{'ratio':>9}{'target':>9}")
+        create_table(remote)
+        dynalite_load = batch_load(remote, count)
+        engine = Client()
+        create_table(engine)
+        cpu = time.process_time()
+        engine_load = batch_load(engine, count)
+        load_cpu = time.process_time() - cpu
+        figures = rounds({"dynalite": (remote, pid), "engine": (engine, None)}, count)
     print(
-        f"{'load (items/s)':<22}{count / dynalite['load']:>12,.0f}"
-        f"{count / engine['load']:>12,.0f}"
-        f"{dynalite['load'] / engine['load']:>8,.1f}x"
+        f"{count:,} items; {ROUNDS} rounds of {CALLS} calls of each kind, the two "
+        "taking turns with the same calls.\nWall: the median call of a round; CPU: "
+        "per call over a round (dynalite's: boto3's in this process and its "
+        "server's)."
     )
-    for name, label in (
-        ("query", "Query, table (100)"),
-        ("gsi", "Query, GSI (100)"),
-        ("get", "GetItem"),
-        ("put", "PutItem"),
-        ("update", "UpdateItem"),
-    ):
-        target = TARGETS.get(name, TARGETS["query"] if name == "gsi" else 0)
-        ratio = dynalite[name] / engine[name]
+    print(
+        f"load (items/s): dynalite {count / dynalite_load:,.0f}, engine "
+        f"{count / engine_load:,.0f} ({count / load_cpu:,.0f} by CPU), "
+        f"{dynalite_load / engine_load:,.1f}x"
+    )
+    print(
+        f"{'':<20}{'dynalite':>19}{'engine':>19}"
+        f"{'ratio, median round':>24}{'worst round':>17}{'target':>8}"
+    )
+    columns = "wall    CPU"
+    print(f"{'':<20}{columns:>19}{columns:>19}{columns:>24}{columns:>17}")
+    for kind, label in KINDS:
+        theirs, ours = figures["dynalite"][kind], figures["engine"][kind]
+        wall = [d[0] / e[0] for d, e in zip(theirs, ours, strict=True)]
+        cpu = [d[1] / e[1] for d, e in zip(theirs, ours, strict=True)]
+
+        def ms(side: list[tuple[float, float]], at: int) -> float:
+            return statistics.median(f[at] for f in side) * 1000
+
         print(
-            f"{label:<22}{dynalite[name] * 1000:>9.3f} ms{engine[name] * 1000:>9.3f} ms"
-            f"{ratio:>8,.1f}x{target:>8}x"
+            f"{label:<20}{ms(theirs, 0):>9.3f}{ms(theirs, 1):>7.3f} ms"
+            f"{ms(ours, 0):>9.3f}{ms(ours, 1):>7.3f} ms"
+            f"{statistics.median(wall):>13.1f}x{statistics.median(cpu):>7.1f}x"
+            f"{min(wall):>9.1f}x{min(cpu):>7.1f}x{TARGETS[kind]:>7}x"
         )
-    print(f"engine CPU for its whole run: {engine_cpu:.2f} s")
 
 
 if __name__ == "__main__":

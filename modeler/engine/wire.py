@@ -77,18 +77,39 @@ _TO_WIRE: dict[type, Callable[[Any], dict[str, Any]]] = {
 }
 
 
+# The canonical texts of numbers already written, by value: DynamoDB's text
+# of a number depends on its value alone (1.50, 1.5 and 15E-1 all answer
+# "1.5"), and a Decimal keeps its hash once computed, so finding the text
+# costs less than str() and its checks, and reads less of a stored number
+# (a GSI Query's items lie far apart in memory). The first values written
+# stay, up to a bound, so that it stays small: unique numbers such as
+# timestamps are not kept.
+_NUMBER_TEXTS: dict[Decimal, str] = {}
+_NUMBER_TEXTS_MAX = 1 << 14
+
+
 def item_to_wire(item: Item) -> dict[str, Any]:
     """DynamoDB JSON of a native item (binary values as bytes, as boto3)."""
     out = {}
+    texts = _NUMBER_TEXTS
     for name, value in item.items():
         kind = type(value)
         if kind is str:
             out[name] = {"S": value}
         elif kind is Decimal:
             # _number, inlined: a call costs as much as the conversion.
-            text = str(value)
-            if "E" in text or ("." in text and text[-1] == "0") or text[:2] == "-0":
-                text = number_text(value)
+            try:
+                text = texts.get(value)
+            except TypeError:  # a signalling NaN has no hash
+                text = None
+            if text is None:
+                text = str(value)
+                # str() is already DynamoDB's canonical text unless it has an
+                # exponent, trailing zeros after the point or a negative zero.
+                if "E" in text or ("." in text and text[-1] == "0") or text[:2] == "-0":
+                    text = number_text(value)
+                if len(texts) < _NUMBER_TEXTS_MAX and not value.is_nan():
+                    texts[value] = text
             out[name] = {"N": text}
         else:
             out[name] = _TO_WIRE.get(kind, to_wire)(value)
