@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -273,16 +274,22 @@ class Target:
     item: object = field(default=None, compare=False)
 
 
+# `targets` looks the design review up itself unless given it.
+_LOOK_UP: Any = object()
+
+
 def targets(
     design: d.Design,
     project: Project | None = None,
     revision: Revision | None = None,
+    *,
+    review: Review | None = _LOOK_UP,
 ) -> dict[str, Target]:
     """What comments can be about, by id: the design's elements (ids that
     follow renames), then each entity's key templates (`<entity>/key/PK`)
     and attributes (`<entity>/attr/<attribute id>`), then the design
     review's findings (`finding/<code>/<id of its element>`, with
-    `project`: at its prices)."""
+    `project`: at its prices; or those of `review`, when given)."""
     found: dict[str, Target] = {}
     # The id of each element a finding can be about, by the finding's
     # location (kind, name).
@@ -309,7 +316,8 @@ def targets(
                 f"attribute {entity.name}.{attr.name}", attr, "attribute", attr
             )
             located[("attribute", f"{entity.name}.{attr.name}")] = attr_id
-    review = _review(design, project, revision) if project is not None else None
+    if review is _LOOK_UP:
+        review = _review(design, project, revision) if project is not None else None
     if review is not None:
         for finding in review.findings:
             where = finding.location
@@ -504,7 +512,10 @@ def session_board(session: ReviewSession) -> Board:
     on each; labels are as at the revision, with the name now beside an
     element renamed since."""
     design = _reviewed_design(session)
-    reviewed = targets(design, session.project, session.revision)
+    # One look at the review for its findings and for whether it is made:
+    # two could straddle its making, and say "nothing to change" for good.
+    review = _review(design, session.project, session.revision)
+    reviewed = targets(design, session.project, session.revision, review=review)
     threads, current = _session_threads(session)
 
     def subject(target_id: str) -> Subject:
@@ -544,7 +555,7 @@ def session_board(session: ReviewSession) -> Board:
     patterns = [subject(i) for i, t in reviewed.items() if t.kind == "pattern"]
     findings = (
         None
-        if findings_pending(session)
+        if review is None
         else [subject(i) for i, t in reviewed.items() if t.kind == "finding"]
     )
     whole = threads.pop(WHOLE_REVIEW, [])

@@ -480,3 +480,34 @@ def test_a_comment_on_a_finding_written_by_name_before_is_still_on_it(
     assert "Written by name." in html
     assert "gone since" not in html and "outdated" not in html
     assert "old label" not in html  # the finding's label now
+
+
+@pytest.mark.django_db
+def test_a_review_made_while_the_page_is_read_is_not_told_as_no_findings(
+    project, editor_client: Client, monkeypatch
+):
+    """The page reads the design review once: were it made between two
+    looks (under load, once), the page said "finds nothing to change" and
+    stopped asking, though it has findings."""
+    from modeler.services import reviews
+
+    session = _open(editor_client, project)
+    url = f"/projects/{project.pk}/reviews/{session.pk}/"
+    start_jobs(editor_client, project)
+    real = reviews.design_review_get
+    looks: list[int] = []
+
+    def made_meanwhile(**kwargs):
+        found = real(**kwargs)
+        looks.append(1)
+        # The first look finds it still being made; the later ones made.
+        return dataclasses.replace(found, review=None) if len(looks) == 1 else found
+
+    monkeypatch.setattr(reviews, "design_review_get", made_meanwhile)
+
+    first = editor_client.get(url).content.decode()
+    again = editor_client.get(url).content.decode()
+
+    assert "is being made with its simulation" in first
+    assert "finds nothing to change" not in first
+    assert '<section class="reviewed-element finding' in again
