@@ -778,41 +778,20 @@ def _make_entity(
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """The items of one entity and the position of each one's parent;
     refuses before making them when they would pass `budget`."""
-    make = _item_maker(design, entity, seed, populations, keys)
+    making = _MadeWhenTaken(
+        design, entity, seed, scale, made, populations, budget, keys
+    )
     if counter is not None:
-        make = counter.counting(make)
-    items: list[dict[str, Any]] = []
+        making.make = counter.counting(making.make)
+    if not making.per:
+        items = list(itertools.chain.from_iterable(making.all()))
+        return items, [-1] * len(items)
+    items = []
     parents: list[int] = []
-    # One context for every item: the draws read it while the item is made
-    # and keep nothing of it.
-    context = Context()
-    sample = entity.sample
-    if not sample.per:
-        count = _root_count(seed, entity.draw_name, sample, scale)
-        _check_budget(entity, count, budget)
-        for serial in range(count):
-            context.serial = serial
-            items.append(make(context))
-        parents.extend([-1] * count)
-        return items, parents
-    if sample.per not in made:
-        raise SampleDataError(
-            f"{entity.name}: sample.per names '{sample.per}', "
-            "which is not an entity of the design"
-        )
-    parent_items, _ = made[sample.per]
-    counts = _child_counts(seed, entity.draw_name, entity.sample, len(parent_items))
-    _check_budget(entity, sum(counts), budget)
-    append = items.append
-    for position, count in enumerate(counts):
-        if not count:
-            continue
-        context.ancestors = _ancestors(design, sample.per, position, made)
-        for sibling in range(count):
-            context.position = sibling
-            context.serial = len(items)
-            append(make(context))
-        parents.extend([position] * count)
+    for position, count in enumerate(making.counts):
+        if count:
+            items += making.children(position)
+            parents += [position] * count
     return items, parents
 
 
