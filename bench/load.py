@@ -74,6 +74,8 @@ ORIGIN = f"https://{HOST}"
 WORKERS = 4
 TIMEOUT_S = 60
 TARGET_P95_S = 0.500
+# Issue 36: the server's CPU for a request, p95 over every labelled request.
+TARGET_CPU_P95_S = 0.030
 # Lines of gunicorn's log worth showing: timeouts, server errors, exceptions.
 TROUBLE = re.compile(
     r"WORKER TIMEOUT|Internal Server Error|\[ERROR\]|^[\w.]+(Error|Exception)\b"
@@ -169,23 +171,30 @@ def postgresql(folder: Path) -> Iterator[tuple[str, int]]:
 
 
 # Run in each gunicorn worker: the CPU of each request the bench labelled,
-# with that of the child processes it waited for (Graphviz, cfn-lint).
-# A sync worker serves one request at a time.
+# with that of the child processes it waited for (Graphviz, cfn-lint), and
+# its wall time inside the worker, from the hook before the request (its
+# head already read) to the one after the response's last byte was written.
+# A sync worker serves one request at a time, in one thread:
+# CLOCK_PROCESS_CPUTIME_ID counts its CPU to the nanosecond (os.times() only
+# to the 10 ms clock tick), getrusage a reaped child's to the microsecond.
 HOOKS = """
-import os, time
+import resource, time
 
 def _cpu():
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 def pre_request(worker, req):
     worker.bench_cpu = _cpu()
+    worker.bench_wall = time.perf_counter()
 
 def post_request(worker, req, environ, resp):
     kind = environ.get("HTTP_X_BENCH_KIND")
     if kind:
+        cpu = _cpu() - worker.bench_cpu
+        wall = time.perf_counter() - worker.bench_wall
         with open(PATH, "a") as log:
-            log.write(f"{kind}\\t{_cpu() - worker.bench_cpu:.6f}\\n")
+            log.write(f"{kind}\\t{cpu:.6f}\\t{wall:.6f}\\n")
 """
 
 
@@ -680,39 +689,81 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def server_cpu(cpu_log: Path) -> dict[str, list[float]]:
-    """The server's CPU seconds of each labelled request, by kind."""
-    seconds: dict[str, list[float]] = defaultdict(list)
+@dataclass
+class Spent:
+    """What the server's workers logged of a kind's requests: the CPU
+    seconds of each, and its wall seconds inside the worker."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+
+def server_cpu(cpu_log: Path) -> dict[str, Spent]:
+    """The server's CPU and in-worker seconds of each labelled request, by
+    kind."""
+    spent: dict[str, Spent] = defaultdict(Spent)
     if cpu_log.exists():
         for line in cpu_log.read_text().splitlines():
-            kind, value = line.rsplit("\t", 1)
-            seconds[kind].append(float(value))
-    return seconds
+            kind, cpu, wall = line.rsplit("\t", 2)
+            spent[kind].cpu.append(float(cpu))
+            spent[kind].wall.append(float(wall))
+    return spent
+
+
+def _ms(values: list[float], share: float) -> str:
+    return f"{percentile(values, share) * 1000:.0f}" if values else "-"
 
 
 def report(
-    label: str, stats: Stats, wall: float, cpu: float, by_kind: dict[str, list[float]]
+    label: str, stats: Stats, wall: float, cpu: float, by_kind: dict[str, Spent]
 ) -> bool:
+    """Per kind and overall: client latency, in-worker wall time and server
+    CPU (p50 and p95), the kind's share of the labelled CPU; then the
+    verdicts against the client-latency target and the server-CPU one."""
     total = sum(len(v) for v in stats.times.values())
     errors = sum(stats.errors.values())
-    labelled = sum(sum(v) for v in by_kind.values()) or 1.0
+    labelled = sum(sum(v.cpu) for v in by_kind.values()) or 1.0
     print(
-        f"  {'kind':<28} {'count':>5} {'errors':>6} {'p50 ms':>7} {'p95 ms':>7} "
-        f"{'max ms':>7}  {'server CPU: p50 ms':>18} {'share':>6}"
+        f"  {'':<28} {'':>5} {'':>6}  {'client ms':^11}  {'in worker ms':^11}"
+        f"  {'server CPU ms':^11}"
     )
-    rows = sorted(stats.times.items(), key=lambda kv: -percentile(kv[1], 0.95))
-    for kind, times in rows:
-        spent = by_kind.get(kind) or [0.0]
+    print(
+        f"  {'kind':<28} {'count':>5} {'errors':>6}  {'p50':>5} {'p95':>5}  "
+        f"{'p50':>5} {'p95':>5}  {'p50':>5} {'p95':>5} {'share':>6}"
+    )
+
+    def row(name: str, count: int, errs: int, times: list[float], spent: Spent):
         print(
-            f"  {kind:<28} {len(times):5d} {stats.errors.get(kind, 0):6d} "
-            f"{percentile(times, 0.5) * 1000:7.0f} "
-            f"{percentile(times, 0.95) * 1000:7.0f} {max(times) * 1000:7.0f}  "
-            f"{percentile(spent, 0.5) * 1000:18.0f} {sum(spent) / labelled:6.1%}"
+            f"  {name:<28} {count:5d} {errs:6d}  {_ms(times, 0.5):>5} "
+            f"{_ms(times, 0.95):>5}  {_ms(spent.wall, 0.5):>5} "
+            f"{_ms(spent.wall, 0.95):>5}  {_ms(spent.cpu, 0.5):>5} "
+            f"{_ms(spent.cpu, 0.95):>5} {sum(spent.cpu) / labelled:6.1%}"
         )
+
+    # The dearest kinds first: by their server CPU's p95.
+    rows = sorted(
+        stats.times.items(),
+        key=lambda kv: -percentile(by_kind[kv[0]].cpu or [0.0], 0.95),
+    )
+    for kind, times in rows:
+        row(kind, len(times), stats.errors.get(kind, 0), times, by_kind[kind])
+    every = Spent(
+        [t for v in by_kind.values() for t in v.cpu],
+        [t for v in by_kind.values() for t in v.wall],
+    )
+    row(
+        "all",
+        total,
+        errors,
+        [t for v in stats.times.values() for t in v],
+        every,
+    )
     print(
         f"  {total} requests in {wall:.1f} s wall ({total / wall:.1f}/s), {errors} "
         f"errors; server CPU {cpu:.1f} s ({cpu / wall:.2f} cores of {os.cpu_count()}),"
-        f" {cpu / max(total, 1) * 1000:.0f} ms CPU a request: at most "
+        f" {cpu / max(total, 1) * 1000:.1f} ms CPU a request (the workers' "
+        f"{sum(every.cpu) / max(len(every.cpu), 1) * 1000:.1f} ms, the rest the "
+        f"database's and the job worker's): at most "
         f"{os.cpu_count() * total / max(cpu, 1e-9):.1f} requests/s on these cores"
     )
     for kind, example in sorted(stats.examples.items()):
@@ -735,6 +786,15 @@ def report(
     print(
         f"  {label}: {'meets' if met else 'MISSES'} the target (0 errors, p95 < 500 ms)"
     )
+    if every.cpu:
+        p95 = percentile(every.cpu, 0.95)
+        print(
+            f"  {label}: server CPU p95 {p95 * 1000:.1f} ms, p50 "
+            f"{percentile(every.cpu, 0.5) * 1000:.1f} ms over {len(every.cpu)} "
+            f"requests   target {TARGET_CPU_P95_S * 1000:.0f} ms, ratio "
+            f"{p95 / TARGET_CPU_P95_S:.2f}  "
+            f"{'meets' if p95 <= TARGET_CPU_P95_S else 'MISSES'}"
+        )
     return met
 
 
