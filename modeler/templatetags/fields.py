@@ -17,7 +17,9 @@ register = template.Library()
 
 @register.simple_tag
 def field(bound: BoundField) -> SafeString:
-    errors = bound.errors
+    # An empty error list writes nothing; through its template (forms other
+    # than the editor's) that nothing still costs 0.15 ms, on every field.
+    errors = bound.errors or ""
     help_text = ""
     if bound.help_text:
         # Help texts are the code's own, and may hold markup.
