@@ -14,7 +14,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import format_lazy
 
-from modeler.editor.forms.common import VersionedForm
+from modeler.editor.forms.common import BLANK_ROWS, MAX_ROWS, VersionedForm
+from modeler.editor.forms.rows import MOST_POSTED, RowForm, Rows, rows_formset
 
 AWKWARD = [
     "",
@@ -150,3 +151,25 @@ def test_checkboxes_write_what_djangos_templates_write(chosen: list[str]) -> Non
         box.tag(wrap_label=True) for box in theirs
     ]
     assert str(form["boxes"]) == str(plain["boxes"])
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"attr-TOTAL_FORMS": "3", "attr-INITIAL_FORMS": "1"},
+        {"attr-TOTAL_FORMS": "3", "attr-INITIAL_FORMS": "1", "attr-MAX_NUM_FORMS": "x"},
+        {"attr-TOTAL_FORMS": 'a "quoted" <b>&amp;</b>'},
+        {},
+    ],
+)
+def test_row_counts_write_what_djangos_templates_write(data: Any) -> None:
+    """A formset's management form, unbound, bound, and bound with errors
+    (which Django's template writes)."""
+    django_rows = forms.formset_factory(
+        forms.Form, extra=BLANK_ROWS, max_num=MAX_ROWS, absolute_max=MOST_POSTED
+    )(data, prefix="attr")
+    editor_rows = rows_formset(RowForm, Rows)(data, prefix="attr")
+    assert str(editor_rows.management_form) == str(django_rows.management_form)
+    assert editor_rows.management_form.__html__() == str(django_rows.management_form)
+    assert f"{editor_rows.management_form}" == f"{django_rows.management_form}"
