@@ -715,7 +715,12 @@ def _ms(values: list[float], share: float) -> str:
 
 
 def report(
-    label: str, stats: Stats, wall: float, cpu: float, by_kind: dict[str, Spent]
+    label: str,
+    stats: Stats,
+    wall: float,
+    cpu: float,
+    by_kind: dict[str, Spent],
+    users: int,
 ) -> bool:
     """Per kind and overall: client latency, in-worker wall time and server
     CPU (p50 and p95), the kind's share of the labelled CPU; then the
@@ -768,6 +773,23 @@ def report(
     )
     for kind, example in sorted(stats.examples.items()):
         print(f"    first error of {kind}: {example}")
+    if every.cpu and total:
+        # Sizing (README, "In production"): the clicks each user made a
+        # second here; the cores they keep busy (every server process's CPU
+        # per request); the sync workers they keep busy (Little's law: the
+        # request rate times the mean time a request holds a worker, which
+        # on busy shared cores counts their waiting for a core too).
+        clicks = total / wall / users
+        held = sum(every.wall) / len(every.wall)
+        per_request = cpu / total
+        print(
+            f"  {label}: sizing: {clicks:.2f} clicks a user a second; per 100 "
+            f"such users {100 * clicks:.0f} requests/s, "
+            f"{100 * clicks * per_request:.2f} cores of CPU "
+            f"({per_request * 1000:.1f} ms a request) and "
+            f"{100 * clicks * held:.1f} workers busy on average "
+            f"({held * 1000:.0f} ms a request inside a worker)"
+        )
     met = errors == 0
     for group in ("page", "partial"):
         times = [
@@ -838,7 +860,14 @@ def main() -> None:
                 stats, wall, cpu = measure(
                     server, options.users, options.seconds, options.login_form
                 )
-            report(database, stats, wall, cpu, server_cpu(server.cpu_log))
+            report(
+                database,
+                stats,
+                wall,
+                cpu,
+                server_cpu(server.cpu_log),
+                options.users,
+            )
             # Workers killed at gunicorn's 30 s timeout, and server errors.
             log = server.log.read_text(errors="replace").splitlines()
             trouble = [line for line in log if TROUBLE.search(line)]
