@@ -24,15 +24,21 @@ simulation pattern's result, the SVG diagrams (overview and item
 collections), and the Terraform and CloudFormation exports. Every POST
 carries its CSRF token, Origin and Referer.
 
-Printed per request kind: count, errors (a status of 400 or more, or no
-answer within 60 s), wall p50/p95/max, and the server's CPU for it (the
-median per request and the kind's share of the whole, logged by each
-gunicorn worker through a --config hook: a sync worker serves one request
-at a time); then the CPU seconds of the server's processes over the run
-(gunicorn's master and workers with the Graphviz and cfn-lint runs they
-waited for; PostgreSQL's) beside its wall seconds, the CPU per request and
-the request rate these cores could then serve; and the p95 of page and of
-partial requests against the issue's target: 0 errors and p95 under 500 ms.
+Printed per request kind and for all of them: count, errors (a status of
+400 or more, or no answer within 60 s), the client's latency p50/p95, the
+time inside the gunicorn worker p50/p95 (from the hook before the request
+to the one after its response's last byte) and the server's CPU for it
+p50/p95 with the kind's share of the whole (logged by each gunicorn worker
+through a --config hook, by CLOCK_PROCESS_CPUTIME_ID: a sync worker serves
+one request at a time; with the Graphviz and cfn-lint runs it waited for);
+then the CPU seconds of the server's processes over the run (gunicorn's
+master and workers, the job worker, PostgreSQL's) beside its wall seconds,
+the CPU per request and the request rate these cores could then serve; a
+sizing line (the clicks each user made a second, and per 100 such users
+the cores and workers they keep busy: README, "In production"); the p95 of
+page and of partial requests against issue 13's target (0 errors and p95
+under 500 ms), and the server CPU's p95 over every request against issue
+36's (30 ms).
 
     make bench          (or: PYTHONPATH=. .venv/bin/python bench/load.py)
     PYTHONPATH=. .venv/bin/python bench/load.py --seconds 20 --users 20
