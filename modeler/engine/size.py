@@ -43,8 +43,15 @@ def item_size(item: dict[str, Any]) -> int:
             others.append(value)
     total = len(text) if text.isascii() else len(text.encode("utf-8"))
     if others:
+        # A number's size from the cache of them without a call (most of
+        # the other values are numbers, and most numbers are known).
+        known = _number_sizes.get
         for value in others:
-            total += number_size(value) if type(value) is Decimal else value_size(value)
+            if type(value) is Decimal:
+                size = known(value)
+                total += number_size(value) if size is None else size
+            else:
+                total += value_size(value)
     return total
 
 

@@ -8,23 +8,20 @@ is accepted wherever a design file is."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from modeler.design import model as d
 from modeler.design.findings import Finding, error
 from modeler.designfile import DEFAULT_MAX_BYTES, read_design
 from modeler.importers.budget import ImportLimitError
-from modeler.importers.cloudformation import (
-    looks_like_cloudformation,
-    read_cloudformation,
-)
 from modeler.importers.jsmodel import ELECTRODB, TOOLBOX, js_library, read_js_module
-from modeler.importers.mcp_model import looks_like_mcp_model, read_mcp_model
-from modeler.importers.onetable import looks_like_onetable, read_onetable
-from modeler.importers.sql import SqlImportError, design_from_sql
 from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
-from modeler.importers.terraform import looks_like_terraform, read_terraform
-from modeler.importers.workbench import looks_like_workbench, read_workbench
+
+# The readers of the other kinds are imported where a file of their kind
+# is read (or told apart from the others): a design YAML, told by its
+# first lines, needs none of them, and importing them all (the SQL one
+# with sqlglot) was a tenth of a second of every command that reads one.
 
 YAML = "yaml"
 NOSQL_WORKBENCH = "nosql-workbench"
@@ -73,6 +70,12 @@ def source_kind(source: str | bytes, *, filename: str = "") -> str:
         return TERRAFORM
     if _DESIGN_FORMAT.search(_head(source)):
         return YAML
+    from modeler.importers.cloudformation import looks_like_cloudformation
+    from modeler.importers.mcp_model import looks_like_mcp_model
+    from modeler.importers.onetable import looks_like_onetable
+    from modeler.importers.terraform import looks_like_terraform
+    from modeler.importers.workbench import looks_like_workbench
+
     library = js_library(source, filename=filename)
     if library:  # by content: imports electrodb or dynamodb-toolbox
         return library
@@ -107,11 +110,21 @@ def _head(source: str | bytes) -> str:
     return head.decode("utf-8", "replace") if isinstance(head, bytes) else head
 
 
-_TABLE_READERS = {
-    NOSQL_WORKBENCH: read_workbench,
-    CLOUDFORMATION: read_cloudformation,
-    TERRAFORM: read_terraform,
-}
+def _table_reader(kind: str) -> Callable[..., TablesImport] | None:
+    """The reader of a file of tables of this kind, or None."""
+    if kind == NOSQL_WORKBENCH:
+        from modeler.importers.workbench import read_workbench
+
+        return read_workbench
+    if kind == CLOUDFORMATION:
+        from modeler.importers.cloudformation import read_cloudformation
+
+        return read_cloudformation
+    if kind == TERRAFORM:
+        from modeler.importers.terraform import read_terraform
+
+        return read_terraform
+    return None
 
 
 def read_design_source(
@@ -143,6 +156,8 @@ def read_design_source(
             ),
         )
     if kind in (ONETABLE, ELECTRODB, TOOLBOX):
+        from modeler.importers.onetable import read_onetable
+
         # Model-as-code: one design, with notes of what it could not carry.
         reader = read_onetable if kind == ONETABLE else read_js_module
         found = reader(source, filename=filename, max_bytes=max_bytes)
@@ -153,15 +168,18 @@ def read_design_source(
             found.notes,
         )
     if kind == MCP_MODEL:
+        from modeler.importers.mcp_model import read_mcp_model
+
         return _tables_file(
             kind,
             read_mcp_model(
                 source, filename=filename, max_bytes=max_bytes, choice=choice
             ),
         )
-    if kind in _TABLE_READERS:
+    table_reader = _table_reader(kind)
+    if table_reader is not None:
         return _tables_file(
-            kind, _TABLE_READERS[kind](source, max_bytes=max_bytes, choice=choice)
+            kind, table_reader(source, max_bytes=max_bytes, choice=choice)
         )
     result = read_design(source, max_bytes=max_bytes)
     return DesignFile(
@@ -174,6 +192,8 @@ def read_design_source(
 def _sql_file(
     source: str | bytes, filename: str, queries: str | bytes, queries_filename: str
 ) -> DesignFile:
+    from modeler.importers.sql import SqlImportError, design_from_sql
+
     schema_file = filename or "the schema"
     queries_file = queries_filename or "the query log"
     try:
@@ -199,6 +219,8 @@ def _sql_file(
 
 
 def _text(source: str | bytes, file: str) -> str:
+    from modeler.importers.sql import SqlImportError
+
     if isinstance(source, str):
         return source
     try:

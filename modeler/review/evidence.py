@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import repeat
-from operator import is_not, itemgetter
+from operator import and_, contains, is_not, itemgetter
 from typing import Any
 
 from modeler.design import model as d
@@ -284,20 +284,24 @@ class Evidence:
 
     def _entry_sizes(self, index: d.Index) -> list[int | None]:
         needed, projected = self._entry_attributes(index)
+        held = _holding(self.items, needed)
         if projected is None:  # the whole item: its size, known
             return [
-                size if item.keys() >= needed else None
-                for item, size in zip(self.items, self.sizes, strict=True)
+                size if holds else None
+                for holds, size in zip(held, self.sizes, strict=True)
             ]
         size_of = self._entry_size_of(needed, projected)
-        return [size_of(item) if item.keys() >= needed else None for item in self.items]
+        return [
+            size_of(item) if holds else None
+            for item, holds in zip(self.items, held, strict=True)
+        ]
 
     def _entry_size_of(
         self, needed: set[str], projected: set[str]
     ) -> Callable[[Mapping[str, Any]], int]:
         """How to size the entry of an item that is in the index."""
         if not projected <= needed | self._table_keys:
-            return lambda item: item_size({k: item[k] for k in projected if k in item})
+            return partial(_projected_size, _name_sizes(projected))
         # Keys only: every item in the index has each of them, so the entry's
         # size is their names' and values' without building the entry (half
         # of a first review of a large data set was that).
@@ -355,3 +359,36 @@ class Evidence:
         if index.projection.type == "INCLUDE":
             projected |= set(index.projection.attributes)
         return needed, projected
+
+
+def _holding(items: Sequence[Mapping[str, Any]], names: set[str]) -> list[bool]:
+    """Whether each item has every one of `names` (is in the index whose
+    key they are): one test of membership per item and name, in C loops,
+    where comparing each item's keys view with the set took twice as long."""
+    first, *others = sorted(names)
+    holds = map(contains, items, repeat(first))
+    for name in others:
+        holds = map(and_, holds, map(contains, items, repeat(name)))
+    return list(holds)
+
+
+def _name_sizes(names: set[str]) -> tuple[tuple[str, int], ...]:
+    return tuple((name, len(name.encode("utf-8"))) for name in sorted(names))
+
+
+def _projected_size(
+    name_sizes: tuple[tuple[str, int], ...], item: Mapping[str, Any]
+) -> int:
+    """The size of the entry of `item` that holds the attributes named (the
+    item's size of them alone, as `item_size` would measure the entry),
+    without building the entry."""
+    total = 0
+    for name, name_size in name_sizes:
+        value = item.get(name, _ABSENT)
+        if value is _ABSENT:
+            continue
+        if type(value) is str and value.isascii():
+            total += name_size + len(value)
+        else:
+            total += name_size + value_size(value)
+    return total

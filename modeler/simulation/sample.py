@@ -10,6 +10,7 @@ import random
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from modeler.design import model as d
@@ -67,7 +68,24 @@ def key_reader(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple]:
     def key_of(item: Mapping[str, Any]) -> tuple:
         return tuple(map(item.get, names))
 
+    key_of.names = names  # type: ignore[attr-defined]  # for _key_hashes
     return key_of
+
+
+def _key_hashes(
+    items: Sequence[Mapping[str, Any]], key_of: Callable[[Mapping[str, Any]], tuple]
+) -> list[int]:
+    """The hash of each item's `key_of`. Of a key of two or more names,
+    through `itemgetter` (in C: a third of the time), whose tuple is
+    `key_of`'s when the item has every name; an item without one of them
+    makes the whole list through `key_of` (its None in the key)."""
+    names = getattr(key_of, "names", ())
+    if len(names) > 1:
+        try:
+            return list(map(hash, map(itemgetter(*names), items)))
+        except KeyError:
+            pass
+    return list(map(hash, map(key_of, items)))
 
 
 class KeyPositions:
@@ -83,7 +101,7 @@ class KeyPositions:
         key_of: Callable[[Mapping[str, Any]], tuple],
     ) -> None:
         self._items, self._key_of = items, key_of
-        hashes = list(map(hash, map(key_of, items)))
+        hashes = _key_hashes(items, key_of)
         # A stable sort: the positions of equal hashes stay in order.
         order = sorted(range(len(hashes)), key=hashes.__getitem__)
         self._hashes = array("q", map(hashes.__getitem__, order))
