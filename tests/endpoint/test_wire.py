@@ -340,3 +340,47 @@ def test_every_offered_operation_is_answered(server, target):
     status, _, body = _post(server.url, target, b"{}")
     assert "UnknownOperationException" not in json.loads(body).get("__type", "")
     assert status in (200, 400)
+
+
+def test_requests_sent_together_are_answered_in_order(server):
+    """Two requests in one segment (pipelined): both answered, in order."""
+    first = b"".join(_list_tables_request(connection="keep-alive"))
+    body = b'{"TableName": "nope"}'
+    second = (
+        b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+        b"X-Amz-Target: DynamoDB_20120810.DescribeTable\r\n"
+        + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+        + body
+    )
+    answer = _raw(server, first + second)
+    assert answer.count(b"HTTP/1.1 ") == 2
+    one, _, two = answer.partition(b"HTTP/1.1 400 ")
+    assert b'{"TableNames":[]}' in one
+    assert b"ResourceNotFoundException" in two
+
+
+def test_a_body_that_comes_in_pieces_is_read_whole(server):
+    """A large body, sent in several segments after its head."""
+    item = {"PK": {"S": "big"}, "note": {"S": "x" * 200_000}}
+    body = json.dumps({"TableName": "Pieces", "Item": item}).encode()
+    head = (
+        b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+        b"X-Amz-Target: DynamoDB_20120810.PutItem\r\n"
+        + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+    )
+    answer = _raw(server, head, body[:70_000], body[70_000:140_000], body[140_000:])
+    # The table does not exist: the whole body was read and decoded.
+    assert answer.startswith(b"HTTP/1.1 400 ")
+    assert b"ResourceNotFoundException" in answer
+
+
+def test_too_many_header_fields_or_too_long_a_body_are_refused(server):
+    many = b"POST / HTTP/1.1\r\n" + b"X-Filler: 1\r\n" * 101 + b"\r\n"
+    assert _raw(server, many).startswith(b"HTTP/1.1 431 ")
+    huge = (
+        b"POST / HTTP/1.1\r\nHost: localhost\r\n"
+        + f"Content-Length: {64 * 1024 * 1024}\r\n\r\n".encode()
+    )
+    assert _raw(server, huge).startswith(b"HTTP/1.1 413 ")
+    bad = b"POST / HTTP/1.1\r\nContent-Length: ten\r\n\r\n"
+    assert _raw(server, bad).startswith(b"HTTP/1.1 400 ")
