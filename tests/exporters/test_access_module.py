@@ -5,6 +5,7 @@ set and removed, pages, conditions as named exceptions)."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import io
@@ -15,9 +16,11 @@ from unittest import mock
 
 import pytest
 
-from modeler.exporters.access.cases import SAMPLE_ITEMS, sample_slice
+from modeler.exporters.access.cases import READS, SAMPLE_ITEMS, sample_slice
+from modeler.exporters.access.module import access_module
 from modeler.exporters.access.python_tests import generated_tests
 from modeler.exporters.formats import EXPORT_FORMATS, ExportError
+from modeler.simulation.requests import CLIENT_METHODS
 from tests.exporters.access_helpers import (
     DESIGNS,
     check_with_tools,
@@ -326,3 +329,68 @@ def test_the_readme_example_runs(tmp_path):
     assert printed[0] == "O1 OPEN 12.5"
     assert printed[1].startswith("already placed: ['ConditionalCheckFailed'")
     assert len(snippet.strip().splitlines()) <= 16
+
+
+class _Recording:
+    """The engine's client, keeping each request it is sent."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.sent: list[tuple[str, dict]] = []
+
+    def __getattr__(self, method):
+        def send(**request):
+            self.sent.append((method, request))
+            return getattr(self.client, method)(**request)
+
+        return send
+
+
+def test_each_read_function_sends_the_request_the_simulator_sent(tmp_path):
+    """Every read pattern of the examples and solver problems: its function,
+    called with the parameters the simulator drew, sends the request the
+    simulator checked (its capacity report aside), byte for byte."""
+    compared = 0
+    for path in DESIGNS:
+        design = example(path)
+        made = access_module(design)
+        module = load(write_module(design, tmp_path))
+        simulation = sample_slice(design)
+        for code in made.patterns:
+            if not code.text or code.pattern.operation not in READS:
+                continue
+            run = simulation.run(code.pattern)
+            assert not run.error, (path.stem, code.pattern.name, run.error)
+            first = run.calls[0]
+            simulated = {
+                k: v for k, v in first.request.items() if k != "ReturnConsumedCapacity"
+            }
+            client = _Recording(simulation.client)
+            arguments = {a.identifier: run.parameters[a.name] for a in code.arguments}
+            function = getattr(module, code.page or code.function)
+            function(client, **arguments)
+            ((method, sent),) = client.sent
+            assert (method, sent) == (CLIENT_METHODS[first.operation], simulated), (
+                path.stem,
+                code.pattern.name,
+            )
+            compared += 1
+    assert compared > 2 * len(DESIGNS)
+
+
+def test_the_modules_import_only_the_standard_library():
+    """No dependency to install beside the module (boto3's client is passed
+    in; the module only names what it uses of it)."""
+    for path in DESIGNS:
+        tree = ast.parse(access_module(example(path)).text)
+        imported = {
+            name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for name in (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+        }
+        assert imported <= set(sys.stdlib_module_names) | {"__future__"}, path.stem
