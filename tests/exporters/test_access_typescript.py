@@ -5,13 +5,17 @@ with the AWS SDK for JavaScript v3."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from modeler.design import model as d
+from modeler.endpoint.server import start
+from modeler.endpoint.service import Service
 from modeler.exporters.access.typescript import access_filename, typescript_module
 from modeler.exporters.formats import EXPORT_FORMATS
+from modeler.simulation.requests import create_table_request
 from tests.exporters.access_helpers import DESIGNS
 from tests.exporters.helpers import EXAMPLES, example
-from tests.exporters.node_helpers import tsc
+from tests.exporters.node_helpers import compile_ts, run_node, tsc
 
 
 def _batch_design() -> d.Design:
@@ -63,3 +67,89 @@ def test_the_tests_format_downloads_beside_the_module():
     made = export.make(design)
     assert 'import * as access from "./order-management-access";' in made.text
     assert 'test("ordersOfACustomerNewestFirst", { skip }' in made.text
+
+
+# Places 22 orders of one customer, then reads them a page at a time (the
+# pattern's Limit is 20) and with the iterator; prints what it read as JSON.
+_PAGING_SCRIPT = """\
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import * as access from "./order-management-access";
+
+const client = new DynamoDBClient({ region: "us-east-1" });
+
+async function main(): Promise<void> {
+  await client.send(new CreateTableCommand(%(table)s));
+  for (let n = 1; n <= 22; n++) {
+    const order: access.Order = {
+      customerId: "C1",
+      orderId: `O${n}`,
+      orderDate: `2025-03-${String(n).padStart(2, "0")}`,
+      status: "OPEN",
+      total: 12.5,
+    };
+    await access.placeAnOrderWithItsLineItems(client, { order, lineItems: [] });
+  }
+  const params = { customerId: "C1" };
+  const first = await access.ordersOfACustomerNewestFirstPage(client, params);
+  const second = await access.ordersOfACustomerNewestFirstPage(
+    client,
+    params,
+    first.lastEvaluatedKey,
+  );
+  const every: string[] = [];
+  for await (const order of access.ordersOfACustomerNewestFirst(client, params)) {
+    every.push(order.orderId);
+  }
+  console.log(
+    JSON.stringify({
+      first: first.items.map((order) => order.orderId),
+      firstKey: first.lastEvaluatedKey ?? null,
+      second: second.items.map((order) => order.orderId),
+      every,
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
+"""
+
+
+def test_a_limited_query_pages_with_its_last_evaluated_key(tmp_path):
+    """As the Python module's: the page function returns the
+    lastEvaluatedKey the next page starts from, and the iterator reads every
+    page (run with node against the endpoint)."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    (tmp_path / access_filename(design)).write_text(
+        typescript_module(design).text, encoding="utf-8"
+    )
+    table = json.dumps(create_table_request(design))
+    (tmp_path / "paging.ts").write_text(
+        _PAGING_SCRIPT % {"table": table}, encoding="utf-8"
+    )
+    compile_ts(tmp_path)
+    server = start(Service(), ("127.0.0.1", 0))
+    try:
+        done = run_node(
+            tmp_path / "out" / "paging.js",
+            cwd=tmp_path,
+            env={
+                "AWS_ENDPOINT_URL_DYNAMODB": server.url,
+                "AWS_ACCESS_KEY_ID": "test",
+                "AWS_SECRET_ACCESS_KEY": "test",
+            },
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 0, done.stdout + done.stderr
+    read = json.loads(done.stdout.splitlines()[-1])
+    assert read["first"] == [f"O{n}" for n in range(22, 2, -1)]
+    assert read["firstKey"] == {
+        "PK": {"S": "CUST#C1"},
+        "SK": {"S": "ORDER#2025-03-03#O3"},
+    }
+    assert read["second"] == ["O2", "O1"]
+    assert read["every"] == read["first"] + read["second"]
