@@ -9,6 +9,7 @@ import ast
 import contextlib
 import dataclasses
 import io
+import os
 import sys
 import types
 from decimal import Decimal
@@ -16,6 +17,8 @@ from unittest import mock
 
 import pytest
 
+from modeler.endpoint.server import start
+from modeler.endpoint.service import Service
 from modeler.exporters.access.cases import READS, SAMPLE_ITEMS, sample_slice
 from modeler.exporters.access.module import access_module
 from modeler.exporters.access.python_tests import generated_tests
@@ -26,6 +29,7 @@ from tests.exporters.access_helpers import (
     check_with_tools,
     empty_table,
     load,
+    run,
     run_generated_tests,
     write_module,
     write_tests,
@@ -394,3 +398,42 @@ def test_the_modules_import_only_the_standard_library():
             )
         }
         assert imported <= set(sys.stdlib_module_names) | {"__future__"}, path.stem
+
+
+def test_the_generated_tests_pass_on_boto3_against_the_endpoint(tmp_path):
+    """Without a dynamodb_client fixture, the generated tests take boto3's
+    client for the endpoint AWS_ENDPOINT_URL_DYNAMODB names, as the README
+    says: serve_dynamodb's, started without a design."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    tested = write_tests(design, tmp_path).tested
+    server = start(Service(), ("127.0.0.1", 0))
+    try:
+        done = run(
+            "pytest",
+            "-q",
+            "-rfEs",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:django",
+            "-p",
+            "no:xdist",
+            "-c",
+            os.devnull,
+            "--rootdir",
+            str(tmp_path),
+            ".",
+            cwd=tmp_path,
+            env={
+                "AWS_ENDPOINT_URL_DYNAMODB": server.url,
+                "AWS_ACCESS_KEY_ID": "test",
+                "AWS_SECRET_ACCESS_KEY": "test",
+                "AWS_DEFAULT_REGION": "us-east-1",
+            },
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(tested)} passed" in done.stdout, done.stdout
+    assert "skipped" not in done.stdout
