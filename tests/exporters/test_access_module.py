@@ -331,7 +331,17 @@ def test_the_readme_example_runs(tmp_path):
         sys.modules.pop("order_management_access", None)
     printed = out.getvalue().splitlines()
     assert printed[0] == "O1 OPEN 12.5"
-    assert printed[1].startswith("already placed: ['ConditionalCheckFailed'")
+    assert printed[1] == "already placed: ['ConditionalCheckFailed']"
+    # Each print's comment shows what it prints (after its first argument
+    # when that is a label).
+    shown = [
+        line.split("  # ", 1)[1]
+        for line in snippet.splitlines()
+        if "print(" in line and "  # " in line
+    ]
+    assert len(shown) == len(printed)
+    for comment, line in zip(shown, printed, strict=True):
+        assert line.endswith(comment), (comment, line)
     assert len(snippet.strip().splitlines()) <= 16
 
 
