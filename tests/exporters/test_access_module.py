@@ -447,3 +447,31 @@ def test_the_generated_tests_pass_on_boto3_against_the_endpoint(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(tested)} passed" in done.stdout, done.stdout
     assert "skipped" not in done.stdout
+
+
+def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(orders):
+    """An item the pattern's entities' keys do not describe (another
+    program's, in the same index partition) raises UnrecognisedItem,
+    holding the item, instead of becoming a wrong object."""
+    design, m = orders
+    client = empty_table(design)
+    m.place_an_order_with_its_line_items(client, order=_order(m, "O1"), line_items=[])
+    client.put_item(
+        TableName=design.table.name,
+        Item={
+            "PK": {"S": "NOTE#1"},
+            "SK": {"S": "NOTE#1"},
+            "GSI3PK": {"S": "ORDER#O1"},
+            "GSI3SK": {"S": "NOTE#1"},
+        },
+    )
+    with pytest.raises(m.UnrecognisedItem) as refused:
+        list(m.order_with_its_line_items(client, order_id="O1"))
+    assert refused.value.item["SK"] == "NOTE#1"
+    # A customer's item is recognised, but is not an order.
+    customer = {"PK": "CUST#C1", "SK": "PROFILE", "GSI1PK": "EMAIL#a@b.c"}
+    customer |= {"GSI1SK": "PROFILE", "customerId": "C1", "email": "a@b.c"}
+    customer |= {"name": "Ada", "createdAt": "2025-01-01T00:00:00Z", "address": {}}
+    assert isinstance(m.recognise(customer), m.Customer)
+    with pytest.raises(m.UnrecognisedItem):
+        m._as_order(customer)
