@@ -117,23 +117,20 @@ main().catch((error: unknown) => {
 """
 
 
-def test_a_limited_query_pages_with_its_last_evaluated_key(tmp_path):
-    """As the Python module's: the page function returns the
-    lastEvaluatedKey the next page starts from, and the iterator reads every
-    page (run with node against the endpoint)."""
+def _run_script(tmp_path, script: str) -> dict:
+    """`script` compiled beside order-management's module and run with node
+    against a fresh endpoint; what it printed last, as JSON."""
     design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
     (tmp_path / access_filename(design)).write_text(
         typescript_module(design).text, encoding="utf-8"
     )
     table = json.dumps(create_table_request(design))
-    (tmp_path / "paging.ts").write_text(
-        _PAGING_SCRIPT % {"table": table}, encoding="utf-8"
-    )
+    (tmp_path / "script.ts").write_text(script % {"table": table}, encoding="utf-8")
     compile_ts(tmp_path)
     server = start(Service(), ("127.0.0.1", 0))
     try:
         done = run_node(
-            tmp_path / "out" / "paging.js",
+            tmp_path / "out" / "script.js",
             cwd=tmp_path,
             env={
                 "AWS_ENDPOINT_URL_DYNAMODB": server.url,
@@ -145,7 +142,14 @@ def test_a_limited_query_pages_with_its_last_evaluated_key(tmp_path):
         server.shutdown()
         server.server_close()
     assert done.returncode == 0, done.stdout + done.stderr
-    read = json.loads(done.stdout.splitlines()[-1])
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_a_limited_query_pages_with_its_last_evaluated_key(tmp_path):
+    """As the Python module's: the page function returns the
+    lastEvaluatedKey the next page starts from, and the iterator reads every
+    page (run with node against the endpoint)."""
+    read = _run_script(tmp_path, _PAGING_SCRIPT)
     assert read["first"] == [f"O{n}" for n in range(22, 2, -1)]
     assert read["firstKey"] == {
         "PK": {"S": "CUST#C1"},
@@ -153,3 +157,97 @@ def test_a_limited_query_pages_with_its_last_evaluated_key(tmp_path):
     }
     assert read["second"] == ["O2", "O1"]
     assert read["every"] == read["first"] + read["second"]
+
+
+# Places order O1, then an item of another program in its GSI3 partition;
+# prints what reading the order with its line items threw, and what
+# recognise and asOrder make of a customer's item, as JSON.
+_REFUSAL_SCRIPT = """\
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+} from "@aws-sdk/client-dynamodb";
+import * as access from "./order-management-access";
+
+const client = new DynamoDBClient({ region: "us-east-1" });
+
+function refusal(call: () => unknown): unknown {
+  try {
+    call();
+  } catch (error) {
+    return error instanceof access.UnrecognisedItem
+      ? { name: error.name, sk: error.item.SK }
+      : String(error);
+  }
+  return null;
+}
+
+async function main(): Promise<void> {
+  await client.send(new CreateTableCommand(%(table)s));
+  const order: access.Order = {
+    customerId: "C1",
+    orderId: "O1",
+    orderDate: "2025-03-01",
+    status: "OPEN",
+    total: 12.5,
+  };
+  await access.placeAnOrderWithItsLineItems(client, { order, lineItems: [] });
+  await client.send(
+    new PutItemCommand({
+      TableName: access.TABLE_NAME,
+      Item: access.toWire({
+        PK: "NOTE#1",
+        SK: "NOTE#1",
+        GSI3PK: "ORDER#O1",
+        GSI3SK: "NOTE#1",
+      }),
+    }),
+  );
+  let read: unknown = null;
+  try {
+    for await (const found of access.orderWithItsLineItems(client, { orderId: "O1" })) {
+      void found;
+    }
+  } catch (error) {
+    read =
+      error instanceof access.UnrecognisedItem
+        ? { name: error.name, sk: error.item.SK }
+        : String(error);
+  }
+  const customer: access.Item = {
+    PK: "CUST#C1",
+    SK: "PROFILE",
+    GSI1PK: "EMAIL#a@b.c",
+    GSI1SK: "PROFILE",
+    customerId: "C1",
+    email: "a@b.c",
+    name: "Ada",
+    createdAt: "2025-01-01T00:00:00Z",
+    address: {},
+  };
+  console.log(
+    JSON.stringify({
+      read,
+      recognised: access.recognise(customer).entity,
+      asOrder: refusal(() => access.asOrder(customer)),
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
+"""
+
+
+def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(tmp_path):
+    """As the Python module's: an item the pattern's entities' keys do not
+    describe (another program's, in the same index partition) throws
+    UnrecognisedItem holding the item; a customer's item is a Customer to
+    recognise and refused by asOrder."""
+    shown = _run_script(tmp_path, _REFUSAL_SCRIPT)
+    assert shown["read"] == {"name": "UnrecognisedItem", "sk": "NOTE#1"}
+    assert shown["recognised"] == "Customer"
+    assert shown["asOrder"] == {"name": "UnrecognisedItem", "sk": "PROFILE"}
