@@ -475,3 +475,32 @@ def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(orders):
     assert isinstance(m.recognise(customer), m.Customer)
     with pytest.raises(m.UnrecognisedItem):
         m._as_order(customer)
+
+
+def test_an_item_of_an_entity_lacking_a_required_attribute_is_refused_by_name(
+    orders,
+):
+    """An item with an order's keys but no total (written by other code)
+    raises MalformedItem naming the entity, what it lacks and its key,
+    not a bare KeyError from deep inside from_item."""
+    design, m = orders
+    client = empty_table(design)
+    order = _order(m, "O1")
+    item = {k: v for k, v in order.to_item().items() if k != "total"}
+    client.put_item(TableName=design.table.name, Item=m._to_wire(item))
+    key = {"PK": "CUST#C1", "SK": "ORDER#2025-03-01#O1"}
+    with pytest.raises(m.MalformedItem) as refused:
+        list(m.order_with_its_line_items(client, order_id="O1"))
+    assert not isinstance(refused.value, KeyError)
+    assert str(refused.value) == (
+        f"the Order item with key {key!r} lacks total, which the design requires"
+    )
+    assert (refused.value.entity, refused.value.missing) == ("Order", ["total"])
+    assert refused.value.key == key
+    assert refused.value.item["orderId"] == "O1"
+    # Every attribute it lacks is named, whichever way it is read.
+    del item["status"]
+    with pytest.raises(m.MalformedItem) as refused:
+        m.recognise(item)
+    assert refused.value.missing == ["status", "total"]
+    assert m.Order.from_item(order.to_item()) == order

@@ -251,3 +251,95 @@ def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(tmp_path)
     assert shown["read"] == {"name": "UnrecognisedItem", "sk": "NOTE#1"}
     assert shown["recognised"] == "Customer"
     assert shown["asOrder"] == {"name": "UnrecognisedItem", "sk": "PROFILE"}
+
+
+# Places an item with order O1's keys but no total (as other code might);
+# prints what reading the order with its line items threw, and what
+# orderFromItem throws for an item lacking two attributes, as JSON.
+_MALFORMED_SCRIPT = """\
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+} from "@aws-sdk/client-dynamodb";
+import * as access from "./order-management-access";
+
+const client = new DynamoDBClient({ region: "us-east-1" });
+
+function shown(error: unknown): unknown {
+  return error instanceof access.MalformedItem
+    ? {
+        name: error.name,
+        entity: error.entity,
+        missing: error.missing,
+        key: error.key,
+        orderId: error.item.orderId,
+        message: error.message,
+      }
+    : String(error);
+}
+
+async function main(): Promise<void> {
+  await client.send(new CreateTableCommand(%(table)s));
+  const order: access.Order = {
+    customerId: "C1",
+    orderId: "O1",
+    orderDate: "2025-03-01",
+    status: "OPEN",
+    total: 12.5,
+  };
+  const written = access.orderToItem(order);
+  delete written.total;
+  await client.send(
+    new PutItemCommand({ TableName: access.TABLE_NAME, Item: access.toWire(written) }),
+  );
+  let read: unknown = null;
+  try {
+    for await (const found of access.orderWithItsLineItems(client, { orderId: "O1" })) {
+      void found;
+    }
+  } catch (error) {
+    read = shown(error);
+  }
+  delete written.status;
+  let converted: unknown = null;
+  try {
+    access.orderFromItem(written);
+  } catch (error) {
+    converted = shown(error);
+  }
+  console.log(
+    JSON.stringify({
+      read,
+      converted,
+      whole: access.orderFromItem(access.orderToItem(order)),
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
+"""
+
+
+def test_an_item_of_an_entity_lacking_a_required_attribute_is_refused_by_name(
+    tmp_path,
+):
+    """As the Python module's: an item with an order's keys but no total
+    throws MalformedItem naming the entity, what it lacks and its key,
+    instead of becoming an Order whose total is undefined."""
+    shown = _run_script(tmp_path, _MALFORMED_SCRIPT)
+    key = {"PK": "CUST#C1", "SK": "ORDER#2025-03-01#O1"}
+    assert shown["read"] == {
+        "name": "MalformedItem",
+        "entity": "Order",
+        "missing": ["total"],
+        "key": key,
+        "orderId": "O1",
+        "message": f"the Order item with key {json.dumps(key, separators=(',', ':'))}"
+        " lacks total, which the design requires",
+    }
+    assert shown["converted"]["missing"] == ["status", "total"]
+    assert shown["whole"]["total"] == 12.5
