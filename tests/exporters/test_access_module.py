@@ -17,8 +17,10 @@ from unittest import mock
 
 import pytest
 
+from modeler.endpoint.designs import design_load
 from modeler.endpoint.server import start
 from modeler.endpoint.service import Service
+from modeler.engine.engine import Engine
 from modeler.exporters.access.cases import READS, SAMPLE_ITEMS, sample_slice
 from modeler.exporters.access.module import access_module
 from modeler.exporters.access.python_tests import generated_tests
@@ -410,15 +412,13 @@ def test_the_modules_import_only_the_standard_library():
         assert imported <= set(sys.stdlib_module_names) | {"__future__"}, path.stem
 
 
-def test_the_generated_tests_pass_on_boto3_against_the_endpoint(tmp_path):
-    """Without a dynamodb_client fixture, the generated tests take boto3's
-    client for the endpoint AWS_ENDPOINT_URL_DYNAMODB names, as the README
-    says: serve_dynamodb's, started without a design."""
-    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
-    tested = write_tests(design, tmp_path).tested
-    server = start(Service(), ("127.0.0.1", 0))
+def _on_the_endpoint(directory, service, *selected):
+    """pytest on the generated tests in `directory`, without a
+    dynamodb_client fixture: boto3's client for `service` served over
+    HTTP, as AWS_ENDPOINT_URL_DYNAMODB names it."""
+    server = start(service, ("127.0.0.1", 0))
     try:
-        done = run(
+        return run(
             "pytest",
             "-q",
             "-rfEs",
@@ -431,9 +431,10 @@ def test_the_generated_tests_pass_on_boto3_against_the_endpoint(tmp_path):
             "-c",
             os.devnull,
             "--rootdir",
-            str(tmp_path),
+            str(directory),
+            *selected,
             ".",
-            cwd=tmp_path,
+            cwd=directory,
             env={
                 "AWS_ENDPOINT_URL_DYNAMODB": server.url,
                 "AWS_ACCESS_KEY_ID": "test",
@@ -444,9 +445,42 @@ def test_the_generated_tests_pass_on_boto3_against_the_endpoint(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_generated_tests_pass_on_boto3_against_the_endpoint(tmp_path):
+    """Without a dynamodb_client fixture, the generated tests take boto3's
+    client for the endpoint AWS_ENDPOINT_URL_DYNAMODB names, as the README
+    says: serve_dynamodb's, started without a design."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    tested = write_tests(design, tmp_path).tested
+    done = _on_the_endpoint(tmp_path, Service())
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(tested)} passed" in done.stdout, done.stdout
     assert "skipped" not in done.stdout
+
+
+def test_the_readme_says_to_start_the_endpoint_without_a_design(tmp_path):
+    """Each generated test creates its table, so an endpoint started with
+    the design (its table loaded) refuses them; the README's paragraph on
+    the generated Python tests says to start serve_dynamodb without one, as
+    their docstring does."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    write_tests(design, tmp_path)
+    engine = Engine()
+    design_load(engine, design)
+    done = _on_the_endpoint(
+        tmp_path, Service(engine), "-k", "test_get_customer_profile"
+    )
+    assert done.returncode != 0, done.stdout
+    assert "ResourceInUseException" in done.stdout, done.stdout
+    generated = " ".join(
+        (tmp_path / "order_management_access_test.py").read_text().split()
+    )
+    assert "(start serve_dynamodb without a design)" in generated
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    paragraph = readme.split("`--format python-tests` writes", 1)[1]
+    paragraph = paragraph.split("<!-- python-access-example -->", 1)[0]
+    assert "`manage.py serve_dynamodb` started without a design" in paragraph
 
 
 def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(orders):
