@@ -74,8 +74,9 @@ def tsc(directory: Path, *, emit: bool = False) -> subprocess.CompletedProcess[s
 
 
 def run_node(
-    script: Path, *arguments: str, cwd: Path
+    script: Path, *arguments: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """node on `script`, with `env` added to the environment."""
     prepare(cwd)
     return subprocess.run(
         [node(), str(script), *arguments],
@@ -84,6 +85,7 @@ def run_node(
         text=True,
         timeout=600,
         check=False,
+        env={**os.environ, **(env or {})},
     )
 
 

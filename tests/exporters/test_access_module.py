@@ -5,9 +5,11 @@ set and removed, pages, conditions as named exceptions)."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import io
+import os
 import sys
 import types
 from decimal import Decimal
@@ -15,14 +17,21 @@ from unittest import mock
 
 import pytest
 
-from modeler.exporters.access.cases import SAMPLE_ITEMS, sample_slice
+from modeler.endpoint.designs import design_load
+from modeler.endpoint.server import start
+from modeler.endpoint.service import Service
+from modeler.engine.engine import Engine
+from modeler.exporters.access.cases import READS, SAMPLE_ITEMS, sample_slice
+from modeler.exporters.access.module import access_module
 from modeler.exporters.access.python_tests import generated_tests
 from modeler.exporters.formats import EXPORT_FORMATS, ExportError
+from modeler.simulation.requests import CLIENT_METHODS
 from tests.exporters.access_helpers import (
     DESIGNS,
     check_with_tools,
     empty_table,
     load,
+    run,
     run_generated_tests,
     write_module,
     write_tests,
@@ -324,5 +333,208 @@ def test_the_readme_example_runs(tmp_path):
         sys.modules.pop("order_management_access", None)
     printed = out.getvalue().splitlines()
     assert printed[0] == "O1 OPEN 12.5"
-    assert printed[1].startswith("already placed: ['ConditionalCheckFailed'")
+    assert printed[1] == "already placed: ['ConditionalCheckFailed']"
+    # Each print's comment shows what it prints (after its first argument
+    # when that is a label).
+    shown = [
+        line.split("  # ", 1)[1]
+        for line in snippet.splitlines()
+        if "print(" in line and "  # " in line
+    ]
+    assert len(shown) == len(printed)
+    for comment, line in zip(shown, printed, strict=True):
+        assert line.endswith(comment), (comment, line)
     assert len(snippet.strip().splitlines()) <= 16
+
+
+class _Recording:
+    """The engine's client, keeping each request it is sent."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.sent: list[tuple[str, dict]] = []
+
+    def __getattr__(self, method):
+        def send(**request):
+            self.sent.append((method, request))
+            return getattr(self.client, method)(**request)
+
+        return send
+
+
+def test_each_read_function_sends_the_request_the_simulator_sent(tmp_path):
+    """Every read pattern of the examples and solver problems: its function,
+    called with the parameters the simulator drew, sends the request the
+    simulator checked (its capacity report aside), byte for byte."""
+    compared = 0
+    for path in DESIGNS:
+        design = example(path)
+        made = access_module(design)
+        module = load(write_module(design, tmp_path))
+        simulation = sample_slice(design)
+        for code in made.patterns:
+            if not code.text or code.pattern.operation not in READS:
+                continue
+            run = simulation.run(code.pattern)
+            assert not run.error, (path.stem, code.pattern.name, run.error)
+            first = run.calls[0]
+            simulated = {
+                k: v for k, v in first.request.items() if k != "ReturnConsumedCapacity"
+            }
+            client = _Recording(simulation.client)
+            arguments = {a.identifier: run.parameters[a.name] for a in code.arguments}
+            function = getattr(module, code.page or code.function)
+            function(client, **arguments)
+            ((method, sent),) = client.sent
+            assert (method, sent) == (CLIENT_METHODS[first.operation], simulated), (
+                path.stem,
+                code.pattern.name,
+            )
+            compared += 1
+    assert compared > 2 * len(DESIGNS)
+
+
+def test_the_modules_import_only_the_standard_library():
+    """No dependency to install beside the module (boto3's client is passed
+    in; the module only names what it uses of it)."""
+    for path in DESIGNS:
+        tree = ast.parse(access_module(example(path)).text)
+        imported = {
+            name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for name in (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+        }
+        assert imported <= set(sys.stdlib_module_names) | {"__future__"}, path.stem
+
+
+def _on_the_endpoint(directory, service, *selected):
+    """pytest on the generated tests in `directory`, without a
+    dynamodb_client fixture: boto3's client for `service` served over
+    HTTP, as AWS_ENDPOINT_URL_DYNAMODB names it."""
+    server = start(service, ("127.0.0.1", 0))
+    try:
+        return run(
+            "pytest",
+            "-q",
+            "-rfEs",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:django",
+            "-p",
+            "no:xdist",
+            "-c",
+            os.devnull,
+            "--rootdir",
+            str(directory),
+            *selected,
+            ".",
+            cwd=directory,
+            env={
+                "AWS_ENDPOINT_URL_DYNAMODB": server.url,
+                "AWS_ACCESS_KEY_ID": "test",
+                "AWS_SECRET_ACCESS_KEY": "test",
+                "AWS_DEFAULT_REGION": "us-east-1",
+            },
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_generated_tests_pass_on_boto3_against_the_endpoint(tmp_path):
+    """Without a dynamodb_client fixture, the generated tests take boto3's
+    client for the endpoint AWS_ENDPOINT_URL_DYNAMODB names, as the README
+    says: serve_dynamodb's, started without a design."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    tested = write_tests(design, tmp_path).tested
+    done = _on_the_endpoint(tmp_path, Service())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(tested)} passed" in done.stdout, done.stdout
+    assert "skipped" not in done.stdout
+
+
+def test_the_readme_says_to_start_the_endpoint_without_a_design(tmp_path):
+    """Each generated test creates its table, so an endpoint started with
+    the design (its table loaded) refuses them; the README's paragraph on
+    the generated Python tests says to start serve_dynamodb without one, as
+    their docstring does."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    write_tests(design, tmp_path)
+    engine = Engine()
+    design_load(engine, design)
+    done = _on_the_endpoint(
+        tmp_path, Service(engine), "-k", "test_get_customer_profile"
+    )
+    assert done.returncode != 0, done.stdout
+    assert "ResourceInUseException" in done.stdout, done.stdout
+    generated = " ".join(
+        (tmp_path / "order_management_access_test.py").read_text().split()
+    )
+    assert "(start serve_dynamodb without a design)" in generated
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    paragraph = readme.split("`--format python-tests` writes", 1)[1]
+    paragraph = paragraph.split("<!-- python-access-example -->", 1)[0]
+    assert "`manage.py serve_dynamodb` started without a design" in paragraph
+
+
+def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(orders):
+    """An item the pattern's entities' keys do not describe (another
+    program's, in the same index partition) raises UnrecognisedItem,
+    holding the item, instead of becoming a wrong object."""
+    design, m = orders
+    client = empty_table(design)
+    m.place_an_order_with_its_line_items(client, order=_order(m, "O1"), line_items=[])
+    client.put_item(
+        TableName=design.table.name,
+        Item={
+            "PK": {"S": "NOTE#1"},
+            "SK": {"S": "NOTE#1"},
+            "GSI3PK": {"S": "ORDER#O1"},
+            "GSI3SK": {"S": "NOTE#1"},
+        },
+    )
+    with pytest.raises(m.UnrecognisedItem) as refused:
+        list(m.order_with_its_line_items(client, order_id="O1"))
+    assert refused.value.item["SK"] == "NOTE#1"
+    # A customer's item is recognised, but is not an order.
+    customer = {"PK": "CUST#C1", "SK": "PROFILE", "GSI1PK": "EMAIL#a@b.c"}
+    customer |= {"GSI1SK": "PROFILE", "customerId": "C1", "email": "a@b.c"}
+    customer |= {"name": "Ada", "createdAt": "2025-01-01T00:00:00Z", "address": {}}
+    assert isinstance(m.recognise(customer), m.Customer)
+    with pytest.raises(m.UnrecognisedItem):
+        m._as_order(customer)
+
+
+def test_an_item_of_an_entity_lacking_a_required_attribute_is_refused_by_name(
+    orders,
+):
+    """An item with an order's keys but no total (written by other code)
+    raises MalformedItem naming the entity, what it lacks and its key,
+    not a bare KeyError from deep inside from_item."""
+    design, m = orders
+    client = empty_table(design)
+    order = _order(m, "O1")
+    item = {k: v for k, v in order.to_item().items() if k != "total"}
+    client.put_item(TableName=design.table.name, Item=m._to_wire(item))
+    key = {"PK": "CUST#C1", "SK": "ORDER#2025-03-01#O1"}
+    with pytest.raises(m.MalformedItem) as refused:
+        list(m.order_with_its_line_items(client, order_id="O1"))
+    assert not isinstance(refused.value, KeyError)
+    assert str(refused.value) == (
+        f"the Order item with key {key!r} lacks total, which the design requires"
+    )
+    assert (refused.value.entity, refused.value.missing) == ("Order", ["total"])
+    assert refused.value.key == key
+    assert refused.value.item["orderId"] == "O1"
+    # Every attribute it lacks is named, whichever way it is read.
+    del item["status"]
+    with pytest.raises(m.MalformedItem) as refused:
+        m.recognise(item)
+    assert refused.value.missing == ["status", "total"]
+    assert m.Order.from_item(order.to_item()) == order

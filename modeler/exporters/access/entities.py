@@ -61,6 +61,7 @@ class EntityCode:
     key_functions: dict[str, str]  # key attribute -> function
     keys_constant: str  # the table key patterns recognising its items
     values_constant: str  # the key patterns giving attribute values back
+    required_constant: str  # the attributes an item of it cannot lack
     part: str = ""  # the class of its projected items, where one is needed
     specificity: int = 0
 
@@ -97,6 +98,9 @@ def name_entities(design: d.Design, taken: set[str]) -> EntityNames:
         values = unique(
             f"_{snake(entity.name).upper()}_KEY_VALUES", taken, fallback="_"
         )
+        required = unique(
+            f"_{snake(entity.name).upper()}_REQUIRED", taken, fallback="_"
+        )
         literal = sum(
             len(part.text)
             for key in design.table.key_attributes
@@ -105,7 +109,14 @@ def name_entities(design: d.Design, taken: set[str]) -> EntityNames:
             if not isinstance(part, Placeholder)
         )
         names.by_name[entity.name] = EntityCode(
-            entity, cls, fields, functions, constant, values, specificity=literal
+            entity,
+            cls,
+            fields,
+            functions,
+            constant,
+            values,
+            required,
+            specificity=literal,
         )
     return names
 
@@ -333,6 +344,20 @@ def entity_class(design: d.Design, code: EntityCode) -> str:
         "    @classmethod",
         f"    def from_item(cls, item: Mapping[str, Any]) -> {code.cls}:",
     ]
+    if required:
+        arguments = [
+            "item",
+            python_string(entity.name),
+            code.keys_constant,
+            code.required_constant,
+        ]
+        check = f"        _complete({', '.join(arguments)})"
+        if len(check) <= LINE:
+            lines.append(check)
+        else:
+            lines.append("        _complete(")
+            lines += [f"            {a}," for a in arguments]
+            lines.append("        )")
     lines.append("        return cls(")
     for attr in required:
         lines.append(
@@ -343,6 +368,16 @@ def entity_class(design: d.Design, code: EntityCode) -> str:
         lines.append(f"            {name}=item.get({python_string(attr.name)}),")
     lines.append("        )")
     return "\n".join(lines) + "\n"
+
+
+def required_attributes(code: EntityCode) -> str:
+    """The constant naming the attributes an item of the entity cannot
+    lack (`from_item` refuses it with MalformedItem); empty if none."""
+    required = [a.name for a in code.entity.attributes if a.required]
+    if not required:
+        return ""
+    listed = "".join(f"    {python_string(name)},\n" for name in required)
+    return f"{code.required_constant} = [\n{listed}]\n"
 
 
 def part_class(code: EntityCode) -> str:

@@ -62,6 +62,8 @@ def access_module(design: d.Design) -> AccessModule:
             parts.append(entities.key_function(design, code, key))
     for code in codes:
         parts.append(entities.key_patterns(design, code))
+        if required := entities.required_attributes(code):
+            parts.append(required)
         parts.append(entities.entity_class(design, code))
         if code.part:
             parts.append(entities.key_values(design, code))

@@ -34,6 +34,7 @@ MODULE_NAMES = frozenset(
         "ConditionFailed",
         "TransactionCanceled",
         "UnrecognisedItem",
+        "MalformedItem",
         "Page",
         "AnyEntity",
         "recognise",

@@ -67,6 +67,42 @@ class UnrecognisedItem(Exception):
         self.item = dict(item)
 
 
+class MalformedItem(Exception):
+    """An item with an entity's keys that lacks attributes the entity
+    requires (written by other code, or before the design required them);
+    `missing` names them, `key` is the item's table key."""
+
+    def __init__(
+        self,
+        entity: str,
+        missing: Sequence[str],
+        key: Mapping[str, Any],
+        item: Mapping[str, Any],
+    ) -> None:
+        super().__init__(
+            f"the {entity} item with key {dict(key)!r} lacks "
+            f"{', '.join(missing)}, which the design requires"
+        )
+        self.entity = entity
+        self.missing = list(missing)
+        self.key = dict(key)
+        self.item = dict(item)
+
+
+def _complete(
+    item: Mapping[str, Any],
+    entity: str,
+    keys: Mapping[str, object],
+    required: Sequence[str],
+) -> None:
+    """Refuse an item of the entity that lacks an attribute it requires
+    (`keys`: the entity's table key patterns, named by key attribute)."""
+    missing = [name for name in required if name not in item]
+    if missing:
+        key = {name: item[name] for name in keys if name in item}
+        raise MalformedItem(entity, missing, key, item)
+
+
 @dataclass(frozen=True)
 class Page(Generic[T]):
     """One page of a Query or Scan: its items, and the key to pass as

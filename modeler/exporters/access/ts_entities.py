@@ -344,6 +344,15 @@ def entity_code(design: d.Design, code: TsEntity) -> str:
         "}",
         "",
         f"export function {code.from_item}(item: Item): {code.interface} {{",
+    ]
+    required = [typescript_string(a.name) for a in entity.attributes if a.required]
+    if required:
+        # An item with the keys but not the attributes throws MalformedItem.
+        lines.append(
+            f"  complete(item, {code.tag}, {code.keys_constant}, "
+            f"[{', '.join(required)}]);"
+        )
+    lines += [
         f"  const found: {{ -readonly [K in keyof {code.interface}]: "
         f"{code.interface}[K] }} = {{",
     ]

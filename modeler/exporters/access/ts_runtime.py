@@ -19,6 +19,7 @@ RUNTIME_NAMES = frozenset(
         "ConditionFailed",
         "TransactionCanceled",
         "UnrecognisedItem",
+        "MalformedItem",
         "AnyEntity",
         "recognise",
         "guarded",
@@ -33,6 +34,7 @@ RUNTIME_NAMES = frozenset(
         "compares",
         "fromKeys",
         "matches",
+        "complete",
         "own",
         "put",
         "client",
@@ -104,6 +106,24 @@ export class UnrecognisedItem extends Error {
   constructor(readonly item: Item) {
     super(`no entity of the pattern has these keys: ${Object.keys(item).join(", ")}`);
     this.name = "UnrecognisedItem";
+  }
+}
+
+/** An item with an entity's keys that lacks attributes the entity requires
+ * (written by other code, or before the design required them); `missing`
+ * names them, `key` is the item's table key. */
+export class MalformedItem extends Error {
+  constructor(
+    readonly entity: string,
+    readonly missing: string[],
+    readonly key: Item,
+    readonly item: Item,
+  ) {
+    super(
+      `the ${entity} item with key ${JSON.stringify(key)} lacks ` +
+        `${missing.join(", ")}, which the design requires`,
+    );
+    this.name = "MalformedItem";
   }
 }
 
@@ -346,5 +366,23 @@ function matches(item: Item, patterns: Record<string, RegExp | null>): boolean {
     }
   }
   return true;
+}
+
+/** Refuses an item of the entity that lacks an attribute it requires
+ * (`patterns`: the entity's table key patterns, named by key attribute). */
+function complete(
+  item: Item,
+  entity: string,
+  patterns: Record<string, RegExp | null>,
+  required: string[],
+): void {
+  const missing = required.filter((name) => !Object.hasOwn(item, name));
+  if (missing.length > 0) {
+    const key: Item = {};
+    for (const name of Object.keys(patterns)) {
+      if (Object.hasOwn(item, name)) put(key, name, item[name]);
+    }
+    throw new MalformedItem(entity, missing, key, item);
+  }
 }
 """
