@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import itemgetter
-from typing import Any, final
+from typing import Any, cast, final
 
 from modeler.engine.expressions import SortCondition
 from modeler.engine.types import Item, number_text
@@ -260,55 +260,85 @@ class Store:
         grouped by partition key and each partition sorted once (a stable
         sort: entries with equal keys keep their order); with `unique`, only
         the last of entries with equal keys is kept and the others are
-        returned."""
+        returned.
+
+        The load makes no object per entry that it then drops: the groups
+        hold the entries and their sizes themselves (no position numbers,
+        one int object each), and a partition's order keys (a tuple each
+        for an index) are made while it is sorted. Objects made a million
+        at a time and dropped at the end leave the memory they took spread
+        among what is kept, held by the process (about a third again of
+        what a simulation keeps). Each partition's list and sizes are made
+        at their exact length."""
         partition_of, order = self.partition_of, self.order_of
-        # The position of the first entry of each partition; then, for the
-        # partitions with more than one, the positions of all of them.
-        heads: dict[Any, int] = {}
-        groups: dict[Any, list[int]] = {}
+        # The first entry of each partition, then the others in groups
+        # (with the sizes, when given, in groups beside them).
+        heads: dict[Any, Item] = {}
+        groups: dict[Any, list[Item]] = {}
         first = heads.setdefault
-        for position, pk in enumerate(map(partition_of, entries)):
-            head = first(pk, position)
-            if head is not position:
+        if sizes is None:
+            for item, pk in zip(entries, map(partition_of, entries), strict=True):
+                head = first(pk, item)
+                if head is not item:
+                    group = groups.get(pk)
+                    if group is None:
+                        groups[pk] = [head, item]
+                    else:
+                        group.append(item)
+            sized: dict[Any, list[int]] = {}
+        else:
+            first_size: dict[Any, int] = {}
+            sized = {}
+            for item, pk, size in zip(
+                entries, map(partition_of, entries), sizes, strict=True
+            ):
+                head = first(pk, item)
+                if head is item:
+                    first_size[pk] = size
+                    continue
                 group = groups.get(pk)
                 if group is None:
-                    groups[pk] = [head, position]
+                    groups[pk] = [head, item]
+                    sized[pk] = [first_size[pk], size]
                 else:
-                    group.append(position)
-        entry = entries.__getitem__
-        partitions: dict[Any, Item | Partition] = dict(
-            zip(heads, map(entry, heads.values()), strict=True)
-        )
+                    group.append(item)
+                    sized[pk].append(size)
+            del first_size
+        # The partitions of one entry keep it bare; the others become theirs.
+        partitions = cast(dict[Any, Item | Partition], heads)
         dropped: list[Item] = []
-        count = len(heads)
-        if groups and order is not None:
-            keys = list(map(order, entries))
-            key_of = keys.__getitem__
-        for pk, positions in groups.items():
+        count = len(partitions)
+        for pk, group in groups.items():
             if order is None:  # no sort key: one item per partition key
-                dropped.extend(map(entry, positions[:-1]))
-                partitions[pk] = entries[positions[-1]]
+                dropped += group[:-1]
+                partitions[pk] = group[-1]
                 continue
-            positions.sort(key=key_of)
-            if unique and len(set(map(key_of, positions))) < len(positions):
-                kept = []
-                for n, i in enumerate(positions):
-                    if n + 1 < len(positions) and keys[positions[n + 1]] == keys[i]:
-                        dropped.append(entries[i])
-                    else:
-                        kept.append(i)
-                positions = kept
-            count += len(positions) - 1
-            if len(positions) == 1:
-                partitions[pk] = entries[positions[0]]
+            keys = list(map(order, group))
+            places = sorted(range(len(group)), key=keys.__getitem__)
+            if unique:
+                last = len(places) - 1
+                kept = [
+                    i
+                    for n, i in enumerate(places)
+                    if n == last or keys[places[n + 1]] != keys[i]
+                ]
+                if len(kept) < len(places):
+                    held = set(kept)
+                    dropped += (group[i] for i in places if i not in held)
+                    places = kept
+            count += len(places) - 1
+            if len(places) == 1:
+                partitions[pk] = group[places[0]]
                 continue
-            items = list(map(entry, positions))
-            partitions[pk] = Partition(
-                items,
-                map(self.entry_size, items)
+            # Slices of lists are made at their exact length; a list grown
+            # by appending, or made from an iterator, keeps room to grow.
+            items = list(map(group.__getitem__, places))[:]
+            measured = (
+                list(map(self.entry_size, items))
                 if sizes is None
-                else map(sizes.__getitem__, positions),
+                else list(map(sized[pk].__getitem__, places))
             )
+            partitions[pk] = Partition(items, measured)
         self.partitions = partitions
         self.count = count
         self._bytes = None
