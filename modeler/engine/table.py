@@ -28,6 +28,7 @@ from modeler.engine.errors import (
     ValidationException,
 )
 from modeler.engine.expressions import MISSING, SortCondition
+from modeler.engine.memory import release_free_memory
 from modeler.engine.schema import IndexSpec, KeySchema, TableSpec
 from modeler.engine.size import MAX_ITEM_SIZE, item_size, value_size
 from modeler.engine.store import Page, Store
@@ -561,6 +562,9 @@ class Table:
         finally:
             if collecting:
                 gc.enable()
+            # What the load's temporaries (and the making of the items
+            # before it) took and left free, back to the system.
+            release_free_memory()
 
     def _bulk_load(self, items: Iterable[Item], measured: list[int] | None) -> int:
         # Checked first (a bad item stops the load before anything is

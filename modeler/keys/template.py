@@ -28,6 +28,8 @@ _DECIMAL_FORMAT = re.compile(r"0([1-9][0-9]*)\.([1-9][0-9]*)f")
 SUPPORTED_FORMATS = "use 0Nd (zero-padded integer) or 0N.Mf (zero-padded decimal)"
 # How many keys of zero-padded numbers one renderer keeps for reuse.
 PADDED_KEPT = 4096
+# How many keys of two text values one renderer keeps for one first value.
+TWO_KEPT = 64
 
 
 class TemplateSyntaxError(ValueError):
@@ -185,12 +187,38 @@ class Template:
         if len(placed) == 2 and placed[0][1] is None and placed[1][1] is None:
             first, between, closing = texts
             (one, _), (other, _) = placed
+            # The last first value, second value and key, and once the first
+            # value comes again (the same object), the keys made with it by
+            # their second value: an order's "CUST#{customerId}#{status}" is
+            # one string for the customer's orders in a status, made one
+            # after the other (a million items of order-management hold
+            # 62,000 of them, not one per order). One tuple, replaced whole.
+            state: tuple[Any, Any, str, dict[str, str] | None] = (None, None, "", None)
 
             def render_two(values: Mapping[str, Any]) -> Any:
+                nonlocal state
                 value, next_value = values.get(one), values.get(other)
                 if type(value) is str and type(next_value) is str:
+                    last_value, last_next, key, made = state
+                    if value is last_value:
+                        if next_value == last_next:
+                            return key
+                        if made is None:
+                            made = {last_next: key}
+                        kept = made.get(next_value)
+                        if kept is None:
+                            key = first + value + between + next_value + closing
+                            if not key:
+                                return slow(values)
+                            if len(made) < TWO_KEPT:
+                                made[next_value] = key
+                        else:
+                            key = kept
+                        state = (value, next_value, key, made)
+                        return key
                     key = first + value + between + next_value + closing
                     if key:
+                        state = (value, next_value, key, None)
                         return key
                 return slow(values)
 

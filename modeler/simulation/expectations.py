@@ -114,13 +114,13 @@ class Lookups:
     def __init__(self, items: Sequence[Mapping[str, Any]], entities: Sequence[str]):
         self.items = items
         self.entities = entities
-        # Arrays: 8 bytes a position, where a list of int objects took 36.
+        # Arrays: 4 bytes a position, where a list of int objects took 36.
         self.by_entity: dict[str, array[int]] = {}
         by_entity = self.by_entity
         for position, entity in enumerate(entities):
             positions = by_entity.get(entity)
             if positions is None:
-                positions = by_entity[entity] = array("q")
+                positions = by_entity[entity] = array("I")
             positions.append(position)
         # By (attribute, one entity or none for all): value -> positions;
         # several entities' are merged from each one's.

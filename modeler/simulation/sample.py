@@ -91,7 +91,7 @@ def _key_hashes(
 class KeyPositions:
     """Each item's position by its table key (`Sample.key_of`), as a dict
     of them would give it, in two arrays: the keys' hashes in order and the
-    position of each, 16 bytes an item (a dict of key tuples took 140). A
+    position of each, 12 bytes an item (a dict of key tuples took 140). A
     key is found by a search for its hash, then compared with the item's
     own key (hashes may collide); of items with the same key, the last."""
 
@@ -105,7 +105,7 @@ class KeyPositions:
         # A stable sort: the positions of equal hashes stay in order.
         order = sorted(range(len(hashes)), key=hashes.__getitem__)
         self._hashes = array("q", map(hashes.__getitem__, order))
-        self._positions = array("q", order)
+        self._positions = array("I", order)  # 4 bytes: positions < 2**32
 
     def get(self, key: tuple, default: int | None = None) -> int | None:
         wanted = hash(key)
