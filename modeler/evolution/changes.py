@@ -10,7 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from modeler.design import model as d
-from modeler.evolution.matching import EntityMatch, EntityMatching, matched
+from modeler.evolution.matching import (
+    EntityMatch,
+    EntityMatching,
+    matched,
+    same_shape,
+)
 from modeler.evolution.spec import (
     SCRIPTED_RETYPES,
     moved_attributes,
@@ -35,6 +40,9 @@ class Change:
     moves: bool = False
     # (entity, attribute, old type, new type): readers take both meanwhile.
     retype: tuple[str, str, str, str] | None = None
+    # A setting UpdateTable changes in place (the table's, or a GSI's
+    # capacity): the plan's step of the table's settings makes it.
+    setting: bool = False
 
 
 def _key_text(key: d.KeyAttribute | None) -> str:
@@ -107,7 +115,7 @@ def table_changes(before: d.Design, after: d.Design) -> list[Change]:
         if label == "TTL attribute" and was != "off" and now != "off":
             what += " (TTL is turned off, then on: each once per hour at most)"
         # A new table is created with the new settings.
-        out.append(Change(NOTHING if copying else ONLINE, what))
+        out.append(Change(NOTHING if copying else ONLINE, what, setting=not copying))
     return out
 
 
@@ -172,12 +180,7 @@ def _gsi_changes(old: d.Table, new: d.Table) -> list[Change]:
             out.append(Change(ONLINE, f"GSI {index.name} removed"))
             continue
         now = new_gsis[pairs[position]]
-        same_shape = (
-            index.name == now.name
-            and index.key_attributes == now.key_attributes
-            and index.projection == now.projection
-        )
-        if not same_shape:
+        if not same_shape(index, now):
             out.append(
                 Change(
                     ONLINE,
@@ -187,7 +190,14 @@ def _gsi_changes(old: d.Table, new: d.Table) -> list[Change]:
                 )
             )
         elif index.capacity != now.capacity:
-            out.append(Change(ONLINE, f"GSI {now.name} capacity changes"))
+            out.append(
+                Change(
+                    ONLINE,
+                    f"GSI {now.name} capacity: {_setting(index.capacity)} -> "
+                    f"{_setting(now.capacity)}",
+                    setting=True,
+                )
+            )
     for position, index in enumerate(new_gsis):
         if position not in pairs.values():
             out.append(Change(ONLINE, f"GSI {index.name} added ({_index_text(index)})"))

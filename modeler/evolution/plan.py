@@ -24,7 +24,7 @@ from modeler.design import model as d
 from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
-from modeler.evolution.matching import entity_matching, matched
+from modeler.evolution.matching import entity_matching, matched, same_shape
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
 from modeler.evolution.script import migration_script, script_namespace
@@ -234,7 +234,6 @@ def _steps(plan: Plan) -> list[Step]:
     changes = plan.changes
     copying = needs_copy(before, after)
     rewrites = [ch.what for ch in changes if ch.category == c.REWRITE]
-    online = [ch.what for ch in changes if ch.category == c.ONLINE]
     steps: list[Step] = []
     proof = plan.proof
     tally = proof.tally if proof is not None else None
@@ -301,7 +300,7 @@ def _steps(plan: Plan) -> list[Step]:
         return steps
     creations = _gsi_creations(before, after)
     removals = _gsi_removals(before, after)
-    settings = [w for w in online if not w.startswith("GSI ")]
+    settings = [ch.what for ch in changes if ch.category == c.ONLINE and ch.setting]
     if settings:
         steps.append(
             Step(c.ONLINE, "UpdateTable: the table's settings", tuple(settings))
@@ -447,17 +446,9 @@ def _gsi_pairs(before: d.Design, after: d.Design):
     return old, new, matched(old, new)
 
 
-def _same_shape(a: d.Index, b: d.Index) -> bool:
-    return (
-        a.name == b.name
-        and a.key_attributes == b.key_attributes
-        and a.projection == b.projection
-    )
-
-
 def _gsi_creations(before: d.Design, after: d.Design) -> list[d.Index]:
     old, new, pairs = _gsi_pairs(before, after)
-    kept = {pairs[p] for p in pairs if _same_shape(old[p], new[pairs[p]])}
+    kept = {pairs[p] for p in pairs if same_shape(old[p], new[pairs[p]])}
     return [index for position, index in enumerate(new) if position not in kept]
 
 
@@ -466,7 +457,7 @@ def _gsi_removals(before: d.Design, after: d.Design) -> list[d.Index]:
     return [
         index
         for position, index in enumerate(old)
-        if position not in pairs or not _same_shape(index, new[pairs[position]])
+        if position not in pairs or not same_shape(index, new[pairs[position]])
     ]
 
 
