@@ -17,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design.model import Design
-from modeler.evolution.deployed import named_after, on_deployed_table
+from modeler.evolution.deployed import named_after, on_deployed_table, sample_alone
 from modeler.evolution.iac import FORMATS, iac_files
 from modeler.evolution.plan import plan_migration, plan_text
 from modeler.evolution.spec import PlanError
@@ -35,7 +35,6 @@ from modeler.models import Project
 from modeler.review.prices import Prices
 from modeler.sampledata import SampleDataError
 from modeler.selectors import project_cost_settings, revision_design, site_prices
-from modeler.services.projects import OWN_ITEMS_MAX
 
 SOURCE_HELP = (
     "a design file, a project's id or exact name (its current design), or "
@@ -84,10 +83,12 @@ def live_design(
     table: str, *, endpoint_url: str, region: str, sample: int, segments: int = 4
 ) -> tuple[Design, list[str], dict[str, str]]:
     """The design of a live table, as `import_table` reads it (DescribeTable
-    for the keys and indexes, a parallel Scan of at most `sample` items
-    for the entities, which stay with it as its own items), what the
-    reading noted, and the settings the endpoint did not report (with
-    why), which the plan must not take as off."""
+    for the keys and indexes, a parallel Scan of at most `sample` items for
+    the entities), with every item read as its own and as all its sample
+    data (it is no project's, whose own items are few): the proof runs on
+    them alone. With it, what the reading noted, and the settings the
+    endpoint did not report (with why), which the plan must not take as
+    off."""
     try:
         client = make_client(endpoint_url=endpoint_url, region=region)
         live = describe_live_table(client, table)
@@ -99,7 +100,7 @@ def live_design(
             live.description, ttl=live.ttl, backups=live.backups, tags=live.tags
         ),
         found.items,
-        keep=min(sample, OWN_ITEMS_MAX),
+        keep=sample,
         notes=[f"read {len(found.items):,} items in {found.pages} pages"] + live.notes,
         replicas=live.replicas,
         scaling=live.scaling,
@@ -110,7 +111,7 @@ def live_design(
             f"{p.path}: {p.message}" for p in imported.problems if p.is_error
         )
         raise CommandError(f"{table}: the live table cannot be read: {problems}")
-    return result.designs[0], list(imported.notes), dict(live.unread)
+    return sample_alone(result.designs[0]), list(imported.notes), dict(live.unread)
 
 
 class Command(BaseCommand):
