@@ -744,7 +744,12 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=spec["title"])
     parser.add_argument("--source-table", default=spec["source_table"])
     parser.add_argument("--target-table", default=spec["target_table"])
-    parser.add_argument("--segments", type=int, default=4)
+    parser.add_argument(
+        "--segments",
+        type=_segments,
+        default=4,
+        help="the parallel Scan's segments (default: 4)",
+    )
     parser.add_argument("--wcu-per-second", type=float, default=spec["wcu_per_second"])
     parser.add_argument(
         "--cleanup",
@@ -778,28 +783,53 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
         spec["target_table"] = spec["source_table"]
 
     import boto3
+    from botocore.exceptions import BotoCoreError, ClientError
 
-    client = boto3.client(
-        "dynamodb", endpoint_url=args.endpoint_url, region_name=args.region
-    )
-    if args.verify:
-        counts, problems = verify(spec, client, final=args.cleanup)
-        for name, count in sorted(counts.items()):
-            print(f"{name}: {count:,} items")
-        for problem in problems:
-            print(f"problem: {problem}")
-        return 1 if problems else 0
-    migration = Migration(
-        spec,
-        client,
-        segments=args.segments,
-        wcu_per_second=args.wcu_per_second,
-        checkpoint=None if args.dry_run else checkpoint,
-        dry_run=args.dry_run,
-        cleanup=args.cleanup,
-        progress=lambda line: print("\r" + line, end="", file=sys.stderr, flush=True),
-    )
-    tally = migration.run()
+    progressed: list[bool] = []
+
+    def progress(line: str) -> None:
+        progressed[:] = [not line.endswith("\n")]
+        print("\r" + line, end="", file=sys.stderr, flush=True)
+
+    try:
+        client = boto3.client(
+            "dynamodb", endpoint_url=args.endpoint_url, region_name=args.region
+        )
+        if args.verify:
+            counts, problems = verify(spec, client, final=args.cleanup)
+            for name, count in sorted(counts.items()):
+                print(f"{name}: {count:,} items")
+            for problem in problems:
+                print(f"problem: {problem}")
+            return 1 if problems else 0
+        migration = Migration(
+            spec,
+            client,
+            segments=args.segments,
+            wcu_per_second=args.wcu_per_second,
+            checkpoint=None if args.dry_run else checkpoint,
+            dry_run=args.dry_run,
+            cleanup=args.cleanup,
+            progress=progress,
+        )
+        tally = migration.run()
+    except (BotoCoreError, ClientError, MigrationError) as exc:
+        # What stopped the run, in a line: the checkpoint keeps what it did.
+        ended = "\n" if any(progressed) else ""
+        print(f"{ended}error: {exc}", file=sys.stderr)
+        return 1
     for error in tally.errors:
         print(f"failed: {error}", file=sys.stderr)
     return 1 if tally.counts["failed"] else 0
+
+
+def _segments(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give 1 or more, not {text!r}")
+    return value
