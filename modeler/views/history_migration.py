@@ -24,16 +24,17 @@ from modeler.evolution.spec import PlanError
 from modeler.jobs.migration_proofs import (
     migration_proof_find,
     migration_proof_request,
+    migration_title,
 )
 from modeler.views.history import _compared as compared
 from modeler.views.workspace import answer_started
 
 
-def _outline(before: d.Design, after: d.Design) -> Plan | None:
+def _outline(before: d.Design, after: d.Design, title: str) -> Plan | None:
     """The plan without its proof (quick: no sample data), for the changes,
     the script and the stages; None when it cannot be planned at all."""
     try:
-        return plan_migration(before, after, proof=False)
+        return plan_migration(before, after, proof=False, title=title)
     except PlanError:
         return None
 
@@ -69,7 +70,7 @@ def history_migration(request: HttpRequest, project_id: int) -> HttpResponse:
         )
         return answer_started(request)
     state = migration_proof_find(**found)
-    outline = _outline(before, after)
+    outline = _outline(before, after, migration_title(project, first, second))
     plan = state.plan
     context = {
         "access": access,
@@ -127,7 +128,7 @@ def _attachment(text: bytes | str, filename: str, content_type: str) -> HttpResp
 def history_migration_script(request: HttpRequest, project_id: int) -> HttpResponse:
     """The migration script (boto3, runnable as it is) of the compare."""
     access, (first, second), (before, after) = compared(request, project_id)
-    outline = _outline(before, after)
+    outline = _outline(before, after, migration_title(access.project, first, second))
     if outline is None:
         raise Http404("This migration cannot be planned")
     stem = _file_stem(access.project.name, first, second)

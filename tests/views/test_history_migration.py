@@ -229,3 +229,21 @@ def test_the_tab_shows_both_phases_and_the_patterns_of_each_revision(
     plan = owner_client.get(_url(project, "plan.txt")).content.decode()
     assert "Run the script with --cleanup" in plan
     assert "- at the dual-write step, deployed pattern Find customer by email: " in plan
+
+
+@pytest.mark.django_db
+def test_the_script_downloaded_is_the_one_the_proof_ran(
+    migrated, viewer_client: Client
+):
+    viewer_client.post(_url(migrated))
+    state = migration_proofs.migration_proof_find(
+        project=migrated,
+        before=project_revision_design(project=migrated, number=1),
+        after=project_revision_design(project=migrated, number=2),
+    )
+    assert state.plan is not None and state.plan.proven
+    script = viewer_client.get(_url(migrated, "script.py")).content.decode()
+    # Byte for byte: its plan's fingerprint (which its checkpoints carry)
+    # and its title, which names the revisions.
+    assert script == state.plan.script
+    assert f"Migrate {migrated.name} from revision 1 to 2" in script
