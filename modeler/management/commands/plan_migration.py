@@ -28,6 +28,7 @@ from modeler.infra.dynamodb import (
     make_client,
     sample_items,
 )
+from modeler.jobs.migration_proofs import migration_title
 from modeler.management.commands.import_table import sample_size
 from modeler.management.design_help import is_file_argument
 from modeler.management.design_source import add_endpoint_arguments, load_design
@@ -112,6 +113,28 @@ def live_design(
         )
         raise CommandError(f"{table}: the live table cannot be read: {problems}")
     return sample_alone(result.designs[0]), list(imported.notes), dict(live.unread)
+
+
+def _title(designs: list[str], table: str) -> str:
+    """The migration's title (its script's) from the arguments as given:
+    two revisions of one project as the web app's Migration tab names
+    them (its script is then the tab's), else each source by its name."""
+    if not table:
+        first, second = (_revision(source) for source in designs)
+        if first and second and first[0].pk == second[0].pk:
+            return migration_title(first[0], first[1], second[1])
+    names = [f"table {table}"] if table else []
+    names += [
+        Path(source).name if is_file_argument(source) else source for source in designs
+    ]
+    return f"Migrate {names[0]} to {names[1]}"
+
+
+def _revision(source: str) -> tuple[Project, int] | None:
+    if is_file_argument(source) or "@" not in source:
+        return None
+    name, _, number = source.rpartition("@")
+    return _project(name), int(number)
 
 
 class Command(BaseCommand):
@@ -220,6 +243,7 @@ class Command(BaseCommand):
                 wcu_per_second=options["wcu_per_second"],
                 stored_items=stored,
                 unread=unread,
+                title=_title(designs, table),
             )
         except (PlanError, SampleDataError) as exc:
             raise CommandError(f"the migration cannot be planned: {exc}") from None
