@@ -202,3 +202,31 @@ def test_settings_the_endpoint_reports_are_compared(served, tmp_path):
     out, _ = _plan("--endpoint-url", url, "--table", deployed.table.name, str(after))
     assert "- deletion protection: on -> off" in out
     assert "- tags: team=commerce, data-classification=internal -> none" in out
+
+
+def test_a_sample_of_a_larger_table_is_scaled_to_its_item_count(larger, tmp_path):
+    url, deployed = larger
+    after = tmp_path / "b.yaml"
+    after.write_text(dump_design(smaller(revisions.gsi_added(), 30)))
+    table = deployed.table.name
+    total = len(generate(deployed).items)
+    out, err = _plan(
+        "--endpoint-url", url, "--table", table, "--sample", "400", str(after)
+    )
+    assert "read 400 items" in err
+    assert f"figures scaled from the 400 items read to the table's {total:,}" in err
+    assert f"figures at the sample's item counts x {total / 400:g}" in out
+    # Asked for, a count of one's own wins.
+    out, err = _plan(
+        "--endpoint-url",
+        url,
+        "--table",
+        table,
+        "--sample",
+        "400",
+        "--stored-items",
+        "800",
+        str(after),
+    )
+    assert "figures scaled" not in err
+    assert "figures at the sample's item counts x 2\n" in out

@@ -11,6 +11,7 @@ the entities inferred from the items, and the proof run on that sample."""
 from __future__ import annotations
 
 from argparse import ArgumentParser
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -80,9 +81,23 @@ def load_source(source: str) -> tuple[Design, Project | None]:
     return design, project
 
 
+@dataclass(frozen=True)
+class LiveSide:
+    """The deployed side read from a live table."""
+
+    design: Design
+    notes: list[str]
+    # The settings the endpoint did not report, with why.
+    unread: dict[str, str]
+    # Items read, and the table's count as DescribeTable gives it (updated
+    # by DynamoDB about every six hours).
+    read: int
+    item_count: int
+
+
 def live_design(
     table: str, *, endpoint_url: str, region: str, sample: int, segments: int = 4
-) -> tuple[Design, list[str], dict[str, str]]:
+) -> LiveSide:
     """The design of a live table, as `import_table` reads it (DescribeTable
     for the keys and indexes, a parallel Scan of at most `sample` items for
     the entities), with every item read as its own and as all its sample
@@ -112,7 +127,13 @@ def live_design(
             f"{p.path}: {p.message}" for p in imported.problems if p.is_error
         )
         raise CommandError(f"{table}: the live table cannot be read: {problems}")
-    return sample_alone(result.designs[0]), list(imported.notes), dict(live.unread)
+    return LiveSide(
+        sample_alone(result.designs[0]),
+        list(imported.notes),
+        dict(live.unread),
+        len(found.items),
+        int(live.description.get("ItemCount") or 0),
+    )
 
 
 def _title(designs: list[str], table: str) -> str:
@@ -178,7 +199,9 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="items in the live table, to scale the sample's figures to "
-            "(default: the project's cost settings, else the sample's count)",
+            "(default: the project's cost settings; with --table, the table's "
+            "ItemCount when it holds more than were read; else the sample's "
+            "count)",
         )
         parser.add_argument(
             "-o", "--output", default=None, help="write the migration script here"
@@ -205,14 +228,16 @@ class Command(BaseCommand):
                 "NAME and B"
             )
         unread: dict[str, str] = {}
+        live = None
         if table:
-            before, notes, unread = live_design(
+            live = live_design(
                 table,
                 endpoint_url=options["endpoint_url"],
                 region=options["region"],
                 sample=options["sample"],
             )
-            for note in notes:
+            before, unread = live.design, live.unread
+            for note in live.notes:
                 self.stderr.write(f"{table}: note: {note}")
         else:
             before, _ = load_source(designs[0])
@@ -231,6 +256,14 @@ class Command(BaseCommand):
             settings = project_cost_settings(project=project)
             prices = settings.prices
             stored = stored if stored is not None else settings.stored_items
+        if stored is None and live is not None and live.item_count > live.read:
+            # A sample of a larger table: its figures scaled to the table.
+            stored = live.item_count
+            self.stderr.write(
+                f"{table}: note: figures scaled from the {live.read:,} items read "
+                f"to the table's {stored:,} (its ItemCount; --stored-items to "
+                "give another count)"
+            )
         if options["wcu_per_second"] <= 0:
             raise CommandError("--wcu-per-second: give a rate above 0")
         if stored is not None and stored < 1:
