@@ -28,7 +28,12 @@ from modeler.evolution.matching import entity_matching, matched, same_shape
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
 from modeler.evolution.script import migration_script, script_namespace
-from modeler.evolution.spec import needs_copy, rewrite_spec, target_table_name
+from modeler.evolution.spec import (
+    PlanError,
+    needs_copy,
+    rewrite_spec,
+    target_table_name,
+)
 from modeler.review.prices import DOCUMENTED_PRICES, Prices
 
 DEFAULT_WCU_PER_SECOND = 1000.0
@@ -158,6 +163,7 @@ def plan_migration(
     title: str = "",
     progress: Progress | None = None,
     unread: Mapping[str, str] | None = None,
+    sides: tuple[str, str] = ("the deployed design", "the next design"),
 ) -> Plan:
     """The plan from `before` (deployed) to `after`. With `proof` the
     rewrite is rehearsed on the sample data: its costs and the verdict come
@@ -165,9 +171,14 @@ def plan_migration(
     (or fewer) items than the sample. `progress` hears how far the proof
     is (`proof.Progress`) and may raise to stop it. `unread` names the
     settings a live deployed table did not report (`changes.UNREADABLE`),
-    with why: the plan notes them and changes none of them."""
+    with why: the plan notes them and changes none of them. `sides` names
+    the two designs in a PlanError: one whose entities lack their table
+    keys (a design imported from SQL before any were proposed) was never
+    deployed, or cannot be, and is refused before anything is planned."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
+    check_keyed(before, sides[0], deployed=True)
+    check_keyed(after, sides[1], deployed=False)
     before, notes = c.unread_settings(before, after, unread or {})
     matching = entity_matching(before, after)
     changes = (
@@ -203,6 +214,44 @@ def plan_migration(
             plan.scale = stored_items / sample
     plan.steps = _steps(plan)
     return plan
+
+
+def check_keyed(design: d.Design, side: str, *, deployed: bool) -> None:
+    """PlanError, naming `side` and the entities, when an entity of the
+    design has no template for a key of the table: its items could not be
+    written to the table, so no table holds them (`deployed`: the design
+    said to be live) or can (the next one)."""
+    table_keys = [a.name for a in design.table.key_attributes]
+    lacking: dict[tuple[str, ...], list[str]] = {}
+    for entity in design.entities:
+        missing = tuple(k for k in table_keys if k not in entity.keys)
+        if missing:
+            lacking.setdefault(missing, []).append(entity.name)
+    if not lacking:
+        return
+    reasons = []
+    for missing, names in lacking.items():
+        listed = ", ".join(names)
+        verb = "has" if len(names) == 1 else "have"
+        if len(missing) == len(table_keys):
+            reasons.append(f"{listed} {verb} no table key yet")
+        else:
+            reasons.append(
+                f"{listed} {verb} no template for the table key "
+                + " and ".join(missing)
+                + " yet"
+            )
+    keys = " and ".join(table_keys)
+    if deployed:
+        raise PlanError(
+            f"{side} cannot have been deployed: " + "; ".join(reasons) + ": "
+            f"compare from the revision that was deployed, whose entities have "
+            f"their templates for {keys}"
+        )
+    raise PlanError(
+        f"{side} cannot be deployed: " + "; ".join(reasons) + ": propose keys, "
+        f"or write the entities' key templates for {keys}"
+    )
 
 
 def script_runner(

@@ -86,6 +86,11 @@ def migration_title(project: Project, first: int, second: int) -> str:
     return f"Migrate {project.name} from revision {first} to {second}"
 
 
+def migration_sides(first: int, second: int) -> tuple[str, str]:
+    """The two revisions as the planner names them in why it cannot plan."""
+    return f"revision {first}", f"revision {second}"
+
+
 def _key(project: Project, before: d.Design, after: d.Design) -> str:
     cost = project_cost_settings(project=project)
     parts = f"{before.digest}:{after.digest}:{cost.prices!r}:{cost.stored_items}"
@@ -176,6 +181,7 @@ def migration_proof_run(*, project_id: int, first: int, second: int) -> None:
             prices=cost.prices,
             stored_items=cost.stored_items,
             title=migration_title(project, first, second),
+            sides=migration_sides(first, second),
             progress=progress,
         )
     except BudgetExceeded as exc:

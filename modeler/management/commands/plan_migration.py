@@ -29,7 +29,7 @@ from modeler.infra.dynamodb import (
     make_client,
     sample_items,
 )
-from modeler.jobs.migration_proofs import migration_title
+from modeler.jobs.migration_proofs import migration_sides, migration_title
 from modeler.management.commands.import_table import sample_size
 from modeler.management.design_help import is_file_argument
 from modeler.management.design_source import add_endpoint_arguments, load_design
@@ -149,6 +149,21 @@ def _title(designs: list[str], table: str) -> str:
         Path(source).name if is_file_argument(source) else source for source in designs
     ]
     return f"Migrate {names[0]} to {names[1]}"
+
+
+def _sides(designs: list[str], table: str) -> tuple[str, str]:
+    """The two designs as the plan names them when it cannot be made: two
+    revisions of one project as the Migration tab does, else each by what
+    was given."""
+    if not table:
+        first, second = (_revision(source) for source in designs)
+        if first and second and first[0].pk == second[0].pk:
+            return migration_sides(first[1], second[1])
+    names = [f"table {table}"] if table else []
+    names += [
+        Path(source).name if is_file_argument(source) else source for source in designs
+    ]
+    return names[0], names[1]
 
 
 def _revision(source: str) -> tuple[Project, int] | None:
@@ -277,6 +292,7 @@ class Command(BaseCommand):
                 stored_items=stored,
                 unread=unread,
                 title=_title(designs, table),
+                sides=_sides(designs, table),
             )
         except (PlanError, SampleDataError) as exc:
             raise CommandError(f"the migration cannot be planned: {exc}") from None
