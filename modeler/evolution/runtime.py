@@ -738,19 +738,38 @@ def _unmigrated(spec: dict[str, Any], client: Any, *, final: bool = True) -> lis
 # --- Command line ---------------------------------------------------------------
 
 
-def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
+def parser_of(spec: dict[str, Any]) -> Any:
+    """The script's command line, every option with its help."""
     import argparse
 
     parser = argparse.ArgumentParser(description=spec["title"])
-    parser.add_argument("--source-table", default=spec["source_table"])
-    parser.add_argument("--target-table", default=spec["target_table"])
+    parser.add_argument(
+        "--source-table",
+        default=spec["source_table"],
+        help="the deployed table whose items are migrated (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--target-table",
+        default=spec["target_table"],
+        help="the new table the items are copied into, created beforehand "
+        "(default: %(default)s)"
+        if spec["copy"]
+        else "not used by this migration: it rewrites the items in place, in "
+        "--source-table",
+    )
     parser.add_argument(
         "--segments",
         type=_segments,
         default=4,
         help="the parallel Scan's segments (default: 4)",
     )
-    parser.add_argument("--wcu-per-second", type=float, default=spec["wcu_per_second"])
+    parser.add_argument(
+        "--wcu-per-second",
+        type=float,
+        default=spec["wcu_per_second"],
+        help="the write units a second the run keeps to on average, as "
+        "DynamoDB counts them (default: %(default)g; 0: no limit)",
+    )
     parser.add_argument(
         "--cleanup",
         action="store_true",
@@ -760,18 +779,39 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--checkpoint",
         default=None,
-        help="default: migration-checkpoint.json (migration-cleanup-checkpoint"
-        ".json with --cleanup)",
+        help="the file each Scan segment's progress is recorded in, to resume "
+        "from after a stop (default: migration-checkpoint.json, "
+        "migration-cleanup-checkpoint.json with --cleanup)",
     )
-    parser.add_argument("--endpoint-url", default=None)
-    parser.add_argument("--region", default=None)
-    parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument(
+        "--endpoint-url",
+        default=None,
+        help="the DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB "
+        "Local (default: AWS's for the region)",
+    )
+    parser.add_argument(
+        "--region",
+        default=None,
+        help="the AWS region of the tables (default: as boto3 finds it, from "
+        "AWS_REGION, AWS_DEFAULT_REGION or the profile)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="scan the table and count the items the run would migrate, "
+        "writing and deleting nothing and keeping no checkpoint",
+    )
     parser.add_argument(
         "--verify",
         action="store_true",
         help="check the rewrite (every item's new form beside the old); with "
         "--cleanup, check the final table against the new design",
     )
+    return parser
+
+
+def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
+    parser = parser_of(spec)
     args = parser.parse_args(argv)
     checkpoint = args.checkpoint or (
         "migration-cleanup-checkpoint.json"

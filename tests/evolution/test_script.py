@@ -405,3 +405,38 @@ def test_what_stops_the_script_is_said_in_a_line(tmp_path, endpoints):
     assert none.returncode == 2
     assert "--segments: give 1 or more" in none.stderr
     assert endpoint.writes == 0
+
+
+@pytest.mark.parametrize(
+    "after", [revisions.sort_key_changed, revisions.partition_key_changed]
+)
+def test_every_option_of_the_script_says_what_it_does(tmp_path, after):
+    plan = plan_migration(revisions.original(), after(), proof=False)
+    script = tmp_path / "migrate.py"
+    script.write_text(plan.script)
+    shown = subprocess.run(
+        [sys.executable, str(script), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    shown = " ".join(shown.split())
+    assert (
+        "the deployed table whose items are migrated (default: "
+        f"{plan.spec['source_table']})" in shown
+    )
+    assert "http://localhost:8000 for DynamoDB Local" in shown
+    assert "the AWS region of the tables" in shown
+    assert "writing and deleting nothing and keeping no checkpoint" in shown
+    assert "(default: 1000; 0: no limit)" in shown
+    if plan.spec["copy"]:
+        assert "the new table the items are copied into" in shown
+        assert f"(default: {plan.spec['target_table']})" in shown
+    else:
+        assert "not used by this migration: it rewrites the items in place" in shown
+    # And no option is left without a word.
+    parser = script_namespace(plan.script)["parser_of"](plan.spec)
+    unexplained = [
+        action.option_strings for action in parser._actions if not action.help
+    ]
+    assert unexplained == []
