@@ -349,10 +349,17 @@ def _steps(plan: Plan) -> list[Step]:
         return steps
     creations = _gsi_creations(before, after)
     removals = _gsi_removals(before, after)
-    settings = [ch.what for ch in changes if ch.category == c.ONLINE and ch.setting]
+    setting_changes = [ch for ch in changes if ch.category == c.ONLINE and ch.setting]
+    settings = [ch.what for ch in setting_changes]
     if settings:
+        # TTL, backups and tags each have their own call, not UpdateTable's.
+        calls = dict.fromkeys(ch.call for ch in setting_changes)
         steps.append(
-            Step(c.ONLINE, "UpdateTable: the table's settings", tuple(settings))
+            Step(
+                c.ONLINE,
+                f"{', '.join(calls)}: the table's settings",
+                tuple(settings),
+            )
         )
     keys_move = any(ch.moves for ch in changes)
     retypes = [ch.retype for ch in changes if ch.retype and ch.scriptable]
