@@ -10,7 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from modeler.design import model as d
-from modeler.evolution.matching import EntityMatch, EntityMatching, matched
+from modeler.evolution.matching import (
+    EntityMatch,
+    EntityMatching,
+    matched,
+    same_shape,
+)
 from modeler.evolution.spec import (
     SCRIPTED_RETYPES,
     moved_attributes,
@@ -35,6 +40,12 @@ class Change:
     moves: bool = False
     # (entity, attribute, old type, new type): readers take both meanwhile.
     retype: tuple[str, str, str, str] | None = None
+    # A setting changed in place (the table's, or a GSI's capacity): the
+    # plan's step of the table's settings makes it, by `call`.
+    setting: bool = False
+    # The API call that changes the setting: UpdateTable changes most, not
+    # TTL, backups or tags.
+    call: str = ""
 
 
 def _key_text(key: d.KeyAttribute | None) -> str:
@@ -107,8 +118,23 @@ def table_changes(before: d.Design, after: d.Design) -> list[Change]:
         if label == "TTL attribute" and was != "off" and now != "off":
             what += " (TTL is turned off, then on: each once per hour at most)"
         # A new table is created with the new settings.
-        out.append(Change(NOTHING if copying else ONLINE, what))
+        out.append(
+            Change(
+                NOTHING if copying else ONLINE,
+                what,
+                setting=not copying,
+                call="" if copying else SETTING_CALLS.get(label, "UpdateTable"),
+            )
+        )
     return out
+
+
+# The settings UpdateTable does not change, by the API call that does.
+SETTING_CALLS = {
+    "TTL attribute": "UpdateTimeToLive",
+    "point-in-time recovery": "UpdateContinuousBackups",
+    "tags": "TagResource/UntagResource",
+}
 
 
 # The table settings a live table's reading may miss, by what the reader
@@ -172,12 +198,7 @@ def _gsi_changes(old: d.Table, new: d.Table) -> list[Change]:
             out.append(Change(ONLINE, f"GSI {index.name} removed"))
             continue
         now = new_gsis[pairs[position]]
-        same_shape = (
-            index.name == now.name
-            and index.key_attributes == now.key_attributes
-            and index.projection == now.projection
-        )
-        if not same_shape:
+        if not same_shape(index, now):
             out.append(
                 Change(
                     ONLINE,
@@ -187,7 +208,15 @@ def _gsi_changes(old: d.Table, new: d.Table) -> list[Change]:
                 )
             )
         elif index.capacity != now.capacity:
-            out.append(Change(ONLINE, f"GSI {now.name} capacity changes"))
+            out.append(
+                Change(
+                    ONLINE,
+                    f"GSI {now.name} capacity: {_setting(index.capacity)} -> "
+                    f"{_setting(now.capacity)}",
+                    setting=True,
+                    call="UpdateTable",
+                )
+            )
     for position, index in enumerate(new_gsis):
         if position not in pairs.values():
             out.append(Change(ONLINE, f"GSI {index.name} added ({_index_text(index)})"))

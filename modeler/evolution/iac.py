@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from modeler.design import model as d
-from modeler.evolution.matching import matched
+from modeler.evolution.matching import matched, same_shape
 from modeler.evolution.spec import needs_copy, target_table_name
 from modeler.exporters.cloudformation import export_cloudformation_yaml
 from modeler.exporters.terraform import export_terraform
@@ -41,11 +41,13 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
     old = [i for i in before.table.indexes if i.is_global]
     new = [i for i in after.table.indexes if i.is_global]
     pairs = matched(old, new)
-    kept = {p: pairs[p] for p in pairs if old[p] == new[pairs[p]]}
+    # A GSI whose name, keys and projection stay is kept: its capacity is a
+    # setting UpdateTable changes in place, with the table's.
+    kept = {p: pairs[p] for p in pairs if same_shape(old[p], new[pairs[p]])}
     removed = [i for p, i in enumerate(old) if p not in kept]
     added = [i for p, i in enumerate(new) if p not in kept.values()]
     lsis = tuple(i for i in before.table.indexes if not i.is_global)
-    current = [old[p] for p in sorted(kept)]
+    current = [new[kept[p]] for p in sorted(kept)]
     stages = []
 
     def table() -> d.Table:
@@ -54,7 +56,9 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
     gone = list(removed)
     settings_changed = dataclasses.replace(
         before.table, indexes=()
-    ) != dataclasses.replace(after.table, indexes=())
+    ) != dataclasses.replace(after.table, indexes=()) or any(
+        old[p].capacity != new[kept[p]].capacity for p in kept
+    )
     if settings_changed:
         stages.append(Stage("the table's settings", table()))
     added_names = {i.name for i in added}
@@ -65,10 +69,9 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
         current.append(index)
         stages.append(Stage(f"create GSI {index.name}", table()))
     if gone:
+        title = "delete " + ", ".join(f"GSI {i.name}" for i in gone)
         gone.clear()
-        stages.append(
-            Stage("delete " + ", ".join(f"GSI {i.name}" for i in removed), table())
-        )
+        stages.append(Stage(title, table()))
     return stages
 
 

@@ -51,6 +51,16 @@ def matched(before: Sequence[Named], after: Sequence[Named]) -> dict[int, int]:
     return out
 
 
+def same_shape(a: d.Index, b: d.Index) -> bool:
+    """The same GSI to DynamoDB: its name, keys and projection, which
+    cannot change (its capacity can)."""
+    return (
+        a.name == b.name
+        and a.key_attributes == b.key_attributes
+        and a.projection == b.projection
+    )
+
+
 @dataclass(frozen=True)
 class AttributeMatch:
     before: d.Attribute

@@ -24,11 +24,16 @@ from modeler.design import model as d
 from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
-from modeler.evolution.matching import entity_matching, matched
+from modeler.evolution.matching import entity_matching, matched, same_shape
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
 from modeler.evolution.script import migration_script, script_namespace
-from modeler.evolution.spec import needs_copy, rewrite_spec, target_table_name
+from modeler.evolution.spec import (
+    PlanError,
+    needs_copy,
+    rewrite_spec,
+    target_table_name,
+)
 from modeler.review.prices import DOCUMENTED_PRICES, Prices
 
 DEFAULT_WCU_PER_SECOND = 1000.0
@@ -158,6 +163,7 @@ def plan_migration(
     title: str = "",
     progress: Progress | None = None,
     unread: Mapping[str, str] | None = None,
+    sides: tuple[str, str] = ("the deployed design", "the next design"),
 ) -> Plan:
     """The plan from `before` (deployed) to `after`. With `proof` the
     rewrite is rehearsed on the sample data: its costs and the verdict come
@@ -165,9 +171,14 @@ def plan_migration(
     (or fewer) items than the sample. `progress` hears how far the proof
     is (`proof.Progress`) and may raise to stop it. `unread` names the
     settings a live deployed table did not report (`changes.UNREADABLE`),
-    with why: the plan notes them and changes none of them."""
+    with why: the plan notes them and changes none of them. `sides` names
+    the two designs in a PlanError: one whose entities lack their table
+    keys (a design imported from SQL before any were proposed) was never
+    deployed, or cannot be, and is refused before anything is planned."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
+    check_keyed(before, sides[0], deployed=True)
+    check_keyed(after, sides[1], deployed=False)
     before, notes = c.unread_settings(before, after, unread or {})
     matching = entity_matching(before, after)
     changes = (
@@ -205,6 +216,44 @@ def plan_migration(
     return plan
 
 
+def check_keyed(design: d.Design, side: str, *, deployed: bool) -> None:
+    """PlanError, naming `side` and the entities, when an entity of the
+    design has no template for a key of the table: its items could not be
+    written to the table, so no table holds them (`deployed`: the design
+    said to be live) or can (the next one)."""
+    table_keys = [a.name for a in design.table.key_attributes]
+    lacking: dict[tuple[str, ...], list[str]] = {}
+    for entity in design.entities:
+        missing = tuple(k for k in table_keys if k not in entity.keys)
+        if missing:
+            lacking.setdefault(missing, []).append(entity.name)
+    if not lacking:
+        return
+    reasons = []
+    for missing, names in lacking.items():
+        listed = ", ".join(names)
+        verb = "has" if len(names) == 1 else "have"
+        if len(missing) == len(table_keys):
+            reasons.append(f"{listed} {verb} no table key yet")
+        else:
+            reasons.append(
+                f"{listed} {verb} no template for the table key "
+                + " and ".join(missing)
+                + " yet"
+            )
+    keys = " and ".join(table_keys)
+    if deployed:
+        raise PlanError(
+            f"{side} cannot have been deployed: " + "; ".join(reasons) + ": "
+            f"compare from the revision that was deployed, whose entities have "
+            f"their templates for {keys}"
+        )
+    raise PlanError(
+        f"{side} cannot be deployed: " + "; ".join(reasons) + ": propose keys, "
+        f"or write the entities' key templates for {keys}"
+    )
+
+
 def script_runner(
     script: str, *, progress: Progress | None = None, **options: Any
 ) -> Callable[[Any, bool], Tally]:
@@ -234,7 +283,6 @@ def _steps(plan: Plan) -> list[Step]:
     changes = plan.changes
     copying = needs_copy(before, after)
     rewrites = [ch.what for ch in changes if ch.category == c.REWRITE]
-    online = [ch.what for ch in changes if ch.category == c.ONLINE]
     steps: list[Step] = []
     proof = plan.proof
     tally = proof.tally if proof is not None else None
@@ -301,10 +349,17 @@ def _steps(plan: Plan) -> list[Step]:
         return steps
     creations = _gsi_creations(before, after)
     removals = _gsi_removals(before, after)
-    settings = [w for w in online if not w.startswith("GSI ")]
+    setting_changes = [ch for ch in changes if ch.category == c.ONLINE and ch.setting]
+    settings = [ch.what for ch in setting_changes]
     if settings:
+        # TTL, backups and tags each have their own call, not UpdateTable's.
+        calls = dict.fromkeys(ch.call for ch in setting_changes)
         steps.append(
-            Step(c.ONLINE, "UpdateTable: the table's settings", tuple(settings))
+            Step(
+                c.ONLINE,
+                f"{', '.join(calls)}: the table's settings",
+                tuple(settings),
+            )
         )
     keys_move = any(ch.moves for ch in changes)
     retypes = [ch.retype for ch in changes if ch.retype and ch.scriptable]
@@ -447,17 +502,9 @@ def _gsi_pairs(before: d.Design, after: d.Design):
     return old, new, matched(old, new)
 
 
-def _same_shape(a: d.Index, b: d.Index) -> bool:
-    return (
-        a.name == b.name
-        and a.key_attributes == b.key_attributes
-        and a.projection == b.projection
-    )
-
-
 def _gsi_creations(before: d.Design, after: d.Design) -> list[d.Index]:
     old, new, pairs = _gsi_pairs(before, after)
-    kept = {pairs[p] for p in pairs if _same_shape(old[p], new[pairs[p]])}
+    kept = {pairs[p] for p in pairs if same_shape(old[p], new[pairs[p]])}
     return [index for position, index in enumerate(new) if position not in kept]
 
 
@@ -466,7 +513,7 @@ def _gsi_removals(before: d.Design, after: d.Design) -> list[d.Index]:
     return [
         index
         for position, index in enumerate(old)
-        if position not in pairs or not _same_shape(index, new[pairs[position]])
+        if position not in pairs or not same_shape(index, new[pairs[position]])
     ]
 
 

@@ -738,14 +738,38 @@ def _unmigrated(spec: dict[str, Any], client: Any, *, final: bool = True) -> lis
 # --- Command line ---------------------------------------------------------------
 
 
-def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
+def parser_of(spec: dict[str, Any]) -> Any:
+    """The script's command line, every option with its help."""
     import argparse
 
     parser = argparse.ArgumentParser(description=spec["title"])
-    parser.add_argument("--source-table", default=spec["source_table"])
-    parser.add_argument("--target-table", default=spec["target_table"])
-    parser.add_argument("--segments", type=int, default=4)
-    parser.add_argument("--wcu-per-second", type=float, default=spec["wcu_per_second"])
+    parser.add_argument(
+        "--source-table",
+        default=spec["source_table"],
+        help="the deployed table whose items are migrated (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--target-table",
+        default=spec["target_table"],
+        help="the new table the items are copied into, created beforehand "
+        "(default: %(default)s)"
+        if spec["copy"]
+        else "not used by this migration: it rewrites the items in place, in "
+        "--source-table",
+    )
+    parser.add_argument(
+        "--segments",
+        type=_segments,
+        default=4,
+        help="the parallel Scan's segments (default: 4)",
+    )
+    parser.add_argument(
+        "--wcu-per-second",
+        type=float,
+        default=spec["wcu_per_second"],
+        help="the write units a second the run keeps to on average, as "
+        "DynamoDB counts them (default: %(default)g; 0: no limit)",
+    )
     parser.add_argument(
         "--cleanup",
         action="store_true",
@@ -755,18 +779,39 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--checkpoint",
         default=None,
-        help="default: migration-checkpoint.json (migration-cleanup-checkpoint"
-        ".json with --cleanup)",
+        help="the file each Scan segment's progress is recorded in, to resume "
+        "from after a stop (default: migration-checkpoint.json, "
+        "migration-cleanup-checkpoint.json with --cleanup)",
     )
-    parser.add_argument("--endpoint-url", default=None)
-    parser.add_argument("--region", default=None)
-    parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument(
+        "--endpoint-url",
+        default=None,
+        help="the DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB "
+        "Local (default: AWS's for the region)",
+    )
+    parser.add_argument(
+        "--region",
+        default=None,
+        help="the AWS region of the tables (default: as boto3 finds it, from "
+        "AWS_REGION, AWS_DEFAULT_REGION or the profile)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="scan the table and count the items the run would migrate, "
+        "writing and deleting nothing and keeping no checkpoint",
+    )
     parser.add_argument(
         "--verify",
         action="store_true",
         help="check the rewrite (every item's new form beside the old); with "
         "--cleanup, check the final table against the new design",
     )
+    return parser
+
+
+def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
+    parser = parser_of(spec)
     args = parser.parse_args(argv)
     checkpoint = args.checkpoint or (
         "migration-cleanup-checkpoint.json"
@@ -778,28 +823,53 @@ def main(spec: dict[str, Any], argv: list[str] | None = None) -> int:
         spec["target_table"] = spec["source_table"]
 
     import boto3
+    from botocore.exceptions import BotoCoreError, ClientError
 
-    client = boto3.client(
-        "dynamodb", endpoint_url=args.endpoint_url, region_name=args.region
-    )
-    if args.verify:
-        counts, problems = verify(spec, client, final=args.cleanup)
-        for name, count in sorted(counts.items()):
-            print(f"{name}: {count:,} items")
-        for problem in problems:
-            print(f"problem: {problem}")
-        return 1 if problems else 0
-    migration = Migration(
-        spec,
-        client,
-        segments=args.segments,
-        wcu_per_second=args.wcu_per_second,
-        checkpoint=None if args.dry_run else checkpoint,
-        dry_run=args.dry_run,
-        cleanup=args.cleanup,
-        progress=lambda line: print("\r" + line, end="", file=sys.stderr, flush=True),
-    )
-    tally = migration.run()
+    progressed: list[bool] = []
+
+    def progress(line: str) -> None:
+        progressed[:] = [not line.endswith("\n")]
+        print("\r" + line, end="", file=sys.stderr, flush=True)
+
+    try:
+        client = boto3.client(
+            "dynamodb", endpoint_url=args.endpoint_url, region_name=args.region
+        )
+        if args.verify:
+            counts, problems = verify(spec, client, final=args.cleanup)
+            for name, count in sorted(counts.items()):
+                print(f"{name}: {count:,} items")
+            for problem in problems:
+                print(f"problem: {problem}")
+            return 1 if problems else 0
+        migration = Migration(
+            spec,
+            client,
+            segments=args.segments,
+            wcu_per_second=args.wcu_per_second,
+            checkpoint=None if args.dry_run else checkpoint,
+            dry_run=args.dry_run,
+            cleanup=args.cleanup,
+            progress=progress,
+        )
+        tally = migration.run()
+    except (BotoCoreError, ClientError, MigrationError) as exc:
+        # What stopped the run, in a line: the checkpoint keeps what it did.
+        ended = "\n" if any(progressed) else ""
+        print(f"{ended}error: {exc}", file=sys.stderr)
+        return 1
     for error in tally.errors:
         print(f"failed: {error}", file=sys.stderr)
     return 1 if tally.counts["failed"] else 0
+
+
+def _segments(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give 1 or more, not {text!r}")
+    return value

@@ -79,6 +79,18 @@ class ProofState:
         return min(100, 100 * self.done // self.total) if self.total else 0
 
 
+def migration_title(project: Project, first: int, second: int) -> str:
+    """The title of the migration from revision `first` to `second`: its
+    script's, in the plan its fingerprint is taken of, so the script the
+    page hands out is the one the proof ran."""
+    return f"Migrate {project.name} from revision {first} to {second}"
+
+
+def migration_sides(first: int, second: int) -> tuple[str, str]:
+    """The two revisions as the planner names them in why it cannot plan."""
+    return f"revision {first}", f"revision {second}"
+
+
 def _key(project: Project, before: d.Design, after: d.Design) -> str:
     cost = project_cost_settings(project=project)
     parts = f"{before.digest}:{after.digest}:{cost.prices!r}:{cost.stored_items}"
@@ -168,7 +180,8 @@ def migration_proof_run(*, project_id: int, first: int, second: int) -> None:
             after,
             prices=cost.prices,
             stored_items=cost.stored_items,
-            title=f"Migrate {project.name} from revision {first} to {second}",
+            title=migration_title(project, first, second),
+            sides=migration_sides(first, second),
             progress=progress,
         )
     except BudgetExceeded as exc:

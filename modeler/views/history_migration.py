@@ -24,18 +24,31 @@ from modeler.evolution.spec import PlanError
 from modeler.jobs.migration_proofs import (
     migration_proof_find,
     migration_proof_request,
+    migration_sides,
+    migration_title,
 )
+from modeler.models import Project
 from modeler.views.history import _compared as compared
 from modeler.views.workspace import answer_started
 
 
-def _outline(before: d.Design, after: d.Design) -> Plan | None:
+def _outline(
+    before: d.Design, after: d.Design, project: Project, first: int, second: int
+) -> tuple[Plan | None, str]:
     """The plan without its proof (quick: no sample data), for the changes,
-    the script and the stages; None when it cannot be planned at all."""
+    the script and the stages; or None and why it cannot be planned at all
+    (a revision whose entities have no table keys yet, never deployed)."""
     try:
-        return plan_migration(before, after, proof=False)
-    except PlanError:
-        return None
+        plan = plan_migration(
+            before,
+            after,
+            proof=False,
+            title=migration_title(project, first, second),
+            sides=migration_sides(first, second),
+        )
+    except PlanError as exc:
+        return None, str(exc)
+    return plan, ""
 
 
 def _file_stem(project_name: str, first: int, second: int) -> str:
@@ -69,7 +82,7 @@ def history_migration(request: HttpRequest, project_id: int) -> HttpResponse:
         )
         return answer_started(request)
     state = migration_proof_find(**found)
-    outline = _outline(before, after)
+    outline, problem = _outline(before, after, project, first, second)
     plan = state.plan
     context = {
         "access": access,
@@ -81,6 +94,7 @@ def history_migration(request: HttpRequest, project_id: int) -> HttpResponse:
         "state": state,
         "plan": plan,
         "outline": outline,
+        "problem": problem,
         # The changes by what they need of the live table, the costliest first.
         "groups": [
             (category, [ch for ch in outline.changes if ch.category == category])
@@ -127,7 +141,7 @@ def _attachment(text: bytes | str, filename: str, content_type: str) -> HttpResp
 def history_migration_script(request: HttpRequest, project_id: int) -> HttpResponse:
     """The migration script (boto3, runnable as it is) of the compare."""
     access, (first, second), (before, after) = compared(request, project_id)
-    outline = _outline(before, after)
+    outline, _ = _outline(before, after, access.project, first, second)
     if outline is None:
         raise Http404("This migration cannot be planned")
     stem = _file_stem(access.project.name, first, second)
@@ -145,6 +159,8 @@ def history_migration_iac(
     if fmt not in FORMATS:
         raise Http404("No such format")
     access, (first, second), (before, after) = compared(request, project_id)
+    if _outline(before, after, access.project, first, second)[0] is None:
+        raise Http404("This migration cannot be planned")
     files = iac_files(before, after, fmt)
     if not files:
         raise Http404("This migration changes nothing in the table")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from types import MappingProxyType
 
 from modeler.design import model as d
 from modeler.designfile import read_design
@@ -180,5 +181,14 @@ def smaller(design: d.Design, customers: int = 15) -> d.Design:
         if e.name == "Customer"
         else e
         for e in design.entities
+    )
+    return dataclasses.replace(design, entities=entities)
+
+
+def keyless(design: d.Design) -> d.Design:
+    """The design before any keys were written, as a schema imported from
+    SQL is: its entities have no key templates (the table has its keys)."""
+    entities = tuple(
+        dataclasses.replace(e, keys=MappingProxyType({})) for e in design.entities
     )
     return dataclasses.replace(design, entities=entities)

@@ -114,3 +114,31 @@ def test_revisions_of_a_project_are_planned_with_its_prices(owner):
     assert "Verdict: proven on the sample data" in text
     with pytest.raises(CommandError, match="has no revision 7"):
         call_command("plan_migration", f"{project.pk}@1", f"{project.pk}@7")
+
+
+@pytest.mark.django_db
+def test_the_script_is_titled_by_what_was_given(owner, tmp_path):
+    project = project_services.project_create(
+        owner=owner, design=smaller(revisions.original(), 3)
+    )
+    project_services.project_save_design(
+        project=project,
+        design=smaller(revisions.index_made_sparse(), 3),
+        version=project.version,
+        author=owner,
+    )
+    script = tmp_path / "migrate.py"
+
+    def title(*sources: str) -> str:
+        call_command(
+            "plan_migration", *sources, "-o", str(script), stdout=io.StringIO()
+        )
+        return script_namespace(script.read_text())["PLAN"]["title"]
+
+    # Two revisions of a project as the Migration tab names them (its
+    # script is then the tab's); not the designs' names, which are alike.
+    assert title(f"{project.pk}@1", f"{project.pk}@2") == (
+        f"Migrate {project.name} from revision 1 to 2"
+    )
+    a, b = _files(tmp_path, revisions.original(), revisions.original())
+    assert title(a, f"{project.pk}@2") == f"Migrate a.yaml to {project.pk}@2"

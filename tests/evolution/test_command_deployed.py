@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from collections import Counter
 
 import pytest
 from django.core.management import call_command
@@ -25,11 +26,10 @@ from tests.evolution import revisions
 from tests.evolution.revisions import smaller
 
 
-@pytest.fixture
-def live():
+def _serving(customers: int):
     """The workbench's endpoint (`serve_dynamodb`'s server) holding the
     order-management table with its sample data, as deployed."""
-    design = smaller(revisions.original(), 3)
+    design = smaller(revisions.original(), customers)
     engine = Engine()
     server = start(Service(engine), ("127.0.0.1", 0))
     engine.create_table(create_table_request(design))
@@ -38,6 +38,16 @@ def live():
     yield f"http://{host}:{port}", design
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def live():
+    yield from _serving(3)
+
+
+@pytest.fixture
+def larger():
+    yield from _serving(30)
 
 
 @pytest.fixture(autouse=True)
@@ -61,11 +71,43 @@ def test_a_live_table_as_the_deployed_side(live, tmp_path):
     # The entities inferred from the items are known by the next design's
     # names: nothing is taken for removed and added again.
     assert "removed" not in out and "added: no existing item" not in out
-    assert "LineItem: 162 items expected, 162 after" in out
+    assert "LineItem: 152 items expected, 152 after" in out
     assert "GSI GSI4 added" in out
     assert "create GSI GSI4" in out
     assert "Verdict: proven on the sample data" in out
     assert "pattern Line items of a product: passes" in out
+
+
+def test_a_live_table_is_proven_on_its_own_items_alone(live, tmp_path):
+    url, deployed = live
+    after = tmp_path / "b.yaml"
+    after.write_text(dump_design(smaller(revisions.gsi_added(), 3)))
+    out, _ = _plan("--endpoint-url", url, "--table", deployed.table.name, str(after))
+    # The items read are the sample: none generated beside them, whose
+    # made-up values would be counted, rewritten and paid for as the
+    # table's own.
+    live_counts = Counter(generate(deployed).entities)
+    assert sum(live_counts.values()) < 1_000  # all of them read
+    for entity, count in live_counts.items():
+        assert f"- {entity}: {count:,} items expected, {count:,} after" in out
+    assert f"LineItem: {live_counts['LineItem']:,} items rewritten" in out
+
+
+def test_the_proof_runs_on_as_many_items_as_asked(larger, tmp_path):
+    url, deployed = larger
+    after = tmp_path / "b.yaml"
+    after.write_text(dump_design(smaller(revisions.gsi_added(), 30)))
+    table = deployed.table.name
+    live_counts = Counter(generate(deployed).entities)
+    total = sum(live_counts.values())
+    assert total > 1_000
+    out, err = _plan(
+        "--endpoint-url", url, "--table", table, "--sample", "5000", str(after)
+    )
+    assert f"read {total:,} items" in err
+    # All of them, not the 1,000 a project keeps of its own items.
+    for entity, count in live_counts.items():
+        assert f"- {entity}: {count:,} items expected, {count:,} after" in out
 
 
 def test_a_live_table_that_does_not_exist_is_named(live, tmp_path):
@@ -142,7 +184,7 @@ def test_settings_the_endpoint_does_not_report_are_not_changed(served, tmp_path)
     # Deletion protection and tags are read (DescribeTable, ListTagsOfResource)
     # and are as the new design has them.
     assert "deletion protection" not in out and "tags:" not in out
-    assert "UpdateTable: the table's settings" not in out
+    assert "the table's settings" not in out
     assert "Verdict: proven on the sample data" in out
 
 
@@ -160,3 +202,31 @@ def test_settings_the_endpoint_reports_are_compared(served, tmp_path):
     out, _ = _plan("--endpoint-url", url, "--table", deployed.table.name, str(after))
     assert "- deletion protection: on -> off" in out
     assert "- tags: team=commerce, data-classification=internal -> none" in out
+
+
+def test_a_sample_of_a_larger_table_is_scaled_to_its_item_count(larger, tmp_path):
+    url, deployed = larger
+    after = tmp_path / "b.yaml"
+    after.write_text(dump_design(smaller(revisions.gsi_added(), 30)))
+    table = deployed.table.name
+    total = len(generate(deployed).items)
+    out, err = _plan(
+        "--endpoint-url", url, "--table", table, "--sample", "400", str(after)
+    )
+    assert "read 400 items" in err
+    assert f"figures scaled from the 400 items read to the table's {total:,}" in err
+    assert f"figures at the sample's item counts x {total / 400:g}" in out
+    # Asked for, a count of one's own wins.
+    out, err = _plan(
+        "--endpoint-url",
+        url,
+        "--table",
+        table,
+        "--sample",
+        "400",
+        "--stored-items",
+        "800",
+        str(after),
+    )
+    assert "figures scaled" not in err
+    assert "figures at the sample's item counts x 2\n" in out

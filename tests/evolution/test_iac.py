@@ -86,3 +86,50 @@ def test_a_new_key_schema_is_a_new_table():
         revisions.original(), revisions.partition_key_changed(), "cloudformation"
     )
     assert "order-management-v2" in text and name.endswith(".yaml")
+
+
+def _provisioned(design: d.Design, capacities: dict[str, d.Capacity]) -> d.Design:
+    """The design on a provisioned table, each GSI with its capacity."""
+    table = design.table
+    return dataclasses.replace(
+        design,
+        table=dataclasses.replace(
+            table,
+            billing_mode="PROVISIONED",
+            capacity=d.Capacity(50, 20),
+            indexes=tuple(
+                dataclasses.replace(i, capacity=capacities[i.name])
+                for i in table.indexes
+            ),
+        ),
+    )
+
+
+def test_a_gsi_whose_capacity_changes_is_updated_in_place():
+    before = revisions.original()
+    low, high = d.Capacity(10, 5), d.Capacity(20, 10)
+    provisioned = _provisioned(before, {"GSI1": low, "GSI2": low, "GSI3": low})
+    raised = _provisioned(before, {"GSI1": high, "GSI2": low, "GSI3": low})
+    # Its capacity is a setting UpdateTable changes: the index stays (the
+    # application reads it throughout), it is not deleted and built again.
+    stages = table_stages(provisioned, raised)
+    assert [s.title for s in stages] == ["the table's settings"]
+    assert stages[0].table.index("GSI1").capacity == high
+    # A switch to provisioned capacity gives every GSI its capacity in the
+    # same update, as DynamoDB asks.
+    stages = table_stages(before, provisioned)
+    assert [s.title for s in stages] == ["the table's settings"]
+    assert [i.capacity for i in stages[0].table.indexes] == [low, low, low]
+
+
+def test_the_last_stage_names_only_the_gsis_it_deletes():
+    before = revisions.original()
+    gsi1, gsi2, gsi3 = before.table.indexes
+    changed = dataclasses.replace(gsi2, projection=d.Projection("ALL"))
+    stages = table_stages(before, _with_indexes(before, (gsi1, changed)))
+    assert [s.title for s in stages] == [
+        "delete GSI GSI2 (created again next)",
+        "create GSI GSI2",
+        "delete GSI GSI3",
+    ]
+    assert _names(stages[-1]) == ["GSI1", "GSI2"]

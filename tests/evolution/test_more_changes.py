@@ -10,7 +10,7 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.evolution import changes as c
-from modeler.evolution.plan import plan_migration, plan_text
+from modeler.evolution.plan import DEPLOY, plan_migration, plan_text
 from modeler.evolution.proof import prove
 from modeler.evolution.runtime import Migration, Tally
 from modeler.examples import example
@@ -175,3 +175,33 @@ def test_a_new_entity_that_only_shares_names_is_not_a_split():
     ]
     assert plan.proven, plan.verdict
     assert "Tag" not in plan.proof.counts_after
+
+
+def test_a_gsi_capacity_change_is_a_step_of_the_plan():
+    low, high = d.Capacity(10, 5), d.Capacity(20, 10)
+
+    def provisioned(gsi1: d.Capacity) -> d.Design:
+        design = smaller(revisions.original())
+        table = design.table
+        indexes = tuple(
+            dataclasses.replace(i, capacity=gsi1 if i.name == "GSI1" else low)
+            for i in table.indexes
+        )
+        table = dataclasses.replace(
+            table,
+            billing_mode="PROVISIONED",
+            capacity=d.Capacity(50, 20),
+            indexes=indexes,
+        )
+        return dataclasses.replace(design, table=table)
+
+    plan = plan_migration(provisioned(low), provisioned(high), proof=False)
+    what = "GSI GSI1 capacity: 10 RCU / 5 WCU -> 20 RCU / 10 WCU"
+    assert [(ch.category, ch.what) for ch in plan.changes] == [(c.ONLINE, what)]
+    step = plan.steps[0]
+    assert (step.kind, step.title, step.details) == (
+        c.ONLINE,
+        "UpdateTable: the table's settings",
+        (what,),
+    )
+    assert [s.kind for s in plan.steps] == [c.ONLINE, DEPLOY]

@@ -343,11 +343,13 @@ def test_hostile_names_stay_data_in_the_script(tmp_path):
             else [ast.alias(node.module or "")]
         )
     }
-    # Only the standard library and boto3: the script runs anywhere.
+    # Only the standard library and boto3 (with botocore, which it is built
+    # on and installs): the script runs anywhere.
     assert imported == {
         "__future__",
         "argparse",
         "boto3",
+        "botocore",
         "collections",
         "decimal",
         "json",
@@ -375,3 +377,66 @@ def test_the_plan_proves_the_script_it_hands_out():
     assert plan.proven
     namespace = script_namespace(plan.script)
     assert namespace["PLAN"] == plan.spec
+
+
+def test_what_stops_the_script_is_said_in_a_line(tmp_path, endpoints):
+    before = smaller(revisions.original())
+    endpoint = endpoints(before)
+    script = _script_file(tmp_path, before, smaller(revisions.index_made_sparse()))
+    nowhere = endpoints(before)
+    nowhere.close()  # nothing listens there any more
+    missing = _run(script, endpoint, "--source-table", "Nope")
+    unreachable = _run(script, nowhere)
+    (tmp_path / "checkpoint.json").write_text(
+        json.dumps({"plan": "another", "segments": {}})
+    )
+    other_plan = _run(script, endpoint)
+    for run, says in [
+        (missing, "ResourceNotFoundException"),
+        (unreachable, "Could not connect to the endpoint URL"),
+        (other_plan, "belongs to another plan"),
+    ]:
+        assert run.returncode == 1
+        assert "Traceback" not in run.stderr, run.stderr
+        (line,) = [x for x in run.stderr.splitlines() if x.startswith("error: ")]
+        assert says in line
+    # A Scan of no segment would scan nothing and say it is done.
+    none = _run(script, endpoint, "--segments", "0")
+    assert none.returncode == 2
+    assert "--segments: give 1 or more" in none.stderr
+    assert endpoint.writes == 0
+
+
+@pytest.mark.parametrize(
+    "after", [revisions.sort_key_changed, revisions.partition_key_changed]
+)
+def test_every_option_of_the_script_says_what_it_does(tmp_path, after):
+    plan = plan_migration(revisions.original(), after(), proof=False)
+    script = tmp_path / "migrate.py"
+    script.write_text(plan.script)
+    shown = subprocess.run(
+        [sys.executable, str(script), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    shown = " ".join(shown.split())
+    assert (
+        "the deployed table whose items are migrated (default: "
+        f"{plan.spec['source_table']})" in shown
+    )
+    assert "http://localhost:8000 for DynamoDB Local" in shown
+    assert "the AWS region of the tables" in shown
+    assert "writing and deleting nothing and keeping no checkpoint" in shown
+    assert "(default: 1000; 0: no limit)" in shown
+    if plan.spec["copy"]:
+        assert "the new table the items are copied into" in shown
+        assert f"(default: {plan.spec['target_table']})" in shown
+    else:
+        assert "not used by this migration: it rewrites the items in place" in shown
+    # And no option is left without a word.
+    parser = script_namespace(plan.script)["parser_of"](plan.spec)
+    unexplained = [
+        action.option_strings for action in parser._actions if not action.help
+    ]
+    assert unexplained == []

@@ -229,3 +229,91 @@ def test_the_tab_shows_both_phases_and_the_patterns_of_each_revision(
     plan = owner_client.get(_url(project, "plan.txt")).content.decode()
     assert "Run the script with --cleanup" in plan
     assert "- at the dual-write step, deployed pattern Find customer by email: " in plan
+
+
+@pytest.mark.django_db
+def test_the_script_downloaded_is_the_one_the_proof_ran(
+    migrated, viewer_client: Client
+):
+    viewer_client.post(_url(migrated))
+    state = migration_proofs.migration_proof_find(
+        project=migrated,
+        before=project_revision_design(project=migrated, number=1),
+        after=project_revision_design(project=migrated, number=2),
+    )
+    assert state.plan is not None and state.plan.proven
+    script = viewer_client.get(_url(migrated, "script.py")).content.decode()
+    # Byte for byte: its plan's fingerprint (which its checkpoints carry)
+    # and its title, which names the revisions.
+    assert script == state.plan.script
+    assert f"Migrate {migrated.name} from revision 1 to 2" in script
+
+
+@pytest.fixture
+def keyed_later(owner, editor, viewer):
+    """A project whose revision 1 has no table keys yet (a schema imported
+    from SQL), then revision 2 with its keys and a new GSI."""
+    project = project_with_members(
+        revisions.smaller(revisions.keyless(revisions.original()), 3),
+        owner=owner,
+        editor=editor,
+        viewer=viewer,
+    )
+    project_services.project_save_design(
+        project=project,
+        design=revisions.smaller(revisions.gsi_added(), 3),
+        version=project.version,
+        author=owner,
+    )
+    project.refresh_from_db()
+    assert project.version == 2
+    return project
+
+
+@pytest.mark.django_db
+def test_a_revision_without_table_keys_is_refused_alone(
+    keyed_later, viewer_client: Client
+):
+    page = _text(viewer_client.get(_url(keyed_later)))
+    assert (
+        "This migration cannot be planned: revision 1 cannot have been deployed: "
+        "Customer, Order, LineItem have no table key yet" in page
+    )
+    # The message alone: no change planned from a key the items never had,
+    # no downloads, no proof to start or start again.
+    assert "written under its new key" not in page
+    assert "GSI4" not in page
+    assert "migration-downloads" not in page and "Download the" not in page
+    assert "answer-start" not in page and "Prove it again" not in page
+    assert "migration-proof" not in page
+    for tail in ("script.py", "terraform.zip", "cloudformation.zip", "plan.txt"):
+        assert viewer_client.get(_url(keyed_later, tail)).status_code == 404, tail
+
+    # The other way round, the revision to deploy is the one without keys.
+    page = _text(viewer_client.get(_url(keyed_later, before=2, after=1)))
+    assert (
+        "This migration cannot be planned: revision 1 cannot be deployed: "
+        "Customer, Order, LineItem have no table key yet: propose keys" in page
+    )
+    assert "migration-downloads" not in page and "migration-proof" not in page
+
+
+@pytest.mark.django_db
+def test_an_unplannable_migration_says_the_planners_reason(
+    migrated, viewer_client: Client, monkeypatch
+):
+    from modeler.views import history_migration
+
+    def refuse(*args, **kwargs):
+        raise history_migration.PlanError(
+            "entity Order, key SK: template 'ORDER#{orderDate': unclosed {"
+        )
+
+    monkeypatch.setattr(history_migration, "plan_migration", refuse)
+    page = _text(viewer_client.get(_url(migrated)))
+    assert (
+        "This migration cannot be planned: entity Order, key SK: template "
+        "&#x27;ORDER#{orderDate&#x27;: unclosed {." in page
+    )
+    assert "cannot be matched" not in page
+    assert "migration-downloads" not in page and "Download the" not in page

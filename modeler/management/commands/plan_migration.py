@@ -11,13 +11,14 @@ the entities inferred from the items, and the proof run on that sample."""
 from __future__ import annotations
 
 from argparse import ArgumentParser
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design.model import Design
-from modeler.evolution.deployed import named_after, on_deployed_table
+from modeler.evolution.deployed import named_after, on_deployed_table, sample_alone
 from modeler.evolution.iac import FORMATS, iac_files
 from modeler.evolution.plan import plan_migration, plan_text
 from modeler.evolution.spec import PlanError
@@ -28,6 +29,7 @@ from modeler.infra.dynamodb import (
     make_client,
     sample_items,
 )
+from modeler.jobs.migration_proofs import migration_sides, migration_title
 from modeler.management.commands.import_table import sample_size
 from modeler.management.design_help import is_file_argument
 from modeler.management.design_source import add_endpoint_arguments, load_design
@@ -35,7 +37,6 @@ from modeler.models import Project
 from modeler.review.prices import Prices
 from modeler.sampledata import SampleDataError
 from modeler.selectors import project_cost_settings, revision_design, site_prices
-from modeler.services.projects import OWN_ITEMS_MAX
 
 SOURCE_HELP = (
     "a design file, a project's id or exact name (its current design), or "
@@ -80,14 +81,30 @@ def load_source(source: str) -> tuple[Design, Project | None]:
     return design, project
 
 
+@dataclass(frozen=True)
+class LiveSide:
+    """The deployed side read from a live table."""
+
+    design: Design
+    notes: list[str]
+    # The settings the endpoint did not report, with why.
+    unread: dict[str, str]
+    # Items read, and the table's count as DescribeTable gives it (updated
+    # by DynamoDB about every six hours).
+    read: int
+    item_count: int
+
+
 def live_design(
     table: str, *, endpoint_url: str, region: str, sample: int, segments: int = 4
-) -> tuple[Design, list[str], dict[str, str]]:
+) -> LiveSide:
     """The design of a live table, as `import_table` reads it (DescribeTable
-    for the keys and indexes, a parallel Scan of at most `sample` items
-    for the entities, which stay with it as its own items), what the
-    reading noted, and the settings the endpoint did not report (with
-    why), which the plan must not take as off."""
+    for the keys and indexes, a parallel Scan of at most `sample` items for
+    the entities), with every item read as its own and as all its sample
+    data (it is no project's, whose own items are few): the proof runs on
+    them alone. With it, what the reading noted, and the settings the
+    endpoint did not report (with why), which the plan must not take as
+    off."""
     try:
         client = make_client(endpoint_url=endpoint_url, region=region)
         live = describe_live_table(client, table)
@@ -99,7 +116,7 @@ def live_design(
             live.description, ttl=live.ttl, backups=live.backups, tags=live.tags
         ),
         found.items,
-        keep=min(sample, OWN_ITEMS_MAX),
+        keep=sample,
         notes=[f"read {len(found.items):,} items in {found.pages} pages"] + live.notes,
         replicas=live.replicas,
         scaling=live.scaling,
@@ -110,7 +127,50 @@ def live_design(
             f"{p.path}: {p.message}" for p in imported.problems if p.is_error
         )
         raise CommandError(f"{table}: the live table cannot be read: {problems}")
-    return result.designs[0], list(imported.notes), dict(live.unread)
+    return LiveSide(
+        sample_alone(result.designs[0]),
+        list(imported.notes),
+        dict(live.unread),
+        len(found.items),
+        int(live.description.get("ItemCount") or 0),
+    )
+
+
+def _title(designs: list[str], table: str) -> str:
+    """The migration's title (its script's) from the arguments as given:
+    two revisions of one project as the web app's Migration tab names
+    them (its script is then the tab's), else each source by its name."""
+    if not table:
+        first, second = (_revision(source) for source in designs)
+        if first and second and first[0].pk == second[0].pk:
+            return migration_title(first[0], first[1], second[1])
+    names = [f"table {table}"] if table else []
+    names += [
+        Path(source).name if is_file_argument(source) else source for source in designs
+    ]
+    return f"Migrate {names[0]} to {names[1]}"
+
+
+def _sides(designs: list[str], table: str) -> tuple[str, str]:
+    """The two designs as the plan names them when it cannot be made: two
+    revisions of one project as the Migration tab does, else each by what
+    was given."""
+    if not table:
+        first, second = (_revision(source) for source in designs)
+        if first and second and first[0].pk == second[0].pk:
+            return migration_sides(first[1], second[1])
+    names = [f"table {table}"] if table else []
+    names += [
+        Path(source).name if is_file_argument(source) else source for source in designs
+    ]
+    return names[0], names[1]
+
+
+def _revision(source: str) -> tuple[Project, int] | None:
+    if is_file_argument(source) or "@" not in source:
+        return None
+    name, _, number = source.rpartition("@")
+    return _project(name), int(number)
 
 
 class Command(BaseCommand):
@@ -154,7 +214,9 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="items in the live table, to scale the sample's figures to "
-            "(default: the project's cost settings, else the sample's count)",
+            "(default: the project's cost settings; with --table, the table's "
+            "ItemCount when it holds more than were read; else the sample's "
+            "count)",
         )
         parser.add_argument(
             "-o", "--output", default=None, help="write the migration script here"
@@ -181,14 +243,16 @@ class Command(BaseCommand):
                 "NAME and B"
             )
         unread: dict[str, str] = {}
+        live = None
         if table:
-            before, notes, unread = live_design(
+            live = live_design(
                 table,
                 endpoint_url=options["endpoint_url"],
                 region=options["region"],
                 sample=options["sample"],
             )
-            for note in notes:
+            before, unread = live.design, live.unread
+            for note in live.notes:
                 self.stderr.write(f"{table}: note: {note}")
         else:
             before, _ = load_source(designs[0])
@@ -207,6 +271,14 @@ class Command(BaseCommand):
             settings = project_cost_settings(project=project)
             prices = settings.prices
             stored = stored if stored is not None else settings.stored_items
+        if stored is None and live is not None and live.item_count > live.read:
+            # A sample of a larger table: its figures scaled to the table.
+            stored = live.item_count
+            self.stderr.write(
+                f"{table}: note: figures scaled from the {live.read:,} items read "
+                f"to the table's {stored:,} (its ItemCount; --stored-items to "
+                "give another count)"
+            )
         if options["wcu_per_second"] <= 0:
             raise CommandError("--wcu-per-second: give a rate above 0")
         if stored is not None and stored < 1:
@@ -219,6 +291,8 @@ class Command(BaseCommand):
                 wcu_per_second=options["wcu_per_second"],
                 stored_items=stored,
                 unread=unread,
+                title=_title(designs, table),
+                sides=_sides(designs, table),
             )
         except (PlanError, SampleDataError) as exc:
             raise CommandError(f"the migration cannot be planned: {exc}") from None
