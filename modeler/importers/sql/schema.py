@@ -5,17 +5,22 @@ sequences, grants, settings, comments, owners) is skipped with a note."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import Token
 
 from modeler.importers.budget import check_cpu
 from modeler.importers.sql.statements import (
+    MYSQL,
     SqlImportError,
     Statement,
     dialect_of,
+    quoted,
     split_statements,
     statement_kind,
 )
@@ -129,10 +134,14 @@ def read_schema(text: str, *, file: str, dialect: str = "") -> Schema:
         check_cpu()
         kind = statement_kind(statement)
         if kind in ("CREATE TABLE", "ALTER TABLE", "CREATE INDEX", "CREATE TYPE"):
-            parsed = statement.parse(dialect)
             if kind == "CREATE TABLE":
-                _create_table(schema, statement, parsed, file)
-            elif kind == "CREATE TYPE" and _enum(schema, parsed):
+                plain, partitioned = _mysql_partitioning(statement, dialect)
+                _create_table(
+                    schema, statement, plain.parse(dialect), file, partitioned
+                )
+                continue
+            parsed = statement.parse(dialect)
+            if kind == "CREATE TYPE" and _enum(schema, parsed):
                 continue
             elif kind == "ALTER TABLE" and isinstance(parsed, exp.Command):
                 commands.append(statement)
@@ -228,8 +237,55 @@ def _name(table: exp.Table | exp.Expr) -> str:
     return table.name if isinstance(table, exp.Table) else table.this.name
 
 
+def _mysql_partitioning(statement: Statement, dialect: str) -> tuple[Statement, str]:
+    """mysqldump writes a partitioned table's PARTITION BY clause after the
+    table's options (in a version comment), in forms sqlglot does not read
+    (a partition's ENGINE, VALUES LESS THAN MAXVALUE, PARTITIONS n): the
+    statement without the clause, and the clause up to its partitioning
+    expression (`PARTITION BY RANGE (year(`d`))`), or "" for none."""
+    if dialect != MYSQL:
+        return statement, ""
+    try:
+        tokens = sqlglot.tokenize(statement.text, read=dialect)
+    except (TokenError, ValueError):
+        return statement, ""
+    depth = 0
+    for at, token in enumerate(tokens):
+        kind = token.token_type.name
+        if kind == "L_PAREN":
+            depth += 1
+        elif kind == "R_PAREN":
+            depth -= 1
+        elif kind == "PARTITION_BY" and depth == 0:
+            end = _first_group_end(tokens, at)
+            clause = statement.text[token.start : end]
+            plain = dataclasses.replace(
+                statement, text=statement.text[: token.start].rstrip()
+            )
+            return plain, " ".join(clause.split())
+    return statement, ""
+
+
+def _first_group_end(tokens: list[Token], at: int) -> int:
+    """Where the first parenthesized group after tokens[at] closes."""
+    depth = 0
+    for token in tokens[at + 1 :]:
+        kind = token.token_type.name
+        if kind == "L_PAREN":
+            depth += 1
+        elif kind == "R_PAREN":
+            depth -= 1
+            if depth == 0:
+                return token.end + 1
+    return tokens[-1].end + 1
+
+
 def _create_table(
-    schema: Schema, statement: Statement, parsed: exp.Expr | None, file: str
+    schema: Schema,
+    statement: Statement,
+    parsed: exp.Expr | None,
+    file: str,
+    partitioned: str = "",
 ) -> None:
     if not isinstance(parsed, exp.Create):
         raise SqlImportError(
@@ -272,7 +328,9 @@ def _create_table(
             _table_constraint(table, element, statement.line)
     partition = parsed.find(exp.PartitionedByProperty)
     if partition is not None:
-        table.partitioned = partition.sql(dialect=schema.dialect)
+        partitioned = partition.sql(dialect=schema.dialect)
+    if partitioned:
+        table.partitioned = quoted(partitioned)
         schema.notes.append(
             f"{name} is partitioned ({table.partitioned}): one entity; "
             "DynamoDB partitions by key"

@@ -198,6 +198,48 @@ def test_mysqldump_views_in_version_comments_are_skipped_with_a_note():
     assert [e.name for e in found.design.entities] == ["Actor"]
 
 
+@pytest.mark.parametrize(
+    ("partitioning", "clause"),
+    [
+        (
+            "PARTITION BY RANGE (year(`logged_at`))\n"
+            "(PARTITION p2024 VALUES LESS THAN (2025) ENGINE = InnoDB,\n"
+            " PARTITION pmax VALUES LESS THAN MAXVALUE ENGINE = InnoDB)",
+            "PARTITION BY RANGE (year(`logged_at`))",
+        ),
+        (
+            "PARTITION BY RANGE  COLUMNS(logged_at)\n"
+            "(PARTITION p0 VALUES LESS THAN ('2025-01-01') ENGINE = InnoDB)",
+            "PARTITION BY RANGE COLUMNS(logged_at)",
+        ),
+        ("PARTITION BY HASH (`log_id`)\nPARTITIONS 4", "PARTITION BY HASH (`log_id`)"),
+        (
+            "PARTITION BY LINEAR KEY (log_id)\nPARTITIONS 8",
+            "PARTITION BY LINEAR KEY (log_id)",
+        ),
+    ],
+)
+def test_a_mysqldump_partitioned_table_is_one_entity(partitioning, clause):
+    # mysqldump writes the partitioning after the table's options, inside a
+    # version comment, in forms sqlglot's MySQL reader refuses.
+    schema = (
+        "CREATE TABLE `audit_log` (\n"
+        "  `log_id` bigint NOT NULL AUTO_INCREMENT,\n"
+        "  `logged_at` datetime NOT NULL,\n"
+        "  `action` enum('login','logout') NOT NULL,\n"
+        "  PRIMARY KEY (`log_id`,`logged_at`)\n"
+        ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4\n"
+        f"/*!50100 {partitioning} */;\n"
+    )
+    found = design_from_sql(schema, schema_file="s.sql")
+    (entity,) = found.design.entities
+    assert entity.name == "AuditLog"
+    assert [a.name for a in entity.attributes] == ["log_id", "logged_at", "action"]
+    assert entity.attribute("action").generator.kind == "choice"
+    (note,) = [n for n in found.skipped if "partitioned" in n]
+    assert note.startswith(f"audit_log is partitioned ({clause}): one entity")
+
+
 COMPOSITE = """
 CREATE TABLE orders (order_id int PRIMARY KEY);
 CREATE TABLE order_line (
