@@ -8,6 +8,7 @@ do instead."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,7 +107,7 @@ class _Converter:
                 "the statement is cut short (the digest's text was truncated)",
                 "raise performance_schema_max_digest_length, or write it in full",
             )
-        parsed = _parse(logged.text, self.schema.dialect)
+        parsed = _parse(_undigested(logged.text), self.schema.dialect)
         if isinstance(parsed, exp.Select):
             pattern = self._read(parsed)
         elif isinstance(parsed, exp.Insert):
@@ -544,6 +545,18 @@ class _Converter:
                 "primary key)",
                 f"query the items first, then {verb} each by its key",
             )
+
+
+# MySQL's digest text writes a list of values as `(...)` (VALUES (...),
+# IN (...)) and the further rows of a many-row INSERT as `/* , ... */`.
+_DIGEST_LIST = re.compile(r"\(\s*\.\.\.\s*\)")
+_DIGEST_MORE_ROWS = re.compile(r"/\*\s*,\s*\.\.\.\s*\*/")
+
+
+def _undigested(text: str) -> str:
+    """A digest's statement as SQL a parser reads: each list of values one
+    parameter."""
+    return _DIGEST_LIST.sub("(?)", _DIGEST_MORE_ROWS.sub(" ", text))
 
 
 def _parse(text: str, dialect: str) -> exp.Expr:

@@ -187,6 +187,34 @@ DELIMITER ;
     )
 
 
+def test_a_digests_lists_of_values_are_read():
+    # The digest writes a list of values as (...) and a many-row INSERT's
+    # further rows as /* , ... */.
+    schema = (
+        "CREATE TABLE `player` (`player_id` int NOT NULL AUTO_INCREMENT, "
+        "`handle` varchar(40) NOT NULL, PRIMARY KEY (`player_id`));"
+    )
+    digest = (
+        "DIGEST_TEXT\tCOUNT_STAR\n"
+        "INSERT INTO `player` ( `handle` ) VALUES (...)\t60\n"
+        "INSERT INTO `player` ( `handle` ) VALUES (...) /* , ... */\t120\n"
+        "SELECT * FROM `player` WHERE `player_id` IN (...)\t60\n"
+    )
+    found = design_from_sql(
+        schema,
+        schema_file="s.sql",
+        queries_text=digest,
+        queries_file="d.tsv",
+        window=60,
+    )
+    (create,) = found.design.access_patterns
+    assert (create.name, create.operation) == ("Create a Player", "PutItem")
+    assert create.traffic == d.Traffic(3, 9)  # the two INSERTs' traffic
+    (listed,) = found.unsupported
+    assert listed.startswith("d.tsv, line 4: SELECT * FROM `player` WHERE")
+    assert "an IN list is one request per value" in listed
+
+
 def test_mysqldump_views_in_version_comments_are_skipped_with_a_note():
     # mysqldump writes a view twice, each whole inside /*!50001 ... */
     # comments: a stand-in first, the view itself at the end.
