@@ -175,7 +175,7 @@ def _sql_file(
     source: str | bytes, filename: str, queries: str | bytes, queries_filename: str
 ) -> DesignFile:
     schema_file = filename or "the schema"
-    queries_file = queries_filename or "the query log"
+    queries_file = (queries_filename or "the query log") if queries else ""
     try:
         found = design_from_sql(
             _text(source, schema_file),

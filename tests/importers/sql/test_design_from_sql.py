@@ -459,6 +459,23 @@ def test_the_command_reports_bad_input(tmp_path):
     assert not (tmp_path / "out.yaml").exists()
 
 
+def test_an_empty_query_log_is_refused_not_taken_for_none(tmp_path):
+    schema = tmp_path / "s.sql"
+    schema.write_text("CREATE TABLE a (id int PRIMARY KEY);")
+    empty = tmp_path / "q.sql"
+    empty.write_text("")
+    with pytest.raises(CommandError, match=r"q.sql: holds no statement"):
+        call_command(
+            "design_from_sql",
+            str(schema),
+            "--queries",
+            str(empty),
+            "-o",
+            str(tmp_path / "out.yaml"),
+        )
+    assert not (tmp_path / "out.yaml").exists()
+
+
 def test_an_import_past_its_cpu_budget_is_refused_naming_the_setting():
     from modeler.importers.budget import ImportLimitError, ImportLimits, configured
 
