@@ -76,7 +76,8 @@ def test_a_schema_alone_is_imported(owner_client):
             (
                 "line 2",
                 "s.sql",
-                "a CREATE TABLE that cannot be read as postgres SQL "
+                "a CREATE TABLE that cannot be read as postgres SQL: Expected "
+                "table name but got ')' in 'CREATE TABLE b (id int REFERENCES)' "
                 "(statement: CREATE TABLE b (id int REFERENCES))",
             ),
         ),

@@ -562,10 +562,13 @@ def _undigested(text: str) -> str:
 def _parse(text: str, dialect: str) -> exp.Expr:
     from modeler.importers.sql.statements import Statement
 
-    parsed = Statement(text, 1).parse(dialect)
+    statement = Statement(text, 1)
+    parsed = statement.parse(dialect)
     if parsed is None:
+        why, _ = statement.unreadable(dialect)
         raise Unsupported(
-            f"it cannot be read as {dialect} SQL", "write it as the database runs it"
+            f"it cannot be read as {dialect} SQL" + (f" ({why})" if why else ""),
+            "write it as the database runs it",
         )
     return parsed
 

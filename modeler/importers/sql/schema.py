@@ -136,9 +136,7 @@ def read_schema(text: str, *, file: str, dialect: str = "") -> Schema:
         if kind in ("CREATE TABLE", "ALTER TABLE", "CREATE INDEX", "CREATE TYPE"):
             if kind == "CREATE TABLE":
                 plain, partitioned = _mysql_partitioning(statement, dialect)
-                _create_table(
-                    schema, statement, plain.parse(dialect), file, partitioned
-                )
+                _create_table(schema, plain, plain.parse(dialect), file, partitioned)
                 continue
             parsed = statement.parse(dialect)
             if kind == "CREATE TYPE" and _enum(schema, parsed):
@@ -288,10 +286,12 @@ def _create_table(
     partitioned: str = "",
 ) -> None:
     if not isinstance(parsed, exp.Create):
+        why, line = statement.unreadable(schema.dialect)
         raise SqlImportError(
-            f"a CREATE TABLE that cannot be read as {schema.dialect} SQL",
+            f"a CREATE TABLE that cannot be read as {schema.dialect} SQL"
+            + (f": {why}" if why else ""),
             file=file,
-            line=statement.line,
+            line=line,
             statement=statement.text,
         )
     target = parsed.this

@@ -77,6 +77,32 @@ class Statement:
             return None
         return parsed
 
+    def unreadable(self, dialect: str) -> tuple[str, int]:
+        """Why sqlglot cannot read the statement ("" where it reads it as
+        something else), and the line of the file it stopped on."""
+        try:
+            sqlglot.parse_one(self.text, read=dialect, error_level=ErrorLevel.RAISE)
+        except ParseError as exc:
+            first = exc.errors[0] if exc.errors else {}
+            why = _TOKEN.sub(
+                lambda token: repr(token.group(1)),
+                str(first.get("description") or str(exc).splitlines()[0]),
+            )[:200]
+            line = first.get("line")
+            lines = self.text.split("\n")
+            if isinstance(line, int) and 0 < line <= len(lines):
+                near = " ".join(lines[line - 1].split())[:80]
+                return f"{why} in '{near}'", self.line + line - 1
+            return why, self.line
+        except (TokenError, ValueError, RecursionError) as exc:
+            return str(exc).splitlines()[0][:200], self.line
+        return "", self.line
+
+
+# sqlglot names the token it stopped at as `<Token token_type: ..., text: ,,
+# line: 1, ...>`: the error says its text.
+_TOKEN = re.compile(r"<Token token_type: [^,]*, text: (.*?), line: \d+.*?>")
+
 
 def dialect_of(text: str) -> str:
     """MySQL for what mysqldump and MySQL write (its header, backquoted

@@ -393,6 +393,39 @@ def test_a_statement_that_cannot_be_read_is_quoted():
     assert caught.value.statement == broken
 
 
+def test_a_table_that_cannot_be_read_names_the_line_it_stops_on_and_why():
+    schema = (
+        "CREATE TABLE ok (id int);\n"
+        "CREATE TABLE broken (\n"
+        "  id int PRIMARY KEY,\n"
+        "  name text NOT NOT (,\n"
+        "  note text\n"
+        ");"
+    )
+    with pytest.raises(SqlImportError) as caught:
+        design_from_sql(schema, schema_file="s.sql")
+    assert caught.value.line == 4  # the statement starts on line 2
+    assert caught.value.message == (
+        "a CREATE TABLE that cannot be read as postgres SQL: Expecting ) in "
+        "'name text NOT NOT (,'"
+    )
+    assert caught.value.statement.startswith("CREATE TABLE broken ( id int")
+
+
+def test_a_logged_statement_that_cannot_be_read_says_why():
+    found = design_from_sql(
+        "CREATE TABLE a (id int PRIMARY KEY);",
+        schema_file="s.sql",
+        queries_text="-- calls/s: 1\nSELECT * FROM a WHERE id = = $1;\n",
+        queries_file="q.sql",
+    )
+    (listed,) = found.unsupported
+    assert listed.startswith(
+        "q.sql, line 2: SELECT * FROM a WHERE id = = $1: it cannot be read as "
+        "postgres SQL (Required keyword: 'expression' missing"
+    ), listed
+
+
 def test_hostile_names_stay_inert():
     schema = (
         'CREATE TABLE "{evil}#<b>" ("id{x}" integer PRIMARY KEY, "na me<script>" text);'
