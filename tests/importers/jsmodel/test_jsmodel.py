@@ -114,13 +114,11 @@ def test_electrodb_indexes_serve_each_read_pattern_of_the_example(path):
         ), pattern.name
 
 
-@pytest.mark.parametrize(
-    "path", [path for path, library, _ in FILES if library == ELECTRODB]
-)
-def test_the_imported_patterns_are_simulated_and_pass_the_review(path):
+@pytest.mark.parametrize(("path", "library"), [(p, lib) for p, lib, _ in FILES])
+def test_the_imported_patterns_are_simulated_and_pass_the_review(path, library):
     """A sparse index's query (the order management's open orders) promises
     only the items its condition holds for."""
-    (design,) = _import(ELECTRODB, path).designs
+    (design,) = _import(library, path).designs
     review = review_design(design, simulation=Simulation(design))
     assert [r.pattern.name for r in review.runs if r is not None and not r.passed] == []
     assert [
