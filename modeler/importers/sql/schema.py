@@ -114,6 +114,9 @@ _SKIP_REASONS = {
     "CREATE SCHEMA": "a namespace; tables are read by their names",
     "CREATE INDEX": "an index is a read the query file states",
     "CREATE DOMAIN": "its columns are read by its base type",
+    "RESTRICT": "a psql meta-command (\\restrict)",
+    "UNRESTRICT": "a psql meta-command (\\unrestrict)",
+    "CONNECT": "a psql meta-command (\\connect); tables are read by their names",
 }
 
 

@@ -121,7 +121,7 @@ def split_statements(
     reads. SqlImportError where the text cannot be tokenized (an
     unterminated string or comment)."""
     delimited: list[Statement] = []
-    text = _unwrap_versioned(_blank_delimited(text, delimited))
+    text = _ended_meta_commands(_unwrap_versioned(_blank_delimited(text, delimited)))
     try:
         tokens = sqlglot.tokenize(text, read=dialect)
     except (TokenError, ValueError) as exc:
@@ -197,6 +197,19 @@ def _unwrap_versioned(text: str) -> str:
         ),
         text,
     )
+
+
+# A psql meta-command on a line of its own (pg_dump's `\\restrict KEY` and
+# `\\unrestrict KEY`, pg_dumpall's `\\connect db`): psql ends it at the line's
+# end, not at a semicolon.
+_META_COMMAND = re.compile(r"^(\\[A-Za-z]+\b[^\n;]*)$", re.MULTILINE)
+
+
+def _ended_meta_commands(text: str) -> str:
+    """The text with each psql meta-command ended by a semicolon, so it is
+    a statement of its own (skipped with a note) and does not swallow the
+    statement after it. Line numbers hold."""
+    return _META_COMMAND.sub(r"\1;", text)
 
 
 def _error_line(message: str) -> int | None:

@@ -215,6 +215,24 @@ def test_a_digests_lists_of_values_are_read():
     assert "an IN list is one request per value" in listed
 
 
+def test_a_psql_meta_command_is_a_statement_of_its_own():
+    # pg_dump (17.6, 16.10, ... on) opens and closes a dump with \restrict
+    # and \unrestrict; pg_dumpall writes \connect. psql ends them at the
+    # line's end: the table after one is not swallowed into it.
+    schema = (
+        "\\restrict abc123\n"
+        "CREATE TABLE public.a (id integer PRIMARY KEY);\n"
+        "\\connect shop\n"
+        "CREATE TABLE public.b (id integer PRIMARY KEY);\n"
+        "\\unrestrict abc123\n"
+    )
+    found = design_from_sql(schema, schema_file="s.sql")
+    assert [e.name for e in found.design.entities] == ["A", "B"]
+    skipped = "\n".join(found.skipped)
+    assert "skipped 1 RESTRICT statement (line 1): a psql meta-command" in skipped
+    assert "skipped 1 CONNECT statement (line 3): a psql meta-command" in skipped
+
+
 def test_mysqldump_views_in_version_comments_are_skipped_with_a_note():
     # mysqldump writes a view twice, each whole inside /*!50001 ... */
     # comments: a stand-in first, the view itself at the end.
