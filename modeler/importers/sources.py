@@ -21,7 +21,12 @@ from modeler.importers.cloudformation import (
 from modeler.importers.jsmodel import ELECTRODB, TOOLBOX, js_library, read_js_module
 from modeler.importers.mcp_model import looks_like_mcp_model, read_mcp_model
 from modeler.importers.onetable import looks_like_onetable, read_onetable
-from modeler.importers.sql import SqlImportError, design_from_sql
+from modeler.importers.sql import (
+    DEFAULT_PEAK,
+    DEFAULT_WINDOW,
+    SqlImportError,
+    design_from_sql,
+)
 from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
 from modeler.importers.terraform import looks_like_terraform, read_terraform
 from modeler.importers.workbench import looks_like_workbench, read_workbench
@@ -122,6 +127,8 @@ def read_design_source(
     choice: TableChoice = ALL_TABLES,
     queries: str | bytes = "",
     queries_filename: str = "",
+    window: float = DEFAULT_WINDOW,
+    peak: float = DEFAULT_PEAK,
 ) -> DesignFile:
     """Read any kind of file (of a file of tables, those `choice` picks;
     of a SQL schema, with its query log `queries`); never raises on bad
@@ -129,7 +136,9 @@ def read_design_source(
     no design at all: an import is all or nothing."""
     kind = source_kind(source, filename=filename)
     if kind == SQL_SCHEMA:
-        return _sql_file(source, filename, queries, queries_filename)
+        return _sql_file(
+            source, filename, queries, queries_filename, window=window, peak=peak
+        )
     if queries:
         return DesignFile(
             kind,
@@ -172,7 +181,13 @@ def read_design_source(
 
 
 def _sql_file(
-    source: str | bytes, filename: str, queries: str | bytes, queries_filename: str
+    source: str | bytes,
+    filename: str,
+    queries: str | bytes,
+    queries_filename: str,
+    *,
+    window: float,
+    peak: float,
 ) -> DesignFile:
     schema_file = filename or "the schema"
     queries_file = (queries_filename or "the query log") if queries else ""
@@ -182,6 +197,8 @@ def _sql_file(
             schema_file=schema_file,
             queries_text=_text(queries, queries_file),
             queries_file=queries_file,
+            window=window,
+            peak=peak,
         )
     except SqlImportError as exc:
         message = exc.message + (
