@@ -239,32 +239,67 @@ def _name(table: exp.Table | exp.Expr) -> str:
 
 
 def _mysql_partitioning(statement: Statement, dialect: str) -> tuple[Statement, str]:
-    """mysqldump writes a partitioned table's PARTITION BY clause after the
+    """A MySQL CREATE TABLE as sqlglot reads it, and its partitioning.
+    mysqldump writes a partitioned table's PARTITION BY clause after the
     table's options (in a version comment), in forms sqlglot does not read
     (a partition's ENGINE, VALUES LESS THAN MAXVALUE, PARTITIONS n): the
-    statement without the clause, and the clause up to its partitioning
-    expression (`PARTITION BY RANGE (year(`d`))`), or "" for none."""
+    statement is cut before it, and the clause given up to its partitioning
+    expression (`PARTITION BY RANGE (year(`d`))`), or "" for none. A column
+    of a spatial type sqlglot does not know (POINT, POLYGON...) is read as
+    the GEOMETRY it is a kind of."""
     if dialect != MYSQL:
         return statement, ""
     try:
         tokens = sqlglot.tokenize(statement.text, read=dialect)
     except (TokenError, ValueError):
         return statement, ""
+    text = statement.text
+    cut, clause = len(text), ""
+    spatial: list[Token] = []
     depth = 0
+    position = 0  # of the token within a column definition
     for at, token in enumerate(tokens):
         kind = token.token_type.name
         if kind == "L_PAREN":
             depth += 1
-        elif kind == "R_PAREN":
+            position = 0 if depth == 1 else position
+            continue
+        if kind == "R_PAREN":
             depth -= 1
+            continue
+        if depth == 1:
+            if kind == "COMMA":
+                position = 0
+                continue
+            position += 1
+            if position == 2 and token.text.upper() in _SPATIAL_TYPES:
+                spatial.append(token)
         elif kind == "PARTITION_BY" and depth == 0:
             end = _first_group_end(tokens, at)
-            clause = statement.text[token.start : end]
-            plain = dataclasses.replace(
-                statement, text=statement.text[: token.start].rstrip()
-            )
-            return plain, " ".join(clause.split())
-    return statement, ""
+            cut, clause = token.start, " ".join(text[token.start : end].split())
+            break
+    for token in reversed(spatial):
+        text = text[: token.start] + "GEOMETRY" + text[token.end + 1 :]
+        cut += len("GEOMETRY") - len(token.text)
+    if not spatial and not clause:
+        return statement, ""
+    return dataclasses.replace(statement, text=text[:cut].rstrip()), clause
+
+
+# MySQL's spatial types that sqlglot's MySQL reader does not take as a
+# column's type (GEOMETRY it does).
+_SPATIAL_TYPES = frozenset(
+    {
+        "POINT",
+        "LINESTRING",
+        "POLYGON",
+        "MULTIPOINT",
+        "MULTILINESTRING",
+        "MULTIPOLYGON",
+        "GEOMCOLLECTION",
+        "GEOMETRYCOLLECTION",
+    }
+)
 
 
 def _first_group_end(tokens: list[Token], at: int) -> int:

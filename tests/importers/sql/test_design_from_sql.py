@@ -286,6 +286,34 @@ def test_a_mysqldump_partitioned_table_is_one_entity(partitioning, clause):
     assert note.startswith(f"audit_log is partitioned ({clause}): one entity")
 
 
+def test_a_mysql_spatial_column_is_read_as_geometry():
+    # sqlglot's MySQL reader takes GEOMETRY as a column's type but not its
+    # kinds; mysqldump writes POINT with its SRID in a version comment.
+    schema = (
+        "CREATE TABLE `store` (\n"
+        "  `store_id` int NOT NULL AUTO_INCREMENT,\n"
+        "  `location` point NOT NULL /*!80003 SRID 4326 */,\n"
+        "  `area` multipolygon DEFAULT NULL,\n"
+        "  `route` linestring,\n"
+        "  `polygon` varchar(10),\n"
+        "  PRIMARY KEY (`store_id`),\n"
+        "  SPATIAL KEY `sp_location` (`location`)\n"
+        ") ENGINE=InnoDB;\n"
+    )
+    found = design_from_sql(schema, schema_file="s.sql")
+    (store,) = found.design.entities
+    assert [a.name for a in store.attributes] == [
+        "store_id",
+        "location",
+        "area",
+        "route",
+        "polygon",
+    ]
+    assert store.attribute("location").required
+    assert not store.attribute("area").required
+    assert store.attribute("polygon").max_length == 10  # a column's name
+
+
 COMPOSITE = """
 CREATE TABLE orders (order_id int PRIMARY KEY);
 CREATE TABLE order_line (
