@@ -201,8 +201,10 @@ def _sql_file(
             peak=peak,
         )
     except SqlImportError as exc:
-        message = exc.message + (
-            f" (statement: {exc.statement})" if exc.statement else ""
+        message = (
+            (f"row {exc.row}: " if exc.row else "")
+            + exc.message
+            + (f" (statement: {exc.statement})" if exc.statement else "")
         )
         problem = error("sql-unreadable", exc.file, message, line=exc.line)
         return DesignFile(SQL_SCHEMA, problems=(problem,))

@@ -132,6 +132,13 @@ def test_a_window_or_peak_out_of_range_is_refused(owner_client, field, value):
         ),
         (
             {
+                "file": ("s.sql", "CREATE TABLE a (id int PRIMARY KEY);"),
+                "queries": ("q.json", '[{"query": "SELECT 1", "calls": -1}]'),
+            },
+            ("", "q.json", "row 1: expected a number of calls of 0 or more"),
+        ),
+        (
+            {
                 "file": ("d.yaml", "format: single-table-workbench/v1\nname: x\n"),
                 "queries": ("q.sql", "-- calls/s: 1\nSELECT 1;"),
             },

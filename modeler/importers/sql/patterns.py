@@ -56,7 +56,7 @@ def patterns_from_log(
     by_name: dict[str, dict[str, Any]] = {}
     for logged in read_log(text, file=file, dialect=schema.dialect):
         check_cpu()
-        where = f"{file}, line {logged.line}"
+        where = f"{file}, {logged.place}"
         rps = logged.rate if logged.rate is not None else (logged.calls or 0) / window
         if rps <= 0:
             found.unsupported.append(

@@ -32,21 +32,32 @@ _DELIMITER_LINE = re.compile(r"^[ \t]*DELIMITER[ \t]+(\S+)[ \t]*$", re.I | re.M)
 
 
 class SqlImportError(Exception):
-    """A file that cannot be imported, with where: the file, the line and
-    the statement (cut to QUOTED_CHARACTERS)."""
+    """A file that cannot be imported, with where: the file, the line (or,
+    of a JSON list, the row) and the statement (cut to QUOTED_CHARACTERS)."""
 
     def __init__(
-        self, message: str, *, file: str, line: int | None = None, statement: str = ""
+        self,
+        message: str,
+        *,
+        file: str,
+        line: int | None = None,
+        statement: str = "",
+        row: int | None = None,
     ) -> None:
         self.message = message
         self.file = file
         self.line = line
+        self.row = row
         self.statement = quoted(statement) if statement else ""
         super().__init__(self.text)
 
     @property
     def text(self) -> str:
-        where = self.file + (f", line {self.line}" if self.line else "")
+        where = (
+            self.file
+            + (f", line {self.line}" if self.line else "")
+            + (f", row {self.row}" if self.row else "")
+        )
         text = f"{where}: {self.message}"
         return text + (f" (statement: {self.statement})" if self.statement else "")
 

@@ -145,12 +145,13 @@ def test_pg_stat_statements_csv_and_json_give_traffic_over_the_window():
     json_log = (
         '[{"query": "SELECT * FROM account WHERE account_id = $1", "calls": 7200}]'
     )
-    for log in (csv_log, json_log):
-        design = design_from_sql(
+    for log, place in ((csv_log, "line 2"), (json_log, "row 1")):
+        found = design_from_sql(
             schema, schema_file="s.sql", queries_text=log, queries_file="q", window=3600
-        ).design
-        (pattern,) = design.access_patterns
+        )
+        (pattern,) = found.design.access_patterns
         assert pattern.traffic == d.Traffic(2, 6)
+        assert f"pattern 'Account by account_id' from q, {place}" in found.inferred
 
 
 def test_a_mysql_dump_and_a_digest_export():
@@ -416,6 +417,14 @@ def test_a_composite_key_whose_first_column_is_another_keys_is_noted():
             "CREATE TABLE a (id int PRIMARY KEY);",
             "[{]",
             "q.sql, line 1: is not valid JSON",
+        ),
+        (
+            # JSON does not tell a row's line: the error names the row.
+            "CREATE TABLE a (id int PRIMARY KEY);",
+            '[\n {"query": "SELECT * FROM a", "calls": 1},\n'
+            ' {"query": "SELECT * FROM a WHERE id = $1", "calls": "x"}\n]',
+            "q.sql, row 2: expected a number of calls ('calls' or 'COUNT_STAR'), "
+            "found 'x' (statement: SELECT * FROM a WHERE id = $1)",
         ),
     ],
 )
