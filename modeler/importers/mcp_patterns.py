@@ -244,9 +244,31 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
     chosen = [e.name for e in entities]
     pattern["expects"] = {
         "entity": chosen[0] if len(chosen) == 1 else chosen,
-        "where": _where(key) | ranged,
+        "where": _where(key) | ranged | _sparse(entities, partition),
     }
     return pattern
+
+
+def _sparse(entities: list[d.Entity], partition: str) -> dict[str, str]:
+    """What a sparse index holds its entities' items by: the `when` of
+    the partition key all of them write only while it holds (`status =
+    OPEN`, inferred from the items that lack the key)."""
+    whens = {e.keys[partition].when for e in entities}
+    if len(whens) != 1:
+        return {}
+    found = _ONE_EQUALITY.match(whens.pop())
+    if found is None:
+        return {}  # a condition of another form is not an expectation's
+    value = found.group(2)
+    if value.startswith('"'):
+        value = value[1:-1].replace('\\"', '"')
+    return {found.group(1): value}
+
+
+# A `when` of one clause, `attribute = value` (a bare word or a quoted string).
+_ONE_EQUALITY = re.compile(
+    r'\s*([A-Za-z_][\w.-]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s"=<>!]+)\s*\Z'
+)
 
 
 def _sort_condition(

@@ -112,13 +112,24 @@ def _signature(entity) -> tuple:
     return tuple(sorted((k, t.template) for k, t in entity.keys.items()))
 
 
-def test_the_device_telemetrys_patterns_are_the_examples():
+# The example's patterns its model does not hold: the reader carries no
+# transact-write-items, and an update-item without its update expression
+# (a gap named in the notes), so the model states the reads.
+NOT_IN_MODEL = {
+    "device-telemetry": set(),
+    "order-management": {"Place an order with its line items", "Ship an order"},
+}
+
+
+@pytest.mark.parametrize("example_name", ["device-telemetry", "order-management"])
+def test_an_examples_patterns_are_the_examples(example_name):
     """Read back from the CLI commands: a BETWEEN of the time range gives
     the range's ends as parameters, a begins_with prefix holding a value
     (METRIC#temperature#) the key's placeholder, --consistent-read its
-    flag; each is simulated and passes the review."""
-    found = _read(MODELS["device-telemetry"].read_text())
-    example = read_design((EXAMPLES / "device-telemetry.yaml").read_text()).design
+    flag, a query of a sparse index (GSI2PK = OPEN) the items its condition
+    holds for; each is simulated and passes the review."""
+    found = _read(MODELS[example_name].read_text())
+    example = read_design((EXAMPLES / f"{example_name}.yaml").read_text()).design
     (design,) = found.designs
     by_keys = {_signature(e): e.name for e in example.entities}
     named = {e.name: by_keys[_signature(e)] for e in design.entities}
@@ -126,7 +137,11 @@ def test_the_device_telemetrys_patterns_are_the_examples():
         p.name.split(" ", 1)[1]: _shape(p, named) for p in design.access_patterns
     }
     same = {e.name: e.name for e in example.entities}
-    assert imported == {p.name: _shape(p, same) for p in example.access_patterns}
+    assert imported == {
+        p.name: _shape(p, same)
+        for p in example.access_patterns
+        if p.name not in NOT_IN_MODEL[example_name]
+    }
     review = review_design(design, simulation=Simulation(design))
     assert [r.pattern.name for r in review.runs if r is not None and not r.passed] == []
     flagged = [f for f in review.findings if f.severity in ("error", "warning")]
