@@ -547,6 +547,34 @@ def test_the_command_reports_bad_input(tmp_path):
     assert not (tmp_path / "out.yaml").exists()
 
 
+def test_the_commands_window_and_peak_give_the_traffic(tmp_path):
+    schema = tmp_path / "s.sql"
+    schema.write_text("CREATE TABLE a (id int PRIMARY KEY, b text);")
+    log = tmp_path / "q.csv"
+    log.write_text("query,calls\nSELECT * FROM a WHERE id = $1,7200\n")
+    out = tmp_path / "out.yaml"
+    call_command(
+        "design_from_sql",
+        str(schema),
+        "--queries",
+        str(log),
+        "--window",
+        "600",
+        "--peak",
+        "5",
+        "-o",
+        str(out),
+        stdout=StringIO(),
+    )
+    (pattern,) = read_design(out.read_text()).design.access_patterns
+    assert pattern.traffic == d.Traffic(12, 60)  # 7,200 calls over 600 s
+    for option, value in (("--window", "0"), ("--peak", "0.5")):
+        out.unlink(missing_ok=True)
+        with pytest.raises(CommandError, match=option):
+            call_command("design_from_sql", str(schema), option, value, "-o", str(out))
+        assert not out.exists()
+
+
 def test_an_empty_query_log_is_refused_not_taken_for_none(tmp_path):
     schema = tmp_path / "s.sql"
     schema.write_text("CREATE TABLE a (id int PRIMARY KEY);")
