@@ -19,8 +19,23 @@ class ProjectCreateForm(forms.Form):
     )
 
 
-class DesignImportForm(forms.Form):
+class _OwnIds(forms.Form):
+    """A form that shares its page with others: its fields' ids (and so the
+    labels' `for`) start with its own prefix, not Django's `id_`, which the
+    project list's forms would share (its three name fields were all
+    `id_name`, and the import form's label named the create form's field)."""
+
+    id_prefix = "id"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
+
+
+class DesignImportForm(_OwnIds):
     """A design file, uploaded or pasted."""
+
+    id_prefix = "import"
 
     file = forms.FileField(
         required=False,
@@ -131,8 +146,10 @@ class DesignImportForm(forms.Form):
         return upload.name if upload else ""
 
 
-class LiveTableImportForm(forms.Form):
+class LiveTableImportForm(_OwnIds):
     """A live table to import, read from the endpoint the settings name."""
+
+    id_prefix = "live"
 
     table = forms.RegexField(
         regex=r"^[A-Za-z0-9_.-]{3,255}$",
