@@ -432,7 +432,12 @@ class _Converter:
         )
         table = self._table(target)
         entity = self.names.entities[table]
-        return {"name": f"Create a {entity}", "operation": "PutItem", "entity": entity}
+        article = "an" if entity[:1] in "AEIO" else "a"
+        return {
+            "name": f"Create {article} {entity}",
+            "operation": "PutItem",
+            "entity": entity,
+        }
 
     def _update(self, update: exp.Update) -> dict[str, Any]:
         table = self._table(update.this)

@@ -126,6 +126,33 @@ def test_selects_become_needs_and_writes_become_write_patterns():
     assert patterns["Create a Payment"].operation == "PutItem"
 
 
+def test_plural_table_names_become_entities_named_for_one_item():
+    schema = """
+CREATE TABLE orders (order_id int PRIMARY KEY);
+CREATE TABLE categories (category_id int PRIMARY KEY);
+CREATE TABLE shipping_addresses (address_id int PRIMARY KEY);
+CREATE TABLE order_statuses (status_id int PRIMARY KEY);
+CREATE TABLE invoices (invoice_id int PRIMARY KEY);
+CREATE TABLE status (status_id int PRIMARY KEY);
+CREATE TABLE series (series_id int PRIMARY KEY);
+"""
+    queries = "-- calls/s: 2\nINSERT INTO orders (order_id) VALUES ($1);\n"
+    design = design_from_sql(
+        schema, schema_file="shop.sql", queries_text=queries, queries_file="q.sql"
+    ).design
+    assert [e.name for e in design.entities] == [
+        "Order",
+        "Category",
+        "ShippingAddress",
+        "OrderStatus",
+        "Invoice",
+        "Status",
+        "Series",
+    ]
+    # "Create a Orders" before.
+    assert [p.name for p in design.access_patterns] == ["Create an Order"]
+
+
 def test_statements_that_become_no_pattern_say_why_and_what_instead():
     unsupported = _pagila().unsupported
     assert len(unsupported) == 3
