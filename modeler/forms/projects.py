@@ -8,6 +8,7 @@ from django import forms
 
 from modeler.design import model as d
 from modeler.forms.fields import OneLineField
+from modeler.importers.sql_defaults import DEFAULT_PEAK, DEFAULT_WINDOW
 from modeler.infra.uploads import upload_size_error
 
 
@@ -18,8 +19,23 @@ class ProjectCreateForm(forms.Form):
     )
 
 
-class DesignImportForm(forms.Form):
+class _OwnIds(forms.Form):
+    """A form that shares its page with others: its fields' ids (and so the
+    labels' `for`) start with its own prefix, not Django's `id_`, which the
+    project list's forms would share (its three name fields were all
+    `id_name`, and the import form's label named the create form's field)."""
+
+    id_prefix = "id"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
+
+
+class DesignImportForm(_OwnIds):
     """A design file, uploaded or pasted."""
+
+    id_prefix = "import"
 
     file = forms.FileField(
         required=False,
@@ -35,6 +51,21 @@ class DesignImportForm(forms.Form):
         help_text="pg_stat_statements or events_statements_summary_by_digest "
         "exported as CSV or JSON, or SQL with a '-- calls/s: N' comment before "
         "each statement: its statements become the access patterns.",
+    )
+    window = forms.FloatField(
+        required=False,
+        min_value=1,
+        label="Seconds the query log's counts cover",
+        help_text="How long its calls were counted (pg_stat_statements: since "
+        "its last reset); each pattern's traffic is its calls over this. "
+        f"Default {DEFAULT_WINDOW:g}. A '-- calls/s' comment states its own rate.",
+    )
+    peak = forms.FloatField(
+        required=False,
+        min_value=1,
+        max_value=1000,
+        label="Peak traffic, as a multiple of the average",
+        help_text=f"Default {DEFAULT_PEAK:g}.",
     )
     # Not stripped: the problems' line numbers must match the text the user
     # sees in the textarea, and YAML indentation is meaningful.
@@ -102,13 +133,23 @@ class DesignImportForm(forms.Form):
         return upload.name if upload else "the pasted text"
 
     @property
+    def window_seconds(self) -> float:
+        return self.cleaned_data.get("window") or DEFAULT_WINDOW
+
+    @property
+    def peak_multiple(self) -> float:
+        return self.cleaned_data.get("peak") or DEFAULT_PEAK
+
+    @property
     def queries_name(self) -> str:
         upload = self.files.get("queries")
         return upload.name if upload else ""
 
 
-class LiveTableImportForm(forms.Form):
+class LiveTableImportForm(_OwnIds):
     """A live table to import, read from the endpoint the settings name."""
+
+    id_prefix = "live"
 
     table = forms.RegexField(
         regex=r"^[A-Za-z0-9_.-]{3,255}$",

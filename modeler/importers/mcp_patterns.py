@@ -15,7 +15,7 @@ import shlex
 from typing import Any
 
 from modeler.design import model as d
-from modeler.keys.template import TemplateSyntaxError, parse_template
+from modeler.keys.template import Literal, TemplateSyntaxError, parse_template
 
 _COMMANDS = {
     "get-item": "GetItem",
@@ -205,11 +205,16 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
             "key template"
         )
     key: dict[str, Any] = {partition: entities[0].keys[partition].template}
+    ranged: dict[str, Any] = {}
+    parameters: dict[str, Any] = {}
     if len(parts) == 2:
-        sort = _sort_condition(parts[1], name, value, entities)
+        sort, ranged, parameters, writers = _sort_condition(
+            parts[1], name, value, entities
+        )
         key.update(sort)
         # The entities the sort condition can select: those with the sort
-        # key whose template can start with a begins_with prefix.
+        # key whose template can start with a begins_with prefix, or whose
+        # template gives the range's ends.
         ((sort_name, condition),) = sort.items()
         prefix = condition.get("begins_with") if isinstance(condition, dict) else None
         entities = [
@@ -217,6 +222,7 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
             for e in entities
             if sort_name in e.keys
             and (prefix is None or _may_begin(e.keys[sort_name].template, prefix))
+            and (not writers or e.name in writers)
         ] or entities
     # The partition key as the selected entities write it; the pattern
     # expects those that write it the same way (the same placeholders).
@@ -228,18 +234,50 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
     pattern["key"] = key
     if "no-scan-index-forward" in options:
         pattern["scan_forward"] = False
+    if "consistent-read" in options:
+        pattern["consistent_read"] = True
     limit = options.get("limit")
     if limit and limit.isdigit() and int(limit) > 0:
         pattern["limit"] = int(limit)
+    if parameters:
+        pattern["parameters"] = parameters
     chosen = [e.name for e in entities]
     pattern["expects"] = {
         "entity": chosen[0] if len(chosen) == 1 else chosen,
-        "where": _where(key),
+        "where": _where(key) | ranged | _sparse(entities, partition),
     }
     return pattern
 
 
-def _sort_condition(text: str, name: Any, value: Any, entities: list) -> dict[str, Any]:
+def _sparse(entities: list[d.Entity], partition: str) -> dict[str, str]:
+    """What a sparse index holds its entities' items by: the `when` of
+    the partition key all of them write only while it holds (`status =
+    OPEN`, inferred from the items that lack the key)."""
+    whens = {e.keys[partition].when for e in entities}
+    if len(whens) != 1:
+        return {}
+    found = _ONE_EQUALITY.match(whens.pop())
+    if found is None:
+        return {}  # a condition of another form is not an expectation's
+    value = found.group(2)
+    if value.startswith('"'):
+        value = value[1:-1].replace('\\"', '"')
+    return {found.group(1): value}
+
+
+# A `when` of one clause, `attribute = value` (a bare word or a quoted string).
+_ONE_EQUALITY = re.compile(
+    r'\s*([A-Za-z_][\w.-]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s"=<>!]+)\s*\Z'
+)
+
+
+def _sort_condition(
+    text: str, name: Any, value: Any, entities: list
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], set[str]]:
+    """The sort key's condition; what it places on the items beyond the key's
+    equalities (a range's attribute between its ends); the parameters it
+    names; and the entities whose template the sample values fit (none
+    where no template was matched)."""
     for expression, operator in _SORT:
         match = expression.match(text)
         if match is None:
@@ -247,21 +285,132 @@ def _sort_condition(text: str, name: Any, value: Any, entities: list) -> dict[st
         attribute = name(match.group(1))
         if operator == "begins_with":
             prefix = value(match.group(2))
-            return {attribute: {"begins_with": _literal(prefix)}}
+            for entity in entities:
+                template = entity.keys.get(attribute)
+                found = (
+                    _template_prefix(prefix, template.template) if template else None
+                )
+                if found is not None:
+                    # `METRIC#temperature#` of `METRIC#{metric}#{readingAt}`:
+                    # the prefix fixes metric.
+                    return {attribute: {"begins_with": found}}, {}, {}, set()
+            return {attribute: {"begins_with": _literal(prefix)}}, {}, {}, set()
         if operator == "between":
             low, high = value(match.group(2)), value(match.group(3))
-            return {
-                attribute: {
-                    "between": [
-                        _as_template(low, attribute, entities),
-                        _as_template(high, attribute, entities),
-                    ]
-                }
-            }
+            ranged = _range(attribute, low, high, entities)
+            if ranged is not None:
+                return ranged
+            return (
+                {
+                    attribute: {
+                        "between": [
+                            _as_template(low, attribute, entities),
+                            _as_template(high, attribute, entities),
+                        ]
+                    }
+                },
+                {},
+                {},
+                set(),
+            )
         operator = match.group(2)
         found = _as_template(value(match.group(3)), attribute, entities)
-        return {attribute: found if operator == "=" else {operator: found}}
+        return (
+            {attribute: found if operator == "=" else {operator: found}},
+            {},
+            {},
+            set(),
+        )
     raise _Unreadable(f"the sort key condition {text.strip()!r} is not read")
+
+
+def _range(
+    attribute: str, low: str, high: str, entities: list
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], set[str]] | None:
+    """A BETWEEN whose ends one key template renders, differing in one
+    attribute (`READING#2026-06-10...` and `READING#2026-06-12...` of
+    `READING#{readingAt}`): the key between that template with the
+    attribute's two ends as parameters, and the items' attribute between
+    them. None where no template renders both ends so."""
+    for entity in entities:
+        template = entity.keys.get(attribute)
+        if template is None:
+            continue
+        try:
+            parsed = parse_template(template.template)
+        except TemplateSyntaxError:
+            continue
+        low_values, high_values = parsed.match(low), parsed.match(high)
+        if low_values is None or high_values is None:
+            continue
+        differing = [a for a in parsed.attributes if low_values[a] != high_values[a]]
+        if len(differing) != 1:
+            continue
+        (ranged,) = differing
+        ends = (f"{ranged}_from", f"{ranged}_to")
+        sources = [
+            "".join(
+                part.text.replace("{", "{{").replace("}", "}}")
+                if isinstance(part, Literal)
+                else part.source.replace("{" + ranged, "{" + end, 1)
+                if part.attribute == ranged
+                else part.source
+                for part in parsed.parts
+            )
+            for end in ends
+        ]
+        writers = {
+            e.name
+            for e in entities
+            if e.keys.get(attribute) is not None
+            and e.keys[attribute].template == template.template
+        }
+        parameters = {
+            end: {"type": "S", "example": str(sample[ranged])}
+            for end, sample in zip(ends, (low_values, high_values), strict=True)
+        }
+        return (
+            {attribute: {"between": sources}},
+            {ranged: {"between": [f"{{{ends[0]}}}", f"{{{ends[1]}}}"]}},
+            parameters,
+            writers,
+        )
+    return None
+
+
+def _template_prefix(prefix: str, template: str) -> str | None:
+    """The prefix as a prefix of the template with placeholders where it
+    holds their values (`METRIC#{metric}#` for `METRIC#temperature#` of
+    `METRIC#{metric}#{readingAt}`), or None where it holds no whole value
+    or does not fit the template."""
+    try:
+        parts = parse_template(template).parts
+    except TemplateSyntaxError:
+        return None
+    rest, out, placed = prefix, [], False
+    for at, part in enumerate(parts):
+        if not rest:
+            break
+        if isinstance(part, Literal):
+            if rest.startswith(part.text):
+                out.append(_literal(part.text))
+                rest = rest[len(part.text) :]
+                continue
+            if part.text.startswith(rest):
+                out.append(_literal(rest))
+                rest = ""
+                break
+            return None
+        following = parts[at + 1] if at + 1 < len(parts) else None
+        if not isinstance(following, Literal) or following.text not in rest:
+            return None  # the prefix ends inside this value
+        held = rest[: rest.index(following.text)]
+        if not held:
+            return None
+        out.append(part.source)
+        rest = rest[len(held) :]
+        placed = True
+    return "".join(out) if placed and not rest else None
 
 
 def _as_template(sample: str, attribute: str, entities: list) -> str:
@@ -274,11 +423,13 @@ def _as_template(sample: str, attribute: str, entities: list) -> str:
     return _literal(sample)
 
 
-def _where(key: dict[str, Any]) -> dict[str, str]:
+def _where(key: dict[str, Any]) -> dict[str, Any]:
     """What the items a key selects hold: each attribute an equality
     condition places equals its parameter."""
-    where: dict[str, str] = {}
+    where: dict[str, Any] = {}
     for condition in key.values():
+        if isinstance(condition, dict) and "begins_with" in condition:
+            condition = condition["begins_with"]  # a prefix holding values
         if isinstance(condition, str):
             for attribute in parse_template(condition).attributes:
                 where[attribute] = f"{{{attribute}}}"

@@ -349,8 +349,10 @@ class _Reader:
                 f"{path}.ttl",
                 f"a TTL field is a date or a number (epoch seconds), not {raw!r}",
             )
-        if kind == "date" and ttl:
-            # OneTable stores a TTL date as epoch seconds, isoDates or not.
+        if ttl:
+            # OneTable stores a TTL date as epoch seconds, isoDates or not; a
+            # TTL number is epoch seconds too (a default number would be a
+            # moment in 1970, which DynamoDB never expires).
             attr["type"] = "N"
             attr["generator"] = {"int": {"min": 1704067200, "max": 1798761599}}
         elif kind == "date":

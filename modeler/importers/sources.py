@@ -16,6 +16,7 @@ from modeler.design.findings import Finding, error
 from modeler.designfile import DEFAULT_MAX_BYTES, read_design
 from modeler.importers.budget import ImportLimitError
 from modeler.importers.jsmodel import ELECTRODB, TOOLBOX, js_library, read_js_module
+from modeler.importers.sql_defaults import DEFAULT_PEAK, DEFAULT_WINDOW
 from modeler.importers.tables import ALL_TABLES, TableChoice, TablesImport
 
 # The readers of the other kinds are imported where a file of their kind
@@ -135,6 +136,8 @@ def read_design_source(
     choice: TableChoice = ALL_TABLES,
     queries: str | bytes = "",
     queries_filename: str = "",
+    window: float = DEFAULT_WINDOW,
+    peak: float = DEFAULT_PEAK,
 ) -> DesignFile:
     """Read any kind of file (of a file of tables, those `choice` picks;
     of a SQL schema, with its query log `queries`); never raises on bad
@@ -142,7 +145,9 @@ def read_design_source(
     no design at all: an import is all or nothing."""
     kind = source_kind(source, filename=filename)
     if kind == SQL_SCHEMA:
-        return _sql_file(source, filename, queries, queries_filename)
+        return _sql_file(
+            source, filename, queries, queries_filename, window=window, peak=peak
+        )
     if queries:
         return DesignFile(
             kind,
@@ -190,22 +195,32 @@ def read_design_source(
 
 
 def _sql_file(
-    source: str | bytes, filename: str, queries: str | bytes, queries_filename: str
+    source: str | bytes,
+    filename: str,
+    queries: str | bytes,
+    queries_filename: str,
+    *,
+    window: float,
+    peak: float,
 ) -> DesignFile:
     from modeler.importers.sql import SqlImportError, design_from_sql
 
     schema_file = filename or "the schema"
-    queries_file = queries_filename or "the query log"
+    queries_file = (queries_filename or "the query log") if queries else ""
     try:
         found = design_from_sql(
             _text(source, schema_file),
             schema_file=schema_file,
             queries_text=_text(queries, queries_file),
             queries_file=queries_file,
+            window=window,
+            peak=peak,
         )
     except SqlImportError as exc:
-        message = exc.message + (
-            f" (statement: {exc.statement})" if exc.statement else ""
+        message = (
+            (f"row {exc.row}: " if exc.row else "")
+            + exc.message
+            + (f" (statement: {exc.statement})" if exc.statement else "")
         )
         problem = error("sql-unreadable", exc.file, message, line=exc.line)
         return DesignFile(SQL_SCHEMA, problems=(problem,))

@@ -31,6 +31,7 @@ from modeler.history import elements, merge
 from modeler.history.merge import Conflict, Edit
 from modeler.importers.live import read_live_table, table_properties
 from modeler.importers.sources import KIND_LABELS, SQL_SCHEMA, read_design_source
+from modeler.importers.sql_defaults import DEFAULT_PEAK, DEFAULT_WINDOW
 from modeler.importers.tables import TableChoice
 from modeler.infra import dynamodb
 from modeler.infra.mail import one_line
@@ -219,6 +220,8 @@ def project_import(
     table: str = "",
     queries: bytes = b"",
     queries_filename: str = "",
+    window: float = DEFAULT_WINDOW,
+    peak: float = DEFAULT_PEAK,
 ) -> ImportOutcome:
     """Create projects from a design file: its design (YAML), or a project
     per table of a NoSQL Workbench model, a template or a configuration (at
@@ -233,6 +236,8 @@ def project_import(
         ),
         queries=queries,
         queries_filename=queries_filename,
+        window=window,
+        peak=peak,
     )
     if not found.ok:
         return ImportOutcome((), found.problems, found.notes, found.kind_label)

@@ -108,6 +108,8 @@ def project_import(request: HttpRequest) -> HttpResponse:
         table=form.cleaned_data["table"],
         queries=form.cleaned_data["queries"],
         queries_filename=form.queries_name,
+        window=form.window_seconds,
+        peak=form.peak_multiple,
     )
     if not outcome.projects:
         form.add_error(

@@ -39,7 +39,7 @@ def test_import_a_workbench_model_and_export_it(page, screenshot):
     orders = project_services.project_create(owner=ada, design=design)
     _log_in(page, "ada", "correct-horse-battery")
 
-    page.set_input_files("#id_file", str(FIXTURES / "ChatSystemSchema.json"))
+    page.set_input_files("#import_file", str(FIXTURES / "ChatSystemSchema.json"))
     page.click("#import button[type=submit]")
     report = page.locator(".import-report")
     expect(report).to_contain_text("Imported from the NoSQL Workbench model")
@@ -105,7 +105,7 @@ def test_the_terraform_export_imports_back_as_the_same_table(page, screenshot):
     Path(download.value.path()).rename(path)
 
     page.goto("/")
-    page.set_input_files("#id_file", str(path))
+    page.set_input_files("#import_file", str(path))
     page.click("#import button[type=submit]")
     report = page.locator(".import-report")
     expect(report).to_contain_text("Imported from the Terraform configuration")

@@ -30,7 +30,7 @@ def test_sign_up_create_import_view_and_delete(page, screenshot, sign_up):
     assert page.locator(".toast").first.inner_text() == "Created Scratch pad."
 
     page.click("text=Projects")
-    page.set_input_files("#id_file", str(EXAMPLES / "order-management.yaml"))
+    page.set_input_files("#import_file", str(EXAMPLES / "order-management.yaml"))
     page.click("button:text('Import')")
     expect(page).to_have_url(PROJECT_URL)
     assert page.locator("h1").inner_text() == "Order management"
@@ -47,12 +47,12 @@ def test_sign_up_create_import_view_and_delete(page, screenshot, sign_up):
         .read_text()
         .replace("FOLLOWS#{followedId}", "FOLLOWS#{folowedId}")
     )
-    page.fill("#id_text", broken)
+    page.fill("#import_text", broken)
     page.click("button:text('Import')")
     problem = page.locator(".problem", has_text="unknown attribute 'folowedId'")
     assert problem.is_visible()
     assert "entities.Follow.keys.SK" in problem.inner_text()
-    assert page.locator("#id_text").input_value() == broken
+    assert page.locator("#import_text").input_value() == broken
     assert Project.objects.filter(name="Social graph").count() == 0
     screenshot("03-import-problems")
 

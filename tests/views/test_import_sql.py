@@ -63,6 +63,45 @@ def test_a_schema_alone_is_imported(owner_client):
     assert [a.name for a in entity.attributes] == ["note_id", "body"]
 
 
+def test_the_query_logs_window_and_peak_give_its_traffic(owner_client):
+    # pg_stat_statements counts calls since its last reset: 7,200 calls over
+    # the 600 seconds the user states are 12 a second, at peak 5 times that.
+    response = owner_client.post(
+        "/projects/import/",
+        {
+            "file": _upload("CREATE TABLE a (id int PRIMARY KEY, b text);", "s.sql"),
+            "queries": _upload(
+                "query,calls\nSELECT * FROM a WHERE id = $1,7200\n", "q.csv"
+            ),
+            "window": "600",
+            "peak": "5",
+        },
+    )
+
+    project = Project.objects.get()
+    assert response["Location"] == f"/projects/{project.pk}/propose-keys/"
+    (pattern,) = stored_design(project).access_patterns
+    assert (pattern.traffic.rps, pattern.traffic.peak_rps) == (12, 60)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("window", "0"), ("window", "inf"), ("peak", "0.5")]
+)
+def test_a_window_or_peak_out_of_range_is_refused(owner_client, field, value):
+    before = _state()
+
+    response = owner_client.post(
+        "/projects/import/",
+        {
+            "file": _upload("CREATE TABLE a (id int PRIMARY KEY);", "s.sql"),
+            field: value,
+        },
+    )
+
+    assert response.status_code == 422
+    assert _state() == before
+
+
 @pytest.mark.parametrize(
     ("files", "message"),
     [
@@ -76,7 +115,8 @@ def test_a_schema_alone_is_imported(owner_client):
             (
                 "line 2",
                 "s.sql",
-                "a CREATE TABLE that cannot be read as postgres SQL "
+                "a CREATE TABLE that cannot be read as postgres SQL: Expected "
+                "table name but got ')' in 'CREATE TABLE b (id int REFERENCES)' "
                 "(statement: CREATE TABLE b (id int REFERENCES))",
             ),
         ),
@@ -89,6 +129,13 @@ def test_a_schema_alone_is_imported(owner_client):
                 ),
             },
             ("line 2", "q.csv", "expected a number of calls"),
+        ),
+        (
+            {
+                "file": ("s.sql", "CREATE TABLE a (id int PRIMARY KEY);"),
+                "queries": ("q.json", '[{"query": "SELECT 1", "calls": -1}]'),
+            },
+            ("", "q.json", "row 1: expected a number of calls of 0 or more"),
         ),
         (
             {

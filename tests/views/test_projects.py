@@ -130,6 +130,26 @@ def test_import_section_names_every_kind_of_file_it_reads(outsider_client):
         assert name in intro, f"the import section does not mention {kind}"
 
 
+def test_each_label_of_the_list_names_a_field_of_its_own_form(
+    outsider_client, settings
+):
+    """The list's create, import and live-table forms all have a name
+    field: each has an id of its own, and each label's `for` names a field
+    of the label's own form (the import form's "Project name" label used to
+    focus the create form's field, both being `id_name`)."""
+    settings.LIVE_TABLE_IMPORT = True
+    html = _html(outsider_client.get("/"))
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    forms = re.findall(r"<form\b.*?</form>", html, flags=re.S)
+    labelled = 0
+    for form in forms:
+        for target in re.findall(r'<label for="([^"]+)"', form):
+            assert f'id="{target}"' in form, f"label for {target} is not in its form"
+            labelled += 1
+    assert labelled >= 9  # create 2, import 7, live table 3: at least
+
+
 def test_list_queries_do_not_grow_with_the_projects(
     owner, outsider, owner_client, django_assert_max_num_queries
 ):

@@ -260,6 +260,7 @@ class _Reader:
                     index,
                     (pk_field, pk, pk_names),
                     (sk_field, sk, sk_names),
+                    when,
                 )
             )
             if collection:
@@ -450,13 +451,20 @@ class _Reader:
         return patterns
 
 
-def _patterns(entity: str, access: str, index: str, pk: tuple, sk: tuple) -> list[dict]:
+def _patterns(
+    entity: str, access: str, index: str, pk: tuple, sk: tuple, when: str = ""
+) -> list[dict]:
     """ElectroDB's query of the index: the partition key's composites given,
     the sort key's prefix before its first placeholder (`begins_with`);
-    for the table's own index also its get, every composite given."""
+    for the table's own index also its get, every composite given. A sparse
+    index (`when`, `status = OPEN`) holds only the items its condition
+    holds for: its query promises those."""
     pk_field, pk_template, pk_names = pk
     sk_field, sk_template, sk_names = sk
     where = {n: f"{{{n}}}" for n in pk_names}
+    if when:
+        attribute, value = (part.strip() for part in when.split("=", 1))
+        where.setdefault(attribute, value)
     key: dict[str, Any] = {pk_field: pk_template}
     patterns = []
     if sk_field and sk_template is not None and not sk_names:

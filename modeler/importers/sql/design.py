@@ -19,9 +19,7 @@ from modeler.importers.sql.entities import design_entities
 from modeler.importers.sql.patterns import patterns_from_log
 from modeler.importers.sql.schema import read_schema
 from modeler.importers.sql.statements import SqlImportError
-
-DEFAULT_WINDOW = 3600.0  # seconds a query log's counts were gathered over
-DEFAULT_PEAK = 3.0  # peak traffic as a multiple of the average
+from modeler.importers.sql_defaults import DEFAULT_PEAK, DEFAULT_WINDOW
 
 
 @dataclass(frozen=True)
@@ -48,7 +46,8 @@ def design_from_sql(
     peak: float = DEFAULT_PEAK,
     name: str = "",
 ) -> SqlDesign:
-    """The design of a schema dump and its query log. SqlImportError,
+    """The design of a schema dump and its query log (`queries_file`
+    names it; none without). SqlImportError,
     naming the file, the line and the statement, for input that cannot be
     read; ImportLimitError past the import budget."""
     with import_budget():
@@ -57,7 +56,9 @@ def design_from_sql(
         patterns: list[dict[str, Any]] = []
         unsupported: list[str] = []
         inferred = list(entities.inferred)
-        if queries_text:
+        # A query log named but empty is read, and refused as holding no
+        # statement: it is not taken for no log at all.
+        if queries_text or queries_file:
             found = patterns_from_log(
                 queries_text,
                 file=queries_file,
@@ -78,7 +79,7 @@ def design_from_sql(
             f"{PurePath(schema_file).name}"
             + (
                 f" and the query log {PurePath(queries_file).name}"
-                if queries_text
+                if queries_text or queries_file
                 else ""
             )
             + "; keys to propose."

@@ -46,8 +46,55 @@ class Entities:
     join_tables: list[str]
 
 
+# Plurals that the rules below would get wrong, and their singulars.
+_SINGULARS = {
+    "buses": "bus",
+    "bonuses": "bonus",
+    "campuses": "campus",
+    "statuses": "status",
+    "viruses": "virus",
+    "movies": "movie",
+    "cookies": "cookie",
+    "calories": "calorie",
+    "series": "series",
+    "species": "species",
+    "news": "news",
+    "people": "person",
+    "alias": "alias",
+    "aliases": "alias",
+    "atlas": "atlas",
+    "canvas": "canvas",
+    "analytics": "analytics",
+    "statistics": "statistics",
+    "children": "child",
+}
+
+
+def singular(word: str) -> str:
+    """An English plural's singular, for the regular plurals tables are
+    named with (orders, categories, addresses, boxes, purchases); a word
+    that is no plural, or one the rules would get wrong, as it is. An
+    entity names one item: an order, not orders."""
+    lower = word.lower()
+    if lower in _SINGULARS:
+        return word[:1] + _SINGULARS[lower][1:]
+    if len(lower) > 4 and lower.endswith("ies"):
+        return word[:-3] + ("Y" if word[-3:].isupper() else "y")
+    if lower.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return word[:-2]
+    if (
+        len(lower) > 3
+        and lower.endswith("s")
+        and not lower.endswith(("ss", "us", "is", "os"))
+    ):
+        return word[:-1]
+    return word
+
+
 def entity_name(table: str, taken: set[str]) -> str:
     words = re.findall(r"[A-Za-z0-9]+", table)
+    if words:
+        words[-1] = singular(words[-1])
     name = "".join(w[:1].upper() + w[1:] for w in words)[:60]
     if not name or not name[0].isalpha():
         name = "T" + name if name else "Table"

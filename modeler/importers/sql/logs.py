@@ -29,14 +29,20 @@ _NAME = re.compile(r"^name\s*:\s*(.+)$", re.I)
 
 @dataclass(frozen=True)
 class Logged:
-    """One statement of the log, its line (or row), and either its calls
-    over the window or its calls per second."""
+    """One statement of the log, its line (or, of a JSON list, its row),
+    and either its calls over the window or its calls per second."""
 
     text: str
     line: int
     calls: float | None = None
     rate: float | None = None
     name: str = ""
+    row: int | None = None
+
+    @property
+    def place(self) -> str:
+        """Where it is in the file: `line 3`, or `row 2` of a JSON list."""
+        return f"row {self.row}" if self.row is not None else f"line {self.line}"
 
 
 def read_log(text: str, *, file: str, dialect: str) -> list[Logged]:
@@ -92,7 +98,7 @@ def _json_entries(text: str, file: str) -> list[Logged]:
     entries = []
     for number, row in enumerate(data, start=1):
         check_cpu()
-        entries.append(_row(row, f"{file}, row {number}", file, number))
+        entries.append(_row(row, file, row=number))
     return entries
 
 
@@ -103,42 +109,37 @@ def _table_entries(text: str, file: str) -> list[Logged]:
     entries = []
     for row in reader:
         check_cpu()
-        entries.append(_row(row, "", file, reader.line_num))
+        entries.append(_row(row, file, line=reader.line_num))
     return entries
 
 
-def _row(row: Any, where: str, file: str, line: int) -> Logged:
-    if not isinstance(row, dict):
-        raise SqlImportError(
-            "expected a row with 'query' and 'calls'", file=file, line=line
-        )
-    lowered = {str(k).lower(): v for k, v in row.items()}
+def _row(entry: Any, file: str, *, line: int = 0, row: int | None = None) -> Logged:
+    """A CSV row (at `line`) or the `row`th entry of a JSON list, whose line
+    JSON does not tell: its errors name the row."""
+
+    def error(message: str, statement: str = "") -> SqlImportError:
+        if row is not None:
+            return SqlImportError(message, file=file, row=row, statement=statement)
+        return SqlImportError(message, file=file, line=line, statement=statement)
+
+    if not isinstance(entry, dict):
+        raise error("expected a row with 'query' and 'calls'")
+    lowered = {str(k).lower(): v for k, v in entry.items()}
     text = next((lowered[c] for c in _TEXT_COLUMNS if lowered.get(c)), None)
     count = next((lowered[c] for c in _COUNT_COLUMNS if c in lowered), None)
     if not isinstance(text, str):
-        raise SqlImportError(
-            "a row without its statement (a 'query' or 'DIGEST_TEXT' column)",
-            file=file,
-            line=line,
-        )
+        raise error("a row without its statement (a 'query' or 'DIGEST_TEXT' column)")
     try:
         # No count column gives None: its TypeError is the error below.
         calls = float(count)  # type: ignore[arg-type]  # None is caught below
     except (TypeError, ValueError):
-        raise SqlImportError(
+        raise error(
             f"expected a number of calls ('calls' or 'COUNT_STAR'), found {count!r}",
-            file=file,
-            line=line,
-            statement=text,
+            text,
         ) from None
     if calls < 0 or calls != calls or calls == float("inf"):
-        raise SqlImportError(
-            f"expected a number of calls of 0 or more, found {count!r}",
-            file=file,
-            line=line,
-            statement=text,
-        )
-    return Logged(text.strip().rstrip(";"), line, calls=calls)
+        raise error(f"expected a number of calls of 0 or more, found {count!r}", text)
+    return Logged(text.strip().rstrip(";"), line, calls=calls, row=row)
 
 
 def _sql_entries(text: str, file: str, dialect: str) -> list[Logged]:

@@ -8,6 +8,7 @@ do instead."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,7 @@ def patterns_from_log(
     by_name: dict[str, dict[str, Any]] = {}
     for logged in read_log(text, file=file, dialect=schema.dialect):
         check_cpu()
-        where = f"{file}, line {logged.line}"
+        where = f"{file}, {logged.place}"
         rps = logged.rate if logged.rate is not None else (logged.calls or 0) / window
         if rps <= 0:
             found.unsupported.append(
@@ -106,7 +107,7 @@ class _Converter:
                 "the statement is cut short (the digest's text was truncated)",
                 "raise performance_schema_max_digest_length, or write it in full",
             )
-        parsed = _parse(logged.text, self.schema.dialect)
+        parsed = _parse(_undigested(logged.text), self.schema.dialect)
         if isinstance(parsed, exp.Select):
             pattern = self._read(parsed)
         elif isinstance(parsed, exp.Insert):
@@ -431,7 +432,12 @@ class _Converter:
         )
         table = self._table(target)
         entity = self.names.entities[table]
-        return {"name": f"Create a {entity}", "operation": "PutItem", "entity": entity}
+        article = "an" if entity[:1] in "AEIO" else "a"
+        return {
+            "name": f"Create {article} {entity}",
+            "operation": "PutItem",
+            "entity": entity,
+        }
 
     def _update(self, update: exp.Update) -> dict[str, Any]:
         table = self._table(update.this)
@@ -546,13 +552,28 @@ class _Converter:
             )
 
 
+# MySQL's digest text writes a list of values as `(...)` (VALUES (...),
+# IN (...)) and the further rows of a many-row INSERT as `/* , ... */`.
+_DIGEST_LIST = re.compile(r"\(\s*\.\.\.\s*\)")
+_DIGEST_MORE_ROWS = re.compile(r"/\*\s*,\s*\.\.\.\s*\*/")
+
+
+def _undigested(text: str) -> str:
+    """A digest's statement as SQL a parser reads: each list of values one
+    parameter."""
+    return _DIGEST_LIST.sub("(?)", _DIGEST_MORE_ROWS.sub(" ", text))
+
+
 def _parse(text: str, dialect: str) -> exp.Expr:
     from modeler.importers.sql.statements import Statement
 
-    parsed = Statement(text, 1).parse(dialect)
+    statement = Statement(text, 1)
+    parsed = statement.parse(dialect)
     if parsed is None:
+        why, _ = statement.unreadable(dialect)
         raise Unsupported(
-            f"it cannot be read as {dialect} SQL", "write it as the database runs it"
+            f"it cannot be read as {dialect} SQL" + (f" ({why})" if why else ""),
+            "write it as the database runs it",
         )
     return parsed
 

@@ -5,17 +5,22 @@ sequences, grants, settings, comments, owners) is skipped with a note."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import Token
 
 from modeler.importers.budget import check_cpu
 from modeler.importers.sql.statements import (
+    MYSQL,
     SqlImportError,
     Statement,
     dialect_of,
+    quoted,
     split_statements,
     statement_kind,
 )
@@ -109,6 +114,9 @@ _SKIP_REASONS = {
     "CREATE SCHEMA": "a namespace; tables are read by their names",
     "CREATE INDEX": "an index is a read the query file states",
     "CREATE DOMAIN": "its columns are read by its base type",
+    "RESTRICT": "a psql meta-command (\\restrict)",
+    "UNRESTRICT": "a psql meta-command (\\unrestrict)",
+    "CONNECT": "a psql meta-command (\\connect); tables are read by their names",
 }
 
 
@@ -129,10 +137,12 @@ def read_schema(text: str, *, file: str, dialect: str = "") -> Schema:
         check_cpu()
         kind = statement_kind(statement)
         if kind in ("CREATE TABLE", "ALTER TABLE", "CREATE INDEX", "CREATE TYPE"):
-            parsed = statement.parse(dialect)
             if kind == "CREATE TABLE":
-                _create_table(schema, statement, parsed, file)
-            elif kind == "CREATE TYPE" and _enum(schema, parsed):
+                plain, partitioned = _mysql_partitioning(statement, dialect)
+                _create_table(schema, plain, plain.parse(dialect), file, partitioned)
+                continue
+            parsed = statement.parse(dialect)
+            if kind == "CREATE TYPE" and _enum(schema, parsed):
                 continue
             elif kind == "ALTER TABLE" and isinstance(parsed, exp.Command):
                 commands.append(statement)
@@ -228,14 +238,98 @@ def _name(table: exp.Table | exp.Expr) -> str:
     return table.name if isinstance(table, exp.Table) else table.this.name
 
 
+def _mysql_partitioning(statement: Statement, dialect: str) -> tuple[Statement, str]:
+    """A MySQL CREATE TABLE as sqlglot reads it, and its partitioning.
+    mysqldump writes a partitioned table's PARTITION BY clause after the
+    table's options (in a version comment), in forms sqlglot does not read
+    (a partition's ENGINE, VALUES LESS THAN MAXVALUE, PARTITIONS n): the
+    statement is cut before it, and the clause given up to its partitioning
+    expression (`PARTITION BY RANGE (year(`d`))`), or "" for none. A column
+    of a spatial type sqlglot does not know (POINT, POLYGON...) is read as
+    the GEOMETRY it is a kind of."""
+    if dialect != MYSQL:
+        return statement, ""
+    try:
+        tokens = sqlglot.tokenize(statement.text, read=dialect)
+    except (TokenError, ValueError):
+        return statement, ""
+    text = statement.text
+    cut, clause = len(text), ""
+    spatial: list[Token] = []
+    depth = 0
+    position = 0  # of the token within a column definition
+    for at, token in enumerate(tokens):
+        kind = token.token_type.name
+        if kind == "L_PAREN":
+            depth += 1
+            position = 0 if depth == 1 else position
+            continue
+        if kind == "R_PAREN":
+            depth -= 1
+            continue
+        if depth == 1:
+            if kind == "COMMA":
+                position = 0
+                continue
+            position += 1
+            if position == 2 and token.text.upper() in _SPATIAL_TYPES:
+                spatial.append(token)
+        elif kind == "PARTITION_BY" and depth == 0:
+            end = _first_group_end(tokens, at)
+            cut, clause = token.start, " ".join(text[token.start : end].split())
+            break
+    for token in reversed(spatial):
+        text = text[: token.start] + "GEOMETRY" + text[token.end + 1 :]
+        cut += len("GEOMETRY") - len(token.text)
+    if not spatial and not clause:
+        return statement, ""
+    return dataclasses.replace(statement, text=text[:cut].rstrip()), clause
+
+
+# MySQL's spatial types that sqlglot's MySQL reader does not take as a
+# column's type (GEOMETRY it does).
+_SPATIAL_TYPES = frozenset(
+    {
+        "POINT",
+        "LINESTRING",
+        "POLYGON",
+        "MULTIPOINT",
+        "MULTILINESTRING",
+        "MULTIPOLYGON",
+        "GEOMCOLLECTION",
+        "GEOMETRYCOLLECTION",
+    }
+)
+
+
+def _first_group_end(tokens: list[Token], at: int) -> int:
+    """Where the first parenthesized group after tokens[at] closes."""
+    depth = 0
+    for token in tokens[at + 1 :]:
+        kind = token.token_type.name
+        if kind == "L_PAREN":
+            depth += 1
+        elif kind == "R_PAREN":
+            depth -= 1
+            if depth == 0:
+                return token.end + 1
+    return tokens[-1].end + 1
+
+
 def _create_table(
-    schema: Schema, statement: Statement, parsed: exp.Expr | None, file: str
+    schema: Schema,
+    statement: Statement,
+    parsed: exp.Expr | None,
+    file: str,
+    partitioned: str = "",
 ) -> None:
     if not isinstance(parsed, exp.Create):
+        why, line = statement.unreadable(schema.dialect)
         raise SqlImportError(
-            f"a CREATE TABLE that cannot be read as {schema.dialect} SQL",
+            f"a CREATE TABLE that cannot be read as {schema.dialect} SQL"
+            + (f": {why}" if why else ""),
             file=file,
-            line=statement.line,
+            line=line,
             statement=statement.text,
         )
     target = parsed.this
@@ -272,7 +366,9 @@ def _create_table(
             _table_constraint(table, element, statement.line)
     partition = parsed.find(exp.PartitionedByProperty)
     if partition is not None:
-        table.partitioned = partition.sql(dialect=schema.dialect)
+        partitioned = partition.sql(dialect=schema.dialect)
+    if partitioned:
+        table.partitioned = quoted(partitioned)
         schema.notes.append(
             f"{name} is partitioned ({table.partitioned}): one entity; "
             "DynamoDB partitions by key"

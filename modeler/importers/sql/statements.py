@@ -32,21 +32,32 @@ _DELIMITER_LINE = re.compile(r"^[ \t]*DELIMITER[ \t]+(\S+)[ \t]*$", re.I | re.M)
 
 
 class SqlImportError(Exception):
-    """A file that cannot be imported, with where: the file, the line and
-    the statement (cut to QUOTED_CHARACTERS)."""
+    """A file that cannot be imported, with where: the file, the line (or,
+    of a JSON list, the row) and the statement (cut to QUOTED_CHARACTERS)."""
 
     def __init__(
-        self, message: str, *, file: str, line: int | None = None, statement: str = ""
+        self,
+        message: str,
+        *,
+        file: str,
+        line: int | None = None,
+        statement: str = "",
+        row: int | None = None,
     ) -> None:
         self.message = message
         self.file = file
         self.line = line
+        self.row = row
         self.statement = quoted(statement) if statement else ""
         super().__init__(self.text)
 
     @property
     def text(self) -> str:
-        where = self.file + (f", line {self.line}" if self.line else "")
+        where = (
+            self.file
+            + (f", line {self.line}" if self.line else "")
+            + (f", row {self.row}" if self.row else "")
+        )
         text = f"{where}: {self.message}"
         return text + (f" (statement: {self.statement})" if self.statement else "")
 
@@ -77,6 +88,32 @@ class Statement:
             return None
         return parsed
 
+    def unreadable(self, dialect: str) -> tuple[str, int]:
+        """Why sqlglot cannot read the statement ("" where it reads it as
+        something else), and the line of the file it stopped on."""
+        try:
+            sqlglot.parse_one(self.text, read=dialect, error_level=ErrorLevel.RAISE)
+        except ParseError as exc:
+            first = exc.errors[0] if exc.errors else {}
+            why = _TOKEN.sub(
+                lambda token: repr(token.group(1)),
+                str(first.get("description") or str(exc).splitlines()[0]),
+            )[:200]
+            line = first.get("line")
+            lines = self.text.split("\n")
+            if isinstance(line, int) and 0 < line <= len(lines):
+                near = " ".join(lines[line - 1].split())[:80]
+                return f"{why} in '{near}'", self.line + line - 1
+            return why, self.line
+        except (TokenError, ValueError, RecursionError) as exc:
+            return str(exc).splitlines()[0][:200], self.line
+        return "", self.line
+
+
+# sqlglot names the token it stopped at as `<Token token_type: ..., text: ,,
+# line: 1, ...>`: the error says its text.
+_TOKEN = re.compile(r"<Token token_type: [^,]*, text: (.*?), line: \d+.*?>")
+
 
 def dialect_of(text: str) -> str:
     """MySQL for what mysqldump and MySQL write (its header, backquoted
@@ -95,7 +132,7 @@ def split_statements(
     reads. SqlImportError where the text cannot be tokenized (an
     unterminated string or comment)."""
     delimited: list[Statement] = []
-    text = _unwrap_versioned(_blank_delimited(text, delimited))
+    text = _ended_meta_commands(_unwrap_versioned(_blank_delimited(text, delimited)))
     try:
         tokens = sqlglot.tokenize(text, read=dialect)
     except (TokenError, ValueError) as exc:
@@ -171,6 +208,19 @@ def _unwrap_versioned(text: str) -> str:
         ),
         text,
     )
+
+
+# A psql meta-command on a line of its own (pg_dump's `\\restrict KEY` and
+# `\\unrestrict KEY`, pg_dumpall's `\\connect db`): psql ends it at the line's
+# end, not at a semicolon.
+_META_COMMAND = re.compile(r"^(\\[A-Za-z]+\b[^\n;]*)$", re.MULTILINE)
+
+
+def _ended_meta_commands(text: str) -> str:
+    """The text with each psql meta-command ended by a semicolon, so it is
+    a statement of its own (skipped with a note) and does not swallow the
+    statement after it. Line numbers hold."""
+    return _META_COMMAND.sub(r"\1;", text)
 
 
 def _error_line(message: str) -> int | None:

@@ -18,7 +18,9 @@ from modeler.importers.jsmodel import ELECTRODB, TOOLBOX
 from modeler.importers.jsmodel.sandbox import confinement_problem
 from modeler.importers.sources import read_design_source
 from modeler.keys import parse_template
+from modeler.review import review_design
 from modeler.sampledata.generate import generate
+from modeler.simulation.simulate import Simulation
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -110,6 +112,20 @@ def test_electrodb_indexes_serve_each_read_pattern_of_the_example(path):
             and found[: len(keys)] == keys
             for operation, index, found in imported
         ), pattern.name
+
+
+@pytest.mark.parametrize(("path", "library"), [(p, lib) for p, lib, _ in FILES])
+def test_the_imported_patterns_are_simulated_and_pass_the_review(path, library):
+    """A sparse index's query (the order management's open orders) promises
+    only the items its condition holds for."""
+    (design,) = _import(library, path).designs
+    review = review_design(design, simulation=Simulation(design))
+    assert [r.pattern.name for r in review.runs if r is not None and not r.passed] == []
+    assert [
+        (f.code, f.message)
+        for f in review.findings
+        if f.severity in ("error", "warning")
+    ] == []
 
 
 def test_optional_attributes_stay_optional():

@@ -13,6 +13,8 @@ import pytest
 from modeler.designfile import read_design
 from modeler.importers.budget import MAX_NESTING
 from modeler.importers.sources import ONETABLE, read_design_source, source_kind
+from modeler.review import review_design
+from modeler.simulation.simulate import Simulation
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parents[2] / "examples"
@@ -71,6 +73,18 @@ def test_the_schema_of_an_example_imports_to_the_examples_keys(example_name):
         got = design.entity(entity).keys[key]
         want = example.entity(entity).keys[key]
         assert (got.template, got.when) == (want.template, "")
+
+
+@pytest.mark.parametrize("example_name", sorted(SPARSE_IN_EXAMPLE))
+def test_the_schema_of_an_example_is_reviewed_with_no_error_or_warning(example_name):
+    """The device telemetry's `expiresAt: {type: number, ttl: true}` is
+    epoch seconds: not a default number (a moment in 1970, which the
+    review warns DynamoDB never expires)."""
+    filename = f"{example_name}.json"
+    (design,) = _read((HERE / filename).read_text(), filename).designs
+    review = review_design(design, simulation=Simulation(design))
+    flagged = [f for f in review.findings if f.severity in ("error", "warning")]
+    assert [(f.code, f.message) for f in flagged] == []
 
 
 def test_the_social_graph_types_are_carried():

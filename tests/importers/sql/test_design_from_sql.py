@@ -126,6 +126,33 @@ def test_selects_become_needs_and_writes_become_write_patterns():
     assert patterns["Create a Payment"].operation == "PutItem"
 
 
+def test_plural_table_names_become_entities_named_for_one_item():
+    schema = """
+CREATE TABLE orders (order_id int PRIMARY KEY);
+CREATE TABLE categories (category_id int PRIMARY KEY);
+CREATE TABLE shipping_addresses (address_id int PRIMARY KEY);
+CREATE TABLE order_statuses (status_id int PRIMARY KEY);
+CREATE TABLE invoices (invoice_id int PRIMARY KEY);
+CREATE TABLE status (status_id int PRIMARY KEY);
+CREATE TABLE series (series_id int PRIMARY KEY);
+"""
+    queries = "-- calls/s: 2\nINSERT INTO orders (order_id) VALUES ($1);\n"
+    design = design_from_sql(
+        schema, schema_file="shop.sql", queries_text=queries, queries_file="q.sql"
+    ).design
+    assert [e.name for e in design.entities] == [
+        "Order",
+        "Category",
+        "ShippingAddress",
+        "OrderStatus",
+        "Invoice",
+        "Status",
+        "Series",
+    ]
+    # "Create a Orders" before.
+    assert [p.name for p in design.access_patterns] == ["Create an Order"]
+
+
 def test_statements_that_become_no_pattern_say_why_and_what_instead():
     unsupported = _pagila().unsupported
     assert len(unsupported) == 3
@@ -145,12 +172,13 @@ def test_pg_stat_statements_csv_and_json_give_traffic_over_the_window():
     json_log = (
         '[{"query": "SELECT * FROM account WHERE account_id = $1", "calls": 7200}]'
     )
-    for log in (csv_log, json_log):
-        design = design_from_sql(
+    for log, place in ((csv_log, "line 2"), (json_log, "row 1")):
+        found = design_from_sql(
             schema, schema_file="s.sql", queries_text=log, queries_file="q", window=3600
-        ).design
-        (pattern,) = design.access_patterns
+        )
+        (pattern,) = found.design.access_patterns
         assert pattern.traffic == d.Traffic(2, 6)
+        assert f"pattern 'Account by account_id' from q, {place}" in found.inferred
 
 
 def test_a_mysql_dump_and_a_digest_export():
@@ -187,6 +215,52 @@ DELIMITER ;
     )
 
 
+def test_a_digests_lists_of_values_are_read():
+    # The digest writes a list of values as (...) and a many-row INSERT's
+    # further rows as /* , ... */.
+    schema = (
+        "CREATE TABLE `player` (`player_id` int NOT NULL AUTO_INCREMENT, "
+        "`handle` varchar(40) NOT NULL, PRIMARY KEY (`player_id`));"
+    )
+    digest = (
+        "DIGEST_TEXT\tCOUNT_STAR\n"
+        "INSERT INTO `player` ( `handle` ) VALUES (...)\t60\n"
+        "INSERT INTO `player` ( `handle` ) VALUES (...) /* , ... */\t120\n"
+        "SELECT * FROM `player` WHERE `player_id` IN (...)\t60\n"
+    )
+    found = design_from_sql(
+        schema,
+        schema_file="s.sql",
+        queries_text=digest,
+        queries_file="d.tsv",
+        window=60,
+    )
+    (create,) = found.design.access_patterns
+    assert (create.name, create.operation) == ("Create a Player", "PutItem")
+    assert create.traffic == d.Traffic(3, 9)  # the two INSERTs' traffic
+    (listed,) = found.unsupported
+    assert listed.startswith("d.tsv, line 4: SELECT * FROM `player` WHERE")
+    assert "an IN list is one request per value" in listed
+
+
+def test_a_psql_meta_command_is_a_statement_of_its_own():
+    # pg_dump (17.6, 16.10, ... on) opens and closes a dump with \restrict
+    # and \unrestrict; pg_dumpall writes \connect. psql ends them at the
+    # line's end: the table after one is not swallowed into it.
+    schema = (
+        "\\restrict abc123\n"
+        "CREATE TABLE public.a (id integer PRIMARY KEY);\n"
+        "\\connect shop\n"
+        "CREATE TABLE public.b (id integer PRIMARY KEY);\n"
+        "\\unrestrict abc123\n"
+    )
+    found = design_from_sql(schema, schema_file="s.sql")
+    assert [e.name for e in found.design.entities] == ["A", "B"]
+    skipped = "\n".join(found.skipped)
+    assert "skipped 1 RESTRICT statement (line 1): a psql meta-command" in skipped
+    assert "skipped 1 CONNECT statement (line 3): a psql meta-command" in skipped
+
+
 def test_mysqldump_views_in_version_comments_are_skipped_with_a_note():
     # mysqldump writes a view twice, each whole inside /*!50001 ... */
     # comments: a stand-in first, the view itself at the end.
@@ -196,6 +270,76 @@ def test_mysqldump_views_in_version_comments_are_skipped_with_a_note():
     assert "skipped 2 CREATE VIEW statements (lines 21, 37)" in skipped
     assert "skipped 2 DROP VIEW statements (lines 18, 30)" in skipped
     assert [e.name for e in found.design.entities] == ["Actor"]
+
+
+@pytest.mark.parametrize(
+    ("partitioning", "clause"),
+    [
+        (
+            "PARTITION BY RANGE (year(`logged_at`))\n"
+            "(PARTITION p2024 VALUES LESS THAN (2025) ENGINE = InnoDB,\n"
+            " PARTITION pmax VALUES LESS THAN MAXVALUE ENGINE = InnoDB)",
+            "PARTITION BY RANGE (year(`logged_at`))",
+        ),
+        (
+            "PARTITION BY RANGE  COLUMNS(logged_at)\n"
+            "(PARTITION p0 VALUES LESS THAN ('2025-01-01') ENGINE = InnoDB)",
+            "PARTITION BY RANGE COLUMNS(logged_at)",
+        ),
+        ("PARTITION BY HASH (`log_id`)\nPARTITIONS 4", "PARTITION BY HASH (`log_id`)"),
+        (
+            "PARTITION BY LINEAR KEY (log_id)\nPARTITIONS 8",
+            "PARTITION BY LINEAR KEY (log_id)",
+        ),
+    ],
+)
+def test_a_mysqldump_partitioned_table_is_one_entity(partitioning, clause):
+    # mysqldump writes the partitioning after the table's options, inside a
+    # version comment, in forms sqlglot's MySQL reader refuses.
+    schema = (
+        "CREATE TABLE `audit_log` (\n"
+        "  `log_id` bigint NOT NULL AUTO_INCREMENT,\n"
+        "  `logged_at` datetime NOT NULL,\n"
+        "  `action` enum('login','logout') NOT NULL,\n"
+        "  PRIMARY KEY (`log_id`,`logged_at`)\n"
+        ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4\n"
+        f"/*!50100 {partitioning} */;\n"
+    )
+    found = design_from_sql(schema, schema_file="s.sql")
+    (entity,) = found.design.entities
+    assert entity.name == "AuditLog"
+    assert [a.name for a in entity.attributes] == ["log_id", "logged_at", "action"]
+    assert entity.attribute("action").generator.kind == "choice"
+    (note,) = [n for n in found.skipped if "partitioned" in n]
+    assert note.startswith(f"audit_log is partitioned ({clause}): one entity")
+
+
+def test_a_mysql_spatial_column_is_read_as_geometry():
+    # sqlglot's MySQL reader takes GEOMETRY as a column's type but not its
+    # kinds; mysqldump writes POINT with its SRID in a version comment.
+    schema = (
+        "CREATE TABLE `store` (\n"
+        "  `store_id` int NOT NULL AUTO_INCREMENT,\n"
+        "  `location` point NOT NULL /*!80003 SRID 4326 */,\n"
+        "  `area` multipolygon DEFAULT NULL,\n"
+        "  `route` linestring,\n"
+        "  `polygon` varchar(10),\n"
+        "  PRIMARY KEY (`store_id`),\n"
+        "  SPATIAL KEY `sp_location` (`location`)\n"
+        ") ENGINE=InnoDB;\n"
+    )
+    found = design_from_sql(schema, schema_file="s.sql")
+    (store,) = found.design.entities
+    assert [a.name for a in store.attributes] == [
+        "store_id",
+        "location",
+        "area",
+        "route",
+        "polygon",
+    ]
+    assert store.attribute("location").required
+    assert not store.attribute("area").required
+    assert store.attribute("polygon").max_length == 10  # a column's name
 
 
 COMPOSITE = """
@@ -301,6 +445,14 @@ def test_a_composite_key_whose_first_column_is_another_keys_is_noted():
             "[{]",
             "q.sql, line 1: is not valid JSON",
         ),
+        (
+            # JSON does not tell a row's line: the error names the row.
+            "CREATE TABLE a (id int PRIMARY KEY);",
+            '[\n {"query": "SELECT * FROM a", "calls": 1},\n'
+            ' {"query": "SELECT * FROM a WHERE id = $1", "calls": "x"}\n]',
+            "q.sql, row 2: expected a number of calls ('calls' or 'COUNT_STAR'), "
+            "found 'x' (statement: SELECT * FROM a WHERE id = $1)",
+        ),
     ],
 )
 def test_bad_input_names_the_file_the_line_and_the_statement(schema, queries, expected):
@@ -321,6 +473,39 @@ def test_a_statement_that_cannot_be_read_is_quoted():
     assert caught.value.line == 2
     broken = "CREATE TABLE broken (id int REFERENCES, name text)"
     assert caught.value.statement == broken
+
+
+def test_a_table_that_cannot_be_read_names_the_line_it_stops_on_and_why():
+    schema = (
+        "CREATE TABLE ok (id int);\n"
+        "CREATE TABLE broken (\n"
+        "  id int PRIMARY KEY,\n"
+        "  name text NOT NOT (,\n"
+        "  note text\n"
+        ");"
+    )
+    with pytest.raises(SqlImportError) as caught:
+        design_from_sql(schema, schema_file="s.sql")
+    assert caught.value.line == 4  # the statement starts on line 2
+    assert caught.value.message == (
+        "a CREATE TABLE that cannot be read as postgres SQL: Expecting ) in "
+        "'name text NOT NOT (,'"
+    )
+    assert caught.value.statement.startswith("CREATE TABLE broken ( id int")
+
+
+def test_a_logged_statement_that_cannot_be_read_says_why():
+    found = design_from_sql(
+        "CREATE TABLE a (id int PRIMARY KEY);",
+        schema_file="s.sql",
+        queries_text="-- calls/s: 1\nSELECT * FROM a WHERE id = = $1;\n",
+        queries_file="q.sql",
+    )
+    (listed,) = found.unsupported
+    assert listed.startswith(
+        "q.sql, line 2: SELECT * FROM a WHERE id = = $1: it cannot be read as "
+        "postgres SQL (Required keyword: 'expression' missing"
+    ), listed
 
 
 def test_hostile_names_stay_inert():
@@ -386,6 +571,51 @@ def test_the_command_reports_bad_input(tmp_path):
     bad.write_text("CREATE TABLE a (id int REFERENCES, b text);")
     with pytest.raises(CommandError, match=r"bad.sql, line 1: a CREATE TABLE"):
         call_command("design_from_sql", str(bad), "-o", str(tmp_path / "out.yaml"))
+    assert not (tmp_path / "out.yaml").exists()
+
+
+def test_the_commands_window_and_peak_give_the_traffic(tmp_path):
+    schema = tmp_path / "s.sql"
+    schema.write_text("CREATE TABLE a (id int PRIMARY KEY, b text);")
+    log = tmp_path / "q.csv"
+    log.write_text("query,calls\nSELECT * FROM a WHERE id = $1,7200\n")
+    out = tmp_path / "out.yaml"
+    call_command(
+        "design_from_sql",
+        str(schema),
+        "--queries",
+        str(log),
+        "--window",
+        "600",
+        "--peak",
+        "5",
+        "-o",
+        str(out),
+        stdout=StringIO(),
+    )
+    (pattern,) = read_design(out.read_text()).design.access_patterns
+    assert pattern.traffic == d.Traffic(12, 60)  # 7,200 calls over 600 s
+    for option, value in (("--window", "0"), ("--peak", "0.5")):
+        out.unlink(missing_ok=True)
+        with pytest.raises(CommandError, match=option):
+            call_command("design_from_sql", str(schema), option, value, "-o", str(out))
+        assert not out.exists()
+
+
+def test_an_empty_query_log_is_refused_not_taken_for_none(tmp_path):
+    schema = tmp_path / "s.sql"
+    schema.write_text("CREATE TABLE a (id int PRIMARY KEY);")
+    empty = tmp_path / "q.sql"
+    empty.write_text("")
+    with pytest.raises(CommandError, match=r"q.sql: holds no statement"):
+        call_command(
+            "design_from_sql",
+            str(schema),
+            "--queries",
+            str(empty),
+            "-o",
+            str(tmp_path / "out.yaml"),
+        )
     assert not (tmp_path / "out.yaml").exists()
 
 
