@@ -17,6 +17,7 @@ class ModelerConfig(AppConfig):
         from modeler.importers import budget as import_budget
         from modeler.importers.jsmodel import sandbox as js_sandbox
         from modeler.infra import processes
+        from modeler.sampledata import allow_items
 
         limits.configure(
             limits.DesignLimits(
@@ -35,6 +36,7 @@ class ModelerConfig(AppConfig):
                 cpu_seconds=settings.IMPORT_CPU_SECONDS,
             )
         )
+        allow_items(settings.SAMPLE_MAX_ITEMS)
         js_sandbox.configure(js_sandbox.Confinement(enabled=settings.JS_MODULE_IMPORT))
         processes.configure(
             processes.Slots(

@@ -28,7 +28,7 @@ from modeler.jobs.reviews import review_key, review_store
 from modeler.models import PatternResult, Project, SimulationJob
 from modeler.review.review import review_design
 from modeler.sampledata import SampleDataError
-from modeler.sampledata.generate import MAX_ITEMS, planned_counts
+from modeler.sampledata.generate import max_items, planned_counts
 from modeler.simulation import PatternRun, Simulation
 from modeler.simulation.cache import cached_simulation, design_digest
 
@@ -340,4 +340,4 @@ class _Watch:
                 if name is not None:
                     counts[name] = counts.get(name, 0) + 1
             return counts
-        return planned_counts(self.design, stop_after=MAX_ITEMS * 2)
+        return planned_counts(self.design, stop_after=max_items() * 2)

@@ -13,7 +13,14 @@ from modeler.sampledata.files import (
     write_jsonl,
     write_jsonl_blocks,
 )
-from modeler.sampledata.generate import MAX_ITEMS, Dataset, ItemStream, generate
+from modeler.sampledata.generate import (
+    MAX_ITEMS,
+    Dataset,
+    ItemStream,
+    allow_items,
+    generate,
+    max_items,
+)
 from modeler.sampledata.recognise import (
     EntityRecogniser,
     OwnItemsAfter,
@@ -30,8 +37,10 @@ __all__ = [
     "ItemsFileError",
     "OwnItemsAfter",
     "SampleDataError",
+    "allow_items",
     "default_generator",
     "generate",
+    "max_items",
     "read_csv",
     "read_items",
     "read_jsonl",

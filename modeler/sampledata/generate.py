@@ -52,11 +52,30 @@ from modeler.sampledata.values import (
     SampleDataError,
 )
 
+# The most items one generation makes, unless the site allows more
+# (`allow_items`: SAMPLE_MAX_ITEMS past a million, for a command such as
+# `simulate` at ten million items).
 MAX_ITEMS = 1_000_000
+_max_items = MAX_ITEMS
 # How many times an item is drawn again when its key is already taken.
 KEY_TRIES = 8
 # How many items of entities are kept between generations, at most.
 KEPT_ITEMS = MAX_ITEMS
+
+
+def allow_items(count: int) -> None:
+    """Let a generation make up to `count` items when that is more than a
+    million (the site's SAMPLE_MAX_ITEMS); never fewer than a million: the
+    design check, not this ceiling, holds a design to the site's limit."""
+    global _max_items
+    _max_items = max(MAX_ITEMS, count)
+
+
+def max_items() -> int:
+    """The most items one generation makes (see `allow_items`)."""
+    return _max_items
+
+
 # Items an ItemStream makes before it gives them, at most about.
 BLOCK_ITEMS = 4096
 # Items made between two calls of `generate`'s progress callback.
@@ -106,7 +125,7 @@ def generate(
     roots until there are enough (fewer only when the design makes none).
     Raises SampleDataError when the design cannot make its items (the
     message names the entity and attribute), or when they would pass
-    MAX_ITEMS. `progress(made, total)` is called every PROGRESS_EVERY items
+    `max_items()`. `progress(made, total)` is called every PROGRESS_EVERY items
     made (kept items count as made) and once at the end; it may raise to
     stop the generation. With `keep` false the items made are not kept for
     the next generation (a command that generates once keeps the memory)."""
@@ -139,7 +158,8 @@ def _generate(
     # Per entity: its items, and the position of each one's parent.
     made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
     # With a limit the tail is cut off afterwards, so some overshoot is allowed.
-    budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+    most = max_items()
+    budget = most if limit is None else most + most // 4
     counter = None
     if progress is not None:
         planned = _planned_total(design, seed, scale)
@@ -231,7 +251,8 @@ class ItemStream:
         populations = Populations()
         keys_made: set[int] = set()
         made: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
-        budget = MAX_ITEMS if limit is None else MAX_ITEMS + MAX_ITEMS // 4
+        most = max_items()
+        budget = most if limit is None else most + most // 4
         for entity in ordered[:-1]:
             drawn = _DrawnKeys.unkept(keys_made)
             items, parents = _make_entity(
@@ -651,7 +672,7 @@ def _scale_for(design: d.Design, seed: int, wanted: int) -> float:
 
 def _planned_total(design: d.Design, seed: int, scale: float) -> int:
     # Past twice the maximum the scale is known to be too large.
-    total, _ = planned_items(design, seed=seed, scale=scale, stop_after=MAX_ITEMS * 2)
+    total, _ = planned_items(design, seed=seed, scale=scale, stop_after=max_items() * 2)
     return total
 
 
@@ -840,7 +861,7 @@ def _count_draws(seed: int, name: str, count: d.Count) -> _CountDraws:
 def _check_budget(entity: d.Entity, count: int, budget: int) -> None:
     if count > budget:
         raise SampleDataError(
-            f"the sample data would hold more than {MAX_ITEMS:,} items "
+            f"the sample data would hold more than {max_items():,} items "
             f"({entity.name} alone would have {count:,}); lower the counts"
         )
 

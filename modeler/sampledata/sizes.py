@@ -20,7 +20,7 @@ from modeler.design import model as d
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
 from modeler.sampledata.defaults import declared_length
-from modeler.sampledata.generate import MAX_ITEMS, _scale_for, planned_counts
+from modeler.sampledata.generate import _scale_for, max_items, planned_counts
 
 # What a value the design does not size is counted at (a word, a number, a
 # date, an id): the order of magnitude, not the exact figure.
@@ -52,7 +52,7 @@ def planned_bytes(
     given, as `generate(items=...)` makes them), from the planned counts."""
     seed = design.sample_data.seed if seed is None else seed
     scale = 1.0 if items is None else _scale_for(design, seed, items)
-    counts = planned_counts(design, stop_after=MAX_ITEMS * 2, seed=seed, scale=scale)
+    counts = planned_counts(design, stop_after=max_items() * 2, seed=seed, scale=scale)
     planned = sum(counts.values())
     if items is not None and planned > items:
         # The list is cut after the first `items` items, whole families

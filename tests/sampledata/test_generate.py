@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from modeler.design_check import limits
-from modeler.sampledata import MAX_ITEMS, SampleDataError, generate, write_jsonl
+from modeler.sampledata import (
+    MAX_ITEMS,
+    SampleDataError,
+    allow_items,
+    generate,
+    max_items,
+    write_jsonl,
+)
 from modeler.sampledata.generate import forget_kept_items
 from tests.sampledata.helpers import design_from, example, one_attribute
 
@@ -247,6 +254,35 @@ def test_too_many_items_is_refused_before_memory_runs_out():
             """)
     with pytest.raises(SampleDataError, match="more than 1,000,000 items"):
         generate(design)
+
+
+def test_a_site_that_allows_more_items_raises_the_ceiling():
+    """SAMPLE_MAX_ITEMS past a million (apps.py hands it to `allow_items`)
+    lets a generation make that many: `simulate` at ten million items."""
+    text = """
+        format: single-table-workbench/v1
+        name: Huge
+        table: {name: huge, partition_key: {name: PK, type: S}}
+        entities:
+          Thing:
+            attributes:
+              id: {type: S, generator: uuid}
+            keys: {PK: "THING#{id}"}
+            sample: {count: COUNT}
+        """
+    with limits.configured(
+        limits.DesignLimits(sample_items=MAX_ITEMS * 20, sample_bytes=10**10)
+    ):
+        design = design_from(text.replace("COUNT", str(MAX_ITEMS * 10 + 1)))
+    allow_items(MAX_ITEMS * 10)
+    try:
+        assert max_items() == MAX_ITEMS * 10
+        with pytest.raises(SampleDataError, match="more than 10,000,000 items"):
+            generate(design)
+        allow_items(100)  # never below a million
+        assert max_items() == MAX_ITEMS
+    finally:
+        allow_items(MAX_ITEMS)
 
 
 @pytest.mark.parametrize("wanted", [10, 5000, 20_000])

@@ -17,11 +17,11 @@ from modeler.design.model import Design, SampleData
 from modeler.design_check.limits import check_sample_bytes
 from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import (
-    MAX_ITEMS,
     ItemStream,
     OwnItemsAfter,
     SampleDataError,
     generate,
+    max_items,
     with_own_items,
     write_jsonl_blocks,
 )
@@ -74,8 +74,8 @@ class Command(BaseCommand):
         generated_only: bool,
         **options: Any,
     ) -> None:
-        if items is not None and items > MAX_ITEMS:
-            raise CommandError(f"--items: at most {MAX_ITEMS:,}", returncode=1)
+        if items is not None and items > max_items():
+            raise CommandError(f"--items: at most {max_items():,}", returncode=1)
         loaded = load_design(design)
         seed = loaded.sample_data.seed if seed is None else seed
         # Refused before any item is made, as the site refuses the design.
