@@ -15,6 +15,7 @@ import shlex
 from typing import Any
 
 from modeler.design import model as d
+from modeler.importers.mcp_writes import Unreadable, Write
 from modeler.keys.template import Literal, TemplateSyntaxError, parse_template
 
 _COMMANDS = {
@@ -24,7 +25,40 @@ _COMMANDS = {
     "put-item": "PutItem",
     "update-item": "UpdateItem",
     "delete-item": "DeleteItem",
+    "transact-write-items": "TransactWriteItems",
+    "batch-write-item": "BatchWriteItem",
 }
+# The options each command's reading uses; any other is named as not carried.
+_COMMON = {"table-name", "expression-attribute-names", "expression-attribute-values"}
+_READ_OPTIONS = {
+    "GetItem": _COMMON | {"key", "consistent-read"},
+    "Query": _COMMON
+    | {
+        "index-name",
+        "key-condition-expression",
+        "no-scan-index-forward",
+        "scan-index-forward",
+        "consistent-read",
+        "no-consistent-read",
+        "limit",
+    },
+    "Scan": _COMMON | {"index-name"},
+    "PutItem": _COMMON | {"item", "condition-expression"},
+    "UpdateItem": _COMMON | {"key", "update-expression", "condition-expression"},
+    "DeleteItem": _COMMON | {"key", "condition-expression"},
+    "TransactWriteItems": {"transact-items"},
+    "BatchWriteItem": {"request-items"},
+}
+# What the CLI option of a single write is in the SDK's request.
+_REQUEST_FIELDS = {
+    "item": "Item",
+    "key": "Key",
+    "update-expression": "UpdateExpression",
+    "condition-expression": "ConditionExpression",
+    "expression-attribute-names": "ExpressionAttributeNames",
+    "expression-attribute-values": "ExpressionAttributeValues",
+}
+_TRANSACT_FIELDS = {"TableName", *_REQUEST_FIELDS.values()}
 _NAME = r"(#?[A-Za-z_][\w.-]*)"
 _VALUE = r"(:[A-Za-z_]\w*)"
 _PARTITION = re.compile(rf"\s*{_NAME}\s*=\s*{_VALUE}\s*\Z")
@@ -41,8 +75,7 @@ _SORT = (
 )
 
 
-class _Unreadable(ValueError):
-    """Why an entry's command is not carried."""
+_Unreadable = Unreadable
 
 
 def mcp_patterns(
@@ -68,11 +101,18 @@ def mcp_patterns(
                 + (f": {reason}" if isinstance(reason, str) and reason else "")
             )
             continue
+        dropped: list[str] = []
         try:
-            pattern = _pattern(implementation, design, table)
+            pattern = _pattern(implementation, design, table, dropped)
         except _Unreadable as exc:
             notes.append(f"{path} ({label}): not carried: {exc}")
             continue
+        if dropped:
+            notes.append(
+                f"{path} ({label}): the design has no place for "
+                + ", ".join(dropped)
+                + "; the pattern is carried without"
+            )
         name = label
         while name in names:
             name += " (again)"
@@ -133,13 +173,20 @@ def _text(value: Any, what: str) -> str:
     raise _Unreadable(f"{what} is not a string or number value")
 
 
-def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
+def _pattern(
+    command: str, design: d.Design, table: str, dropped: list[str]
+) -> dict[str, Any]:
     verb, options = _options(command)
     operation = _COMMANDS.get(verb)
     if operation is None:
         raise _Unreadable(f"`{verb}` is not read (only " + ", ".join(_COMMANDS) + ")")
     if options.get("table-name") not in (None, table):
         raise _Unreadable(f"--table-name {options['table-name']} is not {table}")
+    dropped.extend(
+        f"--{option}" + (f" {value}" if value is not None and len(value) < 40 else "")
+        for option, value in options.items()
+        if option not in _READ_OPTIONS[operation]
+    )
     if operation == "Scan":
         pattern: dict[str, Any] = {"operation": "Scan"}
         if options.get("index-name"):
@@ -147,7 +194,26 @@ def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
         return pattern
     if operation == "Query":
         return _query(options, design)
-    key = _json(options, "item" if operation == "PutItem" else "key")
+    if operation in ("TransactWriteItems", "BatchWriteItem"):
+        return _many(operation, options, design, table, dropped)
+    if operation != "GetItem":
+        request = {
+            field: _json(options, option)
+            if option not in ("update-expression", "condition-expression")
+            else options.get(option)
+            for option, field in _REQUEST_FIELDS.items()
+            if options.get(option) is not None
+        }
+        parameters: dict[str, dict[str, str]] = {}
+        action = Write(design, _matching, parameters).action(
+            operation.removesuffix("Item"), request
+        )
+        del action["operation"]
+        pattern = {"operation": operation, **action}
+        if parameters:
+            pattern["parameters"] = parameters
+        return pattern
+    key = _json(options, "key")
     values = {name: _text(v, name) for name, v in key.items()}
     keys = (design.table.partition_key, design.table.sort_key)
     wanted: dict[str, str] = {}
@@ -162,16 +228,89 @@ def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
     if not entities:
         raise _Unreadable(f"its key {wanted} matches no entity's key templates")
     entity = entities[0]
-    if operation == "PutItem":
-        return {"operation": "PutItem", "entity": entity.name}
     templates = {name: entity.keys[name].template for name in wanted}
-    if operation == "GetItem":
-        return {
-            "operation": "GetItem",
-            "key": templates,
-            "expects": {"entity": entity.name, "where": _where(templates)},
-        }
-    return {"operation": operation, "entity": entity.name}
+    pattern = {"operation": "GetItem", "key": templates}
+    if "consistent-read" in options:
+        pattern["consistent_read"] = True
+    pattern["expects"] = {"entity": entity.name, "where": _where(templates)}
+    return pattern
+
+
+def _many(
+    operation: str,
+    options: dict[str, str | None],
+    design: d.Design,
+    table: str,
+    dropped: list[str],
+) -> dict[str, Any]:
+    """A transaction's or a batch's writes as the pattern's actions, each
+    run of the same action (three line items put) one action with its
+    count."""
+    if operation == "TransactWriteItems":
+        option, listed = "transact-items", _json_list(options, "transact-items")
+    else:
+        option = "request-items"
+        by_table = _json(options, option)
+        if set(by_table) - {table}:
+            raise _Unreadable(
+                "it writes other tables too: "
+                + ", ".join(sorted(set(by_table) - {table}))
+            )
+        requests = by_table.get(table)
+        if not isinstance(requests, list):
+            raise _Unreadable(f"--{option} lists no request of {table}")
+        listed = requests
+    kinds = (
+        {kind: kind for kind in ("Put", "Update", "Delete", "ConditionCheck")}
+        if operation == "TransactWriteItems"
+        else {"PutRequest": "Put", "DeleteRequest": "Delete"}
+    )
+    parameters: dict[str, dict[str, str]] = {}
+    write = Write(design, _matching, parameters)
+    actions: list[dict[str, Any]] = []
+    counts: list[int] = []
+    for position, element in enumerate(listed):
+        where = f"--{option}[{position}]"
+        if not isinstance(element, dict) or len(element) != 1:
+            raise _Unreadable(f"{where} is not one request")
+        ((kind, request),) = element.items()
+        if kind not in kinds or not isinstance(request, dict):
+            raise _Unreadable(f"{where}: {kind} is not read (only {', '.join(kinds)})")
+        if request.get("TableName", table) != table:
+            raise _Unreadable(f"{where} writes the table {request['TableName']}")
+        extra = sorted(set(request) - _TRANSACT_FIELDS)
+        dropped.extend(f"{where}.{field}" for field in extra)
+        try:
+            action = write.action(kinds[kind], request)
+        except _Unreadable as exc:
+            raise _Unreadable(f"{where}: {exc}") from None
+        if actions and actions[-1] == action:
+            counts[-1] += 1
+            continue
+        actions.append(action)
+        counts.append(1)
+    if not actions:
+        raise _Unreadable(f"--{option} holds no request")
+    for action, count in zip(actions, counts, strict=True):
+        if count > 1:
+            action["count"] = count
+    pattern: dict[str, Any] = {"operation": operation, "actions": actions}
+    if parameters:
+        pattern["parameters"] = parameters
+    return pattern
+
+
+def _json_list(options: dict[str, str | None], option: str) -> list:
+    text = options.get(option)
+    if text is None:
+        raise _Unreadable(f"a command without --{option}")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _Unreadable(f"--{option} is not JSON ({exc.msg})") from None
+    if not isinstance(value, list):
+        raise _Unreadable(f"--{option} is not a JSON list")
+    return value
 
 
 def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
