@@ -16,6 +16,8 @@ from typing import Any
 
 from modeler.design import model as d
 from modeler.importers.mcp_writes import Unreadable, Write
+from modeler.keys.condition import ConditionSyntaxError, Presence
+from modeler.keys.condition import parse_condition as parse_when
 from modeler.keys.template import Literal, TemplateSyntaxError, parse_template
 
 _COMMANDS = {
@@ -193,7 +195,7 @@ def _pattern(
             pattern["index"] = options["index-name"]
         return pattern
     if operation == "Query":
-        return _query(options, design)
+        return _query(options, design, dropped)
     if operation in ("TransactWriteItems", "BatchWriteItem"):
         return _many(operation, options, design, table, dropped)
     if operation != "GetItem":
@@ -313,7 +315,9 @@ def _json_list(options: dict[str, str | None], option: str) -> list:
     return value
 
 
-def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
+def _query(
+    options: dict[str, str | None], design: d.Design, dropped: list[str]
+) -> dict[str, Any]:
     condition = options.get("key-condition-expression")
     if not condition:
         raise _Unreadable("a query without --key-condition-expression")
@@ -383,31 +387,52 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
     chosen = [e.name for e in entities]
     pattern["expects"] = {
         "entity": chosen[0] if len(chosen) == 1 else chosen,
-        "where": _where(key) | ranged | _sparse(entities, partition),
+        "where": _where(key) | ranged | _sparse(entities, partition, dropped),
     }
     return pattern
 
 
-def _sparse(entities: list[d.Entity], partition: str) -> dict[str, str]:
+def _sparse(
+    entities: list[d.Entity], partition: str, dropped: list[str]
+) -> dict[str, Any]:
     """What a sparse index holds its entities' items by: the `when` of
     the partition key all of them write only while it holds (`status =
-    OPEN`, inferred from the items that lack the key)."""
+    OPEN`, inferred from the items that lack the key), each clause the
+    expectation's predicate of its attribute (`status in (OPEN, PENDING)`,
+    `priority >= 3`, `attribute_exists(shippedAt)`). Nothing where they
+    differ, or where two clauses name one attribute (an expectation states
+    one predicate an attribute: named in `dropped`)."""
     whens = {e.keys[partition].when for e in entities}
     if len(whens) != 1:
         return {}
-    found = _ONE_EQUALITY.match(whens.pop())
-    if found is None:
-        return {}  # a condition of another form is not an expectation's
-    value = found.group(2)
-    if value.startswith('"'):
-        value = value[1:-1].replace('\\"', '"')
-    return {found.group(1): value}
-
-
-# A `when` of one clause, `attribute = value` (a bare word or a quoted string).
-_ONE_EQUALITY = re.compile(
-    r'\s*([A-Za-z_][\w.-]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s"=<>!]+)\s*\Z'
-)
+    when = whens.pop()
+    if not when:
+        return {}
+    try:
+        clauses = parse_when(when).clauses
+    except ConditionSyntaxError:
+        return {}
+    where: dict[str, Any] = {}
+    for clause in clauses:
+        if clause.attribute in where:
+            dropped.append(
+                f"the index's condition `{when}` in the expectation (it "
+                f"states {clause.attribute} twice)"
+            )
+            return {}
+        if isinstance(clause, Presence):
+            where[clause.attribute] = (
+                {"exists": True} if clause.exists else {"not_exists": True}
+            )
+            continue
+        values = [_literal(str(v)) for v in clause.values]
+        if clause.operator == "in":
+            where[clause.attribute] = {"in": values}
+        elif clause.operator == "=":
+            where[clause.attribute] = values[0]
+        else:
+            where[clause.attribute] = {clause.operator: values[0]}
+    return where
 
 
 def _sort_condition(
