@@ -110,11 +110,7 @@ def mcp_patterns(
             notes.append(f"{path} ({label}): not carried: {exc}")
             continue
         if dropped:
-            notes.append(
-                f"{path} ({label}): the design has no place for "
-                + ", ".join(dropped)
-                + "; the pattern is carried without"
-            )
+            notes.append(f"{path} ({label}): carried without " + "; ".join(dropped))
         name = label
         while name in names:
             name += " (again)"
@@ -416,8 +412,8 @@ def _sparse(
     for clause in clauses:
         if clause.attribute in where:
             dropped.append(
-                f"the index's condition `{when}` in the expectation (it "
-                f"states {clause.attribute} twice)"
+                f"the index's condition `{when}` in its expectation, which "
+                f"states one predicate of {clause.attribute}, not two"
             )
             return {}
         if isinstance(clause, Presence):

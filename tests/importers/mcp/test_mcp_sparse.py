@@ -107,7 +107,7 @@ def test_two_clauses_of_one_attribute_expect_no_predicate_of_it():
 
     assert pattern["expects"] == {"entity": "Ticket", "where": {}}
     assert notes == [
-        "access_patterns[0] (AP1 The queue): the design has no place for the "
-        "index's condition `priority >= 2 and priority <= 4` in the expectation "
-        "(it states priority twice); the pattern is carried without"
+        "access_patterns[0] (AP1 The queue): carried without the index's "
+        "condition `priority >= 2 and priority <= 4` in its expectation, which "
+        "states one predicate of priority, not two"
     ]

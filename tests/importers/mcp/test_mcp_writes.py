@@ -64,7 +64,7 @@ def _imported(implementation: str):
     model["access_patterns"].append(
         {
             "pattern": "9",
-            "description": "The write",
+            "description": "The request",
             "table": TABLE,
             "implementation": implementation,
         }
@@ -80,7 +80,7 @@ def _pattern(implementation: str) -> tuple[dict, list[str]]:
     so a way the social graph's attributes do not allow is shown too)."""
     design, _ = _imported(_command("get-item", table_name=TABLE, key=PROFILE))
     notes: list[str] = []
-    entries = [{"pattern": "9", "description": "The write", "table": TABLE}]
+    entries = [{"pattern": "9", "description": "The request", "table": TABLE}]
     entries[0]["implementation"] = implementation
     patterns = mcp_patterns(entries, design, TABLE, notes)
     return (patterns[0] if patterns else {}), notes
@@ -105,7 +105,7 @@ def test_an_update_states_each_way_and_its_condition():
             condition_expression="'attribute_exists(#PK) AND #displayName = :old'",
         )
     )
-    (write,) = [p for p in design.access_patterns if p.name == "AP9 The write"]
+    (write,) = [p for p in design.access_patterns if p.name == "AP9 The request"]
     (action,) = write.actions
 
     assert (write.operation, action.entity) == ("UpdateItem", "Profile")
@@ -171,7 +171,7 @@ def test_a_batch_of_the_same_put_is_one_action_with_its_count():
             },
         )
     )
-    (write,) = [p for p in design.access_patterns if p.name == "AP9 The write"]
+    (write,) = [p for p in design.access_patterns if p.name == "AP9 The request"]
 
     assert write.operation == "BatchWriteItem"
     assert [(a.operation, a.entity, a.count) for a in write.actions] == [
@@ -231,7 +231,7 @@ def test_a_write_the_design_cannot_state_is_named(implementation, words):
 
     assert pattern == {}
     (note,) = notes
-    assert note.startswith("access_patterns[0] (AP9 The write): " + words), note
+    assert note.startswith("access_patterns[0] (AP9 The request): " + words), note
 
 
 def test_an_option_the_design_has_no_place_for_is_named():
@@ -253,8 +253,33 @@ def test_an_option_the_design_has_no_place_for_is_named():
 
     assert pattern["actions"] == [{"operation": "Put", "entity": "Follows"}]
     assert notes == [
-        "access_patterns[0] (AP9 The write): the design has no place for "
-        "--client-request-token order-42, "
-        "--transact-items[0].ReturnValuesOnConditionCheckFailure; "
-        "the pattern is carried without"
+        "access_patterns[0] (AP9 The request): carried without "
+        "--client-request-token order-42; "
+        "--transact-items[0].ReturnValuesOnConditionCheckFailure"
+    ]
+
+
+def test_a_reads_option_it_does_not_read_is_named():
+    """A query's filter and projection were dropped without a word."""
+    pattern, notes = _pattern(
+        _command(
+            "query",
+            table_name=TABLE,
+            key_condition_expression="'PK = :pk'",
+            filter_expression="'#v = :t'",
+            projection_expression="'#n'",
+            expression_attribute_names={"#v": "verified", "#n": "displayName"},
+            expression_attribute_values={
+                ":pk": {"S": "USER#u00000001"},
+                ":t": {"BOOL": True},
+            },
+            return_consumed_capacity="TOTAL",
+        )
+    )
+
+    assert pattern["operation"] == "Query"
+    assert notes == [
+        "access_patterns[0] (AP9 The request): carried without "
+        "--filter-expression #v = :t; --projection-expression #n; "
+        "--return-consumed-capacity TOTAL"
     ]
