@@ -15,7 +15,7 @@ import shlex
 from typing import Any
 
 from modeler.design import model as d
-from modeler.importers.mcp_writes import Unreadable, Write
+from modeler.importers.mcp_writes import Unreadable, Write, filter_text
 from modeler.keys.condition import ConditionSyntaxError, Presence
 from modeler.keys.condition import parse_condition as parse_when
 from modeler.keys.template import Literal, TemplateSyntaxError, parse_template
@@ -43,6 +43,7 @@ _READ_OPTIONS = {
         "consistent-read",
         "no-consistent-read",
         "limit",
+        "filter-expression",
     },
     "Scan": _COMMON | {"index-name"},
     "PutItem": _COMMON | {"item", "condition-expression"},
@@ -385,7 +386,50 @@ def _query(
         "entity": chosen[0] if len(chosen) == 1 else chosen,
         "where": _where(key) | ranged | _sparse(entities, partition, dropped),
     }
+    if options.get("filter-expression"):
+        _filter(pattern, options, design, entities, index, dropped)
     return pattern
+
+
+def _filter(
+    pattern: dict[str, Any],
+    options: dict[str, str | None],
+    design: d.Design,
+    entities: list[d.Entity],
+    index: d.Index | None,
+    dropped: list[str],
+) -> None:
+    """A query's --filter-expression as its filter, and as predicates of
+    its expectation (the items the filter keeps); one the expectation
+    cannot state, or that names a key of the index read, is named in
+    `dropped` and the query carried without it."""
+    text = str(options["filter-expression"])
+    parameters = dict(pattern.get("parameters", {}))
+    try:
+        where = Write(design, _matching, parameters).where(
+            text,
+            _json(options, "expression-attribute-names"),
+            _json(options, "expression-attribute-values"),
+        )
+        keys = (
+            index.key_attributes
+            if index is not None
+            else (design.table.partition_key, design.table.sort_key)
+        )
+        for attribute in where:
+            if attribute in {k.name for k in keys if k is not None}:
+                raise _Unreadable(f"it filters on {attribute}, a key of the read")
+            if attribute in pattern["expects"]["where"]:
+                raise _Unreadable(f"the key's expectation states {attribute} too")
+            if not any(e.attribute(attribute) for e in entities):
+                raise _Unreadable(f"{attribute} is no attribute of the items read")
+    except _Unreadable as exc:
+        dropped.append(f"--filter-expression {text} ({exc})")
+        return
+    pattern["filter"] = filter_text(where)
+    pattern["expects"]["where"] |= where
+    if parameters:
+        pattern["parameters"] = parameters
 
 
 def _sparse(

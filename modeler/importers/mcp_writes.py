@@ -20,6 +20,7 @@ from typing import Any
 from modeler.design import model as d
 from modeler.engine.errors import ValidationException
 from modeler.engine.expressions.condition_parser import ConditionParser
+from modeler.engine.expressions.conditions import And, Between, Comparison, In
 from modeler.engine.expressions.operands import Call, NameRef, RawPath, RawValue
 from modeler.engine.expressions.update import Arithmetic, UpdateParser
 from modeler.keys.template import Literal, TemplateSyntaxError, parse_template
@@ -73,7 +74,7 @@ class Write:
             sets = action.get("set", {})
         condition = request.get("ConditionExpression")
         if isinstance(condition, str) and condition.strip():
-            action["condition"] = self._condition(condition, names, values, sets)
+            action["condition"] = self.condition(condition, names, values, sets)
         elif operation == "ConditionCheck":
             raise Unreadable("a condition check without a condition expression")
         return action
@@ -198,7 +199,7 @@ class Write:
         self.parameters[name] = wanted
         return "{" + name + "}"
 
-    def _condition(
+    def condition(
         self,
         expression: str,
         names: dict[str, Any],
@@ -229,6 +230,99 @@ class Write:
 
         text = _NAME_TOKEN.sub(lambda m: _name(m.group(), names), expression)
         return _VALUE_TOKEN.sub(value, text)
+
+    def where(
+        self, expression: str, names: dict[str, Any], values: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A filter as the expectation's predicates, one an attribute: each
+        of its AND-joined comparisons, BETWEEN, IN, begins_with and
+        attribute_(not_)exists; what an expectation cannot state (OR, NOT,
+        size, contains, two predicates of one attribute) is Unreadable."""
+        try:
+            raw = ConditionParser(expression, None, None, "FilterExpression").read()
+        except ValidationException as exc:
+            raise Unreadable(f"the filter is not read ({exc})") from None
+        where: dict[str, Any] = {}
+        for node in raw.children if isinstance(raw, And) else (raw,):
+            attribute, predicate = self._predicate(node, names, values)
+            if attribute in where:
+                raise Unreadable(f"the filter states {attribute} twice")
+            where[attribute] = predicate
+        return where
+
+    def _predicate(
+        self, node: Any, names: dict[str, Any], values: dict[str, Any]
+    ) -> tuple[str, Any]:
+        def attribute(operand: Any) -> str | None:
+            return _attribute(operand, names) if isinstance(operand, RawPath) else None
+
+        def value(operand: Any, name: str) -> str:
+            if not isinstance(operand, RawValue):
+                raise Unreadable("the filter compares two attributes")
+            sample = _value(values, operand.placeholder)
+            if _is_constant(sample):
+                return _literal(str(sample["S"]))
+            if isinstance(sample.get("BOOL"), bool):
+                return "true" if sample["BOOL"] else "false"
+            return self._parameter(name, sample, name)
+
+        if isinstance(node, Comparison):
+            operator = "!=" if node.operator == "<>" else node.operator
+            left, right = attribute(node.left), attribute(node.right)
+            if left is None and right is not None:
+                flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+                left, operator = right, flipped.get(operator, operator)
+                node = Comparison(node.operator, node.right, node.left)
+            if left is not None:
+                text = value(node.right, left)
+                return left, text if operator == "=" else {operator: text}
+        elif isinstance(node, Between) and (name := attribute(node.operand)):
+            ends = [value(node.low, f"{name}_from"), value(node.high, f"{name}_to")]
+            return name, {"between": ends}
+        elif isinstance(node, In) and (name := attribute(node.operand)):
+            return name, {"in": [value(c, name) for c in node.choices]}
+        elif isinstance(node, Call) and node.args and attribute(node.args[0]):
+            name = attribute(node.args[0]) or ""
+            if node.name in ("attribute_exists", "attribute_not_exists"):
+                return name, {node.name.removeprefix("attribute_"): True}
+            if node.name == "begins_with" and len(node.args) == 2:
+                return name, {"begins_with": value(node.args[1], name)}
+        raise Unreadable(
+            "the filter holds a clause an expectation cannot state: "
+            "OR, NOT, size, contains or attribute_type"
+        )
+
+
+def filter_text(where: dict[str, Any]) -> str:
+    """The filter an expectation's predicates state (`verified = true and
+    status in ("OPEN", "PENDING")`): a constant quoted, a parameter and a
+    boolean as they are."""
+
+    def value(text: str) -> str:
+        return (
+            text if text.startswith("{") or text in ("true", "false") else f'"{text}"'
+        )
+
+    clauses = []
+    for attribute, predicate in where.items():
+        if not isinstance(predicate, dict):
+            clauses.append(f"{attribute} = {value(predicate)}")
+            continue
+        ((operator, operand),) = predicate.items()
+        if operator in ("exists", "not_exists"):
+            clauses.append(f"attribute_{operator}({attribute})")
+        elif operator == "begins_with":
+            clauses.append(f"begins_with({attribute}, {value(operand)})")
+        elif operator == "between":
+            low, high = (value(v) for v in operand)
+            clauses.append(f"{attribute} between {low} and {high}")
+        elif operator == "in":
+            listed = ", ".join(value(v) for v in operand)
+            clauses.append(f"{attribute} in ({listed})")
+        else:
+            symbol = "<>" if operator == "!=" else operator
+            clauses.append(f"{attribute} {symbol} {value(operand)}")
+    return " and ".join(clauses)
 
 
 def _way(section: str, raw_path: RawPath, raw_value: Any) -> tuple[str, RawValue, str]:
@@ -262,13 +356,13 @@ def _way(section: str, raw_path: RawPath, raw_value: Any) -> tuple[str, RawValue
 
 def _attribute(raw_path: RawPath, names: dict[str, Any]) -> str:
     if len(raw_path.elements) != 1:
-        raise Unreadable("its update writes a nested path; the design names attributes")
+        raise Unreadable("it names a nested path; the design names attributes")
     (element,) = raw_path.elements
     if isinstance(element, NameRef):
         return _name(element.placeholder, names)
     if isinstance(element, str):
         return element
-    raise Unreadable("its update writes a list element")
+    raise Unreadable("it names a list element; the design names attributes")
 
 
 def _name(placeholder: str, names: dict[str, Any]) -> str:

@@ -189,7 +189,7 @@ def test_a_batch_of_the_same_put_is_one_action_with_its_count():
                 {"#a": "address", "#b": "city"},
                 {":v": {"S": "Leeds"}},
             ),
-            "not carried: its update writes a nested path",
+            "not carried: it names a nested path",
         ),
         (
             _update(
@@ -259,27 +259,93 @@ def test_an_option_the_design_has_no_place_for_is_named():
     ]
 
 
-def test_a_reads_option_it_does_not_read_is_named():
-    """A query's filter and projection were dropped without a word."""
-    pattern, notes = _pattern(
-        _command(
-            "query",
-            table_name=TABLE,
-            key_condition_expression="'PK = :pk'",
-            filter_expression="'#v = :t'",
+def _follows(filter_expression: str, names: dict, values: dict, **more) -> str:
+    """The social graph's 'Users a user follows' with a filter."""
+    return _command(
+        "query",
+        table_name=TABLE,
+        key_condition_expression="'#pk = :pk AND begins_with(#sk, :sk)'",
+        filter_expression=f"'{filter_expression}'",
+        expression_attribute_names={"#pk": "PK", "#sk": "SK", **names},
+        expression_attribute_values={
+            ":pk": {"S": "USER#u00000001"},
+            ":sk": {"S": "FOLLOWS#"},
+            **values,
+        },
+        **more,
+    )
+
+
+def test_a_querys_filter_is_its_filter_and_expectation():
+    """A query's filter was dropped without a word: its expectation then
+    held the items the filter discards."""
+    design, notes = _imported(
+        _follows(
+            "#at >= :since AND #name <> :me",
+            {"#at": "followedAt", "#name": "followerName", "#n": "followedId"},
+            {":since": {"S": "2024-01-01T00:00:00Z"}, ":me": {"S": "Nobody"}},
             projection_expression="'#n'",
-            expression_attribute_names={"#v": "verified", "#n": "displayName"},
-            expression_attribute_values={
-                ":pk": {"S": "USER#u00000001"},
-                ":t": {"BOOL": True},
-            },
             return_consumed_capacity="TOTAL",
         )
     )
+    (read,) = [p for p in design.access_patterns if p.name == "AP9 The request"]
 
-    assert pattern["operation"] == "Query"
+    assert (
+        read.filter == "followedAt >= {followedAt} and followerName <> {followerName}"
+    )
+    assert sorted((w.attribute, w.operator, w.values) for w in read.expects.where) == [
+        ("followedAt", ">=", ("{followedAt}",)),
+        ("followerId", "=", ("{followerId}",)),
+        ("followerName", "!=", ("{followerName}",)),
+    ]
+    assert {(p.name, p.example) for p in read.parameters} == {
+        ("followedAt", "2024-01-01T00:00:00Z"),
+        ("followerName", "Nobody"),
+    }
+    assert [n for n in notes if n.startswith("access_patterns[4]")] == [
+        "access_patterns[4] (AP9 The request): carried without "
+        "--projection-expression #n; --return-consumed-capacity TOTAL"
+    ]
+    review = review_design(design, simulation=Simulation(design))
+    (run,) = [r for r in review.runs if r is not None and r.pattern is read]
+    assert run.passed, run
+
+
+@pytest.mark.parametrize(
+    ("expression", "names", "values", "why"),
+    [
+        (
+            "#at < :a OR #at > :b",
+            {"#at": "followedAt"},
+            {":a": {"S": "2024"}, ":b": {"S": "2025"}},
+            "the filter holds a clause an expectation cannot state: OR, NOT, "
+            "size, contains or attribute_type",
+        ),
+        (
+            "#g = :g",
+            {"#g": "GSI1PK"},
+            {":g": {"S": "USER#u00000002"}},
+            "GSI1PK is no attribute of the items read",
+        ),
+        (
+            "#id = :id",
+            {"#id": "followerId"},
+            {":id": {"S": "u00000001"}},
+            "the key's expectation states followerId too",
+        ),
+        (
+            "#at > :a AND #at < :b",
+            {"#at": "followedAt"},
+            {":a": {"S": "2024"}, ":b": {"S": "2025"}},
+            "the filter states followedAt twice",
+        ),
+    ],
+)
+def test_a_filter_the_expectation_cannot_state_is_named(expression, names, values, why):
+    pattern, notes = _pattern(_follows(expression, names, values))
+
+    assert "filter" not in pattern
     assert notes == [
         "access_patterns[0] (AP9 The request): carried without "
-        "--filter-expression #v = :t; --projection-expression #n; "
-        "--return-consumed-capacity TOTAL"
+        f"--filter-expression {expression} ({why})"
     ]
