@@ -15,6 +15,9 @@ import shlex
 from typing import Any
 
 from modeler.design import model as d
+from modeler.importers.mcp_writes import Unreadable, Write, filter_text
+from modeler.keys.condition import ConditionSyntaxError, Presence
+from modeler.keys.condition import parse_condition as parse_when
 from modeler.keys.template import Literal, TemplateSyntaxError, parse_template
 
 _COMMANDS = {
@@ -24,7 +27,41 @@ _COMMANDS = {
     "put-item": "PutItem",
     "update-item": "UpdateItem",
     "delete-item": "DeleteItem",
+    "transact-write-items": "TransactWriteItems",
+    "batch-write-item": "BatchWriteItem",
 }
+# The options each command's reading uses; any other is named as not carried.
+_COMMON = {"table-name", "expression-attribute-names", "expression-attribute-values"}
+_READ_OPTIONS = {
+    "GetItem": _COMMON | {"key", "consistent-read"},
+    "Query": _COMMON
+    | {
+        "index-name",
+        "key-condition-expression",
+        "no-scan-index-forward",
+        "scan-index-forward",
+        "consistent-read",
+        "no-consistent-read",
+        "limit",
+        "filter-expression",
+    },
+    "Scan": _COMMON | {"index-name"},
+    "PutItem": _COMMON | {"item", "condition-expression"},
+    "UpdateItem": _COMMON | {"key", "update-expression", "condition-expression"},
+    "DeleteItem": _COMMON | {"key", "condition-expression"},
+    "TransactWriteItems": {"transact-items"},
+    "BatchWriteItem": {"request-items"},
+}
+# What the CLI option of a single write is in the SDK's request.
+_REQUEST_FIELDS = {
+    "item": "Item",
+    "key": "Key",
+    "update-expression": "UpdateExpression",
+    "condition-expression": "ConditionExpression",
+    "expression-attribute-names": "ExpressionAttributeNames",
+    "expression-attribute-values": "ExpressionAttributeValues",
+}
+_TRANSACT_FIELDS = {"TableName", *_REQUEST_FIELDS.values()}
 _NAME = r"(#?[A-Za-z_][\w.-]*)"
 _VALUE = r"(:[A-Za-z_]\w*)"
 _PARTITION = re.compile(rf"\s*{_NAME}\s*=\s*{_VALUE}\s*\Z")
@@ -41,8 +78,7 @@ _SORT = (
 )
 
 
-class _Unreadable(ValueError):
-    """Why an entry's command is not carried."""
+_Unreadable = Unreadable
 
 
 def mcp_patterns(
@@ -68,11 +104,14 @@ def mcp_patterns(
                 + (f": {reason}" if isinstance(reason, str) and reason else "")
             )
             continue
+        dropped: list[str] = []
         try:
-            pattern = _pattern(implementation, design, table)
+            pattern = _pattern(implementation, design, table, dropped)
         except _Unreadable as exc:
             notes.append(f"{path} ({label}): not carried: {exc}")
             continue
+        if dropped:
+            notes.append(f"{path} ({label}): carried without " + "; ".join(dropped))
         name = label
         while name in names:
             name += " (again)"
@@ -133,21 +172,47 @@ def _text(value: Any, what: str) -> str:
     raise _Unreadable(f"{what} is not a string or number value")
 
 
-def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
+def _pattern(
+    command: str, design: d.Design, table: str, dropped: list[str]
+) -> dict[str, Any]:
     verb, options = _options(command)
     operation = _COMMANDS.get(verb)
     if operation is None:
         raise _Unreadable(f"`{verb}` is not read (only " + ", ".join(_COMMANDS) + ")")
     if options.get("table-name") not in (None, table):
         raise _Unreadable(f"--table-name {options['table-name']} is not {table}")
+    dropped.extend(
+        f"--{option}" + (f" {value}" if value is not None and len(value) < 40 else "")
+        for option, value in options.items()
+        if option not in _READ_OPTIONS[operation]
+    )
     if operation == "Scan":
         pattern: dict[str, Any] = {"operation": "Scan"}
         if options.get("index-name"):
             pattern["index"] = options["index-name"]
         return pattern
     if operation == "Query":
-        return _query(options, design)
-    key = _json(options, "item" if operation == "PutItem" else "key")
+        return _query(options, design, dropped)
+    if operation in ("TransactWriteItems", "BatchWriteItem"):
+        return _many(operation, options, design, table, dropped)
+    if operation != "GetItem":
+        request = {
+            field: _json(options, option)
+            if option not in ("update-expression", "condition-expression")
+            else options.get(option)
+            for option, field in _REQUEST_FIELDS.items()
+            if options.get(option) is not None
+        }
+        parameters: dict[str, dict[str, str]] = {}
+        action = Write(design, _matching, parameters).action(
+            operation.removesuffix("Item"), request
+        )
+        del action["operation"]
+        pattern = {"operation": operation, **action}
+        if parameters:
+            pattern["parameters"] = parameters
+        return pattern
+    key = _json(options, "key")
     values = {name: _text(v, name) for name, v in key.items()}
     keys = (design.table.partition_key, design.table.sort_key)
     wanted: dict[str, str] = {}
@@ -162,19 +227,94 @@ def _pattern(command: str, design: d.Design, table: str) -> dict[str, Any]:
     if not entities:
         raise _Unreadable(f"its key {wanted} matches no entity's key templates")
     entity = entities[0]
-    if operation == "PutItem":
-        return {"operation": "PutItem", "entity": entity.name}
     templates = {name: entity.keys[name].template for name in wanted}
-    if operation == "GetItem":
-        return {
-            "operation": "GetItem",
-            "key": templates,
-            "expects": {"entity": entity.name, "where": _where(templates)},
-        }
-    return {"operation": operation, "entity": entity.name}
+    pattern = {"operation": "GetItem", "key": templates}
+    if "consistent-read" in options:
+        pattern["consistent_read"] = True
+    pattern["expects"] = {"entity": entity.name, "where": _where(templates)}
+    return pattern
 
 
-def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
+def _many(
+    operation: str,
+    options: dict[str, str | None],
+    design: d.Design,
+    table: str,
+    dropped: list[str],
+) -> dict[str, Any]:
+    """A transaction's or a batch's writes as the pattern's actions, each
+    run of the same action (three line items put) one action with its
+    count."""
+    if operation == "TransactWriteItems":
+        option, listed = "transact-items", _json_list(options, "transact-items")
+    else:
+        option = "request-items"
+        by_table = _json(options, option)
+        if set(by_table) - {table}:
+            raise _Unreadable(
+                "it writes other tables too: "
+                + ", ".join(sorted(set(by_table) - {table}))
+            )
+        requests = by_table.get(table)
+        if not isinstance(requests, list):
+            raise _Unreadable(f"--{option} lists no request of {table}")
+        listed = requests
+    kinds = (
+        {kind: kind for kind in ("Put", "Update", "Delete", "ConditionCheck")}
+        if operation == "TransactWriteItems"
+        else {"PutRequest": "Put", "DeleteRequest": "Delete"}
+    )
+    parameters: dict[str, dict[str, str]] = {}
+    write = Write(design, _matching, parameters)
+    actions: list[dict[str, Any]] = []
+    counts: list[int] = []
+    for position, element in enumerate(listed):
+        where = f"--{option}[{position}]"
+        if not isinstance(element, dict) or len(element) != 1:
+            raise _Unreadable(f"{where} is not one request")
+        ((kind, request),) = element.items()
+        if kind not in kinds or not isinstance(request, dict):
+            raise _Unreadable(f"{where}: {kind} is not read (only {', '.join(kinds)})")
+        if request.get("TableName", table) != table:
+            raise _Unreadable(f"{where} writes the table {request['TableName']}")
+        extra = sorted(set(request) - _TRANSACT_FIELDS)
+        dropped.extend(f"{where}.{field}" for field in extra)
+        try:
+            action = write.action(kinds[kind], request)
+        except _Unreadable as exc:
+            raise _Unreadable(f"{where}: {exc}") from None
+        if actions and actions[-1] == action:
+            counts[-1] += 1
+            continue
+        actions.append(action)
+        counts.append(1)
+    if not actions:
+        raise _Unreadable(f"--{option} holds no request")
+    for action, count in zip(actions, counts, strict=True):
+        if count > 1:
+            action["count"] = count
+    pattern: dict[str, Any] = {"operation": operation, "actions": actions}
+    if parameters:
+        pattern["parameters"] = parameters
+    return pattern
+
+
+def _json_list(options: dict[str, str | None], option: str) -> list:
+    text = options.get(option)
+    if text is None:
+        raise _Unreadable(f"a command without --{option}")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _Unreadable(f"--{option} is not JSON ({exc.msg})") from None
+    if not isinstance(value, list):
+        raise _Unreadable(f"--{option} is not a JSON list")
+    return value
+
+
+def _query(
+    options: dict[str, str | None], design: d.Design, dropped: list[str]
+) -> dict[str, Any]:
     condition = options.get("key-condition-expression")
     if not condition:
         raise _Unreadable("a query without --key-condition-expression")
@@ -244,31 +384,95 @@ def _query(options: dict[str, str | None], design: d.Design) -> dict[str, Any]:
     chosen = [e.name for e in entities]
     pattern["expects"] = {
         "entity": chosen[0] if len(chosen) == 1 else chosen,
-        "where": _where(key) | ranged | _sparse(entities, partition),
+        "where": _where(key) | ranged | _sparse(entities, partition, dropped),
     }
+    if options.get("filter-expression"):
+        _filter(pattern, options, design, entities, index, dropped)
     return pattern
 
 
-def _sparse(entities: list[d.Entity], partition: str) -> dict[str, str]:
+def _filter(
+    pattern: dict[str, Any],
+    options: dict[str, str | None],
+    design: d.Design,
+    entities: list[d.Entity],
+    index: d.Index | None,
+    dropped: list[str],
+) -> None:
+    """A query's --filter-expression as its filter, and as predicates of
+    its expectation (the items the filter keeps); one the expectation
+    cannot state, or that names a key of the index read, is named in
+    `dropped` and the query carried without it."""
+    text = str(options["filter-expression"])
+    parameters = dict(pattern.get("parameters", {}))
+    try:
+        where = Write(design, _matching, parameters).where(
+            text,
+            _json(options, "expression-attribute-names"),
+            _json(options, "expression-attribute-values"),
+        )
+        keys = (
+            index.key_attributes
+            if index is not None
+            else (design.table.partition_key, design.table.sort_key)
+        )
+        for attribute in where:
+            if attribute in {k.name for k in keys if k is not None}:
+                raise _Unreadable(f"it filters on {attribute}, a key of the read")
+            if attribute in pattern["expects"]["where"]:
+                raise _Unreadable(f"the key's expectation states {attribute} too")
+            if not any(e.attribute(attribute) for e in entities):
+                raise _Unreadable(f"{attribute} is no attribute of the items read")
+    except _Unreadable as exc:
+        dropped.append(f"--filter-expression {text} ({exc})")
+        return
+    pattern["filter"] = filter_text(where)
+    pattern["expects"]["where"] |= where
+    if parameters:
+        pattern["parameters"] = parameters
+
+
+def _sparse(
+    entities: list[d.Entity], partition: str, dropped: list[str]
+) -> dict[str, Any]:
     """What a sparse index holds its entities' items by: the `when` of
     the partition key all of them write only while it holds (`status =
-    OPEN`, inferred from the items that lack the key)."""
+    OPEN`, inferred from the items that lack the key), each clause the
+    expectation's predicate of its attribute (`status in (OPEN, PENDING)`,
+    `priority >= 3`, `attribute_exists(shippedAt)`). Nothing where they
+    differ, or where two clauses name one attribute (an expectation states
+    one predicate an attribute: named in `dropped`)."""
     whens = {e.keys[partition].when for e in entities}
     if len(whens) != 1:
         return {}
-    found = _ONE_EQUALITY.match(whens.pop())
-    if found is None:
-        return {}  # a condition of another form is not an expectation's
-    value = found.group(2)
-    if value.startswith('"'):
-        value = value[1:-1].replace('\\"', '"')
-    return {found.group(1): value}
-
-
-# A `when` of one clause, `attribute = value` (a bare word or a quoted string).
-_ONE_EQUALITY = re.compile(
-    r'\s*([A-Za-z_][\w.-]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s"=<>!]+)\s*\Z'
-)
+    when = whens.pop()
+    if not when:
+        return {}
+    try:
+        clauses = parse_when(when).clauses
+    except ConditionSyntaxError:
+        return {}
+    where: dict[str, Any] = {}
+    for clause in clauses:
+        if clause.attribute in where:
+            dropped.append(
+                f"the index's condition `{when}` in its expectation, which "
+                f"states one predicate of {clause.attribute}, not two"
+            )
+            return {}
+        if isinstance(clause, Presence):
+            where[clause.attribute] = (
+                {"exists": True} if clause.exists else {"not_exists": True}
+            )
+            continue
+        values = [_literal(str(v)) for v in clause.values]
+        if clause.operator == "in":
+            where[clause.attribute] = {"in": values}
+        elif clause.operator == "=":
+            where[clause.attribute] = values[0]
+        else:
+            where[clause.attribute] = {clause.operator: values[0]}
+    return where
 
 
 def _sort_condition(
