@@ -69,9 +69,19 @@ def stream_alone(before: d.Design, after: d.Design) -> bool:
     makes: it needs an update of its own."""
     if before.table.stream_view_type == after.table.stream_view_type:
         return False
-    return _other_update_table_settings(before.table, after.table) or any(
-        old.capacity != new.capacity for old, new in _kept_gsis(before, after)
+    return (
+        stream_retyped(before, after)
+        or _other_update_table_settings(before.table, after.table)
+        or any(old.capacity != new.capacity for old, new in _kept_gsis(before, after))
     )
+
+
+def stream_retyped(before: d.Design, after: d.Design) -> bool:
+    """The stream's view type changes: UpdateTable cannot enable a stream on
+    a table that has one, so it is turned off in an update, then on again
+    with the new view type (a new stream, with a new ARN)."""
+    was, now = before.table.stream_view_type, after.table.stream_view_type
+    return bool(was and now and was != now)
 
 
 def _kept_gsis(before: d.Design, after: d.Design) -> list[tuple[d.Index, d.Index]]:
@@ -130,6 +140,9 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
     if settings_changed:
         stages.append(stage("the table's settings"))
     if separate_stream:
+        if stream_retyped(before, after):
+            stream = ""
+            stages.append(stage("the table's stream off (on again next)"))
         stream = after.table.stream_view_type
         stages.append(stage("the table's stream"))
     added_names = {i.name for i in added}

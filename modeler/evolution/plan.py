@@ -24,7 +24,7 @@ from modeler.design import model as d
 from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
-from modeler.evolution.iac import stream_alone, ttl_moved
+from modeler.evolution.iac import stream_alone, stream_retyped, ttl_moved
 from modeler.evolution.matching import entity_matching, matched, same_shape
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
@@ -378,6 +378,27 @@ def _steps(plan: Plan) -> list[Step]:
             )
         )
     for change in stream_changes:
+        if stream_retyped(before, after):
+            was, now = before.table.stream_view_type, after.table.stream_view_type
+            steps.append(
+                Step(
+                    c.ONLINE,
+                    f"UpdateTable: turn the stream ({was}) off, in an update of its "
+                    "own (DynamoDB cannot change the view type of an enabled "
+                    f"stream: it is turned on as {now} next)",
+                    (change.what,),
+                )
+            )
+            steps.append(
+                Step(
+                    c.ONLINE,
+                    f"UpdateTable: turn the stream on as {now}: a new stream with "
+                    "a new ARN, point its consumers at it (changes made while it "
+                    "was off are in neither stream)",
+                    (change.what,),
+                )
+            )
+            continue
         steps.append(
             Step(
                 c.ONLINE,

@@ -372,3 +372,40 @@ def test_a_stream_changed_with_settings_of_other_calls_stays_in_their_stage():
         "UpdateTimeToLive, UpdateTable, UpdateContinuousBackups: the table's settings"
     )
     assert len(plan.steps) == 2
+
+
+def test_a_stream_of_another_view_type_is_turned_off_then_on():
+    """UpdateTable cannot enable a stream on a table that has one: a new
+    view type is a stream turned off, then on again, each an update of its
+    own, and the plan says the new stream has a new ARN."""
+    before = _with(revisions.original(), stream_view_type="NEW_IMAGE")
+    after = _with(revisions.original(), stream_view_type="NEW_AND_OLD_IMAGES")
+    stages = table_stages(before, after)
+    assert [(s.title, s.table.stream_view_type) for s in stages] == [
+        ("the table's stream off (on again next)", ""),
+        ("the table's stream", "NEW_AND_OLD_IMAGES"),
+    ]
+    assert stages[1].table == after.table
+    (_, off), (_, on) = iac_files(before, after, "terraform")
+    assert "stream_enabled" not in off and "stream_view_type" not in off
+    assert 'stream_view_type            = "NEW_AND_OLD_IMAGES"' in on
+    (_, off), (_, on) = iac_files(before, after, "cloudformation")
+    assert "StreamSpecification" not in off
+    assert "StreamViewType: NEW_AND_OLD_IMAGES" in on
+    plan = plan_migration(before, after, proof=False)
+    what = "stream: NEW_IMAGE -> NEW_AND_OLD_IMAGES"
+    assert [(s.title, s.details) for s in plan.steps[:2]] == [
+        (
+            "UpdateTable: turn the stream (NEW_IMAGE) off, in an update of its own "
+            "(DynamoDB cannot change the view type of an enabled stream: it is "
+            "turned on as NEW_AND_OLD_IMAGES next)",
+            (what,),
+        ),
+        (
+            "UpdateTable: turn the stream on as NEW_AND_OLD_IMAGES: a new stream "
+            "with a new ARN, point its consumers at it (changes made while it was "
+            "off are in neither stream)",
+            (what,),
+        ),
+    ]
+    assert len(plan.steps) == 3
