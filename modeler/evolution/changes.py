@@ -46,6 +46,8 @@ class Change:
     # The API call that changes the setting: UpdateTable changes most, not
     # TTL, backups or tags.
     call: str = ""
+    # The setting's label ("stream", "TTL attribute", ...), for a setting.
+    label: str = ""
 
 
 def _key_text(key: d.KeyAttribute | None) -> str:
@@ -124,6 +126,7 @@ def table_changes(before: d.Design, after: d.Design) -> list[Change]:
                 what,
                 setting=not copying,
                 call="" if copying else SETTING_CALLS.get(label, "UpdateTable"),
+                label=label,
             )
         )
     return out

@@ -1,7 +1,11 @@
 """The table changes of a migration as infrastructure code, in stages that
-DynamoDB accepts one after the other: the table's settings first, then
-each new GSI in an update of its own (UpdateTable creates one GSI at a
-time), then the removals; or, for a new table, the new table itself. Each
+DynamoDB accepts one after the other: the table's settings first (the stream
+in an update of its own when the capacity changes too: UpdateTable
+changes one of them at a time), then each new GSI in an update of its own
+(UpdateTable creates one GSI at a time), then TTL on a new attribute (an
+hour after the first stage turned it off: DynamoDB cannot move an enabled
+TTL, and takes one TTL change per table per hour), then the removals, one
+GSI per update; or, for a new table, the new table itself. Each
 stage is the whole table as the existing exporters write it, to apply in
 turn (Terraform) or to update the stack with (CloudFormation), waiting for
 the table to be ACTIVE between stages."""
@@ -27,6 +31,64 @@ FORMATS = {
 class Stage:
     title: str
     table: d.Table
+    # The TTL attribute the stage writes as disabled: the deployed table's,
+    # while this stage's table has none (turned off, or not yet on again).
+    ttl_off: str = ""
+
+
+def _other_update_table_settings(old: d.Table, new: d.Table) -> bool:
+    """Whether UpdateTable changes more than the stream: the capacity
+    (billing mode, throughput) or the rest of the table's own settings,
+    leaving aside the GSIs and what other calls change (TTL, backups,
+    tags). UpdateTable takes one of the capacity, the stream, a GSI's
+    creation or a GSI's removal at a time."""
+
+    def rest(table: d.Table) -> d.Table:
+        return dataclasses.replace(
+            table,
+            indexes=(),
+            stream_view_type="",
+            ttl_attribute="",
+            point_in_time_recovery=False,
+            tags=(),
+        )
+
+    return rest(old) != rest(new)
+
+
+def ttl_moved(before: d.Design, after: d.Design) -> bool:
+    """The TTL moves from one attribute to another: DynamoDB cannot change
+    the attribute of an enabled TTL, and takes one TTL change per table per
+    hour, so it is turned off, then on for the new attribute an hour later."""
+    was, now = before.table.ttl_attribute, after.table.ttl_attribute
+    return bool(was and now and was != now)
+
+
+def stream_alone(before: d.Design, after: d.Design) -> bool:
+    """The stream changes with the capacity or another setting UpdateTable
+    makes: it needs an update of its own."""
+    if before.table.stream_view_type == after.table.stream_view_type:
+        return False
+    return (
+        stream_retyped(before, after)
+        or _other_update_table_settings(before.table, after.table)
+        or any(old.capacity != new.capacity for old, new in _kept_gsis(before, after))
+    )
+
+
+def stream_retyped(before: d.Design, after: d.Design) -> bool:
+    """The stream's view type changes: UpdateTable cannot enable a stream on
+    a table that has one, so it is turned off in an update, then on again
+    with the new view type (a new stream, with a new ARN)."""
+    was, now = before.table.stream_view_type, after.table.stream_view_type
+    return bool(was and now and was != now)
+
+
+def _kept_gsis(before: d.Design, after: d.Design) -> list[tuple[d.Index, d.Index]]:
+    old = [i for i in before.table.indexes if i.is_global]
+    new = [i for i in after.table.indexes if i.is_global]
+    pairs = matched(old, new)
+    return [(old[p], new[pairs[p]]) for p in pairs if same_shape(old[p], new[pairs[p]])]
 
 
 def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
@@ -49,29 +111,54 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
     lsis = tuple(i for i in before.table.indexes if not i.is_global)
     current = [new[kept[p]] for p in sorted(kept)]
     stages = []
+    moving_ttl = ttl_moved(before, after)
+    ttl = "" if moving_ttl else after.table.ttl_attribute
+    separate_stream = stream_alone(before, after)
+    stream = (
+        before.table.stream_view_type
+        if separate_stream
+        else after.table.stream_view_type
+    )
 
     def table() -> d.Table:
-        return dataclasses.replace(after.table, indexes=lsis + tuple(current + gone))
+        return dataclasses.replace(
+            after.table,
+            indexes=lsis + tuple(current + gone),
+            ttl_attribute=ttl,
+            stream_view_type=stream,
+        )
+
+    def stage(title: str) -> Stage:
+        return Stage(title, table(), "" if ttl else before.table.ttl_attribute)
 
     gone = list(removed)
     settings_changed = dataclasses.replace(
         before.table, indexes=()
-    ) != dataclasses.replace(after.table, indexes=()) or any(
+    ) != dataclasses.replace(table(), indexes=()) or any(
         old[p].capacity != new[kept[p]].capacity for p in kept
     )
     if settings_changed:
-        stages.append(Stage("the table's settings", table()))
+        stages.append(stage("the table's settings"))
+    if separate_stream:
+        if stream_retyped(before, after):
+            stream = ""
+            stages.append(stage("the table's stream off (on again next)"))
+        stream = after.table.stream_view_type
+        stages.append(stage("the table's stream"))
     added_names = {i.name for i in added}
     for index in [i for i in gone if i.name in added_names]:
         gone.remove(index)
-        stages.append(Stage(f"delete GSI {index.name} (created again next)", table()))
+        stages.append(stage(f"delete GSI {index.name} (created again next)"))
     for index in added:
         current.append(index)
-        stages.append(Stage(f"create GSI {index.name}", table()))
-    if gone:
-        title = "delete " + ", ".join(f"GSI {i.name}" for i in gone)
-        gone.clear()
-        stages.append(Stage(title, table()))
+        stages.append(stage(f"create GSI {index.name}"))
+    if moving_ttl:
+        ttl = after.table.ttl_attribute
+        stages.append(stage(f"enable TTL on {ttl} at least an hour later"))
+    # UpdateTable deletes one GSI at a time, as it creates one.
+    while gone:
+        index = gone.pop(0)
+        stages.append(stage(f"delete GSI {index.name}"))
     return stages
 
 
@@ -84,5 +171,6 @@ def iac_files(
     for number, stage in enumerate(table_stages(before, after), start=1):
         design = dataclasses.replace(after, table=stage.table)
         slug = "".join(c if c.isalnum() else "-" for c in stage.title.lower())
-        files.append((f"{number:02d}-{slug.strip('-')}.{extension}", export(design)))
+        text = export(design, ttl_off=stage.ttl_off)
+        files.append((f"{number:02d}-{slug.strip('-')}.{extension}", text))
     return files

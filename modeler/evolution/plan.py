@@ -24,6 +24,7 @@ from modeler.design import model as d
 from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
+from modeler.evolution.iac import stream_alone, stream_retyped, ttl_moved
 from modeler.evolution.matching import entity_matching, matched, same_shape
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
@@ -351,14 +352,59 @@ def _steps(plan: Plan) -> list[Step]:
     removals = _gsi_removals(before, after)
     setting_changes = [ch for ch in changes if ch.category == c.ONLINE and ch.setting]
     settings = [ch.what for ch in setting_changes]
-    if settings:
+    # UpdateTable changes the stream or the capacity, not both at once.
+    stream_changes = [
+        ch
+        for ch in setting_changes
+        if ch.label == "stream" and stream_alone(before, after)
+    ]
+    moving_ttl = ttl_moved(before, after)
+    first = [ch for ch in setting_changes if ch not in stream_changes]
+    if first:
         # TTL, backups and tags each have their own call, not UpdateTable's.
-        calls = dict.fromkeys(ch.call for ch in setting_changes)
+        calls = dict.fromkeys(ch.call for ch in first)
+        was, now = before.table.ttl_attribute, after.table.ttl_attribute
         steps.append(
             Step(
                 c.ONLINE,
                 f"{', '.join(calls)}: the table's settings",
-                tuple(settings),
+                tuple(
+                    f"TTL attribute: {was} -> off (DynamoDB cannot move an enabled "
+                    f"TTL: it is turned on for {now} at least an hour later)"
+                    if moving_ttl and ch.label == "TTL attribute"
+                    else ch.what
+                    for ch in first
+                ),
+            )
+        )
+    for change in stream_changes:
+        if stream_retyped(before, after):
+            was, now = before.table.stream_view_type, after.table.stream_view_type
+            steps.append(
+                Step(
+                    c.ONLINE,
+                    f"UpdateTable: turn the stream ({was}) off, in an update of its "
+                    "own (DynamoDB cannot change the view type of an enabled "
+                    f"stream: it is turned on as {now} next)",
+                    (change.what,),
+                )
+            )
+            steps.append(
+                Step(
+                    c.ONLINE,
+                    f"UpdateTable: turn the stream on as {now}: a new stream with "
+                    "a new ARN, point its consumers at it (changes made while it "
+                    "was off are in neither stream)",
+                    (change.what,),
+                )
+            )
+            continue
+        steps.append(
+            Step(
+                c.ONLINE,
+                "UpdateTable: the table's stream, in an update of its own "
+                "(UpdateTable changes the stream or the capacity, one at a time)",
+                (change.what,),
             )
         )
     keys_move = any(ch.moves for ch in changes)
@@ -412,6 +458,17 @@ def _steps(plan: Plan) -> list[Step]:
                 units,
                 cost(0.0, units, seconds),
                 seconds,
+                dual_write=bool(rewrites),
+            )
+        )
+    if moving_ttl:
+        steps.append(
+            Step(
+                c.ONLINE,
+                f"UpdateTimeToLive: turn TTL on for {after.table.ttl_attribute}, "
+                "at least an hour after it was turned off (DynamoDB takes one TTL "
+                "change per table per hour); until then no item expires",
+                tuple(ch.what for ch in first if ch.label == "TTL attribute"),
                 dual_write=bool(rewrites),
             )
         )

@@ -28,8 +28,13 @@ TABLE = "Table"
 
 
 def template(
-    design: d.Design, *, target_utilisation: int = DEFAULT_TARGET_UTILISATION
+    design: d.Design,
+    *,
+    target_utilisation: int = DEFAULT_TARGET_UTILISATION,
+    ttl_off: str = "",
 ) -> dict[str, Any]:
+    """`ttl_off`: a TTL attribute to write as disabled when the table has no
+    TTL (a migration's stage that turns it off)."""
     table = design.table
     parameters: dict[str, Any] = {
         "TableName": {
@@ -48,7 +53,7 @@ def template(
             "Environment tag.",
             "Default": "dev",
         }
-    resources: dict[str, Any] = {TABLE: _table(design)}
+    resources: dict[str, Any] = {TABLE: _table(design, ttl_off)}
     targets = scaling_targets(table)
     if any(t.target is None for t in targets):
         parameters["AutoScalingTargetUtilization"] = {
@@ -144,7 +149,7 @@ def _throughput(capacity: d.Capacity) -> dict[str, int]:
     return {"ReadCapacityUnits": capacity.read, "WriteCapacityUnits": capacity.write}
 
 
-def _table(design: d.Design) -> dict[str, Any]:
+def _table(design: d.Design, ttl_off: str = "") -> dict[str, Any]:
     table = design.table
     provisioned = table.billing_mode == "PROVISIONED"
     props: dict[str, Any] = {
@@ -188,6 +193,9 @@ def _table(design: d.Design) -> dict[str, Any]:
             "AttributeName": table.ttl_attribute,
             "Enabled": True,
         }
+    elif ttl_off:
+        # AttributeName is required while TTL is enabled, as it is until then.
+        props["TimeToLiveSpecification"] = {"AttributeName": ttl_off, "Enabled": False}
     if table.stream_view_type:
         props["StreamSpecification"] = {"StreamViewType": table.stream_view_type}
     props["PointInTimeRecoverySpecification"] = {

@@ -21,8 +21,14 @@ AWS_PROVIDER_VERSION = ">= 6.0"
 
 
 def export_terraform(
-    design: d.Design, *, target_utilisation: int = DEFAULT_TARGET_UTILISATION
+    design: d.Design,
+    *,
+    target_utilisation: int = DEFAULT_TARGET_UTILISATION,
+    ttl_off: str = "",
 ) -> str:
+    """`ttl_off`: a TTL attribute to write as disabled when the table has no
+    TTL (a migration's stage that turns it off: without the block the
+    provider leaves TTL as it is)."""
     table = design.table
     name = identifier(table.name).lower()
     blocks: list[Block] = [_terraform_block()]
@@ -37,7 +43,7 @@ def export_terraform(
         alias = Block("data", ("aws_kms_alias", "table"))
         alias.set("name", table.encryption.kms_key)
         blocks.append(alias)
-    blocks.append(_table(design, name, bool(kms_alias)))
+    blocks.append(_table(design, name, bool(kms_alias), ttl_off))
     for target in targets:
         resource_id = _interpolated(
             "table/",
@@ -152,7 +158,7 @@ def _projection(block: Block, index: d.Index) -> None:
         block.set("non_key_attributes", list(index.projection.attributes))
 
 
-def _table(design: d.Design, name: str, kms_alias: bool) -> Block:
+def _table(design: d.Design, name: str, kms_alias: bool, ttl_off: str = "") -> Block:
     table = design.table
     block = Block("resource", ("aws_dynamodb_table", name))
     block.set("name", Raw("var.table_name"))
@@ -197,6 +203,10 @@ def _table(design: d.Design, name: str, kms_alias: bool) -> Block:
         ttl = block.block("ttl")
         ttl.set("attribute_name", table.ttl_attribute)
         ttl.set("enabled", True)
+    elif ttl_off:
+        ttl = block.block("ttl")
+        ttl.set("attribute_name", ttl_off)
+        ttl.set("enabled", False)
     pitr = block.block("point_in_time_recovery")
     pitr.set("enabled", table.point_in_time_recovery)
     if table.encryption.type != "AWS_OWNED":

@@ -133,3 +133,17 @@ def test_the_last_stage_names_only_the_gsis_it_deletes():
         "delete GSI GSI3",
     ]
     assert _names(stages[-1]) == ["GSI1", "GSI2"]
+
+
+def test_each_gsi_removed_is_an_update_of_its_own():
+    """UpdateTable deletes one GSI at a time, as it creates one."""
+    before = revisions.original()
+    gsi1, gsi2, gsi3 = before.table.indexes
+    after = _with_indexes(before, (gsi1,))
+    stages = table_stages(before, after)
+    assert [s.title for s in stages] == ["delete GSI GSI2", "delete GSI GSI3"]
+    assert [_names(s) for s in stages] == [["GSI1", "GSI3"], ["GSI1"]]
+    assert [name for name, _ in iac_files(before, after, "cloudformation")] == [
+        "01-delete-gsi-gsi2.yaml",
+        "02-delete-gsi-gsi3.yaml",
+    ]
