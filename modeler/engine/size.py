@@ -60,6 +60,29 @@ def attribute_size(name: str, value: Any) -> int:
     return len(name.encode("utf-8")) + value_size(value)
 
 
+def projected_size(
+    name_sizes: tuple[tuple[str, int], ...], item: dict[str, Any]
+) -> int:
+    """The size of the entry of `item` that holds only the attributes named
+    (with their names' UTF-8 sizes), as `item_size` would measure that
+    entry, without building it: an index's entry of an INCLUDE or
+    KEYS_ONLY projection."""
+    total = 0
+    get = item.get
+    for name, name_size in name_sizes:
+        value = get(name, _ABSENT)
+        if value is _ABSENT:
+            continue
+        if type(value) is str and value.isascii():
+            total += name_size + len(value)
+        else:
+            total += name_size + value_size(value)
+    return total
+
+
+_ABSENT = object()
+
+
 def value_size(value: Any, depth: int = 1) -> int:
     """The size of a value without its attribute name. Documents may nest
     32 levels deep (a list or map attribute is level 1); deeper ones are

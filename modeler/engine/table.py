@@ -30,7 +30,7 @@ from modeler.engine.errors import (
 from modeler.engine.expressions import MISSING, SortCondition
 from modeler.engine.memory import release_free_memory
 from modeler.engine.schema import IndexSpec, KeySchema, TableSpec
-from modeler.engine.size import MAX_ITEM_SIZE, item_size, value_size
+from modeler.engine.size import MAX_ITEM_SIZE, item_size, projected_size, value_size
 from modeler.engine.store import Page, Store
 from modeler.engine.types import Item, type_of
 
@@ -85,16 +85,7 @@ class Index:
     def entry_size(self, item: Item) -> int:
         if self.projected is None:
             return item_size(item)
-        total = 0
-        for name, name_size in self._projected_name_sizes:
-            value = item.get(name, MISSING)
-            if value is MISSING:
-                continue
-            if type(value) is str and value.isascii():
-                total += name_size + len(value)
-            else:
-                total += name_size + value_size(value)
-        return total
+        return projected_size(self._projected_name_sizes, item)
 
     def project(self, item: Item) -> Item:
         """The index entry of an item: the attributes the index holds."""

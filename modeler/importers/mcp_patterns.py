@@ -15,7 +15,7 @@ import shlex
 from typing import Any
 
 from modeler.design import model as d
-from modeler.importers.mcp_writes import Unreadable, Write, filter_text
+from modeler.importers.mcp_writes import Unreadable, Write, filter_text, wire_text
 from modeler.keys.condition import ConditionSyntaxError, Presence
 from modeler.keys.condition import parse_condition as parse_when
 from modeler.keys.template import Literal, TemplateSyntaxError, parse_template
@@ -164,14 +164,6 @@ def _json(options: dict[str, str | None], option: str) -> dict:
     return value
 
 
-def _text(value: Any, what: str) -> str:
-    if isinstance(value, dict) and len(value) == 1:
-        kind, raw = next(iter(value.items()))
-        if kind in ("S", "N") and isinstance(raw, (str, int, float)):
-            return str(raw)
-    raise _Unreadable(f"{what} is not a string or number value")
-
-
 def _pattern(
     command: str, design: d.Design, table: str, dropped: list[str]
 ) -> dict[str, Any]:
@@ -213,7 +205,7 @@ def _pattern(
             pattern["parameters"] = parameters
         return pattern
     key = _json(options, "key")
-    values = {name: _text(v, name) for name, v in key.items()}
+    values = {name: wire_text(v, name) for name, v in key.items()}
     keys = (design.table.partition_key, design.table.sort_key)
     wanted: dict[str, str] = {}
     for key_attribute in keys:
@@ -328,7 +320,7 @@ def _query(
     def value(token: str) -> str:
         if token not in values:
             raise _Unreadable(f"{token} has no value in --expression-attribute-values")
-        return _text(values[token], token)
+        return wire_text(values[token], token)
 
     first = _PARTITION.match(parts[0])
     if first is None:

@@ -90,7 +90,7 @@ class Write:
             value = item.get(key_attribute.name)
             if value is None:
                 raise Unreadable("the request does not give the table's whole key")
-            wanted[key_attribute.name] = _text(value, key_attribute.name)
+            wanted[key_attribute.name] = wire_text(value, key_attribute.name)
         entities = self.matching(self.design, wanted)
         if not entities:
             raise Unreadable(f"its key {wanted} matches no entity's key templates")
@@ -126,7 +126,7 @@ class Write:
         # A key template's placeholder that this update sets to a constant
         # is that constant (GSI1PK's status: SHIPPED).
         constants = {
-            attribute: _text(sample, attribute)
+            attribute: wire_text(sample, attribute)
             for way, attribute, sample, _ in pending
             if way == "set" and _is_constant(sample)
         }
@@ -425,7 +425,8 @@ def _mapping(value: Any, what: str) -> dict[str, Any]:
     return value
 
 
-def _text(value: Any, what: str) -> str:
+def wire_text(value: Any, what: str) -> str:
+    """The text of a sample's S or N value (`{"S": "x"}`, `{"N": "12"}`)."""
     if isinstance(value, dict) and len(value) == 1:
         kind, raw = next(iter(value.items()))
         if kind in ("S", "N") and isinstance(raw, (str, int, float)):

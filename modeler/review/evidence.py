@@ -15,7 +15,7 @@ from operator import and_, contains, is_not, itemgetter
 from typing import Any
 
 from modeler.design import model as d
-from modeler.engine.size import item_size, value_size
+from modeler.engine.size import item_size, projected_size, value_size
 from modeler.keys import TemplateSyntaxError, parse_template
 from modeler.keys.template import Literal
 from modeler.simulation import PatternRun
@@ -301,7 +301,7 @@ class Evidence:
     ) -> Callable[[Mapping[str, Any]], int]:
         """How to size the entry of an item that is in the index."""
         if not projected <= needed | self._table_keys:
-            return partial(_projected_size, _name_sizes(projected))
+            return partial(projected_size, _name_sizes(projected))
         # Keys only: every item in the index has each of them, so the entry's
         # size is their names' and values' without building the entry (half
         # of a first review of a large data set was that).
@@ -374,21 +374,3 @@ def _holding(items: Sequence[Mapping[str, Any]], names: set[str]) -> list[bool]:
 
 def _name_sizes(names: set[str]) -> tuple[tuple[str, int], ...]:
     return tuple((name, len(name.encode("utf-8"))) for name in sorted(names))
-
-
-def _projected_size(
-    name_sizes: tuple[tuple[str, int], ...], item: Mapping[str, Any]
-) -> int:
-    """The size of the entry of `item` that holds the attributes named (the
-    item's size of them alone, as `item_size` would measure the entry),
-    without building the entry."""
-    total = 0
-    for name, name_size in name_sizes:
-        value = item.get(name, _ABSENT)
-        if value is _ABSENT:
-            continue
-        if type(value) is str and value.isascii():
-            total += name_size + len(value)
-        else:
-            total += name_size + value_size(value)
-    return total
