@@ -18,48 +18,23 @@ peak resident memory. Issue 36's target: under 15 s CPU at 1M items
 from __future__ import annotations
 
 import os
-import resource
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
-from simulate_command import EXAMPLE, ROOT, children_cpu, scaled_design
+from simulate_command import run_scaled
 
 TARGET_CPU = {1_000_000: 15.0}
 
 
 def main() -> None:
     items = int(os.environ.get("BENCH_CHECK_ITEMS", "1000000"))
-    text, made = scaled_design(EXAMPLE.read_text(), items)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "order-management-scaled.yaml"
-        path.write_text(text)
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "SAMPLE_MAX_ITEMS": str(2 * items),
-        }
-        started, cpu = time.perf_counter(), children_cpu()
-        done = subprocess.run(  # noqa: S603 - a fixed command line
-            [sys.executable, str(ROOT / "manage.py"), "check_design", str(path)],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=ROOT,
-        )
-        wall, cpu = time.perf_counter() - started, children_cpu() - cpu
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(done.stdout.rstrip().replace(str(path), "DESIGN"))
-    if done.returncode not in (0, 1) or done.stderr.strip():
-        print(done.stderr.rstrip(), file=sys.stderr)
+    run = run_scaled("check_design", items)
+    print(run.done.stdout.rstrip().replace(run.path, "DESIGN"))
     target = TARGET_CPU.get(items)
+    cpu = run.cpu
     against = f"; target {target} s: {cpu / target:.2f} of it" if target else ""
     print(
         f"manage.py check_design at about {items:,} items (the example makes "
-        f"{made:,}): {cpu:.2f} s CPU ({wall:.2f} s wall), exit "
-        f"{done.returncode}, peak memory {peak_mb:,.0f} MB{against}"
+        f"{run.made:,}): {cpu:.2f} s CPU ({run.wall:.2f} s wall), exit "
+        f"{run.done.returncode}, peak memory {run.peak_mb:,.0f} MB{against}"
     )
 
 

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -63,8 +64,23 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def main() -> None:
-    items = int(os.environ.get("BENCH_COMMAND_ITEMS", "700000"))
+@dataclass
+class Run:
+    """A command's run on the scaled example: its answer, CPU and wall
+    seconds, peak memory, and how many items the example makes unscaled."""
+
+    done: subprocess.CompletedProcess[str]
+    cpu: float
+    wall: float
+    peak_mb: float
+    made: int
+    path: str
+
+
+def run_scaled(command: str, items: int) -> Run:
+    """`manage.py COMMAND FILE` in a child process, FILE the example scaled
+    to about `items` items, with the limits on sample data raised to allow
+    them."""
     text, made = scaled_design(EXAMPLE.read_text(), items)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "order-management-scaled.yaml"
@@ -78,7 +94,7 @@ def main() -> None:
         }
         started, cpu = time.perf_counter(), children_cpu()
         done = subprocess.run(  # noqa: S603 - a fixed command line
-            [sys.executable, str(ROOT / "manage.py"), "simulate", str(path)],
+            [sys.executable, str(ROOT / "manage.py"), command, str(path)],
             capture_output=True,
             text=True,
             env=env,
@@ -86,9 +102,16 @@ def main() -> None:
         )
         wall, cpu = time.perf_counter() - started, children_cpu() - cpu
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(done.stdout.rstrip())
     if done.returncode not in (0, 1) or done.stderr.strip():
         print(done.stderr.rstrip(), file=sys.stderr)
+    return Run(done, cpu, wall, peak_mb, made, str(path))
+
+
+def main() -> None:
+    items = int(os.environ.get("BENCH_COMMAND_ITEMS", "700000"))
+    run = run_scaled("simulate", items)
+    print(run.done.stdout.rstrip())
+    cpu, peak_mb = run.cpu, run.peak_mb
     target = TARGET_CPU.get(items)
     against = f"; target {target} s: {cpu / target:.2f} of it" if target else ""
     most = TARGET_PEAK_MB.get(items)
@@ -96,8 +119,8 @@ def main() -> None:
         against += f"; peak target {most:,} MB: {peak_mb / most:.2f} of it"
     print(
         f"manage.py simulate at about {items:,} items (the example makes "
-        f"{made:,}): {cpu:.2f} s CPU ({wall:.2f} s wall), exit "
-        f"{done.returncode}, peak memory {peak_mb:,.0f} MB{against}"
+        f"{run.made:,}): {cpu:.2f} s CPU ({run.wall:.2f} s wall), exit "
+        f"{run.done.returncode}, peak memory {peak_mb:,.0f} MB{against}"
     )
 
 
