@@ -23,15 +23,11 @@ from tests.views.conftest import project_with_members
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def migrated(owner, editor, viewer):
-    """A project at revision 1 (the example, small), then revision 2 with a
-    new GSI for a new access pattern."""
+def _two_revisions(first, owner, editor, viewer):
+    """A project at revision `first` (small), then revision 2 with a new
+    GSI for a new access pattern."""
     project = project_with_members(
-        revisions.smaller(revisions.original(), 3),
-        owner=owner,
-        editor=editor,
-        viewer=viewer,
+        revisions.smaller(first, 3), owner=owner, editor=editor, viewer=viewer
     )
     project_services.project_save_design(
         project=project,
@@ -42,6 +38,13 @@ def migrated(owner, editor, viewer):
     project.refresh_from_db()
     assert project.version == 2
     return project
+
+
+@pytest.fixture
+def migrated(owner, editor, viewer):
+    """A project at revision 1 (the example, small), then revision 2 with a
+    new GSI for a new access pattern."""
+    return _two_revisions(revisions.original(), owner, editor, viewer)
 
 
 def _url(project, tail: str = "", before: int = 1, after: int = 2) -> str:
@@ -253,21 +256,9 @@ def test_the_script_downloaded_is_the_one_the_proof_ran(
 def keyed_later(owner, editor, viewer):
     """A project whose revision 1 has no table keys yet (a schema imported
     from SQL), then revision 2 with its keys and a new GSI."""
-    project = project_with_members(
-        revisions.smaller(revisions.keyless(revisions.original()), 3),
-        owner=owner,
-        editor=editor,
-        viewer=viewer,
+    return _two_revisions(
+        revisions.keyless(revisions.original()), owner, editor, viewer
     )
-    project_services.project_save_design(
-        project=project,
-        design=revisions.smaller(revisions.gsi_added(), 3),
-        version=project.version,
-        author=owner,
-    )
-    project.refresh_from_db()
-    assert project.version == 2
-    return project
 
 
 @pytest.mark.django_db
