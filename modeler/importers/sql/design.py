@@ -56,6 +56,7 @@ def design_from_sql(
         patterns: list[dict[str, Any]] = []
         unsupported: list[str] = []
         inferred = list(entities.inferred)
+        left_out: list[str] = []
         # A query log named but empty is read, and refused as holding no
         # statement: it is not taken for no log at all.
         if queries_text or queries_file:
@@ -70,8 +71,9 @@ def design_from_sql(
             )
             patterns, unsupported = found.patterns, found.unsupported
             inferred += found.inferred
+            left_out = found.not_carried
         title = name or _title(schema_file)
-        skipped = schema.notes + entities.notes + schema.skipped_notes
+        skipped = schema.notes + entities.notes + schema.skipped_notes + left_out
         data: dict[str, Any] = {
             "format": "single-table-workbench/v1",
             "name": title,

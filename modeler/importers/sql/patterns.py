@@ -31,6 +31,8 @@ class FoundPatterns:
     patterns: list[dict[str, Any]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     inferred: list[str] = field(default_factory=list)
+    # What a pattern leaves out of its statement (a joined table's columns).
+    not_carried: list[str] = field(default_factory=list)
 
 
 class Unsupported(Exception):
@@ -73,6 +75,7 @@ def patterns_from_log(
             continue
         rps = float(f"{rps:.4g}")
         name = pattern["name"]
+        left_out = pattern.pop("not_carried", "")
         if name in by_name:  # the same request written twice: its traffic adds up
             traffic = by_name[name]["traffic"]
             traffic["rps"] = float(f"{traffic['rps'] + rps:.4g}")
@@ -82,6 +85,8 @@ def patterns_from_log(
         by_name[name] = pattern
         found.patterns.append(pattern)
         found.inferred.append(f"pattern '{name}' from {where}")
+        if left_out:
+            found.not_carried.append(f"pattern '{name}' ({where}): {left_out}")
     return found
 
 
@@ -258,6 +263,15 @@ class _Converter:
         limit = select.args.get("limit")
         if limit is not None:
             pattern["limit"] = _limit(limit)
+        read = {t for t, e in self.names.entities.items() if e in entities}
+        joined = _joined_columns(select, tables, read)
+        if joined:
+            pattern["not_carried"] = (
+                f"it also selects {', '.join(joined)} of a joined table, which "
+                f"{' and '.join(entities)} items do not hold: copy those "
+                "attributes onto them (denormalise), or read the joined item "
+                "with a request of its own"
+            )
         return pattern
 
     def _join_equalities(
@@ -576,6 +590,23 @@ def _parse(text: str, dialect: str) -> exp.Expr:
             "write it as the database runs it",
         )
     return parsed
+
+
+def _joined_columns(
+    select: exp.Select, tables: dict[str, str], read: set[str]
+) -> list[str]:
+    """The columns a SELECT takes from the tables other than those it reads
+    items of (`read`): "product.title", "product.*"."""
+    found: list[str] = []
+    for selected in select.expressions:
+        column = selected.this if isinstance(selected, exp.Alias) else selected
+        if isinstance(column, exp.Star):  # SELECT *: every table's columns
+            found += [f"{t}.*" for t in dict.fromkeys(tables.values()) if t not in read]
+        elif isinstance(column, exp.Column) and column.table:
+            table = tables.get(column.table)
+            if table is not None and table not in read:
+                found.append(f"{table}.{column.name or '*'}")
+    return list(dict.fromkeys(found))
 
 
 def _conjuncts(condition: exp.Expr) -> list[exp.Expr]:

@@ -17,6 +17,7 @@ from modeler.importers.sql import (
     SqlImportError,
     design_from_sql,
 )
+from modeler.review.checks.common import plural
 
 
 class Command(BaseCommand):
@@ -90,8 +91,9 @@ class Command(BaseCommand):
         Path(output).write_text(found.yaml_text, encoding="utf-8")
         design = found.design
         self.stdout.write(
-            f"Wrote {output}: {len(design.entities)} entities, "
-            f"{len(design.access_patterns)} access patterns, no keys yet. Next: "
+            f"Wrote {output}: {plural(len(design.entities), 'entity', 'entities')}, "
+            f"{plural(len(design.access_patterns), 'access pattern')}, no keys yet. "
+            "Next: "
             f"manage.py propose_keys {output}"
         )
 

@@ -153,6 +153,32 @@ CREATE TABLE series (series_id int PRIMARY KEY);
     assert [p.name for p in design.access_patterns] == ["Create an Order"]
 
 
+def test_the_columns_of_a_joined_table_a_read_selects_are_named():
+    schema = """
+CREATE TABLE product (product_id int PRIMARY KEY, title text NOT NULL);
+CREATE TABLE order_item (
+  order_id int NOT NULL,
+  line_no int NOT NULL,
+  product_id int NOT NULL REFERENCES product (product_id),
+  PRIMARY KEY (order_id, line_no)
+);
+"""
+    queries = (
+        "-- calls/s: 5\n"
+        "SELECT oi.*, p.title AS product_title FROM order_item oi "
+        "JOIN product p ON p.product_id = oi.product_id WHERE oi.order_id = $1;\n"
+    )
+    found = design_from_sql(
+        schema, schema_file="shop.sql", queries_text=queries, queries_file="q.sql"
+    )
+    (pattern,) = found.design.access_patterns
+    assert pattern.expects.entities == ("OrderItem",)
+    (note,) = [n for n in found.skipped if "joined table" in n]
+    assert note.startswith(f"pattern '{pattern.name}' (q.sql, line 2): ")
+    assert "it also selects product.title of a joined table" in note
+    assert "copy those attributes onto them (denormalise)" in note
+
+
 def test_statements_that_become_no_pattern_say_why_and_what_instead():
     unsupported = _pagila().unsupported
     assert len(unsupported) == 3
