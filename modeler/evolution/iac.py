@@ -72,7 +72,7 @@ def stream_alone(before: d.Design, after: d.Design) -> bool:
     return (
         stream_retyped(before, after)
         or _other_update_table_settings(before.table, after.table)
-        or any(old.capacity != new.capacity for old, new in _kept_gsis(before, after))
+        or _capacity_changed(before, after)
     )
 
 
@@ -84,11 +84,23 @@ def stream_retyped(before: d.Design, after: d.Design) -> bool:
     return bool(was and now and was != now)
 
 
-def _kept_gsis(before: d.Design, after: d.Design) -> list[tuple[d.Index, d.Index]]:
+def _gsis(
+    before: d.Design, after: d.Design
+) -> tuple[list[d.Index], list[d.Index], dict[int, int]]:
+    """The deployed GSIs, the new ones, and the positions of those kept (old
+    -> new): a GSI whose name, keys and projection stay is kept, its
+    capacity being a setting UpdateTable changes in place, with the
+    table's."""
     old = [i for i in before.table.indexes if i.is_global]
     new = [i for i in after.table.indexes if i.is_global]
     pairs = matched(old, new)
-    return [(old[p], new[pairs[p]]) for p in pairs if same_shape(old[p], new[pairs[p]])]
+    return old, new, {p: pairs[p] for p in pairs if same_shape(old[p], new[pairs[p]])}
+
+
+def _capacity_changed(before: d.Design, after: d.Design) -> bool:
+    """Whether a kept GSI's capacity changes."""
+    old, new, kept = _gsis(before, after)
+    return any(old[p].capacity != new[q].capacity for p, q in kept.items())
 
 
 def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
@@ -100,12 +112,7 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
                 dataclasses.replace(after.table, name=name),
             )
         ]
-    old = [i for i in before.table.indexes if i.is_global]
-    new = [i for i in after.table.indexes if i.is_global]
-    pairs = matched(old, new)
-    # A GSI whose name, keys and projection stay is kept: its capacity is a
-    # setting UpdateTable changes in place, with the table's.
-    kept = {p: pairs[p] for p in pairs if same_shape(old[p], new[pairs[p]])}
+    old, new, kept = _gsis(before, after)
     removed = [i for p, i in enumerate(old) if p not in kept]
     added = [i for p, i in enumerate(new) if p not in kept.values()]
     lsis = tuple(i for i in before.table.indexes if not i.is_global)
@@ -134,9 +141,7 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
     gone = list(removed)
     settings_changed = dataclasses.replace(
         before.table, indexes=()
-    ) != dataclasses.replace(table(), indexes=()) or any(
-        old[p].capacity != new[kept[p]].capacity for p in kept
-    )
+    ) != dataclasses.replace(table(), indexes=()) or _capacity_changed(before, after)
     if settings_changed:
         stages.append(stage("the table's settings"))
     if separate_stream:

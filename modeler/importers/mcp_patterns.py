@@ -151,17 +151,26 @@ def _options(command: str) -> tuple[str, dict[str, str | None]]:
     return words[2], options
 
 
-def _json(options: dict[str, str | None], option: str) -> dict:
+def _json_option(
+    options: dict[str, str | None], option: str, kind: type, what: str
+) -> Any:
+    """The JSON value of an option, of the type `kind` (`what` names it);
+    None when the command does not give the option."""
     text = options.get(option)
     if text is None:
-        return {}
+        return None
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise _Unreadable(f"--{option} is not JSON ({exc.msg})") from None
-    if not isinstance(value, dict):
-        raise _Unreadable(f"--{option} is not a JSON object")
+    if not isinstance(value, kind):
+        raise _Unreadable(f"--{option} is not a JSON {what}")
     return value
+
+
+def _json(options: dict[str, str | None], option: str) -> dict:
+    value = _json_option(options, option, dict, "object")
+    return {} if value is None else value
 
 
 def _pattern(
@@ -292,15 +301,9 @@ def _many(
 
 
 def _json_list(options: dict[str, str | None], option: str) -> list:
-    text = options.get(option)
-    if text is None:
+    value = _json_option(options, option, list, "list")
+    if value is None:
         raise _Unreadable(f"a command without --{option}")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Unreadable(f"--{option} is not JSON ({exc.msg})") from None
-    if not isinstance(value, list):
-        raise _Unreadable(f"--{option} is not a JSON list")
     return value
 
 
