@@ -136,34 +136,23 @@ def live_design(
     )
 
 
-def _title(designs: list[str], table: str) -> str:
-    """The migration's title (its script's) from the arguments as given:
-    two revisions of one project as the web app's Migration tab names
-    them (its script is then the tab's), else each source by its name."""
+def _named(designs: list[str], table: str) -> tuple[str, tuple[str, str]]:
+    """The migration's title (its script's) and its two sides as the plan
+    names them when it cannot be made, from the arguments as given: two
+    revisions of one project as the web app's Migration tab names them (its
+    script is then the tab's), else each source by its name."""
     if not table:
         first, second = (_revision(source) for source in designs)
         if first and second and first[0].pk == second[0].pk:
-            return migration_title(first[0], first[1], second[1])
+            return (
+                migration_title(first[0], first[1], second[1]),
+                migration_sides(first[1], second[1]),
+            )
     names = [f"table {table}"] if table else []
     names += [
         Path(source).name if is_file_argument(source) else source for source in designs
     ]
-    return f"Migrate {names[0]} to {names[1]}"
-
-
-def _sides(designs: list[str], table: str) -> tuple[str, str]:
-    """The two designs as the plan names them when it cannot be made: two
-    revisions of one project as the Migration tab does, else each by what
-    was given."""
-    if not table:
-        first, second = (_revision(source) for source in designs)
-        if first and second and first[0].pk == second[0].pk:
-            return migration_sides(first[1], second[1])
-    names = [f"table {table}"] if table else []
-    names += [
-        Path(source).name if is_file_argument(source) else source for source in designs
-    ]
-    return names[0], names[1]
+    return f"Migrate {names[0]} to {names[1]}", (names[0], names[1])
 
 
 def _revision(source: str) -> tuple[Project, int] | None:
@@ -283,6 +272,7 @@ class Command(BaseCommand):
             raise CommandError("--wcu-per-second: give a rate above 0")
         if stored is not None and stored < 1:
             raise CommandError("--stored-items: give a count of 1 or more")
+        title, sides = _named(designs, table)
         try:
             plan = plan_migration(
                 before,
@@ -291,8 +281,8 @@ class Command(BaseCommand):
                 wcu_per_second=options["wcu_per_second"],
                 stored_items=stored,
                 unread=unread,
-                title=_title(designs, table),
-                sides=_sides(designs, table),
+                title=title,
+                sides=sides,
             )
         except (PlanError, SampleDataError) as exc:
             raise CommandError(f"the migration cannot be planned: {exc}") from None
