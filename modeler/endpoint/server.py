@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+from functools import partial
 from http.server import ThreadingHTTPServer
 from socketserver import BaseRequestHandler
 
@@ -43,6 +44,18 @@ _REASONS = {
     413: "Payload Too Large",
     500: "Internal Server Error",
 }
+
+
+def _field(head: bytes, lowered: bytes, name: bytes) -> bytes | None:
+    """The value of the header field `name` (b"\\nname:", lowered) in the
+    head as sent, found in `lowered`, its lowered copy of the same length;
+    None when the head has no such field."""
+    at = lowered.find(name)
+    if at < 0:
+        return None
+    at += len(name)
+    stop = head.find(b"\n", at)
+    return head[at : stop if stop >= 0 else len(head)].strip()
 
 
 class _Handler(BaseRequestHandler):
@@ -102,15 +115,7 @@ class _Handler(BaseRequestHandler):
         # Field names are matched in a lowered copy (the same length), the
         # values taken from the head as sent.
         lowered = head.lower()
-
-        def field(name: bytes) -> bytes | None:
-            at = lowered.find(name)
-            if at < 0:
-                return None
-            at += len(name)
-            stop = head.find(b"\n", at)
-            return head[at : stop if stop >= 0 else end].strip()
-
+        field = partial(_field, head, lowered)
         connection = (field(b"\nconnection:") or b"").lower()
         keep_alive = (
             connection != b"close"
