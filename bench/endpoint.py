@@ -12,8 +12,9 @@ wall time, and their ratios; the GetItem phase also gives requests per
 second and server CPU per GetItem. Cold start is from starting the process
 to its first answer to ListTables, with no table, for `manage.py
 serve_dynamodb`, `python -m modeler.endpoint` (no Django) and dynalite.
-Transactions are timed on the endpoint only (dynalite 3 has none), and
-still counted in its total. Issue 33's targets: at least 5x less CPU than
+Transactions are timed on the endpoint only (dynalite 3 has none), so the
+whole workload's figures, and its ratio, are of the phases both servers
+ran. Issue 33's targets: at least 5x less CPU than
 dynalite on the workload, cold start under 1 s.
 
     PYTHONPATH=. .venv/bin/python bench/endpoint.py
@@ -246,10 +247,12 @@ def main() -> None:
                     cpu_seconds(process.pid) - cpu,
                     time.perf_counter() - wall,
                 )
-                totals[name][0] += figures[name][0]
-                totals[name][1] += figures[name][1]
             if not figures:
                 continue
+            if len(figures) == len(names):  # the workload both ran
+                for name, (cpu, wall) in figures.items():
+                    totals[name][0] += cpu
+                    totals[name][1] += wall
             row = "".join(f"{c:>14.3f} s{w:>7.2f} s" for c, w in figures.values())
             ratio = (
                 f"{figures['dynalite'][0] / max(figures['endpoint'][0], 1e-3):>10.1f}x"
@@ -269,7 +272,7 @@ def main() -> None:
             if "dynalite" in totals
             else ""
         )
-        print(f"{'whole workload':<26}{row}{ratio}")
+        print(f"{'workload both ran':<26}{row}{ratio}")
     finally:
         for process, _, _ in servers.values():
             process.terminate()

@@ -64,14 +64,20 @@ class TableLocks:
                 self._state.wait()
             if not names:
                 return None
-            for name in names:
+            tables = self._tables
+            if len(names) == 1:  # most operations: one table, no sorting
+                (name,) = names
                 if not exists(name):
                     return None
-            tables = self._tables
-            held = [
-                tables.get(name) or tables.setdefault(name, threading.Lock())
-                for name in (names if len(names) == 1 else sorted(names))
-            ]
+                held = [tables.get(name) or tables.setdefault(name, threading.Lock())]
+            else:
+                for name in names:
+                    if not exists(name):
+                        return None
+                held = [
+                    tables.get(name) or tables.setdefault(name, threading.Lock())
+                    for name in sorted(names)
+                ]
             self._running += 1
         for lock in held:
             lock.acquire()

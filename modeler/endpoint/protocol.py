@@ -18,6 +18,7 @@ import base64
 import binascii
 import itertools
 import json
+import json.scanner
 import os
 import zlib
 from datetime import datetime
@@ -52,7 +53,12 @@ class ProtocolError(EngineError):
         self.code = code
 
 
-_decode = json.JSONDecoder().decode
+_decoder = json.JSONDecoder()
+# The decoder's C scanner, called directly: `decode` wraps it in two Python
+# calls and a regular expression for the whitespace after the value.
+_make_scanner = getattr(json.scanner, "c_make_scanner", None)
+_scan = _make_scanner(_decoder) if _make_scanner is not None else None
+_WHITESPACE = " \t\n\r"
 
 
 def decode_request(body: bytes) -> dict[str, Any]:
@@ -63,7 +69,16 @@ def decode_request(body: bytes) -> dict[str, Any]:
         if body[:1] == b"{" and body[1:2] != b"\x00":
             # What json.loads does with UTF-8 (every SDK's body), without
             # its guess at the encoding from the first bytes.
-            request = _decode(body.decode("utf-8", "surrogatepass"))
+            text = body.decode("utf-8", "surrogatepass")
+            if _scan is None:
+                request = _decoder.decode(text)
+            else:
+                try:
+                    request, end = _scan(text, 0)
+                except StopIteration:
+                    raise ValueError("not JSON") from None
+                if end != len(text) and text[end:].strip(_WHITESPACE):
+                    raise ValueError("extra data after the JSON value")
         else:
             request = json.loads(body)
     except (UnicodeDecodeError, ValueError):
@@ -201,23 +216,21 @@ def error_body(error: EngineError) -> tuple[int, bytes]:
 
 
 # A request id is this process's random prefix and a count: unique like
-# DynamoDB's, without a getrandom system call on every answer.
-_ID_PREFIX = os.urandom(16).hex().upper()
+# DynamoDB's (52 characters of A-Z and 0-9, as long as theirs), without a
+# getrandom system call on every answer.
+_ID_PREFIX = os.urandom(16).hex().upper().encode("ascii")
 _ids = itertools.count()
+_HEAD = (
+    b"Content-Type: " + CONTENT_TYPE.encode("ascii") + b"\r\nContent-Length: %d\r\n"
+    b"x-amzn-RequestId: " + _ID_PREFIX + b"%020d\r\nx-amz-crc32: %d\r\n"
+)
 
 
-def new_request_id() -> str:
-    """52 characters of A-Z and 0-9, as long as DynamoDB's request ids."""
-    return f"{_ID_PREFIX}{next(_ids):020d}"
-
-
-def response_head(body: bytes, request_id: str) -> str:
-    """The headers of an answer, each line ending CRLF (built in one step:
-    it runs on every answer). zlib's CRC32 is already unsigned."""
-    return (
-        f"Content-Type: {CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n"
-        f"x-amzn-RequestId: {request_id}\r\nx-amz-crc32: {zlib.crc32(body)}\r\n"
-    )
+def response_head(body: bytes) -> bytes:
+    """The headers of an answer, each line ending CRLF, with a new request
+    id (built in one step: it runs on every answer). zlib's CRC32 is
+    already unsigned."""
+    return _HEAD % (len(body), next(_ids), zlib.crc32(body))
 
 
 def signature_scope(authorization: str | None) -> dict[str, str]:

@@ -19,15 +19,10 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from functools import partial
 from http.server import ThreadingHTTPServer
 from socketserver import BaseRequestHandler
 
-from modeler.endpoint.protocol import (
-    new_request_id,
-    response_head,
-    signature_scope,
-)
+from modeler.endpoint.protocol import response_head, signature_scope
 from modeler.endpoint.service import Service
 
 logger = logging.getLogger(__name__)
@@ -115,15 +110,14 @@ class _Handler(BaseRequestHandler):
         # Field names are matched in a lowered copy (the same length), the
         # values taken from the head as sent.
         lowered = head.lower()
-        field = partial(_field, head, lowered)
-        connection = (field(b"\nconnection:") or b"").lower()
+        connection = (_field(head, lowered, b"\nconnection:") or b"").lower()
         keep_alive = (
             connection != b"close"
             if version == b"HTTP/1.1"
             else connection == b"keep-alive"
         )
         try:
-            length = int(field(b"\ncontent-length:") or 0)
+            length = int(_field(head, lowered, b"\ncontent-length:") or 0)
         except ValueError:
             return self._answer(400, b"", close=True)
         if length > MAX_BODY or length < 0:
@@ -150,12 +144,18 @@ class _Handler(BaseRequestHandler):
             )
         if method != b"POST":
             return self._answer(405, b"", close=True)
-        named = field(b"\nx-amz-target:")
+        named = _field(head, lowered, b"\nx-amz-target:")
         target = named.decode("latin-1") if named is not None else None
         status, answer = self.service.handle(target, body)
+        if status == 200 and keep_alive:
+            # The usual answer, sent here rather than through `_answer`.
+            self.request.sendall(
+                b"HTTP/1.1 200 OK\r\n%s\r\n%s" % (response_head(answer), answer)
+            )
+            return after
         if status >= 500:
             # Parsed for the log only: any credentials and region are accepted.
-            authorization = field(b"\nauthorization:")
+            authorization = _field(head, lowered, b"\nauthorization:")
             scope = signature_scope(
                 authorization.decode("latin-1") if authorization else None
             )
@@ -174,15 +174,17 @@ class _Handler(BaseRequestHandler):
         """Send the answer; `after` (what followed the request), or None
         when the connection is closed."""
         if plain:
-            fields = f"Content-Type: text/plain\r\nContent-Length: {len(body)}\r\n"
+            fields = b"Content-Type: text/plain\r\nContent-Length: %d\r\n" % len(body)
         else:
-            fields = response_head(body, new_request_id())
+            fields = response_head(body)
         if close:
-            fields += "Connection: close\r\n"
-        head = f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\n{fields}\r\n"
+            fields += b"Connection: close\r\n"
+        reason = _REASONS.get(status, "Error").encode("ascii")
         # Status line, headers and body in one write: two small writes meet
         # the client's delayed ACK (Nagle's algorithm) and wait 40 ms.
-        self.request.sendall(head.encode("latin-1") + body)
+        self.request.sendall(
+            b"HTTP/1.1 %d %s\r\n%s\r\n%s" % (status, reason, fields, body)
+        )
         return None if close else after
 
 

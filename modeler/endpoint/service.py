@@ -144,15 +144,15 @@ class Service:
         # entries are appended one at a time.
         self._journal = threading.Lock()
         self.on_write = on_write
-        self._operations: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+        # Target -> (operation name, the engine's method), as found.
+        self._operations: dict[str | None, tuple[str, Callable[..., Any]]] = {}
 
     def operation(self, target: str | None) -> tuple[str, Callable[..., Any]]:
         """The operation a target names, or UnknownOperationException."""
-        target = target or ""
         found = self._operations.get(target)
         if found is not None:
-            return target.rpartition(".")[2], found
-        service, _, name = target.partition(".")
+            return found
+        service, _, name = (target or "").partition(".")
         method = None
         if service + "." == DYNAMODB_PREFIX and name in DYNAMODB_OPERATIONS:
             method = getattr(self.engine, _snake(name), None)
@@ -160,15 +160,19 @@ class Service:
             method = getattr(self.engine, "streams_" + _snake(name), None)
         if method is None:
             raise ProtocolError("UnknownOperationException", "")
-        self._operations[target] = method
+        self._operations[target] = name, method
         return name, method
 
     def handle(self, target: str | None, body: bytes) -> tuple[int, bytes]:
         """The status and body answering one request."""
         try:
-            name, method = self.operation(target)
+            name, method = self._operations.get(target) or self.operation(target)
             request = decode_request(body)
-            tables = tables_of(name, request)
+            if name in _ONE_TABLE:  # most requests: `tables_of`, inlined
+                table = request.get("TableName")
+                tables: Collection[str] = (table,) if type(table) is str else ()
+            else:
+                tables = tables_of(name, request)
             held = self.lock.hold(tables, self.engine.tables.__contains__)
             if held is not None:
                 try:

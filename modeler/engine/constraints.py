@@ -148,16 +148,29 @@ _ITEM_WRITE_ENUMS = (
 )
 
 
+# Table names that passed the name check, remembered (up to a bound) so
+# that each write need not match the pattern again.
+_GOOD_NAMES: set[str] = set()
+_GOOD_NAMES_MAX = 1024
+
+
 def _item_write_passes(kind: str, request: dict[str, Any]) -> bool:
     """Whether every check of `check_item_write` passes, tested at once."""
     name = request.get("TableName")
-    if type(name) is not str or not (
-        name.startswith("arn:")
-        or (3 <= len(name) <= 255 and _NAME_CHARACTERS.fullmatch(name))
-    ):
+    if type(name) is not str:
         return False
+    if name not in _GOOD_NAMES:
+        if not (
+            name.startswith("arn:")
+            or (3 <= len(name) <= 255 and _NAME_CHARACTERS.fullmatch(name))
+        ):
+            return False
+        if len(_GOOD_NAMES) < _GOOD_NAMES_MAX:
+            _GOOD_NAMES.add(name)
     if request.get("Item" if kind == "Put" else "Key") is None:
         return False
+    if len(request) == 2:  # TableName and Item (or Key): no enum to check
+        return True
     for member, choices in _ITEM_WRITE_ENUMS:
         value = request.get(member)
         if value is not None and value not in choices:

@@ -116,15 +116,16 @@ def get_item(
     check_parameters(request, GET_ITEM_PARAMETERS, ("TableName", "Key"))
     table = engine.table(request["TableName"])
     key = native_key(table, request["Key"])
-    consistent = boolean(request, "ConsistentRead")
-    mode = consumed_capacity_mode(request)
-    expressions = Expressions.of(request)
-    projection = (
-        expressions.projection(request["ProjectionExpression"])
-        if "ProjectionExpression" in request
-        else None
-    )
-    expressions.check_unused()
+    projection = None
+    if len(request) == 2:  # TableName and Key, as most are: nothing more to read
+        consistent, mode = False, "NONE"
+    else:
+        consistent = boolean(request, "ConsistentRead")
+        mode = consumed_capacity_mode(request)
+        expressions = Expressions.of(request)
+        if "ProjectionExpression" in request:
+            projection = expressions.projection(request["ProjectionExpression"])
+        expressions.check_unused()
     found = table.get(key)
     response: dict[str, Any] = {}
     if found:

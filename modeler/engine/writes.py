@@ -153,6 +153,8 @@ def plan(engine: EngineState, kind: str, spec: Any) -> Write:
         write.key = table.key_of(write.item)
     else:
         write.key = native_key(table, spec["Key"])
+    if len(spec) == 2:  # TableName and Item (or Key): no option, no expression
+        return write
     write.on_failure = enum(
         spec, "ReturnValuesOnConditionCheckFailure", ("ALL_OLD", "NONE"), "NONE"
     )
@@ -258,16 +260,22 @@ def collection_metrics(table: Table, key: Item) -> dict[str, Any]:
 
 def _single(engine: EngineState, kind: str, request: dict[str, Any]) -> dict[str, Any]:
     check_parameters(request, _ALLOWED_SINGLE[kind])
-    return_values = request.get("ReturnValues", "NONE")
-    if return_values not in RETURN_VALUES[kind]:
-        raise ValidationException("Return values set to invalid value")
-    mode = consumed_capacity_mode(request)
-    metrics = enum(
-        request, "ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS, "NONE"
-    )
     spec = request
-    if not request.keys().isdisjoint(_SINGLE):
-        spec = {k: v for k, v in request.items() if k not in _SINGLE}
+    if len(request) == 2:  # TableName and Item (or Key): the defaults
+        return_values = mode = metrics = "NONE"
+    else:
+        return_values = request.get("ReturnValues", "NONE")
+        if return_values not in RETURN_VALUES[kind]:
+            raise ValidationException("Return values set to invalid value")
+        mode = consumed_capacity_mode(request)
+        metrics = enum(
+            request,
+            "ReturnItemCollectionMetrics",
+            RETURN_ITEM_COLLECTION_METRICS,
+            "NONE",
+        )
+        if not request.keys().isdisjoint(_SINGLE):
+            spec = {k: v for k, v in request.items() if k not in _SINGLE}
     write = plan(engine, kind, spec)
     resolved = resolve(write)
     consumed = write.table.write(
@@ -278,7 +286,11 @@ def _single(engine: EngineState, kind: str, request: dict[str, Any]) -> dict[str
         counted=mode != "NONE",
     )
     response: dict[str, Any] = {}
-    attributes = returned_attributes(return_values, resolved)
+    attributes = (
+        returned_attributes(return_values, resolved)
+        if return_values != "NONE"
+        else None
+    )
     if attributes:
         response["Attributes"] = item_to_wire(attributes)
     if consumed is not None:
