@@ -20,6 +20,7 @@ against the table.
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from modeler.engine.capacity import (
@@ -514,9 +515,19 @@ def batch_get_item(engine: EngineState, request: dict[str, Any]) -> dict[str, An
     return response
 
 
+# The type names of key values by their Python type, looked up before
+# `type_of` is asked (every key of a checked request is one of these).
+_KEY_KINDS = {str: "S", Decimal: "N", int: "N", bytes: "B"}
+
+
 def key_identity(table: Table, key: Item) -> tuple[Any, ...]:
     """A hashable identity of a key, telling 1 (N) from "1" (S)."""
-    return tuple((type_of(key[a]), key[a]) for a in table.key_attributes)
+    kinds = _KEY_KINDS
+    identity = []
+    for attribute in table.key_attributes:
+        value = key[attribute]
+        identity.append((kinds.get(type(value)) or type_of(value), value))
+    return tuple(identity)
 
 
 def transact_get_items(engine: EngineState, request: dict[str, Any]) -> dict[str, Any]:

@@ -144,15 +144,10 @@ def plan(engine: EngineState, kind: str, spec: Any) -> Write:
         required += ("ConditionExpression",)
     spec = check_parameters(spec, allowed, required)
     table = engine.table(spec["TableName"])
-    write = Write(kind, table, {})
     if kind == "Put":
-        if not isinstance(spec["Item"], dict):
-            raise ValidationException("Item must be a map of attribute names to values")
-        write.item = item_from_wire(spec["Item"])
-        write.item_size = table.check_item(write.item)
-        write.key = table.key_of(write.item)
+        write = put_write(table, spec["Item"])
     else:
-        write.key = native_key(table, spec["Key"])
+        write = Write(kind, table, native_key(table, spec["Key"]))
     if len(spec) == 2:  # TableName and Item (or Key): no option, no expression
         return write
     write.on_failure = enum(
@@ -174,6 +169,15 @@ def plan(engine: EngineState, kind: str, spec: Any) -> Write:
                     f"attribute {attribute}. This attribute is part of the key"
                 )
     return write
+
+
+def put_write(table: Table, item: Any) -> Write:
+    """The Put of the Item `item` (DynamoDB JSON), checked, without options."""
+    if not isinstance(item, dict):
+        raise ValidationException("Item must be a map of attribute names to values")
+    native = item_from_wire(item)
+    size = table.check_item(native)
+    return Write("Put", table, table.key_of(native), item=native, item_size=size)
 
 
 def resolve(write: Write, factor: float = 1.0) -> Resolved:
@@ -346,6 +350,7 @@ def batch_write_item(engine: EngineState, request: dict[str, Any]) -> dict[str, 
         )
     writes: list[Write] = []
     for name, entries in requested.items():
+        table: Table | None = None  # looked up at the first Put
         for entry in entries:
             check_parameters(entry, _WRITE_REQUEST)
             if len(entry) != 1:
@@ -355,7 +360,11 @@ def batch_write_item(engine: EngineState, request: dict[str, Any]) -> dict[str, 
                 )
             if "PutRequest" in entry:
                 spec = check_parameters(entry["PutRequest"], _PUT_REQUEST, ("Item",))
-                writes.append(plan(engine, "Put", {"TableName": name, **spec}))
+                # `plan` of {"TableName": name, **spec}, without its checks
+                # of what a PutRequest cannot hold.
+                if table is None:
+                    table = engine.table(name)
+                writes.append(put_write(table, spec["Item"]))
             else:
                 spec = check_parameters(
                     entry["DeleteRequest"], _DELETE_REQUEST, ("Key",)
