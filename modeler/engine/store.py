@@ -188,7 +188,7 @@ class Store:
     def _bisect_keyed(
         self,
         keys: list[Any],
-        entries: list[Item],
+        entries: Sequence[Item],
         entry: Item,
         target: Any,
         *,
@@ -519,7 +519,17 @@ class Store:
             if order is None:
                 # No sort key: the partition's one entry is the start key's.
                 return page
-            if forward:
+            if keys is not None:
+                # The search over the whole partition, held to the bounds:
+                # what the search within them finds.
+                at = self._bisect_keyed(
+                    keys, entries, start, order(start), right=forward
+                )
+                if forward:
+                    lo = min(max(at, lo), hi)
+                else:
+                    hi = max(min(at, hi), lo)
+            elif forward:
                 lo = bisect_right(entries, order(start), lo, hi, key=order)
             else:
                 hi = bisect_left(entries, order(start), lo, hi, key=order)

@@ -117,3 +117,22 @@ def _check(
             condition = SortCondition("n", operator, values)
             want = [i for i in rows if condition.matches(i["n"])]
             assert table.query(gsi, g1, [condition]).items == want
+            forward = rng.random() < 0.5
+            assert _paged(table, gsi, g1, condition, forward) == (
+                want if forward else want[::-1]
+            )
+
+
+def _paged(
+    table: Table, gsi: Any, g1: str, condition: SortCondition, forward: bool
+) -> list[dict[str, Any]]:
+    """Every entry a condition reads, in pages of 7 each starting after the
+    last entry of the one before (LastEvaluatedKey's attributes)."""
+    read: list[dict[str, Any]] = []
+    start = None
+    while True:
+        page = table.query(gsi, g1, [condition], forward=forward, start=start, limit=7)
+        read += page.items
+        if page.last is None:
+            return read
+        start = {a: page.last[a] for a in ("PK", "SK", "G1", "n")}
