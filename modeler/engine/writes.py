@@ -52,7 +52,7 @@ from modeler.engine.requests import (
     request_items,
     transact_items,
 )
-from modeler.engine.size import attribute_size
+from modeler.engine.size import attribute_size, value_size
 from modeler.engine.state import EngineState
 from modeler.engine.table import Table
 from modeler.engine.types import Item
@@ -285,6 +285,10 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
     size = old_size
     for name in touched:
         before, after = old.get(name, MISSING), new.get(name, MISSING)
+        if before is not MISSING and after is not MISSING:
+            # The name's size is counted before and after alike.
+            size += value_size(after) - value_size(before)
+            continue
         if before is not MISSING:
             size -= attribute_size(name, before)
         if after is not MISSING:
