@@ -36,6 +36,9 @@ from modeler.engine.types import Item, number_text
 
 MAX_PAGE_BYTES = 1_048_576
 HASH_SPACE = 1 << 64
+# A partition of at least this many entries that a write searches keeps the
+# first order attribute of each entry in a list beside them (see `Store`).
+KEYED_ENTRIES = 64
 
 
 # An array of sizes; array[int] only to the checker (not subscriptable
@@ -114,6 +117,14 @@ class Store:
         # The first order attribute alone: finding a stored entry by it
         # builds no tuple per step, and compares one value.
         self._first_of = itemgetter(order[0]) if len(order) > 1 else self._order
+        self._single_order = len(order) == 1
+        # The first order attribute of each entry of a large partition
+        # (KEYED_ENTRIES or more) that a write has searched, by partition
+        # key, in the entries' order: a search of it is `bisect` comparing
+        # the values themselves in C, without reading each probed entry's
+        # dict (a GSI's partitions of thousands of items lie far apart in
+        # memory). A list slot per entry, for the partitions written only.
+        self._keys: dict[Any, list[Any]] = {}
         # Where `find` last found an entry: a write that follows finds it
         # there again without a search (checked: the entry must be there).
         self._found: tuple[Partition, int] | None = None
@@ -144,7 +155,8 @@ class Store:
     def find(self, key: Item) -> tuple[Item, int] | None:
         """The entry with this key (its partition and order attributes) and
         its size, or None."""
-        partition = self.partitions.get(self.partition_of(key))
+        pk = self.partition_of(key)
+        partition = self.partitions.get(pk)
         if partition is None:
             return None
         order = self.order_of
@@ -155,11 +167,45 @@ class Store:
         order = self._order
         target = order(key)
         entries = partition.entries
-        i = bisect_left(entries, target, key=order)
+        keys = self._keys.get(pk)
+        if keys is None:
+            i = bisect_left(entries, target, key=order)
+        else:
+            i = self._bisect_keyed(keys, entries, key, target, right=False)
         if i < len(entries) and order(entries[i]) == target:
             self._found = (partition, i)
             return entries[i], partition[i]
         return None
+
+    def _keyed(self, pk: Any, partition: Partition) -> list[Any] | None:
+        """The partition's list of first order attributes, made when it is
+        large enough to keep one; None for a smaller one."""
+        keys = self._keys.get(pk)
+        if keys is None and len(partition.entries) >= KEYED_ENTRIES:
+            keys = self._keys[pk] = list(map(self._first_of, partition.entries))
+        return keys
+
+    def _bisect_keyed(
+        self,
+        keys: list[Any],
+        entries: Sequence[Item],
+        entry: Item,
+        target: Any,
+        *,
+        right: bool,
+    ) -> int:
+        """`bisect_left` (`bisect_right` with `right`) of the order key
+        `target` of `entry` (an entry or a key) among the entries, searching
+        their first order attributes `keys` first."""
+        first = self._first_of(entry)
+        lo = bisect_left(keys, first)
+        if self._single_order:
+            return bisect_right(keys, first, lo) if right else lo
+        hi = bisect_right(keys, first, lo)
+        if lo == hi:
+            return lo
+        search = bisect_right if right else bisect_left
+        return search(entries, target, lo, hi, key=self._order)
 
     # --- Changes ------------------------------------------------------------
 
@@ -179,7 +225,14 @@ class Store:
                 self.partitions[pk] = Partition([partition, item], (first_size, size))
         else:
             order = self._order
-            i = bisect_right(partition.entries, order(item), key=order)
+            keys = self._keyed(pk, partition)
+            if keys is None:
+                i = bisect_right(partition.entries, order(item), key=order)
+            else:
+                i = self._bisect_keyed(
+                    keys, partition.entries, item, order(item), right=True
+                )
+                keys.insert(i, self._first_of(item))
             partition.entries.insert(i, item)
             partition.insert(i, size)
         self.count += 1
@@ -197,14 +250,18 @@ class Store:
             if self._bytes is not None:
                 self._bytes -= self.entry_size(partition)
             return
-        i = self._position(partition, item)
+        i = self._position(pk, partition, item)
         del partition.entries[i]
         size = partition.pop(i)
+        keys = self._keys.get(pk)
+        if keys is not None:
+            del keys[i]
         if self._bytes is not None:
             self._bytes -= size
         self.count -= 1
         if len(partition.entries) == 1:
             self.partitions[pk] = partition.entries[0]
+            self._keys.pop(pk, None)
 
     def replace(self, old: Item, new: Item, size: int) -> None:
         """Put `new` in the place of `old`: same partition, same order key."""
@@ -215,11 +272,12 @@ class Store:
                 self._bytes += size - self.entry_size(partition)
             self.partitions[pk] = new
             return
-        i = self._position(partition, old)
+        i = self._position(pk, partition, old)
         partition.entries[i] = new
         if self._bytes is not None:
             self._bytes += size - partition[i]
         partition[i] = size
+        self._rekey(pk, i, new)
 
     def swap(self, old: Item, new: Item) -> None:
         """Put `new` in the place of `old`, whose entry it leaves as it was:
@@ -229,9 +287,18 @@ class Store:
         if type(partition) is not Partition:
             self.partitions[pk] = new
         else:
-            partition.entries[self._position(partition, old)] = new
+            i = self._position(pk, partition, old)
+            partition.entries[i] = new
+            self._rekey(pk, i, new)
 
-    def _position(self, partition: Partition, item: Item) -> int:
+    def _rekey(self, pk: Any, i: int, new: Item) -> None:
+        """The kept first order attribute of entry i, now `new` (an equal
+        value: the list keeps no value of an item the store dropped)."""
+        keys = self._keys.get(pk)
+        if keys is not None:
+            keys[i] = self._first_of(new)
+
+    def _position(self, pk: Any, partition: Partition, item: Item) -> int:
         entries = partition.entries
         found = self._found
         if found is not None and found[0] is partition:
@@ -239,7 +306,11 @@ class Store:
             if i < len(entries) and entries[i] is item:
                 return i
         first = self._first_of
-        i = bisect_left(entries, first(item), key=first)
+        keys = self._keyed(pk, partition)
+        if keys is None:
+            i = bisect_left(entries, first(item), key=first)
+        else:
+            i = bisect_left(keys, first(item))
         if entries[i] is item:
             return i
         # Entries that share the first order attribute: search the rest.
@@ -354,6 +425,7 @@ class Store:
             )
             partitions[pk] = Partition(items, measured)
         self.partitions = partitions
+        self._keys = {}
         self.count = count
         self._bytes = None
         self._scan = None
@@ -362,15 +434,23 @@ class Store:
     # --- Reads --------------------------------------------------------------
 
     def bounds(
-        self, entries: Sequence[Item], conditions: Sequence[SortCondition]
+        self,
+        entries: Sequence[Any],
+        conditions: Sequence[SortCondition],
+        keys: list[Any] | None = None,
     ) -> tuple[int, int]:
         """The slice of a partition's entries that satisfy key conditions on
-        the first len(conditions) sort attributes (all but the last `=`)."""
+        the first len(conditions) sort attributes (all but the last `=`);
+        `keys`: the partition's first order attributes, when kept."""
         n = len(entries)
         if not conditions:
             return 0, n
         k = len(conditions)
-        get = self._prefix[k - 1]
+        get: Callable[[Any], Any] | None = self._prefix[k - 1]
+        if keys is not None and k == 1:
+            # The first sort attribute is the first order attribute: its
+            # values are searched themselves.
+            entries, get = keys, None
         prefix = tuple(c.values[0] for c in conditions[:-1])
         if k > 1:
             outer = self._prefix[k - 2]
@@ -402,6 +482,11 @@ class Store:
         if op == "begins_with":
             start = last.values[0]
             lo = bisect_left(entries, at(start), low, high, key=get)
+            if get is None:
+                hi = bisect_left(
+                    entries, True, lo, high, key=lambda v: not v.startswith(start)
+                )
+                return lo, hi
             value_of = itemgetter(self.sort_attributes[k - 1])
             hi = bisect_left(
                 entries, True, lo, high, key=lambda e: not value_of(e).startswith(start)
@@ -427,13 +512,24 @@ class Store:
         if partition is None:
             return page
         entries = self.entries(partition)
-        lo, hi = self.bounds(entries, conditions)
+        keys = self._keys.get(partition_key) if type(partition) is Partition else None
+        lo, hi = self.bounds(entries, conditions, keys)
         if start is not None and lo < hi:
             order = self.order_of
             if order is None:
                 # No sort key: the partition's one entry is the start key's.
                 return page
-            if forward:
+            if keys is not None:
+                # The search over the whole partition, held to the bounds:
+                # what the search within them finds.
+                at = self._bisect_keyed(
+                    keys, entries, start, order(start), right=forward
+                )
+                if forward:
+                    lo = min(max(at, lo), hi)
+                else:
+                    hi = max(min(at, hi), lo)
+            elif forward:
                 lo = bisect_right(entries, order(start), lo, hi, key=order)
             else:
                 hi = bisect_left(entries, order(start), lo, hi, key=order)

@@ -39,6 +39,7 @@ from modeler.engine.errors import (
     ValidationException,
 )
 from modeler.engine.expressions import MISSING, Condition, Projection, Update, Usage
+from modeler.engine.expressions.parser import MAX_KEPT_VALUE
 from modeler.engine.expressions.paths import path_tree
 from modeler.engine.reads import consumed_response, key_identity, native_key
 from modeler.engine.requests import (
@@ -51,7 +52,7 @@ from modeler.engine.requests import (
     request_items,
     transact_items,
 )
-from modeler.engine.size import attribute_size
+from modeler.engine.size import attribute_size, value_size
 from modeler.engine.state import EngineState
 from modeler.engine.table import Table
 from modeler.engine.types import Item
@@ -153,6 +154,11 @@ def plan(engine: EngineState, kind: str, spec: Any) -> Write:
     write.on_failure = enum(
         spec, "ReturnValuesOnConditionCheckFailure", ("ALL_OLD", "NONE"), "NONE"
     )
+    kept = _parsed_key(table, spec)
+    parsed = _PARSED.get(kept) if kept is not None else None
+    if parsed is not None:
+        write.update, write.condition = parsed
+        return write
     expressions = Expressions.of(spec)
     if "UpdateExpression" in spec:
         write.update = expressions.update(spec["UpdateExpression"])
@@ -168,6 +174,10 @@ def plan(engine: EngineState, kind: str, spec: Any) -> Write:
                     "One or more parameter values were invalid: Cannot update "
                     f"attribute {attribute}. This attribute is part of the key"
                 )
+    if kept is not None:
+        if len(_PARSED) >= PARSED_KEPT:
+            _PARSED.clear()
+        _PARSED[kept] = (write.update, write.condition)
     return write
 
 
@@ -178,6 +188,65 @@ def put_write(table: Table, item: Any) -> Write:
     native = item_from_wire(item)
     size = table.check_item(native)
     return Write("Put", table, table.key_of(native), item=native, item_size=size)
+
+
+# A write's parsed expressions, checked (the names and values used, no key
+# attribute updated), by what they depend on: the table's key attributes,
+# the expressions' texts and the request's names and values as sent. A
+# program sends the same few expressions again and again with other keys: a
+# look-up of them costs less than converting the values and finding the
+# parsed expressions (the parser keeps them, by the converted values). Only
+# expressions that passed every check are kept; emptied when full.
+PARSED_KEPT = 1024
+_PARSED: dict[tuple[Any, ...], tuple[Update | None, Condition | None]] = {}
+_KEPT_DATA = frozenset({str, bytes, bool})
+_ABSENT = object()
+
+
+def _parsed_key(table: Table, spec: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The key of a write's parsed expressions in `_PARSED`, or None when
+    they are not kept: a text or name that is not a string, a value that is
+    not one string, number, binary, boolean or null (a set, a list or a map
+    is converted and checked anew), or one longer than the parser keeps."""
+    update = spec.get("UpdateExpression", _ABSENT)
+    condition = spec.get("ConditionExpression", _ABSENT)
+    if (update is not _ABSENT and type(update) is not str) or (
+        condition is not _ABSENT and type(condition) is not str
+    ):
+        return None
+    names = spec.get("ExpressionAttributeNames", _ABSENT)
+    named: tuple[Any, ...] | None = None
+    if names is not _ABSENT:
+        if type(names) is not dict:
+            return None
+        named = tuple(names.items())
+        for placeholder, name in named:
+            if type(placeholder) is not str or type(name) is not str:
+                return None
+    values = spec.get("ExpressionAttributeValues", _ABSENT)
+    valued: list[tuple[str, str, Any]] | None = None
+    if values is not _ABSENT:
+        if type(values) is not dict:
+            return None
+        valued = []
+        for placeholder, wire in values.items():
+            if type(placeholder) is not str or type(wire) is not dict or len(wire) != 1:
+                return None
+            ((kind, data),) = wire.items()
+            if (
+                type(kind) is not str
+                or type(data) not in _KEPT_DATA
+                or (type(data) is not bool and len(data) > MAX_KEPT_VALUE)
+            ):
+                return None
+            valued.append((placeholder, kind, data))
+    return (
+        table.key_attributes,
+        update,
+        condition,
+        named,
+        tuple(valued) if valued is not None else None,
+    )
 
 
 def resolve(write: Write, factor: float = 1.0) -> Resolved:
@@ -222,6 +291,10 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
     size = old_size
     for name in touched:
         before, after = old.get(name, MISSING), new.get(name, MISSING)
+        if before is not MISSING and after is not MISSING:
+            # The name's size is counted before and after alike.
+            size += value_size(after) - value_size(before)
+            continue
         if before is not MISSING:
             size -= attribute_size(name, before)
         if after is not MISSING:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Context
+from decimal import Context, Decimal
 from typing import Any
 
 from modeler.engine.errors import ValidationException
@@ -127,7 +127,9 @@ class Arithmetic:
     def evaluate(self, item: dict[str, Any]) -> Any:
         left = self.left.evaluate(item)
         right = self.right.evaluate(item)
-        if type_of(left) != "N" or type_of(right) != "N":
+        if (type(left) is not Decimal and type_of(left) != "N") or (
+            type(right) is not Decimal and type_of(right) != "N"
+        ):
             raise ValidationException(WRONG_TYPE)
         if self.operator == "+":
             return _add(left, right)
