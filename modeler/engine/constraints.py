@@ -148,14 +148,27 @@ _ITEM_WRITE_ENUMS = (
 )
 
 
+# The table names that passed `_item_write_passes`: a program writes to the
+# same few tables again and again, and a set look-up costs less than the
+# pattern. Emptied when full.
+_PASSED_NAMES: set[str] = set()
+_PASSED_NAMES_KEPT = 1024
+
+
 def _item_write_passes(kind: str, request: dict[str, Any]) -> bool:
     """Whether every check of `check_item_write` passes, tested at once."""
     name = request.get("TableName")
-    if type(name) is not str or not (
-        name.startswith("arn:")
-        or (3 <= len(name) <= 255 and _NAME_CHARACTERS.fullmatch(name))
-    ):
+    if type(name) is not str:
         return False
+    if name not in _PASSED_NAMES:
+        if not (
+            name.startswith("arn:")
+            or (3 <= len(name) <= 255 and _NAME_CHARACTERS.fullmatch(name))
+        ):
+            return False
+        if len(_PASSED_NAMES) >= _PASSED_NAMES_KEPT:
+            _PASSED_NAMES.clear()
+        _PASSED_NAMES.add(name)
     if request.get("Item" if kind == "Put" else "Key") is None:
         return False
     for member, choices in _ITEM_WRITE_ENUMS:
