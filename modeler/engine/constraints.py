@@ -148,10 +148,11 @@ _ITEM_WRITE_ENUMS = (
 )
 
 
-# Table names that passed the name check, remembered (up to a bound) so
-# that each write need not match the pattern again.
-_GOOD_NAMES: set[str] = set()
-_GOOD_NAMES_MAX = 1024
+# The table names that passed `_item_write_passes`: a program writes to the
+# same few tables again and again, and a set look-up costs less than the
+# pattern. Emptied when full.
+_PASSED_NAMES: set[str] = set()
+_PASSED_NAMES_KEPT = 1024
 
 
 def _item_write_passes(kind: str, request: dict[str, Any]) -> bool:
@@ -159,14 +160,15 @@ def _item_write_passes(kind: str, request: dict[str, Any]) -> bool:
     name = request.get("TableName")
     if type(name) is not str:
         return False
-    if name not in _GOOD_NAMES:
+    if name not in _PASSED_NAMES:
         if not (
             name.startswith("arn:")
             or (3 <= len(name) <= 255 and _NAME_CHARACTERS.fullmatch(name))
         ):
             return False
-        if len(_GOOD_NAMES) < _GOOD_NAMES_MAX:
-            _GOOD_NAMES.add(name)
+        if len(_PASSED_NAMES) >= _PASSED_NAMES_KEPT:
+            _PASSED_NAMES.clear()
+        _PASSED_NAMES.add(name)
     if request.get("Item" if kind == "Put" else "Key") is None:
         return False
     if len(request) == 2:  # TableName and Item (or Key): no enum to check

@@ -99,7 +99,7 @@ RETURN_VALUES = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Write:
     """One item write, checked and parsed, not yet resolved."""
 
@@ -117,7 +117,7 @@ class Write:
         return (self.table.name, key_identity(self.table, self.key))
 
 
-@dataclass
+@dataclass(slots=True)
 class Resolved:
     """A write against the stored item: what it replaces, with what."""
 

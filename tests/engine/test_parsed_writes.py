@@ -1,7 +1,8 @@
 """A write's parsed expressions, kept by what they depend on (`writes._PARSED`):
 a request sent again with other keys finds them, and one whose texts, names,
 values (by type and text) or table's key differ is parsed and checked anew,
-so that every answer and error is the one the request gets alone."""
+so that every answer and error is the one the request gets alone; likewise
+the table names a write's quick check keeps."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from modeler.engine import writes
+from modeler.engine import constraints, writes
 from modeler.engine.engine import Engine
 from tests.engine.helpers import N, S, item, raises, table_request
 
@@ -119,3 +120,19 @@ def test_conditions_are_kept_with_their_values(engine: Engine) -> None:
             {"TableName": "Shop", **request, "ExpressionAttributeValues": {":n": N(4)}}
         )
     assert len(writes._PARSED) == 2  # a put with no expression is not kept
+
+
+def test_table_names_are_checked_until_they_pass(engine: Engine) -> None:
+    """The names that passed are kept (`constraints._PASSED_NAMES`); one that
+    does not pass is refused every time, after a valid one too."""
+    for _ in range(2):
+        engine.put_item({"TableName": "Shop", "Item": item("c", "1")})
+        for name, failure in (
+            ("ab", "Member must have length greater than or equal to 3"),
+            ("bad name!", "Member must satisfy regular expression pattern"),
+        ):
+            with raises("ValidationException") as error:
+                engine.put_item({"TableName": name, "Item": item("c", "1")})
+            assert failure in str(error.value)
+    assert "Shop" in constraints._PASSED_NAMES
+    assert "ab" not in constraints._PASSED_NAMES
