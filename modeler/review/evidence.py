@@ -296,6 +296,27 @@ class Evidence:
             for item, holds in zip(self.items, held, strict=True)
         ]
 
+    def entry_sizes_at(self, index: d.Index, positions: list[int]) -> list[int | None]:
+        """`entry_sizes(index)` at `positions` only (not kept): the entries
+        of a few items, without measuring every item's."""
+        kept = self._derived.get(("entry_sizes", index), _NOT_MADE)
+        if kept is not _NOT_MADE:
+            return [kept[p] for p in positions]
+        items = [self.items[p] for p in positions]
+        needed, projected = self._entry_attributes(index)
+        held = _holding(items, needed)
+        if projected is None:
+            sizes = self.sizes
+            return [
+                sizes[p] if holds else None
+                for p, holds in zip(positions, held, strict=True)
+            ]
+        size_of = self._entry_size_of(needed, projected)
+        return [
+            size_of(item) if holds else None
+            for item, holds in zip(items, held, strict=True)
+        ]
+
     def _entry_size_of(
         self, needed: set[str], projected: set[str]
     ) -> Callable[[Mapping[str, Any]], int]:
