@@ -112,18 +112,21 @@ class Evidence:
         runs: Mapping[int, PatternRun],
         derived: dict[tuple, Any] | None = None,
         sizes: list[int] | None = None,
+        index_totals: Callable[[d.Index], tuple[int, int] | None] | None = None,
     ) -> None:
         """`derived` keeps the figures that depend on the data alone (item
         and entry sizes, key counts) for the next review of the same data:
         a simulation's, shared by the versions of a design whose edits left
         the data as it was. `sizes`, the items' sizes when they are known
-        already (the load measured them)."""
+        already (the load measured them); `index_totals(index)`, an index's
+        entry count and size when the loaded table knows them (or None)."""
         self.design = design
         self.items = items
         self.entities = entities
         self.runs = runs
         self._derived = {} if derived is None else derived
         self._sizes = sizes
+        self._index_totals = index_totals
 
     def kept(self, key: tuple, make: Any) -> Any:
         """`make()`, a figure that depends on the data alone, made once for
@@ -357,6 +360,10 @@ class Evidence:
         total size."""
 
         def make() -> tuple[int, int]:
+            known = self._index_totals(index) if self._index_totals else None
+            if known is not None:
+                # The loaded index's own count: no entry measured again.
+                return known
             sizes = [size for size in self.entry_sizes(index) if size is not None]
             return len(sizes), sum(sizes)
 

@@ -136,6 +136,20 @@ class Simulation(Sample):
             trusted_keys=generated,
         )
 
+    def index_totals(self, index: d.Index) -> tuple[int, int] | None:
+        """How many entries a global index of the simulated design holds
+        and their total size, as the engine counts them for DescribeTable:
+        the sample data's (a write pattern's run puts the table back as it
+        was). None for an index that is not one of the simulated design's
+        as it is."""
+        if not index.is_global or index not in self.design.table.indexes:
+            return None
+        described = self.client.describe_table(TableName=self.design.table.name)
+        for found in described["Table"].get("GlobalSecondaryIndexes", ()):
+            if found["IndexName"] == index.name:
+                return found["ItemCount"], found["IndexSizeBytes"]
+        return None
+
     def run_all(self) -> list[PatternRun]:
         """Every pattern, each read tried with its further draws."""
         return [self.draw(self.run(p)) for p in self.design.access_patterns]
