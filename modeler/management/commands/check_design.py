@@ -16,6 +16,7 @@ from modeler.design.findings import has_errors
 from modeler.design.model import Design
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult
+from modeler.management.collector import collector_paused
 from modeler.management.design_files import read_design_file
 from modeler.management.design_help import DESIGN_HELP, is_file_argument
 from modeler.management.design_source import design_from_project_argument
@@ -77,7 +78,8 @@ class Command(BaseCommand):
         others = len(result.problems) - errors
         review = None
         if result.design is not None and not options.get("no_review"):
-            review = self._review(result.design, stored)
+            with collector_paused():
+                review = self._review(result.design, stored)
             if review.simulation_problem:
                 # A review that could not simulate has not checked what the
                 # patterns return: the gate does not pass on it.
