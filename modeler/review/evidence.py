@@ -176,6 +176,21 @@ class Evidence:
             lambda: self._count_keys(index_name, entities, live),
         )
 
+    def _added_counts(
+        self, index_name: str, entities: tuple[str, ...], live: bool
+    ) -> Counter[str]:
+        """`key_counts` of several entities: each entity's own counts (kept:
+        the checks ask for most entities' alone too) added, where counting
+        their items together passed over them all again (a third of the
+        key counting of a review of a million items). The same counts; the
+        keys in entity order rather than first seen, which no reader of
+        several entities' counts depends on (they look keys up, total them
+        and take the largest by count and key)."""
+        counts: Counter[str] = Counter()
+        for entity in dict.fromkeys(entities):
+            counts.update(self.key_counts(index_name, (entity,), live=live))
+        return counts
+
     def top_keys(
         self,
         index_name: str,
@@ -200,6 +215,8 @@ class Evidence:
     def _count_keys(
         self, index_name: str, entities: tuple[str, ...] | None, live: bool
     ) -> Counter[str]:
+        if entities is not None and len(set(entities)) > 1:
+            return self._added_counts(index_name, entities, live)
         names = partition_attributes(self.design.table, index_name)
         needed = set(names)
         # Each entity's time-bucketed key parts, worked out once.
