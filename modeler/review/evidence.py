@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from itertools import repeat
-from operator import and_, contains, is_not, itemgetter
+from itertools import compress, repeat
+from operator import and_, contains, eq, is_not, itemgetter
 from typing import Any
 
 from modeler.design import model as d
@@ -145,9 +145,16 @@ class Evidence:
     @property
     def entity_sizes(self) -> dict[str, SizeStats]:
         def make() -> dict[str, SizeStats]:
+            # Each entity's sizes taken in a C loop over the items, where a
+            # loop of Python over a million items took 0.4 s.
+            sizes, entities = self.sizes, self.entities
+            if len(sizes) != len(entities):
+                raise ValueError("an item's size or entity is missing")
             totals: dict[str, list[int]] = {}
-            for entity, size in zip(self.entities, self.sizes, strict=True):
-                totals.setdefault(entity or "", []).append(size)
+            for entity in dict.fromkeys(entities):
+                totals.setdefault(entity or "", []).extend(
+                    compress(sizes, map(eq, entities, repeat(entity)))
+                )
             return {
                 name: SizeStats(len(values), sum(values) / len(values), max(values))
                 for name, values in totals.items()
@@ -203,13 +210,7 @@ class Evidence:
         first, ties in key order."""
         return self.kept(
             ("top_keys", index_name, entities, live, count),
-            lambda: tuple(
-                heapq.nsmallest(
-                    count,
-                    self.key_counts(index_name, entities, live=live).items(),
-                    key=lambda pair: (-pair[1], pair[0]),
-                )
-            ),
+            lambda: _top(self.key_counts(index_name, entities, live=live), count),
         )
 
     def _count_keys(
@@ -404,6 +405,24 @@ class Evidence:
         if index.projection.type == "INCLUDE":
             projected |= set(index.projection.attributes)
         return needed, projected
+
+
+def _top(counts: Counter[str], count: int) -> tuple[tuple[str, int], ...]:
+    """The `count` keys with the most items, most first, ties in key order:
+    `heapq.nsmallest` by (-items, key) over the keys that can be among them
+    (items at least the count-th largest, found by a sort of the counts in
+    C), not over the hundreds of thousands of keys of a large data set."""
+    if count <= 0 or not counts:
+        return ()
+    ranked = sorted(counts.values())
+    least = ranked[-count] if count <= len(ranked) else ranked[0]
+    return tuple(
+        heapq.nsmallest(
+            count,
+            [pair for pair in counts.items() if pair[1] >= least],
+            key=lambda pair: (-pair[1], pair[0]),
+        )
+    )
 
 
 def _holding(items: Sequence[Mapping[str, Any]], names: set[str]) -> list[bool]:
