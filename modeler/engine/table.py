@@ -597,10 +597,10 @@ class Table:
             sizes = list(compress(sizes, kept))
         for index in self.indexes.values():
             holds = _holding(entries, index.key.attributes)
-            index.store.load(
-                list(compress(entries, holds)),
-                list(compress(sizes, holds)) if index.projects_all else None,
-            )
+            held = list(compress(sizes, holds)) if index.projects_all else None
+            index.store.load(list(compress(entries, holds)), held)
+            if held is not None:  # its entries' sizes are the items' own
+                index.store.set_bytes(sum(held))
         if self.collections is not None:
             self._recount_collections()
         return len(entries)

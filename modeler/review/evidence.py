@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, repeat
-from operator import and_, contains, eq, is_not, itemgetter
+from operator import and_, contains, eq, ge, is_not, itemgetter
 from typing import Any
 
 from modeler.design import model as d
@@ -167,8 +167,9 @@ class Evidence:
             return list(range(len(self.items)))
 
         def make() -> list[int]:
-            wanted = set(entities)
-            return [i for i, e in enumerate(self.entities) if e in wanted]
+            # In C loops: a loop of Python over a million entities took 0.1 s.
+            within = map(set(entities).__contains__, self.entities)
+            return list(compress(range(len(self.entities)), within))
 
         return self.kept(("positions", tuple(entities)), make)
 
@@ -419,7 +420,7 @@ def _top(counts: Counter[str], count: int) -> tuple[tuple[str, int], ...]:
     return tuple(
         heapq.nsmallest(
             count,
-            [pair for pair in counts.items() if pair[1] >= least],
+            compress(counts.items(), map(ge, counts.values(), repeat(least))),
             key=lambda pair: (-pair[1], pair[0]),
         )
     )
