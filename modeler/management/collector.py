@@ -1,4 +1,4 @@
-"""The cyclic garbage collector paused while a command simulates a design."""
+"""The cyclic garbage collector kept off a command's simulation."""
 
 from __future__ import annotations
 
@@ -8,18 +8,17 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
-    """A command that simulates once holds a million sample items in memory
-    and then runs patterns and reviews the design over them, making many
-    objects and no garbage cycles worth the walk: each collection of the
-    older generations walks the items again (0.76 s of a check of a
-    million items, in 857 collections). Generating and loading already
-    pause the collector; this pauses it for the rest of the command's work
-    on the simulation. It runs again afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
+def heap_frozen() -> Iterator[None]:
+    """The objects there are now (a built simulation's million items and
+    their tables) left out of every collection while the command runs its
+    patterns and reviews the design, which make and drop many objects:
+    each collection of the older generations walked the items again (0.76
+    s of a check of a million items, in 857 collections). The objects made
+    meanwhile are collected as usual, so the garbage cycles of the runs do
+    not pile up (pausing the collector instead kept them, and the
+    generation's own, 16 MB more at 700k items)."""
+    gc.freeze()
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        gc.unfreeze()

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.engine.types import item_to_json_wire, to_json_wire
-from modeler.management.collector import collector_paused
+from modeler.management.collector import heap_frozen
 from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import SampleDataError
 from modeler.simulation import PatternRun, Simulation
@@ -76,11 +76,11 @@ class Command(BaseCommand):
         self, *args: Any, design: str, seed: int | None, json: bool, **options: Any
     ) -> None:
         loaded = load_design(design)
-        with collector_paused():
-            try:
-                simulation = Simulation(loaded, seed=seed, keep=False)
-            except SampleDataError as exc:
-                raise CommandError(f"{design}: {exc}", returncode=1) from None
+        try:
+            simulation = Simulation(loaded, seed=seed, keep=False)
+        except SampleDataError as exc:
+            raise CommandError(f"{design}: {exc}", returncode=1) from None
+        with heap_frozen():
             runs = simulation.run_all()
         failed = [r for r in runs if not r.passed]
         if json:
