@@ -28,7 +28,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from operator import itemgetter
+from itertools import islice
+from operator import itemgetter, lt
 from typing import TYPE_CHECKING, Any, cast, final
 
 from modeler.engine.expressions import SortCondition
@@ -399,6 +400,15 @@ class Store:
                 partitions[pk] = group[-1]
                 continue
             keys = list(map(order, group))
+            if _ascending(keys):
+                # In order already, no key twice (a family's items come so):
+                # the entries as they are, with no sort and no positions.
+                count += len(group) - 1
+                partitions[pk] = Partition(
+                    group[:],
+                    list(map(self.entry_size, group)) if sizes is None else sized[pk],
+                )
+                continue
             places = sorted(range(len(group)), key=keys.__getitem__)
             if unique:
                 last = len(places) - 1
@@ -703,3 +713,12 @@ def _segment_start(segment: int, total: int) -> int:
     """The lowest hash of a parallel-scan segment: segment s of T holds the
     partitions whose hash h satisfies s <= h * T / 2**64 < s + 1."""
     return -(-(segment * HASH_SPACE) // total)
+
+
+def _ascending(keys: list[Any]) -> bool:
+    """Whether each key is less than the next (False where two cannot be
+    compared: the sort then finds that out as it did)."""
+    try:
+        return all(map(lt, keys, islice(keys, 1, None)))
+    except TypeError:
+        return False

@@ -186,6 +186,12 @@ def review_design(
         {position: run for position, run in enumerate(run_list)},
         simulation.derived if simulation is not None else None,
         simulation.item_sizes if simulation is not None else None,
+        # The loaded indexes' entries are the review's when the table's key
+        # is the simulated design's (an index's entries hold it).
+        simulation.index_totals
+        if simulation is not None
+        and simulation.design.table.key_attributes == design.table.key_attributes
+        else None,
     )
     findings = [
         *check_patterns(evidence),

@@ -314,6 +314,8 @@ class _MadeWhenTaken:
         self.counts = _child_counts(
             seed, entity.draw_name, sample, len(made[sample.per][0])
         )
+        # The parent entity and the ones above it, worked out once.
+        self.lineage = _lineage(design, sample.per)
         _check_budget(entity, sum(self.counts), budget)
 
     def all(self) -> Iterator[list[dict[str, Any]]]:
@@ -333,7 +335,7 @@ class _MadeWhenTaken:
         if not count:
             return []
         context, make, serial = self.context, self.make, self.serial
-        context.ancestors = _ancestors(self.design, self.per, position, self.made)
+        context.ancestors = _ancestors(self.lineage, position, self.made)
         items = []
         for sibling in range(count):
             context.position = sibling
@@ -866,19 +868,30 @@ def _check_budget(entity: d.Entity, count: int, budget: int) -> None:
         )
 
 
+def _lineage(design: d.Design, entity_name: str) -> tuple[str, ...]:
+    """The entity and the entities above it, parent by parent, up to a root
+    (or to an entity named again: a loop of `per`)."""
+    names: list[str] = []
+    while entity_name and entity_name not in names:
+        names.append(entity_name)
+        entity = design.entity(entity_name)
+        entity_name = entity.sample.per if entity else ""
+    return tuple(names)
+
+
 def _ancestors(
-    design: d.Design,
-    entity_name: str,
+    lineage: tuple[str, ...],
     position: int,
     made: Mapping[str, tuple[list[dict[str, Any]], list[int]]],
 ) -> dict[str, Mapping[str, Any]]:
-    """The item at `position` of the entity and the items above it."""
+    """The item at `position` of the first entity of `lineage` (see
+    `_lineage`) and the items above it."""
     chain: dict[str, Mapping[str, Any]] = {}
-    while entity_name and position >= 0 and entity_name not in chain:
+    for entity_name in lineage:
+        if position < 0:
+            break
         items, parents = made[entity_name]
         chain[entity_name] = items[position]
-        entity = design.entity(entity_name)
-        entity_name = entity.sample.per if entity else ""
         position = parents[position]
     return chain
 

@@ -104,7 +104,9 @@ class KeyPositions:
         hashes = _key_hashes(items, key_of)
         # A stable sort: the positions of equal hashes stay in order.
         order = sorted(range(len(hashes)), key=hashes.__getitem__)
-        self._hashes = array("q", map(hashes.__getitem__, order))
+        # From a list: an array made from an iterator grows an element at a
+        # time (0.45 s for a million, where the list and the array took 0.1).
+        self._hashes = array("q", list(map(hashes.__getitem__, order)))
         self._positions = array("I", order)  # 4 bytes: positions < 2**32
 
     def get(self, key: tuple, default: int | None = None) -> int | None:

@@ -99,6 +99,10 @@ class Simulation(Sample):
         not kept for the next generation (see `generate`): a command that
         simulates once saves the time and memory."""
         self.seed = design.sample_data.seed if seed is None else seed
+        # Items generated here were made for the design's own key schema:
+        # their keys are not checked again as they load. Items the designer
+        # typed or imported, and a dataset given (keyed by its caller), are.
+        generated = dataset is None and not design.sample_data.items
         if dataset is None:
             dataset = generate(
                 design,
@@ -129,7 +133,22 @@ class Simulation(Sample):
             design.table.name,
             self.items if progress is None else _reported(self.items, progress),
             self.item_sizes,
+            trusted_keys=generated,
         )
+
+    def index_totals(self, index: d.Index) -> tuple[int, int] | None:
+        """How many entries a global index of the simulated design holds
+        and their total size, as the engine counts them for DescribeTable:
+        the sample data's (a write pattern's run puts the table back as it
+        was). None for an index that is not one of the simulated design's
+        as it is."""
+        if not index.is_global or index not in self.design.table.indexes:
+            return None
+        described = self.client.describe_table(TableName=self.design.table.name)
+        for found in described["Table"].get("GlobalSecondaryIndexes", ()):
+            if found["IndexName"] == index.name:
+                return found["ItemCount"], found["IndexSizeBytes"]
+        return None
 
     def run_all(self) -> list[PatternRun]:
         """Every pattern, each read tried with its further draws."""

@@ -16,6 +16,7 @@ from modeler.design.findings import has_errors
 from modeler.design.model import Design
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult
+from modeler.management.collector import heap_frozen
 from modeler.management.design_files import read_design_file
 from modeler.management.design_help import DESIGN_HELP, is_file_argument
 from modeler.management.design_source import design_from_project_argument
@@ -125,9 +126,10 @@ class Command(BaseCommand):
             return review_design(
                 design, prices=prices, stored_items=stored, simulation_problem=problem
             )
-        return review_design(
-            design, simulation=simulation, prices=prices, stored_items=stored
-        )
+        with heap_frozen():
+            return review_design(
+                design, simulation=simulation, prices=prices, stored_items=stored
+            )
 
     def _print_cost(self, review: Review) -> None:
         cost = review.cost

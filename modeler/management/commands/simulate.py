@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.engine.types import item_to_json_wire, to_json_wire
+from modeler.management.collector import heap_frozen
 from modeler.management.design_source import add_design_arguments, load_design
 from modeler.sampledata import SampleDataError
 from modeler.simulation import PatternRun, Simulation
@@ -79,7 +80,8 @@ class Command(BaseCommand):
             simulation = Simulation(loaded, seed=seed, keep=False)
         except SampleDataError as exc:
             raise CommandError(f"{design}: {exc}", returncode=1) from None
-        runs = simulation.run_all()
+        with heap_frozen():
+            runs = simulation.run_all()
         failed = [r for r in runs if not r.passed]
         if json:
             self.stdout.write(

@@ -451,9 +451,9 @@ def _sample_values(evidence: Evidence, entity: str, attribute: str) -> list:
     return evidence.kept(
         ("sample_values", entity, attribute),
         lambda: [
-            evidence.items[p][attribute]
-            for p in evidence.positions((entity,))
-            if attribute in evidence.items[p]
+            item[attribute]
+            for item in map(evidence.items.__getitem__, evidence.positions((entity,)))
+            if attribute in item
         ],
     )
 
