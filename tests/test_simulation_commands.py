@@ -354,6 +354,54 @@ def test_simulate_of_a_design_too_large_to_generate(tmp_path):
     )
 
 
+_LONG_KEY_DESIGN = """\
+format: single-table-workbench/v1
+name: Long keys
+table:
+  name: long-keys
+  partition_key: {name: PK, type: S}
+  sort_key: {name: SK, type: S}
+  billing: {mode: PAY_PER_REQUEST}
+  indexes:
+    - name: GSI1
+      kind: global
+      partition_key: {name: GSI1PK, type: S}
+      projection: ALL
+entities:
+  Thing:
+    attributes:
+      id: {type: S, generator: ulid}
+      code: {type: S, generator: {faker: {provider: bothify, text: "THOUSAND_XS"}}}
+    keys:
+      PK: "T#{id}"
+      SK: "T"
+      GSI1PK: "{code}{code}{code}"
+    sample: {count: 20}
+access_patterns:
+  - name: Things by code
+    operation: Query
+    index: GSI1
+    key: {GSI1PK: "{code}{code}{code}"}
+    expects: {entity: Thing}
+"""
+
+
+def test_simulate_of_a_design_whose_generated_key_is_too_long(tmp_path):
+    # A partition key of GSI1 rendered to 3,000 bytes: DynamoDB refuses the
+    # item (2,048 at most), and so does the load, with its message.
+    text = _LONG_KEY_DESIGN.replace("THOUSAND_XS", "x" * 1000)
+    path = _write(tmp_path, "long.yaml", text)
+
+    with pytest.raises(CommandError) as raised:
+        _run("simulate", str(path))
+
+    assert str(raised.value) == (
+        f"{path}: the sample data cannot be loaded: One or more parameter values "
+        "were invalid: Size of hashkey has exceeded the maximum size limit of2048 "
+        "bytes"
+    )
+
+
 # --- sample_data ------------------------------------------------------------------
 
 

@@ -296,16 +296,11 @@ class Client:
         table_name: str,
         items: Iterable[Item],
         sizes: list[int] | None = None,
-        *,
-        trusted_keys: bool = False,
     ) -> int:
         """Add native items to a table in bulk, without capacity accounting
-        (see `Table.load`; `trusted_keys` for items made for the table's
-        key schema). Returns how many were loaded."""
+        (see `Table.load`). Returns how many were loaded."""
         try:
-            return self.engine.load_items(
-                table_name, items, sizes, trusted_keys=trusted_keys
-            )
+            return self.engine.load_items(table_name, items, sizes)
         except EngineError as exc:
             raise self.exceptions.from_code(exc.code)(
                 exc.response, "LoadItems"

@@ -217,14 +217,11 @@ class Engine:
         table_name: str,
         items: Iterable[Item],
         sizes: list[int] | None = None,
-        *,
-        trusted_keys: bool = False,
     ) -> int:
         """Add native items to a table at once (sample data): keys and
-        sizes are checked (keys not, with `trusted_keys`), no capacity is
-        counted, each item's size is added to `sizes` when given (see
-        `Table.load`). Returns how many."""
-        return self.table(table_name).load(items, sizes, trusted_keys=trusted_keys)
+        sizes are checked, no capacity is counted, each item's size is added
+        to `sizes` when given (see `Table.load`). Returns how many."""
+        return self.table(table_name).load(items, sizes)
 
     # --- Items --------------------------------------------------------------
 

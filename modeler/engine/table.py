@@ -526,13 +526,7 @@ class Table:
         """Bytes of one item collection (items and LSI entries), or 0."""
         return (self.collections or {}).get(partition_key, 0)
 
-    def load(
-        self,
-        items: Iterable[Item],
-        sizes: list[int] | None = None,
-        *,
-        trusted_keys: bool = False,
-    ) -> int:
+    def load(self, items: Iterable[Item], sizes: list[int] | None = None) -> int:
         """Add many items at once: keys and sizes are checked, no capacity is
         counted, each partition is sorted once at the end. A later item with
         the key of an earlier one replaces it, as a put would. Into a table
@@ -540,14 +534,7 @@ class Table:
         keeps the item dicts, which must not be changed afterwards. Each
         item's size, in the items' order, is added to `sizes` when given:
         the load measures every item, and a caller that needs the sizes too
-        (the review) need not measure them again.
-
-        With `trusted_keys` the caller vouches for the items' key attributes
-        (items it made for this table's key schema, such as generated sample
-        data): into an empty table their keys are not checked again (a
-        seventh of a load of a million items), their sizes are, and an item
-        past the size limit is refused as the checking load refuses it.
-        Items a user gave are loaded without it."""
+        (the review) need not measure them again."""
         if self.store.count:
             count = 0
             for item in items:
@@ -562,7 +549,7 @@ class Table:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._bulk_load(items, sizes, trusted_keys)
+            return self._bulk_load(items, sizes)
         finally:
             if collecting:
                 gc.enable()
@@ -570,22 +557,11 @@ class Table:
             # before it) took and left free, back to the system.
             release_free_memory()
 
-    def _bulk_load(
-        self, items: Iterable[Item], measured: list[int] | None, trusted_keys: bool
-    ) -> int:
+    def _bulk_load(self, items: Iterable[Item], measured: list[int] | None) -> int:
         # Checked first (a bad item stops the load before anything is
         # stored), then each store built by one pass over its entries.
         entries = items if type(items) is list else list(items)
-        if trusted_keys:
-            sizes = list(map(item_size, entries))
-            if sizes and max(sizes) > MAX_ITEM_SIZE:
-                # Refused as the checking load refuses it, with its message.
-                sizes = [
-                    self.check_item(e, size=s)
-                    for e, s in zip(entries, sizes, strict=True)
-                ]
-        else:
-            sizes = list(map(self.check_item, entries))
+        sizes = list(map(self.check_item, entries))
         if measured is not None:
             measured.extend(sizes)
         replaced = self.store.load(entries, sizes, unique=True)

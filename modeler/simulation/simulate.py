@@ -99,10 +99,6 @@ class Simulation(Sample):
         not kept for the next generation (see `generate`): a command that
         simulates once saves the time and memory."""
         self.seed = design.sample_data.seed if seed is None else seed
-        # Items generated here were made for the design's own key schema:
-        # their keys are not checked again as they load. Items the designer
-        # typed or imported, and a dataset given (keyed by its caller), are.
-        generated = dataset is None and not design.sample_data.items
         if dataset is None:
             dataset = generate(
                 design,
@@ -133,7 +129,6 @@ class Simulation(Sample):
             design.table.name,
             self.items if progress is None else _reported(self.items, progress),
             self.item_sizes,
-            trusted_keys=generated,
         )
 
     def index_totals(self, index: d.Index) -> tuple[int, int] | None:

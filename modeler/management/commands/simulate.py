@@ -7,6 +7,7 @@ import base64
 import json as jsonlib
 from typing import Any
 
+from botocore.exceptions import ClientError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.engine.types import item_to_json_wire, to_json_wire
@@ -80,6 +81,14 @@ class Command(BaseCommand):
             simulation = Simulation(loaded, seed=seed, keep=False)
         except SampleDataError as exc:
             raise CommandError(f"{design}: {exc}", returncode=1) from None
+        except ClientError as exc:
+            # An item DynamoDB would refuse (a generated key past its size
+            # limit): the engine's message, as check_design reports it.
+            raise CommandError(
+                f"{design}: the sample data cannot be loaded: "
+                f"{exc.response['Error']['Message']}",
+                returncode=1,
+            ) from None
         with heap_frozen():
             runs = simulation.run_all()
         failed = [r for r in runs if not r.passed]
