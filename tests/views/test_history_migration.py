@@ -6,6 +6,7 @@ proof, as they may run a simulation: nothing in the design changes."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import zipfile
@@ -308,3 +309,25 @@ def test_an_unplannable_migration_says_the_planners_reason(
     )
     assert "cannot be matched" not in page
     assert "migration-downloads" not in page and "Download the" not in page
+
+
+@pytest.mark.django_db
+def test_two_revisions_with_the_same_table_and_items_have_nothing_to_migrate(
+    owner, editor, viewer, viewer_client: Client
+):
+    # Revision 2 changes the design's description only: no script to
+    # download, no proof asked for as the page loads.
+    design = revisions.smaller(revisions.original(), 3)
+    project = project_with_members(design, owner=owner, editor=editor, viewer=viewer)
+    project_services.project_save_design(
+        project=project,
+        design=dataclasses.replace(design, description="Reworded."),
+        version=project.version,
+        author=owner,
+    )
+
+    page = _text(viewer_client.get(_url(project)))
+
+    assert "Nothing to migrate: the two revisions give the same table and items" in page
+    assert "Download the script" not in page
+    assert "answer-start" not in page and "migration-proof" not in page
