@@ -17,14 +17,29 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PATTERNS = example_design("order-management").access_patterns
 
 
+def _settled(page: Page) -> None:
+    """The review's findings have come into the page (its loaders ask again
+    while the simulation runs): a click made then is the only answer on its
+    way, and no finding shifts what it aims at. (Under two suites at once,
+    an Edit clicked meanwhile once never showed its form, and a delete's
+    confirm button, moved down by a pattern's findings as it was clicked,
+    was missed.)"""
+    loading = ".review-loader[hx-get], .review-loader [hx-get]"
+    expect(page.locator(loading)).to_have_count(0)
+
+
 def _patterns(page: Page, project) -> None:
     page.goto(f"/projects/{project.pk}/patterns/")
-    # The review's findings have come (the loader asks again while the
-    # simulation runs): an Edit clicked then is the only answer on its way.
-    # (Once, under two suites at once, an Edit clicked meanwhile never
-    # showed its form.)
-    loading = "#review-loader-patterns[hx-get], #review-loader-patterns [hx-get]"
-    expect(page.locator(loading)).to_have_count(0)
+    _settled(page)
+
+
+def _confirm_delete(page: Page, row: str, button: str) -> None:
+    """Delete… in `row`, then the confirm `button`, once the list shown
+    again with the question has its findings."""
+    page.locator(f"{row} a", has_text="Delete…").click()
+    expect(page.locator("form.confirm")).to_be_visible()
+    _settled(page)
+    page.click(f"button:text('{button}')")
 
 
 def _edit_pattern(page: Page, position: int) -> None:
@@ -42,8 +57,7 @@ def test_saving_a_pattern_someone_deleted_keeps_the_input(
     _edit_pattern(ann, 1)
     ann.fill("#id_p1-description", "Ann's careful words")
     _patterns(bob, project)
-    bob.locator("#pattern-1 a", has_text="Delete…").click()
-    bob.click("button:text('Delete the pattern')")
+    _confirm_delete(bob, "#pattern-1", "Delete the pattern")
     _saved(bob, f"Deleted the access pattern '{name}'.")
 
     ann.click("button:text('Save pattern')")
@@ -142,8 +156,8 @@ def test_saving_an_index_someone_renamed_or_deleted(
     ann.locator("#index-2 a", has_text="Edit").click()
     ann.select_option("#id_index-projection_type", "ALL")
     bob.goto(table)
-    bob.locator("#index-2 a", has_text="Delete…").click()
-    bob.click("button:text('Delete GSI9')")
+    _settled(bob)
+    _confirm_delete(bob, "#index-2", "Delete GSI9")
     _saved(bob, "Deleted the index GSI9.")
 
     ann.click("button:text('Save GSI9')")
