@@ -121,6 +121,7 @@ def _context(
         "patterns",
         rows=rows,
         editing=editing,
+        deleting=deleting,
         form=form,
         preview=(
             (

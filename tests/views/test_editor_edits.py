@@ -1111,3 +1111,33 @@ def test_renaming_an_attribute_the_keys_use_is_saved_and_followed(
     assert newest.order_by == ("-placedAt", "-orderId")
     html = response.content.decode()
     assert "ORDER#{placedAt}#{orderId}" in html and "{orderDate}" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("section", "delete"),
+    [
+        ("patterns", ("editor-pattern-delete", 1)),
+        ("indexes", ("editor-index-delete", "GSI2")),
+        ("entities", ("editor-entity-delete", "Order")),
+    ],
+)
+def test_a_delete_being_confirmed_loads_no_findings(
+    editor_client: Client, project: Project, section: str, delete: tuple
+):
+    # The list or editor shown again with the question does not ask for the
+    # review's findings: coming in above the question, they would move its
+    # button as it is clicked. Shown without the question, they are asked.
+    loader = f'id="review-loader-{section}"'
+    name, argument = delete
+    confirming = editor_client.get(_url(name, project, argument), **HTMX)
+    assert confirming.status_code == 200
+    html = confirming.content.decode()
+    assert 'role="alertdialog"' in html
+    assert loader not in html
+    page = {
+        "patterns": _url("editor-patterns", project),
+        "indexes": _url("editor-table", project),
+        "entities": _url("editor-entity", project, "Order"),
+    }[section]
+    assert loader in editor_client.get(page).content.decode()
