@@ -25,6 +25,20 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
+
+def review_settled(page) -> None:
+    """The review's findings have come into the page (its loaders ask again
+    while the simulation runs): a click made then is the only answer on its
+    way, and no finding coming in above what it aims at moves it. (Under
+    two suites at once, an Edit clicked meanwhile once never showed its
+    form, and a delete's confirm button, moved down by findings as it was
+    clicked, was missed.)"""
+    from playwright.sync_api import expect
+
+    loading = ".review-loader[hx-get], .review-loader [hx-get]"
+    expect(page.locator(loading)).to_have_count(0)
+
+
 # Playwright's sync API runs an event loop in this thread; the ORM calls the
 # tests make between page actions are safe here (one thread, one test).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

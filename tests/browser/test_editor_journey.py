@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from modeler import selectors
 from modeler.models import Project
+from tests.browser.conftest import review_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -162,6 +163,7 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser, sign_up) 
 
     # Deleting asks first and names what depends on it.
     page.goto(project_url + "entities/Order/")
+    review_settled(page)
     page.click("text=Delete Order…")
     confirm = page.locator(".confirm")
     expect(confirm).to_contain_text(
@@ -171,7 +173,9 @@ def test_design_a_table_in_the_editor(page: Page, screenshot, browser, sign_up) 
     page.keyboard.press("Escape")  # Escape cancels
     expect(page.locator(".confirm")).to_have_count(0)
     assert _design().entity("Order") is not None
+    review_settled(page)
     page.click("text=Delete Order…")
+    expect(page.locator("form.confirm")).to_be_visible()
     page.click("button:text('Delete Order')")
     _toast(page, "Deleted the entity Order.")
     expect(page).to_have_url(re.compile(r"/entities/$"))

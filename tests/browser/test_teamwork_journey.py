@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from modeler.models import Role
 from modeler.services import members as member_services
-from tests.browser.conftest import _watched_page
+from tests.browser.conftest import _watched_page, review_settled
 from tests.browser.test_editor_trust_journey import PASSWORD, _chrome_kept, _log_in
 from tests.browser.test_editor_trust_journey import _project as _new_project
 from tests.views.conftest import example_design, stored_design
@@ -44,7 +44,9 @@ def test_saving_an_entity_someone_deleted_keeps_the_input(
     ann.goto(entities + "LineItem/")
     ann.fill("#id_description", "Ann's careful words")
     bob.goto(entities + "LineItem/")
+    review_settled(bob)
     bob.click("text=Delete LineItem…")
+    expect(bob.locator("form.confirm")).to_be_visible()
     bob.click("button:text('Delete LineItem')")
     _saved(bob, "Deleted the entity LineItem.")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import review_settled
 from tests.browser.test_editor_trust_journey import _chrome_kept
 from tests.browser.test_teamwork_journey import _saved, _team
 from tests.views.conftest import example_design, stored_design
@@ -17,20 +18,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PATTERNS = example_design("order-management").access_patterns
 
 
-def _settled(page: Page) -> None:
-    """The review's findings have come into the page (its loaders ask again
-    while the simulation runs): a click made then is the only answer on its
-    way, and no finding shifts what it aims at. (Under two suites at once,
-    an Edit clicked meanwhile once never showed its form, and a delete's
-    confirm button, moved down by a pattern's findings as it was clicked,
-    was missed.)"""
-    loading = ".review-loader[hx-get], .review-loader [hx-get]"
-    expect(page.locator(loading)).to_have_count(0)
-
-
 def _patterns(page: Page, project) -> None:
     page.goto(f"/projects/{project.pk}/patterns/")
-    _settled(page)
+    review_settled(page)
 
 
 def _confirm_delete(page: Page, row: str, button: str) -> None:
@@ -38,7 +28,7 @@ def _confirm_delete(page: Page, row: str, button: str) -> None:
     again with the question has its findings."""
     page.locator(f"{row} a", has_text="Delete…").click()
     expect(page.locator("form.confirm")).to_be_visible()
-    _settled(page)
+    review_settled(page)
     page.click(f"button:text('{button}')")
 
 
@@ -156,7 +146,7 @@ def test_saving_an_index_someone_renamed_or_deleted(
     ann.locator("#index-2 a", has_text="Edit").click()
     ann.select_option("#id_index-projection_type", "ALL")
     bob.goto(table)
-    _settled(bob)
+    review_settled(bob)
     _confirm_delete(bob, "#index-2", "Delete GSI9")
     _saved(bob, "Deleted the index GSI9.")
 
