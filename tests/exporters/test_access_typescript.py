@@ -159,10 +159,8 @@ def test_a_limited_query_pages_with_its_last_evaluated_key(tmp_path):
     assert read["every"] == read["first"] + read["second"]
 
 
-# Places order O1, then an item of another program in its GSI3 partition;
-# prints what reading the order with its line items threw, and what
-# recognise and asOrder make of a customer's item, as JSON.
-_REFUSAL_SCRIPT = """\
+# The imports and client the scripts below begin with.
+_SCRIPT_HEAD = """\
 import {
   CreateTableCommand,
   DynamoDBClient,
@@ -172,6 +170,14 @@ import * as access from "./order-management-access";
 
 const client = new DynamoDBClient({ region: "us-east-1" });
 
+"""
+
+# Places order O1, then an item of another program in its GSI3 partition;
+# prints what reading the order with its line items threw, and what
+# recognise and asOrder make of a customer's item, as JSON.
+_REFUSAL_SCRIPT = (
+    _SCRIPT_HEAD
+    + """\
 function refusal(call: () => unknown): unknown {
   try {
     call();
@@ -240,6 +246,7 @@ main().catch((error: unknown) => {
   process.exit(1);
 });
 """
+)
 
 
 def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(tmp_path):
@@ -256,16 +263,9 @@ def test_an_item_no_entity_of_the_pattern_describes_is_refused_by_name(tmp_path)
 # Places an item with order O1's keys but no total (as other code might);
 # prints what reading the order with its line items threw, and what
 # orderFromItem throws for an item lacking two attributes, as JSON.
-_MALFORMED_SCRIPT = """\
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  PutItemCommand,
-} from "@aws-sdk/client-dynamodb";
-import * as access from "./order-management-access";
-
-const client = new DynamoDBClient({ region: "us-east-1" });
-
+_MALFORMED_SCRIPT = (
+    _SCRIPT_HEAD
+    + """\
 function shown(error: unknown): unknown {
   return error instanceof access.MalformedItem
     ? {
@@ -322,6 +322,7 @@ main().catch((error: unknown) => {
   process.exit(1);
 });
 """
+)
 
 
 def test_an_item_of_an_entity_lacking_a_required_attribute_is_refused_by_name(

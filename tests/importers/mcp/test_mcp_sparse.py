@@ -6,6 +6,7 @@ simulated and passes the review."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 import yaml
@@ -49,6 +50,21 @@ QUERY = (
 )
 
 
+def _queue(when: str) -> tuple[Any, dict[str, Any], list[str]]:
+    """The design with the sparse index's condition `when` (YAML text), the
+    MCP query pattern imported against it, and the import's notes."""
+    design = read_design(DESIGN.replace("WHEN", when)).design
+    assert design is not None
+    notes: list[str] = []
+    (pattern,) = mcp_patterns(
+        [{"pattern": "1", "description": "The queue", "implementation": QUERY}],
+        design,
+        "tickets",
+        notes,
+    )
+    return design, pattern, notes
+
+
 @pytest.mark.parametrize(
     ("when", "where"),
     [
@@ -66,17 +82,7 @@ QUERY = (
     ],
 )
 def test_a_sparse_index_query_expects_what_its_condition_holds_for(when, where):
-    text = DESIGN.replace("WHEN", json.dumps(when))
-    design = read_design(text).design
-    assert design is not None
-    notes: list[str] = []
-
-    (pattern,) = mcp_patterns(
-        [{"pattern": "1", "description": "The queue", "implementation": QUERY}],
-        design,
-        "tickets",
-        notes,
-    )
+    design, pattern, notes = _queue(json.dumps(when))
 
     assert notes == []
     assert pattern["expects"] == {"entity": "Ticket", "where": where}
@@ -93,17 +99,7 @@ def test_a_sparse_index_query_expects_what_its_condition_holds_for(when, where):
 def test_two_clauses_of_one_attribute_expect_no_predicate_of_it():
     """`priority >= 2 and priority <= 4` is no one predicate: the
     expectation states the key's equalities only, and says so."""
-    text = DESIGN.replace("WHEN", '"priority >= 2 and priority <= 4"')
-    design = read_design(text).design
-    assert design is not None
-    notes: list[str] = []
-
-    (pattern,) = mcp_patterns(
-        [{"pattern": "1", "description": "The queue", "implementation": QUERY}],
-        design,
-        "tickets",
-        notes,
-    )
+    design, pattern, notes = _queue('"priority >= 2 and priority <= 4"')
 
     assert pattern["expects"] == {"entity": "Ticket", "where": {}}
     assert notes == [
