@@ -96,3 +96,24 @@ def test_a_reversed_number_range_is_found_at_full_precision(
 ) -> None:
     codes = _numbered_query_problems(low, high)
     assert ("between-reversed" in codes) is reversed_
+
+
+def test_a_tag_aws_refuses_is_named_with_its_characters(design: d.Design) -> None:
+    table = dataclasses.replace(
+        design.table,
+        tags=(
+            ("cost-centre:EU/1 ü", "team=orders@x+y_z.1 数据"),
+            ('say "hi"', "back\\nslash"),
+        ),
+    )
+    problems = [
+        p
+        for p in check_design(dataclasses.replace(design, table=table))
+        if p.code.startswith("tag-")
+    ]
+    assert [(p.code, p.path, p.is_error) for p in problems] == [
+        ("tag-key-characters", 'table.tags.say "hi"', False),
+        ("tag-value-characters", 'table.tags.say "hi"', False),
+    ]
+    assert "found '\"'; deploying the table with it fails" in problems[0].message
+    assert "found '\\\\'; deploying" in problems[1].message

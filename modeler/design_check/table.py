@@ -4,12 +4,16 @@ auto scaling, encryption, TTL and tags."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from modeler.design import model as d
 from modeler.design.findings import Finding, error, warning
 
 MAX_TAGS = 50
+# Besides letters, numbers and white space, the only characters a tag may
+# hold (DynamoDB's tagging restrictions and the AWS tag pattern).
+TAG_PUNCTUATION = "+-=._:/@"
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
 # The forms AWS takes for a table's KMS key: key id (or multi-Region key
 # id), key ARN, alias name, alias ARN.
@@ -111,6 +115,26 @@ def _check_tags(table: d.Table) -> Iterator[Finding]:
                 f"table.tags.{key}",
                 "tag keys starting with 'aws:' are reserved by AWS",
             )
+        for part, text in (("key", key), ("value", value)):
+            refused = _refused_tag_characters(text)
+            if refused:
+                yield warning(
+                    f"tag-{part}-characters",
+                    f"table.tags.{key}",
+                    f"AWS refuses this tag {part}: a tag holds letters, numbers, "
+                    f"spaces and {' '.join(TAG_PUNCTUATION)} only, found "
+                    + ", ".join(repr(c) for c in refused)
+                    + "; deploying the table with it fails",
+                )
+
+
+def _refused_tag_characters(text: str) -> list[str]:
+    """The characters of `text` AWS refuses in a tag, each once, in order."""
+    refused: dict[str, None] = {}
+    for c in text:
+        if c not in TAG_PUNCTUATION and unicodedata.category(c)[0] not in "LNZ":
+            refused[c] = None
+    return list(refused)
 
 
 def check_scaling(capacity: d.Capacity, path: str) -> Iterator[Finding]:

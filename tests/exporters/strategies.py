@@ -14,15 +14,19 @@ from modeler.design_check import check_design
 
 _NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{2,20}", fullmatch=True)
 _ATTRIBUTE = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,12}", fullmatch=True)
+# Tags hold what AWS lets a tag hold: letters, numbers, white space and
+# + - = . _ : / @ (modeler.design_check.table refuses the rest).
 _TAG_TEXT = st.text(
     alphabet=st.characters(
-        codec="utf-8", exclude_categories=("Cs", "Cc"), exclude_characters="\x00"
+        codec="utf-8",
+        categories=("L", "N", "Zs"),
+        include_characters="+-=._:/@",
     ),
     min_size=1,
     max_size=30,
 ).filter(lambda s: s.strip() == s and s.strip())
 _TRICKY = st.sampled_from(
-    ["Environment", 'a"b', "${var.x}", "%{if}", "back\\slash", "ü-ñ", "x y"]
+    ["Environment", "a=b", "team:x/y", "+@-", "ü-ñ", "x y", "数据", "٣"]
 )
 
 
