@@ -103,6 +103,21 @@ def test_owner_saves_table_settings_with_htmx(owner_client: Client, project: Pro
 
 
 @pytest.mark.django_db
+def test_a_tag_aws_refuses_is_saved_and_flagged_on_the_table_page(
+    owner_client: Client, project: Project
+):
+    data = table_data(project, tags="cost=(EU)")
+    response = owner_client.post(_url("editor-table-update", project), data, **HTMX)
+    assert response.status_code == 200
+    assert _design(project).table.tags == (("cost", "(EU)"),)
+    html = owner_client.get(_url("editor-table", project)).content.decode()
+    assert (
+        "AWS refuses this tag value: a tag holds letters, numbers, spaces and "
+        "+ - = . _ : / @ only, found &#x27;(&#x27;, &#x27;)&#x27;" in html
+    )
+
+
+@pytest.mark.django_db
 def test_editor_saves_table_settings_without_htmx(
     editor_client: Client, project: Project
 ):
