@@ -46,7 +46,12 @@ from modeler.engine.requests import (
 from modeler.engine.state import EngineState
 from modeler.engine.table import KEY_PYTHON_TYPES, Index, Table
 from modeler.engine.types import Item, type_of
-from modeler.engine.wire import item_from_wire, item_to_wire, items_to_wire
+from modeler.engine.wire import (
+    item_from_wire,
+    item_to_wire,
+    items_to_wire,
+    key_to_wire,
+)
 
 MAX_BATCH_GET_KEYS = 100
 # A BatchGetItem response holds up to 16 MB: the item that reaches it is the
@@ -310,9 +315,7 @@ class _Read:
             attributes = (
                 index.last_key_attributes if index else self.table.key_attributes
             )
-            response["LastEvaluatedKey"] = item_to_wire(
-                {a: last[a] for a in attributes}
-            )
+            response["LastEvaluatedKey"] = key_to_wire({a: last[a] for a in attributes})
         if self.mode != "NONE":
             # Only counted when asked for: a local index's fetches weigh
             # every item in the table again.

@@ -115,9 +115,10 @@ def items_to_wire(items: list[Item]) -> list[dict[str, Any]]:
     return out
 
 
-def _item_to_wire_loop(item: Item) -> dict[str, Any]:
-    """`item_to_wire` attribute by attribute, for items with no converter
-    (none, or too many attributes)."""
+def key_to_wire(item: Item) -> dict[str, Any]:
+    """`item_to_wire` attribute by attribute, for keys (a page's
+    LastEvaluatedKey between the pages' items, whose converter stays the
+    last one) and items with no converter (none, or too many attributes)."""
     out = {}
     for name, value in item.items():
         kind = type(value)
@@ -168,7 +169,7 @@ Converter = Callable[[Item], dict[str, Any] | None]
 # few shapes per entity, arbitrary items may have many.
 _CONVERTERS: dict[tuple[type, ...], Converter] = {}
 MAX_CONVERTERS = 1024
-# Items with more attributes are converted by `_item_to_wire_loop`.
+# Items with more attributes are converted by `key_to_wire`.
 MAX_SHAPED_ATTRIBUTES = 64
 # What the converter holds a value of each type to: its kind (a letter), the
 # test that refuses another type, and the expression of its wire value. A
@@ -200,7 +201,7 @@ def _convert_by_shape(item: Item) -> dict[str, Any]:
     global _last_converter
     count = len(item)
     if not count or count > MAX_SHAPED_ATTRIBUTES:
-        return _item_to_wire_loop(item)
+        return key_to_wire(item)
     types = tuple(map(type, item.values()))
     convert = _CONVERTERS.get(types)
     if convert is None:
