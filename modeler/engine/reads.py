@@ -47,10 +47,10 @@ from modeler.engine.state import EngineState
 from modeler.engine.table import KEY_PYTHON_TYPES, Index, Table
 from modeler.engine.types import Item, type_of
 from modeler.engine.wire import (
+    attributes_to_wire,
     item_from_wire,
     item_to_wire,
     items_to_wire,
-    key_to_wire,
 )
 
 MAX_BATCH_GET_KEYS = 100
@@ -315,7 +315,9 @@ class _Read:
             attributes = (
                 index.last_key_attributes if index else self.table.key_attributes
             )
-            response["LastEvaluatedKey"] = key_to_wire({a: last[a] for a in attributes})
+            response["LastEvaluatedKey"] = attributes_to_wire(
+                {a: last[a] for a in attributes}
+            )
         if self.mode != "NONE":
             # Only counted when asked for: a local index's fetches weigh
             # every item in the table again.

@@ -115,10 +115,12 @@ def items_to_wire(items: list[Item]) -> list[dict[str, Any]]:
     return out
 
 
-def key_to_wire(item: Item) -> dict[str, Any]:
-    """`item_to_wire` attribute by attribute, for keys (a page's
-    LastEvaluatedKey between the pages' items, whose converter stays the
-    last one) and items with no converter (none, or too many attributes)."""
+def attributes_to_wire(item: Item) -> dict[str, Any]:
+    """`item_to_wire` attribute by attribute, without the converters of
+    shapes: for a few attributes (a page's LastEvaluatedKey between its
+    items, whose converter stays the last one tried; one attribute of an
+    item the endpoint writes) and for items with no converter (no
+    attributes, or too many)."""
     out = {}
     for name, value in item.items():
         kind = type(value)
@@ -169,7 +171,7 @@ Converter = Callable[[Item], dict[str, Any] | None]
 # few shapes per entity, arbitrary items may have many.
 _CONVERTERS: dict[tuple[type, ...], Converter] = {}
 MAX_CONVERTERS = 1024
-# Items with more attributes are converted by `key_to_wire`.
+# Items with more attributes are converted by `attributes_to_wire`.
 MAX_SHAPED_ATTRIBUTES = 64
 # What the converter holds a value of each type to: its kind (a letter), the
 # test that refuses another type, and the expression of its wire value. A
@@ -201,7 +203,7 @@ def _convert_by_shape(item: Item) -> dict[str, Any]:
     global _last_converter
     count = len(item)
     if not count or count > MAX_SHAPED_ATTRIBUTES:
-        return key_to_wire(item)
+        return attributes_to_wire(item)
     types = tuple(map(type, item.values()))
     convert = _CONVERTERS.get(types)
     if convert is None:
