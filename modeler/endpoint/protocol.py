@@ -28,7 +28,7 @@ from typing import Any
 
 from modeler.engine.errors import EngineError
 from modeler.engine.types import Item, number_text
-from modeler.engine.wire import item_to_wire
+from modeler.engine.wire import attributes_to_wire
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
 ERROR_PREFIX = "com.amazonaws.dynamodb.v20120810#"
@@ -184,7 +184,7 @@ def item_json(item: Item) -> str:
                 text = number_text(value)
             fields.append(f'{_string(name)}:{{"N":"{text}"}}')
         else:
-            fields.append(_encode(item_to_wire({name: value}))[1:-1])
+            fields.append(_encode(attributes_to_wire({name: value}))[1:-1])
     return "{" + ",".join(fields) + "}"
 
 

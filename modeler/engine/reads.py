@@ -46,7 +46,12 @@ from modeler.engine.requests import (
 from modeler.engine.state import EngineState
 from modeler.engine.table import KEY_PYTHON_TYPES, Index, Table
 from modeler.engine.types import Item, type_of
-from modeler.engine.wire import item_from_wire, item_to_wire
+from modeler.engine.wire import (
+    attributes_to_wire,
+    item_from_wire,
+    item_to_wire,
+    items_to_wire,
+)
 
 MAX_BATCH_GET_KEYS = 100
 # A BatchGetItem response holds up to 16 MB: the item that reaches it is the
@@ -300,14 +305,17 @@ class _Read:
                 apply = self.projection.apply
                 items = [apply(item) for item in items]
             item_out = self.item_out
-            response["Items"] = [item_out(item) for item in items]
+            if item_out is item_to_wire:
+                response["Items"] = items_to_wire(items)
+            else:
+                response["Items"] = [item_out(item) for item in items]
         response["Count"] = len(items)
         response["ScannedCount"] = len(entries)
         if last is not None:
             attributes = (
                 index.last_key_attributes if index else self.table.key_attributes
             )
-            response["LastEvaluatedKey"] = item_to_wire(
+            response["LastEvaluatedKey"] = attributes_to_wire(
                 {a: last[a] for a in attributes}
             )
         if self.mode != "NONE":

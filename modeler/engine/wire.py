@@ -10,6 +10,7 @@ are interned, so a million stored items share one string per name.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from decimal import Decimal
@@ -89,31 +90,178 @@ _NUMBER_TEXTS_MAX = 1 << 14
 
 
 def item_to_wire(item: Item) -> dict[str, Any]:
-    """DynamoDB JSON of a native item (binary values as bytes, as boto3)."""
+    """DynamoDB JSON of a native item (binary values as bytes, as boto3).
+
+    An item is converted by the converter of its shape (`_shape_code`), the
+    last one used tried first."""
+    out = _last_converter(item)
+    if out is None:
+        return _convert_by_shape(item)
+    return out
+
+
+def items_to_wire(items: list[Item]) -> list[dict[str, Any]]:
+    """`[item_to_wire(item) for item in items]`, with the converter of the
+    last shape called directly: the items of a Query mostly share a shape."""
+    convert = _last_converter
+    out: list[dict[str, Any]] = []
+    append = out.append
+    for item in items:
+        wire = convert(item)
+        if wire is None:
+            wire = _convert_by_shape(item)
+            convert = _last_converter
+        append(wire)
+    return out
+
+
+def attributes_to_wire(item: Item) -> dict[str, Any]:
+    """`item_to_wire` attribute by attribute, without the converters of
+    shapes: for a few attributes (a page's LastEvaluatedKey between its
+    items, whose converter stays the last one tried; one attribute of an
+    item the endpoint writes) and for items with no converter (no
+    attributes, or too many)."""
     out = {}
-    texts = _NUMBER_TEXTS
     for name, value in item.items():
         kind = type(value)
         if kind is str:
             out[name] = {"S": value}
         elif kind is Decimal:
-            # _number, inlined: a call costs as much as the conversion.
-            try:
-                text = texts.get(value)
-            except TypeError:  # a signalling NaN has no hash
-                text = None
-            if text is None:
-                text = str(value)
-                # str() is already DynamoDB's canonical text unless it has an
-                # exponent, trailing zeros after the point or a negative zero.
-                if "E" in text or ("." in text and text[-1] == "0") or text[:2] == "-0":
-                    text = number_text(value)
-                if len(texts) < _NUMBER_TEXTS_MAX and not value.is_nan():
-                    texts[value] = text
-            out[name] = {"N": text}
+            out[name] = {"N": _number_wire_text(value)}
         else:
             out[name] = _TO_WIRE.get(kind, to_wire)(value)
     return out
+
+
+def _number_wire_text(value: Decimal) -> str:
+    """DynamoDB's text of a number, from `_NUMBER_TEXTS` when it is there."""
+    try:
+        text = _NUMBER_TEXTS.get(value)
+    except TypeError:  # a signalling NaN has no hash
+        text = None
+    if text is None:
+        text = _new_number_text(value)
+    return text
+
+
+def _new_number_text(value: Decimal) -> str:
+    """`number_text(value)`, kept in `_NUMBER_TEXTS` while it has room."""
+    text = str(value)
+    # str() is already DynamoDB's canonical text unless it has an exponent,
+    # trailing zeros after the point or a negative zero.
+    if "E" in text or ("." in text and text[-1] == "0") or text[:2] == "-0":
+        text = number_text(value)
+    if len(_NUMBER_TEXTS) < _NUMBER_TEXTS_MAX and not value.is_nan():
+        _NUMBER_TEXTS[value] = text
+    return text
+
+
+def _value_to_wire(value: Any) -> dict[str, Any]:
+    return _TO_WIRE.get(type(value), to_wire)(value)
+
+
+# A converter of one shape of item: the types of its values in order (the
+# names are the item's own, whatever they are). It answers None for an item
+# of another shape. The attributes are converted in one expression that
+# builds the whole answer, instead of a loop testing each value's type and
+# inserting into a growing dict (a 100-item Query's response was nine tenths
+# of its time, and the loop a quarter of that).
+Converter = Callable[[Item], dict[str, Any] | None]
+# Converters by the types of the values, emptied past a bound: designs have a
+# few shapes per entity, arbitrary items may have many.
+_CONVERTERS: dict[tuple[type, ...], Converter] = {}
+MAX_CONVERTERS = 1024
+# Items with more attributes are converted by `attributes_to_wire`.
+MAX_SHAPED_ATTRIBUTES = 64
+# What the converter holds a value of each type to: its kind (a letter), the
+# test that refuses another type, and the expression of its wire value. A
+# number's text is found before the answer is built (`_number_lines`).
+_KINDS: dict[type, str] = {str: "S", Decimal: "N", bool: "T", type(None): "Z"}
+_REFUSALS = {
+    "S": "type(v{n}) is not str",
+    "N": "type(v{n}) is not Decimal",
+    "T": "type(v{n}) is not bool",
+    "Z": "v{n} is not None",
+}
+_WIRE_VALUES = {
+    "S": '{{"S": v{n}}}',
+    "N": '{{"N": t{n}}}',
+    "T": '{{"BOOL": v{n}}}',
+    "Z": '{{"NULL": True}}',
+    "O": "value(v{n})",  # any other type: `_TO_WIRE`'s converter of it
+}
+
+
+def _refuse_all(item: Item) -> None:
+    return None
+
+
+_last_converter: Converter = _refuse_all
+
+
+def _convert_by_shape(item: Item) -> dict[str, Any]:
+    global _last_converter
+    count = len(item)
+    if not count or count > MAX_SHAPED_ATTRIBUTES:
+        return attributes_to_wire(item)
+    types = tuple(map(type, item.values()))
+    convert = _CONVERTERS.get(types)
+    if convert is None:
+        kinds = "".join([_KINDS.get(kind, "O") for kind in types])
+        make = _shape_code(kinds)
+        convert = make(_NUMBER_TEXTS.get, _new_number_text, _value_to_wire)
+        if len(_CONVERTERS) >= MAX_CONVERTERS:
+            _CONVERTERS.clear()
+        _CONVERTERS[types] = convert
+    out = convert(item)
+    if out is None:  # never: the converter is made for this item's types
+        raise AssertionError("an item refused by the converter of its shape")
+    _last_converter = convert
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _shape_code(kinds: str) -> Callable[..., Converter]:
+    """The maker of the converter of items whose values have these kinds,
+    one letter each (`_KINDS`, "O" for any other type)."""
+    count = len(kinds)
+    names = "".join(f"k{n}, " for n in range(count))
+    values = "".join(f"v{n}, " for n in range(count))
+    refusals = " or ".join(
+        _REFUSALS[kind].format(n=n) for n, kind in enumerate(kinds) if kind in _REFUSALS
+    )
+    numbers = "".join(_number_lines(n) for n, kind in enumerate(kinds) if kind == "N")
+    answer = ", ".join(
+        f"k{n}: " + _WIRE_VALUES[kind].format(n=n) for n, kind in enumerate(kinds)
+    )
+    source = f"""
+def make(known_text, new_text, value):
+    def convert(item):
+        if len(item) != {count}:
+            return None
+        {values}= item.values()
+        if {refusals or "False"}:
+            return None{numbers}
+        {names}= item
+        return {{{answer}}}
+
+    return convert
+"""
+    namespace: dict[str, Any] = {"Decimal": Decimal}
+    exec(compile(source, f"<converter of {kinds}>", "exec"), namespace)  # noqa: S102 - our own source
+    return namespace["make"]
+
+
+def _number_lines(n: int) -> str:
+    """`t{n} = _number_wire_text(v{n})`, written out: a call costs as much as
+    finding the text."""
+    return f"""
+        try:
+            t{n} = known_text(v{n})
+        except TypeError:  # a signalling NaN has no hash
+            t{n} = None
+        if t{n} is None:
+            t{n} = new_text(v{n})"""
 
 
 def item_from_wire(item: Any) -> Item:

@@ -103,3 +103,29 @@ def test_a_json_line_writes_python_numbers_and_binaries_as_dynamodb_does() -> No
         "z": {"NULL": True},
     }
     assert "é" in line
+
+
+@given(st.lists(items, max_size=6))
+def test_items_to_wire_matches_types_in_order(batch: list[dict]) -> None:
+    converted = wire.items_to_wire(batch)
+    assert converted == [types.item_to_wire(item) for item in batch]
+    assert [list(w) for w in converted] == [list(item) for item in batch]
+
+
+def test_one_shape_of_names_after_another() -> None:
+    # The converter of the last shape refuses an item whose values have
+    # other types, or that has more or fewer attributes.
+    batch = [
+        {"a": "x", "b": Decimal("1.50")},
+        {"a": Decimal("2"), "b": "y"},
+        {"a": True, "b": None},
+        {"a": None, "b": False},
+        {"a": "x", "b": Decimal("-0")},
+        {"a": "x"},
+        {"a": "x", "b": "y", "c": [Decimal("1E+2")]},
+        {"b": "y", "a": "x"},
+        {},
+    ]
+    for converted in (wire.items_to_wire(batch), list(map(wire.item_to_wire, batch))):
+        assert converted == [types.item_to_wire(item) for item in batch]
+        assert [list(w) for w in converted] == [list(item) for item in batch]
