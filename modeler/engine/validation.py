@@ -103,17 +103,18 @@ class _Compiler:
         # when the key is plain text and the value a plain attribute value.
         plain = _plain_members(shape.value)
 
+        plain_type = plain.get  # None for a name that is not plain
+
         def check_map(param: Any) -> bool:
             if not isinstance(param, dict):
                 return False
             for k, v in param.items():
                 if type(k) is not key_type and not key(k):
                     return False
-                if type(v) is dict and len(v) == 1 and plain:
-                    for name, member in v.items():
-                        if type(member) is plain.get(name):
+                if type(v) is dict and len(v) == 1:
+                    for name in v:  # the one member
+                        if type(v[name]) is plain_type(name):
                             break
-                    else:
                         if not value(v):
                             return False
                 elif not value(v):
