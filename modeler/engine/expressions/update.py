@@ -258,10 +258,15 @@ class Update:
     def apply(self, item: dict[str, Any]) -> dict[str, Any]:
         """The item after the update, as a new dict; `item` is left as it
         was (parts the update does not touch are shared with it)."""
-        if self._top_level_sets is not None:
+        sets = self._top_level_sets
+        if sets is not None:
             # Every value is read from the item as it was, then written.
             new = dict(item)
-            new.update([(name, value(item)) for name, value in self._top_level_sets])
+            if len(sets) == 1:  # one SET, as most updates
+                ((name, value),) = sets
+                new[name] = value(item)
+            else:
+                new.update([(name, value(item)) for name, value in sets])
             return new
         new_values = {
             id(action): _copy(action.value.evaluate(item))
