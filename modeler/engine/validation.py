@@ -102,8 +102,9 @@ class _Compiler:
         # An item's attributes, {"name": {"S": "x"}}, are checked in place
         # when the key is plain text and the value a plain attribute value.
         plain = _plain_members(shape.value)
-
         plain_type = plain.get  # None for a name that is not plain
+        # A map of plain values (ExpressionAttributeNames: text to text).
+        value_type = _plain_type(shape.value)
 
         def check_map(param: Any) -> bool:
             if not isinstance(param, dict):
@@ -111,6 +112,8 @@ class _Compiler:
             for k, v in param.items():
                 if type(k) is not key_type and not key(k):
                     return False
+                if type(v) is value_type:
+                    continue
                 if type(v) is dict and len(v) == 1:
                     for name in v:  # the one member
                         if type(v[name]) is plain_type(name):
