@@ -179,7 +179,19 @@ def _plain_members(shape: Shape) -> dict[str, type]:
     return {name: kind for name, kind in plain.items() if kind is not None}
 
 
-def passes(shape: Shape) -> Check:
+def passes(shape: Shape, compiled: dict[str, Check] | None = None) -> Check:
     """A check that is True only for parameters botocore's validator would
-    accept against `shape` (False: let botocore decide)."""
-    return _Compiler().check(shape)
+    accept against `shape` (False: let botocore decide). `compiled`: the
+    checks of the shapes of the same service model compiled before, by
+    shape name, which the compilation reuses and adds to (the operations of
+    one model share most of their shapes: an attribute value, a key, the
+    expression names and values)."""
+    compiler = _Compiler()
+    if compiled is None:
+        return compiler.check(shape)
+    # On a copy, kept only once complete: a compilation that failed halfway
+    # leaves no placeholder behind.
+    compiler.checks = dict(compiled)
+    check = compiler.check(shape)
+    compiled.update(compiler.checks)
+    return check
