@@ -146,6 +146,7 @@ _ITEM_WRITE_ENUMS = (
     ("ReturnItemCollectionMetrics", RETURN_ITEM_COLLECTION_METRICS),
     ("ReturnValuesOnConditionCheckFailure", RETURN_VALUES_ON_FAILURE),
 )
+_ITEM_WRITE_ENUM_MEMBERS = frozenset(member for member, _ in _ITEM_WRITE_ENUMS)
 
 
 # The table names that passed `_item_write_passes`: a program writes to the
@@ -171,8 +172,8 @@ def _item_write_passes(kind: str, request: dict[str, Any]) -> bool:
         _PASSED_NAMES.add(name)
     if request.get("Item" if kind == "Put" else "Key") is None:
         return False
-    if len(request) == 2:  # TableName and Item (or Key): no enum to check
-        return True
+    if request.keys().isdisjoint(_ITEM_WRITE_ENUM_MEMBERS):
+        return True  # no enum to check, as in most requests
     for member, choices in _ITEM_WRITE_ENUMS:
         value = request.get(member)
         if value is not None and value not in choices:

@@ -102,6 +102,9 @@ class _Compiler:
         # An item's attributes, {"name": {"S": "x"}}, are checked in place
         # when the key is plain text and the value a plain attribute value.
         plain = _plain_members(shape.value)
+        plain_type = plain.get  # None for a name that is not plain
+        # A map of plain values (ExpressionAttributeNames: text to text).
+        value_type = _plain_type(shape.value)
 
         def check_map(param: Any) -> bool:
             if not isinstance(param, dict):
@@ -109,11 +112,12 @@ class _Compiler:
             for k, v in param.items():
                 if type(k) is not key_type and not key(k):
                     return False
-                if type(v) is dict and len(v) == 1 and plain:
-                    for name, member in v.items():
-                        if type(member) is plain.get(name):
+                if type(v) is value_type:
+                    continue
+                if type(v) is dict and len(v) == 1:
+                    for name in v:  # the one member
+                        if type(v[name]) is plain_type(name):
                             break
-                    else:
                         if not value(v):
                             return False
                 elif not value(v):
@@ -175,7 +179,19 @@ def _plain_members(shape: Shape) -> dict[str, type]:
     return {name: kind for name, kind in plain.items() if kind is not None}
 
 
-def passes(shape: Shape) -> Check:
+def passes(shape: Shape, compiled: dict[str, Check] | None = None) -> Check:
     """A check that is True only for parameters botocore's validator would
-    accept against `shape` (False: let botocore decide)."""
-    return _Compiler().check(shape)
+    accept against `shape` (False: let botocore decide). `compiled`: the
+    checks of the shapes of the same service model compiled before, by
+    shape name, which the compilation reuses and adds to (the operations of
+    one model share most of their shapes: an attribute value, a key, the
+    expression names and values)."""
+    compiler = _Compiler()
+    if compiled is None:
+        return compiler.check(shape)
+    # On a copy, kept only once complete: a compilation that failed halfway
+    # leaves no placeholder behind.
+    compiler.checks = dict(compiled)
+    check = compiler.check(shape)
+    compiled.update(compiler.checks)
+    return check

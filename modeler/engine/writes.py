@@ -134,16 +134,22 @@ class Resolved:
         return self.current[0] if self.current else None
 
 
-def plan(engine: EngineState, kind: str, spec: Any) -> Write:
+def plan(engine: EngineState, kind: str, spec: Any, *, known: bool = False) -> Write:
     """Check one write's parameters (a request, or an element of a
-    transaction) and parse its expressions."""
-    allowed = _ALLOWED[kind]
+    transaction) and parse its expressions. `known`: the caller refused
+    every parameter the write does not take already (a PutItem, UpdateItem
+    or DeleteItem request without the response's options)."""
     required: tuple[str, ...] = (
         ("TableName", "Item") if kind == "Put" else ("TableName", "Key")
     )
     if kind == "ConditionCheck":
         required += ("ConditionExpression",)
-    spec = check_parameters(spec, allowed, required)
+    if (
+        not known  # or a request missing TableName, Item or Key (known: not a check)
+        or spec.get(required[0]) is None
+        or spec.get(required[1]) is None
+    ):
+        spec = check_parameters(spec, _ALLOWED[kind], required)
     table = engine.table(spec["TableName"])
     if kind == "Put":
         write = put_write(table, spec["Item"])
@@ -336,24 +342,27 @@ def collection_metrics(table: Table, key: Item) -> dict[str, Any]:
 
 
 def _single(engine: EngineState, kind: str, request: dict[str, Any]) -> dict[str, Any]:
-    check_parameters(request, _ALLOWED_SINGLE[kind])
     spec = request
-    if len(request) == 2:  # TableName and Item (or Key): the defaults
-        return_values = mode = metrics = "NONE"
-    else:
-        return_values = request.get("ReturnValues", "NONE")
-        if return_values not in RETURN_VALUES[kind]:
-            raise ValidationException("Return values set to invalid value")
-        mode = consumed_capacity_mode(request)
-        metrics = enum(
-            request,
-            "ReturnItemCollectionMetrics",
-            RETURN_ITEM_COLLECTION_METRICS,
-            "NONE",
-        )
-        if not request.keys().isdisjoint(_SINGLE):
-            spec = {k: v for k, v in request.items() if k not in _SINGLE}
-    write = plan(engine, kind, spec)
+    # The defaults, for a request with no unknown parameter and none of the
+    # response's options, as most are, or with two parameters only (TableName
+    # and Item or Key, or a request missing one, which plan refuses).
+    return_values = mode = metrics = "NONE"
+    if type(request) is not dict or not request.keys() <= _ALLOWED[kind]:
+        check_parameters(request, _ALLOWED_SINGLE[kind])
+        if len(request) != 2:
+            return_values = request.get("ReturnValues", "NONE")
+            if return_values not in RETURN_VALUES[kind]:
+                raise ValidationException("Return values set to invalid value")
+            mode = consumed_capacity_mode(request)
+            metrics = enum(
+                request,
+                "ReturnItemCollectionMetrics",
+                RETURN_ITEM_COLLECTION_METRICS,
+                "NONE",
+            )
+            if not request.keys().isdisjoint(_SINGLE):
+                spec = {k: v for k, v in request.items() if k not in _SINGLE}
+    write = plan(engine, kind, spec, known=True)
     resolved = resolve(write)
     consumed = write.table.write(
         resolved.current,

@@ -20,9 +20,9 @@ is not a map (for a name) or a list (for an index), is refused.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from decimal import Context, Decimal
+from decimal import Context, Decimal, Rounded
 from typing import Any
 
 from modeler.engine.errors import ValidationException
@@ -35,7 +35,13 @@ from modeler.engine.expressions.paths import (
     path_tree,
 )
 from modeler.engine.expressions.tokens import Kind
-from modeler.engine.types import SET_TYPES, number, type_of
+from modeler.engine.types import (
+    MAX_NUMBER_EXPONENT,
+    MIN_NUMBER_EXPONENT,
+    SET_TYPES,
+    number,
+    type_of,
+)
 
 MISSING_OPERAND = (
     "The provided expression refers to an attribute that does not exist in the item"
@@ -70,6 +76,11 @@ _LONG_TYPE_NAMES = {
 # Wide enough that adding two DynamoDB numbers (exponents -130 to 125) is
 # exact; the result is then checked against DynamoDB's 38 digits.
 _EXACT = Context(prec=300)
+# DynamoDB's 38 digits, refusing to round: a nonzero sum in DynamoDB's range
+# that this context computes without signalling is the exact one (Rounded is
+# signalled whenever a digit, even a zero, is dropped), and the number
+# `number` gives for its text.
+_DIGITS = Context(prec=38, traps=[Rounded])
 
 
 def _copy(value: Any) -> Any:
@@ -133,12 +144,43 @@ class Arithmetic:
             raise ValidationException(WRONG_TYPE)
         if self.operator == "+":
             return _add(left, right)
-        return number(str(_EXACT.subtract(left, right)))
+        return _subtract(left, right)
 
 
 def _add(left: Any, right: Any) -> Any:
     """Exact, then held to DynamoDB's 38 significant digits and range."""
+    if type(left) is Decimal and type(right) is Decimal:
+        try:
+            result = _DIGITS.add(left, right)
+        except ArithmeticError:
+            pass  # more than 38 digits: refused below, in DynamoDB's words
+        else:
+            # A number out of range, not finite, or zero (whose exponent
+            # the context's precision bounds) is left to the exact sum.
+            if (
+                result
+                and result.is_finite()
+                and MIN_NUMBER_EXPONENT <= result.adjusted() <= MAX_NUMBER_EXPONENT
+            ):
+                return result  # what `number` returns for its text
     return number(str(_EXACT.add(left, right)))
+
+
+def _subtract(left: Any, right: Any) -> Any:
+    """`_add` of a difference."""
+    if type(left) is Decimal and type(right) is Decimal:
+        try:
+            result = _DIGITS.subtract(left, right)
+        except ArithmeticError:
+            pass
+        else:
+            if (
+                result
+                and result.is_finite()
+                and MIN_NUMBER_EXPONENT <= result.adjusted() <= MAX_NUMBER_EXPONENT
+            ):
+                return result
+    return number(str(_EXACT.subtract(left, right)))
 
 
 Value = Literal | Attribute | IfNotExists | ListAppend | Arithmetic
@@ -206,22 +248,25 @@ class Update:
     paths: list[Path]  # the paths it writes, in order
     top_level_attributes: set[str]
     _tree: dict[str | int, Any] = field(repr=False)
-    # (attribute, value) of each action when every one SETs a top-level
-    # attribute, the usual update, which needs no walk of the tree.
-    _top_level_sets: tuple[tuple[str, Value], ...] | None = field(repr=False)
+    # (attribute, the function of the item as it was that gives its new
+    # value) of each action when every one SETs a top-level attribute, the
+    # usual update, which needs no walk of the tree (see `_top_level_value`).
+    _top_level_sets: tuple[tuple[str, Callable[[dict[str, Any]], Any]], ...] | None = (
+        field(repr=False)
+    )
 
     def apply(self, item: dict[str, Any]) -> dict[str, Any]:
         """The item after the update, as a new dict; `item` is left as it
         was (parts the update does not touch are shared with it)."""
-        if self._top_level_sets is not None:
+        sets = self._top_level_sets
+        if sets is not None:
             # Every value is read from the item as it was, then written.
             new = dict(item)
-            new.update(
-                [
-                    (name, _copy(value.evaluate(item)))
-                    for name, value in self._top_level_sets
-                ]
-            )
+            if len(sets) == 1:  # one SET, as most updates
+                ((name, value),) = sets
+                new[name] = value(item)
+            else:
+                new.update([(name, value(item)) for name, value in sets])
             return new
         new_values = {
             id(action): _copy(action.value.evaluate(item))
@@ -229,6 +274,34 @@ class Update:
             if isinstance(action, SetAction)
         }
         return _rebuild(item, self._tree, new_values)
+
+
+def _top_level_value(value: Value) -> Callable[[dict[str, Any]], Any]:
+    """`_copy(value.evaluate(item))` as a function of the item: for the
+    usual values (a literal, an attribute plus or minus a number) without
+    the calls of the general evaluation, to the same result or error."""
+    if isinstance(value, Literal) and not isinstance(value.value, (list, dict)):
+        constant = value.value
+        return lambda item: constant
+    if (
+        isinstance(value, Arithmetic)
+        and isinstance(value.left, Attribute)
+        and len(value.left.path.elements) == 1
+        and isinstance(value.right, Literal)
+        and type(value.right.value) is Decimal
+    ):
+        name = value.left.path.attribute
+        operand = value.right.value
+        combine = _add if value.operator == "+" else _subtract
+
+        def arithmetic(item: dict[str, Any]) -> Any:
+            current = item.get(name, MISSING)
+            if type(current) is not Decimal:  # missing, or not a Decimal
+                return value.evaluate(item)
+            return combine(current, operand)
+
+        return arithmetic
+    return lambda item: _copy(value.evaluate(item))
 
 
 def _rebuild(container: Any, tree: dict[str | int, Any], new_values: dict) -> Any:
@@ -330,7 +403,10 @@ class UpdateParser(Parser):
             top_level_attributes={path.attribute for path in paths},
             _tree=path_tree((action.path, action) for action in actions),
             _top_level_sets=(
-                tuple((action.path.attribute, action.value) for action in sets)
+                tuple(
+                    (action.path.attribute, _top_level_value(action.value))
+                    for action in sets
+                )
                 if len(sets) == len(actions)
                 else None
             ),
