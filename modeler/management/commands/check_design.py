@@ -20,6 +20,7 @@ from modeler.management.collector import heap_frozen
 from modeler.management.design_files import read_design_file
 from modeler.management.design_help import DESIGN_HELP, is_file_argument
 from modeler.management.design_source import design_from_project_argument
+from modeler.management.process_end import end_quickly
 from modeler.review import Prices, PricesError, review_design
 from modeler.review.review import Review
 from modeler.sampledata import SampleDataError
@@ -116,6 +117,8 @@ class Command(BaseCommand):
             # The command simulates once: the items made are not kept for a
             # next generation (packing them was 4% of a check at 1M items).
             simulation = Simulation(design, keep=False)
+            # The simulation is not freed object by object at the end.
+            end_quickly()
         except Exception as exc:
             # Without a simulation the checks that need none still run.
             problem = (

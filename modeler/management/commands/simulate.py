@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from modeler.engine.types import item_to_json_wire, to_json_wire
 from modeler.management.collector import heap_frozen
 from modeler.management.design_source import add_design_arguments, load_design
+from modeler.management.process_end import end_quickly
 from modeler.sampledata import SampleDataError
 from modeler.simulation import PatternRun, Simulation
 
@@ -89,6 +90,7 @@ class Command(BaseCommand):
                 f"{exc.response['Error']['Message']}",
                 returncode=1,
             ) from None
+        end_quickly()  # the simulation is not freed object by object
         with heap_frozen():
             runs = simulation.run_all()
         failed = [r for r in runs if not r.passed]
