@@ -18,7 +18,14 @@ def main() -> None:
         start_without_django(sys.argv[2:])
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(sys.argv)
+    from modeler.management.process_end import end_process
+
+    try:
+        execute_from_command_line(sys.argv)
+    except SystemExit as exc:
+        end_process(exc.code)
+        raise
+    end_process(None)
 
 
 if __name__ == "__main__":

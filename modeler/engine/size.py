@@ -32,27 +32,21 @@ def item_size(item: dict[str, Any]) -> int:
     """The size of an item: the sum of its attributes' names and values."""
     # Names and string values are measured in one piece: one length (or one
     # encoding, when something is not ASCII) instead of one per attribute.
+    # A number's size comes from the cache of them without a call (most of
+    # the other values are numbers, and most numbers are known), in the
+    # same pass: no list of the other values (a tenth of the time).
     text = "".join(item)
-    others = None
+    total = 0
     for value in item.values():
-        if type(value) is str:
+        kind = type(value)
+        if kind is str:
             text += value
-        elif others is None:
-            others = [value]
+        elif kind is Decimal:
+            size = _known_number_size(value)
+            total += number_size(value) if size is None else size
         else:
-            others.append(value)
-    total = len(text) if text.isascii() else len(text.encode("utf-8"))
-    if others:
-        # A number's size from the cache of them without a call (most of
-        # the other values are numbers, and most numbers are known).
-        known = _number_sizes.get
-        for value in others:
-            if type(value) is Decimal:
-                size = known(value)
-                total += number_size(value) if size is None else size
-            else:
-                total += value_size(value)
-    return total
+            total += value_size(value)
+    return total + (len(text) if text.isascii() else len(text.encode("utf-8")))
 
 
 def attribute_size(name: str, value: Any) -> int:
@@ -134,6 +128,7 @@ def number_size(value: Decimal) -> int:
 # items rather than 152,328).
 _NUMBER_SIZE_CACHE = 262_144
 _number_sizes: dict[Decimal, int] = {}
+_known_number_size = _number_sizes.get
 
 
 def _number_size(value: Decimal) -> int:

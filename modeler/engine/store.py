@@ -357,6 +357,7 @@ class Store:
         what a simulation keeps). Each partition's list and sizes are made
         at their exact length."""
         partition_of, order = self.partition_of, self.order_of
+        first_of, single = self._first_of, self._single_order
         # The first entry of each partition, then the others in groups
         # (with the sizes, when given, in groups beside them).
         heads: dict[Any, Item] = {}
@@ -399,8 +400,14 @@ class Store:
                 dropped += group[:-1]
                 partitions[pk] = group[-1]
                 continue
-            keys = list(map(order, group))
-            if _ascending(keys):
+            # The first order attribute alone first (an index's order is a
+            # tuple an entry): when it ascends strictly, so do the whole keys.
+            keys = list(map(first_of, group))
+            ascending = _ascending(keys)
+            if not ascending and not single:
+                keys = list(map(order, group))
+                ascending = _ascending(keys)
+            if ascending:
                 # In order already, no key twice (a family's items come so):
                 # the entries as they are, with no sort and no positions.
                 count += len(group) - 1

@@ -385,17 +385,24 @@ def _families_made_when_taken(
                     continue
                 parents = made[child][1]
                 start = bisect.bisect_left(parents, position)
-                yield from family(
+                yield from family(  # noqa: F821 - deleted once done, not before
                     child, range(start, bisect.bisect_right(parents, position, start))
                 )
 
-    for entity in design.entities:
-        if entity.sample.per:
-            continue
-        if entity.name == lazy:
-            yield from last.all()
-        else:
-            yield from family(entity.name, range(len(made[entity.name][0])))
+    try:
+        for entity in design.entities:
+            if entity.sample.per:
+                continue
+            if entity.name == lazy:
+                yield from last.all()
+            else:
+                yield from family(entity.name, range(len(made[entity.name][0])))
+    finally:
+        # `family` calls itself through its closure: a cycle, which holds
+        # the items' lists and their parents' positions (35 MB at a million
+        # items) until the cyclic collector finds it. Broken here, they go
+        # as soon as the generation is done with them.
+        del family
 
 
 class _Counter:
@@ -1101,13 +1108,14 @@ def _families(
                 # found by two searches, with no list per parent.
                 parents = made[child][1]
                 start = bisect.bisect_left(parents, position)
-                family(
+                family(  # noqa: F821 - deleted once done, not before
                     child, range(start, bisect.bisect_right(parents, position, start))
                 )
 
     for entity in design.entities:
         if not entity.sample.per:
             family(entity.name, range(len(made[entity.name][0])))
+    del family  # a cycle through its closure (see _families_made_when_taken)
     return items, entities
 
 

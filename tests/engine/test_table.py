@@ -351,6 +351,48 @@ def test_load_checks_keys_and_leaves_the_table_empty_on_error() -> None:
     assert len(table) == 0
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"SK": "1"},  # no partition key
+        {"PK": "", "SK": "1"},
+        {"PK": "a", "SK": None},
+        {"PK": "a" * 2049, "SK": "1"},  # 2,049 bytes of partition key
+        {"PK": "a", "SK": "é" * 600},  # 600 characters, 1,200 bytes
+        {"PK": "a", "SK": "1", "G1": ""},
+        {"PK": "a", "SK": "1", "G1": None},  # NULL, not a missing index key
+        {"PK": "a", "SK": "1", "G1": Decimal(1)},
+        {"PK": "a", "SK": "1", "G2": "x" * 1025},  # an index sort key
+        {"PK": "a", "SK": "1", "v": "x" * 409_600},  # the item too large
+    ],
+)
+def test_load_refuses_an_item_as_a_put_does(bad: dict) -> None:
+    # The load's own test of each item lets through only what passes every
+    # check of a put; what it doubts, the put's check refuses, or passes.
+    gsis = [index("GSI1", "G1", "G2"), index("GSI2", "PK", "G2")]
+    with raises("ValidationException") as put:
+        _spec(gsis=gsis).check_item(bad)
+    table = _spec(gsis=gsis)
+    with raises("ValidationException") as loaded:
+        table.load([{"PK": "b", "SK": "1", "G2": "x" * 1024}, bad])
+    assert loaded.value.message == put.value.message
+    assert len(table) == 0
+
+
+def test_load_takes_items_a_put_takes_that_its_own_test_doubts() -> None:
+    # Missing index keys, keys of 1,024 characters: checked again, and kept.
+    items = [
+        {"PK": "a", "SK": "1"},
+        {"PK": "a", "SK": "2", "G1": "g", "G2": "x" * 1024},
+        {"PK": "a" * 2048, "SK": "é" * 512},
+    ]
+    sizes: list[int] = []
+    table = _spec(gsis=[index("GSI1", "G1", "G2")])
+    table.load(items, sizes)
+    assert len(table) == 3
+    assert sizes == [item_size(i) for i in items]
+
+
 def test_load_into_a_table_with_items_puts_one_by_one() -> None:
     table = _spec()
     table.load([{"PK": "a", "SK": "1", "v": "old"}])

@@ -17,7 +17,7 @@ from modeler.sampledata import generate
 from modeler.simulation import Simulation
 from modeler.simulation.binding import bind_from, bind_ranges
 from modeler.simulation.expectations import Lookups, expected_items
-from modeler.simulation.sample import Sample
+from modeler.simulation.sample import KeyPositions, Sample, key_reader
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
 CORPUS = sorted(
@@ -107,6 +107,26 @@ def test_items_are_found_by_key_in_a_few_bytes_each() -> None:
     assert ("no such key", "none") not in sample.position
     with pytest.raises(KeyError):
         sample.position[("no such key", "none")]
+
+
+def test_keys_whose_kept_hash_bits_are_the_same_are_told_apart() -> None:
+    """The positions keep 30 bits of each key's hash: two keys with the same
+    bits are found each at its own position. (Strings are hashed anew in
+    each process: a pair is searched for, found in some 40,000 keys.)"""
+    first: dict[int, str] = {}
+    for n in range(1_000_000):
+        key = f"K#{n}"
+        bits = hash((key,)) & ((1 << 30) - 1)
+        if bits in first:
+            pair = (first[bits], key)
+            break
+        first[bits] = key
+    items = [{"PK": pair[0]}, {"PK": "other"}, {"PK": pair[1]}]
+    positions = KeyPositions(items, key_reader(("PK",)))
+    assert positions.get((pair[0],)) == 0
+    assert positions.get((pair[1],)) == 2
+    assert positions.get(("other",)) == 1
+    assert positions.get(("K#none",)) is None
 
 
 def test_the_positions_of_each_entity_take_8_bytes_an_item() -> None:

@@ -16,10 +16,11 @@ from modeler.design.findings import has_errors
 from modeler.design.model import Design
 from modeler.design_check import check_design
 from modeler.designfile import ReadResult
-from modeler.management.collector import heap_frozen
+from modeler.management.collector import collector_off_while_built, heap_frozen
 from modeler.management.design_files import read_design_file
 from modeler.management.design_help import DESIGN_HELP, is_file_argument
 from modeler.management.design_source import design_from_project_argument
+from modeler.management.process_end import end_quickly
 from modeler.review import Prices, PricesError, review_design
 from modeler.review.review import Review
 from modeler.sampledata import SampleDataError
@@ -115,7 +116,10 @@ class Command(BaseCommand):
         try:
             # The command simulates once: the items made are not kept for a
             # next generation (packing them was 4% of a check at 1M items).
-            simulation = Simulation(design, keep=False)
+            with collector_off_while_built():
+                simulation = Simulation(design, keep=False)
+            # The simulation is not freed object by object at the end.
+            end_quickly()
         except Exception as exc:
             # Without a simulation the checks that need none still run.
             problem = (

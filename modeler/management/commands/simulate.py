@@ -11,8 +11,9 @@ from botocore.exceptions import ClientError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from modeler.engine.types import item_to_json_wire, to_json_wire
-from modeler.management.collector import heap_frozen
+from modeler.management.collector import collector_off_while_built, heap_frozen
 from modeler.management.design_source import add_design_arguments, load_design
+from modeler.management.process_end import end_quickly
 from modeler.sampledata import SampleDataError
 from modeler.simulation import PatternRun, Simulation
 
@@ -78,7 +79,8 @@ class Command(BaseCommand):
     ) -> None:
         loaded = load_design(design)
         try:
-            simulation = Simulation(loaded, seed=seed, keep=False)
+            with collector_off_while_built():
+                simulation = Simulation(loaded, seed=seed, keep=False)
         except SampleDataError as exc:
             raise CommandError(f"{design}: {exc}", returncode=1) from None
         except ClientError as exc:
@@ -89,6 +91,7 @@ class Command(BaseCommand):
                 f"{exc.response['Error']['Message']}",
                 returncode=1,
             ) from None
+        end_quickly()  # the simulation is not freed object by object
         with heap_frozen():
             runs = simulation.run_all()
         failed = [r for r in runs if not r.passed]
