@@ -5,6 +5,7 @@ same output and exit status, and nothing ended early in-process."""
 from __future__ import annotations
 
 import os
+import pstats
 import subprocess
 import sys
 import threading
@@ -88,3 +89,20 @@ def test_a_command_that_simulated_ends_with_its_whole_output(command):
         assert len(lines) == 9
         assert lines[0] == "Order management: 7,972 sample items (seed 42)"
         assert lines[-1].startswith("PASS  Ship an order [UpdateItem]")
+
+
+def test_a_profiled_command_writes_its_profile(tmp_path):
+    """`python -m cProfile -o FILE manage.py check_design` writes FILE in the
+    teardown, which the process then keeps."""
+    profile = tmp_path / "check.prof"
+    process = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), "manage.py"]
+        + ["check_design", str(ORDER_FILE)],
+        capture_output=True,
+        cwd=EXAMPLES_DIR.parent,
+        timeout=120,
+        check=False,
+    )
+    assert process.returncode == 0, process.stderr.decode()
+    stats = pstats.Stats(str(profile))
+    assert any(name == "check_design" for _, _, name in stats.stats)  # type: ignore[attr-defined]

@@ -10,7 +10,9 @@ which flushes logging and the output streams and ends the process with the
 command's exit status, skipping that teardown. Nothing is skipped for a
 command run inside another process (`call_command`, the tests): only
 manage.py ends the process, and only when the main thread is the only one
-(ending it would stop the others without their clean-up)."""
+(ending it would stop the others without their clean-up), nor under a
+profiler or a tracer (cProfile and coverage write their figures in the
+teardown)."""
 
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ def end_process(code: object) -> None:
     otherwise, and for a status that is not a number (`sys.exit` prints
     it)."""
     if not _quickly or threading.active_count() > 1:
+        return
+    if sys.getprofile() is not None or sys.gettrace() is not None:
         return
     if code is not None and type(code) is not int:
         return
