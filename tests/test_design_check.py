@@ -115,5 +115,6 @@ def test_a_tag_aws_refuses_is_named_with_its_characters(design: d.Design) -> Non
         ("tag-key-characters", 'table.tags.say "hi"', False),
         ("tag-value-characters", 'table.tags.say "hi"', False),
     ]
-    assert "found '\"'; deploying the table with it fails" in problems[0].message
-    assert "found '\\\\'; deploying" in problems[1].message
+    assert problems[0].message.startswith("AWS refuses the tag 'say \"hi\"': ")
+    assert "its key has '\"'; deploying the table with it fails" in problems[0].message
+    assert "its value has '\\\\'; deploying" in problems[1].message

@@ -121,8 +121,9 @@ def _check_tags(table: d.Table) -> Iterator[Finding]:
                 yield warning(
                     f"tag-{part}-characters",
                     f"table.tags.{key}",
-                    f"AWS refuses this tag {part}: a tag holds letters, numbers, "
-                    f"spaces and {' '.join(TAG_PUNCTUATION)} only, found "
+                    f"AWS refuses the tag {key!r}: a tag's key and value hold "
+                    f"letters, numbers, spaces and {' '.join(TAG_PUNCTUATION)} "
+                    f"only, and its {part} has "
                     + ", ".join(repr(c) for c in refused)
                     + "; deploying the table with it fails",
                 )

@@ -112,8 +112,9 @@ def test_a_tag_aws_refuses_is_saved_and_flagged_on_the_table_page(
     assert _design(project).table.tags == (("cost", "(EU)"),)
     html = owner_client.get(_url("editor-table", project)).content.decode()
     assert (
-        "AWS refuses this tag value: a tag holds letters, numbers, spaces and "
-        "+ - = . _ : / @ only, found &#x27;(&#x27;, &#x27;)&#x27;" in html
+        "AWS refuses the tag &#x27;cost&#x27;: a tag&#x27;s key and value hold "
+        "letters, numbers, spaces and + - = . _ : / @ only, and its value has "
+        "&#x27;(&#x27;, &#x27;)&#x27;; deploying the table with it fails" in html
     )
 
 
