@@ -961,7 +961,7 @@ def _item_maker(
             draw = _present_by_chance(draw, attr.presence)
         rng = Random(f"{seed}:{entity.draw_name}.{attr.draw_name}")
         draws.append((attr.name, draw, rng))
-    write_keys = key_writer(design, entity.name)
+    write_keys = key_writer(design, entity.name, populations.keys)
     names = [a.name for a in design.table.key_attributes]
 
     def keys_failed(exc: Exception) -> SampleDataError:

@@ -64,10 +64,13 @@ Draw = Callable[[Random, Context], Any]
 
 
 class Populations:
-    """The items of the entities generated so far, for `pick`."""
+    """The items of the entities generated so far, for `pick`, and the keys
+    made so far whose templates other entities write too (see `key_writer`:
+    an order's "ORDER#{orderId}" is its line items' key, one string)."""
 
     def __init__(self) -> None:
         self.items: dict[str, list[dict[str, Any]]] = {}
+        self.keys: dict[tuple[str, str], dict[str, str]] = {}
 
     def values(self, entity: str, attribute: str) -> list[Any]:
         return [i[attribute] for i in self.items.get(entity, ()) if attribute in i]
