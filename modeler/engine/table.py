@@ -561,7 +561,13 @@ class Table:
         # Checked first (a bad item stops the load before anything is
         # stored), then each store built by one pass over its entries.
         entries = items if type(items) is list else list(items)
-        sizes = list(map(self.check_item, entries))
+        # One int object per distinct size, as the items' sizes are kept (the
+        # caller's `measured`): most are past the 256 small ints Python
+        # shares, and a million items have a few hundred distinct sizes
+        # (8 bytes an item less than an int each).
+        distinct: dict[int, int] = {}
+        same = distinct.setdefault
+        sizes = [same(size, size) for size in map(self.check_item, entries)]
         if measured is not None:
             measured.extend(sizes)
         replaced = self.store.load(entries, sizes, unique=True)
