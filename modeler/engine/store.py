@@ -13,8 +13,8 @@ The entries are the item dicts themselves, shared with the table (an index
 of any projection references the table's item and projects it when read), so
 an index entry costs a list slot and four bytes of size. A partition of one
 entry is stored as the bare item; a larger one is a `Partition`: an `array`
-of the entries' sizes holding a plain list of the items, searched with
-`bisect` on the order key.
+of the entries' sizes holding a plain list (a tuple until written) of the
+items, searched with `bisect` on the order key.
 
 Scan order is DynamoDB's: partitions in the order of a hash of their key,
 entries in sort order; parallel-scan segments are ranges of that hash.
@@ -62,16 +62,29 @@ class Partition(_Sizes):
 
     The entries are an exact list, not a list subclass: `bisect` and
     indexing read a subclass through its `__getitem__` method, which made
-    every search of a large partition about half as slow again."""
+    every search of a large partition about half as slow again. A bulk
+    load gives a tuple, made a list when the partition is first written
+    (`writable`): a tuple is one object, without a list's buffer apart
+    (about 20 bytes less for each of the half a million partitions of a
+    million items, most of them never written)."""
 
     __slots__ = ("entries",)
-    entries: list[Item]
+    entries: list[Item] | tuple[Item, ...]
 
-    def __new__(cls, entries: list[Item], sizes: Iterable[int]) -> Partition:
+    def __new__(
+        cls, entries: list[Item] | tuple[Item, ...], sizes: Iterable[int]
+    ) -> Partition:
         # A list or tuple of sizes makes an array of their exact length.
         partition = cast(Partition, super().__new__(cls, "I", sizes))
         partition.entries = entries
         return partition
+
+    def writable(self) -> list[Item]:
+        """The entries, a list that a write changes in place."""
+        entries = self.entries
+        if type(entries) is not list:
+            entries = self.entries = list(entries)
+        return entries
 
 
 @dataclass
@@ -234,7 +247,7 @@ class Store:
                     keys, partition.entries, item, order(item), right=True
                 )
                 keys.insert(i, self._first_of(item))
-            partition.entries.insert(i, item)
+            partition.writable().insert(i, item)
             partition.insert(i, size)
         self.count += 1
         if self._bytes is not None:
@@ -252,7 +265,7 @@ class Store:
                 self._bytes -= self.entry_size(partition)
             return
         i = self._position(pk, partition, item)
-        del partition.entries[i]
+        del partition.writable()[i]
         size = partition.pop(i)
         keys = self._keys.get(pk)
         if keys is not None:
@@ -274,7 +287,7 @@ class Store:
             self.partitions[pk] = new
             return
         i = self._position(pk, partition, old)
-        partition.entries[i] = new
+        partition.writable()[i] = new
         if self._bytes is not None:
             self._bytes += size - partition[i]
         partition[i] = size
@@ -289,7 +302,7 @@ class Store:
             self.partitions[pk] = new
         else:
             i = self._position(pk, partition, old)
-            partition.entries[i] = new
+            partition.writable()[i] = new
             self._rekey(pk, i, new)
 
     def _rekey(self, pk: Any, i: int, new: Item) -> None:
@@ -358,9 +371,11 @@ class Store:
         at their exact length."""
         partition_of, order = self.partition_of, self.order_of
         # The first entry of each partition, then the others in groups
-        # (with the sizes, when given, in groups beside them).
+        # (with the sizes, when given, each entry's after it: one list a
+        # partition, not two; the groups, all held at once, are most of
+        # what the load takes above what it keeps).
         heads: dict[Any, Item] = {}
-        groups: dict[Any, list[Item]] = {}
+        groups: dict[Any, list[Any]] = {}
         first = heads.setdefault
         if sizes is None:
             for item, pk in zip(entries, map(partition_of, entries), strict=True):
@@ -371,10 +386,8 @@ class Store:
                         groups[pk] = [head, item]
                     else:
                         group.append(item)
-            sized: dict[Any, list[int]] = {}
         else:
             first_size: dict[Any, int] = {}
-            sized = {}
             for item, pk, size in zip(
                 entries, map(partition_of, entries), sizes, strict=True
             ):
@@ -384,17 +397,19 @@ class Store:
                     continue
                 group = groups.get(pk)
                 if group is None:
-                    groups[pk] = [head, item]
-                    sized[pk] = [first_size[pk], size]
+                    groups[pk] = [head, first_size[pk], item, size]
                 else:
                     group.append(item)
-                    sized[pk].append(size)
+                    group.append(size)
             del first_size
         # The partitions of one entry keep it bare; the others become theirs.
         partitions = cast(dict[Any, Item | Partition], heads)
         dropped: list[Item] = []
         count = len(partitions)
+        group_sizes: list[int] | None = None
         for pk, group in groups.items():
+            if sizes is not None:
+                group, group_sizes = group[::2], group[1::2]
             if order is None:  # no sort key: one item per partition key
                 dropped += group[:-1]
                 partitions[pk] = group[-1]
@@ -405,8 +420,10 @@ class Store:
                 # the entries as they are, with no sort and no positions.
                 count += len(group) - 1
                 partitions[pk] = Partition(
-                    group[:],
-                    list(map(self.entry_size, group)) if sizes is None else sized[pk],
+                    tuple(group),
+                    list(map(self.entry_size, group))
+                    if group_sizes is None
+                    else group_sizes,
                 )
                 continue
             places = sorted(range(len(group)), key=keys.__getitem__)
@@ -425,13 +442,13 @@ class Store:
             if len(places) == 1:
                 partitions[pk] = group[places[0]]
                 continue
-            # Slices of lists are made at their exact length; a list grown
-            # by appending, or made from an iterator, keeps room to grow.
-            items = list(map(group.__getitem__, places))[:]
+            # A tuple, made at its exact length (a list grown by appending,
+            # or made from an iterator, keeps room to grow).
+            items = tuple(map(group.__getitem__, places))
             measured = (
                 list(map(self.entry_size, items))
-                if sizes is None
-                else list(map(sized[pk].__getitem__, places))
+                if group_sizes is None
+                else list(map(group_sizes.__getitem__, places))
             )
             partitions[pk] = Partition(items, measured)
         self.partitions = partitions
