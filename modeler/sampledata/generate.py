@@ -50,6 +50,7 @@ from modeler.sampledata.values import (
     Context,
     Populations,
     SampleDataError,
+    forget_times_of_day,
 )
 
 # The most items one generation makes, unless the site allows more
@@ -134,10 +135,15 @@ def generate(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _generate(design, seed, scale, limit, items, progress, keep)
+        dataset = _generate(design, seed, scale, limit, items, progress, keep)
     finally:
         if collecting:
             gc.enable()
+    if not keep:
+        # What a generation kept for the next one goes too: a command that
+        # generates once holds the memory instead (4 MB of a million items).
+        forget_times_of_day()
+    return dataset
 
 
 def _generate(

@@ -554,6 +554,13 @@ def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
 _TIMES_OF_DAY: list[str | None] = [None] * 86_400
 
 
+def forget_times_of_day() -> None:
+    """Drop the times of day made so far, for a process that generates no
+    more (70,000 strings, 4 MB, after a million items of order-management;
+    none of them is an item's value: a timestamp is a string of its own)."""
+    _TIMES_OF_DAY[:] = [None] * 86_400
+
+
 def _time_of_day(second: int) -> str:
     minutes, second = divmod(second, 60)
     return f"{minutes // 60:02d}:{minutes % 60:02d}:{second:02d}Z"
