@@ -28,7 +28,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from itertools import islice
+from itertools import chain, groupby, islice
 from operator import itemgetter, lt
 from typing import TYPE_CHECKING, Any, cast, final
 
@@ -387,25 +387,13 @@ class Store:
                     else:
                         group.append(item)
         else:
-            first_size: dict[Any, int] = {}
-            for item, pk, size in zip(
-                entries, map(partition_of, entries), sizes, strict=True
-            ):
-                head = first(pk, item)
-                if head is item:
-                    first_size[pk] = size
-                    continue
-                group = groups.get(pk)
-                if group is None:
-                    groups[pk] = [head, first_size[pk], item, size]
-                else:
-                    group.append(item)
-                    group.append(size)
-            del first_size
+            # By runs of a partition's entries: most partitions of a large
+            # load are made with no group (see `_load_runs`).
+            made = self._load_runs(entries, sizes, heads, groups)
         # The partitions of one entry keep it bare; the others become theirs.
         partitions = cast(dict[Any, Item | Partition], heads)
         dropped: list[Item] = []
-        count = len(partitions)
+        count = len(partitions) if sizes is None else made
         group_sizes: list[int] | None = None
         # Each group is taken out as its partition is made, and freed: the
         # memory it took holds the next partitions (groups all freed at the
@@ -461,6 +449,61 @@ class Store:
         self._bytes = None
         self._scan = None
         return dropped
+
+    def _load_runs(
+        self,
+        entries: list[Item],
+        sizes: list[int],
+        heads: dict[Any, Any],
+        groups: dict[Any, list[Any]],
+    ) -> int:
+        """`load`'s grouping of entries with their sizes, a run of entries
+        of one partition at a time: a partition whose entries come one
+        after the other and in order (an order's line items in the table,
+        an order and its line items in an index by order) is made at once,
+        with no group; the others are grouped in `groups` (entry, size,
+        entry, size...; the first entry in `heads`, where each partition's
+        is). Returns how many entries the partitions made hold, the first
+        entries of the groups counted."""
+        order = self.order_of
+        first_size: dict[Any, int] = {}
+        count = 0
+        runs = groupby(
+            zip(map(self.partition_of, entries), entries, sizes, strict=True),
+            key=_run_key,
+        )
+        for pk, run in runs:
+            pairs = list(map(_entry_size, run))
+            if pk not in heads:
+                head, size = pairs[0]
+                heads[pk] = head
+                count += 1
+                if len(pairs) == 1:
+                    first_size[pk] = size
+                    continue
+                if order is not None:
+                    items = tuple(map(_entry, pairs))
+                    if _ascending(list(map(order, items))):
+                        heads[pk] = Partition(items, list(map(_size, pairs)))
+                        count += len(items) - 1
+                        continue
+                groups[pk] = list(chain.from_iterable(pairs))
+                continue
+            group = groups.get(pk)
+            if group is None:
+                made = heads[pk]
+                if type(made) is Partition:
+                    # Made from its first run: grouped again with the rest.
+                    count -= len(made.entries) - 1
+                    group = list(
+                        chain.from_iterable(zip(made.entries, made, strict=True))
+                    )
+                    heads[pk] = made.entries[0]
+                else:
+                    group = [made, first_size[pk]]
+                groups[pk] = group
+            group += chain.from_iterable(pairs)
+        return count
 
     # --- Reads --------------------------------------------------------------
 
@@ -734,6 +777,13 @@ def _segment_start(segment: int, total: int) -> int:
     """The lowest hash of a parallel-scan segment: segment s of T holds the
     partitions whose hash h satisfies s <= h * T / 2**64 < s + 1."""
     return -(-(segment * HASH_SPACE) // total)
+
+
+# A run's partition key; its entry and size; each of them.
+_run_key = itemgetter(0)
+_entry_size = itemgetter(1, 2)
+_entry = itemgetter(0)
+_size = itemgetter(1)
 
 
 def _ascending(keys: list[Any]) -> bool:
