@@ -493,12 +493,12 @@ class Store:
             if group is None:
                 made = heads[pk]
                 if type(made) is Partition:
-                    # Made from its first run: grouped again with the rest.
+                    # Made from its first run: grouped again with the rest
+                    # (and made again from the group).
                     count -= len(made.entries) - 1
                     group = list(
                         chain.from_iterable(zip(made.entries, made, strict=True))
                     )
-                    heads[pk] = made.entries[0]
                 else:
                     group = [made, first_size[pk]]
                 groups[pk] = group
