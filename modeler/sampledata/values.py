@@ -71,6 +71,25 @@ class Populations:
     def __init__(self) -> None:
         self.items: dict[str, list[dict[str, Any]]] = {}
         self.keys: dict[tuple[str, str], dict[str, str]] = {}
+        # The numbers made so far by the generators that share theirs, by
+        # exponent: an order's total of 25.50 and a line item's price of
+        # 25.50, drawn apart, are one object.
+        self.numbers: dict[int, dict[Decimal, Decimal]] = {}
+
+    def shared_numbers(
+        self, exponent: int, make: Callable[[int], Decimal]
+    ) -> Callable[[int], Decimal]:
+        """`make`, whose numbers all have this exponent, giving the number
+        made before (by any generator) where there is one: equal numbers of
+        one exponent are written alike."""
+        made = self.numbers.setdefault(exponent, {})
+        shared = made.setdefault
+
+        def number(n: int) -> Decimal:
+            value = make(n)
+            return shared(value, value)
+
+        return number
 
     def values(self, entity: str, attribute: str) -> list[Any]:
         return [i[attribute] for i in self.items.get(entity, ()) if attribute in i]
@@ -241,14 +260,25 @@ class Compiler:
 
     def _int(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         low, high = int(params["min"]), int(params["max"])
-        return _evenly(lambda n: Decimal(low + n), high - low + 1)
+        return self._numbers(0, lambda n: Decimal(low + n), high - low + 1)
 
     def _decimal(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         places = int(params.get("places", 2))
         scale = 10**places
         low = int(Decimal(str(params["min"])) * scale)
         high = int(Decimal(str(params["max"])) * scale)
-        return _evenly(lambda n: Decimal(low + n).scaleb(-places), high - low + 1)
+        return self._numbers(
+            -places, lambda n: Decimal(low + n).scaleb(-places), high - low + 1
+        )
+
+    def _numbers(
+        self, exponent: int, make: Callable[[int], Decimal], size: int
+    ) -> Draw:
+        """`_evenly(make, size)`, the numbers (of this exponent) shared with
+        the other generators' where the draws share theirs."""
+        if size > SHARED_DRAWS:
+            return _evenly(make, size)
+        return _evenly(self.populations.shared_numbers(exponent, make), size)
 
     def _date(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
         start, end = to_day(params.get("from"), where), to_day(params.get("to"), where)
