@@ -367,8 +367,8 @@ class Store:
         for an index) are made while it is sorted. Objects made a million
         at a time and dropped at the end leave the memory they took spread
         among what is kept, held by the process (about a third again of
-        what a simulation keeps). Each partition's list and sizes are made
-        at their exact length."""
+        what a simulation keeps). Each partition's entries (a tuple) and
+        sizes are made at their exact length."""
         partition_of, order = self.partition_of, self.order_of
         # The first entry of each partition, then the others in groups
         # (with the sizes, when given, each entry's after it: one list a
