@@ -13,8 +13,8 @@ The entries are the item dicts themselves, shared with the table (an index
 of any projection references the table's item and projects it when read), so
 an index entry costs a list slot and four bytes of size. A partition of one
 entry is stored as the bare item; a larger one is a `Partition`: an `array`
-of the entries' sizes holding a plain list of the items, searched with
-`bisect` on the order key.
+of the entries' sizes holding a plain list (a tuple until written) of the
+items, searched with `bisect` on the order key.
 
 Scan order is DynamoDB's: partitions in the order of a hash of their key,
 entries in sort order; parallel-scan segments are ranges of that hash.
@@ -28,7 +28,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from itertools import islice
+from itertools import chain, groupby, islice
 from operator import itemgetter, lt
 from typing import TYPE_CHECKING, Any, cast, final
 
@@ -62,16 +62,29 @@ class Partition(_Sizes):
 
     The entries are an exact list, not a list subclass: `bisect` and
     indexing read a subclass through its `__getitem__` method, which made
-    every search of a large partition about half as slow again."""
+    every search of a large partition about half as slow again. A bulk
+    load gives a tuple, made a list when the partition is first written
+    (`writable`): a tuple is one object, without a list's buffer apart
+    (about 20 bytes less for each of the half a million partitions of a
+    million items, most of them never written)."""
 
     __slots__ = ("entries",)
-    entries: list[Item]
+    entries: list[Item] | tuple[Item, ...]
 
-    def __new__(cls, entries: list[Item], sizes: Iterable[int]) -> Partition:
+    def __new__(
+        cls, entries: list[Item] | tuple[Item, ...], sizes: Iterable[int]
+    ) -> Partition:
         # A list or tuple of sizes makes an array of their exact length.
         partition = cast(Partition, super().__new__(cls, "I", sizes))
         partition.entries = entries
         return partition
+
+    def writable(self) -> list[Item]:
+        """The entries, a list that a write changes in place."""
+        entries = self.entries
+        if type(entries) is not list:
+            entries = self.entries = list(entries)
+        return entries
 
 
 @dataclass
@@ -234,7 +247,7 @@ class Store:
                     keys, partition.entries, item, order(item), right=True
                 )
                 keys.insert(i, self._first_of(item))
-            partition.entries.insert(i, item)
+            partition.writable().insert(i, item)
             partition.insert(i, size)
         self.count += 1
         if self._bytes is not None:
@@ -252,7 +265,7 @@ class Store:
                 self._bytes -= self.entry_size(partition)
             return
         i = self._position(pk, partition, item)
-        del partition.entries[i]
+        del partition.writable()[i]
         size = partition.pop(i)
         keys = self._keys.get(pk)
         if keys is not None:
@@ -274,7 +287,7 @@ class Store:
             self.partitions[pk] = new
             return
         i = self._position(pk, partition, old)
-        partition.entries[i] = new
+        partition.writable()[i] = new
         if self._bytes is not None:
             self._bytes += size - partition[i]
         partition[i] = size
@@ -289,7 +302,7 @@ class Store:
             self.partitions[pk] = new
         else:
             i = self._position(pk, partition, old)
-            partition.entries[i] = new
+            partition.writable()[i] = new
             self._rekey(pk, i, new)
 
     def _rekey(self, pk: Any, i: int, new: Item) -> None:
@@ -354,14 +367,16 @@ class Store:
         for an index) are made while it is sorted. Objects made a million
         at a time and dropped at the end leave the memory they took spread
         among what is kept, held by the process (about a third again of
-        what a simulation keeps). Each partition's list and sizes are made
-        at their exact length."""
+        what a simulation keeps). Each partition's entries (a tuple) and
+        sizes are made at their exact length."""
         partition_of, order = self.partition_of, self.order_of
         first_of, single = self._first_of, self._single_order
         # The first entry of each partition, then the others in groups
-        # (with the sizes, when given, in groups beside them).
+        # (with the sizes, when given, each entry's after it: one list a
+        # partition, not two; the groups, all held at once, are most of
+        # what the load takes above what it keeps).
         heads: dict[Any, Item] = {}
-        groups: dict[Any, list[Item]] = {}
+        groups: dict[Any, list[Any]] = {}
         first = heads.setdefault
         if sizes is None:
             for item, pk in zip(entries, map(partition_of, entries), strict=True):
@@ -372,30 +387,22 @@ class Store:
                         groups[pk] = [head, item]
                     else:
                         group.append(item)
-            sized: dict[Any, list[int]] = {}
         else:
-            first_size: dict[Any, int] = {}
-            sized = {}
-            for item, pk, size in zip(
-                entries, map(partition_of, entries), sizes, strict=True
-            ):
-                head = first(pk, item)
-                if head is item:
-                    first_size[pk] = size
-                    continue
-                group = groups.get(pk)
-                if group is None:
-                    groups[pk] = [head, item]
-                    sized[pk] = [first_size[pk], size]
-                else:
-                    group.append(item)
-                    sized[pk].append(size)
-            del first_size
+            # By runs of a partition's entries: most partitions of a large
+            # load are made with no group (see `_load_runs`).
+            made = self._load_runs(entries, sizes, heads, groups)
         # The partitions of one entry keep it bare; the others become theirs.
         partitions = cast(dict[Any, Item | Partition], heads)
         dropped: list[Item] = []
-        count = len(partitions)
-        for pk, group in groups.items():
+        count = len(partitions) if sizes is None else made
+        group_sizes: list[int] | None = None
+        # Each group is taken out as its partition is made, and freed: the
+        # memory it took holds the next partitions (groups all freed at the
+        # end left it free among them: 4 MB of a million items).
+        while groups:
+            pk, group = groups.popitem()
+            if sizes is not None:
+                group, group_sizes = group[::2], group[1::2]
             if order is None:  # no sort key: one item per partition key
                 dropped += group[:-1]
                 partitions[pk] = group[-1]
@@ -412,8 +419,10 @@ class Store:
                 # the entries as they are, with no sort and no positions.
                 count += len(group) - 1
                 partitions[pk] = Partition(
-                    group[:],
-                    list(map(self.entry_size, group)) if sizes is None else sized[pk],
+                    tuple(group),
+                    list(map(self.entry_size, group))
+                    if group_sizes is None
+                    else group_sizes,
                 )
                 continue
             places = sorted(range(len(group)), key=keys.__getitem__)
@@ -432,13 +441,13 @@ class Store:
             if len(places) == 1:
                 partitions[pk] = group[places[0]]
                 continue
-            # Slices of lists are made at their exact length; a list grown
-            # by appending, or made from an iterator, keeps room to grow.
-            items = list(map(group.__getitem__, places))[:]
+            # A tuple, made at its exact length (a list grown by appending,
+            # or made from an iterator, keeps room to grow).
+            items = tuple(map(group.__getitem__, places))
             measured = (
                 list(map(self.entry_size, items))
-                if sizes is None
-                else list(map(sized[pk].__getitem__, places))
+                if group_sizes is None
+                else list(map(group_sizes.__getitem__, places))
             )
             partitions[pk] = Partition(items, measured)
         self.partitions = partitions
@@ -447,6 +456,61 @@ class Store:
         self._bytes = None
         self._scan = None
         return dropped
+
+    def _load_runs(
+        self,
+        entries: list[Item],
+        sizes: list[int],
+        heads: dict[Any, Any],
+        groups: dict[Any, list[Any]],
+    ) -> int:
+        """`load`'s grouping of entries with their sizes, a run of entries
+        of one partition at a time: a partition whose entries come one
+        after the other and in order (an order's line items in the table,
+        an order and its line items in an index by order) is made at once,
+        with no group; the others are grouped in `groups` (entry, size,
+        entry, size...; the first entry in `heads`, where each partition's
+        is). Returns how many entries the partitions made hold, the first
+        entries of the groups counted."""
+        order = self.order_of
+        first_size: dict[Any, int] = {}
+        count = 0
+        runs = groupby(
+            zip(map(self.partition_of, entries), entries, sizes, strict=True),
+            key=_run_key,
+        )
+        for pk, run in runs:
+            pairs = list(map(_entry_size, run))
+            if pk not in heads:
+                head, size = pairs[0]
+                heads[pk] = head
+                count += 1
+                if len(pairs) == 1:
+                    first_size[pk] = size
+                    continue
+                if order is not None:
+                    items = tuple(map(_entry, pairs))
+                    if _ascending(list(map(order, items))):
+                        heads[pk] = Partition(items, list(map(_size, pairs)))
+                        count += len(items) - 1
+                        continue
+                groups[pk] = list(chain.from_iterable(pairs))
+                continue
+            group = groups.get(pk)
+            if group is None:
+                made = heads[pk]
+                if type(made) is Partition:
+                    # Made from its first run: grouped again with the rest
+                    # (and made again from the group).
+                    count -= len(made.entries) - 1
+                    group = list(
+                        chain.from_iterable(zip(made.entries, made, strict=True))
+                    )
+                else:
+                    group = [made, first_size[pk]]
+                groups[pk] = group
+            group += chain.from_iterable(pairs)
+        return count
 
     # --- Reads --------------------------------------------------------------
 
@@ -720,6 +784,13 @@ def _segment_start(segment: int, total: int) -> int:
     """The lowest hash of a parallel-scan segment: segment s of T holds the
     partitions whose hash h satisfies s <= h * T / 2**64 < s + 1."""
     return -(-(segment * HASH_SPACE) // total)
+
+
+# A run's partition key; its entry and size; each of them.
+_run_key = itemgetter(0)
+_entry_size = itemgetter(1, 2)
+_entry = itemgetter(0)
+_size = itemgetter(1)
 
 
 def _ascending(keys: list[Any]) -> bool:

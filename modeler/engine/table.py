@@ -567,7 +567,13 @@ class Table:
             if not self._other_key_checks
             else self.check_item
         )
-        sizes = list(map(check, entries))
+        # One int object per distinct size, as the items' sizes are kept (the
+        # caller's `measured`): most are past the 256 small ints Python
+        # shares, and a million items have a few hundred distinct sizes
+        # (8 bytes an item less than an int each).
+        distinct: dict[int, int] = {}
+        same = distinct.setdefault
+        sizes = [same(size, size) for size in map(check, entries)]
         if measured is not None:
             measured.extend(sizes)
         replaced = self.store.load(entries, sizes, unique=True)

@@ -141,11 +141,20 @@ class Template:
             return _to_decimal(value, placeholder)
         return _to_bytes(value, placeholder)
 
-    def renderer(self, key_type: str = "S") -> Callable[[Mapping[str, Any]], Any]:
+    def renderer(
+        self, key_type: str = "S", known: dict[str, str] | None = None
+    ) -> Callable[[Mapping[str, Any]], Any]:
         """`render` for one key type, made quick for what sample data places
         most: text put in as it is, whole numbers zero-padded. Other values,
         and values that would make an empty key, go through `render`, which
-        formats or refuses them."""
+        formats or refuses them.
+
+        `known`: the keys of this template (and type) made so far by other
+        renderers, by the text value placed, where the template places one
+        text: each key made is added, and a key already made for the value
+        is given again, the same string (the line items of an order place
+        its "ORDER#{orderId}" as the order did: one string for the order's
+        and its line items' keys, not two)."""
         slow = functools.partial(self.render, key_type=key_type)
         if key_type != "S" or any(p.is_decimal_format for p in self.placeholders):
             return slow
@@ -183,7 +192,24 @@ class Template:
                     return key
                 return slow(values)
 
-            return render_one
+            if known is None:
+                return render_one
+
+            def render_known(values: Mapping[str, Any]) -> Any:
+                nonlocal last
+                value = values.get(name)
+                if type(value) is str and (value or before or after):
+                    last_value, key = last
+                    if value is not last_value:
+                        made = known.get(value)
+                        if made is None:
+                            made = known[value] = before + value + after
+                        key = made
+                        last = (value, key)
+                    return key
+                return slow(values)
+
+            return render_known
         if len(placed) == 2 and placed[0][1] is None and placed[1][1] is None:
             first, between, closing = texts
             (one, _), (other, _) = placed

@@ -50,6 +50,7 @@ from modeler.sampledata.values import (
     Context,
     Populations,
     SampleDataError,
+    forget_times_of_day,
 )
 
 # The most items one generation makes, unless the site allows more
@@ -134,10 +135,15 @@ def generate(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _generate(design, seed, scale, limit, items, progress, keep)
+        dataset = _generate(design, seed, scale, limit, items, progress, keep)
     finally:
         if collecting:
             gc.enable()
+    if not keep:
+        # What a generation kept for the next one goes too: a command that
+        # generates once holds the memory instead (4 MB of a million items).
+        forget_times_of_day()
+    return dataset
 
 
 def _generate(
@@ -968,7 +974,7 @@ def _item_maker(
             draw = _present_by_chance(draw, attr.presence)
         rng = Random(f"{seed}:{entity.draw_name}.{attr.draw_name}")
         draws.append((attr.name, draw, rng))
-    write_keys = key_writer(design, entity.name)
+    write_keys = key_writer(design, entity.name, populations.keys)
     names = [a.name for a in design.table.key_attributes]
 
     def keys_failed(exc: Exception) -> SampleDataError:
