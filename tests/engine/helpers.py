@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from modeler.engine.errors import EngineError
+from modeler.engine.size import item_size
 
 
 def S(value: str) -> dict[str, str]:  # DynamoDB's type names
@@ -130,3 +132,31 @@ def raises(code: str, message: str | None = None):
             return handled
 
     return _Check()
+
+
+def write_like_model(
+    table: Any, model: dict, item: dict[str, Any], delete: bool
+) -> None:
+    """Put `item` into `table`, or delete the item with its key, and the same
+    in `model` (the items by (PK, SK)), as a naive table holds them."""
+    key = (item["PK"], item["SK"])
+    current = table.get({"PK": item["PK"], "SK": item["SK"]})
+    if delete:
+        table.write(current, None, 0)
+        model.pop(key, None)
+    else:
+        table.write(current, item, table.check_item(item))
+        model[key] = item
+
+
+def assert_table_holds(table: Any, model: dict, pks: Iterable[str]) -> list:
+    """`table` holds the items of `model` (by (PK, SK)), each partition's in
+    order, with their count and sizes; returns them in key order."""
+    expected = sorted(model.values(), key=lambda i: (i["PK"], i["SK"]))
+    assert len(table) == len(model)
+    assert table.store.bytes == sum(item_size(i) for i in model.values())
+    for pk in pks:
+        page = table.query(None, pk, [])
+        assert page.items == [i for i in expected if i["PK"] == pk]
+        assert page.bytes == sum(item_size(i) for i in page.items)
+    return expected

@@ -13,10 +13,16 @@ from hypothesis import strategies as st
 from modeler.engine.engine import Engine
 from modeler.engine.expressions import SortCondition
 from modeler.engine.schema import table_spec
-from modeler.engine.size import item_size
 from modeler.engine.store import Page, Store
 from modeler.engine.table import Table
-from tests.engine.helpers import N, S, index, table_request
+from tests.engine.helpers import (
+    N,
+    S,
+    assert_table_holds,
+    index,
+    table_request,
+    write_like_model,
+)
 
 writes = st.lists(
     st.tuples(
@@ -63,23 +69,10 @@ def test_writes_keep_table_and_index_in_order(operations: list, bulk: bool) -> N
         for pk, sk, g1, n, delete, scan_first in operations:
             if scan_first:
                 list(table)
-            current = table.get({"PK": pk, "SK": sk})
-            if delete:
-                table.write(current, None, 0)
-                model.pop((pk, sk), None)
-            else:
-                item = _item(pk, sk, g1, n)
-                table.write(current, item, table.check_item(item))
-                model[(pk, sk)] = item
+            write_like_model(table, model, _item(pk, sk, g1, n), delete)
 
-    expected = sorted(model.values(), key=lambda i: (i["PK"], i["SK"]))
+    expected = assert_table_holds(table, model, ("a", "b", "c", "é"))
     assert sorted(table, key=lambda i: (i["PK"], i["SK"])) == expected
-    assert len(table) == len(model)
-    assert table.store.bytes == sum(item_size(i) for i in model.values())
-    for pk in ("a", "b", "c", "é"):
-        page = table.query(None, pk, [])
-        assert page.items == [i for i in expected if i["PK"] == pk]
-        assert page.bytes == sum(item_size(i) for i in page.items)
 
     gsi = table.indexes["ByG"]
     entries = [i for i in model.values() if "G1" in i]

@@ -12,10 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from modeler.engine.schema import table_spec
-from modeler.engine.size import item_size
 from modeler.engine.store import Partition
 from modeler.engine.table import Table
-from tests.engine.helpers import index, table_request
+from tests.engine.helpers import (
+    assert_table_holds,
+    index,
+    table_request,
+    write_like_model,
+)
 
 PKS = ["a", "b", "c"]
 SKS = ["1", "2", "3", "4", "5"]
@@ -71,22 +75,9 @@ def test_a_bulk_load_in_any_order_then_writes(runs: list, operations: list) -> N
     for item in loaded:  # a later item with an earlier one's key replaces it
         model[(item["PK"], item["SK"])] = item
     for n, (pk, sk, g1, delete) in enumerate(operations, start=len(loaded)):
-        current = table.get({"PK": pk, "SK": sk})
-        if delete:
-            table.write(current, None, 0)
-            model.pop((pk, sk), None)
-        else:
-            item = _item(pk, sk, g1, n)
-            table.write(current, item, table.check_item(item))
-            model[(pk, sk)] = item
+        write_like_model(table, model, _item(pk, sk, g1, n), delete)
 
-    expected = sorted(model.values(), key=lambda i: (i["PK"], i["SK"]))
-    assert len(table) == len(model)
-    assert table.store.bytes == sum(item_size(i) for i in model.values())
-    for pk in PKS:
-        page = table.query(None, pk, [])
-        assert page.items == [i for i in expected if i["PK"] == pk]
-        assert page.bytes == sum(item_size(i) for i in page.items)
+    assert_table_holds(table, model, PKS)
     for name, order in (("All", ("SK", "PK")), ("Keys", ("PK", "SK"))):
         gsi = table.indexes[name]
         assert gsi.store.count == len(model)
