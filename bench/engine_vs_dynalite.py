@@ -11,7 +11,8 @@ The calls run in rounds: in each, every kind of call runs 100 times on
 dynalite, then the same 100 on the engine. A round's figures are the median
 wall time of a call and the CPU time per call over the round: the engine's
 (this process), and dynalite's, which is boto3's in this process and the
-server's (from /proc, counted in clock ticks, so only over a round). It
+server's (from /proc/PID/task/*/schedstat, in nanoseconds: the clock
+ticks of /proc/PID/stat, 10 ms, were about 5% of a block). It
 prints the medians of the rounds and the ratios of the median round and of
 the worst, wall beside CPU. dynalite answers over HTTP from another
 process, as a local DynamoDB does; the engine answers in this one, through
@@ -21,11 +22,14 @@ every round.
 
     PYTHONPATH=. .venv/bin/python bench/engine_vs_dynalite.py
     BENCH_DYNALITE_ITEMS=10000 ...     (a smaller run)
+    BENCH_DYNALITE_ROUNDS_VERBOSE=1 ... (each round's CPU per call, each
+        side, and the cyclic collections in this process during the block)
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import shutil
 import socket
@@ -61,6 +65,31 @@ KINDS = (
     ("update", "UpdateItem"),
 )
 TICKS = os.sysconf("SC_CLK_TCK")
+VERBOSE = os.environ.get("BENCH_DYNALITE_ROUNDS_VERBOSE") == "1"
+
+
+class Collections:
+    """The cyclic garbage collections in this process (with `gc.callbacks`):
+    how many of each generation, and their time, since `reset`."""
+
+    def __init__(self) -> None:
+        self.reset()
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def reset(self) -> None:
+        self.counts = [0, 0, 0]
+        self.seconds = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.counts[info["generation"]] += 1
+            self.seconds += time.perf_counter() - self._started
+
+
+COLLECTIONS = Collections() if VERBOSE else None
 
 
 def install() -> Path | None:
@@ -86,9 +115,23 @@ def free_port() -> int:
 
 
 def server_cpu(pid: int | None) -> float:
-    """Seconds of CPU the process `pid` has used (0 without one)."""
+    """Seconds of CPU the process `pid` has used (0 without one): the sum
+    over its threads (node's main one, V8's and libuv's) of the time each
+    ran, from /proc/PID/task/*/schedstat, counted in nanoseconds. The
+    process's utime + stime in /proc/PID/stat are counted in clock ticks of
+    10 ms, about 5% of a block of UpdateItems; `server_ticks` reads them,
+    for comparison over the whole run."""
     if pid is None:
         return 0.0
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a thread just ended
+            total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
+
+
+def server_ticks(pid: int) -> float:
+    """Seconds of CPU the process `pid` has used, in clock ticks."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
@@ -98,8 +141,10 @@ def block(
 ) -> tuple[float, float]:
     """`CALLS` calls from the `first`-th: the median wall time of a call,
     and the CPU per call (this process's and, for dynalite, its server's:
-    the server's is counted in clock ticks, so only a block's total)."""
+    the server's from its threads' schedstat, so only a block's total)."""
     times = []
+    if COLLECTIONS is not None:
+        COLLECTIONS.reset()
     cpu = time.process_time() + server_cpu(server)
     for n in range(first, first + CALLS):
         started = time.perf_counter()
@@ -108,6 +153,14 @@ def block(
         if kind in ("query", "gsi") and response["Count"] != 100:
             raise RuntimeError(f"the query returned {response['Count']} items")
     cpu = time.process_time() + server_cpu(server) - cpu
+    if COLLECTIONS is not None:
+        gen0, gen1, gen2 = COLLECTIONS.counts
+        print(
+            f"  {kind:<7}{'dynalite' if server else 'engine':<9}"
+            f"{cpu / CALLS * 1000:8.4f} ms/call  collections {gen0}/{gen1}/{gen2}"
+            f" (gen 0/1/2) {COLLECTIONS.seconds * 1000:6.2f} ms",
+            flush=True,
+        )
     return statistics.median(times), cpu / CALLS
 
 
@@ -121,6 +174,8 @@ def rounds(
         name: {kind: [] for kind, _ in KINDS} for name in sides
     }
     for round_ in range(ROUNDS):
+        if VERBOSE:
+            print(f"round {round_ + 1}", flush=True)
         for kind, _ in KINDS:
             for name, (_, server) in sides.items():
                 first = round_ * CALLS
@@ -192,7 +247,14 @@ def main() -> None:
         cpu = time.process_time()
         engine_load = batch_load(engine, count)
         load_cpu = time.process_time() - cpu
+        ticks, nanoseconds = server_ticks(pid), server_cpu(pid)
         figures = rounds({"dynalite": (remote, pid), "engine": (engine, None)}, count)
+        ticks, nanoseconds = server_ticks(pid) - ticks, server_cpu(pid) - nanoseconds
+    if VERBOSE:
+        print(
+            f"dynalite's CPU over the rounds: {nanoseconds:.3f} s from its "
+            f"threads' schedstat, {ticks:.2f} s in clock ticks"
+        )
     print(
         f"{count:,} items; {ROUNDS} rounds of {CALLS} calls of each kind, the two "
         "taking turns with the same calls.\nWall: the median call of a round; CPU: "
