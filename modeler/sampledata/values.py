@@ -111,6 +111,9 @@ class Compiler:
         # The attribute being compiled: its place in messages, and the
         # place its seeds are made from.
         self._place, self._seed_place, self._attribute = "", "", ""
+        # The draws of pooled Faker providers made so far, each with how to
+        # make it again giving its attribute's type (see `attribute`).
+        self._pooled: dict[Draw, Callable[[type, Callable[[Any, str], Any]], Draw]] = {}
         self.primary_key_attributes = {
             name
             for key in design.table.key_attributes
@@ -129,6 +132,13 @@ class Compiler:
             return self._ref(
                 generator.params, generator.params.get("value"), where, native, convert
             )
+        pooled = self._pooled.get(draw)
+        if pooled is not None and native is not None:
+            # The pool's draw made again with the check below in it: one
+            # call a value rather than two (the product name of every line
+            # item). The first draw is never called: the pool is read from
+            # its start as it would have been.
+            return pooled(native, convert)
 
         def typed(rng: Random, context: Context) -> Any:
             value = draw(rng, context)
@@ -242,6 +252,29 @@ class Compiler:
                 return value
             return values[int(rng.random() * FAKER_POOL)]
 
+        def typed(native: type, convert: Callable[[Any, str], Any]) -> Draw:
+            """The draw giving the values in the attribute's type, as
+            `attribute`'s check gives them."""
+            made = 0
+
+            def draw(rng: Random, context: Context) -> Any:
+                nonlocal made
+                if made < FAKER_POOL:
+                    value = pool.value(made)
+                    if isinstance(value, FakerValueTooLarge):
+                        raise SampleDataError(
+                            f"{where}: faker {provider} {value.problem}"
+                        )
+                    made += 1
+                else:
+                    value = values[int(rng.random() * FAKER_POOL)]
+                if type(value) is native or value is OMIT:
+                    return value
+                return convert(value, where)
+
+            return draw
+
+        self._pooled[draw] = typed
         return draw
 
     def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
