@@ -19,6 +19,7 @@ import datetime as dt
 import itertools
 import string
 import uuid
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -593,7 +594,23 @@ def _evenly(make: Callable[[int], Any], size: int) -> Draw:
             value = table[n] = make(n)
         return value
 
+    _even_draws[draw] = (table, size, make)
     return draw
+
+
+# The table, size and `make` of each draw `_evenly` made with a table, for
+# an item maker that does a draw's work in its own code (see
+# `even_parts`); gone with the draw.
+_even_draws: weakref.WeakKeyDictionary[
+    Draw, tuple[list[Any], int, Callable[[int], Any]]
+] = weakref.WeakKeyDictionary()
+
+
+def even_parts(draw: Draw) -> tuple[list[Any], int, Callable[[int], Any]] | None:
+    """The table, size and `make` of a draw of `_evenly` with a table, which
+    a caller may do itself as the draw does it (the same random number
+    drawn, the same value made or shared), or None for any other draw."""
+    return _even_draws.get(draw)
 
 
 def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
