@@ -52,6 +52,7 @@ from modeler.sampledata.values import (
     SampleDataError,
     even_parts,
     forget_times_of_day,
+    ref_parts,
 )
 
 # The most items one generation makes, unless the site allows more
@@ -1011,11 +1012,18 @@ def _item_maker(
     shape = _shape((*(name for name, _, _ in draws), *entity.keys))
     # The even draws (numbers, days, "PRD-#####"), done in the maker's own
     # code: a call less for each.
+    # So are the refs (a line item's order id).
     evens = [even_parts(draw) for _, draw, _ in draws]
-    return _maker_code(len(draws), len(names) > 1, tuple(e is not None for e in evens))(
+    refs = [ref_parts(draw) for _, draw, _ in draws]
+    kinds = tuple(
+        "even" if e is not None else "ref" if r is not None else ""
+        for e, r in zip(evens, refs, strict=True)
+    )
+    return _maker_code(len(draws), len(names) > 1, kinds)(
         shape,
         draws,
         evens,
+        refs,
         keys.taken,
         keys.own,
         keys,
@@ -1027,14 +1035,15 @@ def _item_maker(
 
 
 @functools.cache
-def _maker_code(attributes: int, sort: bool, even: tuple[bool, ...]) -> Any:
+def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
     """The compiled code of an item maker for `attributes` draws: each draw
     called in its own line, with its name, function and random generator in
     local variables, rather than a loop over a list of triples (its
     unpacking, and the loop itself, were a fifth of the time of a line
     item). Only the number of draws and whether the table has a sort key
     vary: no name of the design's is in the source. A draw of `_evenly`
-    with a table (`even`) is done as it does it, in the maker's own lines."""
+    with a table (`kinds`: "even") and a ref ("ref") are done as they do
+    them, in the maker's own lines."""
     steps = "".join(
         f"""
             drawn = int(random{n}() * size{n})
@@ -1042,7 +1051,22 @@ def _maker_code(attributes: int, sort: bool, even: tuple[bool, ...]) -> Any:
             if value is None:
                 value = table{n}[drawn] = make{n}(drawn)
             item[name{n}] = value"""
-        if even[n]
+        if kinds[n] == "even"
+        else f"""
+            try:
+                source = context.ancestors.get(parent{n})
+                if source is None:
+                    value = draw{n}(rng{n}, context)  # says what is wrong
+                else:
+                    value = source.get(attribute{n})
+                    if convert{n} is not None and type(value) is not native{n}:
+                        value = convert{n}(value, where{n})
+            except MissingValueError:
+                pass
+            else:
+                if value is not OMIT:
+                    item[name{n}] = value"""
+        if kinds[n] == "ref"
         else f"""
             try:
                 value = draw{n}(rng{n}, context)
@@ -1058,7 +1082,10 @@ def _maker_code(attributes: int, sort: bool, even: tuple[bool, ...]) -> Any:
         + (
             f"    table{n}, size{n}, make{n} = evens[{n}]\n"
             f"    random{n} = rng{n}.random\n"
-            if even[n]
+            if kinds[n] == "even"
+            else f"    parent{n}, attribute{n}, native{n}, convert{n}, where{n}"
+            f" = refs[{n}]\n"
+            if kinds[n] == "ref"
             else ""
         )
         for n in range(attributes)
@@ -1066,7 +1093,8 @@ def _maker_code(attributes: int, sort: bool, even: tuple[bool, ...]) -> Any:
     key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
     source = f"""
 def maker(
-    shape, draws, evens, taken, own, keys, write_keys, keys_failed, partition, sort
+    shape, draws, evens, refs, taken, own, keys, write_keys, keys_failed, partition,
+    sort,
 ):
 {unpacked}
     def make(context):

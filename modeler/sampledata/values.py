@@ -431,6 +431,7 @@ class Compiler:
                 return found
             return convert(found, where)
 
+        _ref_draws[draw] = (parent, attribute, native, convert, where)
         return draw
 
     def _pick(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
@@ -604,6 +605,24 @@ def _evenly(make: Callable[[int], Any], size: int) -> Draw:
 _even_draws: weakref.WeakKeyDictionary[
     Draw, tuple[list[Any], int, Callable[[int], Any]]
 ] = weakref.WeakKeyDictionary()
+
+
+# The parent, attribute, type and conversion of each draw `_ref` made, for
+# an item maker that does a draw's work in its own code (see `ref_parts`).
+_ref_draws: weakref.WeakKeyDictionary[
+    Draw, tuple[str, str, type | None, Callable[[Any, str], Any] | None, str]
+] = weakref.WeakKeyDictionary()
+
+
+def ref_parts(
+    draw: Draw,
+) -> tuple[str, str, type | None, Callable[[Any, str], Any] | None, str] | None:
+    """The parent entity, its attribute, the Python type needing no
+    conversion, the conversion (None: none) and the attribute's place of a
+    draw of `ref`, which a caller may do itself as the draw does it when
+    the parent is there (and call the draw, which says what is wrong, when
+    it is not), or None for any other draw."""
+    return _ref_draws.get(draw)
 
 
 def even_parts(draw: Draw) -> tuple[list[Any], int, Callable[[int], Any]] | None:
