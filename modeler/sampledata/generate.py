@@ -46,12 +46,14 @@ from modeler.design import model as d
 from modeler.keys import MissingValueError, key_writer
 from modeler.sampledata.conversions import OMIT
 from modeler.sampledata.values import (
+    SHARED_VALUES,
     Compiler,
     Context,
     Populations,
     SampleDataError,
     even_parts,
     forget_times_of_day,
+    position_parts,
     ref_parts,
 )
 
@@ -1014,16 +1016,25 @@ def _item_maker(
     # code: a call less for each.
     # So are the refs (a line item's order id).
     evens = [even_parts(draw) for _, draw, _ in draws]
+    # And the sequences among siblings (a line item's number).
     refs = [ref_parts(draw) for _, draw, _ in draws]
+    positions = [position_parts(draw) for _, draw, _ in draws]
     kinds = tuple(
-        "even" if e is not None else "ref" if r is not None else ""
-        for e, r in zip(evens, refs, strict=True)
+        "even"
+        if e is not None
+        else "ref"
+        if r is not None
+        else "position"
+        if p is not None
+        else ""
+        for e, r, p in zip(evens, refs, positions, strict=True)
     )
     return _maker_code(len(draws), len(names) > 1, kinds)(
         shape,
         draws,
         evens,
         refs,
+        positions,
         keys.taken,
         keys.own,
         keys,
@@ -1068,6 +1079,16 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
                     item[name{n}] = value"""
         if kinds[n] == "ref"
         else f"""
+            drawn = context.position
+            if drawn < SHARED_VALUES:
+                value = shared{n}[drawn]
+                if value is None:
+                    value = shared{n}[drawn] = count{n}(drawn)
+            else:
+                value = count{n}(drawn)
+            item[name{n}] = value"""
+        if kinds[n] == "position"
+        else f"""
             try:
                 value = draw{n}(rng{n}, context)
             except MissingValueError:
@@ -1086,6 +1107,8 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
             else f"    parent{n}, attribute{n}, native{n}, convert{n}, where{n}"
             f" = refs[{n}]\n"
             if kinds[n] == "ref"
+            else f"    shared{n}, count{n} = positions[{n}]\n"
+            if kinds[n] == "position"
             else ""
         )
         for n in range(attributes)
@@ -1093,8 +1116,8 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
     key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
     source = f"""
 def maker(
-    shape, draws, evens, refs, taken, own, keys, write_keys, keys_failed, partition,
-    sort,
+    shape, draws, evens, refs, positions, taken, own, keys, write_keys, keys_failed,
+    partition, sort,
 ):
 {unpacked}
     def make(context):
@@ -1122,6 +1145,7 @@ def maker(
         "MissingValueError": MissingValueError,
         "OMIT": OMIT,
         "TRIES": range(KEY_TRIES),
+        "SHARED_VALUES": SHARED_VALUES,
         "new": object.__new__,
     }
     exec(compile(source, f"<item maker of {attributes} attributes>", "exec"), namespace)  # noqa: S102 - our own source

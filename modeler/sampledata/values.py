@@ -400,6 +400,8 @@ class Compiler:
                 return shared(n) if n < SHARED_VALUES else make(n)
             return make(context.serial)
 
+        if within_parent:
+            _position_draws[draw] = (_shared_tables[shared], make)
         return draw
 
     def _constant(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
@@ -646,7 +648,26 @@ def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
             value = table[n] = make(n)
         return value
 
+    _shared_tables[shared] = table
     return shared
+
+
+# The table of each function `_shared` made (for `_sequence`).
+_shared_tables: weakref.WeakKeyDictionary[Callable[[int], Any], list[Any]] = (
+    weakref.WeakKeyDictionary()
+)
+# The table (SHARED_VALUES long) and `make` of each draw of a sequence
+# counted among siblings (see `position_parts`).
+_position_draws: weakref.WeakKeyDictionary[
+    Draw, tuple[list[Any], Callable[[int], Any]]
+] = weakref.WeakKeyDictionary()
+
+
+def position_parts(draw: Draw) -> tuple[list[Any], Callable[[int], Any]] | None:
+    """The table and `make` of a draw of `sequence` counted among siblings,
+    which gives make(position) (shared through the table below
+    SHARED_VALUES), for a caller doing that itself; None for any other."""
+    return _position_draws.get(draw)
 
 
 # "HH:MM:SSZ" for each second of a day, made when first drawn.
