@@ -46,11 +46,15 @@ from modeler.design import model as d
 from modeler.keys import MissingValueError, key_writer
 from modeler.sampledata.conversions import OMIT
 from modeler.sampledata.values import (
+    SHARED_VALUES,
     Compiler,
     Context,
     Populations,
     SampleDataError,
+    even_parts,
     forget_times_of_day,
+    position_parts,
+    ref_parts,
 )
 
 # The most items one generation makes, unless the site allows more
@@ -863,7 +867,7 @@ class _CountDraws:
             missing = parents - len(self._drawn)
             if missing > 0:
                 count, rng = self._count, self._rng
-                self._drawn.extend([_draw_count(count, rng) for _ in range(missing)])
+                self._drawn.extend(_draw_counts(count, rng, missing))
             return self._drawn[:parents]
 
 
@@ -907,6 +911,26 @@ def _ancestors(
         chain[entity_name] = items[position]
         position = parents[position]
     return chain
+
+
+def _draw_counts(count: d.Count, rng: Random, n: int) -> list[int]:
+    """`n` draws of `_draw_count`, the same numbers from the same state: a
+    uniform count as `randint(low, high)` draws it, `low` plus
+    `_randbelow(high - low + 1)` (what randint's `randrange` returns for a
+    range of whole numbers), without the two calls around it for each
+    parent (a quarter of a million at a million items); a Zipf count from
+    its table, looked up once."""
+    if count.distribution == "uniform":
+        low, high = count.low, max(count.low, count.high)
+        if type(low) is int and type(high) is int:
+            # randrange's own draw; private, and not in the type stubs.
+            below = rng._randbelow  # type: ignore[attr-defined]
+            width = high - low + 1
+            return [low + below(width) for _ in range(n)]
+    if count.distribution == "zipf":
+        draw = _zipf_table(count.s, count.high)
+        return [draw(rng) for _ in range(n)]
+    return [_draw_count(count, rng) for _ in range(n)]
 
 
 def _draw_count(count: d.Count, rng: Random) -> int:
@@ -988,9 +1012,29 @@ def _item_maker(
 
     # The items share the table of their names (see _shape).
     shape = _shape((*(name for name, _, _ in draws), *entity.keys))
-    return _maker_code(len(draws), len(names) > 1)(
+    # The even draws (numbers, days, "PRD-#####"), done in the maker's own
+    # code: a call less for each.
+    # So are the refs (a line item's order id).
+    evens = [even_parts(draw) for _, draw, _ in draws]
+    # And the sequences among siblings (a line item's number).
+    refs = [ref_parts(draw) for _, draw, _ in draws]
+    positions = [position_parts(draw) for _, draw, _ in draws]
+    kinds = tuple(
+        "even"
+        if e is not None
+        else "ref"
+        if r is not None
+        else "position"
+        if p is not None
+        else ""
+        for e, r, p in zip(evens, refs, positions, strict=True)
+    )
+    return _maker_code(len(draws), len(names) > 1, kinds)(
         shape,
         draws,
+        evens,
+        refs,
+        positions,
         keys.taken,
         keys.own,
         keys,
@@ -1002,15 +1046,49 @@ def _item_maker(
 
 
 @functools.cache
-def _maker_code(attributes: int, sort: bool) -> Any:
+def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
     """The compiled code of an item maker for `attributes` draws: each draw
     called in its own line, with its name, function and random generator in
     local variables, rather than a loop over a list of triples (its
     unpacking, and the loop itself, were a fifth of the time of a line
     item). Only the number of draws and whether the table has a sort key
-    vary: no name of the design's is in the source."""
+    vary: no name of the design's is in the source. A draw of `_evenly`
+    with a table (`kinds`: "even") and a ref ("ref") are done as they do
+    them, in the maker's own lines."""
     steps = "".join(
         f"""
+            drawn = int(random{n}() * size{n})
+            value = table{n}[drawn]
+            if value is None:
+                value = table{n}[drawn] = make{n}(drawn)
+            item[name{n}] = value"""
+        if kinds[n] == "even"
+        else f"""
+            try:
+                source = context.ancestors.get(parent{n})
+                if source is None:
+                    value = draw{n}(rng{n}, context)  # says what is wrong
+                else:
+                    value = source.get(attribute{n})
+                    if convert{n} is not None and type(value) is not native{n}:
+                        value = convert{n}(value, where{n})
+            except MissingValueError:
+                pass
+            else:
+                if value is not OMIT:
+                    item[name{n}] = value"""
+        if kinds[n] == "ref"
+        else f"""
+            drawn = context.position
+            if drawn < SHARED_VALUES:
+                value = shared{n}[drawn]
+                if value is None:
+                    value = shared{n}[drawn] = count{n}(drawn)
+            else:
+                value = count{n}(drawn)
+            item[name{n}] = value"""
+        if kinds[n] == "position"
+        else f"""
             try:
                 value = draw{n}(rng{n}, context)
             except MissingValueError:
@@ -1021,11 +1099,26 @@ def _maker_code(attributes: int, sort: bool) -> Any:
         for n in range(attributes)
     )
     unpacked = "".join(
-        f"    name{n}, draw{n}, rng{n} = draws[{n}]\n" for n in range(attributes)
+        f"    name{n}, draw{n}, rng{n} = draws[{n}]\n"
+        + (
+            f"    table{n}, size{n}, make{n} = evens[{n}]\n"
+            f"    random{n} = rng{n}.random\n"
+            if kinds[n] == "even"
+            else f"    parent{n}, attribute{n}, native{n}, convert{n}, where{n}"
+            f" = refs[{n}]\n"
+            if kinds[n] == "ref"
+            else f"    shared{n}, count{n} = positions[{n}]\n"
+            if kinds[n] == "position"
+            else ""
+        )
+        for n in range(attributes)
     )
     key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
     source = f"""
-def maker(shape, draws, taken, own, keys, write_keys, keys_failed, partition, sort):
+def maker(
+    shape, draws, evens, refs, positions, taken, own, keys, write_keys, keys_failed,
+    partition, sort,
+):
 {unpacked}
     def make(context):
         for _ in TRIES:
@@ -1052,6 +1145,7 @@ def maker(shape, draws, taken, own, keys, write_keys, keys_failed, partition, so
         "MissingValueError": MissingValueError,
         "OMIT": OMIT,
         "TRIES": range(KEY_TRIES),
+        "SHARED_VALUES": SHARED_VALUES,
         "new": object.__new__,
     }
     exec(compile(source, f"<item maker of {attributes} attributes>", "exec"), namespace)  # noqa: S102 - our own source

@@ -19,6 +19,7 @@ import datetime as dt
 import itertools
 import string
 import uuid
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -111,6 +112,9 @@ class Compiler:
         # The attribute being compiled: its place in messages, and the
         # place its seeds are made from.
         self._place, self._seed_place, self._attribute = "", "", ""
+        # The draws of pooled Faker providers made so far, each with how to
+        # make it again giving its attribute's type (see `attribute`).
+        self._pooled: dict[Draw, Callable[[type, Callable[[Any, str], Any]], Draw]] = {}
         self.primary_key_attributes = {
             name
             for key in design.table.key_attributes
@@ -129,6 +133,13 @@ class Compiler:
             return self._ref(
                 generator.params, generator.params.get("value"), where, native, convert
             )
+        pooled = self._pooled.get(draw)
+        if pooled is not None and native is not None:
+            # The pool's draw made again with the check below in it: one
+            # call a value rather than two (the product name of every line
+            # item). The first draw is never called: the pool is read from
+            # its start as it would have been.
+            return pooled(native, convert)
 
         def typed(rng: Random, context: Context) -> Any:
             value = draw(rng, context)
@@ -242,6 +253,29 @@ class Compiler:
                 return value
             return values[int(rng.random() * FAKER_POOL)]
 
+        def typed(native: type, convert: Callable[[Any, str], Any]) -> Draw:
+            """The draw giving the values in the attribute's type, as
+            `attribute`'s check gives them."""
+            made = 0
+
+            def draw(rng: Random, context: Context) -> Any:
+                nonlocal made
+                if made < FAKER_POOL:
+                    value = pool.value(made)
+                    if isinstance(value, FakerValueTooLarge):
+                        raise SampleDataError(
+                            f"{where}: faker {provider} {value.problem}"
+                        )
+                    made += 1
+                else:
+                    value = values[int(rng.random() * FAKER_POOL)]
+                if type(value) is native or value is OMIT:
+                    return value
+                return convert(value, where)
+
+            return draw
+
+        self._pooled[draw] = typed
         return draw
 
     def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
@@ -366,6 +400,8 @@ class Compiler:
                 return shared(n) if n < SHARED_VALUES else make(n)
             return make(context.serial)
 
+        if within_parent:
+            _position_draws[draw] = (_shared_tables[shared], make)
         return draw
 
     def _constant(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
@@ -397,6 +433,7 @@ class Compiler:
                 return found
             return convert(found, where)
 
+        _ref_draws[draw] = (parent, attribute, native, convert, where)
         return draw
 
     def _pick(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
@@ -560,7 +597,41 @@ def _evenly(make: Callable[[int], Any], size: int) -> Draw:
             value = table[n] = make(n)
         return value
 
+    _even_draws[draw] = (table, size, make)
     return draw
+
+
+# The table, size and `make` of each draw `_evenly` made with a table, for
+# an item maker that does a draw's work in its own code (see
+# `even_parts`); gone with the draw.
+_even_draws: weakref.WeakKeyDictionary[
+    Draw, tuple[list[Any], int, Callable[[int], Any]]
+] = weakref.WeakKeyDictionary()
+
+
+# The parent, attribute, type and conversion of each draw `_ref` made, for
+# an item maker that does a draw's work in its own code (see `ref_parts`).
+_ref_draws: weakref.WeakKeyDictionary[
+    Draw, tuple[str, str, type | None, Callable[[Any, str], Any] | None, str]
+] = weakref.WeakKeyDictionary()
+
+
+def ref_parts(
+    draw: Draw,
+) -> tuple[str, str, type | None, Callable[[Any, str], Any] | None, str] | None:
+    """The parent entity, its attribute, the Python type needing no
+    conversion, the conversion (None: none) and the attribute's place of a
+    draw of `ref`, which a caller may do itself as the draw does it when
+    the parent is there (and call the draw, which says what is wrong, when
+    it is not), or None for any other draw."""
+    return _ref_draws.get(draw)
+
+
+def even_parts(draw: Draw) -> tuple[list[Any], int, Callable[[int], Any]] | None:
+    """The table, size and `make` of a draw of `_evenly` with a table, which
+    a caller may do itself as the draw does it (the same random number
+    drawn, the same value made or shared), or None for any other draw."""
+    return _even_draws.get(draw)
 
 
 def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
@@ -577,7 +648,26 @@ def _shared(make: Callable[[int], Any], size: int) -> Callable[[int], Any]:
             value = table[n] = make(n)
         return value
 
+    _shared_tables[shared] = table
     return shared
+
+
+# The table of each function `_shared` made (for `_sequence`).
+_shared_tables: weakref.WeakKeyDictionary[Callable[[int], Any], list[Any]] = (
+    weakref.WeakKeyDictionary()
+)
+# The table (SHARED_VALUES long) and `make` of each draw of a sequence
+# counted among siblings (see `position_parts`).
+_position_draws: weakref.WeakKeyDictionary[
+    Draw, tuple[list[Any], Callable[[int], Any]]
+] = weakref.WeakKeyDictionary()
+
+
+def position_parts(draw: Draw) -> tuple[list[Any], Callable[[int], Any]] | None:
+    """The table and `make` of a draw of `sequence` counted among siblings,
+    which gives make(position) (shared through the table below
+    SHARED_VALUES), for a caller doing that itself; None for any other."""
+    return _position_draws.get(draw)
 
 
 # "HH:MM:SSZ" for each second of a day, made when first drawn.
