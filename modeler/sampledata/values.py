@@ -48,6 +48,11 @@ _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _CROCKFORD_PAIRS = [high + low for high in _CROCKFORD for low in _CROCKFORD]
 
 
+def _as_made(value: Any, where: str) -> Any:
+    """A Faker value as Faker made it (a pool's draw before its typing)."""
+    return value
+
+
 @dataclass
 class Context:
     """What a generator may look at while one item is made."""
@@ -241,21 +246,11 @@ class Compiler:
         if pool is None:
             raise SampleDataError(f"{where}: '{provider}' is not a Faker provider")
         values = pool.values
-        made = 0
 
-        def draw(rng: Random, context: Context) -> Any:
-            nonlocal made
-            if made < FAKER_POOL:
-                value = pool.value(made)
-                if isinstance(value, FakerValueTooLarge):
-                    raise SampleDataError(f"{where}: faker {provider} {value.problem}")
-                made += 1
-                return value
-            return values[int(rng.random() * FAKER_POOL)]
-
-        def typed(native: type, convert: Callable[[Any, str], Any]) -> Draw:
-            """The draw giving the values in the attribute's type, as
-            `attribute`'s check gives them."""
+        def pooled(native: type | None, convert: Callable[[Any, str], Any]) -> Draw:
+            """A draw of the pool's values: the first `FAKER_POOL` in turn,
+            then any of them; in the attribute's type, as `attribute`'s
+            check gives them, unless `native` is None (as Faker made them)."""
             made = 0
 
             def draw(rng: Random, context: Context) -> Any:
@@ -269,13 +264,14 @@ class Compiler:
                     made += 1
                 else:
                     value = values[int(rng.random() * FAKER_POOL)]
-                if type(value) is native or value is OMIT:
+                if native is None or type(value) is native or value is OMIT:
                     return value
                 return convert(value, where)
 
             return draw
 
-        self._pooled[draw] = typed
+        draw = pooled(None, _as_made)
+        self._pooled[draw] = pooled
         return draw
 
     def _choice(self, params: Mapping[str, Any], value: Any, where: str) -> Draw:
