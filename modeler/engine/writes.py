@@ -144,11 +144,9 @@ def plan(engine: EngineState, kind: str, spec: Any, *, known: bool = False) -> W
     )
     if kind == "ConditionCheck":
         required += ("ConditionExpression",)
-    if (
-        not known  # or a request missing TableName, Item or Key (known: not a check)
-        or spec.get(required[0]) is None
-        or spec.get(required[1]) is None
-    ):
+    # A known request still goes through the check when it lacks TableName,
+    # Item or Key, which the check refuses in DynamoDB's words.
+    if not known or spec.get(required[0]) is None or spec.get(required[1]) is None:
         spec = check_parameters(spec, _ALLOWED[kind], required)
     table = engine.table(spec["TableName"])
     if kind == "Put":
