@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -101,17 +101,17 @@ def item_to_wire(item: Item) -> dict[str, Any]:
 
 
 def items_to_wire(items: list[Item]) -> list[dict[str, Any]]:
-    """`[item_to_wire(item) for item in items]`, with the converter of the
-    last shape called directly: the items of a Query mostly share a shape."""
-    convert = _last_converter
+    """`[item_to_wire(item) for item in items]`, by the list converters of
+    the items' shapes (`_shape_code`), the last one used tried first: each
+    converts items in its own loop until one of another shape, converted by
+    its own converter, whose list converter goes on. The items of a Query
+    mostly share a shape, and a call per item costs a twentieth of it."""
     out: list[dict[str, Any]] = []
-    append = out.append
-    for item in items:
-        wire = convert(item)
-        if wire is None:
-            wire = _convert_by_shape(item)
-            convert = _last_converter
-        append(wire)
+    rest = iter(items)
+    refused = _last_list_converter(rest, out)
+    while refused is not None:
+        out.append(_convert_by_shape(refused))
+        refused = _last_list_converter(rest, out)
     return out
 
 
@@ -167,9 +167,12 @@ def _value_to_wire(value: Any) -> dict[str, Any]:
 # inserting into a growing dict (a 100-item Query's response was nine tenths
 # of its time, and the loop a quarter of that).
 Converter = Callable[[Item], dict[str, Any] | None]
+# The converter of a list: it converts the items of an iterator into a list
+# until an item of another shape, which it answers (None once all are).
+ListConverter = Callable[[Iterator[Item], list[dict[str, Any]]], Item | None]
 # Converters by the types of the values, emptied past a bound: designs have a
 # few shapes per entity, arbitrary items may have many.
-_CONVERTERS: dict[tuple[type, ...], Converter] = {}
+_CONVERTERS: dict[tuple[type, ...], tuple[Converter, ListConverter]] = {}
 MAX_CONVERTERS = 1024
 # Items with more attributes are converted by `attributes_to_wire`.
 MAX_SHAPED_ATTRIBUTES = 64
@@ -178,9 +181,9 @@ MAX_SHAPED_ATTRIBUTES = 64
 # number's text is found before the answer is built (`_number_lines`).
 _KINDS: dict[type, str] = {str: "S", Decimal: "N", bool: "T", type(None): "Z"}
 _REFUSALS = {
-    "S": "type(v{n}) is not str",
-    "N": "type(v{n}) is not Decimal",
-    "T": "type(v{n}) is not bool",
+    "S": "{type}(v{n}) is not {str}",
+    "N": "{type}(v{n}) is not {Decimal}",
+    "T": "{type}(v{n}) is not bool",
     "Z": "v{n} is not None",
 }
 _WIRE_VALUES = {
@@ -196,59 +199,86 @@ def _refuse_all(item: Item) -> None:
     return None
 
 
+def _refuse_all_of(rest: Iterator[Item], out: list[dict[str, Any]]) -> Item | None:
+    return next(rest, None)
+
+
 _last_converter: Converter = _refuse_all
+_last_list_converter: ListConverter = _refuse_all_of
 
 
 def _convert_by_shape(item: Item) -> dict[str, Any]:
-    global _last_converter
+    global _last_converter, _last_list_converter
     count = len(item)
     if not count or count > MAX_SHAPED_ATTRIBUTES:
         return attributes_to_wire(item)
     types = tuple(map(type, item.values()))
-    convert = _CONVERTERS.get(types)
-    if convert is None:
+    converters = _CONVERTERS.get(types)
+    if converters is None:
         kinds = "".join([_KINDS.get(kind, "O") for kind in types])
         make = _shape_code(kinds)
-        convert = make(_NUMBER_TEXTS.get, _new_number_text, _value_to_wire)
+        converters = make(_NUMBER_TEXTS.get, _new_number_text, _value_to_wire)
         if len(_CONVERTERS) >= MAX_CONVERTERS:
             _CONVERTERS.clear()
-        _CONVERTERS[types] = convert
+        _CONVERTERS[types] = converters
+    convert = converters[0]
     out = convert(item)
     if out is None:  # never: the converter is made for this item's types
         raise AssertionError("an item refused by the converter of its shape")
-    _last_converter = convert
+    _last_converter, _last_list_converter = converters
     return out
 
 
 @functools.lru_cache(maxsize=256)
-def _shape_code(kinds: str) -> Callable[..., Converter]:
-    """The maker of the converter of items whose values have these kinds,
-    one letter each (`_KINDS`, "O" for any other type)."""
+def _shape_code(kinds: str) -> Callable[..., tuple[Converter, ListConverter]]:
+    """The maker of the converters (of an item, of a list) of items whose
+    values have these kinds, one letter each (`_KINDS`, "O" for any other
+    type)."""
     count = len(kinds)
     names = "".join(f"k{n}, " for n in range(count))
     values = "".join(f"v{n}, " for n in range(count))
-    refusals = " or ".join(
-        _REFUSALS[kind].format(n=n) for n, kind in enumerate(kinds) if kind in _REFUSALS
-    )
+
+    def refusals(**names: str) -> str:
+        tests = [
+            _REFUSALS[kind].format(n=n, **names)
+            for n, kind in enumerate(kinds)
+            if kind in _REFUSALS
+        ]
+        return " or ".join(tests) or "False"
+
     numbers = "".join(_number_lines(n) for n, kind in enumerate(kinds) if kind == "N")
     answer = ", ".join(
         f"k{n}: " + _WIRE_VALUES[kind].format(n=n) for n, kind in enumerate(kinds)
     )
+    # The list converter's loop reads the types it tests from its locals.
     source = f"""
 def make(known_text, new_text, value):
     def convert(item):
         if len(item) != {count}:
             return None
         {values}= item.values()
-        if {refusals or "False"}:
+        if {refusals(type="type", str="str", Decimal="Decimal")}:
             return None{numbers}
         {names}= item
         return {{{answer}}}
 
-    return convert
+    def convert_list(rest, out):
+        append = out.append
+        type_of, text, number = type, str, Decimal
+        for item in rest:
+            if len(item) != {count}:
+                return item
+            {values}= item.values()
+            if {refusals(type="type_of", str="text", Decimal="number")}:
+                return item{numbers.replace(chr(10), chr(10) + "    ")}
+            {names}= item
+            append({{{answer}}})
+        return None
+
+    return convert, convert_list
 """
     namespace: dict[str, Any] = {"Decimal": Decimal}
-    exec(compile(source, f"<converter of {kinds}>", "exec"), namespace)  # noqa: S102 - our own source
+    exec(compile(source, f"<converters of {kinds}>", "exec"), namespace)  # noqa: S102 - our own source
     return namespace["make"]
 
 

@@ -129,3 +129,43 @@ def test_one_shape_of_names_after_another() -> None:
     for converted in (wire.items_to_wire(batch), list(map(wire.item_to_wire, batch))):
         assert converted == [types.item_to_wire(item) for item in batch]
         assert [list(w) for w in converted] == [list(item) for item in batch]
+
+
+def test_runs_of_one_shape_broken_by_items_of_others() -> None:
+    # The list converter of a shape converts a run of its items and stops at
+    # the first item of another shape (another type at any place, more or
+    # fewer attributes, no converter at all), whose converter goes on.
+    shape = {"PK": "p", "n": Decimal("1.50"), "ok": True, "z": None, "s": "x"}
+    others = [
+        {**shape, "PK": Decimal("3")},
+        {**shape, "n": "not a number"},
+        {**shape, "ok": None},
+        {**shape, "z": False},
+        {**shape, "s": types.StringSet({"a", "b"})},
+        {**shape, "s": types.NumberSet({Decimal("1E+2")})},
+        {**shape, "s": types.BinarySet({b"\x00"})},
+        {**shape, "s": b"\x01"},
+        {**shape, "s": [Decimal("-0"), "y", {"m": True}]},
+        {**shape, "s": {"m": [None]}},
+        {**shape, "extra": "y"},
+        {"PK": "p"},
+        {},
+        {f"a{n}": Decimal(n) for n in range(wire.MAX_SHAPED_ATTRIBUTES + 1)},
+    ]
+    batch = []
+    for number, other in enumerate(others):
+        batch += [{**shape, "n": Decimal(number) / 4}] * 3 + [other]
+    batch += [shape, shape]
+    for pages in (batch, batch[::-1], others, others[::-1]):
+        converted = wire.items_to_wire(pages)
+        assert converted == [types.item_to_wire(item) for item in pages]
+        assert [list(w) for w in converted] == [list(item) for item in pages]
+
+
+def test_converted_items_are_new_each_time() -> None:
+    # Callers may change a response: nothing in it is shared with another.
+    batch = [{"a": "x", "b": Decimal("2")}] * 2
+    first, second = wire.items_to_wire(batch), wire.items_to_wire(batch)
+    values = [v for w in first + second for v in w.values()]
+    assert len({id(w) for w in first + second}) == 4
+    assert len({id(v) for v in values}) == len(values)
