@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from modeler.engine.errors import ValidationException
 from modeler.engine.expressions import comparisons
@@ -95,13 +96,34 @@ def parse_key_condition(
     kind: str = "KeyConditionExpression",
 ) -> KeyCondition:
     condition = ConditionParser.parse(text, names, values, kind)
+    schema = (tuple(partition_keys), tuple(sort_keys))
+    kept = _kept.get(condition)
+    if kept is not None:
+        key_condition = kept.get(schema)
+        if key_condition is not None:
+            return key_condition
     found: dict[str, tuple[str, tuple[Any, ...]]] = {}
     _collect(condition.root, found)
     if len(found) > max(2, len(partition_keys) + len(sort_keys)):
         raise ValidationException("Conditions can be of length 1 or 2 only")
     partition = _partition(found, partition_keys)
     sort = _sort(found, partition_keys, sort_keys)
-    return KeyCondition(text, partition, sort, condition.usage)
+    key_condition = KeyCondition(text, partition, sort, condition.usage)
+    if kept is None:
+        kept = _kept[condition] = {}
+    kept[schema] = key_condition
+    return key_condition
+
+
+# The key conditions read from a bound condition, by key schema: the parser
+# keeps the bindings of the texts, names and values seen last
+# (`Parser.parse`), so a program's Query of another partition value, or of
+# the same one again, reads its key condition from the same binding (a few
+# microseconds of a Query). A binding dropped or not kept takes its own with
+# it. What the key condition does not fit raises again each time.
+_kept: WeakKeyDictionary[Any, dict[tuple[tuple[str, ...], ...], KeyCondition]] = (
+    WeakKeyDictionary()
+)
 
 
 def _collect(node: Node, found: dict[str, tuple[str, tuple[Any, ...]]]) -> None:

@@ -133,3 +133,19 @@ def test_documents_and_long_values_are_bound_each_time(value: object) -> None:
     assert parse_update(text, None, {":v": value}) is not parse_update(
         text, None, {":v": value}
     )
+
+
+def test_a_kept_key_condition_is_read_again_for_another_key_schema() -> None:
+    # The same binding read against another key: its own answer, or its
+    # own error, every time.
+    text = "PK = :p AND SK = :s"
+    values = {":p": "A", ":s": "ORDER#2"}
+    for _ in range(2):
+        on_table = parse_key_condition(text, None, values, ["PK"], ["SK"])
+        assert on_table.partition == (("PK", "A"),)
+        assert [c.attribute for c in on_table.sort] == ["SK"]
+        on_both = parse_key_condition(text, None, values, ["PK", "SK"], [])
+        assert on_both.partition == (("PK", "A"), ("SK", "ORDER#2"))
+        assert on_both.sort == ()
+        with pytest.raises(ValidationException, match="missed key schema element: G"):
+            parse_key_condition(text, None, values, ["G"], ["SK"])
