@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from modeler.engine.errors import ValidationException
 from modeler.engine.expressions import comparisons
@@ -95,38 +94,94 @@ def parse_key_condition(
     *,
     kind: str = "KeyConditionExpression",
 ) -> KeyCondition:
+    key = _template_key(text, kind, names, values, partition_keys, sort_keys)
+    if key is not None:
+        template = _templates.get(key)
+        if template is not None and values is not None:
+            bound = template.bind(values)
+            if bound is not None:
+                return bound
     condition = ConditionParser.parse(text, names, values, kind)
-    schema = (tuple(partition_keys), tuple(sort_keys))
-    kept = _kept.get(condition)
-    if kept is not None:
-        key_condition = kept.get(schema)
-        if key_condition is not None:
-            return key_condition
-    found: dict[str, tuple[str, tuple[Any, ...]]] = {}
+    found: dict[str, tuple[str, tuple[Literal, ...]]] = {}
     _collect(condition.root, found)
     if len(found) > max(2, len(partition_keys) + len(sort_keys)):
         raise ValidationException("Conditions can be of length 1 or 2 only")
     partition = _partition(found, partition_keys)
     sort = _sort(found, partition_keys, sort_keys)
-    key_condition = KeyCondition(text, partition, sort, condition.usage)
-    if kept is None:
-        kept = _kept[condition] = {}
-    kept[schema] = key_condition
-    return key_condition
+    if key is not None:
+        if len(_templates) >= TEMPLATES_KEPT:
+            _templates.clear()
+        _templates[key] = _Template(
+            text,
+            tuple((name, found[name][1][0].placeholder) for name in partition_keys),
+            tuple(
+                (
+                    c.attribute,
+                    c.operator,
+                    tuple(v.placeholder for v in found[c.attribute][1]),
+                )
+                for c in sort
+            ),
+            condition.usage,
+        )
+    return KeyCondition(text, partition, sort, condition.usage)
 
 
-# The key conditions read from a bound condition, by key schema: the parser
-# keeps the bindings of the texts, names and values seen last
-# (`Parser.parse`), so a program's Query of another partition value, or of
-# the same one again, reads its key condition from the same binding (a few
-# microseconds of a Query). A binding dropped or not kept takes its own with
-# it. What the key condition does not fit raises again each time.
-_kept: WeakKeyDictionary[Any, dict[tuple[tuple[str, ...], ...], KeyCondition]] = (
-    WeakKeyDictionary()
-)
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """A key condition read once, by placeholder: the same text, names, key
+    schema and placeholders, with values of the same types, make the same
+    key condition with the request's values (binding checks only the
+    values' types, and the key attributes do not depend on them), unless
+    BETWEEN's bounds are out of order, which the whole reading refuses."""
+
+    text: str
+    partition: tuple[tuple[str, str], ...]  # attribute, placeholder
+    sort: tuple[tuple[str, str, tuple[str, ...]], ...]  # attribute, operator
+    usage: Usage
+
+    def bind(self, values: Mapping[str, Any]) -> KeyCondition | None:
+        sort = []
+        for attribute, operator, placeholders in self.sort:
+            bounds = tuple([values[p] for p in placeholders])
+            if operator == "BETWEEN" and (comparisons.compare(*bounds) or 0) > 0:
+                return None
+            sort.append(SortCondition(attribute, operator, bounds))
+        partition = tuple([(name, values[p]) for name, p in self.partition])
+        return KeyCondition(self.text, partition, tuple(sort), self.usage)
 
 
-def _collect(node: Node, found: dict[str, tuple[str, tuple[Any, ...]]]) -> None:
+# Key conditions read before, by text, kind, names, placeholders and the
+# types of their values, and key schema (`_template_key`): a program's
+# Query of another partition value binds the one it read before, instead of
+# reading it again (about 20 µs of a Query). Emptied when full.
+TEMPLATES_KEPT = 4096
+_templates: dict[tuple[Any, ...], _Template] = {}
+
+
+def _template_key(
+    text: str,
+    kind: str,
+    names: Mapping[str, str] | None,
+    values: Mapping[str, Any] | None,
+    partition_keys: Sequence[str],
+    sort_keys: Sequence[str],
+) -> tuple[Any, ...] | None:
+    """What a key condition read depends on, but the values themselves; None
+    when it cannot be kept (a name that is not text)."""
+    named: tuple[tuple[str, str], ...] = ()
+    if names:
+        named = tuple(names.items())
+        for _, name in named:
+            if type(name) is not str:
+                return None
+    typed: tuple[tuple[str, type], ...] = ()
+    if values:
+        typed = tuple([(p, type(value)) for p, value in values.items()])
+    return (text, kind, named, typed, tuple(partition_keys), tuple(sort_keys))
+
+
+def _collect(node: Node, found: dict[str, tuple[str, tuple[Literal, ...]]]) -> None:
     """The condition on each key attribute, from a tree of ANDs."""
     if isinstance(node, And):
         for child in node.children:
@@ -179,7 +234,7 @@ def _collect(node: Node, found: dict[str, tuple[str, tuple[Any, ...]]]) -> None:
         )
     if operands[0] is not attribute:
         operator = _FLIPPED[operator]
-    literals = tuple(o.value for o in operands if isinstance(o, Literal))
+    literals = tuple(o for o in operands if isinstance(o, Literal))
     found[attribute.attribute] = (operator, literals)
 
 
@@ -190,7 +245,7 @@ def _invalid_operator(operator: str) -> ValidationException:
 
 
 def _partition(
-    found: dict[str, tuple[str, tuple[Any, ...]]], partition_keys: Sequence[str]
+    found: dict[str, tuple[str, tuple[Literal, ...]]], partition_keys: Sequence[str]
 ) -> tuple[tuple[str, Any], ...]:
     for name in partition_keys:
         if name not in found:
@@ -200,11 +255,11 @@ def _partition(
     for name in partition_keys:
         if found[name][0] != "=":
             raise ValidationException("Query key condition not supported")
-    return tuple((name, found[name][1][0]) for name in partition_keys)
+    return tuple((name, found[name][1][0].value) for name in partition_keys)
 
 
 def _sort(
-    found: dict[str, tuple[str, tuple[Any, ...]]],
+    found: dict[str, tuple[str, tuple[Literal, ...]]],
     partition_keys: Sequence[str],
     sort_keys: Sequence[str],
 ) -> tuple[SortCondition, ...]:
@@ -226,5 +281,7 @@ def _sort(
                     f"attribute {later}"
                 )
     return tuple(
-        SortCondition(name, *found[name]) for name in sort_keys if name in found
+        SortCondition(name, found[name][0], tuple(v.value for v in found[name][1]))
+        for name in sort_keys
+        if name in found
     )

@@ -149,3 +149,55 @@ def test_a_kept_key_condition_is_read_again_for_another_key_schema() -> None:
         assert on_both.sort == ()
         with pytest.raises(ValidationException, match="missed key schema element: G"):
             parse_key_condition(text, None, values, ["G"], ["SK"])
+
+
+def test_a_key_condition_read_before_is_bound_to_each_requests_values() -> None:
+    # Read once, then bound again: the values that a reading refuses are
+    # refused as the first time, whatever was read before.
+    text = "#p = :p AND #s BETWEEN :low AND :high"
+    names = {"#p": "PK", "#s": "SK"}
+
+    def parsed(low: object, high: object, p: object = "A") -> object:
+        values = {":p": p, ":low": low, ":high": high}
+        return parse_key_condition(text, names, values, ["PK"], ["SK"])
+
+    def refusal(low: object, high: object, p: object = "A") -> str:
+        with pytest.raises(ValidationException) as raised:
+            parsed(low, high, p)
+        return raised.value.message
+
+    reversed_bounds = refusal("B", "A")
+    mixed_types = refusal("A", D(1))
+    for low, high in (("A", "B"), ("C", "D"), ("A", "A")):
+        condition = parsed(low, high, p=low)
+        assert condition.partition == (("PK", low),)
+        assert condition.sort[0].operator == "BETWEEN"
+        assert condition.sort[0].values == (low, high)
+        assert refusal("B", "A") == reversed_bounds
+        assert refusal(D(2), D(1)) == reversed_bounds.replace(
+            "AttributeValue: {S:B}", "AttributeValue: {N:2}"
+        ).replace("AttributeValue: {S:A}", "AttributeValue: {N:1}")
+        assert refusal("A", D(1)) == mixed_types
+    assert "upper bound to be greater" in reversed_bounds
+    assert "same data type" in mixed_types
+    assert parsed(D(1), D(2), p=D(5)).partition == (("PK", D(5)),)
+
+
+def test_a_key_condition_read_before_with_other_names_or_types() -> None:
+    text = "#k = :p AND begins_with(SK, :o)"
+    on_pk = parse_key_condition(
+        text, {"#k": "PK"}, {":p": "A", ":o": "O#"}, ["PK"], ["SK"]
+    )
+    assert on_pk.partition == (("PK", "A"),)
+    with pytest.raises(ValidationException, match="missed key schema element: PK"):
+        parse_key_condition(text, {"#k": "G"}, {":p": "A", ":o": "O#"}, ["PK"], ["SK"])
+    with pytest.raises(ValidationException, match="operand type: N"):
+        parse_key_condition(text, {"#k": "PK"}, {":p": "A", ":o": D(1)}, ["PK"], ["SK"])
+    with pytest.raises(ValidationException, match="attribute value: :o"):
+        parse_key_condition(text, {"#k": "PK"}, {":p": "A", ":q": "O#"}, ["PK"], ["SK"])
+    again = parse_key_condition(
+        text, {"#k": "PK"}, {":p": "B", ":o": "X#"}, ["PK"], ["SK"]
+    )
+    assert again.partition == (("PK", "B"),)
+    assert again.sort[0].values == ("X#",)
+    assert on_pk.sort[0].values == ("O#",)
