@@ -102,6 +102,18 @@ def _unordered(item: Item) -> Any:
     raise AssertionError("a store without order attributes has no order")
 
 
+def _after_prefix(prefix: Any) -> Any:
+    """`prefix` with its last character (byte) one higher: the values that
+    begin with `prefix` are those from `prefix` up to it, excluded. None
+    when there is none (empty, or the last is the highest there is)."""
+    if type(prefix) is str:
+        if prefix and prefix[-1] != "\U0010ffff":
+            return prefix[:-1] + chr(ord(prefix[-1]) + 1)
+    elif type(prefix) is bytes and prefix and prefix[-1] != 0xFF:
+        return prefix[:-1] + bytes((prefix[-1] + 1,))
+    return None
+
+
 class Store:
     """The entries of a table or of one index, by partition, in order."""
 
@@ -563,6 +575,12 @@ class Store:
         if op == "begins_with":
             start = last.values[0]
             lo = bisect_left(entries, at(start), low, high, key=get)
+            after = _after_prefix(start)
+            if after is not None:
+                # The values that begin with `start` are those from `start`
+                # up to the first value past them: a search in C, not a
+                # test of each probed entry.
+                return lo, bisect_left(entries, at(after), lo, high, key=get)
             if get is None:
                 hi = bisect_left(
                     entries, True, lo, high, key=lambda v: not v.startswith(start)
