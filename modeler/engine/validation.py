@@ -132,6 +132,13 @@ class _Compiler:
         # A structure of one member whose check is only its Python type, an
         # attribute value such as {"S": "x"}, passes on one look.
         plain = _plain_members(shape)
+        # The least length of each string member (0: any), whose check is
+        # made in place for a str.
+        texts = {
+            name: _minimum(member) or 0
+            for name, member in shape.members.items()
+            if member.type_name == "string" and not is_json_value_header(member)
+        }
 
         def structure(param: Any) -> bool:
             if type(param) is dict and len(param) == 1 and plain:
@@ -144,6 +151,10 @@ class _Compiler:
                 if name not in param:
                     return False
             for name, value in param.items():
+                if type(value) is str:
+                    least = texts.get(name)
+                    if least is not None and len(value) >= least:
+                        continue
                 member = members.get(name)
                 if member is None or not member(value):
                     return False
