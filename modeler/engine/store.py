@@ -184,6 +184,8 @@ class Store:
         keys = self._keys.get(pk)
         if keys is None:
             i = bisect_left(entries, target, key=order)
+        elif self._single_order:  # `_bisect_keyed`'s search, written out
+            i = bisect_left(keys, target)
         else:
             i = self._bisect_keyed(keys, entries, key, target, right=False)
         if i < len(entries) and order(entries[i]) == target:

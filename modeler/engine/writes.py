@@ -53,7 +53,12 @@ from modeler.engine.requests import (
     request_items,
     transact_items,
 )
-from modeler.engine.size import attribute_size, number_size, value_size
+from modeler.engine.size import (
+    attribute_size,
+    known_number_size,
+    number_size,
+    value_size,
+)
 from modeler.engine.state import EngineState
 from modeler.engine.table import Table
 from modeler.engine.types import Item
@@ -298,8 +303,13 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
     for name in touched:
         before, after = old.get(name, MISSING), new.get(name, MISSING)
         if type(before) is Decimal and type(after) is Decimal:
-            # value_size of two numbers, as most updated values are.
-            size += number_size(after) - number_size(before)
+            # value_size of two numbers, as most updated values are, from
+            # the sizes known (number_size, written out).
+            size_after = known_number_size(after)
+            size_before = known_number_size(before)
+            size += (number_size(after) if size_after is None else size_after) - (
+                number_size(before) if size_before is None else size_before
+            )
             continue
         if before is not MISSING and after is not MISSING:
             # The name's size is counted before and after alike.
