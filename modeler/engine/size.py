@@ -42,7 +42,7 @@ def item_size(item: dict[str, Any]) -> int:
         if kind is str:
             text += value
         elif kind is Decimal:
-            size = _known_number_size(value)
+            size = known_number_size(value)
             total += number_size(value) if size is None else size
         else:
             total += value_size(value)
@@ -128,7 +128,9 @@ def number_size(value: Decimal) -> int:
 # items rather than 152,328).
 _NUMBER_SIZE_CACHE = 262_144
 _number_sizes: dict[Decimal, int] = {}
-_known_number_size = _number_sizes.get
+# The size of a number measured before, or None (the cache is emptied in
+# place, never replaced).
+known_number_size = _number_sizes.get
 
 
 def _number_size(value: Decimal) -> int:

@@ -196,6 +196,8 @@ class Store:
         keys = self._keys.get(pk)
         if keys is None:
             i = bisect_left(entries, target, key=order)
+        elif self._single_order:  # `_bisect_keyed`'s search, written out
+            i = bisect_left(keys, target)
         else:
             i = self._bisect_keyed(keys, entries, key, target, right=False)
         if i < len(entries) and order(entries[i]) == target:
@@ -299,11 +301,18 @@ class Store:
             self.partitions[pk] = new
             return
         i = self._position(pk, partition, old)
-        partition.writable()[i] = new
+        entries = partition.entries
+        if type(entries) is not list:
+            entries = partition.writable()
+        entries[i] = new
         if self._bytes is not None:
             self._bytes += size - partition[i]
         partition[i] = size
-        self._rekey(pk, i, new)
+        # The kept first order attribute of entry i, now `new`'s (an equal
+        # value: the list keeps no value of an item the store dropped).
+        keys = self._keys.get(pk)
+        if keys is not None:
+            keys[i] = self._first_of(new)
 
     def swap(self, old: Item, new: Item) -> None:
         """Put `new` in the place of `old`, whose entry it leaves as it was:
@@ -314,15 +323,13 @@ class Store:
             self.partitions[pk] = new
         else:
             i = self._position(pk, partition, old)
-            partition.writable()[i] = new
-            self._rekey(pk, i, new)
-
-    def _rekey(self, pk: Any, i: int, new: Item) -> None:
-        """The kept first order attribute of entry i, now `new` (an equal
-        value: the list keeps no value of an item the store dropped)."""
-        keys = self._keys.get(pk)
-        if keys is not None:
-            keys[i] = self._first_of(new)
+            entries = partition.entries
+            if type(entries) is not list:
+                entries = partition.writable()
+            entries[i] = new
+            keys = self._keys.get(pk)  # as `replace` keeps it
+            if keys is not None:
+                keys[i] = self._first_of(new)
 
     def _position(self, pk: Any, partition: Partition, item: Item) -> int:
         entries = partition.entries
@@ -332,7 +339,9 @@ class Store:
             if i < len(entries) and entries[i] is item:
                 return i
         first = self._first_of
-        keys = self._keyed(pk, partition)
+        keys = self._keys.get(pk)
+        if keys is None:
+            keys = self._keyed(pk, partition)
         if keys is None:
             i = bisect_left(entries, first(item), key=first)
         else:

@@ -460,18 +460,27 @@ class Table:
         elif new is not None:
             self.store.insert(new, new_size)
         for index in self.indexes.values():
+            # `keeps_its_key`, `contains`, `unchanged_by` and `entry_size_of`
+            # written out: an update of attributes no index key holds, the
+            # usual one, tests each index in these lines.
+            key_attributes = index.key_attributes
             if (
                 touched is not None
                 and old is not None
                 and new is not None
-                and index.keeps_its_key(touched)
+                and key_attributes.isdisjoint(touched)
             ):
-                if not index.contains(old):
+                if not old.keys() >= key_attributes:
                     continue
-                if index.unchanged_by(touched):
+                projected = index.projected_set
+                if projected is not None and projected.isdisjoint(touched):
                     index.store.swap(old, new)
                 else:
-                    index.store.replace(old, new, index.entry_size_of(new, new_size))
+                    index.store.replace(
+                        old,
+                        new,
+                        new_size if projected is None else index.entry_size(new),
+                    )
                 continue
             held_old = old if old is not None and index.contains(old) else None
             held_new = new if new is not None and index.contains(new) else None

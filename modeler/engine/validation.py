@@ -132,6 +132,13 @@ class _Compiler:
         # A structure of one member whose check is only its Python type, an
         # attribute value such as {"S": "x"}, passes on one look.
         plain = _plain_members(shape)
+        # The least length of each string member (0: any), whose check is
+        # made in place for a str.
+        texts = {
+            name: _minimum(member) or 0
+            for name, member in shape.members.items()
+            if member.type_name == "string" and not is_json_value_header(member)
+        }
 
         def structure(param: Any) -> bool:
             if type(param) is dict and len(param) == 1 and plain:
@@ -144,6 +151,10 @@ class _Compiler:
                 if name not in param:
                     return False
             for name, value in param.items():
+                if type(value) is str:
+                    least = texts.get(name)
+                    if least is not None and len(value) >= least:
+                        continue
                 member = members.get(name)
                 if member is None or not member(value):
                     return False
@@ -188,10 +199,95 @@ def passes(shape: Shape, compiled: dict[str, Check] | None = None) -> Check:
     expression names and values)."""
     compiler = _Compiler()
     if compiled is None:
-        return compiler.check(shape)
+        return _written_out(shape, compiler.checks, compiler.check(shape))
     # On a copy, kept only once complete: a compilation that failed halfway
     # leaves no placeholder behind.
     compiler.checks = dict(compiled)
     check = compiler.check(shape)
     compiled.update(compiler.checks)
-    return check
+    return _written_out(shape, compiler.checks, check)
+
+
+# The members a written-out check tests first, as most requests send them.
+_FIRST = (
+    "TableName",
+    "Key",
+    "Item",
+    "KeyConditionExpression",
+    "UpdateExpression",
+    "ConditionExpression",
+    "ExpressionAttributeNames",
+    "ExpressionAttributeValues",
+)
+
+
+def _written_out(shape: Shape, checks: dict[str, Check], general: Check) -> Check:
+    """The check `general` of a request's structure, written out as one
+    function: True when each member certainly passes, tested in its lines
+    (a string of its least length, a map of text keys to plain values or to
+    attribute values of one plain member, as `_map`'s check passes them) or
+    by its own check; a missing required member or an unknown one is False,
+    as `general` says; anything else in doubt is `general`'s answer.
+
+    Among the engine's calls, an UpdateItem's check by the closures (a
+    call per member, the loop of one closure's code for every map) cost
+    more than twice what it cost alone; written out, it costs less alone
+    and less again among them."""
+    if shape.type_name != "structure" or not shape.members:
+        return general
+    order = list(shape.members)
+    names = sorted(
+        order,
+        key=lambda n: (_FIRST.index(n) if n in _FIRST else len(_FIRST), order.index(n)),
+    )
+    namespace: dict[str, Any] = {"general": general}
+    lines = [
+        "def check(param):",
+        "    if type(param) is not dict:",
+        "        return general(param)",
+    ]
+    for name in shape.metadata.get("required", ()):
+        lines += [f"    if {name!r} not in param:", "        return False"]
+    lines.append("    for name, value in param.items():")
+    for i, name in enumerate(names):
+        member = shape.members[name]
+        lines.append(f"        {'if' if i == 0 else 'elif'} name == {name!r}:")
+        if member.type_name == "string" and not is_json_value_header(member):
+            least = _minimum(member) or 0
+            lines += [
+                f"            if type(value) is not str or len(value) < {least!r}:",
+                "                return general(param)",
+            ]
+        elif member.type_name == "map" and _plain_type(member.key) is str:
+            value_type = _plain_type(member.value)
+            namespace[f"plain{i}"] = _plain_members(member.value).get
+            lines += [
+                "            if type(value) is not dict:",
+                "                return general(param)",
+                "            for k, v in value.items():",
+                "                if type(k) is not str:",
+                "                    return general(param)",
+            ]
+            if value_type is not None:
+                namespace[f"type{i}"] = value_type
+                lines += [
+                    f"                if type(v) is type{i}:",
+                    "                    continue",
+                ]
+            lines += [
+                "                if type(v) is not dict or len(v) != 1:",
+                "                    return general(param)",
+                "                for t, d in v.items():",
+                f"                    if type(d) is not plain{i}(t):",
+                "                        return general(param)",
+            ]
+        else:
+            namespace[f"member{i}"] = checks[member.name]
+            lines += [
+                f"            if not member{i}(value):",
+                "                return False",
+            ]
+    lines += ["        else:", "            return False", "    return True"]
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, f"<quick check of {shape.name}>", "exec"), namespace)  # noqa: S102 - our own source
+    return namespace["check"]

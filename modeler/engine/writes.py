@@ -21,6 +21,7 @@ import base64
 import hashlib
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from modeler.engine.capacity import (
@@ -52,7 +53,12 @@ from modeler.engine.requests import (
     request_items,
     transact_items,
 )
-from modeler.engine.size import attribute_size, value_size
+from modeler.engine.size import (
+    attribute_size,
+    known_number_size,
+    number_size,
+    value_size,
+)
 from modeler.engine.state import EngineState
 from modeler.engine.table import Table
 from modeler.engine.types import Item
@@ -155,9 +161,10 @@ def plan(engine: EngineState, kind: str, spec: Any, *, known: bool = False) -> W
         write = Write(kind, table, native_key(table, spec["Key"]))
     if len(spec) == 2:  # TableName and Item (or Key): no option, no expression
         return write
-    write.on_failure = enum(
-        spec, "ReturnValuesOnConditionCheckFailure", ("ALL_OLD", "NONE"), "NONE"
-    )
+    if "ReturnValuesOnConditionCheckFailure" in spec:  # NONE when not sent
+        write.on_failure = enum(
+            spec, "ReturnValuesOnConditionCheckFailure", ("ALL_OLD", "NONE"), "NONE"
+        )
     kept = _parsed_key(table, spec)
     parsed = _PARSED.get(kept) if kept is not None else None
     if parsed is not None:
@@ -258,7 +265,7 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
     ConditionalCheckFailedException (with the units it consumed) when the
     condition fails, ValidationException when the new item is invalid."""
     table = write.table
-    current = table.get(write.key)
+    current = table.store.find(write.key)  # table.get's look-up
     old, old_size = current if current else (None, 0)
     if write.condition is not None and not write.condition.evaluate(
         old if old is not None else {}
@@ -295,6 +302,15 @@ def resolve(write: Write, factor: float = 1.0) -> Resolved:
     size = old_size
     for name in touched:
         before, after = old.get(name, MISSING), new.get(name, MISSING)
+        if type(before) is Decimal and type(after) is Decimal:
+            # value_size of two numbers, as most updated values are, from
+            # the sizes known (number_size, written out).
+            size_after = known_number_size(after)
+            size_before = known_number_size(before)
+            size += (number_size(after) if size_after is None else size_after) - (
+                number_size(before) if size_before is None else size_before
+            )
+            continue
         if before is not MISSING and after is not MISSING:
             # The name's size is counted before and after alike.
             size += value_size(after) - value_size(before)

@@ -293,11 +293,25 @@ def _top_level_value(value: Value) -> Callable[[dict[str, Any]], Any]:
         name = value.left.path.attribute
         operand = value.right.value
         combine = _add if value.operator == "+" else _subtract
+        digits = _DIGITS.add if value.operator == "+" else _DIGITS.subtract
 
         def arithmetic(item: dict[str, Any]) -> Any:
             current = item.get(name, MISSING)
             if type(current) is not Decimal:  # missing, or not a Decimal
                 return value.evaluate(item)
+            # `combine`'s first try, written out: its 38 digits, when they
+            # give a nonzero finite number in range (else `combine` finds
+            # that out again, and gives the exact one or the error).
+            try:
+                result = digits(current, operand)
+            except ArithmeticError:
+                return combine(current, operand)
+            if (
+                result
+                and result.is_finite()
+                and MIN_NUMBER_EXPONENT <= result.adjusted() <= MAX_NUMBER_EXPONENT
+            ):
+                return result
             return combine(current, operand)
 
         return arithmetic
