@@ -1199,6 +1199,24 @@ def _families(
             items.extend(entity_items[positions.start : positions.stop])
             entities.extend([name] * len(positions))
             return
+        if not any(map(children.get, below)):
+            # Parents of leaves only (the orders of line items): each
+            # parent's children taken here, without a call a parent. The
+            # run of the parent at `position` starts where the one before
+            # it ended (the parents' positions are whole numbers in order).
+            leaves = [(made[child][0], made[child][1], child) for child in below]
+            ends = [
+                bisect.bisect_left(parents, positions.start) for _, parents, _ in leaves
+            ]
+            for position in positions:
+                items.append(entity_items[position])
+                entities.append(name)
+                for n, (child_items, parents, child) in enumerate(leaves):
+                    start = ends[n]
+                    end = ends[n] = bisect.bisect_right(parents, position, start)
+                    items.extend(child_items[start:end])
+                    entities.extend([child] * (end - start))
+            return
         for position in positions:
             items.append(entity_items[position])
             entities.append(name)
