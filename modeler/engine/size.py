@@ -69,8 +69,13 @@ def projected_size(
         value = get(name, _ABSENT)
         if value is _ABSENT:
             continue
-        if type(value) is str and value.isascii():
+        kind = type(value)
+        if kind is str and value.isascii():
             total += name_size + len(value)
+        elif kind is Decimal:
+            # As item_size: from the cache of numbers' sizes without a call.
+            size = _known_number_size(value)
+            total += name_size + (number_size(value) if size is None else size)
         else:
             total += name_size + value_size(value)
     return total
