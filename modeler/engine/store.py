@@ -28,8 +28,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from itertools import chain, compress, islice
-from operator import itemgetter, lt, ne
+from itertools import chain, groupby, islice
+from operator import itemgetter, lt
 from typing import TYPE_CHECKING, Any, cast, final
 
 from modeler.engine.expressions import SortCondition
@@ -480,34 +480,27 @@ class Store:
         is). Returns how many entries the partitions made hold, the first
         entries of the groups counted.
 
-        The runs are found in C loops (each entry's partition key, then
-        where the key changes) and taken as slices of the entries and the
-        sizes: no tuple per entry, nor a group's iterator per run (a third
-        of the grouping's time at a million items)."""
+        The runs are found from the entries' keys alone and taken as
+        slices of the entries and the sizes: no tuple per entry (a third of
+        the grouping's time at a million items)."""
         order = self.order_of
         first_of, single = self._first_of, self._single_order
         first_size: dict[Any, int] = {}
         count = 0
         if len(sizes) != len(entries):
             raise ValueError("a size for each entry, no more")
-        keys = list(map(self.partition_of, entries))
-        if not keys:
-            return 0
-        # Where each run ends: where the key changes, and at the end (taken
-        # as they come: a list of them held half a million int objects).
-        ends = chain(
-            compress(range(1, len(keys)), map(ne, islice(keys, 1, None), keys)),
-            (len(keys),),
-        )
-        start = 0
-        for end in ends:
-            pk = keys[start]
+        end = 0
+        # Each run's key and length (a list of the run's keys, counted): a
+        # list of every entry's key, or of where each run ends, held all at
+        # once, raised the load's peak (by 5 MB at a million items).
+        for pk, run in groupby(map(self.partition_of, entries)):
+            start = end
+            end = start + len(list(run))
             if pk not in heads:
                 heads[pk] = entries[start]
                 count += 1
                 if end - start == 1:
                     first_size[pk] = sizes[start]
-                    start = end
                     continue
                 if order is not None:
                     items = tuple(entries[start:end])
@@ -517,14 +510,12 @@ class Store:
                     ):
                         heads[pk] = Partition(items, sizes[start:end])
                         count += end - start - 1
-                        start = end
                         continue
                 groups[pk] = list(
                     chain.from_iterable(
                         zip(entries[start:end], sizes[start:end], strict=True)
                     )
                 )
-                start = end
                 continue
             group = groups.get(pk)
             if group is None:
@@ -545,7 +536,6 @@ class Store:
                 group += chain.from_iterable(
                     zip(entries[start:end], sizes[start:end], strict=True)
                 )
-            start = end
         return count
 
     # --- Reads --------------------------------------------------------------
