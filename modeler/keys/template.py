@@ -256,10 +256,21 @@ class Template:
             # siblings' sequence numbers repeat (ITEM#001, ITEM#002 under
             # every order) and share one string each.
             padded: dict[int, str] = {}
+            # And by the number as the item holds it (a Decimal: its hash is
+            # kept in it), where its key is found without the number made
+            # whole and compared (a third of the time). Equal numbers have
+            # the same whole value, hence the same key.
+            by_number: dict[Decimal | int, str] = {}
 
             def render_padded(values: Mapping[str, Any]) -> Any:
                 value = values.get(name)
                 if type(value) is Decimal or type(value) is int:
+                    try:
+                        key = by_number.get(value)
+                    except TypeError:  # a signaling NaN has no hash
+                        key = None
+                    if key is not None:
+                        return key
                     try:
                         whole = int(value)
                     except (ValueError, OverflowError):  # NaN, Infinity
@@ -272,6 +283,8 @@ class Template:
                             key = before + str(whole).zfill(width) + after
                             if len(padded) < PADDED_KEPT:
                                 padded[whole] = key
+                        if len(by_number) < PADDED_KEPT:
+                            by_number[value] = key
                         return key
                 return slow(values)
 

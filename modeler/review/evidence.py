@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from itertools import compress, repeat
-from operator import and_, contains, eq, ge, is_not, itemgetter
+from itertools import compress, repeat, starmap
+from operator import and_, contains, eq, ge, is_, is_not, itemgetter
 from typing import Any
 
 from modeler.design import model as d
@@ -233,6 +233,15 @@ class Evidence:
             # One attribute, taken whole: each item's value is counted in one
             # pass in C (the same counts, first seen first), where building
             # each key in Python was a third of a review of a large data set.
+            # The same items counted by another attribute that holds the
+            # same object on every one of them (or that both lack), as the
+            # keys of one template do (a line item's PK and its GSI3PK):
+            # the same counts, in the same order, without counting again.
+            counted = self.kept(("counted", entities), dict)
+            for other, other_counts in counted.items():
+                if _same_values(items, positions, names[0], other):
+                    counts.update(other_counts)
+                    return counts
             values = map(
                 dict.get,
                 map(items.__getitem__, positions),
@@ -240,6 +249,7 @@ class Evidence:
                 repeat(_ABSENT),
             )
             counts.update(map(str, filter(_present, values)))
+            counted[names[0]] = counts
             return counts
         for position in positions:
             item = items[position]
@@ -422,6 +432,38 @@ def _top(counts: Counter[str], count: int) -> tuple[tuple[str, int], ...]:
             count,
             compress(counts.items(), map(ge, counts.values(), repeat(least))),
             key=lambda pair: (-pair[1], pair[0]),
+        )
+    )
+
+
+def _same_values(
+    items: Sequence[dict[str, Any]], positions: Sequence[int], name: str, other: str
+) -> bool:
+    """Whether the items at `positions` hold the same object as their
+    `name` and their `other` (or lack both). Both values taken in one
+    look at each item (an item read once is most of the time), where each
+    item has both; through `get`, with a mark for an absent value, when
+    one does not."""
+    chosen = map(items.__getitem__, positions)
+    try:
+        return all(starmap(is_, map(itemgetter(name, other), chosen)))
+    except KeyError:
+        pass
+    return all(
+        map(
+            is_,
+            map(
+                dict.get,
+                map(items.__getitem__, positions),
+                repeat(name),
+                repeat(_ABSENT),
+            ),
+            map(
+                dict.get,
+                map(items.__getitem__, positions),
+                repeat(other),
+                repeat(_ABSENT),
+            ),
         )
     )
 

@@ -46,6 +46,7 @@ from modeler.design import model as d
 from modeler.keys import MissingValueError, key_writer
 from modeler.sampledata.conversions import OMIT
 from modeler.sampledata.values import (
+    FAKER_POOL,
     SHARED_VALUES,
     Compiler,
     Context,
@@ -53,6 +54,7 @@ from modeler.sampledata.values import (
     SampleDataError,
     even_parts,
     forget_times_of_day,
+    pooled_parts,
     position_parts,
     ref_parts,
 )
@@ -1019,6 +1021,8 @@ def _item_maker(
     # And the sequences among siblings (a line item's number).
     refs = [ref_parts(draw) for _, draw, _ in draws]
     positions = [position_parts(draw) for _, draw, _ in draws]
+    # And the later draws of a Faker pool (a line item's product name).
+    pools = [pooled_parts(draw) for _, draw, _ in draws]
     kinds = tuple(
         "even"
         if e is not None
@@ -1026,8 +1030,10 @@ def _item_maker(
         if r is not None
         else "position"
         if p is not None
+        else "pooled"
+        if f is not None
         else ""
-        for e, r, p in zip(evens, refs, positions, strict=True)
+        for e, r, p, f in zip(evens, refs, positions, pools, strict=True)
     )
     return _maker_code(len(draws), len(names) > 1, kinds)(
         shape,
@@ -1035,6 +1041,7 @@ def _item_maker(
         evens,
         refs,
         positions,
+        pools,
         keys.taken,
         keys.own,
         keys,
@@ -1090,6 +1097,24 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
         if kinds[n] == "position"
         else f"""
             try:
+                if made{n}[0] < FAKER_POOL:
+                    value = draw{n}(rng{n}, context)
+                else:
+                    value = values{n}[int(random{n}() * FAKER_POOL)]
+                    if (
+                        native{n} is not None
+                        and type(value) is not native{n}
+                        and value is not OMIT
+                    ):
+                        value = convert{n}(value, where{n})
+            except MissingValueError:
+                pass
+            else:
+                if value is not OMIT:
+                    item[name{n}] = value"""
+        if kinds[n] == "pooled"
+        else f"""
+            try:
                 value = draw{n}(rng{n}, context)
             except MissingValueError:
                 pass  # a template over an attribute this item lacks
@@ -1109,6 +1134,9 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
             if kinds[n] == "ref"
             else f"    shared{n}, count{n} = positions[{n}]\n"
             if kinds[n] == "position"
+            else f"    made{n}, values{n}, native{n}, convert{n}, where{n}"
+            f" = pools[{n}]\n    random{n} = rng{n}.random\n"
+            if kinds[n] == "pooled"
             else ""
         )
         for n in range(attributes)
@@ -1116,8 +1144,8 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
     key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
     source = f"""
 def maker(
-    shape, draws, evens, refs, positions, taken, own, keys, write_keys, keys_failed,
-    partition, sort,
+    shape, draws, evens, refs, positions, pools, taken, own, keys, write_keys,
+    keys_failed, partition, sort,
 ):
 {unpacked}
     def make(context):
@@ -1146,6 +1174,7 @@ def maker(
         "OMIT": OMIT,
         "TRIES": range(KEY_TRIES),
         "SHARED_VALUES": SHARED_VALUES,
+        "FAKER_POOL": FAKER_POOL,
         "new": object.__new__,
     }
     exec(compile(source, f"<item maker of {attributes} attributes>", "exec"), namespace)  # noqa: S102 - our own source
@@ -1198,6 +1227,24 @@ def _families(
         if not below:  # the leaves, most items: taken a family at a time
             items.extend(entity_items[positions.start : positions.stop])
             entities.extend([name] * len(positions))
+            return
+        if not any(map(children.get, below)):
+            # Parents of leaves only (the orders of line items): each
+            # parent's children taken here, without a call a parent. The
+            # run of the parent at `position` starts where the one before
+            # it ended (the parents' positions are whole numbers in order).
+            leaves = [(made[child][0], made[child][1], child) for child in below]
+            ends = [
+                bisect.bisect_left(parents, positions.start) for _, parents, _ in leaves
+            ]
+            for position in positions:
+                items.append(entity_items[position])
+                entities.append(name)
+                for n, (child_items, parents, child) in enumerate(leaves):
+                    start = ends[n]
+                    end = ends[n] = bisect.bisect_right(parents, position, start)
+                    items.extend(child_items[start:end])
+                    entities.extend([child] * (end - start))
             return
         for position in positions:
             items.append(entity_items[position])

@@ -251,23 +251,25 @@ class Compiler:
             """A draw of the pool's values: the first `FAKER_POOL` in turn,
             then any of them; in the attribute's type, as `attribute`'s
             check gives them, unless `native` is None (as Faker made them)."""
-            made = 0
+            # How many values were drawn in turn so far, in a list that a
+            # caller doing the later draws itself reads (see pooled_parts).
+            made = [0]
 
             def draw(rng: Random, context: Context) -> Any:
-                nonlocal made
-                if made < FAKER_POOL:
-                    value = pool.value(made)
+                if made[0] < FAKER_POOL:
+                    value = pool.value(made[0])
                     if isinstance(value, FakerValueTooLarge):
                         raise SampleDataError(
                             f"{where}: faker {provider} {value.problem}"
                         )
-                    made += 1
+                    made[0] += 1
                 else:
                     value = values[int(rng.random() * FAKER_POOL)]
                 if native is None or type(value) is native or value is OMIT:
                     return value
                 return convert(value, where)
 
+            _pooled_draws[draw] = (made, values, native, convert, where)
             return draw
 
         draw = pooled(None, _as_made)
@@ -621,6 +623,25 @@ def ref_parts(
     the parent is there (and call the draw, which says what is wrong, when
     it is not), or None for any other draw."""
     return _ref_draws.get(draw)
+
+
+# The count of values drawn in turn, the values, the type needing no
+# conversion (None: none converted), the conversion and the attribute's
+# place of each draw of a Faker pool.
+_pooled_draws: weakref.WeakKeyDictionary[
+    Draw,
+    tuple[list[int], list[Any], type | None, Callable[[Any, str], Any], str],
+] = weakref.WeakKeyDictionary()
+
+
+def pooled_parts(
+    draw: Draw,
+) -> tuple[list[int], list[Any], type | None, Callable[[Any, str], Any], str] | None:
+    """The parts of a draw of a Faker pool (see `_pooled_draws`): once its
+    count reaches FAKER_POOL, a draw is `values[int(rng.random() *
+    FAKER_POOL)]`, converted as the draw converts it, which a caller may
+    do itself (calling the draw until then); None for any other draw."""
+    return _pooled_draws.get(draw)
 
 
 def even_parts(draw: Draw) -> tuple[list[Any], int, Callable[[int], Any]] | None:
