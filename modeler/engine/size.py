@@ -74,7 +74,7 @@ def projected_size(
             total += name_size + len(value)
         elif kind is Decimal:
             # As item_size: from the cache of numbers' sizes without a call.
-            size = _known_number_size(value)
+            size = known_number_size(value)
             total += name_size + (number_size(value) if size is None else size)
         else:
             total += name_size + value_size(value)
