@@ -35,7 +35,7 @@ from modeler.engine.expressions.conditions import (
     Or,
 )
 from modeler.engine.expressions.operands import Literal, Size
-from modeler.engine.expressions.parser import Usage
+from modeler.engine.expressions.parser import Usage, kept_names
 from modeler.engine.expressions.paths import MISSING, Path
 
 _FLIPPED = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -169,12 +169,9 @@ def _template_key(
 ) -> tuple[Any, ...] | None:
     """What a key condition read depends on, but the values themselves; None
     when it cannot be kept (a name that is not text)."""
-    named: tuple[tuple[str, str], ...] = ()
-    if names:
-        named = tuple(names.items())
-        for _, name in named:
-            if type(name) is not str:
-                return None
+    named = kept_names(names)
+    if named is None:
+        return None
     typed: tuple[tuple[str, type], ...] = ()
     if values:
         typed = tuple([(p, type(value)) for p, value in values.items()])

@@ -411,12 +411,9 @@ def _binding_key(
     that is not a scalar or is long (a kept binding holds its values), a
     name that is not text. A number is keyed by its text, since 1 and 1.0
     are equal but written (and stored) apart."""
-    named: tuple[tuple[str, str], ...] = ()
-    if names:
-        named = tuple(names.items())
-        for _, name in named:
-            if type(name) is not str:
-                return None
+    named = kept_names(names)
+    if named is None:
+        return None
     valued: list[tuple[str, type, Any]] = []
     if values:
         for placeholder, value in values.items():
@@ -429,6 +426,19 @@ def _binding_key(
                 return None
             valued.append((placeholder, kind_of, value))
     return (parser, text, kind, named, tuple(valued))
+
+
+def kept_names(names: Mapping[str, str] | None) -> tuple[tuple[str, str], ...] | None:
+    """The expression attribute names as a part of the key of something
+    kept (a binding, a key condition): their pairs, or None when one is not
+    text (not kept: the reading says what is wrong)."""
+    if not names:
+        return ()
+    named = tuple(names.items())
+    for _, name in named:
+        if type(name) is not str:
+            return None
+    return named
 
 
 @functools.lru_cache(maxsize=READ_KEPT)
