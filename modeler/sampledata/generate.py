@@ -1052,6 +1052,66 @@ def _item_maker(
     )
 
 
+# An item maker's lines for each kind of draw (`_maker_code`): those that
+# store their value at once, and those whose value is found in a `try` and
+# stored by `_STORED_IF_FOUND` (a template over an attribute this item
+# lacks, or OMIT, stores nothing).
+_STORING_STEPS = {
+    "even": """
+            drawn = int(random{n}() * size{n})
+            value = table{n}[drawn]
+            if value is None:
+                value = table{n}[drawn] = make{n}(drawn)
+            item[name{n}] = value""",
+    "position": """
+            drawn = context.position
+            if drawn < SHARED_VALUES:
+                value = shared{n}[drawn]
+                if value is None:
+                    value = shared{n}[drawn] = count{n}(drawn)
+            else:
+                value = count{n}(drawn)
+            item[name{n}] = value""",
+}
+_FINDING_STEPS = {
+    "ref": """
+                source = context.ancestors.get(parent{n})
+                if source is None:
+                    value = draw{n}(rng{n}, context)  # says what is wrong
+                else:
+                    value = source.get(attribute{n})
+                    if convert{n} is not None and type(value) is not native{n}:
+                        value = convert{n}(value, where{n})""",
+    "pooled": """
+                if made{n}[0] < FAKER_POOL:
+                    value = draw{n}(rng{n}, context)
+                else:
+                    value = values{n}[int(random{n}() * FAKER_POOL)]
+                    if (
+                        native{n} is not None
+                        and type(value) is not native{n}
+                        and value is not OMIT
+                    ):
+                        value = convert{n}(value, where{n})""",
+    "": """
+                value = draw{n}(rng{n}, context)""",
+}
+_STORED_IF_FOUND = """
+            except MissingValueError:
+                pass  # a template over an attribute this item lacks
+            else:
+                if value is not OMIT:
+                    item[name{n}] = value"""
+
+
+def _step_lines(n: int, kind: str) -> str:
+    """The lines of the item maker's n-th draw, of this kind."""
+    if kind in _STORING_STEPS:
+        return _STORING_STEPS[kind].format(n=n)
+    return f"""
+            try:{_FINDING_STEPS[kind].format(n=n)}{_STORED_IF_FOUND.format(n=n)}"""
+
+
 @functools.cache
 def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
     """The compiled code of an item maker for `attributes` draws: each draw
@@ -1062,67 +1122,7 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
     vary: no name of the design's is in the source. A draw of `_evenly`
     with a table (`kinds`: "even") and a ref ("ref") are done as they do
     them, in the maker's own lines."""
-    steps = "".join(
-        f"""
-            drawn = int(random{n}() * size{n})
-            value = table{n}[drawn]
-            if value is None:
-                value = table{n}[drawn] = make{n}(drawn)
-            item[name{n}] = value"""
-        if kinds[n] == "even"
-        else f"""
-            try:
-                source = context.ancestors.get(parent{n})
-                if source is None:
-                    value = draw{n}(rng{n}, context)  # says what is wrong
-                else:
-                    value = source.get(attribute{n})
-                    if convert{n} is not None and type(value) is not native{n}:
-                        value = convert{n}(value, where{n})
-            except MissingValueError:
-                pass
-            else:
-                if value is not OMIT:
-                    item[name{n}] = value"""
-        if kinds[n] == "ref"
-        else f"""
-            drawn = context.position
-            if drawn < SHARED_VALUES:
-                value = shared{n}[drawn]
-                if value is None:
-                    value = shared{n}[drawn] = count{n}(drawn)
-            else:
-                value = count{n}(drawn)
-            item[name{n}] = value"""
-        if kinds[n] == "position"
-        else f"""
-            try:
-                if made{n}[0] < FAKER_POOL:
-                    value = draw{n}(rng{n}, context)
-                else:
-                    value = values{n}[int(random{n}() * FAKER_POOL)]
-                    if (
-                        native{n} is not None
-                        and type(value) is not native{n}
-                        and value is not OMIT
-                    ):
-                        value = convert{n}(value, where{n})
-            except MissingValueError:
-                pass
-            else:
-                if value is not OMIT:
-                    item[name{n}] = value"""
-        if kinds[n] == "pooled"
-        else f"""
-            try:
-                value = draw{n}(rng{n}, context)
-            except MissingValueError:
-                pass  # a template over an attribute this item lacks
-            else:
-                if value is not OMIT:
-                    item[name{n}] = value"""
-        for n in range(attributes)
-    )
+    steps = "".join(_step_lines(n, kinds[n]) for n in range(attributes))
     unpacked = "".join(
         f"    name{n}, draw{n}, rng{n} = draws[{n}]\n"
         + (
