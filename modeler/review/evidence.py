@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, repeat, starmap
@@ -242,12 +242,7 @@ class Evidence:
                 if _same_values(items, positions, names[0], other):
                     counts.update(other_counts)
                     return counts
-            values = map(
-                dict.get,
-                map(items.__getitem__, positions),
-                repeat(names[0]),
-                repeat(_ABSENT),
-            )
+            values = _values_at(items, positions, names[0])
             counts.update(map(str, filter(_present, values)))
             counted[names[0]] = counts
             return counts
@@ -436,6 +431,16 @@ def _top(counts: Counter[str], count: int) -> tuple[tuple[str, int], ...]:
     )
 
 
+def _values_at(
+    items: Sequence[dict[str, Any]], positions: Sequence[int], name: str
+) -> Iterator[Any]:
+    """The `name` of the items at `positions`, `_ABSENT` where one lacks it:
+    one look at each item, in C loops."""
+    return map(
+        dict.get, map(items.__getitem__, positions), repeat(name), repeat(_ABSENT)
+    )
+
+
 def _same_values(
     items: Sequence[dict[str, Any]], positions: Sequence[int], name: str, other: str
 ) -> bool:
@@ -452,18 +457,8 @@ def _same_values(
     return all(
         map(
             is_,
-            map(
-                dict.get,
-                map(items.__getitem__, positions),
-                repeat(name),
-                repeat(_ABSENT),
-            ),
-            map(
-                dict.get,
-                map(items.__getitem__, positions),
-                repeat(other),
-                repeat(_ABSENT),
-            ),
+            _values_at(items, positions, name),
+            _values_at(items, positions, other),
         )
     )
 
