@@ -7,39 +7,6 @@ class ModelerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The domain code reads the design limits (modeler.design_check.limits), the
-        # budget of an import (modeler.importers.budget) and the number of
-        # child processes (modeler.infra.processes) from modules that import
-        # nothing from Django: hand them the site's settings.
-        from django.conf import settings
+        from modeler.domain_settings import hand_over
 
-        from modeler.design_check import limits
-        from modeler.importers import budget as import_budget
-        from modeler.importers.jsmodel import sandbox as js_sandbox
-        from modeler.infra import processes
-        from modeler.sampledata import allow_items
-
-        limits.configure(
-            limits.DesignLimits(
-                entities=settings.DESIGN_MAX_ENTITIES,
-                attributes=settings.DESIGN_MAX_ATTRIBUTES,
-                patterns=settings.DESIGN_MAX_PATTERNS,
-                template_chars=settings.DESIGN_MAX_TEMPLATE_CHARS,
-                sample_items=settings.SAMPLE_MAX_ITEMS,
-                sample_bytes=settings.SAMPLE_MAX_BYTES,
-            )
-        )
-        import_budget.configure(
-            import_budget.ImportLimits(
-                steps=settings.IMPORT_MAX_STEPS,
-                value_bytes=settings.IMPORT_MAX_VALUE_BYTES,
-                cpu_seconds=settings.IMPORT_CPU_SECONDS,
-            )
-        )
-        allow_items(settings.SAMPLE_MAX_ITEMS)
-        js_sandbox.configure(js_sandbox.Confinement(enabled=settings.JS_MODULE_IMPORT))
-        processes.configure(
-            processes.Slots(
-                processes.default_directory(), count=settings.SUBPROCESSES_MAX
-            )
-        )
+        hand_over()
