@@ -16,6 +16,11 @@ def main() -> None:
         from modeler.management.serve_start import start_without_django
 
         start_without_django(sys.argv[2:])
+    # A command on a design file needs no database: it runs without
+    # django.setup() (this returns for a project, and for other commands).
+    from modeler.management.file_start import run_without_django
+
+    run_without_django(sys.argv)
     from django.core.management import execute_from_command_line
 
     from modeler.management.process_end import end_process

@@ -8,13 +8,16 @@ from argparse import ArgumentParser
 from django.conf import settings
 from django.core.management.base import CommandError
 
-from modeler.conversion import design_from_project, project_design_queryset
 from modeler.design.model import Design
 from modeler.management.design_files import design_from_file
 from modeler.management.design_help import DESIGN_HELP, is_file_argument
 
 
 def design_from_project_argument(project: str, *, or_file: bool = False) -> Design:
+    # Imported here: the models need django.setup(), which a design file
+    # does not (`file_start`).
+    from modeler.conversion import design_from_project, project_design_queryset
+
     projects = project_design_queryset()
     found = list(
         projects.filter(pk=int(project))

@@ -71,6 +71,16 @@ def start_without_django(argv: list[str]) -> None:
         return  # a project: Django and the database are needed
     from django.core.management.base import CommandError
 
+    from modeler.management.file_start import configure_logging
+
+    configure_logging()
+    if options.designs:
+        # The site's limits on what a design file may hold (the app's
+        # `ready()` hands them over under Django); imported only to read one.
+        from modeler.domain_settings import hand_over
+
+        hand_over()
+
     try:
         serve(
             address=options.address,

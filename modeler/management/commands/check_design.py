@@ -18,8 +18,11 @@ from modeler.design_check import check_design
 from modeler.designfile import ReadResult
 from modeler.management.collector import collector_off_while_built, heap_frozen
 from modeler.management.design_files import read_design_file
-from modeler.management.design_help import DESIGN_HELP, is_file_argument
-from modeler.management.design_source import design_from_project_argument
+from modeler.management.design_help import is_file_argument
+from modeler.management.design_source import (
+    add_design_arguments,
+    design_from_project_argument,
+)
 from modeler.management.process_end import end_quickly
 from modeler.review import Prices, PricesError, review_design
 from modeler.review.review import Review
@@ -44,7 +47,7 @@ class Command(BaseCommand):
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", metavar="DESIGN", help=DESIGN_HELP)
+        add_design_arguments(parser)
         parser.add_argument(
             "--no-review",
             action="store_true",
@@ -65,15 +68,16 @@ class Command(BaseCommand):
             "as many as the sample data)",
         )
 
-    def handle(self, *args: Any, file: str, **options: Any) -> None:
+    def handle(self, *args: Any, design: str, **options: Any) -> None:
         stored = options.get("stored_items")
         if stored is not None and stored < 0:
             raise CommandError("--stored-items must be 0 or more")
-        result = _read(file)
+        source = design  # the DESIGN argument as given, a file or a project
+        result = _read(source)
         for problem in result.problems:
             line = f":{problem.line}" if problem.line else ""
             self.stdout.write(
-                f"{file}{line}: {problem.severity}: {problem.path}: {problem.message}"
+                f"{source}{line}: {problem.severity}: {problem.path}: {problem.message}"
             )
         errors = sum(p.is_error for p in result.problems)
         others = len(result.problems) - errors
@@ -84,7 +88,7 @@ class Command(BaseCommand):
                 # A review that could not simulate has not checked what the
                 # patterns return: the gate does not pass on it.
                 self.stdout.write(
-                    f"{file}: error: sample_data: not simulated: "
+                    f"{source}: error: sample_data: not simulated: "
                     f"{review.simulation_problem}"
                 )
                 errors += 1
@@ -93,7 +97,7 @@ class Command(BaseCommand):
             reported = {p.code for p in result.problems}
             shown = [f for f in review.findings if f.code not in reported]
             for found in shown:
-                self.stdout.write(f"{file}: {found}")
+                self.stdout.write(f"{source}: {found}")
             errors += sum(f.is_error for f in shown)
             others += sum(not f.is_error for f in shown)
             if options.get("cost"):
@@ -102,10 +106,10 @@ class Command(BaseCommand):
             "s" * (others != 1)
         )
         if has_errors(result.problems) or errors:
-            raise CommandError(f"{file}: {summary}", returncode=1)
+            raise CommandError(f"{source}: {summary}", returncode=1)
         name = result.design.name if result.design else ""
         # A project named on the command line is not named twice.
-        named = f"{file}: {name}" if name != file else file
+        named = f"{source}: {name}" if name != source else source
         self.stdout.write(self.style.SUCCESS(f"{named}: no errors ({summary})"))
 
     def _review(self, design: Design, stored: int | None) -> Review:
