@@ -196,7 +196,9 @@ def _generate(
                 if counter is not None:
                     counter.add(len(items))
         if kept is None:
-            drawn = _DrawnKeys(keys_made)
+            # Items not kept need no second set of their own keys (see
+            # `_DrawnKeys.unkept`): a million adds to it were 0.17 s.
+            drawn = _DrawnKeys(keys_made) if keep else _DrawnKeys.unkept(keys_made)
             items, parents = _make_entity(
                 design, entity, seed, scale, made, populations, budget, drawn, counter
             )
