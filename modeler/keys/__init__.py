@@ -6,7 +6,7 @@ from __future__ import annotations
 from modeler.keys.checks import check_entity_keys, check_keys
 from modeler.keys.collisions import check_key_collisions
 from modeler.keys.condition import Condition, ConditionSyntaxError, parse_condition
-from modeler.keys.items import key_renderer, key_values, key_writer
+from modeler.keys.items import KeyLines, key_lines, key_renderer, key_values, key_writer
 from modeler.keys.template import (
     MissingValueError,
     Template,
@@ -17,12 +17,14 @@ from modeler.keys.template import (
 __all__ = [
     "Condition",
     "ConditionSyntaxError",
+    "KeyLines",
     "MissingValueError",
     "Template",
     "TemplateSyntaxError",
     "check_entity_keys",
     "check_key_collisions",
     "check_keys",
+    "key_lines",
     "key_renderer",
     "key_values",
     "key_writer",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from modeler.design.model import Design
@@ -60,13 +61,46 @@ def key_writer(
     entities or more of the design share: equal keys are one string (an
     order's "ORDER#{orderId}" and its line items' key, made after it; a
     million items of order-management hold 270,000 strings fewer)."""
+    lines = key_lines(design, entity_name, made)
+    if lines is None:
+        render = key_renderer(design, entity_name)
+        return lambda item: item.update(render(item))
+    source = f"def write(item):\n{_indented(lines.body, 4)}\n"
+    namespace = dict(lines.names)
+    exec(compile(source, f"<keys of {entity_name}>", "exec"), namespace)  # noqa: S102 - our own source
+    return cast(Callable[[dict[str, Any]], None], namespace["write"])
+
+
+@dataclass(frozen=True)
+class KeyLines:
+    """The body of `key_writer`'s code, for a caller that writes the keys in
+    code of its own (the item maker of sample data: a call less an item):
+    lines over a dict named `item`, which leave each key's value in a
+    variable too (`values`: by key name, for the keys always written, the
+    table's), and the objects they call by name (`names`)."""
+
+    body: str
+    names: dict[str, object]
+    values: dict[str, str]
+
+
+def key_lines(
+    design: Design,
+    entity_name: str,
+    made: dict[tuple[str, str], dict[str, str]] | None = None,
+) -> KeyLines | None:
+    """The lines `key_writer` runs for the entity's keys (`made` as there),
+    or None where a template or a condition reads an attribute named as
+    one of the keys (`key_writer` then renders the keys apart first)."""
     keys = _parsed_keys(design, entity_name, made)
     names = {name for name, *_ in keys}
     if any(names.intersection(reads) for *_, reads in keys):
-        render = key_renderer(design, entity_name)
-        return lambda item: item.update(render(item))
+        return None
     steps: list[str] = []
-    shared: dict[str, object] = {}
+    shared: dict[str, object] = {
+        "MissingValueError": MissingValueError,
+        "ABSENT": _ABSENT,
+    }
     # The keys whose value another copies: unset (ABSENT) when not written.
     copied = {first for name, _, _, _, first, _ in keys if first is not name}
     for n, (name, _, is_table_key, holds, first, _) in enumerate(keys):
@@ -85,12 +119,17 @@ def key_writer(
             step = f"if holds{n}(item):\n{_indented(step, 4)}"
         unset = not is_table_key and name in copied
         steps.append(f"v{n} = ABSENT\n{step}" if unset else step)
-        shared[f"render{n}"], shared[f"holds{n}"] = keys[n][1], holds
-    body = "\n".join(steps) or "pass"
-    source = f"def write(item):\n{_indented(body, 4)}\n"
-    namespace = {**shared, "MissingValueError": MissingValueError, "ABSENT": _ABSENT}
-    exec(compile(source, f"<keys of {len(keys)}>", "exec"), namespace)  # noqa: S102 - our own source
-    return cast(Callable[[dict[str, Any]], None], namespace["write"])
+        shared[f"render{n}"] = keys[n][1]
+        if holds is not None:
+            shared[f"holds{n}"] = holds
+    # A table key has no condition and raises when it cannot be made: once
+    # the lines have run, its variable holds its value.
+    values = {
+        name: f"v{n}"
+        for n, (name, _, is_table_key, *_) in enumerate(keys)
+        if is_table_key
+    }
+    return KeyLines("\n".join(steps) or "pass", shared, values)
 
 
 _ABSENT = object()

@@ -43,7 +43,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from modeler.design import model as d
-from modeler.keys import MissingValueError, key_writer
+from modeler.keys import MissingValueError, key_lines, key_writer
 from modeler.sampledata.conversions import OMIT
 from modeler.sampledata.values import (
     FAKER_POOL,
@@ -196,7 +196,9 @@ def _generate(
                 if counter is not None:
                     counter.add(len(items))
         if kept is None:
-            drawn = _DrawnKeys(keys_made)
+            # Items not kept need no second set of their own keys (see
+            # `_DrawnKeys.unkept`): a million adds to it were 0.17 s.
+            drawn = _DrawnKeys(keys_made) if keep else _DrawnKeys.unkept(keys_made)
             items, parents = _make_entity(
                 design, entity, seed, scale, made, populations, budget, drawn, counter
             )
@@ -1000,7 +1002,12 @@ def _item_maker(
             draw = _present_by_chance(draw, attr.presence)
         rng = Random(f"{seed}:{entity.draw_name}.{attr.draw_name}")
         draws.append((attr.name, draw, rng))
-    write_keys = key_writer(design, entity.name, populations.keys)
+    # The keys written in the maker's own code (a call less an item), or
+    # by a writer where they cannot be (see `key_lines`).
+    lines = key_lines(design, entity.name, populations.keys)
+    write_keys = (
+        key_writer(design, entity.name, populations.keys) if lines is None else None
+    )
     names = [a.name for a in design.table.key_attributes]
 
     def keys_failed(exc: Exception) -> SampleDataError:
@@ -1035,7 +1042,26 @@ def _item_maker(
         else ""
         for e, r, p, f in zip(evens, refs, positions, pools, strict=True)
     )
-    return _maker_code(len(draws), len(names) > 1, kinds)(
+    if lines is None:
+        body, key_names = None, {}
+        # The item's key as read back from it.
+        key = (
+            "hash((item[partition], item.get(sort)))"
+            if len(names) > 1
+            else "hash(item[partition])"
+        )
+    else:
+        body, key_names = lines.body, lines.names
+        # The same, from the variables the lines leave the keys in.
+        key = (
+            f"hash(({lines.values[names[0]]}, {lines.values[names[1]]}))"
+            if len(names) > 1
+            else f"hash({lines.values[names[0]]})"
+        )
+    code = _maker_code(
+        len(draws), kinds, body, tuple(key_names), key, keys.own is not keys.taken
+    )
+    return code(
         shape,
         draws,
         evens,
@@ -1046,6 +1072,7 @@ def _item_maker(
         keys.own,
         keys,
         write_keys,
+        key_names,
         keys_failed,
         names[0],
         names[1] if len(names) > 1 else None,
@@ -1112,16 +1139,30 @@ def _step_lines(n: int, kind: str) -> str:
             try:{_FINDING_STEPS[kind].format(n=n)}{_STORED_IF_FOUND.format(n=n)}"""
 
 
-@functools.cache
-def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
+# Few: one for each entity's draws and keys, with the key names in the
+# source, seen by a process serving many designs' pages.
+@functools.lru_cache(maxsize=256)
+def _maker_code(
+    attributes: int,
+    kinds: tuple[str, ...],
+    key_body: str | None,
+    key_names: tuple[str, ...],
+    key: str,
+    own_apart: bool,
+) -> Any:
     """The compiled code of an item maker for `attributes` draws: each draw
     called in its own line, with its name, function and random generator in
     local variables, rather than a loop over a list of triples (its
     unpacking, and the loop itself, were a fifth of the time of a line
-    item). Only the number of draws and whether the table has a sort key
-    vary: no name of the design's is in the source. A draw of `_evenly`
-    with a table (`kinds`: "even") and a ref ("ref") are done as they do
-    them, in the maker's own lines."""
+    item). A draw of `_evenly` with a table (`kinds`: "even") and a ref
+    ("ref") are done as they do them, in the maker's own lines. No name of
+    the design's is in the draws' lines; the keys' lines (`key_body`, see
+    `key_lines`, calling the objects `key_names`) name the keys they write,
+    and are the maker's own too (a call less for each of a million items);
+    without them (None) the maker calls `write_keys`. `key`: the
+    expression of the hash of the item's table key. With `own_apart` false
+    the entity's keys are not told apart from the others' (`own` is
+    `taken`: see `_DrawnKeys.unkept`), and are added to the one set."""
     steps = "".join(_step_lines(n, kinds[n]) for n in range(attributes))
     unpacked = "".join(
         f"    name{n}, draw{n}, rng{n} = draws[{n}]\n"
@@ -1141,11 +1182,25 @@ def _maker_code(attributes: int, sort: bool, kinds: tuple[str, ...]) -> Any:
         )
         for n in range(attributes)
     )
-    key = "hash((item[partition], item.get(sort)))" if sort else "hash(item[partition])"
+    unpacked += "".join(f"    {name} = key_names[{name!r}]\n" for name in key_names)
+    writing = (
+        "write_keys(item)"
+        if key_body is None
+        else "\n".join(" " * 16 + line for line in key_body.splitlines()).lstrip()
+    )
+    # The entity's own keys, apart from the others' or not.
+    met = (
+        """
+            if key not in own:
+                keys.met_others = True"""
+        if own_apart
+        else ""
+    )
+    added = "\n        own.add(key)" if own_apart else ""
     source = f"""
 def maker(
     shape, draws, evens, refs, positions, pools, taken, own, keys, write_keys,
-    keys_failed, partition, sort,
+    key_names, keys_failed, partition, sort,
 ):
 {unpacked}
     def make(context):
@@ -1153,18 +1208,15 @@ def maker(
             item = new(shape).__dict__
             context.item = item{steps}
             try:
-                write_keys(item)
+                {writing}
             except (MissingValueError, ValueError) as exc:
                 raise keys_failed(exc) from None
             key = {key}
             if key not in taken:
-                break
-            if key not in own:
-                keys.met_others = True
+                break{met}
         else:
             keys.repeated = True
-        taken.add(key)
-        own.add(key)
+        taken.add(key){added}
         return item
 
     return make
