@@ -161,6 +161,8 @@ class Loads:
                     outside.write += stream.units * count
         if best[0] and measure(best[1]) >= measure(outside):
             return best
+        if best[0] and _beats_every_group(streams, measure(best[1]), measure):
+            return best
         return self._best(home, None, measure)
 
     def _best(
@@ -264,6 +266,53 @@ class Loads:
 
 def _utilization(load: KeyLoad) -> float:
     return load.utilization
+
+
+def _beats_every_group(
+    streams: Sequence[Stream], best: float, measure: Callable[[KeyLoad], float]
+) -> bool:
+    """Whether no key outside every stream's top can measure `best` or more.
+    `Loads.busiest`'s bound adds every stream's last top count, as if one
+    key were in all of them; but streams whose keys do not meet (an order's
+    line items keyed by order, the orders themselves by customer) share no
+    key. Streams are grouped by keys they share, directly or through others;
+    a key outside the tops is in one group's streams only, at most each
+    one's last top count, so the group's bound is the sum of its streams'.
+    Beating each group's bound, strictly (an outside key that tied would
+    win a tie in key order), the key found is the one a pass over every key
+    finds, without that pass (a third of a review of a million items)."""
+    # Each group, the places of its streams in `streams`.
+    groups: list[list[int]] = []
+    for place, stream in enumerate(streams):
+        joined = [
+            group
+            for group in groups
+            if any(_share_keys(stream, streams[other]) for other in group)
+        ]
+        groups = [group for group in groups if group not in joined]
+        groups.append([place, *(other for group in joined for other in group)])
+    for group in groups:
+        # Added in the streams' order, as a key's load is (the same sums of
+        # the same or larger terms).
+        bound = KeyLoad()
+        truncated = False
+        for stream in map(streams.__getitem__, sorted(group)):
+            if len(stream.top) < len(stream.counts):
+                truncated = True
+                count = stream.top[-1][1]
+                if stream.is_read:
+                    bound.read += stream.units * count
+                else:
+                    bound.write += stream.units * count
+        if truncated and not best > measure(bound):
+            return False
+    return True
+
+
+def _share_keys(one: Stream, other: Stream) -> bool:
+    return one.counts is other.counts or not one.counts.keys().isdisjoint(
+        other.counts.keys()
+    )
 
 
 def check_partitions(evidence: Evidence) -> Iterator[Finding]:
