@@ -192,6 +192,7 @@ def review_design(
         if simulation is not None
         and simulation.design.table.key_attributes == design.table.key_attributes
         else None,
+        simulation.lookups.of_entities if simulation is not None else None,
     )
     findings = [
         *check_patterns(evidence),

@@ -266,8 +266,12 @@ class Simulation(Sample):
             }
             if identity != self.key_of
             else {
-                k: self.entities[self.position[k]] if k in self.position else None
-                for k in returned
+                # One search of the positions per key, where a test of
+                # membership and then an index searched twice.
+                k: None if position is None else self.entities[position]
+                for k, position in zip(
+                    returned, map(self.position.get, returned), strict=True
+                )
             }
         )
         result.item_entities = [entity_of.get(k) for k in returned]

@@ -161,6 +161,8 @@ class Loads:
                     outside.write += stream.units * count
         if best[0] and measure(best[1]) >= measure(outside):
             return best
+        if best[0] and _beats_every_group(streams, measure(best[1]), measure):
+            return best
         return self._best(home, None, measure)
 
     def _best(
@@ -264,6 +266,53 @@ class Loads:
 
 def _utilization(load: KeyLoad) -> float:
     return load.utilization
+
+
+def _beats_every_group(
+    streams: Sequence[Stream], best: float, measure: Callable[[KeyLoad], float]
+) -> bool:
+    """Whether no key outside every stream's top can measure `best` or more.
+    `Loads.busiest`'s bound adds every stream's last top count, as if one
+    key were in all of them; but streams whose keys do not meet (an order's
+    line items keyed by order, the orders themselves by customer) share no
+    key. Streams are grouped by keys they share, directly or through others;
+    a key outside the tops is in one group's streams only, at most each
+    one's last top count, so the group's bound is the sum of its streams'.
+    Beating each group's bound, strictly (an outside key that tied would
+    win a tie in key order), the key found is the one a pass over every key
+    finds, without that pass (a third of a review of a million items)."""
+    # The streams' distinct key counts (the streams of the same entities
+    # share theirs), each tested against the others once: a test of two
+    # that share no key looks up each key of the smaller.
+    distinct = list({id(stream.counts): stream.counts for stream in streams}.values())
+    group_of = list(range(len(distinct)))
+    for one, counts in enumerate(distinct):
+        for other in range(one):
+            if group_of[other] != group_of[one] and not counts.keys().isdisjoint(
+                distinct[other].keys()
+            ):
+                # Joined: the later group's members take the earlier number.
+                earlier, later = sorted((group_of[one], group_of[other]))
+                group_of = [earlier if g == later else g for g in group_of]
+    group_by_counts = {id(counts): group_of[n] for n, counts in enumerate(distinct)}
+    for group in set(group_of):
+        # Added in the streams' order, as a key's load is (the same sums of
+        # the same or larger terms).
+        bound = KeyLoad()
+        truncated = False
+        for stream in streams:
+            if group_by_counts[id(stream.counts)] != group:
+                continue
+            if len(stream.top) < len(stream.counts):
+                truncated = True
+                count = stream.top[-1][1]
+                if stream.is_read:
+                    bound.read += stream.units * count
+                else:
+                    bound.write += stream.units * count
+        if truncated and not best > measure(bound):
+            return False
+    return True
 
 
 def check_partitions(evidence: Evidence) -> Iterator[Finding]:
