@@ -15,7 +15,10 @@ The documented rules (Developer Guide, "Item sizes and formats"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from modeler.engine.errors import ValidationException
@@ -82,6 +85,36 @@ def projected_size(
 
 
 _ABSENT = object()
+
+
+def projection_size(
+    name_sizes: tuple[tuple[str, int], ...], string_keys: tuple[str, ...]
+) -> Callable[[dict[str, Any]], int]:
+    """`projected_size` of `name_sizes` as a function of the item, for an
+    index whose entries all hold the attributes `string_keys` (among the
+    names) as strings: its key attributes and the table's, of type S. Their
+    values are measured in one piece, a join, as `item_size` measures the
+    names (GSI1's 270,000 entries of a million items took 0.36 s where they
+    took 0.42 s, each key measured alone); the other names as
+    `projected_size` measures them. An item where the join finds a key
+    missing or not a string is measured by `projected_size` itself."""
+    if len(string_keys) < 2:  # nothing to join
+        return partial(projected_size, name_sizes)
+    keys_of = itemgetter(*string_keys)  # a tuple of two or more
+    keys_name_size = sum(size for name, size in name_sizes if name in string_keys)
+    others = tuple(pair for pair in name_sizes if pair[0] not in string_keys)
+
+    def size(item: dict[str, Any]) -> int:
+        try:
+            keys = "".join(keys_of(item))
+        except (KeyError, TypeError):
+            return projected_size(name_sizes, item)
+        total = keys_name_size + (
+            len(keys) if keys.isascii() else len(keys.encode("utf-8"))
+        )
+        return total + projected_size(others, item) if others else total
+
+    return size
 
 
 def value_size(value: Any, depth: int = 1) -> int:

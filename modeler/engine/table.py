@@ -31,7 +31,7 @@ from modeler.engine.errors import (
 from modeler.engine.expressions import MISSING, SortCondition
 from modeler.engine.memory import release_free_memory
 from modeler.engine.schema import IndexSpec, KeySchema, TableSpec
-from modeler.engine.size import MAX_ITEM_SIZE, item_size, projected_size, value_size
+from modeler.engine.size import MAX_ITEM_SIZE, item_size, projection_size, value_size
 from modeler.engine.store import Page, Store
 from modeler.engine.types import Item, type_of
 
@@ -72,6 +72,18 @@ class Index:
         self._projected_name_sizes = tuple(
             (name, len(name.encode("utf-8"))) for name in self.projected or ()
         )
+        # Every entry holds the index's key attributes and the table's, with
+        # their declared types (the items' are checked before they are
+        # stored): those of type S are measured together.
+        self._projected_size = projection_size(
+            self._projected_name_sizes,
+            tuple(
+                name
+                for name in self.projected or ()
+                if name in spec.key.attributes + table_key.attributes
+                and types.get(name) == "S"
+            ),
+        )
         self.key_of = itemgetter(*spec.key.attributes)
         self.store = Store(
             spec.key.partition, spec.key.sort, table_key.attributes, self.entry_size
@@ -86,7 +98,7 @@ class Index:
     def entry_size(self, item: Item) -> int:
         if self.projected is None:
             return item_size(item)
-        return projected_size(self._projected_name_sizes, item)
+        return self._projected_size(item)
 
     def project(self, item: Item) -> Item:
         """The index entry of an item: the attributes the index holds."""

@@ -10,7 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from modeler.engine.errors import ValidationException
-from modeler.engine.size import MAX_ITEM_SIZE, item_size, number_size, value_size
+from modeler.engine.size import (
+    MAX_ITEM_SIZE,
+    item_size,
+    number_size,
+    projection_size,
+    value_size,
+)
 from modeler.engine.types import BinarySet, NumberSet, StringSet, item_from_wire
 
 
@@ -138,3 +144,28 @@ def test_string_items_are_utf8_names_plus_utf8_values(item: dict[str, str]) -> N
 def test_number_size_counts_significant_digits(value: Decimal) -> None:
     significant = len("".join(map(str, value.as_tuple().digits)).strip("0"))
     assert number_size(value) == min((significant + 1) // 2 + 1, 21)
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"PK": "a", "SK": "b", "GSI1PK": "c", "GSI1SK": "d", "total": Decimal("1.5")},
+        {"PK": "é", "SK": "ü€", "GSI1PK": "c", "GSI1SK": "d", "other": "x"},
+        {"PK": "a", "SK": "b", "GSI1PK": "c", "status": "ÄB", "note": [1]},
+        {"PK": "a", "SK": Decimal(7), "GSI1PK": "c", "GSI1SK": "d", "status": "S"},
+        {"PK": "a", "SK": ["b", "c"], "GSI1PK": "c", "GSI1SK": "d"},
+    ],
+)
+def test_a_projection_measures_its_entry_as_the_entry_itself_is_measured(
+    item: dict,
+) -> None:
+    """Keys of type S measured together, as one string: an entry that
+    lacks one of them, or holds a value of another type, is measured
+    attribute by attribute."""
+    names = ("GSI1PK", "GSI1SK", "PK", "SK", "status", "total")
+    size = projection_size(
+        tuple((name, len(name.encode("utf-8"))) for name in names),
+        ("GSI1PK", "GSI1SK", "PK", "SK"),
+    )
+    entry = {name: item[name] for name in names if name in item}
+    assert size(item) == item_size(entry)
