@@ -85,8 +85,13 @@ class Index:
             ),
         )
         self.key_of = itemgetter(*spec.key.attributes)
+        # The store measures its entries with the function itself, not
+        # through `entry_size` (a call less for each entry a load measures).
         self.store = Store(
-            spec.key.partition, spec.key.sort, table_key.attributes, self.entry_size
+            spec.key.partition,
+            spec.key.sort,
+            table_key.attributes,
+            item_size if self.projects_all else self._projected_size,
         )
         self.last_key_attributes = tuple(
             dict.fromkeys(table_key.attributes + spec.key.attributes)
