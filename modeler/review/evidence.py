@@ -219,11 +219,12 @@ class Evidence:
         count: int = TOP_KEYS,
     ) -> tuple[tuple[str, int], ...]:
         """The `count` key values with the most items (`key_counts`), most
-        first, ties in key order."""
-        return self.kept(
-            ("top_keys", index_name, entities, live, count),
-            lambda: _top(self.key_counts(index_name, entities, live=live), count),
-        )
+        first, ties in key order. Made once for each object of counts: the
+        table's and an index's keys of the same items, the same counts
+        (see `_count_keys`), are ranked once. The counts are kept with the
+        data, so their id names them as long as this is kept."""
+        counts = self.key_counts(index_name, entities, live=live)
+        return self.kept(("top_keys", id(counts), count), lambda: _top(counts, count))
 
     def _count_keys(
         self, index_name: str, entities: tuple[str, ...] | None, live: bool
@@ -247,12 +248,12 @@ class Evidence:
             # The same items counted by another attribute that holds the
             # same object on every one of them (or that both lack), as the
             # keys of one template do (a line item's PK and its GSI3PK):
-            # the same counts, in the same order, without counting again.
+            # the same counts, the very object (no reader changes counts),
+            # without counting or copying them again.
             counted = self.kept(("counted", entities), dict)
             for other, other_counts in counted.items():
                 if _same_values(items, positions, names[0], other):
-                    counts.update(other_counts)
-                    return counts
+                    return other_counts
             values = _values_at(items, positions, names[0])
             counts.update(map(str, filter(_present, values)))
             counted[names[0]] = counts

@@ -53,6 +53,7 @@ def test_an_index_keyed_as_the_table_on_every_item_counts_the_same():
     table, index = _counts(_items(("T#a", "T#a"), ("T#b", "T#b"), ("T#a", "T#a")))
     assert table == Counter({"T#a": 2, "T#b": 1})
     assert list(index.items()) == list(table.items())
+    assert index is table  # kept once, and ranked once by top_keys
 
 
 def test_an_item_whose_index_key_differs_is_counted_as_it_is():
