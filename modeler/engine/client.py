@@ -40,7 +40,8 @@ is the one in use); `Client(validate=False)` skips the parameter validation
 (a quick check of botocore's rules, botocore's own validator for what it
 cannot pass), which costs some microseconds a call; `load_items(table_name, items)`
 adds native items (see `modeler.engine.types`) in bulk without capacity
-accounting, for sample data.
+accounting, for sample data; `read_items` answers a read with its items
+as a given function makes them of the native items.
 
 The engine follows DynamoDB where moto, the usual mock, does not: a Query or
 Scan page that stops on its Limit carries a LastEvaluatedKey even when
@@ -312,6 +313,25 @@ class Client:
             raise self.exceptions.from_code(exc.code)(
                 exc.response, "LoadItems"
             ) from None
+
+    def read_items(
+        self,
+        operation: str,
+        item_out: Callable[[Item], Any],
+        request: dict[str, Any],
+    ) -> dict[str, Any]:
+        """GetItem, Query or Scan ("GetItem", "Query", "Scan") with the
+        request's boto3 parameters, answered as the client's method answers
+        but with each item as `item_out` makes it of the engine's native item
+        rather than in DynamoDB JSON: for the simulator, which reads native
+        items and would otherwise convert each one to JSON and back."""
+        methods = {
+            "GetItem": self.engine.get_item,
+            "Query": self.engine.query,
+            "Scan": self.engine.scan,
+        }
+        method = functools.partial(methods[operation], item_out=item_out)
+        return self._call(operation, method, request)
 
     def close(self) -> None:
         """boto3 clients can be closed; there is nothing to release here."""
