@@ -143,14 +143,18 @@ def _units_saved(
     def make() -> float:
         fulls = evidence.entry_sizes(index)
         positions = evidence.positions((entity,))
-        in_index = [fulls[p] for p in positions]
+        in_index = list(map(fulls.__getitem__, positions))
         count = len(in_index) - in_index.count(None)
         if not count:
             return 0.0
         # An item of one write unit saves nothing: its KEYS_ONLY entry, a
         # part of it, is one unit too. Only the larger items' entries are
         # measured (at a million items, measuring every entry was a tenth
-        # of the review).
+        # of the review). Whether there are any is seen in C loops first:
+        # most entities' items all fit a unit, and a loop of Python finding
+        # none of an entity's 700,000 items took 0.05 s.
+        if max(filter(None, in_index), default=0) <= WRITE_UNIT:
+            return 0.0
         large = [
             (p, full)
             for p, full in zip(positions, in_index, strict=True)
