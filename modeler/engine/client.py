@@ -131,6 +131,8 @@ _OPERATIONS = {
 }
 _PAGINATED = {"query": "Query", "scan": "Scan", "list_tables": "ListTables"}
 _WAITERS = {"table_exists": "TableExists", "table_not_exists": "TableNotExists"}
+# The reads `read_items` answers: the engine's method of each.
+_READS = {"GetItem": "get_item", "Query": "query", "Scan": "scan"}
 
 
 @functools.cache
@@ -323,15 +325,13 @@ class Client:
         """GetItem, Query or Scan ("GetItem", "Query", "Scan") with the
         request's boto3 parameters, answered as the client's method answers
         but with each item as `item_out` makes it of the engine's native item
-        rather than in DynamoDB JSON: for the simulator, which reads native
+        rather than in DynamoDB JSON (`types.item_read_back`: as that JSON
+        converted back gives it): for the simulator, which reads native
         items and would otherwise convert each one to JSON and back."""
-        methods = {
-            "GetItem": self.engine.get_item,
-            "Query": self.engine.query,
-            "Scan": self.engine.scan,
-        }
-        method = functools.partial(methods[operation], item_out=item_out)
-        return self._call(operation, method, request)
+        read = getattr(self.engine, _READS[operation])
+        return self._call(
+            operation, lambda params: read(params, item_out=item_out), request
+        )
 
     def close(self) -> None:
         """boto3 clients can be closed; there is nothing to release here."""

@@ -280,6 +280,18 @@ def item_to_wire(item: Item) -> dict[str, Any]:
     return {k: to_wire(v) for k, v in item.items()}
 
 
+def item_read_back(item: Item) -> Item:
+    """`item_from_wire(item_to_wire(item))`, what a reader of the engine's
+    answer in DynamoDB JSON has once it converts it back (numbers in their
+    canonical text: 1.50 is read back as 1.5; lists, maps and sets copies),
+    without the JSON: a string, most values, is the same either way and
+    kept. For the engine's own readers (`Client.read_items`)."""
+    return {
+        name: value if type(value) is str else from_wire(to_wire(value))
+        for name, value in item.items()
+    }
+
+
 def to_json_wire(value: Any) -> dict[str, Any]:
     """Like `to_wire` but with binary values as base64 text, for JSON files
     (DynamoDB JSON lines, the AWS CLI)."""

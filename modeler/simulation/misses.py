@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from modeler.engine.types import from_wire, item_from_wire
+from modeler.engine.types import from_wire, item_read_back
 
 if TYPE_CHECKING:
     from modeler.simulation.runs import PatternRun
@@ -122,15 +122,11 @@ def _keys(simulation: Simulation, request: dict[str, Any]) -> set[tuple]:
 
 
 def _pages(simulation: Simulation, request: dict[str, Any]) -> Iterator[dict]:
-    method = (
-        simulation.client.query
-        if "KeyConditionExpression" in request
-        else simulation.client.scan
-    )
+    operation = "Query" if "KeyConditionExpression" in request else "Scan"
     for _ in range(MAX_PAGES):
-        response = method(**request)
-        for wire in response.get("Items", []):
-            yield item_from_wire(wire)
+        # Native items, as the simulator's own reads take them.
+        response = simulation.client.read_items(operation, item_read_back, request)
+        yield from response.get("Items", [])
         start = response.get("LastEvaluatedKey")
         if not start:
             return

@@ -24,12 +24,10 @@ from modeler.design import model as d
 from modeler.design.parameters import pattern_parameters
 from modeler.engine.client import Client
 from modeler.engine.types import (
-    Item,
-    from_wire,
     item_from_wire,
+    item_read_back,
     item_to_wire,
     number_text,
-    to_wire,
 )
 from modeler.sampledata import Dataset, generate, with_own_items
 from modeler.simulation.binding import (
@@ -230,7 +228,7 @@ class Simulation(Sample):
         returned: list[tuple] = []
         identity = self._identity(pattern)
         while True:
-            response = self.client.read_items(operation, _as_returned, request)
+            response = self.client.read_items(operation, item_read_back, request)
             result.pages += 1
             result.capacity.add(response.get("ConsumedCapacity"), write=False)
             if operation == "GetItem":
@@ -531,18 +529,6 @@ def _reported(
 
 # Past this many items of an entity, a random sample of this many is
 # searched rather than a shuffle of them all (a shuffle of a million
-
-
-def _as_returned(item: Item) -> Item:
-    """An item the engine returns, as the client's answer in DynamoDB JSON
-    converted back gives it (numbers in their canonical text: 1.50 is read
-    back as 1.5; lists and maps copies): a string, most values, is the same
-    either way and kept, where converting the whole item to JSON and back
-    took a sixth of the reads of a review of a million items."""
-    return {
-        name: value if type(value) is str else from_wire(to_wire(value))
-        for name, value in item.items()
-    }
 
 
 def _comparable(value: Any) -> str:

@@ -4,8 +4,13 @@ each as the client's DynamoDB JSON answer converted back would give it."""
 from decimal import Decimal
 
 from modeler.engine.client import Client
-from modeler.engine.types import NumberSet, StringSet, item_from_wire, item_to_wire
-from modeler.simulation.simulate import _as_returned
+from modeler.engine.types import (
+    NumberSet,
+    StringSet,
+    item_from_wire,
+    item_read_back,
+    item_to_wire,
+)
 
 ITEM = {
     "PK": "A",
@@ -41,7 +46,7 @@ def _client() -> Client:
 
 def test_an_item_is_returned_as_its_json_read_back():
     expected = item_from_wire(item_to_wire(ITEM))
-    returned = _as_returned(ITEM)
+    returned = item_read_back(ITEM)
     assert returned == expected
     assert {k: repr(v) for k, v in returned.items()} == {
         k: repr(v) for k, v in expected.items()
@@ -58,7 +63,7 @@ def test_read_items_answers_as_the_client_with_native_items():
         "ReturnConsumedCapacity": "INDEXES",
     }
     wire = client.query(**request)
-    native = client.read_items("Query", _as_returned, request)
+    native = client.read_items("Query", item_read_back, request)
     assert [repr(i) for i in native["Items"]] == [
         repr(item_from_wire(i)) for i in wire["Items"]
     ]
@@ -66,7 +71,7 @@ def test_read_items_answers_as_the_client_with_native_items():
         assert native[name] == wire[name]
     got = client.read_items(
         "GetItem",
-        _as_returned,
+        item_read_back,
         {"TableName": "Things", "Key": {"PK": {"S": "A"}, "SK": {"S": "1"}}},
     )
     assert repr(got["Item"]) == repr(item_from_wire(wire["Items"][0]))
