@@ -72,26 +72,28 @@ class Index:
         self._projected_name_sizes = tuple(
             (name, len(name.encode("utf-8"))) for name in self.projected or ()
         )
-        # Every entry holds the index's key attributes and the table's, with
-        # their declared types (the items' are checked before they are
-        # stored): those of type S are measured together.
-        self._projected_size = projection_size(
-            self._projected_name_sizes,
-            tuple(
-                name
-                for name in self.projected or ()
-                if name in spec.key.attributes + table_key.attributes
-                and types.get(name) == "S"
-            ),
+        # The size of an item's entry: the item's for ALL. Every entry of
+        # another projection holds the index's key attributes and the
+        # table's, with their declared types (the items' are checked before
+        # they are stored): those of type S are measured together. The store
+        # measures its entries with it (no method between: a call less for
+        # each entry a load measures).
+        self.entry_size: Callable[[Item], int] = (
+            item_size
+            if self.projected is None
+            else projection_size(
+                self._projected_name_sizes,
+                tuple(
+                    name
+                    for name in self.projected
+                    if name in spec.key.attributes + table_key.attributes
+                    and types.get(name) == "S"
+                ),
+            )
         )
         self.key_of = itemgetter(*spec.key.attributes)
-        # The store measures its entries with the function itself, not
-        # through `entry_size` (a call less for each entry a load measures).
         self.store = Store(
-            spec.key.partition,
-            spec.key.sort,
-            table_key.attributes,
-            item_size if self.projects_all else self._projected_size,
+            spec.key.partition, spec.key.sort, table_key.attributes, self.entry_size
         )
         self.last_key_attributes = tuple(
             dict.fromkeys(table_key.attributes + spec.key.attributes)
@@ -99,11 +101,6 @@ class Index:
 
     def contains(self, item: Item) -> bool:
         return item.keys() >= self.key_attributes
-
-    def entry_size(self, item: Item) -> int:
-        if self.projected is None:
-            return item_size(item)
-        return self._projected_size(item)
 
     def project(self, item: Item) -> Item:
         """The index entry of an item: the attributes the index holds."""
