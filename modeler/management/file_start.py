@@ -1,9 +1,9 @@
-"""The commands that read one DESIGN, run without django.setup() when it is
-a design file. Setting Django up (the app registry, every model of every
-app) is a fixed 0.15-0.2 s of each run that a design file never needs: only
-a project argument reads the database. manage.py hands such a command here
-first; `run_without_django` runs it, through the command's own parser and
-`run_from_argv` (so its options, output, errors and exit status are
+"""The commands that read one DESIGN, run without django.setup() when it is a
+design file. Setting Django up (the app registry, every model of every app)
+is a fixed 0.13-0.15 s of CPU in each run, which a design file never needs:
+only a project argument reads the database. manage.py hands such a command
+here first; `run_without_django` runs it, through the command's own parser
+and `run_from_argv` (so its options, output, errors and exit status are
 Django's, word for word), and returns when Django is needed after all: a
 project, Django's --settings or --pythonpath, or arguments the command's
 parser refuses (Django's parser then reports them as it always does)."""
