@@ -140,6 +140,68 @@ def test_renaming_a_key_attribute_renames_templates_and_conditions(
     assert "GSI1SK" not in edited.entity("Customer").keys
 
 
+def _action(design: d.Design, pattern: str) -> d.Action:
+    return next(p for p in design.access_patterns if p.name == pattern).actions[0]
+
+
+def test_renaming_a_key_attribute_follows_into_what_the_patterns_write_and_test(
+    design: d.Design,
+) -> None:
+    # "Place an order" puts the order only if no item has its key yet: with
+    # the old name left in the condition, no item would ever have it, and a
+    # second order with the same key would overwrite the first unseen.
+    place = "Place an order with its line items"
+    assert _action(design, place).condition == "attribute_not_exists(PK)"
+    table = dataclasses.replace(design.table, partition_key=d.KeyAttribute("pk", "S"))
+    edited = edits.TableUpdate(table).apply(design)
+    assert _action(edited, place).condition == "attribute_not_exists(pk)"
+    # "Ship an order" moves the order between GSI1's partitions by setting
+    # its GSI1PK, and leaves GSI2 by removing GSI2PK and GSI2SK.
+    ship = "Ship an order"
+    gsi1 = design.table.index("GSI1")
+    gsi2 = design.table.index("GSI2")
+    edited = edits.IndexUpdate(
+        "GSI1",
+        dataclasses.replace(gsi1, partition_key=(d.KeyAttribute("StatusPK", "S"),)),
+    ).apply(design)
+    edited = edits.IndexUpdate(
+        "GSI2",
+        dataclasses.replace(
+            gsi2, name="Open", sort_key=(d.KeyAttribute("OpenSK", "S"),)
+        ),
+    ).apply(edited)
+    action = _action(edited, ship)
+    assert dict(action.set)["StatusPK"] == "CUST#{customerId}#SHIPPED"
+    assert "GSI1PK" not in dict(action.set)
+    assert action.remove == ("GSI2PK", "OpenSK")
+    assert action.condition == 'status = "OPEN"'
+    assert edited.entity("Order").keys["StatusPK"].template == (
+        "CUST#{customerId}#{status}"
+    )
+
+
+def test_a_key_rename_leaves_an_attribute_of_the_written_entity_alone(
+    design: d.Design,
+) -> None:
+    # An entity with an attribute of its own called like the old key name
+    # writes that attribute, not the key.
+    order = design.entity("Order")
+    order = dataclasses.replace(
+        order,
+        attributes=(*order.attributes, d.Attribute("GSI1PK", "S", required=False)),
+    )
+    design = dataclasses.replace(
+        design,
+        entities=tuple(order if e.name == "Order" else e for e in design.entities),
+    )
+    gsi1 = design.table.index("GSI1")
+    edited = edits.IndexUpdate(
+        "GSI1",
+        dataclasses.replace(gsi1, partition_key=(d.KeyAttribute("StatusPK", "S"),)),
+    ).apply(design)
+    assert "GSI1PK" in dict(_action(edited, "Ship an order").set)
+
+
 STORES = """
 format: single-table-workbench/v1
 name: Stores

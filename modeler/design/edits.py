@@ -29,6 +29,7 @@ from modeler.design.renames import (
     attributes_renamed,
     entity_attributes_renamed,
     entity_renamed,
+    key_attributes_renamed,
 )
 from modeler.engine.types import item_from_wire
 from modeler.history import elements
@@ -113,9 +114,7 @@ class TableUpdate(DesignEdit):
         renamed = _renamed_keys(
             [(old.partition_key, table.partition_key), (old.sort_key, table.sort_key)]
         )
-        return _key_attributes_renamed(
-            dataclasses.replace(design, table=table), renamed
-        )
+        return key_attributes_renamed(dataclasses.replace(design, table=table), renamed)
 
     def part(self, edited: d.Design) -> str | None:
         return "table"
@@ -129,40 +128,6 @@ def _renamed_keys(
         for before, after in pairs
         if before is not None and after is not None and before.name != after.name
     }
-
-
-def _key_attributes_renamed(design: d.Design, renamed: dict[str, str]) -> d.Design:
-    """Templates and key conditions follow renamed key attributes, unless
-    the old name is still a key attribute somewhere."""
-    still_used = {a.name for a in design.table.all_key_attributes()}
-    renamed = {k: v for k, v in renamed.items() if k not in still_used}
-    if not renamed:
-        return design
-
-    def keys(entity: d.Entity) -> d.Entity:
-        new = {renamed.get(name, name): key for name, key in entity.keys.items()}
-        return dataclasses.replace(entity, keys=d.freeze(new))
-
-    def clauses(items: tuple[d.KeyClause, ...]) -> tuple[d.KeyClause, ...]:
-        return tuple(
-            dataclasses.replace(c, attribute=renamed.get(c.attribute, c.attribute))
-            for c in items
-        )
-
-    return dataclasses.replace(
-        design,
-        entities=tuple(keys(e) for e in design.entities),
-        access_patterns=tuple(
-            dataclasses.replace(
-                p,
-                key=clauses(p.key),
-                actions=tuple(
-                    dataclasses.replace(a, key=clauses(a.key)) for a in p.actions
-                ),
-            )
-            for p in design.access_patterns
-        ),
-    )
 
 
 def _with_indexes(design: d.Design, indexes: tuple[d.Index, ...]) -> d.Design:
@@ -233,7 +198,7 @@ class IndexUpdate(DesignEdit):
         design = _with_indexes(design, tuple(indexes))
         pairs = list(zip(before.partition_key, index.partition_key, strict=False))
         pairs += list(zip(before.sort_key, index.sort_key, strict=False))
-        design = _key_attributes_renamed(design, _renamed_keys(pairs))
+        design = key_attributes_renamed(design, _renamed_keys(pairs))
         if index.name != self.name:
             design = dataclasses.replace(
                 design,

@@ -4,8 +4,10 @@ expected entities and actions); and what a rename of an attribute changes:
 in its entity (its key templates and sparse conditions, the generators
 naming it), in the other entities (`ref` and `pick` of `Entity.attribute`),
 in the table (index projections, the TTL attribute) and in the patterns
-that read or write the entity. Used by the entity edit and by a merge that
-takes a teammate's rename, so it sits below both."""
+that read or write the entity; and what a rename of a key attribute of the
+table or an index changes (the entities' key templates, the patterns' key
+conditions and whatever their actions write or test). Used by the edits and
+by a merge that takes a teammate's rename, so it sits below both."""
 
 from __future__ import annotations
 
@@ -273,6 +275,73 @@ def entity_attributes_renamed(
     return dataclasses.replace(design, table=table, access_patterns=patterns)
 
 
+def key_attributes_renamed(design: d.Design, renamed: Mapping[str, str]) -> d.Design:
+    """The design naming renamed key attributes (of the table or an index)
+    by their new names: in the entities' key templates, the patterns' key
+    conditions, projections and filters, and what their actions key on,
+    write, remove and test in their conditions (`attribute_not_exists(PK)`,
+    an update that sets an index key). An old name that is still a key
+    attribute somewhere stays, and so does one that an action's entity has
+    as an attribute of its own."""
+    still_used = {a.name for a in design.table.all_key_attributes()}
+    renamed = {k: v for k, v in renamed.items() if k not in still_used}
+    if not renamed:
+        return design
+    entities = {e.name: e for e in design.entities}
+
+    def keys(entity: d.Entity) -> d.Entity:
+        new = {renamed.get(name, name): key for name, key in entity.keys.items()}
+        return dataclasses.replace(entity, keys=d.freeze(new))
+
+    def clauses(items: tuple[d.KeyClause, ...]) -> tuple[d.KeyClause, ...]:
+        return tuple(
+            dataclasses.replace(c, attribute=renamed.get(c.attribute, c.attribute))
+            for c in items
+        )
+
+    def action_renamed(action: d.Action) -> d.Action:
+        entity = entities.get(action.entity)
+        own = _still_renamed(entity, renamed) if entity is not None else renamed
+        return _action_renamed(
+            dataclasses.replace(action, key=clauses(action.key)), own
+        )
+
+    return dataclasses.replace(
+        design,
+        entities=tuple(keys(e) for e in design.entities),
+        access_patterns=tuple(
+            dataclasses.replace(
+                p,
+                key=clauses(p.key),
+                projection=tuple(renamed.get(a, a) for a in p.projection),
+                filter=_expression_renamed(p.filter, renamed),
+                actions=tuple(action_renamed(a) for a in p.actions),
+            )
+            for p in design.access_patterns
+        ),
+    )
+
+
+def _action_renamed(action: d.Action, renamed: Renamed) -> d.Action:
+    """The action writing, removing and testing the new names."""
+    if not renamed:
+        return action
+
+    def pairs(written: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        return tuple((renamed.get(a, a), value) for a, value in written)
+
+    return dataclasses.replace(
+        action,
+        set=pairs(action.set),
+        add=pairs(action.add),
+        append=pairs(action.append),
+        delete=pairs(action.delete),
+        set_if_absent=pairs(action.set_if_absent),
+        remove=tuple(renamed.get(a, a) for a in action.remove),
+        condition=_expression_renamed(action.condition, renamed),
+    )
+
+
 def _pattern_renamed(
     pattern: d.AccessPattern,
     entity_name: str,
@@ -303,22 +372,8 @@ def _pattern_renamed(
             filter=_expression_renamed(pattern.filter, mine),
         )
 
-    def pairs(written: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-        return tuple((renamed.get(a, a), value) for a, value in written)
-
     actions = tuple(
-        dataclasses.replace(
-            action,
-            set=pairs(action.set),
-            add=pairs(action.add),
-            append=pairs(action.append),
-            delete=pairs(action.delete),
-            set_if_absent=pairs(action.set_if_absent),
-            remove=tuple(renamed.get(a, a) for a in action.remove),
-            condition=_expression_renamed(action.condition, renamed),
-        )
-        if action.entity == entity_name
-        else action
+        _action_renamed(action, renamed) if action.entity == entity_name else action
         for action in pattern.actions
     )
     return dataclasses.replace(pattern, actions=actions)
