@@ -24,6 +24,7 @@ from modeler.design import model as d
 from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
+from modeler.evolution.beside import Rebuilt, rebuilt_beside, rekeyed_indexes
 from modeler.evolution.iac import stream_alone, stream_retyped, ttl_moved
 from modeler.evolution.matching import entity_matching, matched, same_shape
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
@@ -67,6 +68,11 @@ class Plan:
     script: str = ""
     proof: Proof | None = None
     problems: list[str] = field(default_factory=list)
+    # Where this plan is not proven because the deployed version reads an
+    # index whose keys change: the plan to the next design with the index
+    # rebuilt beside itself (`beside`), proven, and what it rebuilds.
+    alternative: Plan | None = None
+    rebuilt: list[Rebuilt] = field(default_factory=list)
 
     @property
     def proven(self) -> bool:
@@ -165,6 +171,7 @@ def plan_migration(
     progress: Progress | None = None,
     unread: Mapping[str, str] | None = None,
     sides: tuple[str, str] = ("the deployed design", "the next design"),
+    alternatives: bool = True,
 ) -> Plan:
     """The plan from `before` (deployed) to `after`. With `proof` the
     rewrite is rehearsed on the sample data: its costs and the verdict come
@@ -175,9 +182,13 @@ def plan_migration(
     with why: the plan notes them and changes none of them. `sides` names
     the two designs in a PlanError: one whose entities lack their table
     keys (a design imported from SQL before any were proposed) was never
-    deployed, or cannot be, and is refused before anything is planned."""
+    deployed, or cannot be, and is refused before anything is planned.
+    With `alternatives`, a plan the deployed version's reads of a re-keyed
+    index leave unproven is planned again with the index rebuilt beside
+    itself (`Plan.alternative`, kept when proven)."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
+    deployed = before
     check_keyed(before, sides[0], deployed=True)
     check_keyed(after, sides[1], deployed=False)
     before, notes = c.unread_settings(before, after, unread or {})
@@ -214,7 +225,44 @@ def plan_migration(
         if stored_items and sample:
             plan.scale = stored_items / sample
     plan.steps = _steps(plan)
+    if alternatives and plan.proof is not None and not plan.proven:
+        made = _rebuilt_beside(plan)
+        if made is not None:
+            alternative = plan_migration(
+                deployed,
+                made[0],
+                prices=prices,
+                wcu_per_second=wcu_per_second,
+                stored_items=stored_items,
+                title=title,
+                progress=progress,
+                unread=unread,
+                sides=sides,
+                alternatives=False,
+            )
+            if alternative.proven:
+                plan.alternative, plan.rebuilt = alternative, made[1]
     return plan
+
+
+def _rebuilt_beside(plan: Plan) -> tuple[d.Design, list[Rebuilt]] | None:
+    """The next design with the indexes rebuilt beside themselves that the
+    deployed version's failing reads query, when those reads are all the
+    proof found wrong and each queries an index whose keys change."""
+    proof = plan.proof
+    if proof is None or proof.problems or plan.problems:
+        return None
+    if not all(passed for _, passed, _ in proof.patterns):
+        return None
+    failing = {name for name, passed, _ in proof.old_patterns if not passed}
+    readers: dict[str, list[str]] = {}
+    for pattern in plan.before.access_patterns:
+        if pattern.name in failing:
+            readers.setdefault(pattern.index, []).append(pattern.name)
+    rekeyed = rekeyed_indexes(plan.before, plan.after)
+    if not readers or not all(index in rekeyed for index in readers):
+        return None
+    return rebuilt_beside(plan.before, plan.after, list(readers), readers)
 
 
 def check_keyed(design: d.Design, side: str, *, deployed: bool) -> None:
@@ -642,4 +690,16 @@ def plan_text(plan: Plan) -> str:
             lines.append(f"- at the dual-write step, deployed pattern {name}: {detail}")
     for problem in plan.problems:
         lines.append(f"- {problem}")
+    if plan.alternative is not None:
+        lines += ["", "A proven way instead:"]
+        lines += [f"- {rebuilt.text}" for rebuilt in plan.rebuilt]
+        lines += [
+            "The next design with only that changed is written by plan_migration "
+            "--alternative FILE, and offered on the Migration tab. Its plan:",
+            "",
+        ]
+        lines += [
+            f"  {line}" if line else line
+            for line in plan_text(plan.alternative).splitlines()
+        ]
     return "\n".join(lines) + "\n"

@@ -82,6 +82,25 @@ def sort_key_changed() -> d.Design:
 
 
 @functools.cache
+def index_resorted() -> d.Design:
+    """A customer's orders in a status, found on GSI1, sort by order id
+    instead of by date: GSI1's sort key changes under a pattern the deployed
+    version runs."""
+    return _edited(
+        (
+            '      GSI1SK: "ORDER#{orderDate}#{orderId}"',
+            '      GSI1SK: "ORDER#{orderId}"',
+        ),
+        (
+            'where: {customerId: "{customerId}", status: "{status}"}, '
+            "order_by: [-orderDate, -orderId]}",
+            'where: {customerId: "{customerId}", status: "{status}"}, '
+            "order_by: [-orderId]}",
+        ),
+    )
+
+
+@functools.cache
 def index_made_sparse() -> d.Design:
     """Customers are found by email only when they gave a phone number."""
     return _edited(

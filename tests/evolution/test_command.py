@@ -85,6 +85,58 @@ def test_a_plan_that_cannot_be_proven_exits_1_and_says_why(tmp_path):
     ) in out.getvalue()
 
 
+def test_a_resorted_index_prints_and_writes_the_proven_way_instead(tmp_path):
+    a, b = _files(
+        tmp_path,
+        smaller(revisions.original(), 3),
+        smaller(revisions.index_resorted(), 3),
+    )
+    out, err = io.StringIO(), io.StringIO()
+    alternative = tmp_path / "next.yaml"
+    with pytest.raises(CommandError) as raised:
+        call_command(
+            "plan_migration",
+            a,
+            b,
+            "--alternative",
+            str(alternative),
+            stdout=out,
+            stderr=err,
+        )
+    assert raised.value.returncode == 1
+    assert "a proven way instead is printed above" in str(raised.value)
+    assert "GSI GSI1 rebuilt beside itself as GSI4" in out.getvalue()
+    assert f"Wrote the alternative next design to {alternative}" in err.getvalue()
+    # The design written is the one to plan next: from A to it, proven.
+    out = io.StringIO()
+    call_command(
+        "plan_migration", a, str(alternative), stdout=out, stderr=io.StringIO()
+    )
+    assert "Verdict: proven on the sample data" in out.getvalue()
+    assert "UpdateTable: delete GSI GSI1" in out.getvalue()
+
+
+def test_no_alternative_is_written_where_none_is_needed(tmp_path):
+    a, b = _files(
+        tmp_path, smaller(revisions.original(), 3), smaller(revisions.gsi_added(), 3)
+    )
+    err = io.StringIO()
+    alternative = tmp_path / "next.yaml"
+    call_command(
+        "plan_migration",
+        a,
+        b,
+        "--alternative",
+        str(alternative),
+        stdout=io.StringIO(),
+        stderr=err,
+    )
+    assert (
+        "No alternative design written: the plan is proven as it is" in err.getvalue()
+    )
+    assert not alternative.exists()
+
+
 def test_bad_arguments_are_refused_clearly(tmp_path):
     a, b = _files(tmp_path, revisions.original(), revisions.original())
     with pytest.raises(CommandError, match="--wcu-per-second: give a rate above 0"):

@@ -18,6 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design.model import Design
+from modeler.designfile import dump_design
 from modeler.evolution.deployed import named_after, on_deployed_table, sample_alone
 from modeler.evolution.iac import FORMATS, iac_files
 from modeler.evolution.plan import plan_migration, plan_text
@@ -221,6 +222,14 @@ class Command(BaseCommand):
             default="terraform",
             help="the format of --iac-dir's files (default: terraform)",
         )
+        parser.add_argument(
+            "--alternative",
+            default=None,
+            metavar="FILE",
+            help="when the plan is not proven but one with an index rebuilt "
+            "beside itself is, write that next design here (a design file; plan "
+            "A and it for its script and stages)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         designs, table = options["designs"], options["table"]
@@ -302,5 +311,30 @@ class Command(BaseCommand):
                 if files
                 else "No table change: no stage file written"
             )
+        if options["alternative"]:
+            if plan.alternative is None:
+                self.stderr.write(
+                    "No alternative design written: "
+                    + (
+                        "the plan is proven as it is"
+                        if plan.proven
+                        else "no index rebuilt beside itself makes it proven"
+                    )
+                )
+            else:
+                Path(options["alternative"]).write_text(
+                    dump_design(plan.alternative.after), encoding="utf-8"
+                )
+                self.stderr.write(
+                    f"Wrote the alternative next design to {options['alternative']}"
+                )
         if not plan.proven:
-            raise CommandError(f"the migration is {plan.verdict}", returncode=1)
+            instead = (
+                "; a proven way instead is printed above (--alternative FILE "
+                "writes its design)"
+                if plan.alternative is not None
+                else ""
+            )
+            raise CommandError(
+                f"the migration is {plan.verdict}{instead}", returncode=1
+            )
