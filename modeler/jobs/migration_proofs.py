@@ -196,17 +196,18 @@ def migration_proof_run(*, project_id: int, first: int, second: int) -> None:
     except Exception as exc:  # a planner bug must not leave the page waiting
         logger.exception("Proving the migration of project %s failed", project_id)
         problem = f"The migration could not be planned ({type(exc).__name__}: {exc})."
-    if plan is not None and plan.proof is not None:
-        # The migrated items stay in the worker, and the runs' tallies (of
-        # the script's own classes, which do not pickle), whose units the
-        # steps already hold: the pages need the rest.
-        plan.proof = dataclasses.replace(
-            plan.proof,
-            items_after=[],
-            entities_after=[],
-            tally=None,
-            cleanup_tally=None,
-        )
+    for kept in (plan, plan.alternative if plan is not None else None):
+        if kept is not None and kept.proof is not None:
+            # The migrated items stay in the worker, and the runs' tallies
+            # (of the script's own classes, which do not pickle), whose
+            # units the steps already hold: the pages need the rest.
+            kept.proof = dataclasses.replace(
+                kept.proof,
+                items_after=[],
+                entities_after=[],
+                tally=None,
+                cleanup_tally=None,
+            )
     cache.set(
         key, dumps((plan, problem)), PROBLEM_SECONDS if problem else CACHE_SECONDS
     )

@@ -17,8 +17,9 @@ from typing import Any
 # In the cache keys of pickled results: raised when the classes they hold
 # move or change shape, so that what the code before wrote (the cache
 # outlives a deploy) is made again rather than read back into the wrong
-# classes. 2: one finding type (modeler.design.findings).
-FORMAT = 2
+# classes. 2: one finding type (modeler.design.findings); 3: a migration
+# plan's alternative (modeler.evolution.beside).
+FORMAT = 3
 
 
 def dumps(value: object) -> bytes:

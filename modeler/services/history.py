@@ -11,6 +11,7 @@ from modeler.conversion import (
     design_from_revision,
 )
 from modeler.design import edits
+from modeler.design import model as d
 from modeler.history import elements
 from modeler.history.merge import same_element
 from modeler.models import Project, Revision
@@ -246,3 +247,32 @@ def revision_label_set(*, project: Project, number: int, label: str) -> Revision
     revision.label = label.strip()[:200]
     revision.save(update_fields=["label"])
     return revision
+
+
+def revision_save_next(
+    *,
+    project: Project,
+    user: AbstractBaseUser,
+    number: int,
+    design: d.Design,
+    summary: str,
+) -> Revision:
+    """Save `design` as the revision after `number`, which must be the
+    latest: it was made from that revision (a migration's alternative), and
+    saved over a later one it would undo the changes made since."""
+    project.refresh_from_db(fields=["version", "head"])
+    if project.version != number:
+        raise HistoryError(
+            f"revision {number} is no longer the latest (revision "
+            f"{project.version} is): compare revision {project.version} to "
+            "plan its migration"
+        )
+    project_save_design(
+        project=project,
+        design=design,
+        version=number,
+        allow_errors=True,
+        author=user,
+        summary=summary,
+    )
+    return Revision.objects.get(pk=project.head_id)

@@ -79,6 +79,16 @@ project_urlpatterns = [
         name="history-migration-plan",
     ),
     path(
+        "history/compare/migration/alternative.yaml",
+        history_migration.history_migration_alternative,
+        name="history-migration-alternative",
+    ),
+    path(
+        "history/compare/migration/alternative/save/",
+        history_migration.history_migration_alternative_save,
+        name="history-migration-alternative-save",
+    ),
+    path(
         "history/compare/migration/<str:fmt>.zip",
         history_migration.history_migration_iac,
         name="history-migration-iac",

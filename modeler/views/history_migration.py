@@ -3,20 +3,27 @@ must go through to get from one revision to the other, the steps in
 order with their costs, and the proof's verdict, made by a worker (a GET
 looks it up, a POST asks for it); and the downloads: the migration script,
 the table changes as Terraform or CloudFormation stages, and the plan as
-text. A viewer may do all of it: nothing in the design changes."""
+text. A viewer may do all of it: nothing in the design changes. Where the
+plan is not proven but one with an index rebuilt beside itself is
+(`evolution.beside`), the page offers that next design: to download, and
+to an editor to save as the next revision."""
 
 from __future__ import annotations
 
 import io
 import zipfile
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from modeler import selectors
 from modeler.design import model as d
+from modeler.designfile import dump_design
 from modeler.evolution import changes as c
 from modeler.evolution.iac import FORMATS, iac_files, table_stages
 from modeler.evolution.plan import Plan, duration_text, plan_migration, plan_text
@@ -28,6 +35,8 @@ from modeler.jobs.migration_proofs import (
     migration_title,
 )
 from modeler.models import Project
+from modeler.services import history as history_services
+from modeler.services.projects import LimitError, StaleVersionError
 from modeler.views.history import _compared as compared
 from modeler.views.workspace import answer_started
 
@@ -110,6 +119,7 @@ def history_migration(request: HttpRequest, project_id: int) -> HttpResponse:
         ],
         "counts": _counts(plan),
         "url": request.get_full_path(),
+        "latest": project.version,
     }
     name = "modeler/history-migration.html"
     if request.htmx and not request.htmx.boosted:
@@ -184,3 +194,68 @@ def history_migration_plan(request: HttpRequest, project_id: int) -> HttpRespons
     return _attachment(
         plan_text(state.plan), f"{stem}-migration.txt", "text/plain; charset=utf-8"
     )
+
+
+def _alternative(request: HttpRequest, project_id: int, *, write: bool = False):
+    """The compare's project and revisions, and the proven alternative of
+    its plan (404 when there is none, or the plan is not made yet)."""
+    if write:  # a viewer is refused before anything is looked up
+        selectors.project_get_for_user(
+            user=request.user, project_id=project_id, write=True
+        )
+    access, numbers, (before, after) = compared(request, project_id)
+    state = migration_proof_find(project=access.project, before=before, after=after)
+    plan = state.plan
+    if plan is None or plan.alternative is None:
+        raise Http404("This migration has no proven alternative")
+    return access, numbers, plan.alternative, plan.rebuilt
+
+
+@login_required
+@require_GET
+def history_migration_alternative(
+    request: HttpRequest, project_id: int
+) -> HttpResponse:
+    """The second revision with the indexes rebuilt beside themselves, as a
+    design file."""
+    access, (first, second), alternative, _ = _alternative(request, project_id)
+    stem = _file_stem(access.project.name, first, second)
+    return _attachment(
+        dump_design(alternative.after),
+        f"{stem}-alternative.yaml",
+        "application/yaml; charset=utf-8",
+    )
+
+
+@login_required
+@require_POST
+def history_migration_alternative_save(
+    request: HttpRequest, project_id: int
+) -> HttpResponse:
+    """Save the alternative as the revision after the second, which must
+    still be the latest; then the compare of the first to it, whose proof
+    the page starts."""
+    access, (first, second), alternative, rebuilt_indexes = _alternative(
+        request, project_id, write=True
+    )
+    page = reverse("history-migration", args=[project_id])
+    rebuilt = "; ".join(
+        f"{r.index} rebuilt beside itself as {r.name}" for r in rebuilt_indexes
+    )
+    try:
+        saved = history_services.revision_save_next(
+            project=access.project,
+            user=request.user,
+            number=second,
+            design=alternative.after,
+            summary=f"{rebuilt} (the proven migration from revision {first})",
+        )
+    except (history_services.HistoryError, StaleVersionError, LimitError) as exc:
+        messages.error(request, f"The alternative was not saved: {exc}")
+        return redirect(f"{page}?before={first}&after={second}")
+    messages.success(
+        request,
+        f"Saved revision {saved.number}: revision {second} with {rebuilt}. Its "
+        f"migration from revision {first} is proven below.",
+    )
+    return redirect(f"{page}?before={first}&after={saved.number}")

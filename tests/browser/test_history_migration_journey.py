@@ -117,3 +117,48 @@ def test_the_tab_of_a_project_deleted_meanwhile_says_so_and_stops_polling(
     unexpected = [p for p in problems if "status of 404 (Not Found)" not in p]
     assert unexpected == [], "\n".join(unexpected)
     assert problems  # the poll's 404 was seen
+
+
+def test_a_resorted_index_is_saved_the_proven_way_and_then_proven(
+    page: Page, screenshot
+) -> None:
+    owner = User.objects.create_user("mio", password=PASSWORD)
+    project = project_services.project_create(
+        owner=owner, design=revisions.smaller(revisions.original(), 3)
+    )
+    project_services.project_save_design(
+        project=project,
+        design=revisions.smaller(revisions.index_resorted(), 3),
+        version=project.version,
+        author=owner,
+    )
+    page.goto("/login/")
+    page.fill("#id_username", "mio")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"/projects/{project.pk}/history/compare/migration/?before=1&after=2")
+    expect(page.locator(".migration-verdict")).to_contain_text(
+        "Not proven", timeout=PROOF_TIMEOUT_MS
+    )
+    alternative = page.locator(".migration-alternative")
+    expect(alternative).to_contain_text("GSI GSI1 rebuilt beside itself as GSI4")
+    expect(alternative.locator(".migration-alternative-steps li")).to_contain_text(
+        ["create GSI GSI4", "delete GSI GSI1"]
+    )
+    screenshot("history-migration-03-alternative")
+    with page.expect_download() as download:
+        alternative.locator("text=Download that design").click()
+    assert download.value.suggested_filename.endswith("-r1-r2-alternative.yaml")
+
+    alternative.locator("button", has_text="Save it as revision 3").click()
+    expect(page).to_have_url(
+        re.compile(r"/history/compare/migration/\?before=1&after=3")
+    )
+    expect(page.locator("#diff-heading")).to_have_text("Revision 1 → revision 3")
+    expect(page.locator(".migration-verdict")).to_contain_text(
+        "Proven on the sample data.", timeout=PROOF_TIMEOUT_MS
+    )
+    expect(page.locator(".migration-alternative")).to_have_count(0)
+    expect(
+        page.locator(".migration-steps tbody tr").filter(has_text="delete GSI GSI1")
+    ).to_have_count(1)
