@@ -48,6 +48,9 @@ class Change:
     call: str = ""
     # The setting's label ("stream", "TTL attribute", ...), for a setting.
     label: str = ""
+    # Made by the script's cleanup alone (items or key attributes removed):
+    # the application of the dual-write step still reads them.
+    at_cleanup: bool = False
 
 
 def _key_text(key: d.KeyAttribute | None) -> str:
@@ -271,6 +274,7 @@ def _entity_changes(
             Change(
                 REWRITE,
                 f"entity {old.name} removed: its items are deleted",
+                at_cleanup=True,
             )
         ]
     out = []
@@ -420,7 +424,13 @@ def _key_changes(
                 )
             )
         elif now is None:
-            out.append(Change(REWRITE, f"{new.name} {name}: removed from its items"))
+            out.append(
+                Change(
+                    REWRITE,
+                    f"{new.name} {name}: removed from its items",
+                    at_cleanup=True,
+                )
+            )
         else:
             out.append(
                 Change(

@@ -332,6 +332,8 @@ def _steps(plan: Plan) -> list[Step]:
     changes = plan.changes
     copying = needs_copy(before, after)
     rewrites = [ch.what for ch in changes if ch.category == c.REWRITE]
+    # What the cleanup alone does is listed under it, not the rewrite.
+    cleaned = [ch.what for ch in changes if ch.category == c.REWRITE and ch.at_cleanup]
     steps: list[Step] = []
     proof = plan.proof
     tally = proof.tally if proof is not None else None
@@ -483,7 +485,7 @@ def _steps(plan: Plan) -> list[Step]:
                 c.REWRITE,
                 "Run the script: rewrite the items in place (parallel Scan, guarded "
                 "writes, resumable), then --verify",
-                tuple(rewrites) + counted,
+                tuple(w for w in rewrites if w not in cleaned) + counted,
                 reads,
                 writes,
                 cost(reads, writes, rewrite_seconds),
@@ -553,7 +555,7 @@ def _steps(plan: Plan) -> list[Step]:
                     else ""
                 )
                 + " (resumable, its own checkpoint), then --verify --cleanup",
-                _counted(plan, cleanup=True),
+                tuple(cleaned) + _counted(plan, cleanup=True),
                 clean_reads,
                 clean_writes,
                 cost(clean_reads, clean_writes, clean_seconds),

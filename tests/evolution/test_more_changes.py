@@ -87,6 +87,13 @@ def test_a_removed_entity_has_its_items_deleted():
     lines = plan.proof.counts_before["LineItem"]
     assert plan.proof.tally.counts["held"] == lines
     assert plan.proof.cleanup_tally.counts["deleted"] == lines
+    # The steps say so: the rewrite lists only its counts, the cleanup the
+    # deletion.
+    rewrite, cleanup = [s for s in plan.steps if s.kind == "items rewritten"]
+    assert rewrite.title.startswith("Run the script: rewrite")
+    assert "entity LineItem removed: its items are deleted" not in rewrite.details
+    assert cleanup.title.startswith("Run the script with --cleanup")
+    assert cleanup.details[0] == "entity LineItem removed: its items are deleted"
 
 
 def test_a_rewrite_that_deletes_before_the_final_deploy_is_caught():
