@@ -103,6 +103,26 @@ def _capacity_changed(before: d.Design, after: d.Design) -> bool:
     return any(old[p].capacity != new[q].capacity for p, q in kept.items())
 
 
+def interim_capacities(before: d.Design, after: d.Design) -> dict[str, d.Capacity]:
+    """The capacity each GSI the next design removes is given meanwhile,
+    by name, when the table turns provisioned before it is deleted: every
+    GSI of a provisioned table needs its own, and the removed one (an
+    on-demand index, with none) is still written by every version until
+    its deletion, so it takes the table's, which its writes never pass
+    (an index short of write capacity throttles the table's writes)."""
+    table = after.table
+    if table.billing_mode != "PROVISIONED" or table.capacity is None:
+        return {}
+    if needs_copy(before, after):
+        return {}
+    old, _, kept = _gsis(before, after)
+    return {
+        index.name: table.capacity
+        for position, index in enumerate(old)
+        if position not in kept and index.capacity is None
+    }
+
+
 def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
     if needs_copy(before, after):
         name = target_table_name(before, after)
@@ -113,7 +133,12 @@ def table_stages(before: d.Design, after: d.Design) -> list[Stage]:
             )
         ]
     old, new, kept = _gsis(before, after)
-    removed = [i for p, i in enumerate(old) if p not in kept]
+    interim = interim_capacities(before, after)
+    removed = [
+        dataclasses.replace(i, capacity=interim[i.name]) if i.name in interim else i
+        for p, i in enumerate(old)
+        if p not in kept
+    ]
     added = [i for p, i in enumerate(new) if p not in kept.values()]
     lsis = tuple(i for i in before.table.indexes if not i.is_global)
     current = [new[kept[p]] for p in sorted(kept)]

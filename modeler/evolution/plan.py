@@ -25,7 +25,12 @@ from modeler.engine.capacity import write_units
 from modeler.engine.size import item_size
 from modeler.evolution import changes as c
 from modeler.evolution.beside import Rebuilt, rebuilt_beside, rekeyed_indexes
-from modeler.evolution.iac import stream_alone, stream_retyped, ttl_moved
+from modeler.evolution.iac import (
+    interim_capacities,
+    stream_alone,
+    stream_retyped,
+    ttl_moved,
+)
 from modeler.evolution.matching import entity_matching, matched, same_shape
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
@@ -424,6 +429,12 @@ def _steps(plan: Plan) -> list[Step]:
                     if moving_ttl and ch.label == "TTL attribute"
                     else ch.what
                     for ch in first
+                )
+                + tuple(
+                    f"GSI {name}, removed later: {cap.read} RCU / {cap.write} WCU, "
+                    "the table's, until its deletion (every GSI of a provisioned "
+                    "table needs capacity, and every version writes it until then)"
+                    for name, cap in interim_capacities(before, after).items()
                 ),
             )
         )

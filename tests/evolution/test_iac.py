@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import yaml
+
 from modeler.design import model as d
 from modeler.evolution.iac import iac_files, table_stages
+from modeler.evolution.plan import plan_migration
 from tests.evolution import revisions
 
 
@@ -147,3 +150,49 @@ def test_each_gsi_removed_is_an_update_of_its_own():
         "01-delete-gsi-gsi2.yaml",
         "02-delete-gsi-gsi3.yaml",
     ]
+
+
+def test_a_gsi_removed_while_the_table_turns_provisioned_has_capacity_until_deleted():
+    # The example is on demand; the next revision is provisioned and drops
+    # GSI2, which every version still writes until its own stage deletes
+    # it. A provisioned table's every GSI needs capacity (CloudFormation
+    # and Terraform refuse the stage otherwise), and one short of the
+    # table's writes would throttle them.
+    before = revisions.smaller(revisions.original(), 3)
+    table = before.table
+    after = dataclasses.replace(
+        before,
+        table=dataclasses.replace(
+            table,
+            billing_mode="PROVISIONED",
+            capacity=d.Capacity(20, 10),
+            indexes=tuple(
+                dataclasses.replace(i, capacity=d.Capacity(10, 5))
+                for i in table.indexes
+                if i.name != "GSI2"
+            ),
+        ),
+        access_patterns=tuple(p for p in before.access_patterns if p.index != "GSI2"),
+    )
+    first, last = table_stages(before, after)
+    assert (first.title, last.title) == ("the table's settings", "delete GSI GSI2")
+    assert {i.name: i.capacity for i in first.table.indexes}["GSI2"] == d.Capacity(
+        20, 10
+    )
+    for _, text in iac_files(before, after, "cloudformation"):
+        properties = yaml.safe_load(text)["Resources"]["Table"]["Properties"]
+        assert properties["BillingMode"] == "PROVISIONED"
+        for index in properties["GlobalSecondaryIndexes"]:
+            assert "ProvisionedThroughput" in index, index["IndexName"]
+    for _, text in iac_files(before, after, "terraform"):
+        blocks = text.split("global_secondary_index {")[1:]
+        assert blocks and all("read_capacity" in block for block in blocks)
+    settings = next(
+        s
+        for s in plan_migration(before, after, proof=False).steps
+        if "settings" in s.title
+    )
+    assert (
+        "GSI GSI2, removed later: 20 RCU / 10 WCU, the table's, until its deletion"
+        in " ".join(settings.details)
+    )
