@@ -191,10 +191,16 @@ def _blank_delimited(text: str, delimited: list[Statement]) -> str:
 
 
 # A statement mysqldump writes whole inside version comments
-# (`/*!50001 CREATE VIEW ... */;`, `/*!40101 SET ... */;`): one or more
-# comments at the start of a line, then the semicolon.
-_VERSIONED = re.compile(r"^(?:[ \t]*/\*!\d*.*?\*/\s*)+;", re.MULTILINE | re.DOTALL)
-_VERSION_MARK = re.compile(r"/\*!\d*|\*/")
+# (`/*!50001 CREATE VIEW ... */;`, `/*!40101 SET ... */;`), or mariadb-dump
+# inside MariaDB's own (`/*M!100616 SET ... */;`): one or more comments at
+# the start of a line, then the semicolon. mariadb-dump's first line,
+# `/*M!999999\- enable the sandbox mode */`, is a command to its client (a
+# backslash after the version), a comment to the server: it stays one.
+_VERSION_OPENING = r"/\*M?!\d*(?!\d|\\)"
+_VERSIONED = re.compile(
+    rf"^(?:[ \t]*{_VERSION_OPENING}.*?\*/\s*)+;", re.MULTILINE | re.DOTALL
+)
+_VERSION_MARK = re.compile(rf"{_VERSION_OPENING}|\*/")
 
 
 def _unwrap_versioned(text: str) -> str:
@@ -259,5 +265,5 @@ _NOISE = frozenset(
 def _without_comments(text: str) -> str:
     # mysqldump writes `/*!50001 CREATE VIEW ...*/`: its versioned comments
     # hold the statement itself.
-    text = re.sub(r"/\*!\d*", " ", text).replace("*/", " ")
+    text = re.sub(_VERSION_OPENING, " ", text).replace("*/", " ")
     return re.sub(r"--[^\n]*", " ", text)

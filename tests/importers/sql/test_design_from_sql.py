@@ -241,6 +241,27 @@ DELIMITER ;
     )
 
 
+def test_a_mariadb_dump_s_own_version_comments_are_read_as_statements():
+    # mariadb-dump writes its session settings in /*M!NNNNNN ... */ and
+    # opens with a command to its own client, a comment to the server.
+    schema = (
+        "/*M!999999\\- enable the sandbox mode */ \n"
+        "-- MariaDB dump 10.19-11.4.2-MariaDB, for debian-linux-gnu (x86_64)\n"
+        "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n"
+        "/*M!100616 SET @OLD_NOTE_VERBOSITY=@@NOTE_VERBOSITY, NOTE_VERBOSITY=0 */;\n"
+        "CREATE TABLE `player` (\n"
+        "  `player_id` int(10) unsigned NOT NULL AUTO_INCREMENT,\n"
+        "  PRIMARY KEY (`player_id`)\n"
+        ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
+        "/*M!100616 SET NOTE_VERBOSITY=@OLD_NOTE_VERBOSITY */;\n"
+    )
+    found = design_from_sql(schema, schema_file="s.sql")
+    assert [e.name for e in found.design.entities] == ["Player"]
+    assert found.skipped == (
+        "skipped 3 SET statements (lines 3, 4, 9): a session setting",
+    )
+
+
 def test_a_digests_lists_of_values_are_read():
     # The digest writes a list of values as (...) and a many-row INSERT's
     # further rows as /* , ... */.
