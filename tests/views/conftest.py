@@ -67,6 +67,20 @@ def project_with_members(
     return project
 
 
+def project_at_two_revisions(
+    first: Design, second: Design, *, owner: User, editor: User, viewer: User
+) -> Project:
+    """A project of `first` with its members (`project_with_members`), then
+    `second` saved by the owner as revision 2."""
+    project = project_with_members(first, owner=owner, editor=editor, viewer=viewer)
+    project_services.project_save_design(
+        project=project, design=second, version=project.version, author=owner
+    )
+    project.refresh_from_db()
+    assert project.version == 2
+    return project
+
+
 @pytest.fixture
 def project(owner: User, editor: User, viewer: User, order_design: Design) -> Project:
     return project_with_members(order_design, owner=owner, editor=editor, viewer=viewer)

@@ -19,7 +19,7 @@ from modeler.jobs import migration_proofs
 from modeler.services import projects as project_services
 from modeler.services.projects import project_revision_design
 from tests.evolution import revisions
-from tests.views.conftest import project_with_members
+from tests.views.conftest import project_at_two_revisions, project_with_members
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -27,18 +27,13 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def _two_revisions(first, owner, editor, viewer):
     """A project at revision `first` (small), then revision 2 with a new
     GSI for a new access pattern."""
-    project = project_with_members(
-        revisions.smaller(first, 3), owner=owner, editor=editor, viewer=viewer
+    return project_at_two_revisions(
+        revisions.smaller(first, 3),
+        revisions.smaller(revisions.gsi_added(), 3),
+        owner=owner,
+        editor=editor,
+        viewer=viewer,
     )
-    project_services.project_save_design(
-        project=project,
-        design=revisions.smaller(revisions.gsi_added(), 3),
-        version=project.version,
-        author=owner,
-    )
-    project.refresh_from_db()
-    assert project.version == 2
-    return project
 
 
 @pytest.fixture

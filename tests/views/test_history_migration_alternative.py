@@ -17,27 +17,23 @@ from modeler.designfile import read_design
 from modeler.services import projects as project_services
 from modeler.services.projects import project_revision_design
 from tests.evolution import revisions
-from tests.views.conftest import logged_in, project_with_members
+from tests.views.conftest import (
+    logged_in,
+    project_at_two_revisions,
+)
 
 
 @pytest.fixture
 def resorted(owner, editor, viewer):
     """Revision 1, the example (small); revision 2 sorts a customer's
     orders in a status by order id on GSI1, which revision 1 reads by date."""
-    project = project_with_members(
+    project = project_at_two_revisions(
         revisions.smaller(revisions.original(), 3),
+        revisions.smaller(revisions.index_resorted(), 3),
         owner=owner,
         editor=editor,
         viewer=viewer,
     )
-    project_services.project_save_design(
-        project=project,
-        design=revisions.smaller(revisions.index_resorted(), 3),
-        version=project.version,
-        author=owner,
-    )
-    project.refresh_from_db()
-    assert project.version == 2
     return project
 
 
@@ -153,17 +149,12 @@ def test_a_save_over_changes_made_since_is_refused(
 def test_a_plan_proven_as_asked_offers_nothing_else(
     owner, editor, viewer, editor_client: Client
 ):
-    project = project_with_members(
+    project = project_at_two_revisions(
         revisions.smaller(revisions.original(), 3),
+        revisions.smaller(revisions.gsi_added(), 3),
         owner=owner,
         editor=editor,
         viewer=viewer,
-    )
-    project_services.project_save_design(
-        project=project,
-        design=revisions.smaller(revisions.gsi_added(), 3),
-        version=project.version,
-        author=owner,
     )
     page = _proven(editor_client, project)
     assert "<strong>Proven on the sample data</strong>." in page

@@ -14,26 +14,20 @@ from modeler.services import history as history_services
 from modeler.services import projects as project_services
 from modeler.services.projects import project_revision_design
 from tests.evolution import revisions
-from tests.views.conftest import project_with_members
+from tests.views.conftest import project_at_two_revisions
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
 def migrated(owner, editor, viewer):
-    project = project_with_members(
+    project = project_at_two_revisions(
         revisions.smaller(revisions.original(), 3),
+        revisions.smaller(revisions.gsi_added(), 3),
         owner=owner,
         editor=editor,
         viewer=viewer,
     )
-    project_services.project_save_design(
-        project=project,
-        design=revisions.smaller(revisions.gsi_added(), 3),
-        version=project.version,
-        author=owner,
-    )
-    project.refresh_from_db()
     return project
 
 

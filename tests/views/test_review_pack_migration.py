@@ -15,7 +15,7 @@ from modeler.services import projects as project_services
 from modeler.services import reviews as review_services
 from modeler.services.projects import project_revision_design
 from tests.evolution import revisions
-from tests.views.conftest import project_with_members
+from tests.views.conftest import project_at_two_revisions, project_with_members
 
 
 def _text(response) -> str:
@@ -77,17 +77,12 @@ def test_the_pack_shows_the_migration_from_the_approved_revision(
 def test_no_migration_without_an_approved_revision_before(
     owner, editor, viewer, viewer_client: Client
 ):
-    project = project_with_members(
+    project = project_at_two_revisions(
         revisions.smaller(revisions.original(), 3),
+        revisions.smaller(revisions.gsi_added(), 3),
         owner=owner,
         editor=editor,
         viewer=viewer,
-    )
-    project_services.project_save_design(
-        project=project,
-        design=revisions.smaller(revisions.gsi_added(), 3),
-        version=project.version,
-        author=owner,
     )
     viewer_client.post(f"/projects/{project.pk}/reviews/pack/2/")
     page = _text(_pack(viewer_client, project))
