@@ -11,7 +11,9 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from playwright.sync_api import Page, expect
 
+from modeler.design import model as d
 from modeler.jobs import migration_proofs
+from modeler.models import Project
 from modeler.services import projects as project_services
 from modeler.services.projects import project_revision_design
 from tests.browser.conftest import _watched_page
@@ -24,23 +26,30 @@ PASSWORD = "correct-horse-battery"
 PROOF_TIMEOUT_MS = 60_000
 
 
-def test_the_migration_tab_proves_the_plan_and_downloads_the_script(
-    page: Page, screenshot
-) -> None:
-    owner = User.objects.create_user("jun", password=PASSWORD)
+def _two_revisions_logged_in(page: Page, name: str, second: d.Design) -> Project:
+    """A project of `name`'s at the example (small), then `second` as
+    revision 2; `name` logged in on `page`."""
+    owner = User.objects.create_user(name, password=PASSWORD)
     project = project_services.project_create(
         owner=owner, design=revisions.smaller(revisions.original(), 3)
     )
     project_services.project_save_design(
         project=project,
-        design=revisions.smaller(revisions.gsi_added(), 3),
+        design=revisions.smaller(second, 3),
         version=project.version,
         author=owner,
     )
     page.goto("/login/")
-    page.fill("#id_username", "jun")
+    page.fill("#id_username", name)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
+    return project
+
+
+def test_the_migration_tab_proves_the_plan_and_downloads_the_script(
+    page: Page, screenshot
+) -> None:
+    project = _two_revisions_logged_in(page, "jun", revisions.gsi_added())
     page.goto(f"/projects/{project.pk}/history/compare/?before=1&after=2")
     expect(page.locator("#diff-heading")).to_have_text("Revision 1 → revision 2")
 
@@ -122,20 +131,7 @@ def test_the_tab_of_a_project_deleted_meanwhile_says_so_and_stops_polling(
 def test_a_resorted_index_is_saved_the_proven_way_and_then_proven(
     page: Page, screenshot
 ) -> None:
-    owner = User.objects.create_user("mio", password=PASSWORD)
-    project = project_services.project_create(
-        owner=owner, design=revisions.smaller(revisions.original(), 3)
-    )
-    project_services.project_save_design(
-        project=project,
-        design=revisions.smaller(revisions.index_resorted(), 3),
-        version=project.version,
-        author=owner,
-    )
-    page.goto("/login/")
-    page.fill("#id_username", "mio")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    project = _two_revisions_logged_in(page, "mio", revisions.index_resorted())
     page.goto(f"/projects/{project.pk}/history/compare/migration/?before=1&after=2")
     expect(page.locator(".migration-verdict")).to_contain_text(
         "Not proven", timeout=PROOF_TIMEOUT_MS
