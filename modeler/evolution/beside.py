@@ -12,14 +12,16 @@ and the old is deleted once no version reads it. `rebuilt_beside` makes
 that next design from the one asked for: each such index under a free
 name with key attributes of its own, the patterns that query it following.
 The planner proposes it when it proves where the design asked for does
-not (`plan.plan_migration`).
+not, and where the design asked for makes an index the deployed version
+reads again under its own name (deleted first: its queries fail until the
+new one is ACTIVE), which needs no new key attributes (`plan.plan_migration`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from modeler.design import model as d
@@ -31,8 +33,8 @@ from modeler.evolution.matching import EntityMatch, entity_matching
 @dataclass(frozen=True)
 class Rebuilt:
     """An index of the next design rebuilt beside itself as `name`, with
-    `keys` (old key attribute name to new), because the deployed version's
-    `readers` query it."""
+    `keys` (old key attribute name to new; none when it keeps its key
+    attributes), because the deployed version's `readers` query it."""
 
     index: str
     name: str
@@ -42,9 +44,16 @@ class Rebuilt:
     @property
     def text(self) -> str:
         renamed = ", ".join(f"{old} -> {new}" for old, new in self.keys)
+        why = (
+            "its keys change while the deployed version reads it"
+            if self.keys
+            else "made again under its own name, it would be missing while "
+            "the deployed version reads it"
+        )
         return (
-            f"GSI {self.index} rebuilt beside itself as {self.name} ({renamed}): "
-            f"its keys change while the deployed version reads it ("
+            f"GSI {self.index} rebuilt beside itself as {self.name}"
+            + (f" ({renamed})" if renamed else "")
+            + f": {why} ("
             + ", ".join(self.readers)
             + ")"
         )
@@ -88,12 +97,15 @@ def rebuilt_beside(
     after: d.Design,
     names: Iterable[str],
     readers: Mapping[str, Iterable[str]],
+    rekeyed: Collection[str] = (),
 ) -> tuple[d.Design, list[Rebuilt]] | None:
-    """The next design with each of the GSIs `names` under a new name and
-    new key attributes (free in both designs: the old index and the new
-    live side by side meanwhile), or None when one of them shares a key
-    attribute with the table or another index (renaming it would move the
-    others too). `readers` names the deployed patterns that query each."""
+    """The next design with each of the GSIs `names` under a new name (free
+    in both designs: the old index and the new live side by side
+    meanwhile); those `rekeyed` also on new key attributes, since the old
+    index still reads the old values of its own. None when one of those
+    shares a key attribute with the table or another index (renaming it
+    would move the others too). `readers` names the deployed patterns that
+    query each."""
     taken = _names(before) | _names(after)
     rebuilt = []
     design = after
@@ -108,12 +120,12 @@ def rebuilt_beside(
             if i.name != name
             for a in i.key_attributes
         } | {a.name for a in design.table.key_attributes}
-        if own & others:
+        if name in rekeyed and own & others:
             return None
         new_name = _free(name, taken)
         taken.add(new_name)
         keys = {}
-        for attribute in index.key_attributes:
+        for attribute in index.key_attributes if name in rekeyed else ():
             base = (
                 new_name + attribute.name[len(name) :]
                 if attribute.name.startswith(name)
@@ -151,7 +163,7 @@ def rebuilt_beside(
 def _keys_renamed(
     keys: tuple[d.KeyAttribute, ...], renamed: Mapping[str, str]
 ) -> tuple[d.KeyAttribute, ...]:
-    return tuple(dataclasses.replace(a, name=renamed[a.name]) for a in keys)
+    return tuple(dataclasses.replace(a, name=renamed.get(a.name, a.name)) for a in keys)
 
 
 def _names(design: d.Design) -> set[str]:

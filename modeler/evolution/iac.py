@@ -97,6 +97,19 @@ def _gsis(
     return old, new, {p: pairs[p] for p in pairs if same_shape(old[p], new[pairs[p]])}
 
 
+def gsi_creations(before: d.Design, after: d.Design) -> list[d.Index]:
+    """The GSIs of the next design the deployed table lacks (new, or
+    changed in keys or projection: made again)."""
+    _, new, kept = _gsis(before, after)
+    return [i for q, i in enumerate(new) if q not in kept.values()]
+
+
+def gsi_removals(before: d.Design, after: d.Design) -> list[d.Index]:
+    """The deployed GSIs the next design does not keep as they are."""
+    old, _, kept = _gsis(before, after)
+    return [i for p, i in enumerate(old) if p not in kept]
+
+
 def _capacity_changed(before: d.Design, after: d.Design) -> bool:
     """Whether a kept GSI's capacity changes."""
     old, new, kept = _gsis(before, after)

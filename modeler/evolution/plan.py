@@ -26,12 +26,14 @@ from modeler.engine.size import item_size
 from modeler.evolution import changes as c
 from modeler.evolution.beside import Rebuilt, rebuilt_beside, rekeyed_indexes
 from modeler.evolution.iac import (
+    gsi_creations,
+    gsi_removals,
     interim_capacities,
     stream_alone,
     stream_retyped,
     ttl_moved,
 )
-from modeler.evolution.matching import entity_matching, matched, same_shape
+from modeler.evolution.matching import entity_matching
 from modeler.evolution.proof import Progress, Proof, Reporter, prove
 from modeler.evolution.runtime import Tally
 from modeler.evolution.script import migration_script, script_namespace
@@ -230,7 +232,7 @@ def plan_migration(
         if stored_items and sample:
             plan.scale = stored_items / sample
     plan.steps = _steps(plan)
-    if alternatives and plan.proof is not None and not plan.proven:
+    if alternatives and plan.proof is not None:
         made = _rebuilt_beside(plan)
         if made is not None:
             alternative = plan_migration(
@@ -250,10 +252,23 @@ def plan_migration(
     return plan
 
 
+def remade_indexes(before: d.Design, after: d.Design) -> dict[str, list[str]]:
+    """The GSIs the next design changes under their own names (keys or
+    projection), which are deleted and made again, by name, with the
+    deployed version's patterns that query them (they fail meanwhile)."""
+    removed = {i.name for i in gsi_removals(before, after)}
+    return {
+        index.name: [p.name for p in before.access_patterns if p.index == index.name]
+        for index in gsi_creations(before, after)
+        if index.name in removed
+    }
+
+
 def _rebuilt_beside(plan: Plan) -> tuple[d.Design, list[Rebuilt]] | None:
-    """The next design with the indexes rebuilt beside themselves that the
+    """The next design with indexes rebuilt beside themselves: those the
     deployed version's failing reads query, when those reads are all the
-    proof found wrong and each queries an index whose keys change."""
+    proof found wrong and each queries an index whose keys change; and
+    those made again under their own names that it reads (an outage)."""
     proof = plan.proof
     if proof is None or proof.problems or plan.problems:
         return None
@@ -265,9 +280,14 @@ def _rebuilt_beside(plan: Plan) -> tuple[d.Design, list[Rebuilt]] | None:
         if pattern.name in failing:
             readers.setdefault(pattern.index, []).append(pattern.name)
     rekeyed = rekeyed_indexes(plan.before, plan.after)
-    if not readers or not all(index in rekeyed for index in readers):
+    if not all(index in rekeyed for index in readers):
         return None
-    return rebuilt_beside(plan.before, plan.after, list(readers), readers)
+    for name, remade in remade_indexes(plan.before, plan.after).items():
+        if remade:
+            readers[name] = sorted(set(readers.get(name, [])) | set(remade))
+    if not readers:
+        return None
+    return rebuilt_beside(plan.before, plan.after, list(readers), readers, rekeyed)
 
 
 def check_keyed(design: d.Design, side: str, *, deployed: bool) -> None:
@@ -403,8 +423,8 @@ def _steps(plan: Plan) -> list[Step]:
             )
         )
         return steps
-    creations = _gsi_creations(before, after)
-    removals = _gsi_removals(before, after)
+    creations = gsi_creations(before, after)
+    removals = gsi_removals(before, after)
     setting_changes = [ch for ch in changes if ch.category == c.ONLINE and ch.setting]
     settings = [ch.what for ch in setting_changes]
     # UpdateTable changes the stream or the capacity, not both at once.
@@ -506,7 +526,24 @@ def _steps(plan: Plan) -> list[Step]:
             )
         )
     items = proof.items_after if proof is not None else []
+    remade = remade_indexes(before, after)
     for index in creations:
+        if index.name in remade:
+            readers = remade[index.name]
+            steps.append(
+                Step(
+                    c.ONLINE,
+                    f"UpdateTable: delete GSI {index.name}, to make it again next "
+                    "(DynamoDB cannot change a GSI's keys or projection in place)"
+                    + (
+                        "; until the new one is ACTIVE the deployed version's "
+                        f"queries of it fail: {', '.join(readers)}"
+                        if readers
+                        else ""
+                    ),
+                    dual_write=bool(rewrites),
+                )
+            )
         units = backfill_units(index, after.table, items) * plan.scale
         seconds = units / plan.wcu_per_second
         steps.append(
@@ -583,6 +620,8 @@ def _steps(plan: Plan) -> list[Step]:
             )
         )
     for index in removals:
+        if index.name in remade:
+            continue  # deleted before it was made again
         steps.append(
             Step(
                 c.ONLINE,
@@ -612,27 +651,6 @@ def _counted(plan: Plan, *, cleanup: bool = False) -> tuple[str, ...]:
         for name, count in sorted(tally.by_entity.items())
     ]
     return tuple(counted)
-
-
-def _gsi_pairs(before: d.Design, after: d.Design):
-    old = [i for i in before.table.indexes if i.is_global]
-    new = [i for i in after.table.indexes if i.is_global]
-    return old, new, matched(old, new)
-
-
-def _gsi_creations(before: d.Design, after: d.Design) -> list[d.Index]:
-    old, new, pairs = _gsi_pairs(before, after)
-    kept = {pairs[p] for p in pairs if same_shape(old[p], new[pairs[p]])}
-    return [index for position, index in enumerate(new) if position not in kept]
-
-
-def _gsi_removals(before: d.Design, after: d.Design) -> list[d.Index]:
-    old, new, pairs = _gsi_pairs(before, after)
-    return [
-        index
-        for position, index in enumerate(old)
-        if position not in pairs or not same_shape(index, new[pairs[position]])
-    ]
 
 
 def duration_text(seconds: float) -> str:
@@ -704,7 +722,12 @@ def plan_text(plan: Plan) -> str:
     for problem in plan.problems:
         lines.append(f"- {problem}")
     if plan.alternative is not None:
-        lines += ["", "A proven way instead:"]
+        lines += [
+            "",
+            "A way without the outage, proven:"
+            if plan.proven
+            else "A proven way instead:",
+        ]
         lines += [f"- {rebuilt.text}" for rebuilt in plan.rebuilt]
         lines += [
             "The next design with only that changed is written by plan_migration "

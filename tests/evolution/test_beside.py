@@ -97,7 +97,7 @@ def test_an_index_sharing_a_key_attribute_is_not_rebuilt() -> None:
         after,
         table=dataclasses.replace(after.table, indexes=(*after.table.indexes, shared)),
     )
-    assert rebuilt_beside(revisions.original(), after, ["GSI1"], {}) is None
+    assert rebuilt_beside(revisions.original(), after, ["GSI1"], {}, ["GSI1"]) is None
 
 
 def test_the_new_names_are_free_in_both_designs() -> None:
@@ -105,11 +105,51 @@ def test_the_new_names_are_free_in_both_designs() -> None:
     after = revisions.index_resorted()
     # GSI4 and GSI4PK already exist on the deployed side (the example with
     # a GSI4 added); the rebuilt index takes the next free names.
-    made = rebuilt_beside(revisions.gsi_added(), after, ["GSI1"], {})
+    made = rebuilt_beside(revisions.gsi_added(), after, ["GSI1"], {}, ["GSI1"])
     assert made is not None
     design, (rebuilt,) = made
     assert rebuilt.name == "GSI5"
     assert dict(rebuilt.keys) == {"GSI1PK": "GSI5PK", "GSI1SK": "GSI5SK"}
     assert design.table.index("GSI5") is not None
-    made = rebuilt_beside(before, after, ["GSI1"], {})
+    made = rebuilt_beside(before, after, ["GSI1"], {}, ["GSI1"])
     assert made is not None and made[1][0].name == "GSI4"
+
+
+def test_an_index_made_again_under_its_name_is_deleted_first_and_offered_beside():
+    # GSI2's projection changes: DynamoDB makes it again. Under its own name
+    # it is deleted first (it cannot be created while it exists), and the
+    # deployed version's query of it fails until the new one is ACTIVE.
+    before = smaller(revisions.original(), 3)
+    plan = plan_migration(before, smaller(revisions.index_reprojected(), 3))
+    assert plan.proven
+    titles = [s.title for s in plan.steps]
+    assert titles[0].startswith(
+        "UpdateTable: delete GSI GSI2, to make it again next (DynamoDB cannot "
+        "change a GSI's keys or projection in place); until the new one is "
+        "ACTIVE the deployed version's queries of it fail: All open orders, "
+        "oldest first"
+    )
+    assert titles[1].startswith("UpdateTable: create GSI GSI2")
+    assert not any("delete GSI GSI2 (no version reads it" in t for t in titles)
+    # The way without the outage: a GSI4 on the same key attributes (their
+    # values stay: nothing to rewrite), made before the deploy that reads
+    # it, GSI2 deleted after.
+    assert plan.alternative is not None and plan.alternative.proven
+    (rebuilt,) = plan.rebuilt
+    assert (rebuilt.index, rebuilt.name, rebuilt.keys) == ("GSI2", "GSI4", ())
+    gsi4 = plan.alternative.after.table.index("GSI4")
+    assert gsi4 is not None and gsi4.projection.type == "ALL"
+    assert [a.name for a in gsi4.key_attributes] == ["GSI2PK", "GSI2SK"]
+    assert [s.title.split(" and ")[0] for s in plan.alternative.steps] == [
+        "UpdateTable: create GSI GSI4",
+        "Deploy the application version of the new design (its access patterns; "
+        "writes in the new shape only)",
+        "UpdateTable: delete GSI GSI2 (no version reads it any more)",
+    ]
+    text = plan_text(plan)
+    assert "A way without the outage, proven:" in text
+    assert (
+        "GSI GSI2 rebuilt beside itself as GSI4: made again under its own name, it "
+        "would be missing while the deployed version reads it (All open orders, "
+        "oldest first)"
+    ) in text

@@ -161,3 +161,27 @@ def test_a_plan_proven_as_asked_offers_nothing_else(
     assert "A proven way instead" not in page
     assert editor_client.get(_url(project, "alternative.yaml")).status_code == 404
     assert editor_client.post(_url(project, "alternative/save/")).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_proven_plan_with_an_outage_offers_the_way_without_it(
+    owner, editor, viewer, editor_client: Client
+):
+    project = project_at_two_revisions(
+        revisions.smaller(revisions.original(), 3),
+        revisions.smaller(revisions.index_reprojected(), 3),
+        owner=owner,
+        editor=editor,
+        viewer=viewer,
+    )
+    page = _proven(editor_client, project)
+    assert "<strong>Proven on the sample data</strong>." in page
+    assert "the deployed version&#x27;s queries of it fail: All open orders" in page
+    assert "A way without the outage" in page
+    assert (
+        "GSI GSI2 rebuilt beside itself as GSI4: made again under its own name" in page
+    )
+    editor_client.post(_url(project, "alternative/save/"))
+    saved = project_revision_design(project=project, number=3)
+    assert saved.table.index("GSI4").projection.type == "ALL"
+    assert saved.table.index("GSI2") is None
