@@ -221,6 +221,9 @@ class Client:
     def create_table(self, **kwargs: Any) -> dict[str, Any]:
         return self._call("CreateTable", self.engine.create_table, kwargs)
 
+    def update_table(self, **kwargs: Any) -> dict[str, Any]:
+        return self._call("UpdateTable", self.engine.update_table, kwargs)
+
     def delete_table(self, **kwargs: Any) -> dict[str, Any]:
         return self._call("DeleteTable", self.engine.delete_table, kwargs)
 

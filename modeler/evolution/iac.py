@@ -110,6 +110,14 @@ def gsi_removals(before: d.Design, after: d.Design) -> list[d.Index]:
     return [i for p, i in enumerate(old) if p not in kept]
 
 
+def removed_before_cleanup(before: d.Design, after: d.Design) -> list[str]:
+    """The GSIs the next design removes, not made again under their names:
+    deleted once the next version is deployed, before the script's cleanup
+    (whose writes they would take otherwise)."""
+    made = {i.name for i in gsi_creations(before, after)}
+    return [i.name for i in gsi_removals(before, after) if i.name not in made]
+
+
 def _capacity_changed(before: d.Design, after: d.Design) -> bool:
     """Whether a kept GSI's capacity changes."""
     old, new, kept = _gsis(before, after)

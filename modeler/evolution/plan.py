@@ -29,6 +29,7 @@ from modeler.evolution.iac import (
     gsi_creations,
     gsi_removals,
     interim_capacities,
+    removed_before_cleanup,
     stream_alone,
     stream_retyped,
     ttl_moved,
@@ -587,7 +588,21 @@ def _steps(plan: Plan) -> list[Step]:
             )
         )
     cleanup = proof.cleanup_tally if proof is not None else None
-    if rewrites and (cleanup is None or cleanup.counts["migrated"]):
+    cleaning = bool(rewrites and (cleanup is None or cleanup.counts["migrated"]))
+    for name in removed_before_cleanup(before, after):
+        steps.append(
+            Step(
+                c.ONLINE,
+                f"UpdateTable: delete GSI {name} (no version reads it any more"
+                + (
+                    "; before the cleanup, whose writes it would take"
+                    if cleaning
+                    else ""
+                )
+                + ")",
+            )
+        )
+    if cleaning:
         clean_reads = (cleanup.read_units if cleanup else 0.0) * plan.scale
         clean_writes = (cleanup.write_units if cleanup else 0.0) * plan.scale
         clean_seconds = clean_writes / plan.wcu_per_second
@@ -617,15 +632,6 @@ def _steps(plan: Plan) -> list[Step]:
                 "Deploy the application version of the new design that reads "
                 + ", ".join(f"{e}.{a} as {now} only" for e, a, _, now in retypes)
                 + " (the cleanup retyped every item)",
-            )
-        )
-    for index in removals:
-        if index.name in remade:
-            continue  # deleted before it was made again
-        steps.append(
-            Step(
-                c.ONLINE,
-                f"UpdateTable: delete GSI {index.name} (no version reads it any more)",
             )
         )
     if not steps:

@@ -33,6 +33,7 @@ from typing import Any
 from modeler.design import model as d
 from modeler.engine.client import Client
 from modeler.engine.types import item_from_wire, type_of
+from modeler.evolution.iac import removed_before_cleanup
 from modeler.evolution.rewriting import keys_of, recognise, rewritten
 from modeler.evolution.runtime import Migration, Tally
 from modeler.keys.items import key_renderer
@@ -184,6 +185,14 @@ def prove(
             )
         # A copy leaves the old table whole: nothing there to clean up.
         if not spec["copy"]:
+            # The plan deletes the GSIs no version reads any more before the
+            # cleanup (those made again under their names stay: the new one
+            # is there by then).
+            for name in removed_before_cleanup(before, after):
+                client.update_table(
+                    TableName=spec["source_table"],
+                    GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": name}}],
+                )
             proof.cleanup_tally = run(client, True)
     except Exception as exc:  # the script failing is the proof's verdict
         if isinstance(progress, Reporter) and progress.raised is not None:

@@ -62,7 +62,7 @@ def test_the_tab_offers_the_proven_way_and_an_editor_saves_it(
     assert "Not proven: patterns of the deployed design failing" in page
     assert "A proven way instead" in page
     assert "GSI GSI1 rebuilt beside itself as GSI4 (GSI1PK -&gt; GSI4PK" in page
-    assert "UpdateTable: delete GSI GSI1 (no version reads it any more)" in page
+    assert "UpdateTable: delete GSI GSI1 (no version reads it any more; before" in page
     assert "Save it as revision 3" in page
 
     download = editor_client.get(_url(resorted, "alternative.yaml"))
