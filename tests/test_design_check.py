@@ -118,3 +118,54 @@ def test_a_tag_aws_refuses_is_named_with_its_characters(design: d.Design) -> Non
     assert problems[0].message.startswith("AWS refuses the tag 'say \"hi\"': ")
     assert "its key has '\"'; deploying the table with it fails" in problems[0].message
     assert "its value has '\\\\'; deploying" in problems[1].message
+
+
+def _with_conditions(design: d.Design, place: str, ship: str) -> d.Design:
+    """The example with the conditions of placing an order (its Put of the
+    order) and shipping one replaced."""
+
+    def pattern(p: d.AccessPattern) -> d.AccessPattern:
+        condition = {"Place an order with its line items": place, "Ship an order": ship}
+        if p.name not in condition:
+            return p
+        first, *rest = p.actions
+        return dataclasses.replace(
+            p, actions=(dataclasses.replace(first, condition=condition[p.name]), *rest)
+        )
+
+    return dataclasses.replace(
+        design, access_patterns=tuple(pattern(p) for p in design.access_patterns)
+    )
+
+
+def test_a_condition_on_an_attribute_no_item_has_is_a_warning(design: d.Design) -> None:
+    # `pk` for the table's `PK`: the condition guards nothing, and placing
+    # an order twice would overwrite the first without a word.
+    problems = check_design(
+        _with_conditions(
+            design,
+            "attribute_not_exists(pk)",
+            'status = "OPEN" AND attribute_exists(shipedAt) AND size(tags) > {n}',
+        )
+    )
+    unknown = [
+        (p.severity, p.path, p.message)
+        for p in problems
+        if p.code == "condition-unknown-attribute"
+    ]
+    assert [path for _, path, _ in unknown] == [
+        "access_patterns[6].actions[0].condition",
+        "access_patterns[7].condition",
+        "access_patterns[7].condition",
+    ]
+    assert {severity for severity, _, _ in unknown} == {"warning"}
+    assert unknown[0][2] == (
+        "'pk' is no attribute of Order nor a key attribute, so no item has it: "
+        "attribute_not_exists(pk) always holds and a comparison with it never does"
+    )
+    assert "'shipedAt' is no attribute of Order" in unknown[1][2]
+    assert "'tags' is no attribute of Order" in unknown[2][2]
+    # The example's own conditions name what its items have.
+    assert not any(
+        p.code == "condition-unknown-attribute" for p in check_design(design)
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from modeler.design import model as d
-from modeler.design.findings import Finding, error
+from modeler.design.findings import Finding, error, warning
 from modeler.design.parameters import placeholders
 from modeler.design_check.common import (
     entity_attribute_names,
@@ -14,6 +14,7 @@ from modeler.design_check.common import (
     is_number_text,
 )
 from modeler.design_check.pattern_keys import check_full_key, table_keys
+from modeler.simulation.requests import expression_attributes
 
 MAX_TRANSACTION_ITEMS = 100
 MAX_BATCH_GET_ITEMS = 100
@@ -68,6 +69,8 @@ def check_actions(
             problem = expression_problem(action.condition, "ConditionExpression")
             if problem:
                 yield error("condition-invalid", f"{apath}.condition", problem)
+            else:
+                yield from _check_condition_names(design, entity, action, known, apath)
         if action.count:
             if action.count.isdigit():
                 fixed_total += int(action.count)
@@ -91,6 +94,29 @@ def check_actions(
             f"{path}.actions",
             f"{fixed_total} items; {op} takes at most {limit}",
         )
+
+
+def _check_condition_names(
+    design: d.Design,
+    entity: d.Entity,
+    action: d.Action,
+    known: set[str],
+    apath: str,
+) -> Iterator[Finding]:
+    """Each attribute the condition names is one the item can have: its
+    entity's, or a key attribute. Another (a key attribute renamed since,
+    a typo) is on no item: attribute_not_exists of it always holds, which
+    guards nothing, and a comparison with it never does."""
+    keys = {a.name for a in design.table.all_key_attributes()}
+    for name in expression_attributes(action.condition):
+        if name not in known and name not in keys:
+            yield warning(
+                "condition-unknown-attribute",
+                f"{apath}.condition",
+                f"'{name}' is no attribute of {entity.name} nor a key attribute, "
+                f"so no item has it: attribute_not_exists({name}) always holds "
+                "and a comparison with it never does",
+            )
 
 
 def _check_updates(

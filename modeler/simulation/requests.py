@@ -51,6 +51,8 @@ _FUNCTIONS = {
     "list_append",
 }
 _KEYWORDS = {"and", "or", "not", "between", "in"}
+# attribute_type's second argument.
+_TYPE_NAMES = {"S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"}
 _TOKEN = re.compile(
     r"""
     (?P<space>\s+)
@@ -153,10 +155,7 @@ class ExpressionBuilder:
                     out.append(self.value(token == "true", "b"))  # noqa: S105 (a keyword)
                 elif token in _FUNCTIONS and following == "(":
                     out.append(token)
-                elif (
-                    token in ("S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M")
-                    and previous == ","
-                ):
+                elif token in _TYPE_NAMES and previous == ",":
                     out.append(self.value(token, "type"))
                 else:
                     out.append(self.name(token))
@@ -164,6 +163,36 @@ class ExpressionBuilder:
                 out.append(token)
             previous = token
         return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def expression_attributes(source: str) -> list[str]:
+    """The attributes a designer's filter or condition names at the top of
+    its paths (`address` of `address.city`, `tags` of `tags[0]`), in order,
+    each once; none when it cannot be read (`ExpressionBuilder.text` says
+    why)."""
+    names: dict[str, None] = {}
+    position = 0
+    previous = ""
+    while position < len(source):
+        match = _TOKEN.match(source, position)
+        if not match:
+            return []
+        kind, token = match.lastgroup, match.group()
+        position = match.end()
+        if kind == "space":
+            continue
+        following = source[position:].lstrip()[:1]
+        if (
+            kind == "name"
+            and previous != "."
+            and token.lower() not in _KEYWORDS
+            and token not in ("true", "false")
+            and not (token in _FUNCTIONS and following == "(")
+            and not (token in _TYPE_NAMES and previous == ",")
+        ):
+            names.setdefault(token)
+        previous = token
+    return list(names)
 
 
 def param_value(params: Mapping[str, Any], name: str) -> Any:
