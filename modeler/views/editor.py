@@ -3,12 +3,14 @@ indexes section.
 
 Each section is one template whose `workspace` partial (the project header
 with its tabs, and the section) is the htmx answer to a tab click; smaller
-partials answer the edits. A successful edit answers with the parts it
-changed, a `designSaved` event carrying the new version (so the page's other
-forms stay current) and a toast; without htmx it redirects back to the
-section. A refused edit answers 422 (invalid input) or 409 (someone saved
-first), and one that met the database restarting 503, with the form as
-typed and the reason beside the field (see `modeler.views.statuses`).
+partials answer the edits. A successful edit answers with the section's
+parts that show the design, as saved (the part edited in its place, the
+others out of band: the page may have been shown before a teammate's save),
+a `designSaved` event carrying the new version (so the page's other forms
+stay current) and a toast; without htmx it redirects back to the section.
+A refused edit answers 422 (invalid input) or 409 (someone saved first),
+and one that met the database restarting 503, with the form as typed and
+the reason beside the field (see `modeler.views.statuses`).
 """
 
 from __future__ import annotations
@@ -313,10 +315,8 @@ def table_update(request: HttpRequest, project_id: int) -> HttpResponse:
             result,
             "Saved the table settings.",
             url=section_url("editor-table", project_id),
-            respond=lambda saved: render(
-                request,
-                f"{TABLE_TEMPLATE}#table-settings",
-                _table_context(access, saved.design, problems=saved.problems),
+            respond=lambda saved: _table_saved(
+                request, access, saved, "table-settings"
             ),
         )
     context = _table_context(access, design, table_form=form)
@@ -340,6 +340,25 @@ def _indexes_response(
     return retarget(response, "#indexes") if is_partial(request) else response
 
 
+def _table_saved(
+    request: HttpRequest, access: ProjectAccess, saved: Saved, part: str
+) -> HttpResponse:
+    """The htmx answer to a save on the Table & indexes page: the part
+    saved (`table-settings` or `indexes`) in its place and the other part
+    out of band, both from the design as saved. On a page shown before a
+    teammate's save, the other part shows the design from before it (an
+    index under its old name), and designSaved gives its forms the new
+    version: saved, its form would put back what the teammate changed.
+    editor.js keeps a part holding input not yet saved as typed, at the
+    version it was typed on."""
+    context = _table_context(access, saved.design, problems=saved.problems)
+    other = "indexes" if part == "table-settings" else "table-settings"
+    response = render(request, f"{TABLE_TEMPLATE}#{part}", context)
+    context["oob"] = other
+    response.content += render(request, f"{TABLE_TEMPLATE}#{other}", context).content
+    return retarget(response, f"#{part}")
+
+
 @login_required
 @require_POST
 def index_create(request: HttpRequest, project_id: int) -> HttpResponse:
@@ -356,9 +375,7 @@ def index_create(request: HttpRequest, project_id: int) -> HttpResponse:
             result,
             f"Added the index {form.cleaned_data['name']}.",
             url=section_url("editor-table", project_id),
-            respond=lambda saved: _indexes_response(
-                request, access, saved.design, problems=saved.problems
-            ),
+            respond=lambda saved: _table_saved(request, access, saved, "indexes"),
         )
     return _indexes_response(request, access, design, index_form=form, status=status)
 
@@ -408,9 +425,7 @@ def index_edit(request: HttpRequest, project_id: int, name: str) -> HttpResponse
             result,
             f"{word} the index {saved_name}.",
             url=section_url("editor-table", project_id),
-            respond=lambda saved: _indexes_response(
-                request, access, saved.design, problems=saved.problems
-            ),
+            respond=lambda saved: _table_saved(request, access, saved, "indexes"),
         )
     if form.conflict is not None and form.conflict.removed is None:
         form = _merged_index_form(form, design)
@@ -513,9 +528,7 @@ def index_move(request: HttpRequest, project_id: int, name: str) -> HttpResponse
         result,
         f"Moved {name} {'up' if offset < 0 else 'down'}.",
         url=section_url("editor-table", project_id),
-        respond=lambda saved: _indexes_response(
-            request, access, saved.design, problems=saved.problems
-        ),
+        respond=lambda saved: _table_saved(request, access, saved, "indexes"),
     )
 
 
@@ -537,9 +550,7 @@ def index_delete(request: HttpRequest, project_id: int, name: str) -> HttpRespon
         result,
         f"Deleted the index {name}.",
         url=section_url("editor-table", project_id),
-        respond=lambda saved: _indexes_response(
-            request, access, saved.design, problems=saved.problems
-        ),
+        respond=lambda saved: _table_saved(request, access, saved, "indexes"),
     )
 
 

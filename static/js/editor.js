@@ -7,13 +7,17 @@
 
   // A successful edit sends designSaved with the new version: every form on
   // the page now edits that version (another tab still has the old one and
-  // is refused, as it should be).
+  // is refused, as it should be), as the save's answer shows the section as
+  // saved. An editor form holding input not yet saved is kept as typed (see
+  // below): it stays at the version it was typed on, so that its save is
+  // merged with what others changed since rather than putting it back.
   document.body.addEventListener("designSaved", (event) => {
     const version = String(event.detail.version);
+    const kept = unsavedForms(document);
     document
       .querySelectorAll('input[name="version"], input[name$="-version"]')
       .forEach((input) => {
-        input.value = version;
+        if (!kept.includes(input.form)) input.value = version;
       });
     document.querySelectorAll("[data-project-version]").forEach((el) => {
       el.textContent = version;
@@ -94,6 +98,13 @@
       `Your changes to ${names.join(" and ")} are not saved. Leave them?`,
     );
   }
+
+  // A save's answer brings the section's other parts as saved, out of band
+  // (the Table & indexes page): a part holding an editor form not yet saved
+  // keeps it as typed.
+  document.body.addEventListener("htmx:oobBeforeSwap", (event) => {
+    if (unsavedForms(event.detail.target).length) event.detail.shouldSwap = false;
+  });
 
   rememberForms(document);
   document.body.addEventListener("htmx:load", (event) => rememberForms(event.target));

@@ -76,6 +76,7 @@ def test_saving_an_entity_someone_renamed_follows_it(
     project = _team(ann, bob)
     entities = f"/projects/{project.pk}/entities/"
     ann.goto(entities + "Order/")
+    ann.evaluate("window.notReloaded = true")
     ann.fill("#id_description", "Ann's orders")
     bob.goto(entities + "Order/")
     bob.fill("#id_name", "Purchase")
@@ -87,6 +88,10 @@ def test_saving_an_entity_someone_renamed_follows_it(
     _saved(ann, "Saved Purchase.")
     expect(ann).to_have_url(re.compile(rf"{entities}Purchase/$"))
     expect(ann.locator("#id_name")).to_have_value("Purchase")
+    # The list beside the form names it as Bob did, with no reload.
+    expect(ann.locator("#entity-list [aria-current=page]")).to_contain_text("Purchase")
+    expect(ann.locator('#entity-list a[href$="/entities/Order/"]')).to_have_count(0)
+    assert ann.evaluate("window.notReloaded") is True
     design = stored_design(project)
     assert design.entity("Order") is None
     assert design.entity("Purchase").description == "Ann's orders"

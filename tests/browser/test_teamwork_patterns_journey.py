@@ -161,3 +161,53 @@ def test_saving_an_index_someone_renamed_or_deleted(
     ann.click("[data-save-as-new]")
     _saved(ann, "Added the index GSI9.")
     assert stored_design(project).table.index("GSI9").projection.type == "ALL"
+
+
+def test_a_save_on_an_older_table_page_shows_both_parts_as_saved(
+    page: Page, other_page: Page
+) -> None:
+    ann, bob = page, other_page
+    project = _team(ann, bob)
+    table = f"/projects/{project.pk}/table/"
+    ann.goto(table)
+    review_settled(ann)
+    ann.evaluate("window.notReloaded = true")
+    bob.goto(table)
+    bob.locator("#index-2 a", has_text="Edit").click()
+    bob.fill("#id_index-name", "GSI9")
+    bob.click("button:text('Save GSI3')")
+    _saved(bob, "Saved the index GSI9.")
+
+    # Ann saves the table's tags from her page of before: the indexes
+    # beside her form come as Bob left them, with no reload.
+    ann.fill("#id_tags", "team=orders")
+    ann.click("button:text('Save table')")
+    _saved(ann, "Saved the table settings.")
+    expect(ann.locator("#index-2 code.key")).to_have_text("GSI9")
+    expect(ann.locator('#indexes a[href*="/indexes/GSI3/"]')).to_have_count(0)
+    assert ann.evaluate("window.notReloaded") is True
+
+    # Bob changes the table class while Ann types a TTL attribute, then
+    # saves an index: her typing stays, and saving it keeps Bob's class.
+    bob.goto(table)
+    bob.select_option("#id_table_class", "STANDARD_INFREQUENT_ACCESS")
+    bob.click("button:text('Save table')")
+    _saved(bob, "Saved the table settings.")
+    ann.fill("#id_ttl_attribute", "expiresAt")
+    ann.locator("#index-2 a", has_text="Edit").click()
+    ann.select_option("#id_index-projection_type", "KEYS_ONLY")
+    ann.click("button:text('Save GSI9')")
+    _saved(ann, "Saved the index GSI9.")
+    expect(ann.locator("#index-2 .index-facts")).to_contain_text("KEYS_ONLY")
+    expect(ann.locator("#id_ttl_attribute")).to_have_value("expiresAt")
+    settings = f"/projects/{project.pk}/table/settings/"
+    with ann.expect_response(lambda r: r.url.endswith(settings)) as answer:
+        ann.click("button:text('Save table')")
+    assert answer.value.status == 200
+    saved = stored_design(project).table
+    assert (saved.ttl_attribute, saved.table_class) == (
+        "expiresAt",
+        "STANDARD_INFREQUENT_ACCESS",
+    )
+    assert saved.tags == (("team", "orders"),)
+    assert ann.evaluate("window.notReloaded") is True

@@ -6,6 +6,7 @@ and a stale version is refused with the input kept (409)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,16 @@ def index_data(
     index = design.table.index(index_name) if index_name else None
     data = _flat(IndexForm.initial_for(index, project.version), "index")
     return {**data, **{f"index-{k}": v for k, v in changes.items()}}
+
+
+def element(html: str, element_id: str) -> str:
+    """The element of an answer with this id, from its opening tag to the
+    first closing tag of its kind (one that holds none of its own kind: a
+    section, the entity list's nav)."""
+    found = re.search(rf'<(\w+)[^>]*\sid="{element_id}"[^>]*>', html)
+    assert found, f"no #{element_id} in the answer"
+    end = html.index(f"</{found.group(1)}>", found.end())
+    return html[found.start() : end]
 
 
 # --- Table ----------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from modeler.models import Project
-from tests.views.test_editor_edits import HTMX, _design, _url, entity_data
+from tests.views.test_editor_edits import HTMX, _design, _url, element, entity_data
 
 
 def _attribute_rows(data: dict[str, Any]) -> int:
@@ -124,6 +124,36 @@ def test_a_save_follows_an_entity_renamed_since(
     assert design.entity("Purchase").description == "mine"
     assert response.headers["HX-Push-Url"].endswith("/entities/Purchase/")
     assert "Saved Purchase." in response.headers["HX-Trigger"]
+
+
+@pytest.mark.django_db
+def test_the_answer_to_a_save_after_a_rename_shows_the_new_name(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    """The owner's page still says LineItem; the answer to its save shows
+    the entity as the editor named it, in the list beside the form too."""
+    mine = entity_data(project, "LineItem", sample_max=9)
+    editor_client.post(
+        _url("editor-entity", project, "LineItem"),
+        entity_data(project, "LineItem", name="OrderLine"),
+        **HTMX,
+    )
+
+    response = owner_client.post(
+        _url("editor-entity", project, "LineItem"), mine, **HTMX
+    )
+
+    assert response.status_code == 200
+    assert _design(project).entity("OrderLine").sample.count.high == 9
+    html = response.content.decode()
+    listed = element(html, "entity-list")
+    assert 'hx-swap-oob="true"' in listed
+    assert ">OrderLine</span>" in listed
+    assert "LineItem" not in listed
+    editor = element(html, "entity-editor-heading")
+    assert "OrderLine" in editor
+    assert 'name="name" spellcheck="false" type="text" value="OrderLine"' in html
+    assert f'action="/projects/{project.pk}/entities/OrderLine/"' in html
 
 
 @pytest.mark.django_db

@@ -16,8 +16,10 @@ from tests.views.test_editor_edits import (
     HTMX,
     _design,
     _url,
+    element,
     index_data,
     pattern_data,
+    table_data,
 )
 
 
@@ -206,6 +208,69 @@ def test_saving_an_index_renamed_since_follows_it(
     assert design.table.index("GSI3") is None
     assert design.table.index("GSI9").projection.type == "KEYS_ONLY"
     assert "Saved the index GSI9." in response.headers["HX-Trigger"]
+
+
+def _version_inputs(html: str) -> set[str]:
+    """The versions the forms in `html` post."""
+    tags = re.findall(r'<input[^>]*\bname="(?:index-)?version"[^>]*>', html)
+    return {value for tag in tags for value in re.findall(r'value="(\d*)"', tag)}
+
+
+@pytest.mark.django_db
+def test_a_table_save_from_an_older_page_shows_the_indexes_as_saved(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    """The Table & indexes page shows both: the answer to the owner's save
+    of the table brings the indexes as the editor left them, not as the
+    owner's page showed them (with links to an index called GSI3)."""
+    mine = table_data(project, tags="team=orders")
+    editor_client.post(
+        _url("editor-index-edit", project, "GSI3"),
+        index_data(project, "GSI3", name="GSI9"),
+        **HTMX,
+    )
+
+    response = owner_client.post(_url("editor-table-update", project), mine, **HTMX)
+
+    assert response.status_code == 200
+    assert _design(project).table.tags == (("team", "orders"),)
+    html = response.content.decode()
+    assert "team=orders</textarea>" in element(html, "table-settings")
+    indexes = element(html, "indexes")
+    assert 'hx-swap-oob="true"' in indexes
+    assert f"/projects/{project.pk}/indexes/GSI9/" in indexes
+    assert ">GSI3<" not in indexes
+    assert "/indexes/GSI3/" not in indexes
+    assert _version_inputs(indexes) == {str(project.version)}
+
+
+@pytest.mark.django_db
+def test_an_index_save_from_an_older_page_shows_the_table_as_saved(
+    owner_client: Client, editor_client: Client, project: Project
+):
+    """The answer to the owner's save of an index brings the table settings
+    as the editor saved them, at the new version: the owner's form, left as
+    it was and given the new version, would have put the old tags back."""
+    mine = index_data(project, "GSI3", projection_type="KEYS_ONLY")
+    editor_client.post(
+        _url("editor-table-update", project),
+        table_data(project, tags="team=bob"),
+        **HTMX,
+    )
+
+    response = owner_client.post(
+        _url("editor-index-edit", project, "GSI3"), mine, **HTMX
+    )
+
+    assert response.status_code == 200
+    design = _design(project)
+    assert design.table.index("GSI3").projection.type == "KEYS_ONLY"
+    assert design.table.tags == (("team", "bob"),)
+    settings = element(response.content.decode(), "table-settings")
+    assert 'hx-swap-oob="true"' in settings
+    assert "team=bob" in settings
+    assert "commerce" not in settings
+    assert _version_inputs(settings) == {str(project.version)}
 
 
 @pytest.mark.django_db
