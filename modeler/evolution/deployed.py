@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from modeler.design import model as d
@@ -103,4 +104,36 @@ def on_deployed_table(deployed: d.Design, after: d.Design) -> tuple[d.Design, st
             after, table=deployed.table, entities=tuple(entities), access_patterns=()
         ),
         note,
+    )
+
+
+def part_way_there(
+    deployed: d.Design, after: d.Design, holding: Mapping[str, int], read: int
+) -> str:
+    """Why a live table cannot be planned from as it is, or "": its items
+    already hold key attributes that only the next design has (its GSIs'
+    keys, which no index of the table reads yet, and which no entity of the
+    next design has as an attribute of its own). A migration to it has
+    begun: its dual-writing application or its script's rewrite wrote
+    them, and a plan from the table as it is now takes the keys of both
+    designs for one design's attributes. `holding` counts the items read
+    that have each attribute."""
+    keys = {a.name for a in deployed.table.all_key_attributes()}
+    declared = {a.name for e in after.entities for a in e.attributes}
+    written = {
+        a.name: holding[a.name]
+        for a in after.table.all_key_attributes()
+        if a.name not in keys and a.name not in declared and holding.get(a.name)
+    }
+    if not written:
+        return ""
+    most = max(written.values())
+    names = " and ".join(sorted(written))
+    return (
+        f"the table looks part way through a migration to the next design: "
+        f"{most:,} of the {read:,} items read already hold {names}, keys that "
+        "only the next design has. Plan from the design deployed before the "
+        "migration began (plan_migration A B, with A that design's file or "
+        "revision): its script resumes from its checkpoint, and --verify says "
+        "what is left"
     )

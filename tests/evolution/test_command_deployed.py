@@ -18,8 +18,11 @@ from modeler.endpoint.designs import design_load
 from modeler.endpoint.server import start
 from modeler.endpoint.service import Service
 from modeler.engine.engine import Engine
+from modeler.evolution.plan import plan_migration
+from modeler.evolution.runtime import Migration
 from modeler.exporters.cloudformation import export_cloudformation_yaml
 from modeler.exporters.terraform import export_terraform
+from modeler.infra.dynamodb import make_client
 from modeler.sampledata import generate
 from modeler.simulation.requests import create_table_request
 from tests.evolution import revisions
@@ -230,3 +233,31 @@ def test_a_sample_of_a_larger_table_is_scaled_to_its_item_count(larger, tmp_path
     )
     assert "figures scaled" not in err
     assert "figures at the sample's item counts x 2\n" in out
+
+
+def test_a_live_table_part_way_through_a_migration_is_refused_with_the_way_on(
+    live, tmp_path
+):
+    # The script's rewrite has run on the live table (the GSI not created
+    # yet, no cleanup): its line items hold GSI4PK and GSI4SK, keys only
+    # the next design has. Read as it is now, the table would be taken for
+    # a design whose items carry both designs' keys.
+    url, deployed = live
+    next_design = smaller(revisions.gsi_added(), 3)
+    after = tmp_path / "b.yaml"
+    after.write_text(dump_design(next_design))
+    args = ("--endpoint-url", url, "--table", deployed.table.name, str(after))
+    assert "Verdict: proven" in _plan(*args)[0]  # before it began
+    spec = plan_migration(deployed, next_design, proof=False).spec
+    client = make_client(endpoint_url=url, region="us-east-1")
+    Migration(spec, client, workers=1, cleanup=False).run()
+    with pytest.raises(CommandError) as raised:
+        _plan(*args)
+    assert str(raised.value) == (
+        f"{deployed.table.name}: the table looks part way through a migration to "
+        "the next design: 152 of the 200 items read already hold GSI4PK and "
+        "GSI4SK, keys that only the next design has. Plan from the design "
+        "deployed before the migration began (plan_migration A B, with A that "
+        "design's file or revision): its script resumes from its checkpoint, and "
+        "--verify says what is left"
+    )

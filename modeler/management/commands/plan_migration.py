@@ -11,6 +11,7 @@ the entities inferred from the items, and the proof run on that sample."""
 from __future__ import annotations
 
 from argparse import ArgumentParser
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from modeler.design.model import Design
 from modeler.designfile import dump_design
-from modeler.evolution.deployed import named_after, on_deployed_table, sample_alone
+from modeler.evolution.deployed import (
+    named_after,
+    on_deployed_table,
+    part_way_there,
+    sample_alone,
+)
 from modeler.evolution.iac import FORMATS, iac_files
 from modeler.evolution.plan import plan_migration, plan_text
 from modeler.evolution.spec import PlanError
@@ -94,6 +100,8 @@ class LiveSide:
     # by DynamoDB about every six hours).
     read: int
     item_count: int
+    # How many of the items read have each attribute.
+    holding: dict[str, int]
 
 
 def live_design(
@@ -134,6 +142,7 @@ def live_design(
         dict(live.unread),
         len(found.items),
         int(live.description.get("ItemCount") or 0),
+        dict(Counter(name for item in found.items for name in item)),
     )
 
 
@@ -255,7 +264,10 @@ class Command(BaseCommand):
         else:
             before, _ = load_source(designs[0])
         after, project = load_source(designs[-1])
-        if table:
+        if live is not None:
+            part_way = part_way_there(before, after, live.holding, live.read)
+            if part_way:
+                raise CommandError(f"{table}: {part_way}")
             before = named_after(before, after)
         try:
             before, note = on_deployed_table(before, after)
