@@ -64,6 +64,7 @@ def rekeyed_indexes(before: d.Design, after: d.Design) -> list[str]:
     templates change for an entity that was in it (its items re-sorted or
     regrouped in place by the rewrite)."""
     out = []
+    matches = entity_matching(before, after).matches
     for index in after.table.indexes:
         old = before.table.index(index.name)
         if not (index.is_global and old is not None and old.is_global):
@@ -71,9 +72,7 @@ def rekeyed_indexes(before: d.Design, after: d.Design) -> list[str]:
         names = [a.name for a in index.key_attributes]
         if names != [a.name for a in old.key_attributes]:
             continue
-        if any(
-            _rekeyed(match, names) for match in entity_matching(before, after).matches
-        ):
+        if any(_rekeyed(match, names) for match in matches):
             out.append(index.name)
     return out
 
