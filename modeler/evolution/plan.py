@@ -76,9 +76,10 @@ class Plan:
     script: str = ""
     proof: Proof | None = None
     problems: list[str] = field(default_factory=list)
-    # Where this plan is not proven because the deployed version reads an
-    # index whose keys change: the plan to the next design with the index
-    # rebuilt beside itself (`beside`), proven, and what it rebuilds.
+    # Where the deployed version reads an index this plan re-keys in place
+    # (not proven) or makes again under its name (an outage): the plan to
+    # the next design with the index rebuilt beside itself (`beside`),
+    # proven, and what it rebuilds.
     alternative: Plan | None = None
     rebuilt: list[Rebuilt] = field(default_factory=list)
 
@@ -192,8 +193,10 @@ def plan_migration(
     keys (a design imported from SQL before any were proposed) was never
     deployed, or cannot be, and is refused before anything is planned.
     With `alternatives`, a plan the deployed version's reads of a re-keyed
-    index leave unproven is planned again with the index rebuilt beside
-    itself (`Plan.alternative`, kept when proven)."""
+    index leave unproven, or whose index made again under its name it
+    reads, is planned again with the index rebuilt beside itself
+    (`Plan.alternative`, kept when proven; left out when `progress` stops
+    it)."""
     if wcu_per_second <= 0:
         raise ValueError("the write rate must be more than 0 WCU/s")
     deployed = before
@@ -233,9 +236,10 @@ def plan_migration(
         if stored_items and sample:
             plan.scale = stored_items / sample
     plan.steps = _steps(plan)
-    if alternatives and plan.proof is not None:
-        made = _rebuilt_beside(plan)
-        if made is not None:
+    made = _rebuilt_beside(plan) if alternatives else None
+    if made is not None:
+        reporter = Reporter(progress) if progress is not None else None
+        try:
             alternative = plan_migration(
                 deployed,
                 made[0],
@@ -243,13 +247,19 @@ def plan_migration(
                 wcu_per_second=wcu_per_second,
                 stored_items=stored_items,
                 title=title,
-                progress=progress,
+                progress=reporter,
                 unread=unread,
                 sides=sides,
                 alternatives=False,
             )
-            if alternative.proven:
-                plan.alternative, plan.rebuilt = alternative, made[1]
+        except Exception:
+            if reporter is None or reporter.raised is None:
+                raise
+            # The caller stopped it (a worker past its budget): the plan
+            # asked for stands, without the alternative.
+            return plan
+        if alternative.proven:
+            plan.alternative, plan.rebuilt = alternative, made[1]
     return plan
 
 

@@ -163,3 +163,27 @@ def test_an_index_made_again_under_its_name_is_deleted_first_and_offered_beside(
         "would be missing while the deployed version reads it (All open orders, "
         "oldest first)"
     ) in text
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_caller_that_stops_the_alternative_keeps_the_plan_asked_for() -> None:
+    # A worker past its budget stops the proof through its progress: once
+    # the plan asked for is made, stopping the alternative's proof leaves
+    # that plan, without an alternative.
+    phases: list[str] = []
+
+    def progress(phase: str, done: int, total: int) -> None:
+        phases.append(phase)
+        if phases.count("generating") > 1 and phase == "generating":
+            raise _Stop
+
+    before = smaller(revisions.original(), 3)
+    plan = plan_migration(
+        before, smaller(revisions.index_resorted(), 3), progress=progress
+    )
+    assert not plan.proven and "Orders of a customer in a status" in plan.verdict
+    assert plan.alternative is None and plan.rebuilt == []
+    assert phases.count("generating") == 2
