@@ -22,6 +22,11 @@ from modeler.simulation.requests import (
     write_action_request,
 )
 
+# The types whose update value from one placeholder is not simply the
+# parameter: a string is rendered as text, a set is made of its members, a
+# list may be appended to (`Listed`).
+_CONVERTED = frozenset({"S", "L", "SS", "NS", "BS"})
+
 
 @dataclass(frozen=True)
 class Param:
@@ -87,6 +92,12 @@ class SymbolicBuilder(ExpressionBuilder):
         parsed = parse_template(template)
         if parsed.is_constant:
             return super().update_value(template, type_name)
+        if parsed.is_single_placeholder and type_name not in _CONVERTED:
+            # The parameter itself, as the simulator writes it: a condition
+            # on the same parameter then shares its placeholder, as the
+            # simulator's equal values do (`SET #score = :score` with
+            # `#score < :score`, not a second `:newScore`).
+            return Param(parsed.placeholders[0].attribute)
         if type_name == "L" and parsed.is_single_placeholder:
             return Listed([Updated(template, type_name)])
         return Updated(template, type_name)
