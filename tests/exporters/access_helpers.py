@@ -20,6 +20,9 @@ from tests.exporters.helpers import EXAMPLES, ROOT, example
 
 PROBLEMS = sorted((ROOT / "tests" / "solver" / "problems").glob("*.yaml"))
 DESIGNS = EXAMPLES + PROBLEMS
+# Every way an update writes a parameter (sets, lists, text as a number),
+# which no shipped design has all of.
+UPDATE_WAYS = ROOT / "tests" / "exporters" / "update-ways.yaml"
 # The rules the generated code is held to, whatever the project it lands in
 # configures: pycodestyle, pyflakes, isort, bugbear, pyupgrade, simplify.
 # Long lines are left to the formatter, which does not split user strings.

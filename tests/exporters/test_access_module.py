@@ -30,6 +30,7 @@ from modeler.exporters.formats import EXPORT_FORMATS, ExportError
 from modeler.simulation.requests import CLIENT_METHODS
 from tests.exporters.access_helpers import (
     DESIGNS,
+    UPDATE_WAYS,
     batch_design,
     check_with_tools,
     empty_table,
@@ -43,9 +44,9 @@ from tests.exporters.helpers import EXAMPLES, ROOT, example
 
 
 def test_every_module_passes_ruff_and_mypy_strict(tmp_path):
-    for path in DESIGNS:
+    for path in [*DESIGNS, UPDATE_WAYS]:
         write_module(example(path), tmp_path)
-    assert len(list(tmp_path.glob("*.py"))) == len(DESIGNS)
+    assert len(list(tmp_path.glob("*.py"))) == len(DESIGNS) + 1
     assert check_with_tools(tmp_path) == []
 
 
@@ -196,7 +197,7 @@ def test_the_generated_tests_pass_on_every_design_and_hold_to_ruff_and_mypy(
     every one passing on the engine, and the test modules as clean as the
     modules they test."""
     tested = []
-    for path in DESIGNS:
+    for path in [*DESIGNS, UPDATE_WAYS]:
         tested += write_tests(example(path), tmp_path).tested
     done = run_generated_tests(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -408,13 +409,15 @@ def _simulated_writes(operation, request, table):
 
 
 def test_each_write_function_sends_the_request_the_simulator_sent(tmp_path):
-    """Every write pattern of the examples and solver problems, and a batch
-    write: its function, called with the parameters the simulator drew and
+    """Every write pattern of the examples and solver problems, of a design
+    with every way an update writes a parameter, and a batch write: its
+    function, called with the parameters the simulator drew and
     the entity objects made from the items the simulator's own request
     puts, sends that request (its capacity report aside), byte for byte,
     and the write succeeds on the table the simulator wrote to."""
     compared, operations = 0, set()
-    for design in [example(path) for path in DESIGNS] + [batch_design()]:
+    designs = [example(path) for path in [*DESIGNS, UPDATE_WAYS]]
+    for design in [*designs, batch_design()]:
         made = access_module(design)
         module = load(write_module(design, tmp_path))
         simulation = sample_slice(design)

@@ -11,13 +11,13 @@ from modeler.endpoint.service import Service
 from modeler.exporters.access.typescript import access_filename, typescript_module
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.simulation.requests import create_table_request
-from tests.exporters.access_helpers import DESIGNS, batch_design
+from tests.exporters.access_helpers import DESIGNS, UPDATE_WAYS, batch_design
 from tests.exporters.helpers import EXAMPLES, example
 from tests.exporters.node_helpers import compile_ts, run_node, tsc
 
 
 def test_every_module_passes_tsc_strict(tmp_path):
-    designs = [example(path) for path in DESIGNS] + [batch_design()]
+    designs = [example(path) for path in [*DESIGNS, UPDATE_WAYS]] + [batch_design()]
     for design in designs:
         made = typescript_module(design)
         assert made.notes == ()
