@@ -411,10 +411,12 @@ def _simulated_writes(operation, request, table):
 def test_each_write_function_sends_the_request_the_simulator_sent(tmp_path):
     """Every write pattern of the examples and solver problems, of a design
     with every way an update writes a parameter, and a batch write: its
-    function, called with the parameters the simulator drew and
-    the entity objects made from the items the simulator's own request
-    puts, sends that request (its capacity report aside), byte for byte,
-    and the write succeeds on the table the simulator wrote to."""
+    function, called with the parameters the simulator drew and the entity
+    objects made from the items the simulator's own request puts, sends
+    that request (its capacity report aside), byte for byte, and the write
+    succeeds on the table the simulator wrote to. The simulator sends
+    nothing else the functions leave out (no ReturnValues, no
+    ReturnValuesOnConditionCheckFailure)."""
     compared, operations = 0, set()
     designs = [example(path) for path in [*DESIGNS, UPDATE_WAYS]]
     for design in [*designs, batch_design()]:
