@@ -71,7 +71,9 @@ def write_plan(
 ) -> list[tuple[d.Action, dict[str, Any]]]:
     """The sample item each action writes. In a transaction the items of
     later actions are children of the first one's when they can be, as an
-    order is placed with its own line items."""
+    order is placed with its own line items; an action that finds its item
+    by its key templates takes the item the values already known name (a
+    version's own document), as its request's parameters do."""
     plan: list[tuple[d.Action, dict[str, Any]]] = []
     for action in pattern.actions:
         count = action_count(action, params)
@@ -83,6 +85,10 @@ def write_plan(
         )
         if children:
             items = children[:count]
+        elif identified := _identified(
+            sample, action, params, [item for _, item in plan]
+        ):
+            items = identified[:count]
         else:
             condition = action.condition if action.operation != "Put" else ""
             changes = literal_changes(action) if action.operation == "Update" else {}
@@ -118,6 +124,48 @@ def write_plan(
         for key, value in item.items():
             params.setdefault(key, value)
     return plan
+
+
+def _identified(
+    sample: Sample,
+    action: d.Action,
+    params: Mapping[str, Any],
+    earlier: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The items of an update, delete or condition check that finds its item
+    by its entity's table key templates (no key of its own) whose key
+    attributes have the values already known: the parameters drawn, then
+    the items of the actions before it (as the parameters are completed
+    from them), for which its condition holds; in the data set's order.
+    The request sends that item's key, and the parameters its templates
+    take say the same: a version saved with an update of its own document,
+    not of another one. Empty when no key attribute is known yet, or no
+    item has those values."""
+    entity = sample.design.entity(action.entity)
+    if action.operation == "Put" or action.key or entity is None:
+        return []
+    known: dict[str, Any] = {}
+    for key in sample.design.table.key_attributes:
+        template = entity.keys.get(key.name)
+        for name in placeholders(template.template) if template else ():
+            if name in params:
+                known[name] = params[name]
+            else:
+                found = next((item for item in earlier if name in item), None)
+                if found is not None:
+                    known[name] = found[name]
+    if not known:
+        return []
+    first, wanted = next(iter(known.items()))
+    matching = []
+    for position in sample.lookups.with_value(first, wanted, (action.entity,)):
+        item = sample.items[position]
+        if any(item.get(name) != value for name, value in known.items()):
+            continue
+        if action.condition and not _holds(action.condition, {**item, **params}, item):
+            continue
+        matching.append(item)
+    return matching
 
 
 def _children(

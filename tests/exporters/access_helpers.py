@@ -3,6 +3,7 @@ tools a team runs on its code, and imported."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 import subprocess
@@ -15,14 +16,36 @@ from modeler.engine.client import Client
 from modeler.exporters.access.module import access_module, module_name
 from modeler.exporters.access.python_tests import GeneratedTests, generated_tests
 from modeler.simulation.requests import create_table_request
-from tests.exporters.helpers import EXAMPLES, ROOT
+from tests.exporters.helpers import EXAMPLES, ROOT, example
 
 PROBLEMS = sorted((ROOT / "tests" / "solver" / "problems").glob("*.yaml"))
 DESIGNS = EXAMPLES + PROBLEMS
+# Every way an update writes a parameter (sets, lists, text as a number),
+# which no shipped design has all of.
+UPDATE_WAYS = ROOT / "tests" / "exporters" / "update-ways.yaml"
 # The rules the generated code is held to, whatever the project it lands in
 # configures: pycodestyle, pyflakes, isort, bugbear, pyupgrade, simplify.
 # Long lines are left to the formatter, which does not split user strings.
 RUFF_RULES = ("--select", "E,F,W,I,B,UP,SIM", "--ignore", "E501")
+
+
+def batch_design() -> d.Design:
+    """order-management placing an order and its lines with BatchWriteItem
+    (no design shipped uses one)."""
+    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
+    placing = "Place an order with its line items"
+
+    def batch(pattern: d.AccessPattern) -> d.AccessPattern:
+        if pattern.name != placing:
+            return pattern
+        actions = tuple(dataclasses.replace(a, condition="") for a in pattern.actions)
+        return dataclasses.replace(pattern, operation="BatchWriteItem", actions=actions)
+
+    return dataclasses.replace(
+        design,
+        table=dataclasses.replace(design.table, name="order-management-batch"),
+        access_patterns=tuple(batch(p) for p in design.access_patterns),
+    )
 
 
 def write_module(design: d.Design, directory: Path) -> Path:

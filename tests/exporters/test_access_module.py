@@ -21,13 +21,17 @@ from modeler.endpoint.designs import design_load
 from modeler.endpoint.server import start
 from modeler.endpoint.service import Service
 from modeler.engine.engine import Engine
+from modeler.engine.types import item_to_wire
 from modeler.exporters.access.cases import READS, SAMPLE_ITEMS, sample_slice
 from modeler.exporters.access.module import access_module
 from modeler.exporters.access.python_tests import generated_tests
+from modeler.exporters.access.write_cases import WRITES
 from modeler.exporters.formats import EXPORT_FORMATS, ExportError
 from modeler.simulation.requests import CLIENT_METHODS
 from tests.exporters.access_helpers import (
     DESIGNS,
+    UPDATE_WAYS,
+    batch_design,
     check_with_tools,
     empty_table,
     load,
@@ -40,9 +44,9 @@ from tests.exporters.helpers import EXAMPLES, ROOT, example
 
 
 def test_every_module_passes_ruff_and_mypy_strict(tmp_path):
-    for path in DESIGNS:
+    for path in [*DESIGNS, UPDATE_WAYS]:
         write_module(example(path), tmp_path)
-    assert len(list(tmp_path.glob("*.py"))) == len(DESIGNS)
+    assert len(list(tmp_path.glob("*.py"))) == len(DESIGNS) + 1
     assert check_with_tools(tmp_path) == []
 
 
@@ -193,7 +197,7 @@ def test_the_generated_tests_pass_on_every_design_and_hold_to_ruff_and_mypy(
     every one passing on the engine, and the test modules as clean as the
     modules they test."""
     tested = []
-    for path in DESIGNS:
+    for path in [*DESIGNS, UPDATE_WAYS]:
         tested += write_tests(example(path), tmp_path).tested
     done = run_generated_tests(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -392,6 +396,92 @@ def test_each_read_function_sends_the_request_the_simulator_sent(tmp_path):
             )
             compared += 1
     assert compared > 2 * len(DESIGNS)
+
+
+def _simulated_writes(operation, request, table):
+    """The simulator's write request as one (kind, body) per item it
+    writes, in its plan's order: a body holds the Item put or the Key."""
+    if operation == "TransactWriteItems":
+        return [next(iter(e.items())) for e in request["TransactItems"]]
+    if operation == "BatchWriteItem":
+        return [next(iter(e.items())) for e in request["RequestItems"][table]]
+    return [(operation, request)]
+
+
+def test_each_write_function_sends_the_request_the_simulator_sent(tmp_path):
+    """Every write pattern of the examples and solver problems, of a design
+    with every way an update writes a parameter, and a batch write: its
+    function, called with the parameters the simulator drew and the entity
+    objects made from the items the simulator's own request puts, sends
+    that request (its capacity report aside), byte for byte, and the write
+    succeeds on the table the simulator wrote to. The simulator sends
+    nothing else the functions leave out (no ReturnValues, no
+    ReturnValuesOnConditionCheckFailure)."""
+    compared, operations = 0, set()
+    designs = [example(path) for path in [*DESIGNS, UPDATE_WAYS]]
+    for design in [*designs, batch_design()]:
+        made = access_module(design)
+        module = load(write_module(design, tmp_path))
+        simulation = sample_slice(design)
+        table = design.table.name
+        for code in made.patterns:
+            pattern = code.pattern
+            if pattern.operation not in WRITES:
+                continue
+            assert code.text, (design.name, pattern.name, code.problem)
+            run = simulation.run(pattern)
+            assert not run.error, (design.name, pattern.name, run.error)
+            (call,) = run.calls
+            simulated = {
+                k: v for k, v in call.request.items() if k != "ReturnConsumedCapacity"
+            }
+            # The plan drawn again as the run drew it: the action of each
+            # item the request writes.
+            _, plan = simulation.write_draw(pattern)
+            written = _simulated_writes(pattern.operation, simulated, table)
+            assert len(written) == len(plan), (design.name, pattern.name)
+            arguments = {
+                a.identifier: run.parameters[a.name]
+                for a in code.arguments
+                if not a.entity
+            }
+            for argument in (a for a in code.arguments if a.entity):
+                cls = getattr(module, made.names[argument.entity].cls)
+                objects = [
+                    cls.from_item(module._from_wire(body["Item"]))
+                    for (action, _), (_, body) in zip(plan, written, strict=True)
+                    if action.operation == "Put" and action.entity == argument.entity
+                ]
+                arguments[argument.identifier] = (
+                    objects if argument.many else objects[0]
+                )
+            client = _Recording(simulation.client)
+            # As the simulator does: the items a Put re-creates removed
+            # first, every item it wrote put back after.
+            keys = [a.name for a in design.table.key_attributes]
+            for action, item in plan:
+                if action.operation == "Put":
+                    wire = item_to_wire({k: item[k] for k in keys})
+                    simulation.client.delete_item(TableName=table, Key=wire)
+            refused = None
+            try:
+                getattr(module, code.function)(client, **arguments)
+            except module.DataAccessError as exc:
+                refused = exc
+            finally:
+                for _, item in plan:
+                    simulation.client.put_item(TableName=table, Item=item_to_wire(item))
+            ((method, sent),) = client.sent
+            assert (method, sent) == (CLIENT_METHODS[call.operation], simulated), (
+                design.name,
+                pattern.name,
+            )
+            # The simulator's write succeeded (no run.error): so does this one.
+            assert refused is None, (design.name, pattern.name, refused)
+            compared += 1
+            operations.add(pattern.operation)
+    assert compared >= 2 * len(DESIGNS)
+    assert operations == set(WRITES)
 
 
 def test_the_modules_import_only_the_standard_library():

@@ -4,41 +4,20 @@ with the AWS SDK for JavaScript v3."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
-from modeler.design import model as d
 from modeler.endpoint.server import start
 from modeler.endpoint.service import Service
 from modeler.exporters.access.typescript import access_filename, typescript_module
 from modeler.exporters.formats import EXPORT_FORMATS
 from modeler.simulation.requests import create_table_request
-from tests.exporters.access_helpers import DESIGNS
+from tests.exporters.access_helpers import DESIGNS, UPDATE_WAYS, batch_design
 from tests.exporters.helpers import EXAMPLES, example
 from tests.exporters.node_helpers import compile_ts, run_node, tsc
 
 
-def _batch_design() -> d.Design:
-    """order-management placing an order and its lines with BatchWriteItem
-    (no design shipped uses one)."""
-    design = example(next(p for p in EXAMPLES if p.stem == "order-management"))
-    placing = "Place an order with its line items"
-
-    def batch(pattern: d.AccessPattern) -> d.AccessPattern:
-        if pattern.name != placing:
-            return pattern
-        actions = tuple(dataclasses.replace(a, condition="") for a in pattern.actions)
-        return dataclasses.replace(pattern, operation="BatchWriteItem", actions=actions)
-
-    return dataclasses.replace(
-        design,
-        table=dataclasses.replace(design.table, name="order-management-batch"),
-        access_patterns=tuple(batch(p) for p in design.access_patterns),
-    )
-
-
 def test_every_module_passes_tsc_strict(tmp_path):
-    designs = [example(path) for path in DESIGNS] + [_batch_design()]
+    designs = [example(path) for path in [*DESIGNS, UPDATE_WAYS]] + [batch_design()]
     for design in designs:
         made = typescript_module(design)
         assert made.notes == ()

@@ -116,6 +116,33 @@ def test_an_update_that_leaves_the_sparse_index(orders):
     assert {"table", "GSI1", "GSI2"} <= set(run.capacity.by_index)
 
 
+def test_a_transaction_updates_the_item_its_parameters_name():
+    """Saving a version (version-history): the Put of a version, and an
+    Update of its document found by the Document's key templates
+    (USER#{ownerId}, DOC#{documentId}). The document updated is the
+    version's own, whose key the parameters render, not another document
+    drawn at random under a documentId the parameters do not hold."""
+    problems = Path(__file__).resolve().parents[1] / "solver" / "problems"
+    design = read_design((problems / "version-history.yaml").read_text()).design
+    simulation = Simulation(design)
+    save = next(p for p in design.access_patterns if p.name == "Save a new version")
+    run = simulation.run(save)
+    assert run.passed, run.verdict.reasons
+    put, update = run.calls[0].request["TransactItems"]
+    version = put["Put"]["Item"]
+    key = update["Update"]["Key"]
+    document_id = version["documentId"]["S"]
+    assert key["SK"] == {"S": f"DOC#{document_id}"}
+    assert run.parameters["documentId"] == document_id
+    assert key["PK"] == {"S": f"USER#{run.parameters['ownerId']}"}
+    (document,) = [
+        item
+        for item, entity in zip(simulation.items, simulation.entities, strict=True)
+        if entity == "Document" and item["documentId"] == document_id
+    ]
+    assert document["ownerId"] == run.parameters["ownerId"]
+
+
 def test_a_broken_key_template_fails_with_a_reason():
     design = example("order-management")
     customer = design.entity("Customer")

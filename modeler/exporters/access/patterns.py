@@ -23,7 +23,6 @@ from modeler.exporters.access.entities import (
 from modeler.exporters.access.names import python_string, snake, unique
 from modeler.exporters.access.values import NotGenerated, ValueWriter
 from modeler.exporters.literals import python_docstring
-from modeler.keys import parse_template
 from modeler.simulation.requests import CLIENT_METHODS, RequestError
 
 # Names a pattern function's body binds besides its parameters.
@@ -104,23 +103,6 @@ class Converters:
         self.by_result[classes + (str(keyed),)] = (function, annotation)
         self.sources.append("\n".join(lines) + "\n")
         return function, annotation
-
-
-def _parameter_types(design: d.Design, pattern: d.AccessPattern) -> dict[str, str]:
-    """Each parameter's DynamoDB type: declared, else the attribute's it
-    takes the place of."""
-    declared = {p.name for p in pattern.parameters}
-    types = {p.name: p.type for p in pattern_parameters(design, pattern)}
-    for action in pattern.actions:
-        entity = design.entity(action.entity)
-        for _, attribute, template in action.updates():
-            parsed = parse_template(template)
-            attr = entity.attribute(attribute) if entity else None
-            if parsed.is_single_placeholder and attr is not None:
-                name = parsed.placeholders[0].attribute
-                if name not in declared and not parsed.placeholders[0].format_spec:
-                    types[name] = attr.type
-    return types
 
 
 class _Writer(ValueWriter):
@@ -329,7 +311,9 @@ def _read(
     code: PatternCode,
 ) -> None:
     identifiers = _identifiers(design, pattern, set())
-    writer = _Writer(design, names, _parameter_types(design, pattern), identifiers)
+    writer = _Writer(
+        design, names, symbolic.parameter_types(design, pattern), identifiers
+    )
     request = writer.expr(symbolic.read(design, pattern), 4)
     convert, result, code.partial = _result(design, pattern, names, converters)
     code.result, code.converter = result, convert
@@ -419,7 +403,9 @@ def _write(
         else:
             variables.append((action, "", ""))
     identifiers = _identifiers(design, pattern, reserved)
-    writer = _Writer(design, names, _parameter_types(design, pattern), identifiers)
+    writer = _Writer(
+        design, names, symbolic.parameter_types(design, pattern), identifiers
+    )
     body: list[str] = []
     arguments: list[Argument] = []
     operation = pattern.operation

@@ -163,8 +163,8 @@ def _to_attribute(value: Any) -> dict[str, Any]:
         if all(isinstance(m, str) for m in members):
             return {"SS": sorted(members)}
         if all(isinstance(m, (bytes, bytearray)) for m in members):
-            return {"BS": [bytes(m) for m in members]}
-        return {"NS": [_number_text(m) for m in members]}
+            return {"BS": sorted(bytes(m) for m in members)}
+        return {"NS": sorted(_number_text(m) for m in members)}
     if isinstance(value, (list, tuple)):
         return {"L": [_to_attribute(v) for v in value]}
     raise TypeError(f"not a DynamoDB value: {value!r}")

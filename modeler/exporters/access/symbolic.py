@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from modeler.design import model as d
@@ -21,6 +22,8 @@ from modeler.simulation.requests import (
     read_request,
     write_action_request,
 )
+
+_SETS = frozenset({"SS", "NS", "BS"})
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,10 @@ class PutItem(dict[str, Any]):
 
 class SymbolicBuilder(ExpressionBuilder):
     """The simulator's expression builder, keeping markers for the values a
-    caller gives; constants are built as the simulator builds them."""
+    caller gives; constants are built as the simulator builds them.
+    `types`: each parameter's type, as the generated function takes it."""
+
+    types: Mapping[str, str] = MappingProxyType({})
 
     def key_value(self, template: str, key_type: str) -> Any:
         if parse_template(template).is_constant:
@@ -84,17 +90,55 @@ class SymbolicBuilder(ExpressionBuilder):
         return Rendered(template, key_type)
 
     def update_value(self, template: str, type_name: str) -> Any:
+        """The value an update writes, as the simulator makes it from a
+        parameter of its type (`types`, as the function declares it): a set
+        from one member is a set of that member, a list appended from one
+        value a list of it; a parameter of the attribute's own type is
+        itself, so that a condition on it shares its placeholder as the
+        simulator's equal values do (`SET #score = :score` with `#score <
+        :score`, not a second `:newScore`)."""
         parsed = parse_template(template)
         if parsed.is_constant:
             return super().update_value(template, type_name)
-        if type_name == "L" and parsed.is_single_placeholder:
-            return Listed([Updated(template, type_name)])
+        if not parsed.is_single_placeholder:
+            return Updated(template, type_name)
+        name = parsed.placeholders[0].attribute
+        given = self.types.get(name, "S")
+        if type_name in _SETS:
+            if given in _SETS:
+                return Updated(template, type_name)  # the members it holds
+            return {Updated(template, type_name[0])}
+        if type_name == "L":
+            # A list parameter is the list (appended as it is); another is
+            # the value itself, which an append makes a list of one.
+            return (
+                Listed([Updated(template, type_name)]) if given == "L" else Param(name)
+            )
+        if type_name != "S" and given == type_name:
+            return Param(name)
         return Updated(template, type_name)
 
     def wire(self, values: Mapping[str, Any]) -> Any:
         if isinstance(values, PutItem):
             return WholeItem(values.variable)
         return Wired(dict(values))
+
+
+def parameter_types(design: d.Design, pattern: d.AccessPattern) -> dict[str, str]:
+    """Each parameter's DynamoDB type: declared, else the attribute's it
+    takes the place of."""
+    declared = {p.name for p in pattern.parameters}
+    types = {p.name: p.type for p in pattern_parameters(design, pattern)}
+    for action in pattern.actions:
+        entity = design.entity(action.entity)
+        for _, attribute, template in action.updates():
+            parsed = parse_template(template)
+            attr = entity.attribute(attribute) if entity else None
+            if parsed.is_single_placeholder and attr is not None:
+                name = parsed.placeholders[0].attribute
+                if name not in declared and not parsed.placeholders[0].format_spec:
+                    types[name] = attr.type
+    return types
 
 
 def parameters(names: list[str]) -> dict[str, Param]:
@@ -134,7 +178,8 @@ def write(
             if template is not None:
                 item[key.name] = Rendered(template.template, key.type)
     params = parameters(names)
-    builder = SymbolicBuilder.new({**item, **params})
+    builder = SymbolicBuilder({**item, **params}, {}, {})
+    builder.types = parameter_types(design, pattern)
     operation, request = write_action_request(
         design, action, params, item, builder=builder
     )

@@ -19,7 +19,6 @@ from modeler.exporters.access.module import module_name
 from modeler.exporters.access.patterns import (
     Argument,
     NotGenerated,
-    _parameter_types,
 )
 from modeler.exporters.access.ts_entities import (
     FIELD_TYPES,
@@ -277,7 +276,7 @@ def _read(
     converters: _Converters,
     code: TsPattern,
 ) -> None:
-    writer = _Writer(names, _parameter_types(design, pattern))
+    writer = _Writer(names, symbolic.parameter_types(design, pattern))
     operation = pattern.operation
     request = writer.expr(symbolic.read(design, pattern), 2)
     expected = pattern.expects.entities if pattern.expects else ()
@@ -345,7 +344,7 @@ def _read(
 def _write(
     design: d.Design, pattern: d.AccessPattern, names: TsNames, code: TsPattern
 ) -> None:
-    writer = _Writer(names, _parameter_types(design, pattern))
+    writer = _Writer(names, symbolic.parameter_types(design, pattern))
     declared = {p.name for p in pattern_parameters(design, pattern)}
     local: set[str] = set(declared)
     entities: list[Argument] = []

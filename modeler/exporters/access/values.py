@@ -123,8 +123,14 @@ class ValueWriter(ABC):
         return self.expr(value, indent)
 
     def _updated(self, value: symbolic.Updated) -> str:
+        """An update's value: a parameter of the attribute's type as it is
+        (a set parameter holds the members), text made the attribute's
+        number, boolean or binary as the simulator makes it
+        (`typed_value`)."""
         parsed = parse_template(value.template)
         kind = value.type_name
         if parsed.is_single_placeholder and kind != "S":
-            return self.param(parsed.placeholders[0].attribute)
+            name = parsed.placeholders[0].attribute
+            if self.type_of(name) == kind or kind not in ("N", "BOOL", "B"):
+                return self.param(name)
         return self.typed(kind, self.rendered(value.template, "S"))
