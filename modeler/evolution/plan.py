@@ -47,6 +47,9 @@ from modeler.evolution.spec import (
 from modeler.review.prices import DOCUMENTED_PRICES, Prices
 
 DEFAULT_WCU_PER_SECOND = 1000.0
+# The phases of the alternative's proof (`Plan.alternative`) are told with
+# this before them.
+BESIDE = "beside:"
 DEPLOY = "application deploy"
 
 
@@ -238,7 +241,13 @@ def plan_migration(
     plan.steps = _steps(plan)
     made = _rebuilt_beside(plan) if alternatives else None
     if made is not None:
-        reporter = Reporter(progress) if progress is not None else None
+        reporter = None
+        if progress is not None:
+            told = progress
+            # The alternative's proof says its phases as its own.
+            reporter = Reporter(
+                lambda phase, done, total: told(BESIDE + phase, done, total)
+            )
         try:
             alternative = plan_migration(
                 deployed,

@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django_tasks import task
 
 from modeler.design import model as d
-from modeler.evolution.plan import Plan, plan_migration
+from modeler.evolution.plan import BESIDE, Plan, plan_migration
 from modeler.evolution.spec import PlanError
 from modeler.infra.database import DATABASE_LOST
 from modeler.jobs.budget import Budget, BudgetExceeded, checked_progress
@@ -72,7 +72,11 @@ class ProofState:
 
     @property
     def phase_label(self) -> str:
-        return PHASES.get(self.phase, self.phase)
+        phase = self.phase.removeprefix(BESIDE)
+        label = PHASES.get(phase, phase)
+        if phase != self.phase:
+            return f"proving the way with the index rebuilt beside itself: {label}"
+        return label
 
     @property
     def percent(self) -> int:

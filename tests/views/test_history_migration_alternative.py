@@ -11,9 +11,11 @@ import re
 
 import pytest
 from django.contrib.messages import get_messages
+from django.core.cache import cache
 from django.test import Client
 
 from modeler.designfile import read_design
+from modeler.jobs import migration_proofs
 from modeler.services import projects as project_services
 from modeler.services.projects import project_revision_design
 from tests.evolution import revisions
@@ -185,3 +187,18 @@ def test_a_proven_plan_with_an_outage_offers_the_way_without_it(
     saved = project_revision_design(project=project, number=3)
     assert saved.table.index("GSI4").projection.type == "ALL"
     assert saved.table.index("GSI2") is None
+
+
+@pytest.mark.django_db
+def test_while_the_alternative_is_proven_the_tab_says_so(
+    resorted, owner_client: Client
+):
+    before = project_revision_design(project=resorted, number=1)
+    after = project_revision_design(project=resorted, number=2)
+    key = migration_proofs._key(resorted, before, after)
+    cache.set(migration_proofs._pending(key), ("beside:rewriting", 40, 160), 60)
+    page = _text(owner_client.get(_url(resorted)))
+    assert (
+        "proving the way with the index rebuilt beside itself: running the "
+        "migration script on it, 40 of 160"
+    ) in page
