@@ -10,8 +10,7 @@ values in place of the sample data's."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from types import MappingProxyType
+from dataclasses import dataclass, field
 from typing import Any
 
 from modeler.design import model as d
@@ -77,12 +76,13 @@ class PutItem(dict[str, Any]):
         self.variable = variable
 
 
+@dataclass
 class SymbolicBuilder(ExpressionBuilder):
     """The simulator's expression builder, keeping markers for the values a
     caller gives; constants are built as the simulator builds them.
     `types`: each parameter's type, as the generated function takes it."""
 
-    types: Mapping[str, str] = MappingProxyType({})
+    types: Mapping[str, str] = field(default_factory=dict)
 
     def key_value(self, template: str, key_type: str) -> Any:
         if parse_template(template).is_constant:
@@ -178,8 +178,9 @@ def write(
             if template is not None:
                 item[key.name] = Rendered(template.template, key.type)
     params = parameters(names)
-    builder = SymbolicBuilder({**item, **params}, {}, {})
-    builder.types = parameter_types(design, pattern)
+    builder = SymbolicBuilder(
+        {**item, **params}, {}, {}, parameter_types(design, pattern)
+    )
     operation, request = write_action_request(
         design, action, params, item, builder=builder
     )
