@@ -110,12 +110,19 @@ def gsi_removals(before: d.Design, after: d.Design) -> list[d.Index]:
     return [i for p, i in enumerate(old) if p not in kept]
 
 
+def remade_gsis(before: d.Design, after: d.Design) -> list[d.Index]:
+    """The GSIs of the next design changed under their own names (keys or
+    projection): the deployed one is deleted, then this one made."""
+    removed = {i.name for i in gsi_removals(before, after)}
+    return [i for i in gsi_creations(before, after) if i.name in removed]
+
+
 def removed_before_cleanup(before: d.Design, after: d.Design) -> list[str]:
     """The GSIs the next design removes, not made again under their names:
     deleted once the next version is deployed, before the script's cleanup
     (whose writes they would take otherwise)."""
-    made = {i.name for i in gsi_creations(before, after)}
-    return [i.name for i in gsi_removals(before, after) if i.name not in made]
+    remade = {i.name for i in remade_gsis(before, after)}
+    return [i.name for i in gsi_removals(before, after) if i.name not in remade]
 
 
 def _capacity_changed(before: d.Design, after: d.Design) -> bool:

@@ -29,6 +29,7 @@ from modeler.evolution.iac import (
     gsi_creations,
     gsi_removals,
     interim_capacities,
+    remade_gsis,
     removed_before_cleanup,
     stream_alone,
     stream_retyped,
@@ -276,11 +277,9 @@ def remade_indexes(before: d.Design, after: d.Design) -> dict[str, list[str]]:
     """The GSIs the next design changes under their own names (keys or
     projection), which are deleted and made again, by name, with the
     deployed version's patterns that query them (they fail meanwhile)."""
-    removed = {i.name for i in gsi_removals(before, after)}
     return {
         index.name: [p.name for p in before.access_patterns if p.index == index.name]
-        for index in gsi_creations(before, after)
-        if index.name in removed
+        for index in remade_gsis(before, after)
     }
 
 
