@@ -25,18 +25,23 @@ from tests.views.conftest import (
 )
 
 
-@pytest.fixture
-def resorted(owner, editor, viewer):
-    """Revision 1, the example (small); revision 2 sorts a customer's
-    orders in a status by order id on GSI1, which revision 1 reads by date."""
-    project = project_at_two_revisions(
+def _from_the_example(second, owner, editor, viewer):
+    """Revision 1, the example (small); revision 2 the example edited as
+    `second` makes it (small)."""
+    return project_at_two_revisions(
         revisions.smaller(revisions.original(), 3),
-        revisions.smaller(revisions.index_resorted(), 3),
+        revisions.smaller(second(), 3),
         owner=owner,
         editor=editor,
         viewer=viewer,
     )
-    return project
+
+
+@pytest.fixture
+def resorted(owner, editor, viewer):
+    """Revision 2 sorts a customer's orders in a status by order id on GSI1,
+    which revision 1 reads by date."""
+    return _from_the_example(revisions.index_resorted, owner, editor, viewer)
 
 
 def _url(project, tail: str = "", before: int = 1, after: int = 2) -> str:
@@ -151,13 +156,7 @@ def test_a_save_over_changes_made_since_is_refused(
 def test_a_plan_proven_as_asked_offers_nothing_else(
     owner, editor, viewer, editor_client: Client
 ):
-    project = project_at_two_revisions(
-        revisions.smaller(revisions.original(), 3),
-        revisions.smaller(revisions.gsi_added(), 3),
-        owner=owner,
-        editor=editor,
-        viewer=viewer,
-    )
+    project = _from_the_example(revisions.gsi_added, owner, editor, viewer)
     page = _proven(editor_client, project)
     assert "<strong>Proven on the sample data</strong>." in page
     assert "A proven way instead" not in page
@@ -169,13 +168,7 @@ def test_a_plan_proven_as_asked_offers_nothing_else(
 def test_a_proven_plan_with_an_outage_offers_the_way_without_it(
     owner, editor, viewer, editor_client: Client
 ):
-    project = project_at_two_revisions(
-        revisions.smaller(revisions.original(), 3),
-        revisions.smaller(revisions.index_reprojected(), 3),
-        owner=owner,
-        editor=editor,
-        viewer=viewer,
-    )
+    project = _from_the_example(revisions.index_reprojected, owner, editor, viewer)
     page = _proven(editor_client, project)
     assert "<strong>Proven on the sample data</strong>." in page
     assert "the deployed version&#x27;s queries of it fail: All open orders" in page
